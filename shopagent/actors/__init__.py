@@ -1,0 +1,1 @@
+"""One module per supervised actor: lifetime, readiness, loop."""

@@ -1,0 +1,62 @@
+"""outbox-poller actor: claims due outbox events and feeds them into the mailbox.
+
+It LISTENs on a dedicated connection so a committed catalog write wakes it at once;
+polling every `poll_interval_seconds` is only the fallback. Ready once LISTEN is
+registered and the first claim has run. A lost LISTEN connection crashes the actor so the
+supervisor restarts it with a fresh one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import anyio
+from anyio.abc import TaskStatus
+
+from shopagent.adapters.postgres.database import connect
+from shopagent.runtime.mailbox import Mailbox
+
+log = logging.getLogger("shopagent.outbox_poller")
+T = TypeVar("T")
+
+OUTBOX_CHANNEL = "shopagent_outbox"
+
+
+async def run_outbox_poller(
+    dsn: str,
+    mailbox: Mailbox[T],
+    claim: Callable[[], Awaitable[Sequence[T]]],
+    *,
+    poll_interval_seconds: float,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    conn = await connect(dsn)
+    wake = anyio.Event()
+
+    def on_notify(*_: Any) -> None:
+        wake.set()
+
+    def on_lost(*_: Any) -> None:
+        wake.set()
+
+    try:
+        conn.add_termination_listener(on_lost)
+        await conn.add_listener(OUTBOX_CHANNEL, on_notify)
+        async with mailbox.sender() as outbox:
+            batch = await claim()
+            task_status.started()
+            while True:
+                for event in batch:
+                    await outbox.send(event)  # waits while the mailbox is full: backpressure
+                if not batch:
+                    with anyio.move_on_after(poll_interval_seconds):
+                        await wake.wait()
+                    wake = anyio.Event()
+                if conn.is_closed():
+                    raise ConnectionError("the LISTEN connection to PostgreSQL was lost")
+                batch = await claim()
+    finally:
+        with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+            await conn.close()

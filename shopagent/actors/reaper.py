@@ -1,0 +1,42 @@
+"""reaper actor: runs housekeeping sweeps every interval (stuck claims, expired leases).
+
+Each sweep is idempotent and safe to run in several processes at once. Ready as soon as
+the first tick is scheduled. A failing sweep is logged and retried next tick; it does not
+crash the actor, since the next tick is the retry.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import anyio
+from anyio.abc import TaskStatus
+
+log = logging.getLogger("shopagent.reaper")
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str
+    run: Callable[[], Awaitable[int]]  # returns how many things it released
+
+
+async def run_reaper(
+    sweeps: Sequence[Sweep],
+    *,
+    interval_seconds: float,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    task_status.started()
+    while True:
+        await anyio.sleep(interval_seconds)
+        for sweep in sweeps:
+            try:
+                released = await sweep.run()
+            except Exception:
+                log.exception("sweep %s failed; retrying next tick", sweep.name)
+                continue
+            if released:
+                log.info("sweep %s released %d", sweep.name, released)

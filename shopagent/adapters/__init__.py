@@ -1,0 +1,1 @@
+"""Driven side: databases, model providers, offline models, test twins."""

@@ -1,0 +1,1 @@
+"""PostgreSQL (asyncpg + pgvector) adapters, the embedded server and schema migrations."""

@@ -1,0 +1,122 @@
+"""Schema migrations: ordered SQL files shipped in the package.
+
+Files are named `NNNN_description.sql`. Each runs in its own transaction together with the
+row that records it, so a failing migration leaves the schema exactly as it was. The whole
+run holds a PostgreSQL advisory lock, so instances starting at once apply each migration
+once: the others wait, then find nothing left to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import asyncpg
+
+from shopagent.domain.errors import MigrationError
+
+log = logging.getLogger("shopagent.migrations")
+
+# Any constant works; it only has to be the same in every shopagent process.
+ADVISORY_LOCK_KEY = 0x5A0B_A6E7
+_FILE_NAME = re.compile(r"^(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+    def __str__(self) -> str:
+        return f"{self.version:04d}_{self.name}"
+
+
+def load_migrations(
+    package: str = "shopagent.adapters.postgres", folder: str = "migrations"
+) -> list[Migration]:
+    """The migrations shipped in `package/folder`, ordered by version."""
+    found: list[Migration] = []
+    for entry in resources.files(package).joinpath(folder).iterdir():
+        if not entry.name.endswith(".sql"):
+            continue
+        match = _FILE_NAME.match(entry.name)
+        if match is None:
+            raise MigrationError(f"migration file {entry.name!r} is not named NNNN_description.sql")
+        found.append(Migration(int(match["version"]), match["name"], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if len(set(versions)) != len(versions):
+        raise MigrationError(f"two migration files share a version number: {versions}")
+    return found
+
+
+async def migrate(
+    conn: asyncpg.Connection, migrations: Sequence[Migration], *, lock_timeout: float = 300.0
+) -> list[Migration]:
+    """Apply every migration not yet recorded; return the ones applied by this call."""
+    await conn.execute("SELECT pg_advisory_lock($1)", ADVISORY_LOCK_KEY, timeout=lock_timeout)
+    try:
+        await conn.execute(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migration (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """
+        )
+        applied = {
+            r["version"]: r for r in await conn.fetch("SELECT version, name, checksum FROM schema_migration")
+        }
+        _check_history(applied, migrations)
+        done = []
+        for migration in migrations:
+            if migration.version in applied:
+                continue
+            await _apply(conn, migration)
+            done.append(migration)
+        return done
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", ADVISORY_LOCK_KEY)
+
+
+def _check_history(applied: dict[int, asyncpg.Record], migrations: Sequence[Migration]) -> None:
+    known = {m.version: m for m in migrations}
+    for version, row in applied.items():
+        migration = known.get(version)
+        if migration is None:
+            # A newer shopagent migrated this database; this older one can still run on it
+            # (migrations only add), which is what a rolling upgrade needs.
+            log.warning(
+                "database has migration %04d_%s that this version does not know", version, row["name"]
+            )
+        elif migration.checksum != row["checksum"]:
+            raise MigrationError(
+                f"migration {migration} was changed after it was applied to this database; "
+                "restore the original file and put the change in a new migration"
+            )
+
+
+async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
+    log.info("applying migration %s", migration)
+    try:
+        async with conn.transaction():
+            await conn.execute(migration.sql)
+            await conn.execute(
+                "INSERT INTO schema_migration (version, name, checksum) VALUES ($1, $2, $3)",
+                migration.version,
+                migration.name,
+                migration.checksum,
+            )
+    except asyncpg.PostgresError as exc:
+        raise MigrationError(f"migration {migration} failed and was rolled back: {exc}") from None

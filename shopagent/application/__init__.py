@@ -1,0 +1,1 @@
+"""Use cases over ports (`ports.py`)."""

@@ -1,0 +1,1 @@
+"""Driving side: protocol <-> use case translation (HTTP, MCP, REPL)."""

@@ -1,0 +1,1 @@
+"""HTTP entrypoints: Starlette apps built by factories from explicit route lists."""

@@ -1,0 +1,1 @@
+"""The MCP tool surface (official `mcp` SDK)."""

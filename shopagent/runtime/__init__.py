@@ -1,0 +1,4 @@
+"""Shop-agnostic machinery: supervision, mailbox, embedded ASGI server, signals, logging.
+
+Nothing here imports from the rest of shopagent.
+"""

@@ -1,0 +1,133 @@
+"""uvicorn embedded as an actor.
+
+We own the process's signals, so uvicorn must not install handlers; we bind the socket
+ourselves, so "port in use" is an ordinary `ListenError` and not uvicorn's `sys.exit`;
+and on cancellation the server drains: it stops accepting, lets in-flight requests finish
+within the grace period, runs the app's lifespan shutdown, and only then do we return.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+from collections.abc import Iterator
+
+import anyio
+import uvicorn
+from anyio.abc import TaskStatus
+from starlette.types import ASGIApp
+
+log = logging.getLogger("shopagent.asgi")
+
+
+class ListenError(OSError):
+    """The server could not bind its address (in use, not permitted, unknown host)."""
+
+
+class ServerError(RuntimeError):
+    """The server stopped on its own or its app failed to start."""
+
+
+def bind_tcp(host: str, port: int, *, what: str = "server") -> socket.socket:
+    """Bind and listen on host:port; port 0 picks a free port (see `sock.getsockname()`)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ListenError(f"{what}: cannot resolve host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        hint = " (another process is listening there; change the port)" if exc.errno == 98 else ""
+        raise ListenError(f"{what}: cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+    sock.setblocking(False)
+    return sock
+
+
+class _EmbeddedServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.changed = anyio.Event()  # set once started, or once serve() has ended
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        self.changed.set()
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # The process's signal handling belongs to shopagent, not to one of its servers.
+        yield
+
+
+async def serve_asgi(
+    app: ASGIApp,
+    sock: socket.socket,
+    *,
+    name: str,
+    grace_seconds: float,
+    access_log: bool = False,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve `app` on an already bound socket until cancelled, then drain gracefully.
+
+    Reports ready once the app's lifespan startup has completed and the socket accepts.
+    Raises ServerError if the app's startup fails or the server stops on its own.
+    """
+    config = uvicorn.Config(
+        app,
+        lifespan="auto",
+        log_config=None,
+        access_log=access_log,
+        timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),
+        server_header=False,
+    )
+    server = _EmbeddedServer(config)
+    stopped = anyio.Event()
+    failure: list[BaseException] = []
+    host, port = sock.getsockname()[:2]
+
+    async def serve() -> None:
+        try:
+            await server.serve(sockets=[sock])
+        except SystemExit:
+            # uvicorn exits the process when the app's lifespan startup fails.
+            failure.append(ServerError(f"{name}: the application failed to start"))
+        except Exception as exc:
+            failure.append(exc)
+        finally:
+            stopped.set()
+            server.changed.set()
+
+    async with anyio.create_task_group() as tg:
+        # Shielded: the server is stopped by should_exit (a drain), never by cancellation.
+        serve_scope = anyio.CancelScope(shield=True)
+
+        async def run_shielded() -> None:
+            with serve_scope:
+                await serve()
+
+        tg.start_soon(run_shielded)
+        try:
+            await server.changed.wait()
+            if stopped.is_set():
+                raise failure[0] if failure else ServerError(f"{name}: server stopped during startup")
+            log.info("%s listening on http://%s:%s", name, host, port)
+            task_status.started()
+            await stopped.wait()
+            raise failure[0] if failure else ServerError(f"{name}: server stopped unexpectedly")
+        finally:
+            with anyio.CancelScope(shield=True):
+                server.should_exit = True
+                with anyio.move_on_after(grace_seconds):
+                    await stopped.wait()
+                if not stopped.is_set():
+                    log.warning("%s: grace period of %.1fs over, closing connections", name, grace_seconds)
+                    server.force_exit = True
+                    serve_scope.cancel()
+            sock.close()
+            log.info("%s stopped", name)

@@ -1,0 +1,291 @@
+"""Settings: `config.toml` (non-secret, documented defaults) overridden by the environment.
+
+Every section is a frozen msgspec Struct that forbids unknown keys, so a typo in the file
+or in a `SHOPAGENT_<SECTION>__<KEY>` variable is an error naming the key, not a silently
+ignored setting. Secrets (keys, the database URL) are read only from the environment and
+are wrapped in `Secret`, whose repr never shows the value.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+import platformdirs
+
+from shopagent.domain.errors import ConfigError
+
+ENV_PREFIX = "SHOPAGENT_"
+_S = TypeVar("_S")
+
+Port = Annotated[int, msgspec.Meta(ge=0, le=65535)]
+Seconds = Annotated[float, msgspec.Meta(gt=0)]
+PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class Secret:
+    """A secret string; `repr`/`str` never reveal it, `reveal()` does on purpose."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+class _Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class StoreSettings(_Section):
+    name: str = "Shopagent Demo Store"
+    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z]{3}$")] = "EUR"
+    country: Annotated[str, msgspec.Meta(pattern="^[A-Z]{2}$")] = "DE"
+    language: str = "en"
+
+
+class DatabaseSettings(_Section):
+    pool_min_size: NonNegativeInt = 1
+    pool_max_size: PositiveInt = 10
+    connect_timeout_seconds: Seconds = 10.0
+    command_timeout_seconds: Seconds = 30.0
+    embedded_start_timeout_seconds: Seconds = 60.0
+
+
+class RuntimeSettings(_Section):
+    data_dir: str = ""
+    shutdown_grace_seconds: Seconds = 10.0
+    restart_max: NonNegativeInt = 5
+    restart_window_seconds: Seconds = 60.0
+    restart_backoff_seconds: Seconds = 0.5
+    restart_backoff_max_seconds: Seconds = 10.0
+    mailbox_capacity: PositiveInt = 256
+
+
+class LoggingSettings(_Section):
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    format: Literal["auto", "text", "json"] = "auto"
+    access_log: bool = False
+
+
+class HttpSettings(_Section):
+    host: str = "127.0.0.1"
+    port: Port = 8080
+
+
+class McpSettings(_Section):
+    host: str = "127.0.0.1"
+    port: Port = 8000
+
+
+class OpsSettings(_Section):
+    host: str = "127.0.0.1"
+    port: Port = 9090
+
+
+class IndexerSettings(_Section):
+    workers: PositiveInt = 2
+    poll_interval_seconds: Seconds = 5.0
+
+
+class ReaperSettings(_Section):
+    interval_seconds: Seconds = 30.0
+
+
+class Secrets(msgspec.Struct, frozen=True, kw_only=True):
+    database_url: Secret | None = None
+    mcp_api_key: Secret | None = None
+    admin_api_key: Secret | None = None
+    auth_secret: Secret | None = None
+    gemini_api_key: Secret | None = None
+
+    def values(self) -> list[str]:
+        """Every configured secret value (for scrubbing logs)."""
+        found = (getattr(self, name) for name in self.__struct_fields__)
+        return [s.reveal() for s in found if s is not None]
+
+
+class Settings(_Section):
+    store: StoreSettings = StoreSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    runtime: RuntimeSettings = RuntimeSettings()
+    logging: LoggingSettings = LoggingSettings()
+    http: HttpSettings = HttpSettings()
+    mcp: McpSettings = McpSettings()
+    ops: OpsSettings = OpsSettings()
+    indexer: IndexerSettings = IndexerSettings()
+    reaper: ReaperSettings = ReaperSettings()
+    secrets: Secrets = Secrets()
+
+
+# Secrets come only from these environment variables, never from config.toml.
+SECRET_ENV = {
+    "database_url": "SHOPAGENT_DATABASE_URL",
+    "mcp_api_key": "SHOPAGENT_MCP_API_KEY",
+    "admin_api_key": "SHOPAGENT_ADMIN_API_KEY",
+    "auth_secret": "SHOPAGENT_AUTH_SECRET",
+    "gemini_api_key": "GEMINI_API_KEY",
+}
+# Keys someone might naturally put in config.toml, mapped to the variable that holds them.
+_SECRET_KEYS_IN_FILE = {
+    "secrets": "the environment variables " + ", ".join(SECRET_ENV.values()),
+    "database.url": SECRET_ENV["database_url"],
+    "mcp.api_key": SECRET_ENV["mcp_api_key"],
+    "admin.api_key": SECRET_ENV["admin_api_key"],
+    "auth.secret": SECRET_ENV["auth_secret"],
+    "gemini.api_key": SECRET_ENV["gemini_api_key"],
+}
+# Non-secret shortcuts: variable -> (section, key).
+_SHORTCUTS = {"SHOPAGENT_DATA_DIR": ("runtime", "data_dir")}
+# SHOPAGENT_ variables that are not settings but are read elsewhere (e.g. the CLI).
+_OTHER_VARIABLES = {"SHOPAGENT_CONFIG"}
+
+
+def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Build Settings from a TOML file (optional) and the environment.
+
+    `config_path` None means: `$SHOPAGENT_CONFIG` if set, else `./config.toml` if it
+    exists, else the built-in defaults (which are exactly what config.toml documents).
+    Raises ConfigError with a one-line message naming the file and key.
+    """
+    env = os.environ if environ is None else environ
+    path = _choose_config_file(config_path, env)
+    raw: dict[str, Any] = _read_toml(path) if path is not None else {}
+    source = str(path) if path is not None else "defaults"
+    _refuse_secrets_in_file(raw, source)
+    settings = _convert(raw, Settings, source)
+    settings = _apply_env_overrides(settings, env)
+    return msgspec.structs.replace(settings, secrets=_secrets_from_env(env))
+
+
+def _choose_config_file(config_path: Path | None, env: Mapping[str, str]) -> Path | None:
+    if config_path is None and env.get("SHOPAGENT_CONFIG"):
+        config_path = Path(env["SHOPAGENT_CONFIG"])
+    if config_path is not None:
+        if not config_path.is_file():
+            raise ConfigError(f"config file {config_path} does not exist")
+        return config_path
+    default = Path("config.toml")
+    return default if default.is_file() else None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _refuse_secrets_in_file(raw: dict[str, Any], source: str) -> None:
+    for dotted, variable in _SECRET_KEYS_IN_FILE.items():
+        node: Any = raw
+        for part in dotted.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            raise ConfigError(
+                f"{source}: `{dotted}` is a secret and is read only from the environment; "
+                f"remove it from the file and set {variable}"
+            )
+
+
+_AT_PATH = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]+)`$")
+
+
+def _convert(raw: Any, kind: type[_S], source: str) -> _S:
+    try:
+        return msgspec.convert(raw, kind)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{source}: {_explain(str(exc))}") from None
+
+
+def _explain(message: str) -> str:
+    """Turn msgspec's "... - at `$.http.port`" into "`http.port`: ..." (a key path users know)."""
+    match = _AT_PATH.match(message)
+    assert match is not None  # the pattern matches any string
+    what, path = match["what"], (match["path"] or "").lstrip(".")
+    unknown = _UNKNOWN.match(what)
+    if unknown:
+        key = f"{path}.{unknown['field']}" if path else unknown["field"]
+        return f"unknown setting `{key}`"
+    return f"`{path}`: {what}" if path else what
+
+
+def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings:
+    overrides: dict[str, dict[str, tuple[str, str]]] = {}
+    for variable, value in env.items():
+        if not variable.startswith(ENV_PREFIX):
+            continue
+        if variable in _SHORTCUTS:
+            section, key = _SHORTCUTS[variable]
+        elif "__" in variable:
+            section, _, key = variable[len(ENV_PREFIX) :].lower().partition("__")
+        elif variable in SECRET_ENV.values() or variable in _OTHER_VARIABLES:
+            continue
+        else:
+            raise ConfigError(f"unknown environment variable {variable}; see config.toml for the settings")
+        overrides.setdefault(section, {})[key] = (value, variable)
+
+    for section, values in overrides.items():
+        current = getattr(settings, section, None)
+        if section == "secrets" or not isinstance(current, _Section):
+            first = next(iter(values.values()))[1]
+            raise ConfigError(f"{first}: unknown settings section `{section}`")
+        types = {f.name: f.type for f in msgspec.structs.fields(current)}
+        changes = {}
+        for key, (value, variable) in values.items():
+            if key not in types:
+                raise ConfigError(f"{variable}: unknown setting `{section}.{key}`")
+            # strict=False turns "8081" into an int and "true" into a bool, as environment values need.
+            try:
+                changes[key] = msgspec.convert(value, types[key], strict=False)
+            except msgspec.ValidationError as exc:
+                raise ConfigError(f"{variable}={value!r}: {_explain(str(exc))}") from None
+        settings = msgspec.structs.replace(settings, **{section: msgspec.structs.replace(current, **changes)})
+    return settings
+
+
+def _secrets_from_env(env: Mapping[str, str]) -> Secrets:
+    found = {name: Secret(env[var]) for name, var in SECRET_ENV.items() if env.get(var)}
+    return Secrets(**found)
+
+
+def resolve_data_dir(settings: Settings) -> Path:
+    """The data directory: configured, or a per-user default (/var/lib/shopagent for root)."""
+    if settings.runtime.data_dir:
+        return Path(settings.runtime.data_dir).expanduser().resolve()
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return Path("/var/lib/shopagent")
+    return Path(platformdirs.user_data_dir("shopagent", appauthor=False))
+
+
+def describe(settings: Settings) -> dict[str, Any]:
+    """Settings as plain data for printing or logging, secrets shown only as set/unset."""
+
+    def hide(value: Any) -> Any:
+        if isinstance(value, Secret):
+            return "***"
+        raise TypeError(f"cannot describe {type(value).__name__}")
+
+    return msgspec.to_builtins(settings, enc_hook=hide)
