@@ -205,9 +205,7 @@ async def serve(
     main_scope = anyio.CancelScope()
     async with anyio.create_task_group() as outer:
         await outer.start(
-            partial(
-                cancel_on_signals, main_scope, stop, grace_seconds=settings.runtime.shutdown_grace_seconds
-            )
+            partial(cancel_on_signals, main_scope, stop, grace_seconds=settings.runtime.shutdown_grace_seconds)
         )
         with main_scope:
             async with open_services(settings, actors) as services:

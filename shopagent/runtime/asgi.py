@@ -96,7 +96,7 @@ async def serve_asgi(
             await server.serve(sockets=[sock])
         except SystemExit:
             # uvicorn exits the process when the app's lifespan startup fails.
-            failure.append(ServerError(f"{name}: the application failed to start"))
+            failure.append(ServerError(f"{name}: the application failed to start (see the log)"))
         except Exception as exc:
             failure.append(exc)
         finally:
@@ -114,12 +114,10 @@ async def serve_asgi(
         tg.start_soon(run_shielded)
         try:
             await server.changed.wait()
-            if stopped.is_set():
-                raise failure[0] if failure else ServerError(f"{name}: server stopped during startup")
-            log.info("%s listening on http://%s:%s", name, host, port)
-            task_status.started()
-            await stopped.wait()
-            raise failure[0] if failure else ServerError(f"{name}: server stopped unexpectedly")
+            if not stopped.is_set():
+                log.info("%s listening on http://%s:%s", name, host, port)
+                task_status.started()
+                await stopped.wait()
         finally:
             with anyio.CancelScope(shield=True):
                 server.should_exit = True
@@ -131,3 +129,7 @@ async def serve_asgi(
                     serve_scope.cancel()
             sock.close()
             log.info("%s stopped", name)
+    # Only reached when the server ended by itself, not when we were cancelled.
+    if failure:
+        raise failure[0]
+    raise ServerError(f"{name}: server stopped {'unexpectedly' if server.started else 'during startup'}")

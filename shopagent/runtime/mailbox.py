@@ -53,3 +53,9 @@ class Mailbox(Generic[T]):
         """Close the root ends; called once by the composition root at shutdown."""
         self._send.close()
         self._receive.close()
+
+    def __enter__(self) -> Mailbox[T]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

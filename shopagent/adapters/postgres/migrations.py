@@ -40,9 +40,7 @@ class Migration:
         return f"{self.version:04d}_{self.name}"
 
 
-def load_migrations(
-    package: str = "shopagent.adapters.postgres", folder: str = "migrations"
-) -> list[Migration]:
+def load_migrations(package: str = "shopagent.adapters.postgres", folder: str = "migrations") -> list[Migration]:
     """The migrations shipped in `package/folder`, ordered by version."""
     found: list[Migration] = []
     for entry in resources.files(package).joinpath(folder).iterdir():
@@ -75,9 +73,7 @@ async def migrate(
             )
             """
         )
-        applied = {
-            r["version"]: r for r in await conn.fetch("SELECT version, name, checksum FROM schema_migration")
-        }
+        applied = {r["version"]: r for r in await conn.fetch("SELECT version, name, checksum FROM schema_migration")}
         _check_history(applied, migrations)
         done = []
         for migration in migrations:
@@ -97,9 +93,7 @@ def _check_history(applied: dict[int, asyncpg.Record], migrations: Sequence[Migr
         if migration is None:
             # A newer shopagent migrated this database; this older one can still run on it
             # (migrations only add), which is what a rolling upgrade needs.
-            log.warning(
-                "database has migration %04d_%s that this version does not know", version, row["name"]
-            )
+            log.warning("database has migration %04d_%s that this version does not know", version, row["name"])
         elif migration.checksum != row["checksum"]:
             raise MigrationError(
                 f"migration {migration} was changed after it was applied to this database; "

@@ -1,0 +1,86 @@
+"""Shared fixtures: one embedded PostgreSQL per test session, a migrated template
+database, and a fresh database cloned from it for every test that asks."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import anyio
+import asyncpg
+import pytest
+
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.bootstrap import prepare_schema
+from shopagent.settings import Settings
+
+TEMPLATE = "shopagent_template"
+# Durability is irrelevant for throw-away test data; these make the suite faster.
+FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    # asyncpg and uvicorn run on asyncio only.
+    return "asyncio"
+
+
+def _in_thread(fn, *args):
+    """Run an async function to completion on a private event loop in a worker thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, fn, *args).result()
+
+
+@pytest.fixture(scope="session")
+def embedded_pg() -> Iterator[EmbeddedPostgres]:
+    data_dir = Path(tempfile.mkdtemp(prefix="shopagent-tests-"))
+    server = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def template_db(embedded_pg: EmbeddedPostgres) -> str:
+    async def build() -> None:
+        admin = await asyncpg.connect(embedded_pg.dsn("postgres"))
+        try:
+            await admin.execute(f'CREATE DATABASE "{TEMPLATE}"')
+        finally:
+            await admin.close()
+        await prepare_schema(embedded_pg.dsn(TEMPLATE), Settings())
+
+    _in_thread(build)
+    return TEMPLATE
+
+
+async def _create_database(embedded_pg: EmbeddedPostgres, template: str) -> AsyncIterator[str]:
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(embedded_pg.dsn("postgres"))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        yield embedded_pg.dsn(name)
+        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def database(embedded_pg: EmbeddedPostgres, template_db: str) -> AsyncIterator[str]:
+    """DSN of a fresh, migrated database of its own."""
+    async for dsn in _create_database(embedded_pg, template_db):
+        yield dsn
+
+
+@pytest.fixture
+async def empty_database(embedded_pg: EmbeddedPostgres) -> AsyncIterator[str]:
+    """DSN of a fresh database with no shopagent schema at all."""
+    async for dsn in _create_database(embedded_pg, "template1"):
+        yield dsn

@@ -1,0 +1,131 @@
+"""Test helpers: free ports, and the real `shopagent` process driven from a test."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+
+import anyio
+import httpx
+from anyio.abc import Process
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_env() -> dict[str, str]:
+    """Environment giving the three servers free ports of their own."""
+    return {
+        "SHOPAGENT_HTTP__PORT": str(free_port()),
+        "SHOPAGENT_MCP__PORT": str(free_port()),
+        "SHOPAGENT_OPS__PORT": str(free_port()),
+    }
+
+
+class ShopagentProcess:
+    """The real `python -m shopagent` process; its JSON log lines are collected as they come."""
+
+    def __init__(self, process: Process, env: Mapping[str, str]) -> None:
+        self.process = process
+        self.env = env
+        self.logs: list[dict] = []
+        self.stdout = ""
+        self._changed = anyio.Event()
+        self.stderr_closed = False
+
+    @property
+    def ops_url(self) -> str:
+        return f"http://127.0.0.1:{self.env['SHOPAGENT_OPS__PORT']}"
+
+    async def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        buffer = b""
+        async for chunk in self.process.stderr:
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                try:
+                    self.logs.append(json.loads(line))
+                except ValueError:
+                    self.logs.append({"message": line.decode(errors="replace"), "level": "raw"})
+            self._changed.set()
+            self._changed = anyio.Event()
+        self.stderr_closed = True
+        self._changed.set()
+
+    async def _read_stdout(self) -> None:
+        assert self.process.stdout is not None
+        async for chunk in self.process.stdout:
+            self.stdout += chunk.decode(errors="replace")
+
+    async def wait_for_log(self, fragment: str, timeout: float = 30) -> dict:
+        """Wait until a log line's message contains `fragment`; fail if the process ends first."""
+        with anyio.fail_after(timeout):
+            while True:
+                for entry in self.logs:
+                    if fragment in entry.get("message", ""):
+                        return entry
+                if self.stderr_closed:
+                    raise AssertionError(f"shopagent ended before logging {fragment!r}: {self.logs}")
+                await self._changed.wait()
+
+    async def wait_exit(self, timeout: float = 30) -> int:
+        with anyio.fail_after(timeout):
+            return await self.process.wait()
+
+    def signal(self, signum: int = signal.SIGTERM) -> None:
+        self.process.send_signal(signum)
+
+    async def readyz(self) -> httpx.Response:
+        async with httpx.AsyncClient() as client:
+            return await client.get(f"{self.ops_url}/readyz")
+
+    def errors(self) -> list[str]:
+        return [e["message"] for e in self.logs if e.get("level") in ("error", "critical", "raw")]
+
+
+@contextlib.asynccontextmanager
+async def shopagent(*args: str, env: Mapping[str, str]) -> AsyncIterator[ShopagentProcess]:
+    """Start `python -m shopagent ARGS` with `env` added to a clean environment."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
+    full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", **port_env(), **env}
+    process = await anyio.open_process(
+        [sys.executable, "-m", "shopagent", *args],
+        env=full_env,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+    )
+    wrapper = ShopagentProcess(process, full_env)
+    async with process, anyio.create_task_group() as tg:
+        tg.start_soon(wrapper._read_stderr)
+        tg.start_soon(wrapper._read_stdout)
+        try:
+            yield wrapper
+        finally:
+            if process.returncode is None:
+                process.kill()
+            with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+                await process.wait()
+
+
+async def eventually(check, timeout: float = 5, interval: float = 0.01):
+    """Poll an async `check()` until it returns a truthy value (bounded by `timeout`).
+
+    For conditions no event announces (a port closing, an external process's state).
+    """
+    with anyio.fail_after(timeout):
+        while not (result := await check()):  # noqa: ASYNC110 - nothing announces these conditions
+            await anyio.sleep(interval)
+        return result
