@@ -89,6 +89,8 @@ class EmbeddedPostgres:
             if last and self._running_socket_dir() is not None:
                 log.info("stopping the embedded PostgreSQL")
                 self._pg("pg_ctl", "stop", "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "30")
+                if self._socket_dir is not None and self._socket_dir != self.pgdata:
+                    shutil.rmtree(self._socket_dir, ignore_errors=True)
             elif not last:
                 log.info("leaving the embedded PostgreSQL running for another shopagent process")
             self._users_file.close()

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 import asyncpg
 
@@ -40,10 +41,11 @@ class Migration:
         return f"{self.version:04d}_{self.name}"
 
 
-def load_migrations(package: str = "shopagent.adapters.postgres", folder: str = "migrations") -> list[Migration]:
-    """The migrations shipped in `package/folder`, ordered by version."""
+def load_migrations(source: Traversable | None = None) -> list[Migration]:
+    """The migrations in `source` (default: those shipped in the package), ordered by version."""
+    folder = source if source is not None else resources.files("shopagent.adapters.postgres") / "migrations"
     found: list[Migration] = []
-    for entry in resources.files(package).joinpath(folder).iterdir():
+    for entry in folder.iterdir():
         if not entry.name.endswith(".sql"):
             continue
         match = _FILE_NAME.match(entry.name)

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import anyio
+import asyncpg
+import pytest
+
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from tests.conftest import FAST_OPTIONS
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def data_dir():
+    path = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+async def query(server: EmbeddedPostgres, sql: str):
+    conn = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        return await conn.fetchval(sql)
+    finally:
+        await conn.close()
+
+
+async def test_the_cluster_is_reused_across_runs_and_shared_by_processes_until_the_last_leaves(data_dir):
+    first = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
+    await anyio.to_thread.run_sync(first.start)
+    await query(first, "CREATE TABLE kept (id int)")
+    initialised_at = (first.pgdata / "PG_VERSION").stat().st_mtime_ns
+
+    # A second user of the same data directory attaches to the running server.
+    second = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
+    await anyio.to_thread.run_sync(second.start)
+    assert second.dsn("postgres") == first.dsn("postgres")
+
+    await anyio.to_thread.run_sync(first.stop)
+    assert await query(second, "SELECT 1") == 1  # still up: second still uses it
+
+    await anyio.to_thread.run_sync(second.stop)
+    assert not (data_dir / "postgres" / "postmaster.pid").exists()  # the last one stopped it
+
+    # The next run reuses the cluster: no new initdb, data still there.
+    third = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
+    await anyio.to_thread.run_sync(third.start)
+    try:
+        assert (third.pgdata / "PG_VERSION").stat().st_mtime_ns == initialised_at
+        assert await query(third, "SELECT to_regclass('kept')::text") == "kept"
+    finally:
+        await anyio.to_thread.run_sync(third.stop)
+
+
+async def test_a_data_directory_too_deep_for_a_unix_socket_still_works():
+    base = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    deep = base / ("d" * 60) / ("e" * 60)
+    server = EmbeddedPostgres(deep, options=FAST_OPTIONS)
+    try:
+        await anyio.to_thread.run_sync(server.start)
+        assert await query(server, "SELECT 1") == 1
+    finally:
+        await anyio.to_thread.run_sync(server.stop)
+        shutil.rmtree(base, ignore_errors=True)

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import logging
+
+import anyio
+import asyncpg
+import pytest
+
+from shopagent.adapters.postgres.database import check_pgvector
+from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.bootstrap import prepare_schema
+from shopagent.domain.errors import MigrationError
+from shopagent.settings import Settings
+
+pytestmark = pytest.mark.anyio
+
+FIRST = Migration(1, "colours", "CREATE TABLE colour (name text PRIMARY KEY);")
+# pg_sleep makes concurrent runners overlap for real.
+SLOW = Migration(2, "sizes", "SELECT pg_sleep(0.2); CREATE TABLE size (name text PRIMARY KEY);")
+THIRD = Migration(3, "seed", "INSERT INTO colour VALUES ('red'), ('blue');")
+
+
+async def recorded(dsn: str) -> list[int]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        return [r["version"] for r in await conn.fetch("SELECT version FROM schema_migration ORDER BY version")]
+    finally:
+        await conn.close()
+
+
+async def run_migrations(dsn: str, migrations: list[Migration]) -> list[Migration]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await migrate(conn, migrations)
+    finally:
+        await conn.close()
+
+
+async def test_the_shipped_migrations_apply_to_an_empty_database_and_install_pgvector(empty_database):
+    applied = await prepare_schema(empty_database, Settings())
+    assert [m.version for m in applied] == [m.version for m in load_migrations()]
+    assert await recorded(empty_database) == [m.version for m in load_migrations()]
+    conn = await asyncpg.connect(empty_database)
+    try:
+        assert await conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'") >= "0.8"
+    finally:
+        await conn.close()
+
+
+async def test_migrating_twice_applies_nothing_the_second_time(empty_database):
+    assert len(await run_migrations(empty_database, [FIRST, SLOW])) == 2
+    assert await run_migrations(empty_database, [FIRST, SLOW]) == []
+    assert await run_migrations(empty_database, [FIRST, SLOW, THIRD]) == [THIRD]
+    assert await recorded(empty_database) == [1, 2, 3]
+
+
+async def test_concurrent_runners_apply_each_migration_exactly_once(empty_database):
+    results: list[list[Migration]] = []
+
+    async def runner() -> None:
+        results.append(await run_migrations(empty_database, [FIRST, SLOW, THIRD]))
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            for _ in range(6):
+                tg.start_soon(runner)
+    applied = [m.version for result in results for m in result]
+    assert sorted(applied) == [1, 2, 3]
+    assert await recorded(empty_database) == [1, 2, 3]
+    conn = await asyncpg.connect(empty_database)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM colour") == 2  # the seed ran once
+    finally:
+        await conn.close()
+
+
+async def test_a_failing_migration_leaves_the_schema_as_it_was(empty_database):
+    broken = Migration(2, "half_done", "CREATE TABLE size (name text); SELECT 1 / 0;")
+    with pytest.raises(MigrationError, match="migration 0002_half_done failed and was rolled back: division by zero"):
+        await run_migrations(empty_database, [FIRST, broken])
+    conn = await asyncpg.connect(empty_database)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('size')") is None  # nothing of it remains
+        assert await conn.fetchval("SELECT to_regclass('colour')") == "colour"  # the good one stays
+    finally:
+        await conn.close()
+    assert await recorded(empty_database) == [1]
+    # Once fixed, the migration applies.
+    assert await run_migrations(empty_database, [FIRST, SLOW]) == [SLOW]
+
+
+async def test_a_migration_changed_after_it_was_applied_is_refused(empty_database):
+    await run_migrations(empty_database, [FIRST])
+    edited = Migration(1, "colours", "CREATE TABLE colour (name text PRIMARY KEY, hex text);")
+    with pytest.raises(MigrationError, match="0001_colours was changed after it was applied"):
+        await run_migrations(empty_database, [edited, SLOW])
+    assert await recorded(empty_database) == [1]
+
+
+async def test_a_database_migrated_by_a_newer_version_is_accepted_with_a_warning(empty_database, caplog):
+    await run_migrations(empty_database, [FIRST, SLOW])
+    with caplog.at_level(logging.WARNING, logger="shopagent.migrations"):
+        assert await run_migrations(empty_database, [FIRST]) == []
+    assert "0002_sizes that this version does not know" in caplog.text
+
+
+def test_migration_files_must_follow_the_naming_scheme(tmp_path):
+    (tmp_path / "0001_first.sql").write_text("SELECT 1;")
+    (tmp_path / "notes.txt").write_text("not a migration")
+    assert [str(m) for m in load_migrations(tmp_path)] == ["0001_first"]
+    (tmp_path / "2_second.sql").write_text("SELECT 2;")
+    with pytest.raises(MigrationError, match=r"'2_second\.sql' is not named NNNN_description\.sql"):
+        load_migrations(tmp_path)
+
+
+def test_two_migrations_may_not_share_a_version(tmp_path):
+    (tmp_path / "0001_first.sql").write_text("SELECT 1;")
+    (tmp_path / "0001_other.sql").write_text("SELECT 2;")
+    with pytest.raises(MigrationError, match="share a version"):
+        load_migrations(tmp_path)
+
+
+async def test_the_pgvector_check_accepts_the_embedded_servers_version(empty_database):
+    conn = await asyncpg.connect(empty_database)
+    try:
+        version = await check_pgvector(conn)  # offered, not yet installed
+        assert tuple(int(p) for p in version.split(".")) >= (0, 8)
+    finally:
+        await conn.close()

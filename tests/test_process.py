@@ -1,0 +1,142 @@
+"""The real `shopagent` process: start-up, roles, restarts, failures and graceful stop."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import tempfile
+from pathlib import Path
+
+import anyio
+import asyncpg
+import httpx
+import psutil
+import pytest
+
+from tests.helpers import eventually, shopagent
+
+pytestmark = pytest.mark.anyio
+
+
+def postgres_processes_for(data_dir: Path) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter(["name", "cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if proc.info["name"] == "postgres" and any(str(data_dir) in part for part in cmdline):
+            found.append(proc)
+    return found
+
+
+async def test_run_on_the_embedded_database_becomes_ready_and_stops_cleanly_on_sigterm():
+    data_dir = Path(tempfile.mkdtemp(prefix="sa-e2e-"))
+    try:
+        async with shopagent("run", env={"SHOPAGENT_DATA_DIR": str(data_dir)}) as proc:
+            await proc.wait_for_log("all actors ready", timeout=60)
+            response = await proc.readyz()
+            assert response.status_code == 200
+            names = [a["name"] for a in response.json()["actors"]]
+            assert names == ["ops", "embedding-pool", "outbox-poller", "mcp", "http", "reaper"]
+            assert postgres_processes_for(data_dir)  # the embedded server runs
+            proc.signal(signal.SIGTERM)
+            assert await proc.wait_exit() == 0
+            assert proc.errors() == []
+        assert not (data_dir / "postgres" / "postmaster.pid").exists()
+        assert postgres_processes_for(data_dir) == []  # nothing orphaned
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def test_role_mcp_runs_only_mcp_and_ops(database):
+    async with shopagent("run", "--role", "mcp", env={"SHOPAGENT_DATABASE_URL": database}) as proc:
+        await proc.wait_for_log("all actors ready")
+        response = await proc.readyz()
+        assert [a["name"] for a in response.json()["actors"]] == ["ops", "mcp"]
+        assert response.json()["mailbox"] is None
+        with pytest.raises(OSError):
+            await anyio.connect_tcp("127.0.0.1", int(proc.env["SHOPAGENT_HTTP__PORT"]))
+        proc.signal(signal.SIGINT)
+        assert await proc.wait_exit() == 0
+
+
+async def listen_backend_pid(dsn: str) -> int | None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await conn.fetchval("SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %shopagent_outbox%'")
+    finally:
+        await conn.close()
+
+
+async def kill_backend(dsn: str, pid: int) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        assert await conn.fetchval("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await conn.close()
+
+
+async def test_a_crashed_actor_is_restarted_while_its_siblings_keep_serving(database):
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_RUNTIME__RESTART_BACKOFF_SECONDS": "0.05"}
+    async with shopagent("run", "--role", "indexer,chat", env=env) as proc:
+        await proc.wait_for_log("all actors ready")
+        old_pid = await eventually(lambda: listen_backend_pid(database))
+        await kill_backend(database, old_pid)  # the poller's LISTEN connection dies
+
+        async def poller_restarted() -> dict | None:
+            body = (await proc.readyz()).json()
+            actors = {a["name"]: a for a in body["actors"]}
+            return actors if body["ready"] and actors["outbox-poller"]["restarts"] == 1 else None
+
+        actors = await eventually(poller_restarted, timeout=15)
+        assert "LISTEN connection to PostgreSQL was lost" in actors["outbox-poller"]["lastError"]
+        assert actors["http"]["restarts"] == 0
+        assert actors["embedding-pool"]["restarts"] == 0
+        assert await eventually(lambda: listen_backend_pid(database)) != old_pid  # a fresh LISTEN
+        async with httpx.AsyncClient() as client:
+            api = await client.get(f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}/api")
+        assert api.status_code == 200
+        proc.signal(signal.SIGTERM)
+        assert await proc.wait_exit() == 0
+
+
+async def test_exceeding_the_restart_budget_stops_the_process_with_a_non_zero_exit(database):
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_RUNTIME__RESTART_MAX": "0"}
+    async with shopagent("run", "--role", "indexer", env=env) as proc:
+        await proc.wait_for_log("all actors ready")
+        await kill_backend(database, await eventually(lambda: listen_backend_pid(database)))
+        assert await proc.wait_exit() == 1
+        assert any("more than 0 restarts within 60s" in e for e in proc.errors())
+
+
+async def test_a_port_already_in_use_fails_startup_with_a_clear_message(database):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_HTTP__PORT": str(port)}
+        async with shopagent("run", "--role", "chat", env=env) as proc:
+            assert await proc.wait_exit() == 1
+    assert any(
+        f"actor http failed to start: ListenError: http: cannot listen on 127.0.0.1:{port}: Address already in use" in e
+        for e in proc.errors()
+    ), proc.logs
+    assert not any("Traceback" in e.get("message", "") for e in proc.logs if e.get("logger") == "shopagent")
+
+
+async def test_an_unreachable_database_is_a_clear_error_that_never_shows_the_password():
+    env = {"SHOPAGENT_DATABASE_URL": "postgresql://shop:s3cret-pass@127.0.0.1:1/shop"}
+    async with shopagent("run", env=env) as proc:
+        assert await proc.wait_exit() == 1
+    errors = proc.errors()
+    assert any("cannot connect to PostgreSQL at postgresql://shop:***@127.0.0.1:1/shop" in e for e in errors), errors
+    assert "s3cret-pass" not in str(proc.logs) + proc.stdout
+
+
+async def test_migrate_applies_pending_migrations_once(empty_database):
+    env = {"SHOPAGENT_DATABASE_URL": empty_database}
+    async with shopagent("migrate", env=env) as proc:
+        assert await proc.wait_exit() == 0
+    assert "applied 1 migration(s)" in proc.stdout
+    async with shopagent("migrate", env=env) as again:
+        assert await again.wait_exit() == 0
+    assert "the schema is up to date" in again.stdout
