@@ -9,7 +9,7 @@ import pytest
 from shopagent.adapters.postgres.database import check_pgvector
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.bootstrap import prepare_schema
-from shopagent.domain.errors import MigrationError
+from shopagent.domain.errors import DatabaseError, MigrationError
 from shopagent.settings import Settings
 
 pytestmark = pytest.mark.anyio
@@ -125,5 +125,16 @@ async def test_the_pgvector_check_accepts_the_embedded_servers_version(empty_dat
     try:
         version = await check_pgvector(conn)  # offered, not yet installed
         assert tuple(int(p) for p in version.split(".")) >= (0, 8)
+    finally:
+        await conn.close()
+
+
+async def test_a_server_without_pgvector_is_reported_with_what_to_do(empty_database):
+    conn = await asyncpg.connect(empty_database)
+    try:
+        # PostgreSQL 18 looks for extensions along this path; pointing it nowhere hides pgvector.
+        await conn.execute("SET extension_control_path = '/nonexistent'")
+        with pytest.raises(DatabaseError, match="pgvector extension .* is not available .* SHOPAGENT_DATABASE_URL"):
+            await check_pgvector(conn)
     finally:
         await conn.close()

@@ -140,3 +140,11 @@ async def test_migrate_applies_pending_migrations_once(empty_database):
     async with shopagent("migrate", env=env) as again:
         assert await again.wait_exit() == 0
     assert "the schema is up to date" in again.stdout
+
+
+async def test_an_external_database_without_pgvector_stops_startup_with_the_fix(database):
+    # asyncpg passes unknown URL parameters as server settings: this session sees no pgvector.
+    env = {"SHOPAGENT_DATABASE_URL": database + "&extension_control_path=/nonexistent"}
+    async with shopagent("run", "--role", "mcp", env=env) as proc:
+        assert await proc.wait_exit() == 1
+    assert any("the pgvector extension (>= 0.8) is not available" in e for e in proc.errors()), proc.logs
