@@ -42,7 +42,7 @@ def start(data_dir: Path) -> tuple[subprocess.Popen[bytes], int, float]:
     deadline = began + 120
     while time.perf_counter() < deadline:
         try:
-            with urllib.request.urlopen(url, timeout=1) as response:  # noqa: S310 - our own loopback URL
+            with urllib.request.urlopen(url, timeout=1) as response:
                 if response.status == 200:
                     return proc, ports["OPS"], time.perf_counter() - began
         except (urllib.error.URLError, ConnectionError):

@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 import anyio
+import asyncpg
 
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.http import run_http
@@ -31,7 +32,7 @@ from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
-from shopagent.settings import Settings, resolve_data_dir
+from shopagent.settings import Settings, describe, resolve_data_dir
 
 log = logging.getLogger("shopagent")
 
@@ -64,7 +65,7 @@ def parse_roles(text: str) -> frozenset[str]:
 class Services:
     settings: Settings
     dsn: str
-    pool: Any  # asyncpg.Pool
+    pool: asyncpg.Pool
     mailbox: Mailbox[Any] | None
 
 
@@ -201,6 +202,7 @@ async def serve(
     on_ready: Callable[[Services], None] | None = None,
 ) -> None:
     """Run the chosen actors until SIGTERM/SIGINT (returns) or a failure (raises)."""
+    log.debug("settings: %s", describe(settings))
     stop = StopRequest()
     main_scope = anyio.CancelScope()
     async with anyio.create_task_group() as outer:

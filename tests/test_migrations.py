@@ -134,7 +134,7 @@ async def test_a_server_without_pgvector_is_reported_with_what_to_do(empty_datab
     try:
         # PostgreSQL 18 looks for extensions along this path; pointing it nowhere hides pgvector.
         await conn.execute("SET extension_control_path = '/nonexistent'")
-        with pytest.raises(DatabaseError, match="pgvector extension .* is not available .* SHOPAGENT_DATABASE_URL"):
+        with pytest.raises(DatabaseError, match=r"pgvector extension .* is not available .* SHOPAGENT_DATABASE_URL"):
             await check_pgvector(conn)
     finally:
         await conn.close()

@@ -57,7 +57,7 @@ async def test_children_start_in_order_each_ready_before_the_next():
 
     async def child(name: str, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         seen.append(f"{name} starting")
-        await anyio.sleep(0.01)
+        await anyio.lowlevel.checkpoint()  # a sibling started too early would run here
         seen.append(f"{name} ready")
         task_status.started()
         await anyio.sleep_forever()
