@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -11,6 +13,7 @@ from typing import Any
 
 import anyio
 import asyncpg
+from starlette.applications import Starlette
 
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.http import run_http
@@ -18,6 +21,10 @@ from shopagent.actors.mcp import run_mcp
 from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
+from shopagent.adapters.gemini.embeddings import GeminiEmbedder
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.local.minilm import MiniLMEmbedder
+from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import (
     check_pgvector,
     connect,
@@ -26,8 +33,16 @@ from shopagent.adapters.postgres.database import (
     redact_dsn,
 )
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.application.catalog import CatalogService
+from shopagent.application.indexing import IndexingPolicy, IndexProduct
+from shopagent.application.ports import EmbeddingModel
+from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError
+from shopagent.domain.indexing import OutboxEvent
+from shopagent.entrypoints.http.admin import admin_routes
+from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
@@ -37,6 +52,8 @@ from shopagent.settings import Settings, describe, resolve_data_dir
 log = logging.getLogger("shopagent")
 
 DATABASE_NAME = "shopagent"
+WORKER_ID = f"{socket.gethostname()}:{os.getpid()}"
+INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
 ROLES: dict[str, tuple[str, ...]] = {
     "chat": ("http",),
     "mcp": ("mcp",),
@@ -66,7 +83,41 @@ class Services:
     settings: Settings
     dsn: str
     pool: asyncpg.Pool
-    mailbox: Mailbox[Any] | None
+    catalog: CatalogService
+    index_store: PostgresIndexStore
+    mailbox: Mailbox[OutboxEvent] | None = None
+    embedder: EmbeddingModel | None = None
+    index_product: IndexProduct | None = None
+
+
+def catalog_rules(settings: Settings) -> CatalogRules:
+    c = settings.catalog
+    return CatalogRules.create(settings.store.currency, c.colors, c.sizes, c.color_aliases)
+
+
+async def build_embedder(settings: Settings) -> EmbeddingModel:
+    """The configured embedding model, loaded and ready."""
+    e = settings.embedding
+    if e.model == "local":
+        return await MiniLMEmbedder.load()
+    if e.model == "hash":
+        return HashEmbedder(e.hash_dimensions)
+    if settings.secrets.gemini_api_key is None:
+        raise ConfigError("embedding.model = 'gemini' needs the GEMINI_API_KEY environment variable")
+    return GeminiEmbedder(
+        settings.secrets.gemini_api_key.reveal(), model=e.gemini_model, dimensions=e.gemini_dimensions
+    )
+
+
+def indexing_policy(settings: Settings) -> IndexingPolicy:
+    i, e = settings.indexer, settings.embedding
+    return IndexingPolicy(
+        token_budget=e.chunk_token_budget,
+        batch_size=e.batch_size,
+        max_attempts=i.max_attempts,
+        backoff_seconds=i.retry_backoff_seconds,
+        backoff_max_seconds=i.retry_backoff_max_seconds,
+    )
 
 
 @contextlib.asynccontextmanager
@@ -107,7 +158,11 @@ async def prepare_schema(
 
 
 @contextlib.asynccontextmanager
-async def open_services(settings: Settings, actors: frozenset[str]) -> AsyncIterator[Services]:
+async def open_services(
+    settings: Settings, actors: frozenset[str], *, embedder: EmbeddingModel | None = None
+) -> AsyncIterator[Services]:
+    """Database (migrated), pool and the services the chosen actors need."""
+    rules = catalog_rules(settings)
     async with open_database(settings) as dsn:
         await prepare_schema(dsn, settings)
         db = settings.database
@@ -118,21 +173,24 @@ async def open_services(settings: Settings, actors: frozenset[str]) -> AsyncIter
             connect_timeout=db.connect_timeout_seconds,
             command_timeout=db.command_timeout_seconds,
         ) as pool:
-            mailbox = Mailbox[Any](settings.runtime.mailbox_capacity) if "outbox-poller" in actors else None
-            try:
-                yield Services(settings=settings, dsn=dsn, pool=pool, mailbox=mailbox)
-            finally:
-                if mailbox is not None:
-                    mailbox.close()
-
-
-async def _claim_nothing() -> list[Any]:
-    # The outbox arrives with the catalog; until then there is nothing to claim.
-    return []
-
-
-async def _index_nothing(job: Any) -> None:
-    log.warning("no indexing handler is configured; dropping %r", job)
+            repository = PostgresCatalog(pool)
+            services = Services(
+                settings=settings,
+                dsn=dsn,
+                pool=pool,
+                catalog=CatalogService(repository, rules),
+                index_store=PostgresIndexStore(pool),
+            )
+            if INDEXER_ACTORS & actors:
+                services.embedder = embedder or await build_embedder(settings)
+                await ensure_vector_index(pool, services.embedder.model_id, services.embedder.dimension)
+                services.index_product = IndexProduct(
+                    repository, services.index_store, services.embedder, indexing_policy(settings)
+                )
+                with Mailbox[OutboxEvent](settings.runtime.mailbox_capacity) as services.mailbox:
+                    yield services
+            else:
+                yield services
 
 
 def roster_for(actors: frozenset[str], services: Services, health: Callable[[], Health]) -> list[ChildSpec]:
@@ -142,7 +200,7 @@ def roster_for(actors: frozenset[str], services: Services, health: Callable[[], 
         "ops": lambda: ChildSpec("ops", partial(run_ops, s, health)),
         "embedding-pool": lambda: ChildSpec(
             "embedding-pool",
-            partial(run_embedding_pool, _mailbox(services), _index_nothing, workers=s.indexer.workers),
+            partial(run_embedding_pool, _mailbox(services), _indexer(services), workers=s.indexer.workers),
         ),
         "outbox-poller": lambda: ChildSpec(
             "outbox-poller",
@@ -150,12 +208,13 @@ def roster_for(actors: frozenset[str], services: Services, health: Callable[[], 
                 run_outbox_poller,
                 services.dsn,
                 _mailbox(services),
-                _claim_nothing,
+                partial(_claim, services),
+                batch=s.indexer.claim_batch,
                 poll_interval_seconds=s.indexer.poll_interval_seconds,
             ),
         ),
         "mcp": lambda: ChildSpec("mcp", partial(run_mcp, s)),
-        "http": lambda: ChildSpec("http", partial(run_http, s)),
+        "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, _sweeps(services), interval_seconds=s.reaper.interval_seconds)
         ),
@@ -163,13 +222,42 @@ def roster_for(actors: frozenset[str], services: Services, health: Callable[[], 
     return [factories[name]() for name in START_ORDER if name in actors]
 
 
-def _mailbox(services: Services) -> Mailbox[Any]:
+def embedding_model_id(settings: Settings) -> str:
+    """The id the configured model records on chunks, known without loading the model."""
+    e = settings.embedding
+    if e.model == "local":
+        return MiniLMEmbedder.model_id
+    if e.model == "hash":
+        return f"hash-{e.hash_dimensions}"
+    return f"{e.gemini_model}@{e.gemini_dimensions}"
+
+
+def build_public_app(services: Services) -> Starlette:
+    s = services.settings
+    admin_key = s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None
+    model = embedding_model_id(s)
+    routes = admin_routes(services.catalog, partial(services.index_store.status, model), admin_key)
+    return build_http_app(s.store.name, routes)
+
+
+def _mailbox(services: Services) -> Mailbox[OutboxEvent]:
     assert services.mailbox is not None, "the indexer actors need the mailbox"
     return services.mailbox
 
 
+def _indexer(services: Services) -> IndexProduct:
+    assert services.index_product is not None, "the indexer actors need the indexing use case"
+    return services.index_product
+
+
+async def _claim(services: Services, limit: int) -> list[OutboxEvent]:
+    i = services.settings.indexer
+    return await services.index_store.claim(limit, i.lease_seconds, i.max_attempts, WORKER_ID)
+
+
 def _sweeps(services: Services) -> list[Sweep]:
-    return []
+    max_attempts = services.settings.indexer.max_attempts
+    return [Sweep("expired-leases", partial(services.index_store.release_expired_leases, max_attempts))]
 
 
 def restart_policy(settings: Settings) -> RestartPolicy:

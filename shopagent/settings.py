@@ -102,9 +102,52 @@ class OpsSettings(_Section):
     port: Port = 9090
 
 
+DEFAULT_COLORS = (
+    "black",
+    "white",
+    "grey",
+    "navy",
+    "blue",
+    "red",
+    "burgundy",
+    "pink",
+    "green",
+    "olive",
+    "beige",
+    "brown",
+    "camel",
+    "yellow",
+    "orange",
+    "purple",
+)
+DEFAULT_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "XXXL", *(str(n) for n in range(36, 47)), "ONE SIZE")
+
+
+class CatalogSettings(_Section):
+    colors: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_COLORS))
+    color_aliases: dict[str, str] = msgspec.field(
+        default_factory=lambda: {"gray": "grey", "dark blue": "navy", "tan": "camel", "violet": "purple"}
+    )
+    sizes: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_SIZES))
+
+
+class EmbeddingSettings(_Section):
+    model: Literal["local", "gemini", "hash"] = "local"
+    batch_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 32
+    chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
+    gemini_model: str = "gemini-embedding-001"
+    gemini_dimensions: Annotated[int, msgspec.Meta(ge=128, le=3072)] = 768
+    hash_dimensions: Annotated[int, msgspec.Meta(ge=8, le=2000)] = 384
+
+
 class IndexerSettings(_Section):
     workers: PositiveInt = 2
     poll_interval_seconds: Seconds = 5.0
+    claim_batch: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 32
+    lease_seconds: Seconds = 60.0
+    max_attempts: PositiveInt = 5
+    retry_backoff_seconds: Seconds = 1.0
+    retry_backoff_max_seconds: Seconds = 300.0
 
 
 class ReaperSettings(_Section):
@@ -132,6 +175,8 @@ class Settings(_Section):
     http: HttpSettings = HttpSettings()
     mcp: McpSettings = McpSettings()
     ops: OpsSettings = OpsSettings()
+    catalog: CatalogSettings = CatalogSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
     secrets: Secrets = Secrets()
@@ -259,8 +304,10 @@ def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings
                 raise ConfigError(f"{variable}: unknown setting `{section}.{key}`")
             # strict=False turns "8081" into an int and "true" into a bool, as environment values need.
             try:
-                changes[key] = msgspec.convert(value, types[key], strict=False)
-            except msgspec.ValidationError as exc:
+                # Lists and tables are given as JSON, e.g. SHOPAGENT_CATALOG__SIZES='["S", "M"]'.
+                parsed = msgspec.json.decode(value) if value.lstrip()[:1] in ("[", "{") else value
+                changes[key] = msgspec.convert(parsed, types[key], strict=False)
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 raise ConfigError(f"{variable}={value!r}: {_explain(str(exc))}") from None
         settings = msgspec.structs.replace(settings, **{section: msgspec.structs.replace(current, **changes)})
     return settings

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import anyio
 from anyio.abc import TaskStatus
+from starlette.types import ASGIApp
 
-from shopagent.entrypoints.http.app import build_http_app
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import Settings
 
 
-async def run_http(settings: Settings, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+async def run_http(
+    settings: Settings, build_app: Callable[[], ASGIApp], *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
     sock = bind_tcp(settings.http.host, settings.http.port, what="http")
     await serve_asgi(
-        build_http_app(settings.store.name),
+        build_app(),
         sock,
         name="http",
         grace_seconds=settings.runtime.shutdown_grace_seconds,

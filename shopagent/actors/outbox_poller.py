@@ -15,20 +15,20 @@ from typing import Any, TypeVar
 import anyio
 from anyio.abc import TaskStatus
 
+from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
 from shopagent.adapters.postgres.database import connect
 from shopagent.runtime.mailbox import Mailbox
 
 log = logging.getLogger("shopagent.outbox_poller")
 T = TypeVar("T")
 
-OUTBOX_CHANNEL = "shopagent_outbox"
-
 
 async def run_outbox_poller(
     dsn: str,
     mailbox: Mailbox[T],
-    claim: Callable[[], Awaitable[Sequence[T]]],
+    claim: Callable[[int], Awaitable[Sequence[T]]],
     *,
+    batch: int,
     poll_interval_seconds: float,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -45,18 +45,26 @@ async def run_outbox_poller(
         conn.add_termination_listener(on_lost)
         await conn.add_listener(OUTBOX_CHANNEL, on_notify)
         async with mailbox.sender() as outbox:
-            batch = await claim()
+            requested = _room(mailbox, batch)
+            claimed = await claim(requested)
             task_status.started()
             while True:
-                for event in batch:
+                for event in claimed:
                     await outbox.send(event)  # waits while the mailbox is full: backpressure
-                if not batch:
+                if len(claimed) < requested:  # caught up: sleep until notified (or the poll interval)
                     with anyio.move_on_after(poll_interval_seconds):
                         await wake.wait()
                     wake = anyio.Event()
                 if conn.is_closed():
                     raise ConnectionError("the LISTEN connection to PostgreSQL was lost")
-                batch = await claim()
+                requested = _room(mailbox, batch)
+                claimed = await claim(requested)
     finally:
         with anyio.CancelScope(shield=True), anyio.move_on_after(2):
             await conn.close()
+
+
+def _room(mailbox: Mailbox[T], batch: int) -> int:
+    """Claim no more than fits: a claimed event waiting in memory still runs down its lease."""
+    stats = mailbox.statistics()
+    return max(1, min(batch, stats.capacity - stats.depth))

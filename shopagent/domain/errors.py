@@ -18,3 +18,27 @@ class DatabaseError(ShopagentError):
 
 class MigrationError(DatabaseError):
     """A schema migration failed; the schema is left as it was before that migration."""
+
+
+class ValidationError(ShopagentError):
+    """Input breaks a rule. The message says which field and why; nothing was written."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotFound(ShopagentError):
+    """The thing asked for does not exist (or is not the caller's)."""
+
+
+class Conflict(ShopagentError):
+    """The request clashes with the current state (a taken slug, a concurrent change)."""
+
+
+class VersionConflict(Conflict):
+    """The record changed between read and write (optimistic concurrency); re-read and retry."""
+
+
+class EmbeddingError(ShopagentError):
+    """The embedding model failed (after its retries); the work is retried later."""

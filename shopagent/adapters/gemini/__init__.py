@@ -1,0 +1,1 @@
+"""Google Gemini adapters (google-genai SDK)."""

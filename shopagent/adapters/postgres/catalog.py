@@ -1,0 +1,200 @@
+"""PostgresCatalog: products and variations, each write with its outbox event in one transaction.
+
+Invariant the indexer relies on: every write locks (updates) the product row BEFORE it
+inserts the outbox event, so for one product the events' ids follow commit order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import asyncpg
+
+from shopagent.domain.catalog import Product, ProductDraft, Variation, sort_variations
+from shopagent.domain.errors import Conflict, NotFound, ValidationError, VersionConflict
+from shopagent.domain.indexing import EventKind
+
+OUTBOX_CHANNEL = "shopagent_outbox"
+
+_PRODUCT_COLUMNS = """
+    p.id, p.slug, p.name, p.description, p.brand, p.material, p.category, p.price, p.discount_price,
+    p.currency, p.rating, p.main_image, p.images, p.version, p.created_at, p.updated_at,
+    coalesce(
+        (SELECT jsonb_agg(jsonb_build_object('color', v.color, 'size', v.size, 'quantity', v.quantity,
+                                             'reserved', v.reserved, 'weight_grams', v.weight_grams)
+                          ORDER BY v.color, v.size)
+         FROM product_variation v WHERE v.product_id = p.id),
+        '[]'::jsonb
+    ) AS variations
+"""
+
+
+async def record_event(conn: asyncpg.Connection, kind: EventKind, product_id: int) -> None:
+    """Insert an outbox event and notify listeners (delivered when the transaction commits)."""
+    await conn.execute("INSERT INTO outbox_event (kind, product_id) VALUES ($1, $2)", kind.value, product_id)
+    await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+
+
+class PostgresCatalog:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def create(self, draft: ProductDraft) -> Product:
+        async with self._pool.acquire() as conn, conn.transaction():
+            try:
+                product_id = await conn.fetchval(
+                    """
+                    INSERT INTO product (slug, name, description, brand, material, category, price,
+                                         discount_price, currency, rating, main_image, images)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                    RETURNING id
+                    """,
+                    *_product_values(draft),
+                )
+            except asyncpg.UniqueViolationError:
+                raise Conflict(f"a product with slug {draft.slug!r} already exists") from None
+            await _insert_variations(conn, product_id, draft.variations)
+            await record_event(conn, EventKind.UPSERTED, product_id)
+            return await _fetch(conn, product_id)
+
+    async def replace(self, product_id: int, draft: ProductDraft, expected_version: int) -> Product:
+        async with self._pool.acquire() as conn, conn.transaction():
+            try:
+                updated = await conn.fetchval(
+                    """
+                    UPDATE product SET slug = $1, name = $2, description = $3, brand = $4, material = $5,
+                        category = $6, price = $7, discount_price = $8, currency = $9, rating = $10,
+                        main_image = $11, images = $12, version = version + 1, updated_at = now()
+                    WHERE id = $13 AND version = $14
+                    RETURNING id
+                    """,
+                    *_product_values(draft),
+                    product_id,
+                    expected_version,
+                )
+            except asyncpg.UniqueViolationError:
+                raise Conflict(f"a product with slug {draft.slug!r} already exists") from None
+            if updated is None:
+                exists = await conn.fetchval("SELECT 1 FROM product WHERE id = $1", product_id)
+                if not exists:
+                    raise NotFound(f"product {product_id} does not exist")
+                raise VersionConflict(f"product {product_id} changed meanwhile")
+            await conn.execute("DELETE FROM product_variation WHERE product_id = $1", product_id)
+            await _insert_variations(conn, product_id, draft.variations)
+            await record_event(conn, EventKind.UPSERTED, product_id)
+            return await _fetch(conn, product_id)
+
+    async def delete(self, product_id: int) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # Variations, chunks and the index record go with it (ON DELETE CASCADE).
+            deleted = await conn.fetchval("DELETE FROM product WHERE id = $1 RETURNING id", product_id)
+            if deleted is None:
+                return False
+            await record_event(conn, EventKind.DELETED, product_id)
+            return True
+
+    async def adjust_stock(
+        self, product_id: int, color: str, size: str, quantity_delta: int, reserved_delta: int
+    ) -> Product:
+        async with self._pool.acquire() as conn, conn.transaction():
+            bumped = await conn.fetchval(
+                "UPDATE product SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING id", product_id
+            )
+            if bumped is None:
+                raise NotFound(f"product {product_id} does not exist")
+            try:
+                row = await conn.fetchrow(
+                    """
+                    UPDATE product_variation SET quantity = quantity + $4, reserved = reserved + $5
+                    WHERE product_id = $1 AND color = $2 AND size = $3
+                    RETURNING quantity, reserved
+                    """,
+                    product_id,
+                    color,
+                    size,
+                    quantity_delta,
+                    reserved_delta,
+                )
+            except asyncpg.CheckViolationError:
+                raise ValidationError(
+                    f"stock of {color} {size} cannot go below zero, nor reserved above the quantity", field="stock"
+                ) from None
+            if row is None:
+                raise NotFound(f"product {product_id} has no variation {color} {size}")
+            await record_event(conn, EventKind.UPSERTED, product_id)
+            return await _fetch(conn, product_id)
+
+    async def get(self, product_id: int) -> Product | None:
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+        return _product(row) if row else None
+
+    async def get_by_slug(self, slug: str) -> Product | None:
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.slug = $1", slug)
+        return _product(row) if row else None
+
+    async def list(self, *, limit: int, after_id: int = 0) -> list[Product]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id > $1 ORDER BY p.id LIMIT $2", after_id, limit
+            )
+        return [_product(r) for r in rows]
+
+    async def count(self) -> int:
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval("SELECT count(*) FROM product")
+
+
+async def _fetch(conn: asyncpg.Connection, product_id: int) -> Product:
+    row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+    return _product(row)
+
+
+async def _insert_variations(conn: asyncpg.Connection, product_id: int, variations: Sequence[Variation]) -> None:
+    await conn.executemany(
+        """
+        INSERT INTO product_variation (product_id, color, size, quantity, reserved, weight_grams)
+        VALUES ($1, $2, $3, $4, $5, $6)
+        """,
+        [(product_id, v.color, v.size, v.quantity, v.reserved, v.weight_grams) for v in variations],
+    )
+
+
+def _product_values(d: ProductDraft) -> tuple:
+    return (
+        d.slug,
+        d.name,
+        d.description,
+        d.brand,
+        d.material,
+        d.category,
+        d.price,
+        d.discount_price,
+        d.currency,
+        d.rating,
+        d.main_image,
+        list(d.images),
+    )
+
+
+def _product(row: asyncpg.Record) -> Product:
+    return Product(
+        id=row["id"],
+        slug=row["slug"],
+        name=row["name"],
+        description=row["description"],
+        brand=row["brand"],
+        material=row["material"],
+        category=row["category"],
+        price=row["price"],
+        discount_price=row["discount_price"],
+        currency=row["currency"],
+        rating=float(row["rating"]) if row["rating"] is not None else None,
+        main_image=row["main_image"],
+        images=tuple(row["images"]),
+        variations=sort_variations(Variation(**v) for v in row["variations"]),
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )

@@ -1,0 +1,117 @@
+"""Catalog use cases: validate at the edge, then one repository write (which carries its
+outbox event). Nothing is written when validation fails."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import msgspec
+
+from shopagent.application.ports import CatalogRepository
+from shopagent.domain.catalog import (
+    CatalogRules,
+    Product,
+    ProductInput,
+    ProductPatch,
+    apply_patch,
+    validate_product,
+)
+from shopagent.domain.errors import Conflict, NotFound, ShopagentError, VersionConflict
+
+log = logging.getLogger("shopagent.catalog")
+
+
+class CatalogService:
+    def __init__(self, repository: CatalogRepository, rules: CatalogRules) -> None:
+        self.repository = repository
+        self.rules = rules
+
+    async def create_product(self, data: ProductInput) -> Product:
+        return await self.repository.create(validate_product(data, self.rules))
+
+    async def update_product(self, product_id: int, patch: ProductPatch) -> Product:
+        """Apply a partial update; given `variations` replace the whole set."""
+        for _ in range(3):  # re-apply on a concurrent change, a few times
+            current = await self.get_product(product_id)
+            if patch.id is not msgspec.UNSET and patch.id != product_id:
+                raise Conflict(f"the body is product {patch.id} but the URL names product {product_id}")
+            draft = validate_product(apply_patch(current, patch), self.rules)
+            if draft == current.draft():
+                return current
+            try:
+                return await self.repository.replace(product_id, draft, current.version)
+            except VersionConflict:
+                continue
+        raise Conflict(f"product {product_id} is being changed by someone else; try again")
+
+    async def delete_product(self, product_id: int) -> None:
+        if not await self.repository.delete(product_id):
+            raise NotFound(f"product {product_id} does not exist")
+
+    async def adjust_stock(
+        self, product_id: int, color: str, size: str, quantity_delta: int = 0, reserved_delta: int = 0
+    ) -> Product:
+        norm_color, norm_size = self.rules.color(color), self.rules.size(size)
+        if norm_color is None or norm_size is None:
+            raise NotFound(f"product {product_id} has no variation {color} {size}")
+        return await self.repository.adjust_stock(product_id, norm_color, norm_size, quantity_delta, reserved_delta)
+
+    async def get_product(self, product_id: int) -> Product:
+        product = await self.repository.get(product_id)
+        if product is None:
+            raise NotFound(f"product {product_id} does not exist")
+        return product
+
+    async def list_products(self, *, limit: int = 50, after_id: int = 0) -> list[Product]:
+        return await self.repository.list(limit=limit, after_id=after_id)
+
+    async def upsert_by_slug(self, data: ProductInput) -> tuple[str, Product]:
+        """Create or replace the product with this slug: ("created" | "updated" | "unchanged", product)."""
+        draft = validate_product(data, self.rules)
+        for _ in range(3):
+            current = await self.repository.get_by_slug(draft.slug)
+            if current is None:
+                try:
+                    return "created", await self.repository.create(draft)
+                except Conflict:
+                    continue  # created concurrently: compare with it
+            if draft == current.draft():
+                return "unchanged", current
+            try:
+                return "updated", await self.repository.replace(current.id, draft, current.version)
+            except (VersionConflict, NotFound):
+                continue
+        raise Conflict(f"product {draft.slug!r} is being changed by someone else; try again")
+
+
+@dataclass
+class ImportSummary:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
+
+    @property
+    def total(self) -> int:
+        return self.created + self.updated + self.unchanged + len(self.rejected)
+
+
+async def import_products(
+    service: CatalogService, items: list[tuple[str, ProductInput | ShopagentError]], progress=None
+) -> ImportSummary:
+    """Upsert each parsed product by slug; a bad one is recorded and skipped, never fatal."""
+    summary = ImportSummary()
+    for done, (where, item) in enumerate(items, start=1):
+        if isinstance(item, ShopagentError):
+            summary.rejected.append((where, str(item)))
+        else:
+            try:
+                outcome, _ = await service.upsert_by_slug(item)
+            except ShopagentError as exc:
+                summary.rejected.append((where, str(exc)))
+            else:
+                setattr(summary, outcome, getattr(summary, outcome) + 1)
+        if progress is not None:
+            progress(done, len(items))
+    return summary

@@ -1,0 +1,124 @@
+"""Indexing rules: outbox events, how a product becomes chunks, and retry timing.
+
+Only text that describes the product is embedded: name and category, brand and material,
+the description. Price and stock never are: they change often and are filters read fresh
+at query time, so editing them costs no embedding work.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import math
+import random
+import re
+from collections.abc import Sequence
+
+import msgspec
+
+from shopagent.domain.catalog import ProductDraft
+
+
+class EventKind(enum.StrEnum):
+    UPSERTED = "product.upserted"
+    DELETED = "product.deleted"
+
+
+class OutboxEvent(msgspec.Struct, frozen=True):
+    """A claimed outbox event; `attempts` counts this claim."""
+
+    id: int
+    kind: EventKind
+    product_id: int
+    attempts: int
+
+
+class Chunk(msgspec.Struct, frozen=True):
+    ordinal: int
+    kind: str  # "title" | "details" | "description"
+    content: str
+    content_hash: bytes
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def estimate_tokens(text: str) -> int:
+    """WordPiece-style token count estimate: words and punctuation, plus a margin for sub-words."""
+    return math.ceil(len(_TOKEN.findall(text)) * 1.25)
+
+
+def chunk_product(product: ProductDraft, token_budget: int) -> list[Chunk]:
+    """The texts to embed for a product, each within `token_budget` estimated tokens.
+
+    Every chunk starts with the product name, so a description sentence such as "Ideal
+    for snowy commutes." still says what it is about when it is matched on its own.
+    """
+    texts: list[tuple[str, str]] = [("title", f"{product.name}. {product.category}")]
+    details = ", ".join(part for part in (product.brand, product.material) if part)
+    if details:
+        texts.append(("details", f"{product.name}: {details}"))
+    prefix = f"{product.name}: "
+    for piece in split_sentences(product.description, token_budget - estimate_tokens(prefix)):
+        texts.append(("description", prefix + piece))
+    return [
+        Chunk(ordinal=i, kind=kind, content=content, content_hash=content_hash(kind, content))
+        for i, (kind, content) in enumerate(texts)
+    ]
+
+
+def split_sentences(text: str, budget: int) -> list[str]:
+    """Group whole sentences into pieces of at most `budget` estimated tokens.
+
+    A single sentence longer than the budget is cut between words.
+    """
+    budget = max(budget, 8)
+    pieces: list[str] = []
+    current: list[str] = []
+    used = 0
+    for sentence in (s.strip() for s in _SENTENCE_END.split(text.strip())):
+        if not sentence:
+            continue
+        for part in _cut_long(sentence, budget):
+            cost = estimate_tokens(part)
+            if current and used + cost > budget:
+                pieces.append(" ".join(current))
+                current, used = [], 0
+            current.append(part)
+            used += cost
+    if current:
+        pieces.append(" ".join(current))
+    return pieces
+
+
+def _cut_long(sentence: str, budget: int) -> list[str]:
+    if estimate_tokens(sentence) <= budget:
+        return [sentence]
+    parts, words = [], []
+    for word in sentence.split():
+        if words and estimate_tokens(" ".join([*words, word])) > budget:
+            parts.append(" ".join(words))
+            words = []
+        words.append(word)
+    if words:
+        parts.append(" ".join(words))
+    return parts
+
+
+def content_hash(kind: str, content: str) -> bytes:
+    return hashlib.sha256(f"{kind}\n{content}".encode()).digest()
+
+
+def chunk_set_hash(model: str, chunks: Sequence[Chunk]) -> bytes:
+    """Identifies a product's whole chunk set for one model: equal hash, nothing to write."""
+    digest = hashlib.sha256(model.encode())
+    for chunk in chunks:
+        digest.update(chunk.content_hash)
+    return digest.digest()
+
+
+def retry_delay(attempts: int, base: float, cap: float, rng: random.Random | None = None) -> float:
+    """Exponential backoff with jitter: about base * 2**(attempts-1), at most `cap`."""
+    ceiling = min(cap, base * 2 ** max(attempts - 1, 0))
+    return (rng or random).uniform(ceiling / 2, ceiling)

@@ -1,0 +1,134 @@
+"""The admin catalog API: /api/admin/products[/{id}], /api/admin/index/status.
+
+Protected by `Authorization: Bearer <SHOPAGENT_ADMIN_API_KEY>`; with no key configured the
+whole API answers 403 and says how to enable it. GET returns the same JSON shape POST and
+PUT accept (plus the read-only id, timestamps and per-variation `available`), so a product
+can be read, edited and written back. PUT is a partial update: omitted fields keep their
+value, and `variations`, when given, replaces the whole set.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from functools import wraps
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from shopagent.application.catalog import CatalogService
+from shopagent.application.ports import IndexStatus
+from shopagent.domain.catalog import ProductInput, ProductPatch, product_to_input
+from shopagent.entrypoints.http.bodies import read_json
+from shopagent.entrypoints.http.errors import ApiError
+
+MAX_BODY = 1_000_000
+_encoder = msgspec.json.Encoder(decimal_format="string")
+
+
+class StockChange(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
+    color: str
+    size: str
+    quantity_delta: int = 0
+    reserved_delta: int = 0
+
+
+def json_response(data: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(_encoder.encode(data), status_code=status, media_type="application/json", headers=headers)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _guarded(admin_key: str | None) -> Callable[[Handler], Handler]:
+    def decorate(handler: Handler) -> Handler:
+        @wraps(handler)
+        async def checked(request: Request) -> Response:
+            if admin_key is None:
+                raise ApiError(403, "admin_disabled", "the admin API is disabled; set SHOPAGENT_ADMIN_API_KEY")
+            scheme, _, token = request.headers.get("authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), admin_key.encode()):
+                raise ApiError(
+                    401,
+                    "unauthorized",
+                    "send the admin API key as 'Authorization: Bearer <key>'",
+                    {"WWW-Authenticate": 'Bearer realm="shopagent-admin"'},
+                )
+            return await handler(request)
+
+        return checked
+
+    return decorate
+
+
+def _product_id(request: Request) -> int:
+    raw = request.path_params["product_id"]
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(404, "not_found", f"product {raw} does not exist")
+    return int(raw)
+
+
+def admin_routes(
+    catalog: CatalogService, index_status: Callable[[], Awaitable[IndexStatus]], admin_key: str | None
+) -> list[Route]:
+    guarded = _guarded(admin_key)
+
+    @guarded
+    async def create(request: Request) -> Response:
+        product = await catalog.create_product(await read_json(request, ProductInput, limit=MAX_BODY))
+        return json_response(product_to_input(product), 201, headers={"Location": f"/api/admin/products/{product.id}"})
+
+    @guarded
+    async def list_products(request: Request) -> Response:
+        limit = _int_param(request, "limit", 50, 1, 500)
+        after = _int_param(request, "after", 0, 0, 2**62)
+        products = await catalog.list_products(limit=limit, after_id=after)
+        following = products[-1].id if len(products) == limit else None
+        return json_response({"products": [product_to_input(p) for p in products], "next": following})
+
+    @guarded
+    async def read(request: Request) -> Response:
+        return json_response(product_to_input(await catalog.get_product(_product_id(request))))
+
+    @guarded
+    async def update(request: Request) -> Response:
+        patch = await read_json(request, ProductPatch, limit=MAX_BODY)
+        return json_response(product_to_input(await catalog.update_product(_product_id(request), patch)))
+
+    @guarded
+    async def delete(request: Request) -> Response:
+        await catalog.delete_product(_product_id(request))
+        return Response(status_code=204)
+
+    @guarded
+    async def adjust_stock(request: Request) -> Response:
+        change = await read_json(request, StockChange, limit=10_000)
+        product = await catalog.adjust_stock(
+            _product_id(request), change.color, change.size, change.quantity_delta, change.reserved_delta
+        )
+        return json_response(product_to_input(product))
+
+    @guarded
+    async def status(request: Request) -> Response:
+        return json_response(await index_status())
+
+    return [
+        Route("/api/admin/products", create, methods=["POST"]),
+        Route("/api/admin/products", list_products, methods=["GET"]),
+        Route("/api/admin/products/{product_id}", read, methods=["GET"]),
+        Route("/api/admin/products/{product_id}", update, methods=["PUT"]),
+        Route("/api/admin/products/{product_id}", delete, methods=["DELETE"]),
+        Route("/api/admin/products/{product_id}/stock", adjust_stock, methods=["POST"]),
+        Route("/api/admin/index/status", status, methods=["GET"]),
+    ]
+
+
+def _int_param(request: Request, name: str, default: int, least: int, most: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not least <= int(raw) <= most:
+        raise ApiError(400, "validation_error", f"{name} must be an integer from {least} to {most}")
+    return int(raw)
