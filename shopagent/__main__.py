@@ -14,6 +14,7 @@ import anyio
 
 from shopagent import __version__, bootstrap
 from shopagent.domain.errors import ConfigError, ShopagentError
+from shopagent.entrypoints.cli_commands import ProgressBar, import_catalog_file, print_index_status
 from shopagent.runtime.asgi import ListenError, ServerError
 from shopagent.runtime.logging import Scrubber, configure_logging
 from shopagent.runtime.supervisor import SupervisorError
@@ -76,6 +77,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="apply pending database migrations and exit",
         description="Apply pending schema migrations (safe to run while other instances start) and exit.",
     )
+    catalog = commands.add_parser("catalog", help="manage the catalog", description="Manage the catalog.")
+    catalog_commands = catalog.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    importing = catalog_commands.add_parser(
+        "import",
+        parents=[common],
+        help="create or update products from a .json, .jsonl or .csv file",
+        description="Upsert products by slug from FILE: .json (an array of products), .jsonl (one product per "
+        "line) or .csv (one row per variation; see the README for the columns). Bad records are reported and "
+        "skipped; the rest is imported. Exit code 1 if any record was rejected.",
+    )
+    importing.add_argument("file", metavar="FILE", type=Path)
+    index = commands.add_parser("index", help="inspect and manage the semantic index", description="The index.")
+    index_commands = index.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    index_commands.add_parser(
+        "status",
+        parents=[common],
+        help="show pending, in-flight and dead-lettered events and how many products are indexed",
+        description="Show the outbox (pending, in flight, dead-lettered with their last error) and how many "
+        "products the active embedding model has indexed.",
+    )
+    index_commands.add_parser(
+        "retry-failed",
+        parents=[common],
+        help="put dead-lettered events back in the queue",
+        description="Reset every dead-lettered event so a running indexer processes it again.",
+    )
+    index_commands.add_parser(
+        "rebuild",
+        parents=[common],
+        help="re-index every product with the configured embedding model",
+        description="Queue every product and index them in this process (running indexers help), with "
+        "progress. Use after changing embedding.model.",
+    )
     return parser
 
 
@@ -94,16 +128,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         secrets=settings.secrets.values(),
         access_log=settings.logging.access_log,
     )
-    if args.command == "migrate":
-        job = partial(_migrate, settings)
-    else:
-        on_ready = partial(_print_banner, settings) if args.command == "demo" else None
-        job = partial(bootstrap.serve, settings, actors, scrub=scrub, on_ready=on_ready)
+    if args.command == "demo":
+        settings = bootstrap.with_demo_secrets(settings)
+        scrub = Scrubber(settings.secrets.values())
+    jobs = {
+        "run": lambda: bootstrap.serve(settings, actors, scrub=scrub),
+        "demo": lambda: bootstrap.serve(
+            settings,
+            actors,
+            scrub=scrub,
+            prepare=bootstrap.import_sample_catalog_if_empty,
+            on_ready=partial(_print_banner, settings),
+        ),
+        "migrate": lambda: _migrate(settings),
+        "catalog": lambda: _import(settings, args.file),
+        "index": lambda: _index(settings, args.action),
+    }
     try:
-        anyio.run(job, backend="asyncio")
+        return anyio.run(jobs[args.command], backend="asyncio") or 0
     except BaseException as exc:
         return _report_failure(exc)
-    return 0
 
 
 async def _migrate(settings: Settings) -> None:
@@ -112,14 +156,37 @@ async def _migrate(settings: Settings) -> None:
     print(f"applied {len(applied)} migration(s)" if applied else "the schema is up to date")
 
 
+async def _import(settings: Settings, path: Path) -> int:
+    async with bootstrap.open_services(settings, frozenset()) as services:
+        summary = await import_catalog_file(services.catalog, path)
+    return 1 if summary.rejected else 0
+
+
+async def _index(settings: Settings, action: str) -> int:
+    actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
+    async with bootstrap.open_services(settings, actors) as services:
+        store = services.index_store
+        if action == "retry-failed":
+            print(f"{await store.retry_dead()} dead-lettered event(s) queued again")
+        elif action == "rebuild":
+            total, first = await store.enqueue_all()
+            await bootstrap.drain_index(services, first, total, ProgressBar("indexing"))
+        status = await store.status(bootstrap.embedding_model_id(settings))
+    print_index_status(status)
+    return 0
+
+
 def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
+    admin_key = settings.secrets.admin_api_key.reveal() if settings.secrets.admin_api_key else "(disabled)"
     lines = [
         "",
         "shopagent is running. Press Ctrl-C to stop.",
         f"  HTTP API   http://{settings.http.host}:{settings.http.port}/api",
+        f"  admin API  http://{settings.http.host}:{settings.http.port}/api/admin/products",
+        f"             Authorization: Bearer {admin_key}",
         f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
         f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
-        f"  data       {resolve_data_dir(settings)}",
+        f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
         "",
     ]
     print("\n".join(lines), flush=True)

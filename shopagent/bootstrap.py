@@ -5,14 +5,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import secrets
 import socket
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import anyio
 import asyncpg
+import msgspec
 from starlette.applications import Starlette
 
 from shopagent.actors.embedding_pool import run_embedding_pool
@@ -35,24 +38,26 @@ from shopagent.adapters.postgres.database import (
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
-from shopagent.application.catalog import CatalogService
+from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.indexing import IndexingPolicy, IndexProduct
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
-from shopagent.settings import Settings, describe, resolve_data_dir
+from shopagent.settings import Secret, Settings, describe, resolve_data_dir
 
 log = logging.getLogger("shopagent")
 
 DATABASE_NAME = "shopagent"
 WORKER_ID = f"{socket.gethostname()}:{os.getpid()}"
+SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
 INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
 ROLES: dict[str, tuple[str, ...]] = {
     "chat": ("http",),
@@ -193,11 +198,13 @@ async def open_services(
                 yield services
 
 
-def roster_for(actors: frozenset[str], services: Services, health: Callable[[], Health]) -> list[ChildSpec]:
+def roster_for(
+    actors: frozenset[str], services: Services, health: Callable[[], Health] | None = None
+) -> list[ChildSpec]:
     """The child specs for the chosen actors, in start order."""
     s = services.settings
     factories: dict[str, Callable[[], ChildSpec]] = {
-        "ops": lambda: ChildSpec("ops", partial(run_ops, s, health)),
+        "ops": lambda: ChildSpec("ops", partial(run_ops, s, _need(health))),
         "embedding-pool": lambda: ChildSpec(
             "embedding-pool",
             partial(run_embedding_pool, _mailbox(services), _indexer(services), workers=s.indexer.workers),
@@ -238,6 +245,11 @@ def build_public_app(services: Services) -> Starlette:
     model = embedding_model_id(s)
     routes = admin_routes(services.catalog, partial(services.index_store.status, model), admin_key)
     return build_http_app(s.store.name, routes)
+
+
+def _need(health: Callable[[], Health] | None) -> Callable[[], Health]:
+    assert health is not None, "the ops actor needs a health report"
+    return health
 
 
 def _mailbox(services: Services) -> Mailbox[OutboxEvent]:
@@ -287,6 +299,7 @@ async def serve(
     actors: frozenset[str],
     *,
     scrub: Callable[[str], str] = str,
+    prepare: Callable[[Services], Awaitable[None]] | None = None,
     on_ready: Callable[[Services], None] | None = None,
 ) -> None:
     """Run the chosen actors until SIGTERM/SIGINT (returns) or a failure (raises)."""
@@ -299,6 +312,8 @@ async def serve(
         )
         with main_scope:
             async with open_services(settings, actors) as services:
+                if prepare is not None:
+                    await prepare(services)
                 supervisor: Supervisor | None = None
 
                 def health() -> Health:
@@ -313,3 +328,50 @@ async def serve(
         outer.cancel_scope.cancel()
     if stop.signal is not None:
         log.info("stopped after %s", stop.signal.name)
+
+
+async def drain_index(services: Services, first_event: int, total: int, progress: Callable[[int, int], None]) -> None:
+    """Run the indexer actors here until the `total` events from `first_event` on are finished.
+
+    Other indexer processes on the same database may take part of the work; that is fine.
+    """
+    supervisor = Supervisor(roster_for(INDEXER_ACTORS, services), restart_policy(services.settings))
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        while (finished := await services.index_store.finished_since(first_event)) < total:
+            progress(finished, total)
+            await anyio.sleep(0.2)
+        progress(total, total)
+        tg.cancel_scope.cancel()
+
+
+DEMO_SECRETS = ("admin_api_key", "mcp_api_key", "auth_secret")
+
+
+def with_demo_secrets(settings: Settings) -> Settings:
+    """Fill the demo's keys that the environment does not set from `<data dir>/demo-secrets.json`,
+    generating them once (file mode 0600)."""
+    path = resolve_data_dir(settings) / "demo-secrets.json"
+    stored: dict[str, str] = {}
+    if path.exists():
+        stored = msgspec.json.decode(path.read_bytes(), type=dict[str, str])
+    missing = [name for name in DEMO_SECRETS if name not in stored]
+    if missing:
+        stored |= {name: secrets.token_urlsafe(24) for name in missing}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(msgspec.json.format(msgspec.json.encode(stored)))
+    current = settings.secrets
+    filled = {name: getattr(current, name) or Secret(stored[name]) for name in DEMO_SECRETS}
+    return msgspec.structs.replace(settings, secrets=msgspec.structs.replace(current, **filled))
+
+
+async def import_sample_catalog_if_empty(services: Services) -> None:
+    if await services.catalog.repository.count() > 0:
+        return
+    items = read_catalog_file(SAMPLE_CATALOG)
+    summary = await import_products(services.catalog, items)
+    log.info("imported the sample catalog: %d products", summary.created)
+    if summary.rejected:
+        log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])

@@ -84,3 +84,28 @@ async def empty_database(embedded_pg: EmbeddedPostgres) -> AsyncIterator[str]:
     """DSN of a fresh database with no shopagent schema at all."""
     async for dsn in _create_database(embedded_pg, "template1"):
         yield dsn
+
+
+def settings_for(dsn: str, **sections) -> Settings:
+    """Settings pointing at a test database, with the hash embedder unless told otherwise."""
+    import msgspec
+
+    from shopagent.settings import EmbeddingSettings, Secret, Secrets
+
+    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="hash"))
+    return msgspec.structs.replace(settings, **sections)
+
+
+@pytest.fixture
+def settings(database: str) -> Settings:
+    return settings_for(database)
+
+
+@pytest.fixture
+async def services(settings: Settings):
+    """The real services (PostgreSQL adapters) over the test database, hash embedder."""
+    from shopagent.adapters.local.hash_embedder import HashEmbedder
+    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+
+    async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder(settings.embedding.hash_dimensions)) as s:
+        yield s

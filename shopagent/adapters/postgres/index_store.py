@@ -233,20 +233,28 @@ class PostgresIndexStore:
                 await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
         return len(revived)
 
-    async def enqueue_all(self) -> int:
+    async def enqueue_all(self) -> tuple[int, int]:
+        """An upsert event for every product: (how many, id of the first)."""
         async with self._pool.acquire() as conn, conn.transaction():
-            count = await conn.fetchval(
+            row = await conn.fetchrow(
                 """
                 WITH added AS (
                     INSERT INTO outbox_event (kind, product_id)
                     SELECT 'product.upserted', id FROM product ORDER BY id
-                    RETURNING 1
+                    RETURNING id
                 )
-                SELECT count(*) FROM added
+                SELECT count(*) AS n, coalesce(min(id), 0) AS first FROM added
                 """
             )
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
-        return count
+        return row["n"], row["first"]
+
+    async def finished_since(self, first_event: int) -> int:
+        """How many events from `first_event` on are finished (done or dead-lettered)."""
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(
+                "SELECT count(*) FROM outbox_event WHERE id >= $1 AND status <> 'pending'", first_event
+            )
 
 
 async def _complete(conn: asyncpg.Connection, event: OutboxEvent) -> None:

@@ -1,0 +1,58 @@
+"""The catalog and index commands of the CLI: translate to use cases, print for people."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from shopagent.application.catalog import CatalogService, ImportSummary, import_products
+from shopagent.application.ports import IndexStatus
+from shopagent.entrypoints.catalog_files import read_catalog_file
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal; a few plain lines otherwise."""
+
+    def __init__(self, label: str, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.label, self.stream, self.width = label, stream, width
+        self._tty = stream.isatty()
+        self._last_tenth = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        total = max(total, 1)
+        if self._tty:
+            filled = self.width * done // total
+            bar = "#" * filled + "." * (self.width - filled)
+            end = "\n" if done >= total else ""
+            self.stream.write(f"\r{self.label} [{bar}] {done}/{total}{end}")
+            self.stream.flush()
+        elif (tenth := 10 * done // total) != self._last_tenth:
+            self._last_tenth = tenth
+            self.stream.write(f"{self.label}: {done}/{total}\n")
+
+
+async def import_catalog_file(catalog: CatalogService, path: Path, out: TextIO = sys.stdout) -> ImportSummary:
+    items = read_catalog_file(path)
+    summary = await import_products(catalog, items, ProgressBar(f"importing {path.name}"))
+    out.write(
+        f"{path.name}: {summary.created} created, {summary.updated} updated, "
+        f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected\n"
+    )
+    for where, why in summary.rejected:
+        out.write(f"  rejected {where}: {why}\n")
+    return summary
+
+
+def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
+    out.write(
+        f"model     {status.model}\n"
+        f"products  {status.products_indexed} indexed of {status.products_total}\n"
+        f"events    {status.pending} pending, {status.in_flight} in flight, {status.dead} dead-lettered\n"
+    )
+    if status.dead_events:
+        out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")
+        for e in status.dead_events:
+            out.write(
+                f"  #{e['id']} {e['kind']} product {e['productId']}, {e['attempts']} attempts: {e['lastError']}\n"
+            )
