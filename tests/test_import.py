@@ -1,0 +1,99 @@
+"""`shopagent catalog import`: files with bad records load the rest and report the bad ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from shopagent.application.catalog import import_products
+from shopagent.domain.errors import ValidationError
+from shopagent.entrypoints.catalog_files import read_catalog_file
+from tests.factories import product_input
+from tests.helpers import shopagent
+
+pytestmark = pytest.mark.anyio
+
+CSV = """slug,name,category,price,discount_price,description,brand,material,images,color,size,quantity,reserved,weight_grams
+trail-runner,Trail Runner,Sneakers,89.90,,A light shoe for forest paths.,Pacer,mesh,https://img.example.com/a.jpg|https://img.example.com/b.jpg,black,42,5,0,300
+trail-runner,,,,,,,,,black,43,2,1,310
+trail-runner,,,,,,,,,red,42,0,0,300
+bad-size,Bad Size Boot,Boots,120.00,,,,,,black,XXXXL,1,0,
+clash,Clash Tee,Shirts & tops,19.90,,,,,,white,M,3,0,
+clash,Clash Tee Two,,,,,,,,white,L,3,0,
+,Orphan,Boots,1.00,,,,,,black,42,1,0,
+cheap,Cheap Scarf,Accessories,abc,,,,,,grey,ONE SIZE,4,0,
+"""
+
+
+def as_json(**changes) -> dict:
+    return msgspec.to_builtins(product_input(**changes))
+
+
+def test_csv_rows_form_products_and_bad_rows_are_explained(tmp_path: Path):
+    path = tmp_path / "catalog.csv"
+    path.write_text(CSV)
+    parsed = dict(read_catalog_file(path))
+    runner = parsed["row 2 (slug 'trail-runner')"]
+    assert not isinstance(runner, ValidationError)
+    assert [(v.color, v.size, v.quantity) for v in runner.variations] == [("black", "42", 5), ("black", "43", 2),
+                                                                          ("red", "42", 0)]  # fmt: skip
+    assert runner.images == ["https://img.example.com/a.jpg", "https://img.example.com/b.jpg"]
+    assert str(parsed["row 6 (slug 'clash')"]) == "row 7: name differs from row 6"
+    assert str(parsed["row 8"]) == "slug is empty"
+    assert "price: Invalid decimal" in str(parsed["row 9 (slug 'cheap')"])
+
+
+def test_a_json_file_must_hold_an_array(tmp_path: Path):
+    path = tmp_path / "catalog.json"
+    path.write_text('{"slug": "x"}')
+    with pytest.raises(ValidationError, match="must be an array"):
+        read_catalog_file(path)
+
+
+async def test_importing_upserts_by_slug_and_counts_what_happened(services, tmp_path: Path):
+    path = tmp_path / "catalog.jsonl"
+    lines = [as_json(slug="boot-a"), as_json(slug="boot-b"), {"slug": "broken", "name": 3}]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
+    first = await import_products(services.catalog, read_catalog_file(path))
+    assert (first.created, first.updated, first.unchanged) == (2, 0, 0)
+    assert [where for where, _ in first.rejected] == ["line 3 (slug 'broken')", "line 4"]
+
+    lines[1] = as_json(slug="boot-b", name="Boot B, renamed")
+    path.write_text("\n".join(json.dumps(line) for line in lines[:2]) + "\n")
+    second = await import_products(services.catalog, read_catalog_file(path))
+    assert (second.created, second.updated, second.unchanged, second.rejected) == (0, 1, 1, [])
+    assert (await services.catalog.repository.get_by_slug("boot-b")).name == "Boot B, renamed"
+
+
+async def test_the_import_command_loads_good_rows_reports_bad_ones_and_exits_1(database, tmp_path: Path):
+    path = tmp_path / "catalog.csv"
+    path.write_text(CSV)
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    async with shopagent("catalog", "import", str(path), env=env) as proc:
+        assert await proc.wait_exit() == 1
+    out = proc.stdout
+    assert "catalog.csv: 1 created, 0 updated, 0 unchanged, 4 rejected" in out
+    assert "rejected row 5 (slug 'bad-size'): variation 1: size 'XXXXL' is not one of" in out
+    assert "rejected row 6 (slug 'clash'): row 7: name differs from row 6" in out
+
+
+async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path):
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    path = tmp_path / "catalog.json"
+    path.write_text(json.dumps([as_json(slug=f"boot-{n}") for n in range(5)]))
+    async with shopagent("catalog", "import", str(path), env=env) as proc:
+        assert await proc.wait_exit() == 0
+    async with shopagent("index", "status", env=env) as proc:
+        assert await proc.wait_exit() == 0
+    assert "products  0 indexed of 5" in proc.stdout
+    assert "events    5 pending, 0 in flight, 0 dead-lettered" in proc.stdout
+    async with shopagent("index", "rebuild", env=env) as proc:
+        assert await proc.wait_exit(60) == 0
+    assert "products  5 indexed of 5" in proc.stdout
+    assert "events    0 pending" in proc.stdout
+    async with shopagent("index", "retry-failed", env=env) as proc:
+        assert await proc.wait_exit() == 0
+    assert "0 dead-lettered event(s) queued again" in proc.stdout

@@ -1,0 +1,237 @@
+"""The indexing pipeline against the real PostgreSQL, with the hash embedder."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import anyio
+import numpy as np
+import pytest
+
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.application.indexing import IndexingPolicy, IndexProduct
+from shopagent.application.ports import SaveOutcome
+from shopagent.bootstrap import INDEXER_ACTORS, roster_for
+from shopagent.domain.catalog import ProductPatch, VariationInput
+from shopagent.domain.errors import EmbeddingError
+from shopagent.domain.indexing import chunk_product
+from shopagent.runtime.supervisor import Supervisor
+from tests.factories import product_input
+from tests.helpers import eventually
+
+pytestmark = pytest.mark.anyio
+
+
+async def chunks_of(services, product_id: int) -> list[tuple[int, str, str]]:
+    async with services.pool.acquire() as conn:
+        rows = await conn.fetch(
+            "SELECT ordinal, model, content FROM product_chunk WHERE product_id = $1 ORDER BY ordinal", product_id
+        )
+    return [(r["ordinal"], r["model"], r["content"]) for r in rows]
+
+
+async def process_all(services, worker: str = "test", lease: float = 60) -> list[SaveOutcome | None]:
+    """Claim and process every due event, the way the pipeline does, one at a time."""
+    outcomes = []
+    while events := await services.index_store.claim(50, lease, 5, worker):
+        for event in events:
+            outcomes.append(await services.index_product.index(event))
+    return outcomes
+
+
+async def test_creating_a_product_indexes_its_text_but_never_its_price_or_stock(services):
+    product = await services.catalog.create_product(product_input())
+    assert await process_all(services) == [SaveOutcome.WRITTEN]
+    chunks = await chunks_of(services, product.id)
+    expected = [c.content for c in chunk_product(product, services.settings.embedding.chunk_token_budget)]
+    assert [c[2] for c in chunks] == expected
+    assert chunks[0][2] == "Alpine Lined Winter Boot. Boots"
+    assert chunks[1][2] == "Alpine Lined Winter Boot: Nordkap, full-grain leather, wool lining"
+    assert {c[1] for c in chunks} == {"hash-384"}
+    text = " ".join(c[2] for c in chunks)
+    assert "189" not in text
+    assert "black" not in text  # colours and stock are filters, not meaning
+
+
+async def test_a_price_or_stock_edit_costs_zero_embedding_calls(services):
+    embedder: HashEmbedder = services.embedder
+    product = await services.catalog.create_product(product_input())
+    await process_all(services)
+    calls = embedder.calls
+    await services.catalog.update_product(product.id, ProductPatch(price=Decimal("159.00")))
+    await services.catalog.adjust_stock(product.id, "black", "42", quantity_delta=3)
+    outcomes = await process_all(services)
+    assert embedder.calls == calls
+    assert SaveOutcome.UNCHANGED in outcomes
+
+
+async def test_editing_the_description_embeds_only_the_changed_chunks(services):
+    embedder: HashEmbedder = services.embedder
+    product = await services.catalog.create_product(product_input())
+    await process_all(services)
+    before = embedder.texts_embedded
+    await services.catalog.update_product(
+        product.id, ProductPatch(description="A warm boot for icy pavements. Sheepskin inside.")
+    )
+    await process_all(services)
+    assert embedder.texts_embedded - before == 1  # the one new description chunk; title and details reused
+    assert (await chunks_of(services, product.id))[2][2].endswith("A warm boot for icy pavements. Sheepskin inside.")
+
+
+async def test_deleting_a_product_removes_its_chunks_and_a_late_upsert_cannot_bring_them_back(services):
+    product = await services.catalog.create_product(product_input())
+    await process_all(services)
+    # The upsert event of an edit is claimed, then the product is deleted before it is processed.
+    await services.catalog.update_product(product.id, ProductPatch(name="Alpine Boot II"))
+    late = await services.index_store.claim(10, 60, 5, "slow-worker")
+    await services.catalog.delete_product(product.id)
+    assert await chunks_of(services, product.id) == []
+    assert [await services.index_product.index(e) for e in late] == [SaveOutcome.GONE]
+    assert await process_all(services) == [SaveOutcome.GONE]  # the delete event itself
+    assert await chunks_of(services, product.id) == []
+
+
+async def test_a_stale_read_never_overwrites_newer_chunks(services):
+    product = await services.catalog.create_product(product_input())
+    await process_all(services)
+    await services.catalog.update_product(product.id, ProductPatch(name="First Rename"))
+    (old_event,) = await services.index_store.claim(10, 60, 5, "a")
+    old_read = await services.catalog.get_product(product.id)
+    await services.catalog.update_product(product.id, ProductPatch(name="Second Rename"))
+    assert await process_all(services) == [SaveOutcome.WRITTEN]  # the newer event, by another worker
+    # The slow worker now saves what it read before the second rename.
+    chunks = chunk_product(old_read, 96)
+    vectors = np.stack([services.embedder.vector(c.content) for c in chunks])
+    outcome = await services.index_store.save_chunks(old_event, old_read, "hash-384", chunks, vectors)
+    assert outcome is SaveOutcome.STALE
+    assert (await chunks_of(services, product.id))[0][2] == "Second Rename. Boots"
+
+
+async def test_a_duplicated_job_is_a_no_op_success(services):
+    embedder: HashEmbedder = services.embedder
+    await services.catalog.create_product(product_input())
+    (event,) = await services.index_store.claim(10, 60, 5, "w")
+    assert await services.index_product.index(event) == SaveOutcome.WRITTEN
+    calls = embedder.calls
+    assert await services.index_product.index(event) is None  # delivered again
+    assert embedder.calls == calls
+    assert (await services.index_store.status("hash-384")).dead == 0
+
+
+async def test_a_worker_killed_mid_job_is_recovered_after_its_lease(services):
+    product = await services.catalog.create_product(product_input())
+    (event,) = await services.index_store.claim(10, 0.2, 5, "doomed-worker")  # then it "dies"
+    assert await services.index_store.claim(10, 60, 5, "other") == []  # leased: nobody else takes it
+    with anyio.fail_after(5):
+        while not (retaken := await services.index_store.claim(10, 60, 5, "rescuer")):
+            await anyio.sleep(0.05)
+    assert [e.id for e in retaken] == [event.id]
+    assert retaken[0].attempts == 2
+    assert await services.index_product.index(retaken[0]) == SaveOutcome.WRITTEN
+    # The doomed worker wakes up and finishes its stale copy: nothing changes.
+    assert await services.index_product.index(event) is None
+    chunks = await chunks_of(services, product.id)
+    assert [c[0] for c in chunks] == list(range(len(chunk_product(product, 96))))  # none missing, none doubled
+
+
+class FlakyEmbedder(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__(384)
+        self.broken = True
+
+    async def embed_documents(self, texts):
+        if self.broken:
+            raise EmbeddingError("the embedding service is down")
+        return await super().embed_documents(texts)
+
+
+async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_failed_recovers(services):
+    flaky = FlakyEmbedder()
+    policy = IndexingPolicy(max_attempts=3, backoff_seconds=0.01, backoff_max_seconds=0.02)
+    index = IndexProduct(services.catalog.repository, services.index_store, flaky, policy)
+    product = await services.catalog.create_product(product_input())
+
+    async def dead_lettered():
+        for event in await services.index_store.claim(10, 60, 3, "w"):
+            await index(event)
+        return (await services.index_store.status("hash-384")).dead == 1
+
+    await eventually(dead_lettered)
+    status = await services.index_store.status("hash-384")
+    assert status.dead_events[0]["attempts"] == 3
+    assert status.dead_events[0]["lastError"] == "the embedding service is down"
+    assert status.pending == 0
+
+    flaky.broken = False
+    assert await services.index_store.retry_dead() == 1
+    for event in await services.index_store.claim(10, 60, 3, "w"):
+        await index(event)
+    status = await services.index_store.status("hash-384")
+    assert (status.dead, status.products_indexed) == (0, 1)
+    assert len(await chunks_of(services, product.id)) == len(chunk_product(product, 96))
+
+
+async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_same_time(settings):
+    from shopagent.bootstrap import open_services
+
+    active: set[int] = set()
+    processed: list[tuple[str, int]] = []
+    overlaps: list[int] = []
+
+    def tracked(name: str, index):
+        async def handle(event):
+            if event.id in active:
+                overlaps.append(event.id)
+            active.add(event.id)
+            try:
+                await anyio.sleep(0.001)  # a real embedding yields too; let the other indexer run
+                await index(event)
+                processed.append((name, event.id))
+            finally:
+                active.discard(event.id)
+
+        return handle
+
+    async with (
+        open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder()) as first,
+        open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder()) as second,
+    ):
+        for n in range(120):
+            await first.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
+        pipelines = []
+        for name, services in (("first", first), ("second", second)):
+            services.index_product = tracked(name, services.index_product)
+            pipelines.append(Supervisor(roster_for(INDEXER_ACTORS, services)))
+        async with anyio.create_task_group() as tg:
+            for pipeline in pipelines:
+                await tg.start(pipeline.run)
+
+            async def all_indexed():
+                status = await first.index_store.status("hash-384")
+                return status.products_indexed == 120 and status.pending + status.in_flight == 0
+
+            await eventually(all_indexed, timeout=30)
+            tg.cancel_scope.cancel()
+    ids = [event_id for _, event_id in processed]
+    assert overlaps == []
+    assert len(ids) == len(set(ids))  # no event processed twice
+    assert {name for name, _ in processed} == {"first", "second"}
+
+
+async def test_the_running_pipeline_indexes_a_write_within_moments_of_its_commit(services):
+    supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        product = await services.catalog.create_product(product_input())  # NOTIFY wakes the poller
+        await eventually(lambda: chunks_of(services, product.id), timeout=2)
+        await services.catalog.update_product(
+            product.id,
+            ProductPatch(variations=[VariationInput(color="red", size="40", quantity=1)], name="Red Boot"),
+        )
+
+        async def renamed():
+            chunks = await chunks_of(services, product.id)
+            return chunks and chunks[0][2] == "Red Boot. Boots"
+
+        await eventually(renamed, timeout=2)
+        tg.cancel_scope.cancel()
