@@ -16,7 +16,8 @@ from tests.helpers import shopagent
 
 pytestmark = pytest.mark.anyio
 
-CSV = """slug,name,category,price,discount_price,description,brand,material,images,color,size,quantity,reserved,weight_grams
+CSV = """\
+slug,name,category,price,discount_price,description,brand,material,images,color,size,quantity,reserved,weight_grams
 trail-runner,Trail Runner,Sneakers,89.90,,A light shoe for forest paths.,Pacer,mesh,https://img.example.com/a.jpg|https://img.example.com/b.jpg,black,42,5,0,300
 trail-runner,,,,,,,,,black,43,2,1,310
 trail-runner,,,,,,,,,red,42,0,0,300
