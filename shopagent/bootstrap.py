@@ -39,7 +39,7 @@ from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.application.catalog import CatalogService, import_products
-from shopagent.application.indexing import IndexingPolicy, IndexProduct
+from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError
@@ -92,7 +92,7 @@ class Services:
     index_store: PostgresIndexStore
     mailbox: Mailbox[OutboxEvent] | None = None
     embedder: EmbeddingModel | None = None
-    index_product: IndexProduct | None = None
+    index_product: IndexProducts | None = None
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -189,7 +189,7 @@ async def open_services(
             if INDEXER_ACTORS & actors:
                 services.embedder = embedder or await build_embedder(settings)
                 await ensure_vector_index(pool, services.embedder.model_id, services.embedder.dimension)
-                services.index_product = IndexProduct(
+                services.index_product = IndexProducts(
                     repository, services.index_store, services.embedder, indexing_policy(settings)
                 )
                 with Mailbox[OutboxEvent](settings.runtime.mailbox_capacity) as services.mailbox:
@@ -207,7 +207,13 @@ def roster_for(
         "ops": lambda: ChildSpec("ops", partial(run_ops, s, _need(health))),
         "embedding-pool": lambda: ChildSpec(
             "embedding-pool",
-            partial(run_embedding_pool, _mailbox(services), _indexer(services), workers=s.indexer.workers),
+            partial(
+                run_embedding_pool,
+                _mailbox(services),
+                _indexer(services),
+                workers=s.indexer.workers,
+                batch=s.indexer.claim_batch,
+            ),
         ),
         "outbox-poller": lambda: ChildSpec(
             "outbox-poller",
@@ -257,7 +263,7 @@ def _mailbox(services: Services) -> Mailbox[OutboxEvent]:
     return services.mailbox
 
 
-def _indexer(services: Services) -> IndexProduct:
+def _indexer(services: Services) -> IndexProducts:
     assert services.index_product is not None, "the indexer actors need the indexing use case"
     return services.index_product
 

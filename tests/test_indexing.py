@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.application.indexing import IndexingPolicy, IndexProduct
-from shopagent.application.ports import SaveOutcome
+from shopagent.application.indexing import IndexingPolicy, IndexProducts
+from shopagent.application.ports import SaveItem, SaveOutcome
 from shopagent.bootstrap import INDEXER_ACTORS, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
-from shopagent.domain.indexing import chunk_product
+from shopagent.domain.indexing import chunk_product, chunk_set_hash
 from shopagent.runtime.supervisor import Supervisor
 from tests.factories import product_input
 from tests.helpers import eventually
@@ -36,8 +36,12 @@ async def process_all(services, worker: str = "test", lease: float = 60) -> list
     outcomes = []
     while events := await services.index_store.claim(50, lease, 5, worker):
         for event in events:
-            outcomes.append(await services.index_product.index(event))
+            outcomes.append(await index_one(services, event))
     return outcomes
+
+
+async def index_one(services, event) -> SaveOutcome | None:
+    return (await services.index_product.index([event]))[event.id]
 
 
 async def test_creating_a_product_indexes_its_text_but_never_its_price_or_stock(services):
@@ -87,7 +91,7 @@ async def test_deleting_a_product_removes_its_chunks_and_a_late_upsert_cannot_br
     late = await services.index_store.claim(10, 60, 5, "slow-worker")
     await services.catalog.delete_product(product.id)
     assert await chunks_of(services, product.id) == []
-    assert [await services.index_product.index(e) for e in late] == [SaveOutcome.GONE]
+    assert [await index_one(services, e) for e in late] == [SaveOutcome.GONE]
     assert await process_all(services) == [SaveOutcome.GONE]  # the delete event itself
     assert await chunks_of(services, product.id) == []
 
@@ -103,8 +107,9 @@ async def test_a_stale_read_never_overwrites_newer_chunks(services):
     # The slow worker now saves what it read before the second rename.
     chunks = chunk_product(old_read, 96)
     vectors = np.stack([services.embedder.vector(c.content) for c in chunks])
-    outcome = await services.index_store.save_chunks(old_event, old_read, "hash-384", chunks, vectors)
-    assert outcome is SaveOutcome.STALE
+    item = SaveItem(old_read, chunks, chunk_set_hash("hash-384", chunks), vectors)
+    outcome = await services.index_store.save_batch([old_event], [item], "hash-384")
+    assert outcome == {old_event.id: SaveOutcome.STALE}
     assert (await chunks_of(services, product.id))[0][2] == "Second Rename. Boots"
 
 
@@ -112,9 +117,9 @@ async def test_a_duplicated_job_is_a_no_op_success(services):
     embedder: HashEmbedder = services.embedder
     await services.catalog.create_product(product_input())
     (event,) = await services.index_store.claim(10, 60, 5, "w")
-    assert await services.index_product.index(event) == SaveOutcome.WRITTEN
+    assert await index_one(services, event) == SaveOutcome.WRITTEN
     calls = embedder.calls
-    assert await services.index_product.index(event) is None  # delivered again
+    assert await index_one(services, event) is None  # delivered again
     assert embedder.calls == calls
     assert (await services.index_store.status("hash-384")).dead == 0
 
@@ -126,9 +131,9 @@ async def test_a_worker_killed_mid_job_is_recovered_after_its_lease(services):
     retaken = await eventually(lambda: services.index_store.claim(10, 60, 5, "rescuer"))
     assert [e.id for e in retaken] == [event.id]
     assert retaken[0].attempts == 2
-    assert await services.index_product.index(retaken[0]) == SaveOutcome.WRITTEN
+    assert await index_one(services, retaken[0]) == SaveOutcome.WRITTEN
     # The doomed worker wakes up and finishes its stale copy: nothing changes.
-    assert await services.index_product.index(event) is None
+    assert await index_one(services, event) is None
     chunks = await chunks_of(services, product.id)
     assert [c[0] for c in chunks] == list(range(len(chunk_product(product, 96))))  # none missing, none doubled
 
@@ -147,12 +152,12 @@ class FlakyEmbedder(HashEmbedder):
 async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_failed_recovers(services):
     flaky = FlakyEmbedder()
     policy = IndexingPolicy(max_attempts=3, backoff_seconds=0.01, backoff_max_seconds=0.02)
-    index = IndexProduct(services.catalog.repository, services.index_store, flaky, policy)
+    index = IndexProducts(services.catalog.repository, services.index_store, flaky, policy)
     product = await services.catalog.create_product(product_input())
 
     async def dead_lettered():
         for event in await services.index_store.claim(10, 60, 3, "w"):
-            await index(event)
+            await index([event])
         return (await services.index_store.status("hash-384")).dead == 1
 
     await eventually(dead_lettered)
@@ -163,8 +168,7 @@ async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_fail
 
     flaky.broken = False
     assert await services.index_store.retry_dead() == 1
-    for event in await services.index_store.claim(10, 60, 3, "w"):
-        await index(event)
+    await index(await services.index_store.claim(10, 60, 3, "w"))
     status = await services.index_store.status("hash-384")
     assert (status.dead, status.products_indexed) == (0, 1)
     assert len(await chunks_of(services, product.id)) == len(chunk_product(product, 96))
@@ -178,16 +182,16 @@ async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_sa
     overlaps: list[int] = []
 
     def tracked(name: str, index):
-        async def handle(event):
-            if event.id in active:
-                overlaps.append(event.id)
-            active.add(event.id)
+        async def handle(events):
+            ids = {event.id for event in events}
+            overlaps.extend(ids & active)
+            active.update(ids)
             try:
                 await anyio.sleep(0.001)  # a real embedding yields too; let the other indexer run
-                await index(event)
-                processed.append((name, event.id))
+                await index(events)
+                processed.extend((name, event_id) for event_id in ids)
             finally:
-                active.discard(event.id)
+                active.difference_update(ids)
 
         return handle
 

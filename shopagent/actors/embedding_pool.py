@@ -1,8 +1,9 @@
 """embedding-pool actor: N workers, each with its own clone of the mailbox's receiving end.
 
-Ready once every worker holds its clone. A handler exception crashes the pool, and the
-supervisor restarts it; the job's durable record (its outbox row) is what guarantees it
-is not lost.
+A worker takes what the mailbox holds, up to `batch` jobs, and hands them to the handler
+together (one round trip and one embedding call serve many jobs). Ready once every worker
+holds its clone. A handler exception crashes the pool, and the supervisor restarts it;
+each job's durable record (its outbox row) is what guarantees it is not lost.
 """
 
 from __future__ import annotations
@@ -24,25 +25,32 @@ T = TypeVar("T")
 
 async def run_embedding_pool(
     mailbox: Mailbox[T],
-    handle: Callable[[T], Awaitable[None]],
+    handle: Callable[[list[T]], Awaitable[None]],
     *,
     workers: int,
+    batch: int = 1,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     async with anyio.create_task_group() as tg:
-        for number in range(workers):
-            await tg.start(partial(_work, mailbox.receiver(), handle, number))
+        for _ in range(workers):
+            await tg.start(partial(_work, mailbox.receiver(), handle, batch))
         task_status.started()
 
 
 async def _work(
     inbox: MemoryObjectReceiveStream[T],
-    handle: Callable[[T], Awaitable[None]],
-    number: int,
+    handle: Callable[[list[T]], Awaitable[None]],
+    batch: int,
     *,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     async with inbox:
         task_status.started()
-        async for job in inbox:
-            await handle(job)
+        async for first in inbox:
+            jobs = [first]
+            while len(jobs) < batch:
+                try:
+                    jobs.append(inbox.receive_nowait())
+                except anyio.WouldBlock:
+                    break
+            await handle(jobs)

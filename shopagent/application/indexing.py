@@ -1,22 +1,25 @@
-"""The indexing use case: one outbox event in, the product's current chunk set stored.
+"""The indexing use case: a batch of outbox events in, each product's current chunk set stored.
 
-Exactly-once in effect: an event is processed against the *current* product (never the
-state at event time), unchanged chunks are never re-embedded, the write is conditional on
-the product version that was read, and a redelivered or already completed event is a
-no-op success. Failures are retried with backoff, then dead-lettered.
+Exactly-once in effect: events are processed against the *current* product (never the
+state at event time); chunks whose text is already stored are never embedded again; the
+write is conditional on the product version that was read; and an event that was already
+completed is a no-op success. Events come in batches (whatever the mailbox holds, up to a
+limit) so that one database round trip and one embedding call serve many products; a
+failing batch is retried one event at a time, so one bad product cannot hold back others.
+Failures are retried with backoff, then dead-lettered.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from shopagent.application.ports import CatalogRepository, EmbeddingModel, IndexStore, SaveOutcome
+from shopagent.application.ports import CatalogRepository, EmbeddingModel, IndexStore, SaveItem, SaveOutcome
 from shopagent.domain.errors import ShopagentError
-from shopagent.domain.indexing import OutboxEvent, chunk_product, retry_delay
+from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash, retry_delay
 
 log = logging.getLogger("shopagent.indexing")
 
@@ -30,8 +33,8 @@ class IndexingPolicy:
     backoff_max_seconds: float = 300.0
 
 
-class IndexProduct:
-    """Callable per outbox event; never raises for a failure of the event itself."""
+class IndexProducts:
+    """Callable per batch of outbox events; never raises for a failure of the events themselves."""
 
     def __init__(
         self,
@@ -48,61 +51,77 @@ class IndexProduct:
         self._policy = policy
         self._on_indexed = on_indexed
 
-    async def __call__(self, event: OutboxEvent) -> None:
+    async def __call__(self, events: Sequence[OutboxEvent]) -> None:
         try:
-            outcome = await self.index(event)
+            outcomes = await self.index(events)
         except Exception as exc:
-            await self._failed(event, exc)
+            if len(events) == 1:
+                await self._failed(events[0], exc)
+            else:
+                for event in events:  # find the culprit; the others go through
+                    await self([event])
             return
-        if outcome is not None and self._on_indexed is not None:
-            self._on_indexed(event, outcome)
+        if self._on_indexed is not None:
+            for event in events:
+                if (outcome := outcomes.get(event.id)) is not None:
+                    self._on_indexed(event, outcome)
 
-    async def index(self, event: OutboxEvent) -> SaveOutcome | None:
-        """Process one event; None when there was nothing to do (already completed)."""
-        if await self._store.event_status(event.id) != "pending":
-            return None  # redelivered after completion: a no-op success
-        product = await self._catalog.get(event.product_id)
-        if product is None:
-            # Deleted: its chunks went with it. A late "upserted" lands here too and
-            # therefore can never bring the product back into the index.
-            return SaveOutcome.GONE if await self._store.finish(event) else None
+    async def index(self, events: Sequence[OutboxEvent]) -> dict[int, SaveOutcome | None]:
+        """Process the events; an event maps to None when it had been completed already."""
+        pending = set(await self._store.pending_among([e.id for e in events]))
+        live = [e for e in events if e.id in pending]  # the rest were delivered again: no-op
+        outcomes: dict[int, SaveOutcome | None] = {e.id: None for e in events if e.id not in pending}
+        if not live:
+            return outcomes
         model = self._embedder.model_id
-        chunks = chunk_product(product, self._policy.token_budget)
-        stored = await self._store.stored_embeddings(product.id, model)
-        missing = [c for c in chunks if c.content_hash not in stored]
-        fresh = await self._embed([c.content for c in missing])
-        new = {c.content_hash: fresh[i] for i, c in enumerate(missing)}
-        vectors = np.stack([stored.get(c.content_hash, new.get(c.content_hash)) for c in chunks])
-        outcome = await self._store.save_chunks(event, product, model, chunks, vectors)
-        log.debug("event %d (product %d): %s, %d chunk(s) embedded", event.id, product.id, outcome.value, len(missing))
-        return outcome
+        products = await self._catalog.get_many(sorted({e.product_id for e in live}))
+        indexed = await self._store.indexed_sets([p.id for p in products.values()], model)
+        items, needs_vectors = [], []
+        for product in products.values():
+            chunks = chunk_product(product, self._policy.token_budget)
+            item = SaveItem(product=product, chunks=chunks, set_hash=chunk_set_hash(model, chunks))
+            items.append(item)
+            if indexed.get(product.id) != item.set_hash:
+                needs_vectors.append(item)
+        await self._attach_vectors(needs_vectors, model)
+        saved = await self._store.save_batch(live, items, model)
+        outcomes.update(saved)
+        log.debug("indexed %d event(s): %d product(s) embedded", len(live), len(needs_vectors))
+        return outcomes
 
-    async def _embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self._embedder.dimension), dtype=np.float32)
+    async def _attach_vectors(self, items: list[SaveItem], model: str) -> None:
+        """Give each item one vector per chunk: reuse stored ones, embed the rest (deduplicated)."""
+        if not items:
+            return
+        stored = await self._store.stored_embeddings([i.product.id for i in items], model)
+        missing: dict[bytes, str] = {}
+        for item in items:
+            for chunk in item.chunks:
+                if chunk.content_hash not in stored and chunk.content_hash not in missing:
+                    missing[chunk.content_hash] = chunk.content
+        fresh = dict(zip(missing, await self._embed(list(missing.values())), strict=True))
+        for item in items:
+            item.vectors = np.stack([stored.get(c.content_hash, fresh.get(c.content_hash)) for c in item.chunks])
+
+    async def _embed(self, texts: list[str]) -> list[np.ndarray]:
         size = self._policy.batch_size
-        parts = [await self._embedder.embed_documents(texts[i : i + size]) for i in range(0, len(texts), size)]
-        return np.concatenate(parts)
+        rows: list[np.ndarray] = []
+        for start in range(0, len(texts), size):
+            rows.extend(await self._embedder.embed_documents(texts[start : start + size]))
+        return rows
 
     async def _failed(self, event: OutboxEvent, exc: Exception) -> None:
         reason = str(exc) if isinstance(exc, ShopagentError) else f"{type(exc).__name__}: {exc}"
         if event.attempts >= self._policy.max_attempts:
             log.error(
                 "event %d (product %d) dead-lettered after %d attempts: %s",
-                event.id,
-                event.product_id,
-                event.attempts,
-                reason,
-            )
+                event.id, event.product_id, event.attempts, reason,
+            )  # fmt: skip
             await self._store.fail(event, reason, None)
             return
         delay = retry_delay(event.attempts, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
         log.warning(
             "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
-            event.id,
-            event.product_id,
-            event.attempts,
-            delay,
-            reason,
-        )
+            event.id, event.product_id, event.attempts, delay, reason,
+        )  # fmt: skip
         await self._store.fail(event, reason, delay)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgspec
@@ -58,6 +59,10 @@ class CatalogRepository(Protocol):
 
     async def get(self, product_id: int) -> Product | None: ...
 
+    async def get_many(self, product_ids: Sequence[int]) -> dict[int, Product]:
+        """The products that exist among `product_ids`, by id."""
+        ...
+
     async def get_by_slug(self, slug: str) -> Product | None: ...
 
     async def list(self, *, limit: int, after_id: int = 0) -> list[Product]: ...
@@ -68,9 +73,18 @@ class CatalogRepository(Protocol):
 class SaveOutcome(enum.Enum):
     WRITTEN = "written"  # the chunk set was replaced
     UNCHANGED = "unchanged"  # the stored chunk set was already this one
-    STALE = "stale"  # the product changed since it was read; a newer event will index it
-    GONE = "gone"  # the product was deleted meanwhile (its chunks went with it)
-    DUPLICATE = "duplicate"  # the event had already been completed: nothing written
+    STALE = "stale"  # the product changed since it was read; its newer event will index it
+    GONE = "gone"  # the product no longer exists (its chunks went with it)
+
+
+@dataclass
+class SaveItem:
+    """A product's chunk set to store; `vectors` is None when the stored set is already this one."""
+
+    product: Product
+    chunks: list[Chunk]
+    set_hash: bytes
+    vectors: np.ndarray | None = None
 
 
 class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
@@ -90,21 +104,23 @@ class IndexStore(Protocol):
         """Lease up to `limit` due events no one else holds (expired leases count as free)."""
         ...
 
-    async def event_status(self, event_id: int) -> str | None: ...
-
-    async def stored_embeddings(self, product_id: int, model: str) -> dict[bytes, np.ndarray]:
-        """Embeddings already stored for this product and model, by chunk content hash."""
+    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
+        """Which of these events still wait to be completed."""
         ...
 
-    async def save_chunks(
-        self, event: OutboxEvent, product: Product, model: str, chunks: Sequence[Chunk], embeddings: np.ndarray
-    ) -> SaveOutcome:
-        """In one transaction: replace the product's chunk set (unless stale or unchanged),
-        record it, and mark the event done."""
+    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+        """The chunk-set hash stored for each product indexed with `model`."""
         ...
 
-    async def finish(self, event: OutboxEvent) -> bool:
-        """Mark the event done without writing chunks; False if it already was."""
+    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
+        """Embeddings already stored for these products and model, by chunk content hash."""
+        ...
+
+    async def save_batch(
+        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+    ) -> dict[int, SaveOutcome]:
+        """In one transaction: store each item's chunk set unless the product changed or is gone
+        (checked under a row lock), and complete the events (and older ones they cover)."""
         ...
 
     async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:

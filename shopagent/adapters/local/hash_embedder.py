@@ -3,8 +3,8 @@ meaning beyond shared words. For tests and benchmarks; it also works offline as 
 
 from __future__ import annotations
 
-import hashlib
 import re
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,13 +20,15 @@ class HashEmbedder:
         self.texts_embedded = 0
 
     def vector(self, text: str) -> np.ndarray:
+        hashes = np.fromiter((zlib.crc32(word.encode()) for word in _WORD.findall(text.casefold())), dtype=np.int64)
         vector = np.zeros(self.dimension, dtype=np.float32)
-        for word in _WORD.findall(text.casefold()):
-            digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
-            value = int.from_bytes(digest, "little")
-            vector[value % self.dimension] += 1.0 if value & (1 << 63) else -1.0
+        if hashes.size == 0:
+            vector[0] = 1.0
+            return vector
+        signs = np.where(hashes & 1, 1.0, -1.0).astype(np.float32)
+        np.add.at(vector, (hashes >> 1) % self.dimension, signs)
         norm = np.linalg.norm(vector)
-        if norm == 0:
+        if norm == 0:  # the words cancelled out
             vector[0] = 1.0
             return vector
         return vector / norm

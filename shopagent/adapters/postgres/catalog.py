@@ -129,6 +129,13 @@ class PostgresCatalog:
             row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
         return _product(row) if row else None
 
+    async def get_many(self, product_ids: Sequence[int]) -> dict[int, Product]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = ANY($1::bigint[])", product_ids
+            )
+        return {r["id"]: _product(r) for r in rows}
+
     async def get_by_slug(self, slug: str) -> Product | None:
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.slug = $1", slug)

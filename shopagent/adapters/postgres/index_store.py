@@ -11,17 +11,12 @@ import numpy as np
 from pgvector import Vector
 
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
-from shopagent.application.ports import IndexStatus, SaveOutcome
-from shopagent.domain.catalog import Product
-from shopagent.domain.indexing import Chunk, EventKind, OutboxEvent, chunk_set_hash
+from shopagent.application.ports import IndexStatus, SaveItem, SaveOutcome
+from shopagent.domain.indexing import EventKind, OutboxEvent
 
 _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 # Serialises creating the per-model vector index across processes.
 _VECTOR_INDEX_LOCK = 0x5A0B_A6E8
-
-
-class _AlreadyDone(Exception):
-    pass
 
 
 class PostgresIndexStore:
@@ -53,86 +48,65 @@ class PostgresIndexStore:
         events = [OutboxEvent(r["id"], EventKind(r["kind"]), r["product_id"], r["attempts"]) for r in rows]
         return sorted(events, key=lambda e: e.id)
 
-    async def event_status(self, event_id: int) -> str | None:
-        async with self._pool.acquire() as conn:
-            return await conn.fetchval("SELECT status FROM outbox_event WHERE id = $1", event_id)
-
-    async def stored_embeddings(self, product_id: int, model: str) -> dict[bytes, np.ndarray]:
+    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(
-                "SELECT content_hash, embedding FROM product_chunk WHERE product_id = $1 AND model = $2",
-                product_id,
+                "SELECT id FROM outbox_event WHERE id = ANY($1::bigint[]) AND status = 'pending'", event_ids
+            )
+        return [r["id"] for r in rows]
+
+    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+        async with self._pool.acquire() as conn:
+            return await _indexed_sets(conn, product_ids, model)
+
+    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT content_hash, embedding FROM product_chunk WHERE product_id = ANY($1::bigint[]) AND model = $2",
+                product_ids,
                 model,
             )
         return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
 
-    async def save_chunks(
-        self, event: OutboxEvent, product: Product, model: str, chunks: Sequence[Chunk], embeddings: np.ndarray
-    ) -> SaveOutcome:
-        set_hash = chunk_set_hash(model, chunks)
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                # Locks the product row against concurrent catalog writes and other workers.
-                version = await conn.fetchval("SELECT version FROM product WHERE id = $1 FOR NO KEY UPDATE", product.id)
-                if version is None:
-                    outcome = SaveOutcome.GONE
-                elif version != product.version:
-                    outcome = SaveOutcome.STALE
+    async def save_batch(
+        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+    ) -> dict[int, SaveOutcome]:
+        by_product = {item.product.id: item for item in items}
+        async with self._pool.acquire() as conn, conn.transaction():
+            # Losing this commit in a crash is harmless: the event is not marked done either,
+            # so it is redelivered and redone. Not waiting for the WAL flush is then free speed.
+            await conn.execute("SET LOCAL synchronous_commit = off")
+            # Row locks, taken in id order so two workers never deadlock, hold off catalog
+            # writes and other workers on these products until this transaction ends.
+            versions = {
+                r["id"]: r["version"]
+                for r in await conn.fetch(
+                    "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
+                    sorted({e.product_id for e in events}),
+                )
+            }
+            indexed = await _indexed_sets(conn, list(versions), model)
+            outcome_of: dict[int, SaveOutcome] = {}
+            writes, records = [], []
+            for product_id in {e.product_id for e in events}:
+                item = by_product.get(product_id)
+                if product_id not in versions or item is None:
+                    outcome_of[product_id] = SaveOutcome.GONE
+                elif versions[product_id] != item.product.version:
+                    outcome_of[product_id] = SaveOutcome.STALE
+                elif indexed.get(product_id) == item.set_hash:
+                    outcome_of[product_id] = SaveOutcome.UNCHANGED
+                    records.append(item)
+                elif item.vectors is None:  # indexed differently meanwhile (another model?): let it be
+                    outcome_of[product_id] = SaveOutcome.STALE
                 else:
-                    outcome = await self._replace(conn, product, model, chunks, embeddings, set_hash)
-                await _complete(conn, event)
-                return outcome
-        except _AlreadyDone:
-            return SaveOutcome.DUPLICATE
-
-    async def _replace(
-        self,
-        conn: asyncpg.Connection,
-        product: Product,
-        model: str,
-        chunks: Sequence[Chunk],
-        embeddings: np.ndarray,
-        set_hash: bytes,
-    ) -> SaveOutcome:
-        stored = await conn.fetchrow(
-            "SELECT model, chunk_set_hash FROM product_index WHERE product_id = $1", product.id
-        )
-        unchanged = stored is not None and stored["model"] == model and bytes(stored["chunk_set_hash"]) == set_hash
-        if not unchanged:
-            # One model's chunks per product: a new model's set replaces the old one.
-            await conn.execute("DELETE FROM product_chunk WHERE product_id = $1", product.id)
-            await conn.executemany(
-                """
-                INSERT INTO product_chunk (product_id, model, ordinal, kind, content, content_hash, embedding)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """,
-                [
-                    (product.id, model, c.ordinal, c.kind, c.content, c.content_hash, Vector(vector))
-                    for c, vector in zip(chunks, embeddings, strict=True)
-                ],
-            )
-        await conn.execute(
-            """
-            INSERT INTO product_index (product_id, model, product_version, chunk_set_hash)
-            VALUES ($1, $2, $3, $4)
-            ON CONFLICT (product_id) DO UPDATE
-            SET model = excluded.model, product_version = excluded.product_version,
-                chunk_set_hash = excluded.chunk_set_hash, indexed_at = now()
-            """,
-            product.id,
-            model,
-            product.version,
-            set_hash,
-        )
-        return SaveOutcome.UNCHANGED if unchanged else SaveOutcome.WRITTEN
-
-    async def finish(self, event: OutboxEvent) -> bool:
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                await _complete(conn, event)
-        except _AlreadyDone:
-            return False
-        return True
+                    outcome_of[product_id] = SaveOutcome.WRITTEN
+                    writes.append(item)
+                    records.append(item)
+            await _write_chunks(conn, writes, model)
+            await _record_index(conn, records, model)
+            await _complete(conn, events)
+        return {e.id: outcome_of[e.product_id] for e in events}
 
     async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
         async with self._pool.acquire() as conn:
@@ -257,32 +231,81 @@ class PostgresIndexStore:
             )
 
 
-async def _complete(conn: asyncpg.Connection, event: OutboxEvent) -> None:
-    """Mark the event done, and older unclaimed events of the same product with it.
-
-    Those older events are covered: this worker read the product after they committed
-    (catalog writes lock the product row before inserting their event). Raises _AlreadyDone
-    (rolling back the caller's transaction) if someone completed this event first.
-    """
-    done = await conn.fetchval(
-        """
-        UPDATE outbox_event SET status = 'done', done_at = now(), locked_until = NULL
-        WHERE id = $1 AND status = 'pending'
-        RETURNING id
-        """,
-        event.id,
+async def _indexed_sets(conn: asyncpg.Connection, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+    rows = await conn.fetch(
+        "SELECT product_id, chunk_set_hash FROM product_index WHERE product_id = ANY($1::bigint[]) AND model = $2",
+        product_ids,
+        model,
     )
-    if done is None:
-        raise _AlreadyDone
+    return {r["product_id"]: bytes(r["chunk_set_hash"]) for r in rows}
+
+
+async def _write_chunks(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str) -> None:
+    if not items:
+        return
+    # A product's chunks all come from one model: a new set replaces the old, whatever its model.
+    await conn.execute("DELETE FROM product_chunk WHERE product_id = ANY($1::bigint[])", [i.product.id for i in items])
+    await conn.executemany(
+        """
+        INSERT INTO product_chunk (product_id, model, ordinal, kind, content, content_hash, embedding)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        """,
+        [
+            (item.product.id, model, c.ordinal, c.kind, c.content, c.content_hash, Vector(vector))
+            for item in items
+            for c, vector in zip(item.chunks, item.vectors, strict=True)  # type: ignore[arg-type]
+        ],
+    )
+
+
+async def _record_index(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str) -> None:
+    """The idempotency record: which chunk set of which product version is stored."""
+    if not items:
+        return
     await conn.execute(
         """
-        UPDATE outbox_event SET status = 'done', done_at = now(), last_error = 'superseded by event ' || $2
-        WHERE product_id = $1 AND status = 'pending' AND id < $2
-          AND (locked_until IS NULL OR locked_until < now())
+        INSERT INTO product_index (product_id, model, product_version, chunk_set_hash)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bytea[])
+        ON CONFLICT (product_id) DO UPDATE
+        SET model = excluded.model, product_version = excluded.product_version,
+            chunk_set_hash = excluded.chunk_set_hash, indexed_at = now()
         """,
-        event.product_id,
-        event.id,
+        [i.product.id for i in items],
+        [model] * len(items),
+        [i.product.version for i in items],
+        [i.set_hash for i in items],
     )
+
+
+async def _complete(conn: asyncpg.Connection, events: Sequence[OutboxEvent]) -> list[int]:
+    """Mark the events done, and older unclaimed events of the same products with them.
+
+    Those older events are covered: the product was read after they committed (catalog
+    writes lock the product row before inserting their event, so a product's event ids
+    follow commit order). Returns the ids this call completed.
+    """
+    done = await conn.fetch(
+        """
+        UPDATE outbox_event SET status = 'done', done_at = now(), locked_until = NULL
+        WHERE id = ANY($1::bigint[]) AND status = 'pending'
+        RETURNING id
+        """,
+        [e.id for e in events],
+    )
+    newest: dict[int, int] = {}
+    for e in events:
+        newest[e.product_id] = max(e.id, newest.get(e.product_id, 0))
+    await conn.execute(
+        """
+        UPDATE outbox_event e SET status = 'done', done_at = now(), last_error = 'covered by event ' || t.event_id
+        FROM unnest($1::bigint[], $2::bigint[]) AS t(product_id, event_id)
+        WHERE e.product_id = t.product_id AND e.id < t.event_id AND e.status = 'pending'
+          AND (e.locked_until IS NULL OR e.locked_until < now())
+        """,
+        list(newest),
+        list(newest.values()),
+    )
+    return [r["id"] for r in done]
 
 
 async def ensure_vector_index(pool: asyncpg.Pool, model: str, dimension: int) -> str:

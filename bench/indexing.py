@@ -1,0 +1,278 @@
+"""Indexing throughput and freshness of the real pipeline (outbox -> poller -> mailbox -> workers).
+
+    python bench/indexing.py [--products 10000] [--freshness-updates 200] [--no-local]
+
+Starts an embedded PostgreSQL (default durability settings) in a temporary directory. For
+the bundled sample catalog and a synthetic catalog it queues every product, starts the
+indexer actors and measures the time from the first event to the last product indexed.
+Next to it: the same model embedding the same chunk texts in a plain loop (the ceiling).
+Then the hash embedder (events/s) and freshness: commit-to-stored latency of single edits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.local.minilm import MiniLMEmbedder
+from shopagent.adapters.postgres.database import ensure_database
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.application.indexing import IndexProducts
+from shopagent.bootstrap import (
+    INDEXER_ACTORS,
+    SAMPLE_CATALOG,
+    indexing_policy,
+    open_services,
+    roster_for,
+)
+from shopagent.domain.catalog import ProductInput, ProductPatch, VariationInput
+from shopagent.domain.indexing import chunk_product
+from shopagent.entrypoints.catalog_files import read_catalog_file
+from shopagent.runtime.supervisor import Supervisor
+from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings
+
+WORDS = [
+    "warm",
+    "soft",
+    "light",
+    "durable",
+    "waterproof",
+    "breathable",
+    "classic",
+    "modern",
+    "slim",
+    "relaxed",
+    "cotton",
+    "wool",
+    "leather",
+    "suede",
+    "linen",
+    "denim",
+    "canvas",
+    "mesh",
+    "rubber",
+    "sole",
+    "lining",
+    "collar",
+    "hood",
+    "pocket",
+    "zip",
+    "button",
+    "seam",
+    "stitch",
+    "winter",
+    "summer",
+    "spring",
+    "autumn",
+    "rain",
+    "snow",
+    "beach",
+    "city",
+    "office",
+    "trail",
+    "hiking",
+    "running",
+    "travel",
+    "evening",
+    "weekend",
+    "comfortable",
+    "elegant",
+    "sturdy",
+    "cosy",
+    "airy",
+    "stretchy",
+    "recycled",
+    "organic",
+    "premium",
+    "everyday",
+    "versatile",
+    "tailored",
+    "cropped",
+    "long",
+]
+KINDS = ["Boot", "Sneaker", "Sandal", "Coat", "Jacket", "Sweater", "Shirt", "Trousers", "Dress", "Scarf"]
+
+
+def synthetic_catalog(count: int, seed: int = 7) -> list[ProductInput]:
+    rng = random.Random(seed)
+    products = []
+    for n in range(count):
+        kind = rng.choice(KINDS)
+        sentences = [
+            " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 16))).capitalize() + "."
+            for _ in range(rng.randint(3, 6))
+        ]
+        products.append(
+            ProductInput(
+                slug=f"synthetic-{n}",
+                name=f"{rng.choice(WORDS).title()} {rng.choice(WORDS).title()} {kind} {n}",
+                category=kind + "s",
+                price=Decimal(f"{rng.randint(10, 400)}.{rng.randint(0, 99):02d}"),
+                description=" ".join(sentences),
+                brand=rng.choice(["Nordkap", "Pacer", "Lumen", "Brisa", "Oakfield"]),
+                material=f"{rng.choice(WORDS)} {rng.choice(WORDS)}",
+                variations=[VariationInput(color="black", size="M", quantity=rng.randint(0, 9))],
+            )
+        )
+    return products
+
+
+def settings_for(dsn: str, model: str) -> Settings:
+    return Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model=model))
+
+
+async def fresh_database(server: EmbeddedPostgres, name: str) -> str:
+    await ensure_database(server.dsn("postgres"), name)
+    return server.dsn(name)
+
+
+async def load(services, products: list[ProductInput]) -> None:
+    """Create the products (events queue up; no indexer runs yet)."""
+    pending = list(products)
+
+    async def creator() -> None:
+        while pending:
+            await services.catalog.create_product(pending.pop())
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(8):
+            tg.start_soon(creator)
+
+
+async def run_pipeline_until_indexed(services, total: int) -> float:
+    """Seconds from starting the indexer on a full backlog to every product indexed."""
+    done = 0
+    finished = anyio.Event()
+
+    def counted(event, outcome) -> None:
+        nonlocal done
+        done += 1
+        if done >= total:
+            finished.set()
+
+    services.index_product = IndexProducts(
+        services.catalog.repository, services.index_store, services.embedder,
+        indexing_policy(services.settings), on_indexed=counted,
+    )  # fmt: skip
+    supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
+    began = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        await finished.wait()
+        elapsed = time.perf_counter() - began
+        tg.cancel_scope.cancel()
+    return elapsed
+
+
+async def raw_embedding_seconds(embedder, products, budget: int, batch: int) -> tuple[float, int]:
+    from shopagent.domain.catalog import CatalogRules, validate_product
+
+    rules = CatalogRules.create("EUR", Settings().catalog.colors, Settings().catalog.sizes, {})
+    texts = [c.content for p in products for c in chunk_product(validate_product(p, rules), budget)]
+    began = time.perf_counter()
+    for start in range(0, len(texts), batch):
+        await embedder.embed_documents(texts[start : start + batch])
+    return time.perf_counter() - began, len(texts)
+
+
+async def freshness(services, updates: int) -> list[float]:
+    """Commit-to-stored latency (ms) of single name edits while the pipeline idles."""
+    stored_at: dict[int, float] = {}
+    waiting: dict[int, anyio.Event] = {}
+
+    def seen(event, outcome) -> None:
+        stored_at[event.product_id] = time.perf_counter()
+        if event.product_id in waiting:
+            waiting[event.product_id].set()
+
+    services.index_product = IndexProducts(
+        services.catalog.repository, services.index_store, services.embedder,
+        indexing_policy(services.settings), on_indexed=seen,
+    )  # fmt: skip
+    products = await services.catalog.list_products(limit=updates)
+    latencies = []
+    supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        await anyio.sleep(1)  # let any backlog drain
+        for n, product in enumerate(products):
+            waiting[product.id] = stored = anyio.Event()
+            await services.catalog.update_product(product.id, ProductPatch(name=f"Renamed product {n}"))
+            committed = time.perf_counter()
+            with anyio.fail_after(10):
+                await stored.wait()
+            latencies.append((stored_at[product.id] - committed) * 1000)
+        tg.cancel_scope.cancel()
+    return latencies
+
+
+def table(rows: list[tuple[str, str]]) -> None:
+    width = max(len(a) for a, _ in rows)
+    print(f"{'measure'.ljust(width)}  value\n{'-' * width}  -----")
+    for a, b in rows:
+        print(f"{a.ljust(width)}  {b}")
+
+
+async def main(args: argparse.Namespace) -> None:
+    rows: list[tuple[str, str]] = []
+    sample = [item for _, item in read_catalog_file(SAMPLE_CATALOG) if isinstance(item, ProductInput)]
+    synthetic = synthetic_catalog(args.products)
+    server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="shopagent-bench-")))
+    await anyio.to_thread.run_sync(server.start)
+    try:
+        catalogs = [("sample", sample), (f"synthetic {args.products}", synthetic)]
+        if not args.no_local:
+            local = await MiniLMEmbedder.load()
+            for label, products in catalogs:
+                dsn = await fresh_database(server, f"bench_local_{len(products)}")
+                settings = settings_for(dsn, "local")
+                async with open_services(settings, INDEXER_ACTORS, embedder=local) as services:
+                    await load(services, products)
+                    seconds = await run_pipeline_until_indexed(services, len(products))
+                raw_seconds, texts = await raw_embedding_seconds(
+                    local, products, settings.embedding.chunk_token_budget, settings.embedding.batch_size
+                )
+                pipeline_rate, raw_rate = len(products) / seconds, len(products) / raw_seconds
+                rows += [
+                    (f"{label}: pipeline, local model", f"{pipeline_rate:.0f} products/s ({seconds:.1f} s)"),
+                    (f"{label}: plain embedding loop, same texts", f"{raw_rate:.0f} products/s ({texts} texts)"),
+                    (f"{label}: pipeline / plain loop", f"{pipeline_rate / raw_rate:.2f}"),
+                ]
+        for label, products in catalogs:
+            dsn = await fresh_database(server, f"bench_hash_{len(products)}")
+            async with open_services(settings_for(dsn, "hash"), INDEXER_ACTORS, embedder=HashEmbedder()) as services:
+                await load(services, products)
+                seconds = await run_pipeline_until_indexed(services, len(products))
+                rows.append((f"{label}: pipeline, hash embedder", f"{len(products) / seconds:.0f} events/s"))
+                if products is synthetic:
+                    latencies = await freshness(services, args.freshness_updates)
+        quantiles = statistics.quantiles(latencies, n=100)
+        rows.append(
+            (
+                f"freshness, hash embedder ({len(latencies)} edits)",
+                f"p50 {quantiles[49]:.0f} ms, p95 {quantiles[94]:.0f} ms",
+            )
+        )
+    finally:
+        await anyio.to_thread.run_sync(server.stop)
+    table(rows)
+    print(f"\n2 CPUs expected; workers={Settings().indexer.workers}, batch_size={Settings().embedding.batch_size}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--products", type=int, default=10_000)
+    parser.add_argument("--freshness-updates", type=int, default=200)
+    parser.add_argument("--no-local", action="store_true", help="skip the local-model runs")
+    anyio.run(main, parser.parse_args(), backend="asyncio")
