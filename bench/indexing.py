@@ -105,7 +105,7 @@ KINDS = ["Boot", "Sneaker", "Sandal", "Coat", "Jacket", "Sweater", "Shirt", "Tro
 
 
 def synthetic_catalog(count: int, seed: int = 7) -> list[ProductInput]:
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311 - synthetic data, not cryptography
     products = []
     for n in range(count):
         kind = rng.choice(KINDS)

@@ -168,7 +168,7 @@ async def open_services(
 ) -> AsyncIterator[Services]:
     """Database (migrated), pool and the services the chosen actors need."""
     rules = catalog_rules(settings)
-    async with open_database(settings) as dsn:
+    async with contextlib.AsyncExitStack() as exits, open_database(settings) as dsn:
         await prepare_schema(dsn, settings)
         db = settings.database
         async with open_pool(
@@ -188,6 +188,8 @@ async def open_services(
             )
             if INDEXER_ACTORS & actors:
                 services.embedder = embedder or await build_embedder(settings)
+                if embedder is None:  # ours to close
+                    exits.push_async_callback(services.embedder.aclose)
                 await ensure_vector_index(pool, services.embedder.model_id, services.embedder.dimension)
                 services.index_product = IndexProducts(
                     repository, services.index_store, services.embedder, indexing_policy(settings)

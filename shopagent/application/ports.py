@@ -36,6 +36,10 @@ class EmbeddingModel(Protocol):
         """One vector of shape (dimension,), L2-normalised."""
         ...
 
+    async def aclose(self) -> None:
+        """Release connections (remote models); a no-op for local ones."""
+        ...
+
 
 class CatalogRepository(Protocol):
     """Stores products. Every write also records its outbox event in the same transaction

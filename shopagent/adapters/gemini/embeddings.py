@@ -47,6 +47,9 @@ class GeminiEmbedder:
         self._backoff = backoff_seconds
         self._backoff_max = backoff_max_seconds
 
+    async def aclose(self) -> None:
+        await self._client.aio.aclose()
+
     async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         rows = [
             await self._embed(list(texts[start : start + BATCH_LIMIT]), "RETRIEVAL_DOCUMENT")

@@ -33,6 +33,9 @@ class HashEmbedder:
             return vector
         return vector / norm
 
+    async def aclose(self) -> None:
+        """Nothing to release; here for the EmbeddingModel port."""
+
     async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1
         self.texts_embedded += len(texts)

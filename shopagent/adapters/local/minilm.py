@@ -60,6 +60,9 @@ class MiniLMEmbedder:
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(text).ids)
 
+    async def aclose(self) -> None:
+        """Nothing to release; here for the EmbeddingModel port."""
+
     async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)

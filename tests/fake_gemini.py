@@ -1,0 +1,62 @@
+"""A local stand-in for the Gemini API, for the real google-genai SDK to talk to in tests."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from shopagent.runtime.asgi import bind_tcp, serve_asgi
+
+Responder = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
+
+
+class FakeGemini:
+    """Records each request (path, JSON body); answers with `responder(path, body)` or a default."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.script: list[tuple[int, dict[str, Any]]] = []  # answers to give first, in order
+        self.base_url = ""
+
+    async def handle(self, request: Request) -> JSONResponse:
+        body = await request.json()
+        path = request.url.path
+        self.requests.append((path, body))
+        if self.script:
+            status, payload = self.script.pop(0)
+            return JSONResponse(payload, status_code=status)
+        if path.endswith(":batchEmbedContents"):
+            return JSONResponse({"embeddings": [_embedding(r) for r in body["requests"]]})
+        return JSONResponse({"error": {"code": 404, "message": f"no fake for {path}", "status": "NOT_FOUND"}}, 404)
+
+
+def _embedding(request: dict[str, Any]) -> dict[str, Any]:
+    text = request["content"]["parts"][0]["text"]
+    size = request.get("outputDimensionality", 8)
+    return {"values": [float((len(text) + i) % 7 + 1) for i in range(size)]}
+
+
+def error(status: int, message: str, code_name: str) -> tuple[int, dict[str, Any]]:
+    return status, {"error": {"code": status, "message": message, "status": code_name}}
+
+
+@contextlib.asynccontextmanager
+async def running_fake_gemini() -> AsyncIterator[FakeGemini]:
+    fake = FakeGemini()
+    app = Starlette(routes=[Route("/{path:path}", fake.handle, methods=["POST"])])
+    sock = bind_tcp("127.0.0.1", 0)
+    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    async with anyio.create_task_group() as tg:
+        await tg.start(partial(serve_asgi, app, sock, name="fake-gemini", grace_seconds=1))
+        try:
+            yield fake
+        finally:
+            tg.cancel_scope.cancel()

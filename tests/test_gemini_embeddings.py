@@ -1,0 +1,70 @@
+"""The Gemini embedding adapter with the real google-genai SDK against a local fake server."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import numpy as np
+import pytest
+
+from shopagent.adapters.gemini.embeddings import GeminiEmbedder
+from shopagent.domain.errors import ConfigError, EmbeddingError
+from tests.fake_gemini import FakeGemini, error, running_fake_gemini
+
+pytestmark = pytest.mark.anyio
+
+
+@contextlib.asynccontextmanager
+async def gemini(**options) -> AsyncIterator[tuple[FakeGemini, GeminiEmbedder]]:
+    async with running_fake_gemini() as fake:
+        model = GeminiEmbedder("test-key", dimensions=8, base_url=fake.base_url, backoff_seconds=0.01, **options)
+        try:
+            yield fake, model
+        finally:
+            await model.aclose()
+
+
+async def test_documents_are_embedded_in_batches_under_the_api_limit_and_normalised():
+    async with gemini() as (fake, model):
+        vectors = await model.embed_documents([f"text {n}" for n in range(150)])
+    assert vectors.shape == (150, 8)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+    assert [len(body["requests"]) for _, body in fake.requests] == [100, 50]
+    path, body = fake.requests[0]
+    assert path.endswith("/models/gemini-embedding-001:batchEmbedContents")
+    first = body["requests"][0]
+    assert first["taskType"] == "RETRIEVAL_DOCUMENT"
+    assert first["outputDimensionality"] == 8
+    assert first["content"]["parts"][0]["text"] == "text 0"
+
+
+async def test_a_query_uses_the_query_task_type():
+    async with gemini() as (fake, model):
+        vector = await model.embed_query("winter boots")
+    assert vector.shape == (8,)
+    assert fake.requests[0][1]["requests"][0]["taskType"] == "RETRIEVAL_QUERY"
+
+
+async def test_rate_limiting_is_retried_then_succeeds():
+    async with gemini() as (fake, model):
+        fake.script = [error(429, "Resource has been exhausted", "RESOURCE_EXHAUSTED")] * 2
+        vectors = await model.embed_documents(["a", "b"])
+    assert vectors.shape == (2, 8)
+    assert len(fake.requests) == 3
+
+
+async def test_a_persistent_server_error_becomes_an_embedding_error_after_the_attempts():
+    async with gemini(max_attempts=3) as (fake, model):
+        fake.script = [error(503, "The model is overloaded", "UNAVAILABLE")] * 10
+        with pytest.raises(EmbeddingError, match="503 UNAVAILABLE: The model is overloaded"):
+            await model.embed_documents(["a"])
+    assert len(fake.requests) == 3
+
+
+async def test_a_rejected_key_is_a_configuration_error_and_is_not_retried():
+    async with gemini() as (fake, model):
+        fake.script = [error(400, "API key not valid. Please pass a valid API key.", "INVALID_ARGUMENT")]
+        with pytest.raises(ConfigError, match="GEMINI_API_KEY"):
+            await model.embed_documents(["a"])
+    assert len(fake.requests) == 1
