@@ -257,6 +257,20 @@ async def main(args: argparse.Namespace) -> None:
                 rows.append((f"{label}: pipeline, hash embedder", f"{len(products) / seconds:.0f} events/s"))
                 if products is synthetic:
                     latencies = await freshness(services, args.freshness_updates)
+        # The same without the vector index: what the pipeline itself costs, apart from
+        # PostgreSQL maintaining the HNSW graph on every inserted chunk.
+        dsn = await fresh_database(server, "bench_hash_no_index")
+        async with open_services(settings_for(dsn, "hash"), INDEXER_ACTORS, embedder=HashEmbedder()) as services:
+            async with services.pool.acquire() as conn:
+                for (name,) in await conn.fetch(
+                    "SELECT indexname FROM pg_indexes WHERE indexname LIKE 'product_chunk_hnsw%'"
+                ):
+                    await conn.execute(f'DROP INDEX "{name}"')
+            await load(services, synthetic)
+            seconds = await run_pipeline_until_indexed(services, len(synthetic))
+            rows.append(
+                (f"synthetic {args.products}: same, without the HNSW index", f"{len(synthetic) / seconds:.0f} events/s")
+            )
         quantiles = statistics.quantiles(latencies, n=100)
         rows.append(
             (

@@ -13,7 +13,7 @@ from shopagent.bootstrap import health_of
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
 from shopagent.settings import OpsSettings, Settings
-from tests.helpers import free_port
+from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
 
@@ -42,9 +42,15 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
             async with anyio.create_task_group() as tg, httpx.AsyncClient() as client:
                 tg.start_soon(supervisor.run)
                 # ops starts first, so it answers while "catalog" is still starting.
-                while supervisor.statuses()[0].state != "ready":
-                    await anyio.wait_all_tasks_blocked()
                 url = f"http://127.0.0.1:{port}"
+
+                async def ops_answers() -> bool:
+                    try:
+                        return (await client.get(f"{url}/healthz")).status_code == 200
+                    except httpx.ConnectError:
+                        return False
+
+                await eventually(ops_answers)
                 assert (await client.get(f"{url}/healthz")).status_code == 200
                 starting = await client.get(f"{url}/readyz")
                 assert starting.status_code == 503
@@ -59,9 +65,12 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
                     "waitingReceivers": 0,
                 }
                 gate.set()
-                while not supervisor.all_ready():
-                    await anyio.wait_all_tasks_blocked()
-                ready = await client.get(f"{url}/readyz")
+
+                async def ready_now() -> httpx.Response | None:
+                    response = await client.get(f"{url}/readyz")
+                    return response if response.status_code == 200 else None
+
+                ready = await eventually(ready_now)
                 assert ready.status_code == 200
                 assert ready.json()["ready"] is True
                 metrics = (await client.get(f"{url}/metrics")).text
