@@ -244,3 +244,25 @@ async def test_the_running_pipeline_indexes_a_write_within_moments_of_its_commit
 
         await eventually(renamed, timeout=2)
         tg.cancel_scope.cancel()
+
+
+async def test_the_reaper_sweep_frees_expired_leases_and_dead_letters_exhausted_events(services):
+    store = services.index_store
+    first = await services.catalog.create_product(product_input("boot-one"))
+    second = await services.catalog.create_product(product_input("boot-two"))
+    (event,) = await store.claim(1, 0.05, 5, "crashing-worker")  # attempt 1, never finished
+
+    async def lease_over() -> bool:
+        async with services.pool.acquire() as conn:
+            return await conn.fetchval("SELECT locked_until < now() FROM outbox_event WHERE id = $1", event.id)
+
+    await eventually(lease_over)
+    retaken = await store.claim(2, 0.05, 5, "crashing-worker")
+    assert [(e.product_id, e.attempts) for e in retaken] == [(first.id, 2), (second.id, 1)]
+
+    # With at most 2 attempts: the first event is used up, the second only needs a new lease.
+    assert await eventually(lambda: store.release_expired_leases(max_attempts=2)) == 2
+    status = await store.status("hash-384")
+    assert (status.dead, status.pending, status.in_flight) == (1, 1, 0)
+    assert status.dead_events[0]["productId"] == first.id
+    assert status.dead_events[0]["lastError"] == "the last attempt did not finish within its lease"
