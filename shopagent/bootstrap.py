@@ -11,11 +11,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import asyncpg
 import msgspec
+from mcp.server.lowlevel import Server as McpServer
 from starlette.applications import Starlette
 
 from shopagent.actors.embedding_pool import run_embedding_pool
@@ -38,9 +39,11 @@ from shopagent.adapters.postgres.database import (
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.ports import EmbeddingModel
+from shopagent.application.search import CatalogSearch
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.indexing import OutboxEvent
@@ -48,17 +51,21 @@ from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
+from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
 from shopagent.settings import Secret, Settings, describe, resolve_data_dir
 
 log = logging.getLogger("shopagent")
+T = TypeVar("T")
 
 DATABASE_NAME = "shopagent"
 WORKER_ID = f"{socket.gethostname()}:{os.getpid()}"
 SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
 INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
+# Actors that embed text, so need the embedding model (and the search use case).
+SEARCH_ACTORS = INDEXER_ACTORS | {"mcp"}
 ROLES: dict[str, tuple[str, ...]] = {
     "chat": ("http",),
     "mcp": ("mcp",),
@@ -93,6 +100,8 @@ class Services:
     mailbox: Mailbox[OutboxEvent] | None = None
     embedder: EmbeddingModel | None = None
     index_product: IndexProducts | None = None
+    search: CatalogSearch | None = None
+    mcp_server: McpServer[Any] | None = None
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -186,18 +195,29 @@ async def open_services(
                 catalog=CatalogService(repository, rules),
                 index_store=PostgresIndexStore(pool),
             )
-            if INDEXER_ACTORS & actors:
+            if SEARCH_ACTORS & actors:
                 services.embedder = embedder or await build_embedder(settings)
                 if embedder is None:  # ours to close
                     exits.push_async_callback(services.embedder.aclose)
                 await ensure_vector_index(pool, services.embedder.model_id, services.embedder.dimension)
+                services.search = CatalogSearch(
+                    services.embedder, PostgresSearchIndex(pool, search_tuning(settings)), repository, rules
+                )
+                services.mcp_server = build_mcp_server(services.search, settings.store.name, settings.store.currency)
+            if INDEXER_ACTORS & actors:
+                assert services.embedder is not None
                 services.index_product = IndexProducts(
                     repository, services.index_store, services.embedder, indexing_policy(settings)
                 )
-                with Mailbox[OutboxEvent](settings.runtime.mailbox_capacity) as services.mailbox:
-                    yield services
-            else:
-                yield services
+                services.mailbox = exits.enter_context(Mailbox[OutboxEvent](settings.runtime.mailbox_capacity))
+            yield services
+
+
+def search_tuning(settings: Settings) -> SearchTuning:
+    s = settings.search
+    return SearchTuning(
+        ef_search=s.ef_search, max_scan_tuples=s.max_scan_tuples, exact_below_products=s.exact_below_products
+    )
 
 
 def roster_for(
@@ -228,7 +248,7 @@ def roster_for(
                 poll_interval_seconds=s.indexer.poll_interval_seconds,
             ),
         ),
-        "mcp": lambda: ChildSpec("mcp", partial(run_mcp, s)),
+        "mcp": lambda: ChildSpec("mcp", partial(run_mcp, s, _need_value(services.mcp_server, "the MCP server"))),
         "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, _sweeps(services), interval_seconds=s.reaper.interval_seconds)
@@ -253,6 +273,11 @@ def build_public_app(services: Services) -> Starlette:
     model = embedding_model_id(s)
     routes = admin_routes(services.catalog, partial(services.index_store.status, model), admin_key)
     return build_http_app(s.store.name, routes)
+
+
+def _need_value(value: T | None, what: str) -> T:
+    assert value is not None, f"{what} was not built for these actors"
+    return value
 
 
 def _need(health: Callable[[], Health] | None) -> Callable[[], Health]:

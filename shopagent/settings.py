@@ -95,6 +95,15 @@ class HttpSettings(_Section):
 class McpSettings(_Section):
     host: str = "127.0.0.1"
     port: Port = 8000
+    allowed_hosts: list[str] = msgspec.field(default_factory=list)
+    allowed_origins: list[str] = msgspec.field(default_factory=list)
+    max_body_bytes: Annotated[int, msgspec.Meta(ge=1024)] = 1_048_576
+
+
+class SearchSettings(_Section):
+    ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
+    max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
+    exact_below_products: NonNegativeInt = 2_000
 
 
 class OpsSettings(_Section):
@@ -177,6 +186,7 @@ class Settings(_Section):
     ops: OpsSettings = OpsSettings()
     catalog: CatalogSettings = CatalogSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
+    search: SearchSettings = SearchSettings()
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
     secrets: Secrets = Secrets()

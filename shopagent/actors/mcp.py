@@ -1,23 +1,81 @@
 """mcp actor: the MCP Streamable HTTP server at /mcp.
 
-Stateless with JSON responses, so any replica can answer any request. The server object is
-built anew on every start because its session manager can run only once per instance.
-Ready once the socket is bound and the session manager runs (the app's lifespan started).
+Stateless with JSON responses, so any replica can answer any request. The HTTP app is built
+anew on every start because the SDK's session manager can run only once per app. Ready once
+the socket is bound and the session manager runs (the app's lifespan started).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import logging
+from typing import Any
+
 import anyio
 from anyio.abc import TaskStatus
+from mcp.server.lowlevel import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import ASGIApp
 
-from shopagent.entrypoints.mcp.server import build_mcp_server
+from shopagent.domain.errors import ConfigError
+from shopagent.entrypoints.mcp.auth import BearerKey
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
-from shopagent.settings import Settings
+from shopagent.settings import McpSettings, Settings
+
+log = logging.getLogger("shopagent.mcp")
 
 
-async def run_mcp(settings: Settings, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-    server = build_mcp_server(settings.store.name)
-    app = server.streamable_http_app(stateless_http=True, json_response=True, host=settings.mcp.host)
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def transport_security(mcp: McpSettings) -> TransportSecuritySettings:
+    """Host/Origin checks against DNS rebinding: the configured allow-list, else loopback names."""
+    if mcp.allowed_hosts or mcp.allowed_origins:
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=list(mcp.allowed_hosts),
+            allowed_origins=list(mcp.allowed_origins),
+        )
+    if is_loopback(mcp.host):
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+    return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+
+
+def build_mcp_app(server: Server[Any], settings: Settings) -> ASGIApp:
+    """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set."""
+    mcp = settings.mcp
+    key = settings.secrets.mcp_api_key
+    if key is None and not is_loopback(mcp.host):
+        raise ConfigError(
+            f"refusing to serve MCP on {mcp.host} without a key; set SHOPAGENT_MCP_API_KEY (or listen on 127.0.0.1)"
+        )
+    app: ASGIApp = server.streamable_http_app(
+        stateless_http=True,
+        json_response=True,
+        host=mcp.host,
+        transport_security=transport_security(mcp),
+        max_request_body_size=mcp.max_body_bytes,
+    )
+    if key is None:
+        log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
+        return app
+    return BearerKey(app, key.reveal())
+
+
+async def run_mcp(
+    settings: Settings, server: Server[Any], *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+) -> None:
+    app = build_mcp_app(server, settings)
     sock = bind_tcp(settings.mcp.host, settings.mcp.port, what="mcp")
     await serve_asgi(
         app,

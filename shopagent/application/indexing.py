@@ -115,13 +115,20 @@ class IndexProducts:
         if event.attempts >= self._policy.max_attempts:
             log.error(
                 "event %d (product %d) dead-lettered after %d attempts: %s",
-                event.id, event.product_id, event.attempts, reason,
-            )  # fmt: skip
+                event.id,
+                event.product_id,
+                event.attempts,
+                reason,
+            )
             await self._store.fail(event, reason, None)
             return
         delay = retry_delay(event.attempts, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
         log.warning(
             "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
-            event.id, event.product_id, event.attempts, delay, reason,
-        )  # fmt: skip
+            event.id,
+            event.product_id,
+            event.attempts,
+            delay,
+            reason,
+        )
         await self._store.fail(event, reason, delay)

@@ -15,6 +15,7 @@ import numpy as np
 
 from shopagent.domain.catalog import Product, ProductDraft
 from shopagent.domain.indexing import Chunk, OutboxEvent
+from shopagent.domain.search import ProductHit, SearchFilters
 
 
 class EmbeddingModel(Protocol):
@@ -142,3 +143,13 @@ class IndexStore(Protocol):
         ...
 
     async def finished_since(self, first_event: int) -> int: ...
+
+
+class SearchIndex(Protocol):
+    """Nearest products to a query vector among one model's chunks, within filters."""
+
+    async def search(
+        self, vector: np.ndarray, model: str, dimension: int, filters: SearchFilters, limit: int
+    ) -> list[ProductHit]:
+        """Best chunk per product, closest first, at most `limit` products."""
+        ...

@@ -28,9 +28,19 @@ from shopagent.domain.errors import ValidationError
 Parsed = tuple[str, ProductInput | ValidationError]
 
 PRODUCT_COLUMNS = (
-    "slug", "name", "category", "price", "discount_price", "description", "brand", "material", "currency",
-    "rating", "main_image", "images",
-)  # fmt: skip
+    "slug",
+    "name",
+    "category",
+    "price",
+    "discount_price",
+    "description",
+    "brand",
+    "material",
+    "currency",
+    "rating",
+    "main_image",
+    "images",
+)
 VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams")
 _CAMEL = {"discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams"}
 

@@ -1,16 +1,171 @@
-"""Builds the MCP server object. A fresh one per actor start: its session manager runs once."""
+"""The MCP tool surface: `product-semantic-search` and `get-product-full-details`.
+
+Built on the SDK's low-level server, which does not validate arguments: we decode them with
+msgspec and the domain rules ourselves, so every bad argument becomes a tool result with
+`isError: true` and a message the model can act on — never a protocol error, never an
+internal detail. Results carry structured content (matching the declared output schema)
+and the same JSON as a text block for clients that read only text.
+"""
 
 from __future__ import annotations
 
-from mcp.server.mcpserver import MCPServer
+import logging
+from collections.abc import Awaitable, Callable
+from decimal import Decimal
+from typing import Any
+
+import mcp.types as types
+import msgspec
+from mcp.server.lowlevel import Server
 
 from shopagent import __version__
+from shopagent.application.search import CatalogSearch
+from shopagent.domain.errors import EmbeddingError, NotFound, ValidationError
+from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
+
+log = logging.getLogger("shopagent.mcp")
+
+SEARCH_TOOL = "product-semantic-search"
+DETAILS_TOOL = "get-product-full-details"
 
 
-def build_mcp_server(store_name: str) -> MCPServer:
-    return MCPServer(
-        name="shopagent",
-        title=f"{store_name} catalog",
-        version=__version__,
-        instructions=f"Catalog tools of {store_name}.",
+class _Args(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
+    pass
+
+
+class FilterArgs(_Args):
+    colors: list[str] = msgspec.field(default_factory=list)
+    sizes: list[str] = msgspec.field(default_factory=list)
+    min_price: Decimal | None = None
+    max_price: Decimal | None = None
+    in_stock: bool = False
+
+
+class SearchArgs(_Args):
+    query: str
+    limit: int = 5
+    filters: FilterArgs | None = None
+
+
+class DetailsArgs(_Args):
+    product_id: int
+
+
+def search_description(store: str, currency: str) -> str:
+    return (
+        f"Search the {store} catalog by meaning. Use it whenever the customer describes what they want "
+        '("warm boots for winter", "something for a summer wedding"), and put hard constraints in `filters`, '
+        "not in the query: colours, sizes, a price range, in stock only. Returns up to `limit` products "
+        "(default 5), closest first, each with productId, name, category, price, discountedPrice (null when "
+        f"not discounted), effectivePrice (what the customer pays; price filters apply to it), currency "
+        f"({currency}), rating, the colours and sizes currently in stock, and distance (lower = closer). "
+        "Colours, sizes and inStock are checked on the same variation: red + M means a red M exists. "
+        "A semantic hit is a likely match, not a guarantee of every attribute the customer mentioned: check "
+        "names and available colours/sizes before promising anything. Quote names and prices exactly as "
+        f"returned. Do not call {DETAILS_TOOL} for every hit, only for products the customer asks about. "
+        "If nothing comes back, say so and relax a filter."
     )
+
+
+def details_description(store: str, currency: str) -> str:
+    return (
+        f"Everything about one {store} product: description, brand, material, category, rating, images, "
+        f"price, discountedPrice and effectivePrice in {currency}, and every variation with its colour, size, "
+        "available quantity and weight. Use it when the customer asks about a specific product from the "
+        f"search results (materials, fit, whether a size is left). productId comes from {SEARCH_TOOL}; "
+        "an unknown id returns an error."
+    )
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> Server[Any]:
+    rules = search.rules
+    search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency)
+    details_in, details_out = details_schemas(currency)
+    tools = [
+        types.Tool(
+            name=SEARCH_TOOL,
+            title="Search products",
+            description=search_description(store_name, currency),
+            input_schema=search_in,
+            output_schema=search_out,
+            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        ),
+        types.Tool(
+            name=DETAILS_TOOL,
+            title="Product details",
+            description=details_description(store_name, currency),
+            input_schema=details_in,
+            output_schema=details_out,
+            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        ),
+    ]
+
+    async def run_search(arguments: dict[str, Any]) -> dict[str, Any]:
+        args = _decode(arguments, SearchArgs)
+        f = args.filters or FilterArgs()
+        request = search.request(
+            args.query,
+            args.limit,
+            colors=f.colors,
+            sizes=f.sizes,
+            min_price=f.min_price,
+            max_price=f.max_price,
+            in_stock=f.in_stock,
+        )
+        return {"products": await search.search(request)}
+
+    async def run_details(arguments: dict[str, Any]) -> Any:
+        return await search.details(_decode(arguments, DetailsArgs).product_id)
+
+    handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        handler = handlers.get(params.name)
+        if handler is None:
+            return _error(f"unknown tool {params.name!r}; the tools are {', '.join(handlers)}")
+        try:
+            result = msgspec.to_builtins(await handler(params.arguments or {}))
+        except (ValidationError, NotFound) as exc:
+            return _error(str(exc))
+        except EmbeddingError:
+            log.warning("search failed: the embedding model is unavailable", exc_info=True)
+            return _error("search is unavailable for a moment (the embedding service failed); try again shortly")
+        except Exception:
+            log.exception("tool %s failed", params.name)
+            return _error("the catalog could not be searched because of an internal error; try again later")
+        text = msgspec.json.encode(result).decode()
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
+
+    instructions = (
+        f"Catalog tools of {store_name}. Find products with {SEARCH_TOOL}; fetch one product's full "
+        f"details with {DETAILS_TOOL}. Prices are in {currency}."
+    )
+    return Server(
+        "shopagent",
+        version=__version__,
+        title=f"{store_name} catalog",
+        instructions=instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:
+    try:
+        return msgspec.convert(arguments, kind)
+    except msgspec.ValidationError as exc:
+        what, _, where = str(exc).partition(" - at `$")
+        where = where.rstrip("`").lstrip(".")
+        raise ValidationError(
+            f"invalid argument `{where}`: {what}" if where else f"invalid arguments: {what}"
+        ) from None
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)

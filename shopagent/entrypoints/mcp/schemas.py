@@ -1,0 +1,150 @@
+"""JSON Schemas of the MCP tools, written for the models that read them: inline (no $ref,
+which several LLM function-calling APIs reject), with a description on every field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
+
+
+def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    filters = {
+        "type": "object",
+        "description": "Hard constraints. Colours, sizes and inStock must hold for one and the same variation.",
+        "properties": {
+            "colors": {
+                "type": "array",
+                "items": {"type": "string", "enum": colors},
+                "description": "Any of these colours.",
+            },
+            "sizes": {
+                "type": "array",
+                "items": {"type": "string", "enum": sizes},
+                "description": "Any of these sizes (EU numbers for shoes, letters for clothing).",
+            },
+            "minPrice": {"type": "number", "minimum": 0, "description": f"Lowest effective price, in {currency}."},
+            "maxPrice": {"type": "number", "minimum": 0, "description": f"Highest effective price, in {currency}."},
+            "inStock": {"type": "boolean", "description": "Only products with an available matching variation."},
+        },
+        "additionalProperties": False,
+    }
+    inputs = {
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 500,
+                "description": "What the customer is looking for, in plain words (kind of item, use, style).",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 20,
+                "default": 5,
+                "description": "How many products to return (1-20).",
+            },
+            "filters": filters,
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+    hit = {
+        "type": "object",
+        "properties": {
+            "productId": {"type": "integer"},
+            "name": {"type": "string"},
+            "slug": {"type": "string"},
+            "category": {"type": "string"},
+            "price": {**MONEY, "description": f"List price in {currency}."},
+            "discountedPrice": {"anyOf": [MONEY, {"type": "null"}], "description": "Sale price, if any."},
+            "effectivePrice": {**MONEY, "description": "What the customer pays."},
+            "currency": {"type": "string"},
+            "rating": {"type": ["number", "null"]},
+            "distance": {"type": "number", "description": "Cosine distance of the best match; lower is closer."},
+            "availableColors": {"type": "array", "items": {"type": "string"}},
+            "availableSizes": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": [
+            "productId",
+            "name",
+            "slug",
+            "category",
+            "price",
+            "discountedPrice",
+            "effectivePrice",
+            "currency",
+            "rating",
+            "distance",
+            "availableColors",
+            "availableSizes",
+        ],
+    }
+    outputs = {
+        "type": "object",
+        "properties": {"products": {"type": "array", "items": hit}},
+        "required": ["products"],
+    }
+    return inputs, outputs
+
+
+def details_schemas(currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    inputs = {
+        "type": "object",
+        "properties": {
+            "productId": {"type": "integer", "minimum": 1, "description": "productId from a search result."}
+        },
+        "required": ["productId"],
+        "additionalProperties": False,
+    }
+    variation = {
+        "type": "object",
+        "properties": {
+            "color": {"type": "string"},
+            "size": {"type": "string"},
+            "available": {"type": "integer", "description": "Units that can be bought now."},
+            "weightGrams": {"type": ["integer", "null"]},
+        },
+        "required": ["color", "size", "available", "weightGrams"],
+    }
+    outputs = {
+        "type": "object",
+        "properties": {
+            "productId": {"type": "integer"},
+            "name": {"type": "string"},
+            "slug": {"type": "string"},
+            "category": {"type": "string"},
+            "description": {"type": "string"},
+            "brand": {"type": "string"},
+            "material": {"type": "string"},
+            "price": {**MONEY, "description": f"List price in {currency}."},
+            "discountedPrice": {"anyOf": [MONEY, {"type": "null"}]},
+            "effectivePrice": MONEY,
+            "currency": {"type": "string"},
+            "rating": {"type": ["number", "null"]},
+            "mainImage": {"type": ["string", "null"]},
+            "images": {"type": "array", "items": {"type": "string"}},
+            "inStock": {"type": "boolean"},
+            "variations": {"type": "array", "items": variation},
+        },
+        "required": [
+            "productId",
+            "name",
+            "slug",
+            "category",
+            "description",
+            "brand",
+            "material",
+            "price",
+            "discountedPrice",
+            "effectivePrice",
+            "currency",
+            "rating",
+            "mainImage",
+            "images",
+            "inStock",
+            "variations",
+        ],
+    }
+    return inputs, outputs
