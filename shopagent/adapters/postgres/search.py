@@ -22,17 +22,24 @@ from shopagent.domain.search import ProductHit, SearchFilters
 
 _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 
-# $2..$7 are the filters; a NULL bound or an empty list means "no constraint".
-_FILTERS = """
-    ($2::numeric IS NULL OR coalesce(p.discount_price, p.price) >= $2)
-    AND ($3::numeric IS NULL OR coalesce(p.discount_price, p.price) <= $3)
-    AND (NOT $4::bool OR EXISTS (
+
+def _filters(first: int) -> str:
+    """The filter predicate on `product p`, its six parameters numbered from `first`.
+
+    A NULL bound or an empty list means "no constraint".
+    """
+    low, high, on_variation, colors, sizes, in_stock = (f"${n}" for n in range(first, first + 6))
+    return f"""
+    ({low}::numeric IS NULL OR coalesce(p.discount_price, p.price) >= {low})
+    AND ({high}::numeric IS NULL OR coalesce(p.discount_price, p.price) <= {high})
+    AND (NOT {on_variation}::bool OR EXISTS (
         SELECT 1 FROM product_variation v
         WHERE v.product_id = p.id
-          AND (cardinality($5::text[]) = 0 OR v.color = ANY($5::text[]))
-          AND (cardinality($6::text[]) = 0 OR v.size = ANY($6::text[]))
-          AND (NOT $7::bool OR v.quantity > v.reserved)))
-"""
+          AND (cardinality({colors}::text[]) = 0 OR v.color = ANY({colors}::text[]))
+          AND (cardinality({sizes}::text[]) = 0 OR v.size = ANY({sizes}::text[]))
+          AND (NOT {in_stock}::bool OR v.quantity > v.reserved)))
+    """
+
 
 _HYDRATE = """
 SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating, b.distance,
@@ -67,7 +74,7 @@ class PostgresSearchIndex:
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             if filters.on_variation or filters.min_price is not None or filters.max_price is not None:
                 matching = await conn.fetch(
-                    f"SELECT p.id FROM product p WHERE {_FILTERS} LIMIT $8", *args, self._tuning.exact_below_products
+                    f"SELECT p.id FROM product p WHERE {_filters(1)} LIMIT $7", *args, self._tuning.exact_below_products
                 )
                 if len(matching) < self._tuning.exact_below_products:
                     return await self._exact(conn, vector, model, [r["id"] for r in matching], limit)
@@ -76,11 +83,8 @@ class PostgresSearchIndex:
     async def exact(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[ProductHit]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            ids = [
-                r["id"]
-                for r in await conn.fetch(f"SELECT p.id FROM product p WHERE {_FILTERS}", *_filter_args(filters))
-            ]
-            return await self._exact(conn, vector, model, ids, limit)
+            rows = await conn.fetch(f"SELECT p.id FROM product p WHERE {_filters(1)}", *_filter_args(filters))
+            return await self._exact(conn, vector, model, [r["id"] for r in rows], limit)
 
     async def _exact(
         self, conn: asyncpg.Connection, vector: np.ndarray, model: str, product_ids: list[int], limit: int
@@ -122,7 +126,7 @@ class PostgresSearchIndex:
             WITH nearest AS MATERIALIZED (
                 SELECT c.product_id, {distance} AS distance
                 FROM product_chunk c JOIN product p ON p.id = c.product_id
-                WHERE c.model = '{model}' AND {_FILTERS}
+                WHERE c.model = '{model}' AND {_filters(2)}
                 ORDER BY {distance}
                 LIMIT $8
             ),
