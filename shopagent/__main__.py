@@ -110,6 +110,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Queue every product and index them in this process (running indexers help), with "
         "progress. Use after changing embedding.model.",
     )
+    mcp = commands.add_parser("mcp", help="serve the MCP tools", description="Serve the catalog's MCP tools.")
+    mcp_commands = mcp.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    mcp_commands.add_parser(
+        "stdio",
+        parents=[common],
+        help="serve the MCP tools over stdin/stdout (for desktop assistants and other local clients)",
+        description="Serve product-semantic-search and get-product-full-details over stdio. Logs go to "
+        "stderr. Uses the same database as `shopagent run` (the embedded one unless SHOPAGENT_DATABASE_URL "
+        "is set); it does not index, so run an indexer (e.g. `shopagent demo`) to keep the index fresh.",
+    )
     return parser
 
 
@@ -143,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "migrate": lambda: _migrate(settings),
         "catalog": lambda: _import(settings, args.file),
         "index": lambda: _index(settings, args.action),
+        "mcp": lambda: _mcp_stdio(settings),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0
@@ -176,8 +187,18 @@ async def _index(settings: Settings, action: str) -> int:
     return 0
 
 
+async def _mcp_stdio(settings: Settings) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with bootstrap.open_services(settings, frozenset({"mcp"})) as services, stdio_server() as streams:
+        server = services.mcp_server
+        assert server is not None
+        await server.run(*streams, server.create_initialization_options())
+
+
 def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
     admin_key = settings.secrets.admin_api_key.reveal() if settings.secrets.admin_api_key else "(disabled)"
+    mcp_key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else "(none: loopback only)"
     lines = [
         "",
         "shopagent is running. Press Ctrl-C to stop.",
@@ -185,6 +206,7 @@ def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
         f"  admin API  http://{settings.http.host}:{settings.http.port}/api/admin/products",
         f"             Authorization: Bearer {admin_key}",
         f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
+        f"             Authorization: Bearer {mcp_key}",
         f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
         f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
         "",

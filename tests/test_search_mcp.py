@@ -222,3 +222,20 @@ def test_without_a_key_the_mcp_server_refuses_a_public_host():
     public = Settings(mcp=McpSettings(host="0.0.0.0"))  # noqa: S104 - what is refused
     with pytest.raises(ConfigError, match=r"refusing to serve MCP on 0\.0\.0\.0 without a key"):
         build_mcp_app(object(), public)  # type: ignore[arg-type]
+
+
+async def test_mcp_stdio_serves_the_same_tools_to_a_real_stdio_client(shop):
+    import os
+    import sys
+
+    from mcp import StdioServerParameters
+
+    env = {k: val for k, val in os.environ.items() if not k.startswith("SHOPAGENT_")}
+    env |= {"SHOPAGENT_DATABASE_URL": shop.dsn, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    parameters = StdioServerParameters(command=sys.executable, args=["-m", "shopagent", "mcp", "stdio"], env=env)
+    with anyio.fail_after(60):
+        async with Client(parameters) as client:
+            tools = [t.name for t in (await client.list_tools()).tools]
+            found = await search(client, query="leather winter boot", limit=2)
+    assert tools == ["product-semantic-search", "get-product-full-details"]
+    assert found == ["sale-boot", "full-price-boot"]
