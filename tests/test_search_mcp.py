@@ -239,3 +239,11 @@ async def test_mcp_stdio_serves_the_same_tools_to_a_real_stdio_client(shop):
             found = await search(client, query="leather winter boot", limit=2)
     assert tools == ["product-semantic-search", "get-product-full-details"]
     assert found == ["sale-boot", "full-price-boot"]
+
+
+async def test_an_oversized_request_body_is_refused(shop):
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": "Bearer mcp-test-key",
+               "Content-Type": "application/json"}  # fmt: skip
+    async with serving(shop) as url, httpx.AsyncClient() as http:
+        response = await http.post(url, content=b"{" + b" " * 2_000_000 + b"}", headers=headers)
+    assert response.status_code == 413
