@@ -32,10 +32,10 @@ class CatalogService:
 
     async def update_product(self, product_id: int, patch: ProductPatch) -> Product:
         """Apply a partial update; given `variations` replace the whole set."""
+        if patch.id is not msgspec.UNSET and patch.id != product_id:
+            raise Conflict(f"the body is product {patch.id} but the URL names product {product_id}")
         for _ in range(3):  # re-apply on a concurrent change, a few times
             current = await self.get_product(product_id)
-            if patch.id is not msgspec.UNSET and patch.id != product_id:
-                raise Conflict(f"the body is product {patch.id} but the URL names product {product_id}")
             draft = validate_product(apply_patch(current, patch), self.rules)
             if draft == current.draft():
                 return current
