@@ -14,6 +14,7 @@ import msgspec
 import numpy as np
 
 from shopagent.domain.catalog import Product, ProductDraft
+from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.indexing import Chunk, OutboxEvent
 from shopagent.domain.search import ProductHit, SearchFilters
 
@@ -153,3 +154,35 @@ class SearchIndex(Protocol):
     ) -> list[ProductHit]:
         """Best chunk per product, closest first, at most `limit` products."""
         ...
+
+
+class ChatModel(Protocol):
+    """A chat model that may call tools. Errors: ContextWindowExceeded, ModelUnavailable
+    (after the adapter's own retries), RateLimited, ModelConfigError, BadModelResponse."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    async def generate(
+        self,
+        system: str,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        temperature: float | None = None,
+    ) -> ModelReply: ...
+
+    async def aclose(self) -> None: ...
+
+
+class ToolGateway(Protocol):
+    """The tools the agent may use, wherever they live (an MCP server, in process or remote)."""
+
+    async def list_tools(self) -> list[ToolSpec]:
+        """The tools, fetched once and cached."""
+        ...
+
+    async def safe_call(self, name: str, args: Any) -> ToolResult:
+        """Call a tool; never raises: every failure becomes an error result the model can read."""
+        ...
+
+    async def close(self) -> None: ...

@@ -42,3 +42,31 @@ class VersionConflict(Conflict):
 
 class EmbeddingError(ShopagentError):
     """The embedding model failed (after its retries); the work is retried later."""
+
+
+class ChatModelError(ShopagentError):
+    """The chat model could not produce a reply."""
+
+
+class ContextWindowExceeded(ChatModelError):
+    """The conversation no longer fits the model's context window."""
+
+
+class ModelUnavailable(ChatModelError):
+    """The model service failed (5xx, network) and retries did not help."""
+
+
+class RateLimited(ModelUnavailable):
+    """The model service kept answering 429 after the retries."""
+
+
+class ModelConfigError(ChatModelError, ConfigError):
+    """The model rejected our credentials or configuration (bad key, unknown model)."""
+
+
+class BadModelResponse(ChatModelError):
+    """The model answered something we cannot use (malformed, empty, blocked)."""
+
+
+class MaxStepsExceeded(ShopagentError):
+    """The agent used its step budget without reaching a final answer."""
