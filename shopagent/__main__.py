@@ -110,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Queue every product and index them in this process (running indexers help), with "
         "progress. Use after changing embedding.model.",
     )
+    commands.add_parser(
+        "repl",
+        parents=[common],
+        help="ask the assistant questions in the terminal and see each step",
+        description="Ask the assistant one question per line (no memory between lines, nothing stored) and "
+        "see every step: model calls, tools with their arguments, durations. exit or Ctrl-D quits.",
+    )
     mcp = commands.add_parser("mcp", help="serve the MCP tools", description="Serve the catalog's MCP tools.")
     mcp_commands = mcp.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     mcp_commands.add_parser(
@@ -154,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "catalog": lambda: _import(settings, args.file),
         "index": lambda: _index(settings, args.action),
         "mcp": lambda: _mcp_stdio(settings),
+        "repl": lambda: _repl(settings),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0
@@ -185,6 +193,16 @@ async def _index(settings: Settings, action: str) -> int:
         status = await store.status(bootstrap.embedding_model_id(settings))
     print_index_status(status)
     return 0
+
+
+async def _repl(settings: Settings) -> None:
+    from shopagent.entrypoints.repl import run_repl
+
+    async with (
+        bootstrap.open_services(settings, frozenset({"mcp"})) as services,
+        bootstrap.open_agent(services) as agent,
+    ):
+        await run_repl(agent)
 
 
 async def _mcp_stdio(settings: Settings) -> None:

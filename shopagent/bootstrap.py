@@ -26,8 +26,10 @@ from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.adapters.gemini.embeddings import GeminiEmbedder
+from shopagent.adapters.local.concierge import OfflineConcierge
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
+from shopagent.adapters.mcp.gateway import McpToolGateway, open_in_process, open_over_http
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import (
     check_pgvector,
@@ -40,9 +42,11 @@ from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
+from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
-from shopagent.application.ports import EmbeddingModel
+from shopagent.application.ports import ChatModel, EmbeddingModel
+from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError
@@ -408,3 +412,53 @@ async def import_sample_catalog_if_empty(services: Services) -> None:
     log.info("imported the sample catalog: %d products", summary.created)
     if summary.rejected:
         log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
+
+
+def build_chat_model(settings: Settings) -> ChatModel:
+    """The configured chat model (the offline concierge unless a provider is set up)."""
+    chat, secrets = settings.chat, settings.secrets
+    provider = chat.provider
+    if provider == "auto":
+        provider = "gemini" if secrets.gemini_api_key is not None else "offline"
+    if provider == "gemini":
+        if secrets.gemini_api_key is None:
+            raise ConfigError("chat.provider = 'gemini' needs the GEMINI_API_KEY environment variable")
+        from shopagent.adapters.gemini.chat import GeminiChatModel
+
+        return GeminiChatModel(secrets.gemini_api_key.reveal(), model=chat.gemini_model)
+    if provider == "openai":
+        from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
+
+        key = secrets.openai_api_key.reveal() if secrets.openai_api_key else None
+        return OpenAICompatChatModel(chat.openai_base_url, chat.openai_model, api_key=key)
+    return OfflineConcierge(catalog_rules(settings), settings.store.name)
+
+
+@contextlib.asynccontextmanager
+async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]:
+    """The agent's tools: the MCP server at chat.mcp_url, else this process's own, in memory."""
+    settings = services.settings
+    if settings.chat.mcp_url:
+        key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else None
+        async with open_over_http(settings.chat.mcp_url, key) as gateway:
+            yield gateway
+        return
+    async with open_in_process(_need_value(services.mcp_server, "the in-process MCP server")) as gateway:
+        yield gateway
+
+
+@contextlib.asynccontextmanager
+async def open_agent(services: Services) -> AsyncIterator[AssistantAgent]:
+    """The assistant with the configured model and tools; both are closed on exit."""
+    settings = services.settings
+    model = build_chat_model(settings)
+    try:
+        async with open_tool_gateway(services) as tools:
+            store = settings.store
+            prompt = system_prompt(store.name, store.currency, store.country, store.language)
+            yield AssistantAgent(
+                model, tools, prompt, max_steps=settings.chat.max_steps, temperature=settings.chat.temperature
+            )
+    finally:
+        with anyio.CancelScope(shield=True):
+            await model.aclose()

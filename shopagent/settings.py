@@ -159,6 +159,16 @@ class IndexerSettings(_Section):
     retry_backoff_max_seconds: Seconds = 300.0
 
 
+class ChatSettings(_Section):
+    provider: Literal["auto", "offline", "gemini", "openai"] = "auto"
+    gemini_model: str = "gemini-2.5-flash"
+    openai_base_url: str = "https://api.openai.com/v1"
+    openai_model: str = "gpt-4o-mini"
+    max_steps: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
+    temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] | None = None
+    mcp_url: str = ""
+
+
 class ReaperSettings(_Section):
     interval_seconds: Seconds = 30.0
 
@@ -169,6 +179,7 @@ class Secrets(msgspec.Struct, frozen=True, kw_only=True):
     admin_api_key: Secret | None = None
     auth_secret: Secret | None = None
     gemini_api_key: Secret | None = None
+    openai_api_key: Secret | None = None
 
     def values(self) -> list[str]:
         """Every configured secret value (for scrubbing logs)."""
@@ -187,6 +198,7 @@ class Settings(_Section):
     catalog: CatalogSettings = CatalogSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     search: SearchSettings = SearchSettings()
+    chat: ChatSettings = ChatSettings()
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
     secrets: Secrets = Secrets()
@@ -199,6 +211,7 @@ SECRET_ENV = {
     "admin_api_key": "SHOPAGENT_ADMIN_API_KEY",
     "auth_secret": "SHOPAGENT_AUTH_SECRET",
     "gemini_api_key": "GEMINI_API_KEY",
+    "openai_api_key": "SHOPAGENT_OPENAI_API_KEY",
 }
 # Keys someone might naturally put in config.toml, mapped to the variable that holds them.
 _SECRET_KEYS_IN_FILE = {
@@ -208,6 +221,7 @@ _SECRET_KEYS_IN_FILE = {
     "admin.api_key": SECRET_ENV["admin_api_key"],
     "auth.secret": SECRET_ENV["auth_secret"],
     "gemini.api_key": SECRET_ENV["gemini_api_key"],
+    "chat.openai_api_key": SECRET_ENV["openai_api_key"],
 }
 # Non-secret shortcuts: variable -> (section, key).
 _SHORTCUTS = {"SHOPAGENT_DATA_DIR": ("runtime", "data_dir")}

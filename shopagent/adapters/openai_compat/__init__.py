@@ -1,0 +1,1 @@
+"""Adapters for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp server) over plain HTTP."""

@@ -1,0 +1,80 @@
+"""`shopagent repl`: ask the assistant one question per line and watch each step it takes.
+
+Every line starts a fresh context (no conversation is kept, nothing is written), which makes
+it the quickest loop for tuning prompts and tool descriptions. `exit` or Ctrl-D quits.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import threading
+from typing import TextIO
+
+import anyio
+from anyio.lowlevel import current_token
+
+from shopagent.application.agent import AgentEvent, AssistantAgent
+from shopagent.domain.errors import ShopagentError
+
+PROMPT = "you> "
+
+
+def show(event: AgentEvent, out: TextIO) -> None:
+    millis = f"{event.seconds * 1000:.0f} ms"
+    if event.kind == "model":
+        then = f" -> {event.text}" if event.text else " -> answer"
+        out.write(f"  [step {event.step}] model {event.name} ({millis}){then}\n")
+    elif event.kind == "tool":
+        status = "error" if event.is_error else "ok"
+        out.write(f"  [step {event.step}] tool {event.name} {json.dumps(event.args)} ({millis}, {status})\n")
+    out.flush()
+
+
+async def run_repl(agent: AssistantAgent, *, out: TextIO = sys.stdout) -> None:
+    tools = ", ".join(t.name for t in await agent.tools.list_tools())
+    out.write(f"shopagent REPL - model {agent.model.model_id}; tools: {tools}\n")
+    out.write("Each line is a new question (no memory between lines). Type exit or press Ctrl-D to quit.\n")
+    out.flush()
+    lines = _LineReader()
+    while True:
+        line = await lines.read(PROMPT)
+        if line is None or line.strip() in ("exit", "quit"):
+            break
+        if not line.strip():
+            continue
+        try:
+            answer, _ = await agent.run([], line, on_event=lambda event: show(event, out))
+        except ShopagentError as exc:
+            out.write(f"error: {exc}\n")
+        else:
+            out.write(f"assistant> {answer}\n")
+        out.flush()
+    out.write("bye\n")
+
+
+class _LineReader:
+    """Reads stdin in a daemon thread, one line per request, so Ctrl-C never waits on input()."""
+
+    def __init__(self) -> None:
+        self._requests: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._send, self._receive = anyio.create_memory_object_stream[str | None](1)
+        token = current_token()
+
+        def reader() -> None:
+            while True:
+                prompt = self._requests.get()
+                try:
+                    line: str | None = input(prompt)
+                except EOFError:
+                    line = None
+                anyio.from_thread.run_sync(self._send.send_nowait, line, token=token)
+                if line is None:
+                    return
+
+        threading.Thread(target=reader, name="repl-stdin", daemon=True).start()
+
+    async def read(self, prompt: str) -> str | None:
+        self._requests.put(prompt)
+        return await self._receive.receive()
