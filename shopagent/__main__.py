@@ -139,8 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     scrub = Scrubber(settings.secrets.values())
+    level = settings.logging.level
+    if args.command in ("repl", "mcp") and level == "info":
+        level = "warning"  # the terminal (or the stdio protocol) is for the conversation
     configure_logging(
-        settings.logging.level,
+        level,
         settings.logging.format,
         secrets=settings.secrets.values(),
         access_log=settings.logging.access_log,

@@ -109,3 +109,20 @@ async def services(settings: Settings):
 
     async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder(settings.embedding.hash_dimensions)) as s:
         yield s
+
+
+@pytest.fixture(scope="session")
+async def sample_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """The bundled sample catalog, indexed with the real local model (shared by the session)."""
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+    from shopagent.application.catalog import import_products
+    from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services
+    from shopagent.entrypoints.catalog_files import read_catalog_file
+
+    async for dsn in _create_database(embedded_pg, template_db):
+        async with open_services(settings_for(dsn), INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
+            summary = await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
+            assert summary.rejected == []
+            while events := await services.index_store.claim(64, 60, 5, "sample"):
+                await services.index_product.index(events)
+            yield services

@@ -11,27 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from shopagent.adapters.local.minilm import MiniLMEmbedder
-from shopagent.application.catalog import import_products
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services
-from shopagent.entrypoints.catalog_files import read_catalog_file
-from tests.conftest import _create_database, settings_for
-
 pytestmark = pytest.mark.anyio
 
 QUERIES = json.loads((Path(__file__).parent / "data" / "search_queries.json").read_text())
-
-
-@pytest.fixture(scope="module")
-async def sample_shop(embedded_pg, template_db):
-    async for dsn in _create_database(embedded_pg, template_db):
-        settings = settings_for(dsn)
-        async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
-            summary = await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
-            assert summary.rejected == []
-            while events := await services.index_store.claim(64, 60, 5, "quality"):
-                await services.index_product.index(events)
-            yield services
 
 
 async def test_natural_queries_find_an_expected_product_in_the_top_five(sample_shop):

@@ -39,7 +39,9 @@ async def run_repl(agent: AssistantAgent, *, out: TextIO = sys.stdout) -> None:
     out.flush()
     lines = _LineReader()
     while True:
-        line = await lines.read(PROMPT)
+        out.write(PROMPT)
+        out.flush()
+        line = await lines.read()
         if line is None or line.strip() in ("exit", "quit"):
             break
         if not line.strip():
@@ -58,15 +60,16 @@ class _LineReader:
     """Reads stdin in a daemon thread, one line per request, so Ctrl-C never waits on input()."""
 
     def __init__(self) -> None:
-        self._requests: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._requests: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._send, self._receive = anyio.create_memory_object_stream[str | None](1)
         token = current_token()
 
         def reader() -> None:
             while True:
-                prompt = self._requests.get()
+                self._requests.get()
                 try:
-                    line: str | None = input(prompt)
+                    # No prompt argument: input() would write it to stderr on a terminal.
+                    line: str | None = input()
                 except EOFError:
                     line = None
                 anyio.from_thread.run_sync(self._send.send_nowait, line, token=token)
@@ -75,6 +78,6 @@ class _LineReader:
 
         threading.Thread(target=reader, name="repl-stdin", daemon=True).start()
 
-    async def read(self, prompt: str) -> str | None:
-        self._requests.put(prompt)
+    async def read(self) -> str | None:
+        self._requests.put(None)
         return await self._receive.receive()

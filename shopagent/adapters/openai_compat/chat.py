@@ -221,7 +221,7 @@ def _answered_call_id(name: str, pending: list[tuple[str, str]], message_index: 
         if call_name == name:
             return call_id
     if pending:
-        return "zz"
+        return pending[0][1]
     return _generated_id(message_index, position)
 
 

@@ -1,0 +1,320 @@
+"""The OpenAI-compatible chat adapter over real HTTP against a local fake server."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+
+import anyio
+import pytest
+
+from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
+from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart, ToolSpec, Usage
+from shopagent.domain.errors import (
+    BadModelResponse,
+    ContextWindowExceeded,
+    ModelConfigError,
+    ModelUnavailable,
+    RateLimited,
+)
+from tests.fake_openai import Answer, FakeOpenAI, error, reply, running_fake_openai, tool_call
+from tests.helpers import free_port
+
+pytestmark = pytest.mark.anyio
+
+SYSTEM = "You are the shop's assistant."
+TOOLS = [
+    ToolSpec(
+        "search_products",
+        "Find products matching a query.",
+        {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+    ),
+    ToolSpec(
+        "get_product",
+        "One product by id.",
+        {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+    ),
+]
+SECRET = "sk-test-secret-0123456789"
+
+
+@contextlib.asynccontextmanager
+async def openai(
+    *, timeout: float = 10, trailing_slash: bool = False, **options
+) -> AsyncIterator[tuple[FakeOpenAI, OpenAICompatChatModel]]:
+    # The whole exchange is bounded, so a wrong retry delay fails the test instead of hanging it.
+    options.setdefault("backoff_seconds", 0.01)
+    with anyio.fail_after(timeout):
+        async with running_fake_openai() as fake:
+            base_url = fake.base_url + ("/" if trailing_slash else "")
+            model = OpenAICompatChatModel(base_url, "fake-model", **options)
+            try:
+                yield fake, model
+            finally:
+                await model.aclose()
+
+
+async def test_a_two_step_tool_conversation_round_trips_the_call_ids():
+    async with openai() as (fake, model):
+        fake.script = [
+            reply(
+                tool_calls=[
+                    tool_call("call_a", "search_products", {"query": "red boots"}),
+                    tool_call("call_b", "get_product", {"id": 7}),
+                ],
+                prompt_tokens=50,
+                completion_tokens=12,
+            ),
+            reply("We have red boots in size 38.", prompt_tokens=90, completion_tokens=9),
+        ]
+        conversation = [ChatMessage.user("Do you have red boots?")]
+        first = await model.generate(SYSTEM, conversation, TOOLS, temperature=0.2)
+        assert [(c.name, c.args, c.id) for c in first.function_calls] == [
+            ("search_products", {"query": "red boots"}, "call_a"),
+            ("get_product", {"id": 7}, "call_b"),
+        ]
+        assert first.usage == first.message.usage == Usage(50, 12)
+
+        results = [{"products": [{"id": 7, "name": "Red boots"}]}, {"id": 7, "sizes": ["38", "39"]}]
+        conversation += [
+            first.message,
+            ChatMessage(
+                role="user",
+                parts=[
+                    FunctionResponse(call.name, result, id=call.id)
+                    for call, result in zip(first.function_calls, results, strict=True)
+                ],
+            ),
+        ]
+        second = await model.generate(SYSTEM, conversation, TOOLS)
+
+    assert second.text == "We have red boots in size 38."
+    assert second.function_calls == []
+    assert second.usage == second.message.usage == Usage(90, 9)
+    assert len(fake.requests) == 2
+    assert fake.requests[0].body["temperature"] == 0.2
+    assert "authorization" not in fake.requests[0].headers  # no key configured, none sent
+
+    body = fake.requests[1].body
+    assert body["model"] == "fake-model"
+    assert "temperature" not in body
+    assert body["tools"] == [
+        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+        for t in TOOLS
+    ]
+    system, user, assistant, *tool_messages = body["messages"]
+    assert system == {"role": "system", "content": SYSTEM}
+    assert user == {"role": "user", "content": "Do you have red boots?"}
+    assert assistant["role"] == "assistant"
+    assert not assistant["content"]
+    calls = [
+        (c["id"], c["type"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for c in assistant["tool_calls"]
+    ]
+    assert calls == [
+        ("call_a", "function", "search_products", {"query": "red boots"}),
+        ("call_b", "function", "get_product", {"id": 7}),
+    ]
+    assert [(m["role"], m["tool_call_id"], json.loads(m["content"])) for m in tool_messages] == [
+        ("tool", "call_a", results[0]),
+        ("tool", "call_b", results[1]),
+    ]
+
+
+async def test_calls_and_responses_without_ids_get_matching_deterministic_ids():
+    conversation = [
+        ChatMessage.user("Compare products 1 and 2"),
+        ChatMessage(
+            role="model",
+            parts=[
+                TextPart("Let me look."),
+                FunctionCall("get_product", {"id": 1}),
+                FunctionCall("get_product", {"id": 2}),
+            ],
+        ),
+        ChatMessage(
+            role="user",
+            parts=[FunctionResponse("get_product", {"id": 1}), FunctionResponse("get_product", {"id": 2})],
+        ),
+    ]
+    async with openai() as (fake, model):
+        fake.script = [reply("Product 1 is cheaper."), reply("Product 1 is cheaper.")]
+        await model.generate(SYSTEM, conversation, [])
+        await model.generate(SYSTEM, conversation, [])
+
+    first, second = (r.body for r in fake.requests)
+    assert first["messages"] == second["messages"]  # the same conversation, the same ids
+    assert "tools" not in first
+    assistant, *tool_messages = first["messages"][2:]
+    assert assistant["content"] == "Let me look."
+    call_ids = [c["id"] for c in assistant["tool_calls"]]
+    assert len(set(call_ids)) == 2
+    assert [m["tool_call_id"] for m in tool_messages] == call_ids
+    assert [json.loads(m["content"]) for m in tool_messages] == [{"id": 1}, {"id": 2}]
+
+
+async def test_a_trailing_slash_on_the_base_url_is_fine():
+    async with openai(trailing_slash=True) as (fake, model):
+        fake.script = [reply("Hello!")]
+        answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert answer.text == "Hello!"
+    assert len(fake.requests) == 1
+
+
+async def test_rate_limiting_is_retried_after_the_servers_retry_after():
+    # The backoff alone would take 30s; only honouring Retry-After: 0 finishes within the bound.
+    async with openai(timeout=5, backoff_seconds=30, backoff_max_seconds=30) as (fake, model):
+        fake.script = [error(429, "Rate limit reached", code="rate_limit_exceeded", headers={"Retry-After": "0"})]
+        fake.script.append(reply("Back again."))
+        answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert answer.text == "Back again."
+    assert len(fake.requests) == 2
+
+
+async def test_a_long_retry_after_is_capped_by_the_maximum_backoff():
+    async with openai(timeout=5, backoff_max_seconds=0.01) as (fake, model):
+        fake.script = [error(429, "Slow down", headers={"Retry-After": "3600"}), reply("Done.")]
+        answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert answer.text == "Done."
+    assert len(fake.requests) == 2
+
+
+async def test_persistent_rate_limiting_becomes_rate_limited():
+    async with openai(max_attempts=2) as (fake, model):
+        fake.script = [error(429, "Rate limit reached", headers={"Retry-After": "0"})] * 5
+        with pytest.raises(RateLimited, match="429 Rate limit reached"):
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert len(fake.requests) == 2
+
+
+async def test_a_persistent_server_error_becomes_model_unavailable_after_the_attempts():
+    async with openai(max_attempts=3) as (fake, model):
+        fake.script = [error(503, "The model is overloaded")] * 10
+        with pytest.raises(ModelUnavailable, match="503 The model is overloaded") as caught:
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert not isinstance(caught.value, RateLimited)
+    assert fake.base_url in str(caught.value)
+    assert len(fake.requests) == 3
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        error(
+            400,
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+            code="context_length_exceeded",
+        ),
+        # vLLM's older shape: no nesting, a numeric code; only the message tells.
+        Answer(
+            400,
+            {
+                "object": "error",
+                "message": "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+                "type": "BadRequestError",
+                "code": 400,
+            },
+        ),
+        # llama.cpp server
+        Answer(
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "the request exceeds the available context size, try increasing it",
+                    "type": "exceed_context_size_error",
+                }
+            },
+        ),
+    ],
+    ids=["openai", "vllm", "llama.cpp"],
+)
+async def test_an_overlong_conversation_is_a_context_window_error_and_is_not_retried(answer: Answer):
+    async with openai() as (fake, model):
+        fake.script = [answer] * 3
+        with pytest.raises(ContextWindowExceeded, match="fake-model"):
+            await model.generate(SYSTEM, [ChatMessage.user("Hi " * 10)], [])
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize("status", [401, 403])
+async def test_a_rejected_key_is_a_configuration_error_that_does_not_reveal_the_key(status: int):
+    async with openai(api_key=SECRET) as (fake, model):
+        # Some servers echo the key they rejected; it must not reach our message.
+        fake.script = [error(status, f"Incorrect API key provided: {SECRET}", code="invalid_api_key")] * 3
+        with pytest.raises(ModelConfigError, match="rejected the API key") as caught:
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert SECRET not in str(caught.value)
+    assert caught.value.__cause__ is None
+    assert len(fake.requests) == 1
+    assert fake.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+
+
+async def test_the_key_is_scrubbed_from_any_server_message_repeated_in_an_error():
+    async with openai(api_key=SECRET, max_attempts=2) as (fake, model):
+        fake.script = [error(502, f"upstream refused key {SECRET}")] * 2
+        with pytest.raises(ModelUnavailable, match="upstream refused key") as caught:
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert SECRET not in str(caught.value)
+
+
+async def test_an_unknown_model_is_a_configuration_error_naming_it():
+    async with openai() as (fake, model):
+        fake.script = [error(404, 'model "fake-model" not found, try pulling it first')]
+        with pytest.raises(ModelConfigError, match="'fake-model'") as caught:
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert f"{fake.base_url}/chat/completions" in str(caught.value)
+    assert len(fake.requests) == 1
+
+
+async def test_another_client_error_is_a_bad_model_response_with_status_and_message():
+    async with openai() as (fake, model):
+        fake.script = [error(422, "Invalid 'tools[0].function.name'")] * 3
+        with pytest.raises(BadModelResponse, match=r"422 Invalid 'tools\[0\]\.function\.name'"):
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], TOOLS)
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "complaint"),
+    [
+        (reply(tool_calls=[tool_call("call_a", "get_product", '{"id": 7')]), "not valid JSON"),
+        (reply(tool_calls=[tool_call("call_a", "get_product", "[7]")]), "not a JSON object"),
+        (Answer(200, {"id": "chatcmpl-fake", "choices": []}), "without any choices"),
+        (reply(None), "empty message"),
+        (Answer(200, "<html>gateway</html>", raw=True), "invalid JSON"),
+    ],
+    ids=["malformed-arguments", "non-object-arguments", "no-choices", "empty-message", "not-json"],
+)
+async def test_an_unusable_answer_is_a_bad_model_response(answer: Answer, complaint: str):
+    async with openai() as (fake, model):
+        fake.script = [answer] * 3
+        with pytest.raises(BadModelResponse, match=complaint):
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], TOOLS)
+    assert len(fake.requests) == 1
+
+
+async def test_a_server_that_is_not_listening_is_unavailable_after_the_attempts():
+    url = f"http://127.0.0.1:{free_port()}/v1"  # the port was free a moment ago; nothing listens there
+    model = OpenAICompatChatModel(url, "fake-model", max_attempts=2, backoff_seconds=0.01, timeout_seconds=2)
+    try:
+        with anyio.fail_after(10), pytest.raises(ModelUnavailable, match="ConnectError") as caught:
+            await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    finally:
+        await model.aclose()
+    assert url in str(caught.value)
+    assert "after 2 attempts" in str(caught.value)
+
+
+def test_a_base_url_without_a_scheme_is_a_configuration_error():
+    with pytest.raises(ModelConfigError, match="http://"):
+        OpenAICompatChatModel("localhost:11434/v1", "llama3")
+
+
+async def test_the_model_id_is_the_model_name():
+    model = OpenAICompatChatModel("http://127.0.0.1:1/v1", "qwen2.5:7b")
+    try:
+        assert model.model_id == "qwen2.5:7b"
+    finally:
+        await model.aclose()
