@@ -44,8 +44,26 @@ def _embedding(request: dict[str, Any]) -> dict[str, Any]:
     return {"values": [float((len(text) + i) % 7 + 1) for i in range(size)]}
 
 
-def error(status: int, message: str, code_name: str) -> tuple[int, dict[str, Any]]:
-    return status, {"error": {"code": status, "message": message, "status": code_name}}
+def error(
+    status: int, message: str, code_name: str, details: list[dict[str, Any]] | None = None
+) -> tuple[int, dict[str, Any]]:
+    body: dict[str, Any] = {"code": status, "message": message, "status": code_name}
+    if details is not None:
+        body["details"] = details
+    return status, {"error": body}
+
+
+def generated(
+    *parts: dict[str, Any], usage: dict[str, int] | None = None, finish_reason: str = "STOP"
+) -> tuple[int, dict[str, Any]]:
+    """A `:generateContent` answer with one candidate made of these wire-format parts."""
+    body: dict[str, Any] = {
+        "candidates": [{"content": {"role": "model", "parts": list(parts)}, "finishReason": finish_reason, "index": 0}],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    if usage is not None:
+        body["usageMetadata"] = usage
+    return 200, body
 
 
 @contextlib.asynccontextmanager

@@ -30,7 +30,6 @@ from google.genai import errors, types
 from shopagent.domain.chat import (
     ChatMessage,
     FunctionCall,
-    FunctionResponse,
     ModelReply,
     Part,
     TextPart,
@@ -47,6 +46,15 @@ from shopagent.domain.errors import (
 )
 
 log = logging.getLogger("shopagent.gemini")
+
+# The SDK sends with httpx2 (a fork of httpx under another namespace) when it is installed,
+# as it is with google-genai 3.x, and with httpx otherwise; their errors share no base class.
+try:
+    import httpx2
+
+    _TRANSPORT_ERRORS: tuple[type[Exception], ...] = (httpx.TransportError, httpx2.TransportError)
+except ImportError:  # pragma: no cover - depends on the SDK's dependencies
+    _TRANSPORT_ERRORS = (httpx.TransportError,)
 
 PROVIDER = "gemini"  # marks provider_state written by this adapter
 _SECONDS = r"([0-9]+(?:\.[0-9]+)?)"
@@ -130,7 +138,7 @@ class GeminiChatModel:
                 failure = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
                 rate_limited = exc.code == 429
                 hint = _suggested_delay(exc)
-            except httpx.TransportError as exc:
+            except _TRANSPORT_ERRORS as exc:
                 failure = self._redact(f"{type(exc).__name__}: {exc}")
                 rate_limited = False
             except (json.JSONDecodeError, pydantic.ValidationError) as exc:
@@ -204,7 +212,7 @@ def _stored_parts(state: dict[str, Any] | None) -> list[types.Part] | None:
     if not state or state.get("provider") != PROVIDER or not isinstance(state.get("parts"), list):
         return None
     try:
-        # JSON validation, not model_validate: only it reliably turns base64 text back into bytes.
+        # Validate as JSON: that is where pydantic documents decoding base64 text into bytes fields.
         return [types.Part.model_validate_json(msgspec.json.encode(raw)) for raw in state["parts"]]
     except pydantic.ValidationError as exc:
         # E.g. stored by an SDK version with other fields. Rebuilding loses thought signatures,

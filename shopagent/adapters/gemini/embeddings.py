@@ -23,7 +23,8 @@ from shopagent.domain.errors import ConfigError, EmbeddingError
 log = logging.getLogger("shopagent.gemini")
 
 BATCH_LIMIT = 100  # texts per batchEmbedContents request
-_RETRY_DELAY = re.compile(r"retry in ([0-9.]+)s|\"retryDelay\": \"([0-9.]+)s\"", re.IGNORECASE)
+# The server's hint, as "retry in 12s" in the message or a retryDelay detail (quoted either way).
+_RETRY_DELAY = re.compile(r"retry in ([0-9.]+)s|retryDelay['\"]?:\s*['\"]([0-9.]+)s", re.IGNORECASE)
 
 
 class GeminiEmbedder:
