@@ -14,6 +14,7 @@ import anyio
 
 from shopagent import __version__, bootstrap
 from shopagent.domain.errors import ConfigError, ShopagentError
+from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.cli_commands import ProgressBar, import_catalog_file, print_index_status
 from shopagent.runtime.asgi import ListenError, ServerError
 from shopagent.runtime.logging import Scrubber, configure_logging
@@ -110,6 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Queue every product and index them in this process (running indexers help), with "
         "progress. Use after changing embedding.model.",
     )
+    token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
+    token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    issue = token_commands.add_parser(
+        "issue",
+        parents=[common],
+        help="print a chat API token for a user id",
+        description="Print (alone on stdout) a chat API token for USER_ID, signed with SHOPAGENT_AUTH_SECRET "
+        "(or, when that is unset, the secret `shopagent demo` generated in the data directory).",
+    )
+    issue.add_argument("user_id", metavar="USER_ID")
+    issue.add_argument("--ttl", type=int, metavar="SECONDS", help="lifetime (default: chat.token_ttl_seconds)")
     commands.add_parser(
         "repl",
         parents=[common],
@@ -165,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "index": lambda: _index(settings, args.action),
         "mcp": lambda: _mcp_stdio(settings),
         "repl": lambda: _repl(settings),
+        "token": lambda: _issue_token(settings, args.user_id, args.ttl),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0
@@ -198,6 +211,17 @@ async def _index(settings: Settings, action: str) -> int:
     return 0
 
 
+async def _issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
+    secret = settings.secrets.auth_secret or bootstrap.demo_secret(settings, "auth_secret")
+    if secret is None:
+        raise ConfigError("set SHOPAGENT_AUTH_SECRET (or run `shopagent demo` once, which generates one)")
+    try:
+        print(issue_token(secret.reveal(), user_id, ttl or settings.chat.token_ttl_seconds))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return 0
+
+
 async def _repl(settings: Settings) -> None:
     from shopagent.entrypoints.repl import run_repl
 
@@ -220,6 +244,8 @@ async def _mcp_stdio(settings: Settings) -> None:
 def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
     admin_key = settings.secrets.admin_api_key.reveal() if settings.secrets.admin_api_key else "(disabled)"
     mcp_key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else "(none: loopback only)"
+    assert settings.secrets.auth_secret is not None  # the demo always has one
+    demo_token = issue_token(settings.secrets.auth_secret.reveal(), "demo", settings.chat.token_ttl_seconds)
     lines = [
         "",
         "shopagent is running. Press Ctrl-C to stop.",
@@ -229,6 +255,9 @@ def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
         f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
         f"             Authorization: Bearer {mcp_key}",
         f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
+        f"  chat       POST http://{settings.http.host}:{settings.http.port}/api/assistant-agent/chat",
+        f"             Authorization: Bearer {demo_token}",
+        "             (a token for the user 'demo'; mint others with `shopagent token issue USER_ID`)",
         f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
         "",
     ]

@@ -18,6 +18,9 @@ import asyncpg
 import msgspec
 from mcp.server.lowlevel import Server as McpServer
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.http import run_http
@@ -31,6 +34,7 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.mcp.gateway import McpToolGateway, open_in_process, open_over_http
 from shopagent.adapters.postgres.catalog import PostgresCatalog
+from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import (
     check_pgvector,
     connect,
@@ -44,6 +48,7 @@ from shopagent.adapters.postgres.migrations import Migration, load_migrations, m
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
+from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.ports import ChatModel, EmbeddingModel
 from shopagent.application.prompts import system_prompt
@@ -54,6 +59,8 @@ from shopagent.domain.indexing import OutboxEvent
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
+from shopagent.entrypoints.http.chat import TokenBuckets, chat_routes
+from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
 from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.runtime.mailbox import Mailbox
@@ -199,7 +206,8 @@ async def open_services(
                 catalog=CatalogService(repository, rules),
                 index_store=PostgresIndexStore(pool),
             )
-            if SEARCH_ACTORS & actors:
+            in_process_tools = "http" in actors and not settings.chat.mcp_url
+            if SEARCH_ACTORS & actors or in_process_tools:
                 services.embedder = embedder or await build_embedder(settings)
                 if embedder is None:  # ours to close
                     exits.push_async_callback(services.embedder.aclose)
@@ -272,11 +280,47 @@ def embedding_model_id(settings: Settings) -> str:
 
 
 def build_public_app(services: Services) -> Starlette:
+    """The public HTTP app: chat and conversations, admin, OpenAPI. Needs the auth secret."""
     s = services.settings
+    if s.secrets.auth_secret is None:
+        raise ConfigError(
+            "the chat API needs SHOPAGENT_AUTH_SECRET (a long random string that signs chat tokens); "
+            "`shopagent demo` generates one"
+        )
     admin_key = s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None
-    model = embedding_model_id(s)
-    routes = admin_routes(services.catalog, partial(services.index_store.status, model), admin_key)
-    return build_http_app(s.store.name, routes)
+    running: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with open_agent(services) as agent, anyio.create_task_group() as turns:
+            running["chat"] = ChatService(PostgresConversations(services.pool), agent, chat_policy(s))
+            running["spawn"] = turns.start_soon
+            yield
+
+    def spawn(function: Callable[..., Awaitable[None]], *args: Any) -> None:
+        running["spawn"](function, *args)
+
+    limiter = TokenBuckets(s.chat.rate_per_minute, s.chat.rate_burst)
+    document = openapi_document(s.store.name)
+
+    async def openapi(request: Request) -> JSONResponse:
+        return JSONResponse(document)
+
+    routes = [
+        *chat_routes(lambda: running["chat"], s.secrets.auth_secret.reveal(), limiter, spawn),
+        *admin_routes(services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key),
+        Route("/openapi.json", openapi, methods=["GET"]),
+    ]
+    return build_http_app(s.store.name, routes, lifespan=lifespan)
+
+
+def chat_policy(settings: Settings) -> ChatPolicy:
+    c = settings.chat
+    return ChatPolicy(
+        context_policy=c.context_policy,
+        context_token_budget=c.context_token_budget,
+        turn_timeout_seconds=c.turn_timeout_seconds,
+    )
 
 
 def _need_value(value: T | None, what: str) -> T:
@@ -305,8 +349,20 @@ async def _claim(services: Services, limit: int) -> list[OutboxEvent]:
 
 
 def _sweeps(services: Services) -> list[Sweep]:
-    max_attempts = services.settings.indexer.max_attempts
-    return [Sweep("expired-leases", partial(services.index_store.release_expired_leases, max_attempts))]
+    settings = services.settings
+    conversations = PostgresConversations(services.pool)
+
+    async def stuck_conversations() -> int:
+        released = await conversations.release_stuck(settings.reaper.stuck_after_seconds)
+        for conversation_id in released:
+            log.warning("released conversation %s: its turn ran longer than %.0fs", conversation_id,
+                        settings.reaper.stuck_after_seconds)  # fmt: skip
+        return len(released)
+
+    return [
+        Sweep("expired-leases", partial(services.index_store.release_expired_leases, settings.indexer.max_attempts)),
+        Sweep("stuck-conversations", stuck_conversations),
+    ]
 
 
 def restart_policy(settings: Settings) -> RestartPolicy:
@@ -402,6 +458,15 @@ def with_demo_secrets(settings: Settings) -> Settings:
     current = settings.secrets
     filled = {name: getattr(current, name) or Secret(stored[name]) for name in DEMO_SECRETS}
     return msgspec.structs.replace(settings, secrets=msgspec.structs.replace(current, **filled))
+
+
+def demo_secret(settings: Settings, name: str) -> Secret | None:
+    """A secret `shopagent demo` generated earlier in this data directory, if any."""
+    path = resolve_data_dir(settings) / "demo-secrets.json"
+    if not path.exists():
+        return None
+    value = msgspec.json.decode(path.read_bytes(), type=dict[str, str]).get(name)
+    return Secret(value) if value else None
 
 
 async def import_sample_catalog_if_empty(services: Services) -> None:

@@ -167,10 +167,17 @@ class ChatSettings(_Section):
     max_steps: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
     temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] | None = None
     mcp_url: str = ""
+    context_policy: Literal["stop", "trim"] = "stop"
+    context_token_budget: Annotated[int, msgspec.Meta(ge=1000)] = 100_000
+    turn_timeout_seconds: Seconds = 120.0
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
+    rate_burst: PositiveInt = 10
+    token_ttl_seconds: PositiveInt = 86_400
 
 
 class ReaperSettings(_Section):
     interval_seconds: Seconds = 30.0
+    stuck_after_seconds: Seconds = 300.0
 
 
 class Secrets(msgspec.Struct, frozen=True, kw_only=True):

@@ -92,7 +92,8 @@ def settings_for(dsn: str, **sections) -> Settings:
 
     from shopagent.settings import EmbeddingSettings, Secret, Secrets
 
-    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="hash"))
+    secrets = Secrets(database_url=Secret(dsn), auth_secret=Secret("test-auth-secret"))
+    settings = Settings(secrets=secrets, embedding=EmbeddingSettings(model="hash"))
     return msgspec.structs.replace(settings, **sections)
 
 

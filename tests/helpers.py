@@ -100,7 +100,8 @@ class ShopagentProcess:
 async def shopagent(*args: str, env: Mapping[str, str]) -> AsyncIterator[ShopagentProcess]:
     """Start `python -m shopagent ARGS` with `env` added to a clean environment."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
-    full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", **port_env(), **env}
+    full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", "SHOPAGENT_AUTH_SECRET": "test-auth-secret",
+                **port_env(), **env}  # fmt: skip
     process = await anyio.open_process(
         [sys.executable, "-m", "shopagent", *args],
         env=full_env,

@@ -6,8 +6,10 @@ Each has a production adapter under `shopagent.adapters` and a test twin.
 from __future__ import annotations
 
 import enum
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import msgspec
@@ -15,6 +17,7 @@ import numpy as np
 
 from shopagent.domain.catalog import Product, ProductDraft
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
+from shopagent.domain.conversation import Conversation
 from shopagent.domain.indexing import Chunk, OutboxEvent
 from shopagent.domain.search import ProductHit, SearchFilters
 
@@ -186,3 +189,25 @@ class ToolGateway(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+class Conversations(Protocol):
+    """Stored conversations. Writes during a turn need the claim's fencing token."""
+
+    async def find(self, conversation_id: uuid.UUID, *, with_messages: bool = True) -> Conversation | None: ...
+
+    async def list_for(
+        self, user_id: str, *, limit: int, before: tuple[datetime, uuid.UUID] | None = None
+    ) -> list[Conversation]: ...
+
+    async def create(self, user_id: str, title: str, model_id: str, messages: Sequence[ChatMessage]) -> uuid.UUID: ...
+
+    async def claim(self, conversation_id: uuid.UUID) -> uuid.UUID | None: ...
+
+    async def append(self, conversation_id: uuid.UUID, token: uuid.UUID, messages: Sequence[ChatMessage]) -> bool: ...
+
+    async def release(self, conversation_id: uuid.UUID, token: uuid.UUID) -> bool: ...
+
+    async def mark_context_limit(self, conversation_id: uuid.UUID, token: uuid.UUID) -> bool: ...
+
+    async def delete(self, conversation_id: uuid.UUID) -> bool | None: ...

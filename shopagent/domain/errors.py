@@ -70,3 +70,31 @@ class BadModelResponse(ChatModelError):
 
 class MaxStepsExceeded(ShopagentError):
     """The agent used its step budget without reaching a final answer."""
+
+
+class ConversationBusy(Conflict):
+    """Another turn of this conversation is running."""
+
+
+class ContextLimitReached(Conflict):
+    """The conversation outgrew the model's context window; start a new one."""
+
+
+class ClaimLost(Conflict):
+    """This turn's claim was released (it ran too long); its result was not stored."""
+
+
+class TurnTimeout(ShopagentError):
+    """The turn took longer than allowed; nothing was stored."""
+
+
+class Unauthorized(ShopagentError):
+    """Missing, malformed, forged or expired credentials."""
+
+
+class RateLimitExceeded(ShopagentError):
+    """Too many requests from this user; retry after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

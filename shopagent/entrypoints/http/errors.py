@@ -6,16 +6,29 @@
 from __future__ import annotations
 
 import logging
+import math
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shopagent.domain.errors import (
+    BadModelResponse,
+    ClaimLost,
     Conflict,
+    ContextLimitReached,
+    ContextWindowExceeded,
+    ConversationBusy,
     EmbeddingError,
+    MaxStepsExceeded,
+    ModelConfigError,
+    ModelUnavailable,
     NotFound,
+    RateLimited,
+    RateLimitExceeded,
     ShopagentError,
+    TurnTimeout,
+    Unauthorized,
     ValidationError,
 )
 
@@ -32,13 +45,33 @@ _CODES = {
     429: "rate_limited",
 }
 
-# Most specific first.
+# The one table from the error tree to HTTP. Most specific first.
 STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (ValidationError, 400, "validation_error"),
+    (Unauthorized, 401, "unauthorized"),
     (NotFound, 404, "not_found"),
+    (ConversationBusy, 409, "conversation_busy"),
+    (ContextLimitReached, 409, "context_limit_reached"),
+    (ContextWindowExceeded, 409, "context_limit_reached"),
+    (ClaimLost, 409, "claim_lost"),
     (Conflict, 409, "conflict"),
+    (RateLimitExceeded, 429, "rate_limited"),
+    (ModelConfigError, 502, "model_misconfigured"),
+    (BadModelResponse, 502, "bad_model_response"),
+    (RateLimited, 503, "model_rate_limited"),
+    (ModelUnavailable, 503, "model_unavailable"),
     (EmbeddingError, 503, "embedding_unavailable"),
+    (TurnTimeout, 504, "turn_timeout"),
+    (MaxStepsExceeded, 500, "max_steps_exceeded"),
 ]
+
+
+def domain_error_body(exc: ShopagentError) -> tuple[int, dict[str, str]]:
+    """The status and `{"code", "message"}` for a domain error (500 "internal" if unmapped)."""
+    for kind, status, code in STATUS:
+        if isinstance(exc, kind):
+            return status, {"code": code, "message": str(exc)}
+    return 500, {"code": "internal", "message": "internal error; the details are in the server log"}
 
 
 class ApiError(Exception):
@@ -59,10 +92,16 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 
 async def _domain_error(request: Request, exc: Exception) -> Response:
-    for kind, status, code in STATUS:
-        if isinstance(exc, kind):
-            return error_response(status, code, str(exc))
-    return await _unhandled(request, exc)
+    assert isinstance(exc, ShopagentError)
+    status, body = domain_error_body(exc)
+    if status == 500 and body["code"] == "internal":
+        return await _unhandled(request, exc)
+    headers = {}
+    if isinstance(exc, RateLimitExceeded):
+        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    if isinstance(exc, Unauthorized):
+        headers["WWW-Authenticate"] = 'Bearer realm="shopagent-chat"'
+    return error_response(status, body["code"], body["message"], headers or None)
 
 
 async def _http_exception(request: Request, exc: Exception) -> Response:

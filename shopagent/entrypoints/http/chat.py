@@ -1,0 +1,243 @@
+"""The chat API: POST /api/assistant-agent/chat (JSON or server-sent events) and conversations.
+
+Every request carries `Authorization: Bearer <token>` (see domain/tokens.py); the user id
+comes from the token, so a user only ever sees their own conversations (another user's is
+404). Turns run in a task group owned by the app, not by the request: a client that drops
+an event stream does not lose its turn, which completes and is stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import logging
+import math
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
+from typing import Any
+
+import anyio
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from shopagent.application.agent import AgentEvent
+from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
+from shopagent.domain.conversation import Conversation, tool_names
+from shopagent.domain.errors import RateLimitExceeded, ShopagentError, Unauthorized
+from shopagent.domain.tokens import verify_token
+from shopagent.entrypoints.http.bodies import read_json
+from shopagent.entrypoints.http.errors import ApiError, domain_error_body
+
+log = logging.getLogger("shopagent.chat")
+_encoder = msgspec.json.Encoder()
+
+
+class ChatRequest(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
+    query: str
+    conversation_id: uuid.UUID | None = None
+
+
+class ChatResponse(msgspec.Struct, rename="camel", kw_only=True):
+    conversation_id: uuid.UUID
+    response: str
+
+
+class UsageView(msgspec.Struct, rename="camel", kw_only=True):
+    input_tokens: int
+    output_tokens: int
+
+
+class MessageView(msgspec.Struct, rename="camel", kw_only=True):
+    sequence: int
+    role: str
+    text: str
+    tool_calls: list[str]
+    tool_results: list[str]
+    usage: UsageView | None
+
+
+class ConversationSummary(msgspec.Struct, rename="camel", kw_only=True):
+    id: uuid.UUID
+    title: str
+    model_id: str
+    is_processing: bool
+    max_context_window_reached: bool
+    usage: UsageView
+    created_at: datetime
+    updated_at: datetime
+
+
+class ConversationDetail(ConversationSummary, kw_only=True):
+    messages: list[MessageView]
+
+
+class ConversationPage(msgspec.Struct, rename="camel", kw_only=True):
+    conversations: list[ConversationSummary]
+    next: str | None
+
+
+class TokenBuckets:
+    """Per-user token buckets: `burst` requests at once, refilled at `per_minute`."""
+
+    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rate = per_minute / 60
+        self._burst = burst
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> None:
+        now = self._clock()
+        tokens, since = self._buckets.get(key, (float(self._burst), now))
+        tokens = min(self._burst, tokens + (now - since) * self._rate)
+        if tokens < 1:
+            wait = (1 - tokens) / self._rate
+            raise RateLimitExceeded(f"too many messages; try again in {math.ceil(wait)}s", retry_after=wait)
+        self._buckets[key] = (tokens - 1, now)
+        if len(self._buckets) > 100_000:  # forget idle users rather than grow without bound
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 3600}
+
+
+def chat_routes(
+    chat: Callable[[], ChatService], auth_secret: str, limiter: TokenBuckets, spawn: Callable[..., None]
+) -> list[Route]:
+    """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns."""
+
+    def user_of(request: Request) -> str:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("send your chat token as 'Authorization: Bearer <token>'")
+        return verify_token(auth_secret, token.strip())
+
+    async def post_chat(request: Request) -> Response:
+        user = user_of(request)
+        body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
+        limiter.take(user)
+        if "text/event-stream" in request.headers.get("accept", ""):
+            return _stream(chat(), user, body, spawn)
+        result = await chat().run_turn(user, body.query, body.conversation_id)
+        return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
+
+    async def list_conversations(request: Request) -> Response:
+        user = user_of(request)
+        limit = _limit(request)
+        before = _cursor(request.query_params.get("before"))
+        found = await chat().list(user, limit=limit, before=before)
+        following = _make_cursor(found[-1]) if len(found) == limit else None
+        return _json(ConversationPage(conversations=[_summary(c) for c in found], next=following))
+
+    async def get_conversation(request: Request) -> Response:
+        conversation = await chat().get(user_of(request), _conversation_id(request))
+        return _json(_detail(conversation))
+
+    async def delete_conversation(request: Request) -> Response:
+        await chat().delete(user_of(request), _conversation_id(request))
+        return Response(status_code=204)
+
+    return [
+        Route("/api/assistant-agent/chat", post_chat, methods=["POST"]),
+        Route("/api/conversations", list_conversations, methods=["GET"]),
+        Route("/api/conversations/{conversation_id}", get_conversation, methods=["GET"]),
+        Route("/api/conversations/{conversation_id}", delete_conversation, methods=["DELETE"]),
+    ]
+
+
+def _stream(chat: ChatService, user: str, body: ChatRequest, spawn: Callable[..., None]) -> StreamingResponse:
+    send, receive = anyio.create_memory_object_stream[tuple[str, Any]](256)
+
+    def emit(kind: str, data: Any) -> None:
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.WouldBlock):
+            send.send_nowait((kind, data))
+
+    def on_event(event: AgentEvent) -> None:
+        if event.kind == "tool":
+            emit("tool", {"name": event.name, "arguments": event.args, "ms": round(event.seconds * 1000),
+                          "isError": event.is_error})  # fmt: skip
+        elif event.kind == "model":
+            emit("step", {"step": event.step, "calls": [c for c in event.text.split(", ") if c]})
+
+    async def turn() -> None:
+        # Owned by the app: it finishes (and is stored) even if the client goes away.
+        async with send:
+            try:
+                result = await chat.run_turn(user, body.query, body.conversation_id, on_event)
+            except ShopagentError as exc:
+                status, error = domain_error_body(exc)
+                emit("error", {"status": status, **error})
+            except Exception:
+                log.exception("chat turn failed")
+                emit("error", {"status": 500, "code": "internal", "message": "internal error"})
+            else:
+                emit("answer", {"text": result.response})
+                emit("done", {"conversationId": str(result.conversation_id)})
+
+    spawn(turn)
+
+    async def events() -> AsyncIterator[bytes]:
+        async with receive:
+            async for kind, data in receive:
+                yield f"event: {kind}\ndata: {_encoder.encode(data).decode()}\n\n".encode()
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+def _summary(c: Conversation) -> ConversationSummary:
+    return ConversationSummary(
+        id=c.id, title=c.title, model_id=c.model_id, is_processing=c.is_processing,
+        max_context_window_reached=c.max_context_window_reached,
+        usage=UsageView(input_tokens=c.usage.input_tokens, output_tokens=c.usage.output_tokens),
+        created_at=c.created_at, updated_at=c.updated_at,
+    )  # fmt: skip
+
+
+def _detail(c: Conversation) -> ConversationDetail:
+    messages = []
+    for sequence, message in enumerate(c.messages, start=1):
+        calls, results = tool_names(message)
+        usage = (
+            UsageView(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
+            if message.usage
+            else None
+        )
+        messages.append(MessageView(sequence=sequence, role=message.role, text=message.text, tool_calls=calls,
+                                    tool_results=results, usage=usage))  # fmt: skip
+    summary = _summary(c)
+    return ConversationDetail(
+        **{f: getattr(summary, f) for f in ConversationSummary.__struct_fields__}, messages=messages
+    )
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(_encoder.encode(data), status_code=status, media_type="application/json")
+
+
+def _conversation_id(request: Request) -> uuid.UUID:
+    raw = request.path_params["conversation_id"]
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        raise ApiError(404, "not_found", f"conversation {raw} does not exist") from None
+
+
+def _limit(request: Request) -> int:
+    raw = request.query_params.get("limit", "20")
+    if not raw.isdigit() or not 1 <= int(raw) <= 100:
+        raise ApiError(400, "validation_error", "limit must be an integer from 1 to 100")
+    return int(raw)
+
+
+def _make_cursor(c: Conversation) -> str:
+    return base64.urlsafe_b64encode(f"{c.updated_at.isoformat()}|{c.id}".encode()).decode()
+
+
+def _cursor(raw: str | None) -> tuple[datetime, uuid.UUID] | None:
+    if raw is None:
+        return None
+    try:
+        stamp, _, ident = base64.urlsafe_b64decode(raw.encode()).decode().partition("|")
+        return datetime.fromisoformat(stamp), uuid.UUID(ident)
+    except ValueError:
+        raise ApiError(400, "validation_error", "before is not a cursor this API returned") from None
