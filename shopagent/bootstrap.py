@@ -279,8 +279,11 @@ def embedding_model_id(settings: Settings) -> str:
     return f"{e.gemini_model}@{e.gemini_dimensions}"
 
 
-def build_public_app(services: Services) -> Starlette:
-    """The public HTTP app: chat and conversations, admin, OpenAPI. Needs the auth secret."""
+def build_public_app(services: Services, chat_model: ChatModel | None = None) -> Starlette:
+    """The public HTTP app: chat and conversations, admin, OpenAPI. Needs the auth secret.
+
+    `chat_model` replaces the configured one (tests and benchmarks).
+    """
     s = services.settings
     if s.secrets.auth_secret is None:
         raise ConfigError(
@@ -292,7 +295,7 @@ def build_public_app(services: Services) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with open_agent(services) as agent, anyio.create_task_group() as turns:
+        async with open_agent(services, chat_model) as agent, anyio.create_task_group() as turns:
             running["chat"] = ChatService(PostgresConversations(services.pool), agent, chat_policy(s))
             running["spawn"] = turns.start_soon
             yield
@@ -513,10 +516,10 @@ async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]
 
 
 @contextlib.asynccontextmanager
-async def open_agent(services: Services) -> AsyncIterator[AssistantAgent]:
-    """The assistant with the configured model and tools; both are closed on exit."""
+async def open_agent(services: Services, model: ChatModel | None = None) -> AsyncIterator[AssistantAgent]:
+    """The assistant with the configured (or given) model and tools; both are closed on exit."""
     settings = services.settings
-    model = build_chat_model(settings)
+    model = model or build_chat_model(settings)
     try:
         async with open_tool_gateway(services) as tools:
             store = settings.store
