@@ -149,3 +149,71 @@ async def test_an_external_database_without_pgvector_stops_startup_with_the_fix(
     async with shopagent("run", "--role", "mcp", env=env) as proc:
         assert await proc.wait_exit() == 1
     assert any("the pgvector extension (>= 0.8) is not available" in e for e in proc.errors()), proc.logs
+
+
+async def test_token_issue_prints_only_a_token_for_the_user():
+    from shopagent.domain.tokens import verify_token
+
+    async with shopagent("token", "issue", "customer-42", env={"SHOPAGENT_AUTH_SECRET": "s3cret-s3cret"}) as proc:
+        assert await proc.wait_exit() == 0
+    assert verify_token("s3cret-s3cret", proc.stdout.strip()) == "customer-42"
+    assert proc.stdout.count("\n") == 1
+    async with shopagent(
+        "token", "issue", "x", env={"SHOPAGENT_AUTH_SECRET": "", "SHOPAGENT_DATA_DIR": "/nonexistent"}
+    ) as proc:
+        assert await proc.wait_exit() == 1
+    assert any("set SHOPAGENT_AUTH_SECRET" in e for e in proc.errors())
+
+
+async def test_the_demo_holds_a_conversation_that_survives_a_restart():
+    data_dir = Path(tempfile.mkdtemp(prefix="sa-demo-"))
+    env = {"SHOPAGENT_DATA_DIR": str(data_dir), "SHOPAGENT_AUTH_SECRET": ""}  # the demo makes its own secret
+
+    async def say(client: httpx.AsyncClient, url: str, headers, query: str, conversation_id=None) -> dict:
+        body = {"query": query, **({"conversationId": conversation_id} if conversation_id else {})}
+        response = await client.post(f"{url}/api/assistant-agent/chat", json=body, headers=headers)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    try:
+        async with shopagent("demo", env=env) as proc:
+            await proc.wait_for_log("all actors ready", timeout=90)
+            async with shopagent("token", "issue", "demo-user", env=env) as minted:
+                assert await minted.wait_exit() == 0
+            headers = {"Authorization": f"Bearer {minted.stdout.strip()}"}
+            url = f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}"
+            async with httpx.AsyncClient(timeout=60) as client:
+
+                async def indexed() -> bool:
+                    status = await client.get(f"{url}/api/admin/products?limit=1", headers={})
+                    return status.status_code in (401, 403)  # the API answers; indexing runs meanwhile
+
+                await eventually(indexed)
+                first = await say(client, url, headers, "warm winter boots")
+                # The sample catalog is indexed right after start-up; wait until search finds boots.
+                while "Here is what I found" not in first["response"]:
+                    first = await say(client, url, headers, "warm winter boots")
+                conversation = first["conversationId"]
+                second = await say(client, url, headers, "tell me more about the second one", conversation)
+                third = await say(client, url, headers, "red sneakers in size 39", conversation)
+            proc.signal(signal.SIGTERM)
+            assert await proc.wait_exit() == 0
+        second_product = first["response"].splitlines()[2].split(" - ")[0].removeprefix("2. ")
+        assert second["response"].startswith(second_product)
+        assert "sneaker" in third["response"].lower()
+
+        async with shopagent("demo", env=env) as again:
+            await again.wait_for_log("all actors ready", timeout=90)
+            url = f"http://127.0.0.1:{again.env['SHOPAGENT_HTTP__PORT']}"
+            async with httpx.AsyncClient(timeout=60) as client:
+                fourth = await say(client, url, headers, "tell me more about the first one", conversation)
+                detail = (await client.get(f"{url}/api/conversations/{conversation}", headers=headers)).json()
+            again.signal(signal.SIGTERM)
+            assert await again.wait_exit() == 0
+        assert fourth["conversationId"] == conversation
+        assert [m["text"] for m in detail["messages"] if m["role"] == "user" and m["text"]] == [
+            "warm winter boots", "tell me more about the second one", "red sneakers in size 39",
+            "tell me more about the first one",
+        ]  # fmt: skip
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)

@@ -1,0 +1,248 @@
+"""The chat HTTP API on a real server (uvicorn on loopback), against the real PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from functools import partial
+
+import anyio
+import httpx
+import msgspec
+import pytest
+
+from shopagent.actors.http import run_http
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
+from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.errors import ModelUnavailable
+from shopagent.domain.tokens import issue_token
+from shopagent.settings import ChatSettings, HttpSettings
+from tests.factories import product_input
+from tests.helpers import free_port
+
+pytestmark = pytest.mark.anyio
+
+SECRET = "test-auth-secret"
+SEARCH = "product-semantic-search"
+
+
+def token(user: str, ttl: int = 3600) -> dict[str, str]:
+    return {"Authorization": f"Bearer {issue_token(SECRET, user, ttl)}"}
+
+
+class Model(ScriptedChatModel):
+    """Scripted replies, optionally slowed down or failing."""
+
+    def __init__(self, script, *, delay: float = 0, error: Exception | None = None) -> None:
+        super().__init__(script)
+        self.delay, self.error = delay, error
+        self.finished = anyio.Event()
+
+    async def generate(self, system, messages, tools, temperature=None):
+        reply = await super().generate(system, messages, tools, temperature)
+        await anyio.sleep(self.delay)
+        if self.error:
+            raise self.error
+        if not reply.function_calls:
+            self.finished.set()
+        return reply
+
+
+@contextlib.asynccontextmanager
+async def chat_api(settings, model, **chat_settings):
+    port = free_port()
+    settings = msgspec.structs.replace(
+        settings, http=HttpSettings(port=port), chat=msgspec.structs.replace(ChatSettings(), **chat_settings)
+    )
+    async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
+        await services.catalog.create_product(product_input("alpine-boot"))
+        await services.index_product.index(await services.index_store.claim(10, 60, 5, "t"))
+        async with anyio.create_task_group() as tg:
+            await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                client.services = services
+                yield client
+            tg.cancel_scope.cancel()
+
+
+async def test_a_conversation_over_the_api(settings):
+    model = Model(lambda messages: says(f"answer {sum(m.role == 'model' for m in messages) + 1}"))
+    async with chat_api(settings, model) as api:
+        first = await api.post("/api/assistant-agent/chat", json={"query": "warm boots?"}, headers=token("ana"))
+        assert first.status_code == 200
+        conversation_id = first.json()["conversationId"]
+        assert first.json()["response"] == "answer 1"
+        second = await api.post(
+            "/api/assistant-agent/chat",
+            json={"query": "and socks?", "conversationId": conversation_id},
+            headers=token("ana"),
+        )
+        assert second.json() == {"conversationId": conversation_id, "response": "answer 2"}
+        await api.post("/api/assistant-agent/chat", json={"query": "another topic"}, headers=token("ana"))
+        await api.post("/api/assistant-agent/chat", json={"query": "bob's own"}, headers=token("bob"))
+
+        listed = (await api.get("/api/conversations", headers=token("ana"))).json()
+        assert [c["title"] for c in listed["conversations"]] == ["another topic", "warm boots?"]  # newest first
+        page = (await api.get("/api/conversations?limit=1", headers=token("ana"))).json()
+        assert [c["title"] for c in page["conversations"]] == ["another topic"]
+        rest = (await api.get(f"/api/conversations?limit=1&before={page['next']}", headers=token("ana"))).json()
+        assert [c["title"] for c in rest["conversations"]] == ["warm boots?"]
+
+        detail = (await api.get(f"/api/conversations/{conversation_id}", headers=token("ana"))).json()
+        assert [(m["sequence"], m["role"], m["text"]) for m in detail["messages"]] == [
+            (1, "user", "warm boots?"), (2, "model", "answer 1"), (3, "user", "and socks?"), (4, "model", "answer 2"),
+        ]  # fmt: skip
+        assert detail["messages"][1]["usage"] == {"inputTokens": 1, "outputTokens": 1}
+
+        assert (await api.get(f"/api/conversations/{conversation_id}", headers=token("bob"))).status_code == 404
+        assert (await api.delete(f"/api/conversations/{conversation_id}", headers=token("bob"))).status_code == 404
+        assert (await api.delete(f"/api/conversations/{conversation_id}", headers=token("ana"))).status_code == 204
+        assert (await api.get(f"/api/conversations/{conversation_id}", headers=token("ana"))).status_code == 404
+
+
+async def test_tool_names_are_listed_with_each_stored_message(settings):
+    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")])
+    async with chat_api(settings, model) as api:
+        reply = await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=token("ana"))
+        detail = (await api.get(f"/api/conversations/{reply.json()['conversationId']}", headers=token("ana"))).json()
+    assert [(m["toolCalls"], m["toolResults"]) for m in detail["messages"]] == [
+        ([], []), ([SEARCH], []), ([], [SEARCH]), ([], []),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({}, "send your chat token"),
+        ({"Authorization": "Bearer v1.abc.def"}, "signature is not valid"),
+        ({"Authorization": f"Bearer {issue_token(SECRET, 'ana', -10)}"}, "expired"),
+        ({"Authorization": f"Bearer {issue_token('another-secret', 'ana')}"}, "signature is not valid"),
+    ],
+)
+async def test_requests_without_a_valid_token_are_401(settings, headers, message):
+    async with chat_api(settings, Model([says("hi")])) as api:
+        response = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=headers)
+        listed = await api.get("/api/conversations", headers=headers)
+    assert response.status_code == listed.status_code == 401
+    assert response.headers["www-authenticate"].startswith("Bearer")
+    assert message in response.json()["error"]["message"]
+
+
+async def test_bad_input_gets_a_400_naming_the_field_and_big_bodies_a_413(settings):
+    async with chat_api(settings, Model([says("hi")])) as api:
+        empty = await api.post("/api/assistant-agent/chat", json={"query": "   "}, headers=token("ana"))
+        long = await api.post("/api/assistant-agent/chat", json={"query": "x" * 2001}, headers=token("ana"))
+        wrong = await api.post("/api/assistant-agent/chat", json={"query": 5}, headers=token("ana"))
+        not_uuid = await api.post(
+            "/api/assistant-agent/chat", json={"query": "hi", "conversationId": "nope"}, headers=token("ana")
+        )
+        huge = await api.post("/api/assistant-agent/chat", content=b"x" * 100_000, headers=token("ana"))
+        listed = (await api.get("/api/conversations", headers=token("ana"))).json()
+    assert empty.status_code == long.status_code == wrong.status_code == not_uuid.status_code == 400
+    assert "query must be 1-2000 characters" in empty.json()["error"]["message"]
+    assert wrong.json()["error"]["message"].startswith("query: Expected `str`")
+    assert not_uuid.json()["error"]["message"].startswith("conversationId:")
+    assert huge.status_code == 413
+    assert listed["conversations"] == []  # nothing was stored
+
+
+async def test_a_second_message_while_one_is_answered_is_a_409(settings):
+    model = Model(lambda messages: says("slow answer"), delay=0.5)
+    async with chat_api(settings, model) as api:
+        model.delay = 0
+        first = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
+        conversation_id = first.json()["conversationId"]
+        model.delay = 0.5
+        body = {"query": "again", "conversationId": conversation_id}
+        responses = []
+        async with anyio.create_task_group() as tg:
+            for _ in range(3):
+                tg.start_soon(
+                    lambda: _append(responses, api.post("/api/assistant-agent/chat", json=body, headers=token("ana")))
+                )
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200, 409, 409]
+    busy = next(r for r in responses if r.status_code == 409)
+    assert busy.json()["error"]["code"] == "conversation_busy"
+
+
+async def _append(results: list, request) -> None:
+    results.append(await request)
+
+
+async def test_the_rate_limit_answers_429_with_retry_after(settings):
+    async with chat_api(settings, Model([says("hi")]), rate_burst=2, rate_per_minute=1) as api:
+        codes = [
+            (await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))).status_code
+            for _ in range(3)
+        ]
+        limited = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
+        other_user = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("bob"))
+    assert codes == [200, 200, 429]
+    assert int(limited.headers["retry-after"]) >= 1
+    assert limited.json()["error"]["code"] == "rate_limited"
+    assert other_user.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("model", "options", "status", "code"),
+    [
+        (Model([says("x")], error=ModelUnavailable("the model is down")), {}, 503, "model_unavailable"),
+        (Model([says("x")], delay=2), {"turn_timeout_seconds": 0.2}, 504, "turn_timeout"),
+        (Model(lambda m: calls((SEARCH, {"query": "boot"}))), {"max_steps": 2}, 500, "max_steps_exceeded"),
+    ],
+)
+async def test_model_failures_map_to_statuses_and_never_a_stack_trace(settings, model, options, status, code):
+    async with chat_api(settings, model, **options) as api:
+        response = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
+        listed = (await api.get("/api/conversations", headers=token("ana"))).json()
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == code
+    assert "Traceback" not in response.text
+    assert listed["conversations"] == []
+
+
+async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leaves(settings):
+    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")], delay=0.3)
+    async with chat_api(settings, model) as api:
+        headers = {**token("ana"), "Accept": "text/event-stream"}
+        events = []
+        async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            async for line in stream.aiter_lines():
+                if line.startswith("event: "):
+                    events.append(line.removeprefix("event: "))
+                if "tool" in events:
+                    break  # the client goes away mid-turn
+        with anyio.fail_after(10):
+            await model.finished.wait()
+        listed = []
+        with anyio.fail_after(10):
+            while not listed:
+                listed = (await api.get("/api/conversations", headers=token("ana"))).json()["conversations"]
+                await anyio.sleep(0.05)
+        detail = (await api.get(f"/api/conversations/{listed[0]['id']}", headers=token("ana"))).json()
+        complete = []
+        async with api.stream(
+            "POST", "/api/assistant-agent/chat", json={"query": "again boots"}, headers=headers
+        ) as stream:
+            async for line in stream.aiter_lines():
+                if line.startswith("data: "):
+                    complete.append(json.loads(line.removeprefix("data: ")))
+    assert events[:2] == ["step", "tool"]
+    assert [m["text"] for m in detail["messages"]][-1] == "The Alpine boot."
+    assert complete[-1]["conversationId"]
+    assert any(e.get("text") == "The Alpine boot." for e in complete)
+
+
+async def test_the_openapi_document_describes_the_api(settings):
+    async with chat_api(settings, Model([says("hi")])) as api:
+        document = (await api.get("/openapi.json")).json()
+    assert set(document["paths"]) == {
+        "/api/assistant-agent/chat",
+        "/api/conversations",
+        "/api/conversations/{conversation_id}",
+    }
+    assert "ChatRequest" in document["components"]["schemas"]
+    assert "409" in document["paths"]["/api/assistant-agent/chat"]["post"]["responses"]
