@@ -1,0 +1,150 @@
+"""Chat endpoint throughput and latency against a plain endpoint on the same server.
+
+    python bench/chat.py [--requests 400] [--concurrency 8]
+
+One process, an embedded PostgreSQL, a small catalog indexed with the hash embedder. The
+chat endpoint runs the real stack (token check, rate limiter, agent loop, in-process MCP
+search, conversation insert) with a zero-latency scripted model that makes one tool call
+per turn. The baseline is a plain Starlette endpoint doing one database round trip, served
+by the same embedded uvicorn. Both are driven by the same HTTP client over loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from functools import partial
+from pathlib import Path
+
+import anyio
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shopagent.actors.http import run_http
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
+from shopagent.adapters.postgres.database import ensure_database
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.catalog import ProductInput, VariationInput
+from shopagent.domain.chat import FunctionResponse
+from shopagent.domain.tokens import issue_token
+from shopagent.runtime.asgi import bind_tcp, serve_asgi
+from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def one_tool_call(messages):
+    answered = any(isinstance(p, FunctionResponse) for p in messages[-1].parts)
+    return says("Here you go.") if answered else calls(("product-semantic-search", {"query": "warm boots", "limit": 3}))
+
+
+async def drive(client: httpx.AsyncClient, make_request, total: int, concurrency: int) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    remaining = iter(range(total))
+
+    async def worker() -> None:
+        for _ in remaining:
+            began = time.perf_counter()
+            response = await make_request(client)
+            latencies.append((time.perf_counter() - began) * 1000)
+            response.raise_for_status()
+
+    began = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for _ in range(concurrency):
+            tg.start_soon(worker)
+    return time.perf_counter() - began, latencies
+
+
+def q(values: list[float], n: int) -> float:
+    return statistics.quantiles(values, n=100)[n - 1]
+
+
+async def main(args: argparse.Namespace) -> None:
+    server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="shopagent-bench-")))
+    await anyio.to_thread.run_sync(server.start)
+    try:
+        await ensure_database(server.dsn("postgres"), "bench_chat")
+        port = free_port()
+        settings = Settings(
+            secrets=Secrets(database_url=Secret(server.dsn("bench_chat")), auth_secret=Secret("bench-secret")),
+            embedding=EmbeddingSettings(model="hash"),
+            http=HttpSettings(port=port),
+            chat=ChatSettings(rate_per_minute=1e9, rate_burst=1_000_000),
+        )
+        async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
+            for n in range(50):
+                await services.catalog.create_product(
+                    ProductInput(slug=f"boot-{n}", name=f"Warm Winter Boot {n}", category="Boots",
+                                 price=Decimal("99.00"),
+                                 description="A warm lined boot for snowy days.",
+                                 variations=[VariationInput(color="black", size="42", quantity=5)])
+                )  # fmt: skip
+            while events := await services.index_store.claim(100, 60, 5, "bench"):
+                await services.index_product.index(events)
+
+            async def ping(request: Request) -> JSONResponse:
+                async with services.pool.acquire() as conn:
+                    return JSONResponse({"value": await conn.fetchval("SELECT count(*) FROM product")})
+
+            plain = Starlette(routes=[Route("/ping", ping)])
+            plain_sock = bind_tcp("127.0.0.1", 0)
+            plain_port = plain_sock.getsockname()[1]
+            model = ScriptedChatModel(one_tool_call)
+            headers = {"Authorization": f"Bearer {issue_token('bench-secret', 'bench-user')}"}
+            async with anyio.create_task_group() as tg:
+                await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+                await tg.start(partial(serve_asgi, plain, plain_sock, name="plain", grace_seconds=1))
+                async with httpx.AsyncClient(timeout=30) as client:
+                    chat_url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
+                    ping_url = f"http://127.0.0.1:{plain_port}/ping"
+
+                    def chat(c: httpx.AsyncClient):
+                        return c.post(chat_url, json={"query": "warm boots please"}, headers=headers)
+
+                    def plain_call(c: httpx.AsyncClient):
+                        return c.get(ping_url)
+
+                    await drive(client, chat, 50, args.concurrency)  # warm up both
+                    await drive(client, plain_call, 50, args.concurrency)
+                    chat_seconds, chat_latency = await drive(client, chat, args.requests, args.concurrency)
+                    plain_seconds, plain_latency = await drive(client, plain_call, args.requests, args.concurrency)
+                tg.cancel_scope.cancel()
+    finally:
+        await anyio.to_thread.run_sync(server.stop)
+    chat_rate, plain_rate = args.requests / chat_seconds, args.requests / plain_seconds
+    rows = [
+        ("chat endpoint (1 tool call, new conversation stored)",
+         f"{chat_rate:.0f} turns/s, p50 {q(chat_latency, 50):.1f} ms, p95 {q(chat_latency, 95):.1f} ms"),
+        ("plain endpoint (1 database round trip)",
+         f"{plain_rate:.0f} req/s, p50 {q(plain_latency, 50):.1f} ms, p95 {q(plain_latency, 95):.1f} ms"),
+        ("throughput ratio chat / plain", f"{chat_rate / plain_rate:.2f}"),
+        ("per-turn overhead (p50 difference)", f"{q(chat_latency, 50) - q(plain_latency, 50):.1f} ms"),
+    ]  # fmt: skip
+    width = max(len(a) for a, _ in rows)
+    for a, b in rows:
+        print(f"{a.ljust(width)}  {b}")
+    print(f"\n{args.requests} requests, {args.concurrency} concurrent, over loopback HTTP")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=8)
+    anyio.run(main, parser.parse_args(), backend="asyncio")
