@@ -217,3 +217,10 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
         ]  # fmt: skip
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def test_the_chat_api_refuses_to_start_without_an_auth_secret(database):
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_AUTH_SECRET": "", "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    async with shopagent("run", "--role", "chat", env=env) as proc:
+        assert await proc.wait_exit() == 1
+    assert any("the chat API needs SHOPAGENT_AUTH_SECRET" in e for e in proc.errors()), proc.logs
