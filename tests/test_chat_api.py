@@ -19,7 +19,7 @@ from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings
 from tests.factories import product_input
-from tests.helpers import free_port
+from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
 
@@ -217,11 +217,11 @@ async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leave
                     break  # the client goes away mid-turn
         with anyio.fail_after(10):
             await model.finished.wait()
-        listed = []
-        with anyio.fail_after(10):
-            while not listed:
-                listed = (await api.get("/api/conversations", headers=token("ana"))).json()["conversations"]
-                await anyio.sleep(0.05)
+
+        async def stored() -> list:
+            return (await api.get("/api/conversations", headers=token("ana"))).json()["conversations"]
+
+        listed = await eventually(stored, timeout=10)
         detail = (await api.get(f"/api/conversations/{listed[0]['id']}", headers=token("ana"))).json()
         complete = []
         async with api.stream(
