@@ -238,7 +238,7 @@ def roster_for(
     """The child specs for the chosen actors, in start order."""
     s = services.settings
     factories: dict[str, Callable[[], ChildSpec]] = {
-        "ops": lambda: ChildSpec("ops", partial(run_ops, s, _need(health))),
+        "ops": lambda: ChildSpec("ops", partial(run_ops, s, _need_value(health, "a health report"))),
         "embedding-pool": lambda: ChildSpec(
             "embedding-pool",
             partial(
@@ -329,11 +329,6 @@ def chat_policy(settings: Settings) -> ChatPolicy:
 def _need_value(value: T | None, what: str) -> T:
     assert value is not None, f"{what} was not built for these actors"
     return value
-
-
-def _need(health: Callable[[], Health] | None) -> Callable[[], Health]:
-    assert health is not None, "the ops actor needs a health report"
-    return health
 
 
 def _mailbox(services: Services) -> Mailbox[OutboxEvent]:

@@ -35,15 +35,13 @@ async def run_outbox_poller(
     conn = await connect(dsn)
     wake = anyio.Event()
 
-    def on_notify(*_: Any) -> None:
-        wake.set()
-
-    def on_lost(*_: Any) -> None:
+    def wake_up(*_: Any) -> None:
+        # A NOTIFY means work; a lost connection must wake us too, to notice and crash.
         wake.set()
 
     try:
-        conn.add_termination_listener(on_lost)
-        await conn.add_listener(OUTBOX_CHANNEL, on_notify)
+        conn.add_termination_listener(wake_up)
+        await conn.add_listener(OUTBOX_CHANNEL, wake_up)
         async with mailbox.sender() as outbox:
             requested = _room(mailbox, batch)
             claimed = await claim(requested)
