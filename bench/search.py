@@ -39,6 +39,7 @@ from shopagent.adapters.postgres.database import ensure_database, open_pool
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import ensure_vector_index
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
+from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
 from shopagent.bootstrap import catalog_rules, prepare_schema
 from shopagent.entrypoints.mcp.server import build_mcp_server
@@ -74,7 +75,7 @@ def unit(rows: np.ndarray) -> np.ndarray:
     return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
 
 
-async def build_catalog(pool, products: int, rng: np.random.Generator) -> None:
+async def build_catalog(pool, products: int, rng: np.random.Generator, args) -> None:
     centres = unit(rng.normal(size=(TOPICS, DIM)))
     topic = rng.integers(0, TOPICS, size=products)
     prices = np.round(rng.uniform(10, 400, size=products), 2)
@@ -119,7 +120,7 @@ async def build_catalog(pool, products: int, rng: np.random.Generator) -> None:
         await conn.execute("SET maintenance_work_mem = '1GB'")
         await conn.execute("ANALYZE")
     began = time.perf_counter()
-    await ensure_vector_index(pool, MODEL, DIM)
+    await ensure_vector_index(pool, MODEL, DIM, VectorIndexSpec(m=args.m, ef_construction=args.ef_construction))
     print(f"built the HNSW index over {len(chunks)} chunks in {time.perf_counter() - began:.0f} s", file=sys.stderr)
 
 
@@ -137,7 +138,7 @@ async def main(args: argparse.Namespace) -> None:
         settings = Settings(secrets=Secrets(database_url=Secret(dsn), mcp_api_key=Secret("bench-key")))
         await prepare_schema(dsn, settings)
         async with open_pool(dsn, min_size=2, max_size=4, connect_timeout=10, command_timeout=600) as pool:
-            await build_catalog(pool, args.products, rng)
+            await build_catalog(pool, args.products, rng, args)
             async with pool.acquire() as conn:
                 centres = await conn.fetch(f"SELECT embedding FROM product_chunk WHERE ordinal = 0 LIMIT {TOPICS * 3}")
             seeds = np.stack([r["embedding"].to_numpy() for r in centres])
@@ -146,7 +147,7 @@ async def main(args: argparse.Namespace) -> None:
                 + rng.normal(scale=0.3 / np.sqrt(DIM), size=(args.queries, DIM))
             )
             embedder = TableEmbedder(queries)
-            index = PostgresSearchIndex(pool, SearchTuning())
+            index = PostgresSearchIndex(pool, SearchTuning(ef_search=args.ef_search))
             search = CatalogSearch(embedder, index, PostgresCatalog(pool), catalog_rules(settings))
             rows = await measure_selectivities(pool, search, index, queries, args)
             rows += await measure_mcp(settings, search, args)
@@ -241,4 +242,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--products", type=int, default=50_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--m", type=int, default=16)
+    parser.add_argument("--ef-construction", type=int, default=64)
+    parser.add_argument("--ef-search", type=int, default=100)
     anyio.run(main, parser.parse_args(), backend="asyncio")

@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         help="re-index every product with the configured embedding model",
         description="Queue every product and index them in this process (running indexers help), with "
-        "progress. Use after changing embedding.model.",
+        "progress, then build the vector index anew. Use after changing embedding.model or the "
+        "search.hnsw_* settings.",
     )
     token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
     token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
@@ -205,7 +206,7 @@ async def _index(settings: Settings, action: str) -> int:
             print(f"{await store.retry_dead()} dead-lettered event(s) queued again")
         elif action == "rebuild":
             total, first = await store.enqueue_all()
-            await bootstrap.drain_index(services, first, total, ProgressBar("indexing"))
+            await bootstrap.drain_index(services, first, total, ProgressBar("indexing"), rebuild_vector_index=True)
         status = await store.status(bootstrap.embedding_model_id(settings))
     print_index_status(status)
     return 0

@@ -43,14 +43,14 @@ from shopagent.adapters.postgres.database import (
     redact_dsn,
 )
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import PostgresIndexStore, ensure_vector_index
+from shopagent.adapters.postgres.index_store import PostgresIndexStore
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy, ChatService
-from shopagent.application.indexing import IndexingPolicy, IndexProducts
-from shopagent.application.ports import ChatModel, EmbeddingModel
+from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
+from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.catalog import CatalogRules
@@ -111,6 +111,7 @@ class Services:
     mailbox: Mailbox[OutboxEvent] | None = None
     embedder: EmbeddingModel | None = None
     index_product: IndexProducts | None = None
+    index_keeper: VectorIndexKeeper | None = None
     search: CatalogSearch | None = None
     mcp_server: McpServer[Any] | None = None
 
@@ -211,18 +212,37 @@ async def open_services(
                 services.embedder = embedder or await build_embedder(settings)
                 if embedder is None:  # ours to close
                     exits.push_async_callback(services.embedder.aclose)
-                await ensure_vector_index(pool, services.embedder.model_id, services.embedder.dimension)
                 services.search = CatalogSearch(
                     services.embedder, PostgresSearchIndex(pool, search_tuning(settings)), repository, rules
                 )
                 services.mcp_server = build_mcp_server(services.search, settings.store.name, settings.store.currency)
             if INDEXER_ACTORS & actors:
                 assert services.embedder is not None
+                services.index_keeper = vector_index_keeper(settings, services.index_store, services.embedder)
                 services.index_product = IndexProducts(
-                    repository, services.index_store, services.embedder, indexing_policy(settings)
+                    repository,
+                    services.index_store,
+                    services.embedder,
+                    indexing_policy(settings),
+                    keeper=services.index_keeper,
                 )
                 services.mailbox = exits.enter_context(Mailbox[OutboxEvent](settings.runtime.mailbox_capacity))
             yield services
+
+
+def vector_index_keeper(settings: Settings, store: IndexStore, embedder: EmbeddingModel) -> VectorIndexKeeper:
+    return VectorIndexKeeper(
+        store,
+        embedder.model_id,
+        embedder.dimension,
+        VectorIndexSpec(
+            m=settings.search.hnsw_m,
+            ef_construction=settings.search.hnsw_ef_construction,
+            build_memory_mb=settings.indexer.index_build_memory_mb,
+        ),
+        bulk_load_events=settings.indexer.bulk_load_events,
+        max_attempts=settings.indexer.max_attempts,
+    )
 
 
 def search_tuning(settings: Settings) -> SearchTuning:
@@ -247,6 +267,8 @@ def roster_for(
                 _indexer(services),
                 workers=s.indexer.workers,
                 batch=s.indexer.claim_batch,
+                prepare=_keeper(services).prepare,
+                settle=_keeper(services).settle,
             ),
         ),
         "outbox-poller": lambda: ChildSpec(
@@ -341,6 +363,11 @@ def _indexer(services: Services) -> IndexProducts:
     return services.index_product
 
 
+def _keeper(services: Services) -> VectorIndexKeeper:
+    assert services.index_keeper is not None, "the indexer actors need the vector index keeper"
+    return services.index_keeper
+
+
 async def _claim(services: Services, limit: int) -> list[OutboxEvent]:
     i = services.settings.indexer
     return await services.index_store.claim(limit, i.lease_seconds, i.max_attempts, WORKER_ID)
@@ -421,11 +448,22 @@ async def serve(
         log.info("stopped after %s", stop.signal.name)
 
 
-async def drain_index(services: Services, first_event: int, total: int, progress: Callable[[int, int], None]) -> None:
-    """Run the indexer actors here until the `total` events from `first_event` on are finished.
+async def drain_index(
+    services: Services,
+    first_event: int,
+    total: int,
+    progress: Callable[[int, int], None],
+    *,
+    rebuild_vector_index: bool = False,
+) -> None:
+    """Run the indexer actors here until the `total` events from `first_event` on are finished
+    and the vector index is built (`rebuild_vector_index`: built anew once they are).
 
     Other indexer processes on the same database may take part of the work; that is fine.
     """
+    keeper = _keeper(services)
+    if rebuild_vector_index:
+        await keeper.prepare(rebuild=True)
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services), restart_policy(services.settings))
     async with anyio.create_task_group() as tg:
         await tg.start(supervisor.run)
@@ -433,6 +471,9 @@ async def drain_index(services: Services, first_event: int, total: int, progress
             progress(finished, total)
             await anyio.sleep(0.2)
         progress(total, total)
+        while keeper.pending:  # settle here too: the last events may have been another process's
+            await keeper.settle()
+            await anyio.sleep(0.2)
         tg.cancel_scope.cancel()
 
 

@@ -104,6 +104,8 @@ class SearchSettings(_Section):
     ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
     max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
     exact_below_products: NonNegativeInt = 2_000
+    hnsw_m: Annotated[int, msgspec.Meta(ge=2, le=100)] = 16
+    hnsw_ef_construction: Annotated[int, msgspec.Meta(ge=4, le=1000)] = 64
 
 
 class OpsSettings(_Section):
@@ -157,6 +159,8 @@ class IndexerSettings(_Section):
     max_attempts: PositiveInt = 5
     retry_backoff_seconds: Seconds = 1.0
     retry_backoff_max_seconds: Seconds = 300.0
+    bulk_load_events: NonNegativeInt = 2_000
+    index_build_memory_mb: Annotated[int, msgspec.Meta(ge=64, le=65_536)] = 512
 
 
 class ChatSettings(_Section):

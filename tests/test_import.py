@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import asyncpg
 import msgspec
 import pytest
 
+from shopagent.adapters.postgres.index_store import vector_index_name
 from shopagent.application.catalog import import_products
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import read_catalog_file
@@ -95,6 +97,17 @@ async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path)
         assert await proc.wait_exit(60) == 0
     assert "products  5 indexed of 5" in proc.stdout
     assert "events    0 pending" in proc.stdout
+    assert "vector index  ready" in proc.stdout
+    # A changed HNSW setting applies when rebuilding.
+    async with shopagent("index", "rebuild", env=env | {"SHOPAGENT_SEARCH__HNSW_M": "6"}) as proc:
+        assert await proc.wait_exit(60) == 0
+    assert "vector index  ready" in proc.stdout
+    conn = await asyncpg.connect(database)
+    try:
+        definition = await conn.fetchval("SELECT pg_get_indexdef(to_regclass($1))", vector_index_name("hash-384"))
+    finally:
+        await conn.close()
+    assert "m='6'" in definition
     async with shopagent("index", "retry-failed", env=env) as proc:
         assert await proc.wait_exit() == 0
     assert "0 dead-lettered event(s) queued again" in proc.stdout

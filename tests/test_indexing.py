@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.postgres.index_store import vector_index_name
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.ports import SaveItem, SaveOutcome
-from shopagent.bootstrap import INDEXER_ACTORS, roster_for
+from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
 from shopagent.domain.indexing import chunk_product, chunk_set_hash
@@ -266,3 +267,89 @@ async def test_the_reaper_sweep_frees_expired_leases_and_dead_letters_exhausted_
     assert (status.dead, status.pending, status.in_flight) == (1, 1, 0)
     assert status.dead_events[0]["productId"] == first.id
     assert status.dead_events[0]["lastError"] == "the last attempt did not finish within its lease"
+
+
+async def vector_index_definition(services) -> str | None:
+    """The hash model's vector index as PostgreSQL describes it, or None when there is none."""
+    async with services.pool.acquire() as conn:
+        return await conn.fetchval("SELECT pg_get_indexdef(to_regclass($1))", vector_index_name("hash-384"))
+
+
+def with_bulk_threshold(settings, events: int, **search):
+    return msgspec.structs.replace(
+        settings,
+        indexer=msgspec.structs.replace(settings.indexer, bulk_load_events=events),
+        search=msgspec.structs.replace(settings.search, **search),
+    )
+
+
+async def run_indexer_watching_the_vector_index(services, products: int) -> list[bool]:
+    """Run the indexer actors until `products` are indexed and the vector index exists;
+    return, per batch, whether the vector index existed while the batch ran."""
+    seen: list[bool] = []
+    index = services.index_product
+
+    async def watched(events):
+        seen.append(await vector_index_definition(services) is not None)
+        await index(events)
+
+    services.index_product = watched
+
+    async def done():
+        status = await services.index_store.status("hash-384")
+        return (
+            status.products_indexed == products
+            and status.pending + status.in_flight == 0
+            and (await vector_index_definition(services) is not None)
+        )
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(Supervisor(roster_for(INDEXER_ACTORS, services)).run)
+        await eventually(done, timeout=30)
+        tg.cancel_scope.cancel()
+    return seen
+
+
+async def test_a_bulk_load_stores_chunks_first_then_builds_the_vector_index_with_its_settings(settings):
+    settings = with_bulk_threshold(settings, 20, hnsw_m=8, hnsw_ef_construction=24)
+    async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder()) as services:
+        await services.index_keeper.prepare()
+        await services.index_keeper.settle()  # the index of an empty catalog: built at once
+        assert await vector_index_definition(services) is not None
+        for n in range(30):  # more than the threshold and than the products indexed (none)
+            await services.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
+        seen = await run_indexer_watching_the_vector_index(services, 30)
+        definition = await vector_index_definition(services)
+        async with services.pool.acquire() as conn:
+            chunks = await conn.fetchval("SELECT count(*) FROM product_chunk WHERE model = 'hash-384'")
+    assert seen and not any(seen)  # dropped before the first batch, built after the last
+    assert "m='8'" in definition and "ef_construction='24'" in definition
+    assert "WHERE (model = 'hash-384'::text)" in definition
+    assert chunks >= 60
+
+
+async def test_a_small_backlog_is_indexed_into_the_live_vector_index(settings):
+    settings = with_bulk_threshold(settings, 20)
+    async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder()) as services:
+        for n in range(5):
+            await services.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
+        await services.index_keeper.prepare()
+        await services.index_keeper.settle()  # a missing index with a small backlog: built at once
+        before = await vector_index_definition(services)
+        assert before is not None and "m='16'" in before
+        seen = await run_indexer_watching_the_vector_index(services, 5)
+        assert await vector_index_definition(services) == before
+    assert seen and all(seen)
+
+
+async def test_only_events_in_flight_or_due_hold_back_the_build(services):
+    store = services.index_store
+    assert not await store.has_backlog(5)
+    product = await services.catalog.create_product(product_input())
+    assert await store.has_backlog(5)  # due
+    [event] = await store.claim(10, 60, 5, "test")
+    assert await store.has_backlog(5)  # in flight
+    await store.fail(event, "the embedding service is down", 3600)
+    assert not await store.has_backlog(5)  # waiting an hour for its retry: not worth waiting for
+    await services.catalog.update_product(product.id, ProductPatch(name="Renamed"))
+    assert await store.has_backlog(5)

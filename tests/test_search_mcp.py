@@ -46,6 +46,9 @@ CATALOG = [
 async def index_everything(services) -> None:
     while events := await services.index_store.claim(100, 60, 5, "test"):
         await services.index_product.index(events)
+    await services.index_keeper.prepare()
+    await services.index_keeper.settle()
+    assert (await services.index_store.vector_index_state("hash-384")).ready
 
 
 @pytest.fixture(params=["exact", "hnsw"])
@@ -69,6 +72,14 @@ async def search(client: Client, **arguments):
     result = await client.call_tool("product-semantic-search", arguments)
     assert not result.is_error, result.content
     return [p["slug"] for p in result.structured_content["products"]]
+
+
+async def test_without_the_vector_index_a_search_scans_the_chunks_and_finds_the_same(shop):
+    async with Client(shop.mcp_server) as client:
+        before = await search(client, query="warm lined winter boots", limit=5)
+        assert await shop.index_store.drop_vector_index("hash-384")
+        after = await search(client, query="warm lined winter boots", limit=5)
+    assert before and after == before
 
 
 async def test_tools_are_listed_with_input_and_output_schemas(shop):

@@ -23,6 +23,23 @@ def test_the_shipped_config_file_documents_exactly_the_defaults():
     assert load_settings(REPO / "config.toml", environ={}) == Settings()
 
 
+def test_the_shipped_config_file_lists_every_setting():
+    import tomllib
+
+    import msgspec
+
+    text = (REPO / "config.toml").read_text()
+    written = tomllib.loads(text)
+    for section in msgspec.structs.fields(Settings):
+        if section.name == "secrets":  # environment only
+            continue
+        for field in msgspec.structs.fields(section.type):
+            if field.default is None:  # TOML has no null: shown commented out
+                assert f"# {field.encode_name} = " in text, f"{section.name}.{field.encode_name}"
+            else:
+                assert field.encode_name in written.get(section.name, {}), f"{section.name}.{field.encode_name}"
+
+
 def test_no_file_and_no_environment_gives_the_defaults(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert load_settings(environ={}) == Settings()

@@ -7,17 +7,30 @@ completed is a no-op success. Events come in batches (whatever the mailbox holds
 limit) so that one database round trip and one embedding call serve many products; a
 failing batch is retried one event at a time, so one bad product cannot hold back others.
 Failures are retried with backoff, then dead-lettered.
+
+The model's vector index is kept by a `VectorIndexKeeper`: growing an HNSW graph one chunk at
+a time costs several times more than building it over chunks already stored, so a bulk load
+(a first import, a model change, `index rebuild`) stores the chunks first and builds the
+index once the backlog is drained.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from shopagent.application.ports import CatalogRepository, EmbeddingModel, IndexStore, SaveItem, SaveOutcome
+from shopagent.application.ports import (
+    CatalogRepository,
+    EmbeddingModel,
+    IndexStore,
+    SaveItem,
+    SaveOutcome,
+    VectorIndexSpec,
+)
 from shopagent.domain.errors import ShopagentError
 from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash, retry_delay
 
@@ -33,6 +46,98 @@ class IndexingPolicy:
     backoff_max_seconds: float = 300.0
 
 
+_RECHECK_SECONDS = 60.0
+
+
+class VectorIndexKeeper:
+    """Builds the active model's vector index: at once when the backlog is small, after the
+    backlog drains when it is a bulk load.
+
+    A bulk load is a backlog of at least `bulk_load_events` that outnumbers the products
+    already indexed with the model (so at least doubling the index): then an existing index
+    is dropped and rebuilt at the end, and searches scan the chunks exactly meanwhile
+    (slower, never wrong). `bulk_load_events = 0` keeps the index live at all times.
+    """
+
+    def __init__(
+        self,
+        store: IndexStore,
+        model: str,
+        dimension: int,
+        spec: VectorIndexSpec,
+        *,
+        bulk_load_events: int,
+        max_attempts: int,
+    ) -> None:
+        self._store = store
+        self._model = model
+        self._dimension = dimension
+        self._spec = spec
+        self._bulk_load_events = bulk_load_events
+        self._max_attempts = max_attempts
+        self._to_build = False
+        self._after_backlog = False
+        self._building = False
+        self._checked_at = time.monotonic()
+
+    @property
+    def pending(self) -> bool:
+        """Whether this keeper still has the index to build."""
+        return self._to_build
+
+    async def prepare(self, *, rebuild: bool = False) -> None:
+        """Decide when the index gets built (`rebuild`: drop it and build it anew)."""
+        state = await self._store.vector_index_state(self._model)
+        bulk = 0 < self._bulk_load_events <= state.backlog and state.backlog > state.products_indexed
+        if state.ready and (bulk or rebuild):
+            await self._store.drop_vector_index(self._model)
+            log.info(
+                "dropped the vector index of %s: %d queued event(s) load first, then it is rebuilt",
+                self._model,
+                state.backlog,
+            )
+        elif not state.ready and bulk:
+            log.info(
+                "bulk load of %d event(s): the vector index of %s is built once they are indexed",
+                state.backlog,
+                self._model,
+            )
+        # A build already decided to wait for the backlog keeps waiting (a restart, or the
+        # actors starting after `index rebuild` asked for one, must not hurry it).
+        self._after_backlog = bulk or rebuild or (self._to_build and self._after_backlog)
+        self._to_build = not state.ready or bulk or rebuild
+
+    async def settle(self) -> None:
+        """Build the index if it is due now; cheap when there is nothing to do."""
+        if self._building:
+            return
+        if not self._to_build:
+            # Now and then make sure it is still there (another process may have dropped
+            # it for a rebuild, then died).
+            if time.monotonic() - self._checked_at < _RECHECK_SECONDS:
+                return
+            self._checked_at = time.monotonic()
+            await self.prepare()
+            if not self._to_build:
+                return
+        if self._after_backlog and await self._store.has_backlog(self._max_attempts):
+            return
+        self._building = True
+        try:
+            began = time.monotonic()
+            if await self._store.build_vector_index(self._model, self._dimension, self._spec):
+                log.info(
+                    "built the vector index of %s (m=%d, ef_construction=%d) in %.1f s",
+                    self._model,
+                    self._spec.m,
+                    self._spec.ef_construction,
+                    time.monotonic() - began,
+                )
+            self._to_build = False
+        finally:
+            self._building = False
+
+
 class IndexProducts:
     """Callable per batch of outbox events; never raises for a failure of the events themselves."""
 
@@ -44,14 +149,21 @@ class IndexProducts:
         policy: IndexingPolicy,
         *,
         on_indexed: Callable[[OutboxEvent, SaveOutcome], None] | None = None,
+        keeper: VectorIndexKeeper | None = None,
     ) -> None:
         self._catalog = catalog
         self._store = store
         self._embedder = embedder
         self._policy = policy
         self._on_indexed = on_indexed
+        self.keeper = keeper
 
     async def __call__(self, events: Sequence[OutboxEvent]) -> None:
+        await self._handle(events)
+        if self.keeper is not None:
+            await self.keeper.settle()
+
+    async def _handle(self, events: Sequence[OutboxEvent]) -> None:
         try:
             outcomes = await self.index(events)
         except Exception as exc:
@@ -59,7 +171,7 @@ class IndexProducts:
                 await self._failed(events[0], exc)
             else:
                 for event in events:  # find the culprit; the others go through
-                    await self([event])
+                    await self._handle([event])
             return
         if self._on_indexed is not None:
             for event in events:

@@ -104,6 +104,23 @@ class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     products_indexed: int
     products_total: int
     dead_events: list[dict[str, Any]]
+    vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
+
+
+@dataclass(frozen=True)
+class VectorIndexSpec:
+    """How a model's vector index (HNSW, cosine) is built."""
+
+    m: int = 16
+    ef_construction: int = 64
+    build_memory_mb: int = 512
+
+
+@dataclass(frozen=True)
+class VectorIndexState:
+    ready: bool  # the model's vector index exists
+    backlog: int  # events due or in flight
+    products_indexed: int  # products whose chunks come from the model
 
 
 class IndexStore(Protocol):
@@ -147,6 +164,21 @@ class IndexStore(Protocol):
         ...
 
     async def finished_since(self, first_event: int) -> int: ...
+
+    async def vector_index_state(self, model: str) -> VectorIndexState: ...
+
+    async def has_backlog(self, max_attempts: int) -> bool:
+        """Whether any event is in flight or could be claimed now (retries waiting for their
+        backoff do not count)."""
+        ...
+
+    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> bool:
+        """Build the model's vector index unless it exists; True when this call built it."""
+        ...
+
+    async def drop_vector_index(self, model: str) -> bool:
+        """Drop the model's vector index; True when there was one."""
+        ...
 
 
 class SearchIndex(Protocol):

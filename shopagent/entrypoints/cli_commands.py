@@ -44,11 +44,15 @@ async def import_catalog_file(catalog: CatalogService, path: Path, out: TextIO =
     return summary
 
 
+_NO_VECTOR_INDEX = "not built: searches scan every chunk until the indexer builds it (once its backlog drains)"
+
+
 def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
     out.write(
         f"model     {status.model}\n"
         f"products  {status.products_indexed} indexed of {status.products_total}\n"
         f"events    {status.pending} pending, {status.in_flight} in flight, {status.dead} dead-lettered\n"
+        f"vector index  {'ready' if status.vector_index_ready else _NO_VECTOR_INDEX}\n"
     )
     if status.dead_events:
         out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")

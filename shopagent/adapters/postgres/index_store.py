@@ -11,12 +11,20 @@ import numpy as np
 from pgvector import Vector
 
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
-from shopagent.application.ports import IndexStatus, SaveItem, SaveOutcome
+from shopagent.application.ports import (
+    IndexStatus,
+    SaveItem,
+    SaveOutcome,
+    VectorIndexSpec,
+    VectorIndexState,
+)
 from shopagent.domain.indexing import EventKind, OutboxEvent
 
 _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
-# Serialises creating the per-model vector index across processes.
+# Serialises building and dropping the per-model vector index across processes.
 _VECTOR_INDEX_LOCK = 0x5A0B_A6E8
+_BUILD_TIMEOUT_SECONDS = 24 * 3600
+_DEFAULT_SPEC = VectorIndexSpec()
 
 
 class PostgresIndexStore:
@@ -166,6 +174,7 @@ class PostgresIndexStore:
                 """
             )
             indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
+            ready = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", vector_index_name(model))
             total = await conn.fetchval("SELECT count(*) FROM product")
             dead = await conn.fetch(
                 """
@@ -191,6 +200,7 @@ class PostgresIndexStore:
                 }
                 for r in dead
             ],
+            vector_index_ready=ready,
         )
 
     async def retry_dead(self) -> int:
@@ -222,6 +232,38 @@ class PostgresIndexStore:
             )
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
         return row["n"], row["first"]
+
+    async def vector_index_state(self, model: str) -> VectorIndexState:
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(
+                """
+                SELECT to_regclass($1) IS NOT NULL AS ready,
+                    (SELECT count(*) FROM outbox_event WHERE status = 'pending') AS backlog,
+                    (SELECT count(*) FROM product_index WHERE model = $2) AS indexed
+                """,
+                vector_index_name(model),
+                model,
+            )
+        return VectorIndexState(ready=row["ready"], backlog=row["backlog"], products_indexed=row["indexed"])
+
+    async def has_backlog(self, max_attempts: int) -> bool:
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(
+                """
+                SELECT EXISTS (
+                    SELECT 1 FROM outbox_event
+                    WHERE status = 'pending'
+                      AND (locked_until >= now() OR (attempts < $1 AND available_at <= now()))
+                )
+                """,
+                max_attempts,
+            )
+
+    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> bool:
+        return await ensure_vector_index(self._pool, model, dimension, spec)
+
+    async def drop_vector_index(self, model: str) -> bool:
+        return await drop_vector_index(self._pool, model)
 
     async def finished_since(self, first_event: int) -> int:
         """How many events from `first_event` on are finished (done or dead-lettered)."""
@@ -308,23 +350,50 @@ async def _complete(conn: asyncpg.Connection, events: Sequence[OutboxEvent]) -> 
     return [r["id"] for r in done]
 
 
-async def ensure_vector_index(pool: asyncpg.Pool, model: str, dimension: int) -> str:
-    """Create (once) the HNSW cosine index for one model's chunks; return its name."""
+def vector_index_name(model: str) -> str:
     if not _MODEL_ID.match(model):
         raise ValueError(f"unsupported model id {model!r}")
-    name = "product_chunk_hnsw_" + hashlib.sha256(model.encode()).hexdigest()[:12]
+    return "product_chunk_hnsw_" + hashlib.sha256(model.encode()).hexdigest()[:12]
+
+
+async def ensure_vector_index(
+    pool: asyncpg.Pool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
+) -> bool:
+    """Build the HNSW cosine index over one model's chunks unless it exists; True when built here.
+
+    A partial expression index: `embedding::vector(dimension)` gives the untyped column the
+    model's dimension, and `WHERE model = '...'` keeps other models' chunks out of it.
+    Building takes a SHARE lock on product_chunk (reads go on; chunk writes wait).
+    """
+    name = vector_index_name(model)
     async with pool.acquire() as conn:
-        exists = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name)
-        if exists:
-            return name
+        if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
+            return False
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _VECTOR_INDEX_LOCK)
+            if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
+                return False  # another process built it while we waited
+            await conn.execute(f"SET LOCAL maintenance_work_mem = '{int(spec.build_memory_mb)}MB'")
             statement = await conn.fetchval(
-                "SELECT format('CREATE INDEX IF NOT EXISTS %I ON product_chunk USING hnsw "
-                "((embedding::vector(%s)) vector_cosine_ops) WHERE model = %L', $1::text, $2::int, $3::text)",
+                "SELECT format('CREATE INDEX %I ON product_chunk USING hnsw "
+                "((embedding::vector(%s)) vector_cosine_ops) WITH (m = %s, ef_construction = %s) WHERE model = %L', "
+                "$1::text, $2::int, $3::int, $4::int, $5::text)",
                 name,
                 dimension,
+                spec.m,
+                spec.ef_construction,
                 model,
             )
-            await conn.execute(statement)
-    return name
+            # Not the pool's command timeout: a large catalog takes minutes to build.
+            await conn.execute(statement, timeout=_BUILD_TIMEOUT_SECONDS)
+    return True
+
+
+async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
+    name = vector_index_name(model)
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _VECTOR_INDEX_LOCK)
+        if not await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
+            return False
+        await conn.execute(f'DROP INDEX "{name}"')
+    return True
