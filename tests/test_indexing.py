@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 import anyio
 import msgspec
 import numpy as np
 import pytest
 
+from shopagent.actors.embedding_pool import run_embedding_pool
+from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.index_store import vector_index_name
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
@@ -17,6 +20,7 @@ from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
 from shopagent.domain.indexing import chunk_product, chunk_set_hash
+from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
 from tests.factories import product_input
 from tests.helpers import eventually
@@ -353,3 +357,26 @@ async def test_only_events_in_flight_or_due_hold_back_the_build(services):
     assert not await store.has_backlog(5)  # waiting an hour for its retry: not worth waiting for
     await services.catalog.update_product(product.id, ProductPatch(name="Renamed"))
     assert await store.has_backlog(5)
+
+
+async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(database):
+    claims = [list(range(32))]
+    batches: list[int] = []
+    all_handled = anyio.Event()
+
+    async def claim(limit: int) -> list[int]:
+        return claims.pop() if claims else []
+
+    async def handle(jobs: list[int]) -> None:
+        batches.append(len(jobs))
+        if sum(batches) == 32:
+            all_handled.set()
+
+    with Mailbox[int](64) as mailbox:
+        async with anyio.create_task_group() as tg:
+            await tg.start(partial(run_embedding_pool, mailbox, handle, workers=1, batch=32))
+            await tg.start(partial(run_outbox_poller, database, mailbox, claim, batch=32, poll_interval_seconds=60))
+            with anyio.fail_after(5):
+                await all_handled.wait()
+            tg.cancel_scope.cancel()
+    assert batches == [32]  # one round trip and one embedding call for the lot, not 32

@@ -48,7 +48,12 @@ async def run_outbox_poller(
             task_status.started()
             while True:
                 for event in claimed:
-                    await outbox.send(event)  # waits while the mailbox is full: backpressure
+                    try:
+                        # All at once, not yielding between events, so a worker that wakes
+                        # finds the whole claim waiting and takes it as one batch.
+                        outbox.send_nowait(event)
+                    except anyio.WouldBlock:
+                        await outbox.send(event)  # waits while the mailbox is full: backpressure
                 if len(claimed) < requested:  # caught up: sleep until notified (or the poll interval)
                     with anyio.move_on_after(poll_interval_seconds):
                         await wake.wait()
