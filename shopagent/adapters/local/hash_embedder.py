@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 _WORD = re.compile(r"\w+")
+_MAX_CACHED_WORDS = 100_000
 
 
 class HashEmbedder:
@@ -18,20 +19,31 @@ class HashEmbedder:
         self.model_id = f"hash-{dimension}"
         self.calls = 0  # embedding calls made (tests count them)
         self.texts_embedded = 0
+        self._slots: dict[str, tuple[int, float]] = {}  # word -> (position, sign)
 
     def vector(self, text: str) -> np.ndarray:
-        hashes = np.fromiter((zlib.crc32(word.encode()) for word in _WORD.findall(text.casefold())), dtype=np.int64)
-        vector = np.zeros(self.dimension, dtype=np.float32)
-        if hashes.size == 0:
-            vector[0] = 1.0
-            return vector
-        signs = np.where(hashes & 1, 1.0, -1.0).astype(np.float32)
-        np.add.at(vector, (hashes >> 1) % self.dimension, signs)
-        norm = np.linalg.norm(vector)
-        if norm == 0:  # the words cancelled out
-            vector[0] = 1.0
-            return vector
-        return vector / norm
+        return self.vectors([text])[0]
+
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit row per text: each word adds ±1 at a position its CRC-32 picks."""
+        rows, cols, signs = [], [], []
+        slots = self._slots
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.casefold()):
+                if (slot := slots.get(word)) is None:
+                    if len(slots) >= _MAX_CACHED_WORDS:
+                        slots.clear()
+                    digest = zlib.crc32(word.encode())
+                    slot = slots[word] = ((digest >> 1) % self.dimension, 1.0 if digest & 1 else -1.0)
+                rows.append(row)
+                cols.append(slot[0])
+                signs.append(slot[1])
+        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        np.add.at(matrix, (np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)), signs)
+        norms = np.linalg.norm(matrix, axis=1)
+        empty = norms == 0  # no words, or they cancelled out
+        matrix[empty, 0], norms[empty] = 1.0, 1.0
+        return matrix / norms[:, None]
 
     async def aclose(self) -> None:
         """Nothing to release; here for the EmbeddingModel port."""
@@ -41,7 +53,7 @@ class HashEmbedder:
         self.texts_embedded += len(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([self.vector(t) for t in texts])
+        return self.vectors(texts)
 
     async def embed_query(self, text: str) -> np.ndarray:
         return self.vector(text)
