@@ -28,7 +28,9 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.adapters.postgres.index_store import drop_vector_index, ensure_vector_index
 from shopagent.application.indexing import IndexProducts
+from shopagent.application.ports import VectorIndexSpec
 from shopagent.bootstrap import (
     INDEXER_ACTORS,
     SAMPLE_CATALOG,
@@ -232,12 +234,46 @@ def table(rows: list[tuple[str, str]]) -> None:
         print(f"{a.ljust(width)}  {b}")
 
 
+# (m, ef_construction) pairs whose build cost --index-builds measures; recall: bench/search.py.
+BUILD_SPECS = [(16, 64), (16, 40), (16, 32), (12, 40), (8, 32)]
+
+
+async def index_build_costs(server: EmbeddedPostgres, products: list[ProductInput]) -> list[tuple[str, str]]:
+    """Store the catalog's chunks (hash embedder), then time building the vector index with
+    each of BUILD_SPECS over them."""
+    dsn = await fresh_database(server, "bench_hash_builds")
+    rows = []
+    async with open_services(settings_for(dsn, "hash"), INDEXER_ACTORS, embedder=HashEmbedder()) as services:
+        await load(services, products)
+        await run_pipeline_until_indexed(services, len(products))
+        async with services.pool.acquire() as conn:
+            vectors = await conn.fetchval("SELECT count(*) FROM product_chunk")
+        for m, ef_construction in BUILD_SPECS:
+            await drop_vector_index(services.pool, "hash-384")
+            began = time.perf_counter()
+            await ensure_vector_index(services.pool, "hash-384", 384, VectorIndexSpec(m, ef_construction))
+            seconds = time.perf_counter() - began
+            rows.append(
+                (
+                    f"build over {vectors} vectors, m = {m}, ef_construction = {ef_construction}",
+                    f"{seconds:.2f} s ({vectors / seconds:.0f} vectors/s)",
+                )
+            )
+    return rows
+
+
 async def main(args: argparse.Namespace) -> None:
     rows: list[tuple[str, str]] = []
     sample = [item for _, item in read_catalog_file(SAMPLE_CATALOG) if isinstance(item, ProductInput)]
     synthetic = synthetic_catalog(args.products)
     server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="shopagent-bench-")))
     await anyio.to_thread.run_sync(server.start)
+    if args.index_builds:
+        try:
+            table(await index_build_costs(server, synthetic))
+        finally:
+            await anyio.to_thread.run_sync(server.stop)
+        return
     try:
         catalogs = [("sample", sample), (f"synthetic {args.products}", synthetic)]
         if not args.no_local:
@@ -302,4 +338,7 @@ if __name__ == "__main__":
     parser.add_argument("--products", type=int, default=10_000)
     parser.add_argument("--freshness-updates", type=int, default=200)
     parser.add_argument("--no-local", action="store_true", help="skip the local-model runs")
+    parser.add_argument(
+        "--index-builds", action="store_true", help="only time building the vector index with several HNSW settings"
+    )
     anyio.run(main, parser.parse_args(), backend="asyncio")
