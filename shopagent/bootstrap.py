@@ -268,7 +268,7 @@ def roster_for(
                 workers=s.indexer.workers,
                 batch=s.indexer.claim_batch,
                 prepare=_keeper(services).prepare,
-                settle=_keeper(services).settle,
+                maintain=_keeper(services).maintain,
             ),
         ),
         "outbox-poller": lambda: ChildSpec(

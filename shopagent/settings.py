@@ -107,6 +107,12 @@ class SearchSettings(_Section):
     hnsw_m: Annotated[int, msgspec.Meta(ge=2, le=100)] = 16
     hnsw_ef_construction: Annotated[int, msgspec.Meta(ge=4, le=1000)] = 64
 
+    def __post_init__(self) -> None:
+        if self.hnsw_ef_construction < 2 * self.hnsw_m:
+            raise ValueError(
+                f"hnsw_ef_construction ({self.hnsw_ef_construction}) must be at least twice hnsw_m ({self.hnsw_m})"
+            )
+
 
 class OpsSettings(_Section):
     host: str = "127.0.0.1"

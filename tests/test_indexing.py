@@ -6,6 +6,7 @@ from decimal import Decimal
 from functools import partial
 
 import anyio
+import asyncpg
 import msgspec
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.adapters.postgres.index_store import vector_index_name
+from shopagent.adapters.postgres.index_store import _VECTOR_INDEX_LOCK, vector_index_name
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.ports import SaveItem, SaveOutcome
 from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
@@ -22,6 +23,7 @@ from shopagent.domain.errors import EmbeddingError
 from shopagent.domain.indexing import chunk_product, chunk_set_hash
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
+from shopagent.settings import SearchSettings
 from tests.factories import product_input
 from tests.helpers import eventually
 
@@ -335,12 +337,12 @@ async def test_a_bulk_load_stores_chunks_first_then_builds_the_vector_index_with
 async def test_a_small_backlog_is_indexed_into_the_live_vector_index(settings):
     settings = with_bulk_threshold(settings, 20)
     async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder()) as services:
-        for n in range(5):
-            await services.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
         await services.index_keeper.prepare()
-        await services.index_keeper.settle()  # a missing index with a small backlog: built at once
+        await services.index_keeper.settle()
         before = await vector_index_definition(services)
         assert before is not None and "m='16'" in before
+        for n in range(5):
+            await services.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
         seen = await run_indexer_watching_the_vector_index(services, 5)
         assert await vector_index_definition(services) == before
     assert seen and all(seen)
@@ -380,3 +382,55 @@ async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(dat
                 await all_handled.wait()
             tg.cancel_scope.cancel()
     assert batches == [32]  # one round trip and one embedding call for the lot, not 32
+
+
+async def test_an_idle_indexer_builds_the_missing_vector_index_once_another_finishes_its_work(services):
+    await services.catalog.create_product(product_input())
+    [event] = await services.index_store.claim(10, 60, 5, "another-indexer")  # in flight elsewhere
+    async with anyio.create_task_group() as tg:
+        await tg.start(Supervisor(roster_for(INDEXER_ACTORS, services)).run)
+        await anyio.sleep(0.3)
+        assert await vector_index_definition(services) is None  # not while work is in flight
+        async with services.pool.acquire() as conn:  # the other indexer finishes; no event comes here
+            await conn.execute("UPDATE outbox_event SET status = 'done', locked_until = NULL WHERE id = $1", event.id)
+        await eventually(lambda: vector_index_definition(services), timeout=10)
+        tg.cancel_scope.cancel()
+    status = await services.index_store.status("hash-384")
+    assert status.vector_index_ready and status.vector_index_settings == "m=16, ef_construction=64"
+
+
+async def test_a_build_in_progress_elsewhere_is_waited_for_not_duplicated(services, database):
+    other = await asyncpg.connect(database)  # another process, holding the build lock
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", _VECTOR_INDEX_LOCK)
+        await services.index_keeper.prepare()
+        await services.index_keeper.settle()
+        assert services.index_keeper.pending  # busy elsewhere: still to do here
+        assert await vector_index_definition(services) is None
+        await other.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
+        await services.index_keeper.settle()
+        assert not services.index_keeper.pending
+        assert await vector_index_definition(services) is not None
+    finally:
+        await other.close()
+
+
+async def test_an_invalid_index_left_by_a_failed_build_is_replaced(services):
+    await services.index_keeper.prepare()
+    await services.index_keeper.settle()
+    name = vector_index_name("hash-384")
+    async with services.pool.acquire() as conn:  # what a cancelled CREATE INDEX CONCURRENTLY leaves
+        await conn.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass($1)", name)
+    state = await services.index_store.vector_index_state("hash-384", 5)
+    assert not state.ready and not (await services.index_store.status("hash-384")).vector_index_ready
+    await services.index_keeper.prepare()
+    assert services.index_keeper.pending
+    await services.index_keeper.settle()
+    async with services.pool.acquire() as conn:
+        assert await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
+    assert not services.index_keeper.pending
+
+
+def test_hnsw_settings_pgvector_would_refuse_are_refused_at_load():
+    with pytest.raises(msgspec.ValidationError, match="at least twice hnsw_m"):
+        msgspec.convert({"hnsw_m": 40, "hnsw_ef_construction": 64}, SearchSettings)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from functools import partial
 
 import anyio
+import asyncpg
 import httpx
 import httpx2
 import msgspec
@@ -15,12 +16,13 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from shopagent.actors.mcp import build_mcp_app, run_mcp
+from shopagent.adapters.postgres.index_store import vector_index_name
 from shopagent.domain.catalog import VariationInput
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import McpSettings, SearchSettings, Secret, Settings
 from tests.conftest import settings_for
 from tests.factories import product_input
-from tests.helpers import free_port
+from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
 
@@ -48,16 +50,25 @@ async def index_everything(services) -> None:
         await services.index_product.index(events)
     await services.index_keeper.prepare()
     await services.index_keeper.settle()
-    assert (await services.index_store.vector_index_state("hash-384")).ready
+    assert (await services.index_store.vector_index_state("hash-384", 5)).ready
 
 
 @pytest.fixture(params=["exact", "hnsw"])
 async def shop(request, database):
-    """Services over an indexed test catalog; "hnsw" forces the index path even for filters."""
+    """Services over an indexed test catalog; "hnsw" forces the index path even for filters,
+    and walks the HNSW index even though a table this small would be scanned otherwise."""
     from shopagent.adapters.local.hash_embedder import HashEmbedder
     from shopagent.bootstrap import INDEXER_ACTORS, open_services
 
     threshold = 0 if request.param == "hnsw" else 2000
+    if request.param == "hnsw":
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute(
+                f'ALTER DATABASE "{await conn.fetchval("SELECT current_database()")}" SET enable_seqscan = off'
+            )
+        finally:
+            await conn.close()
     settings = settings_for(database, search=SearchSettings(exact_below_products=threshold))
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         services.products = {}
@@ -74,12 +85,26 @@ async def search(client: Client, **arguments):
     return [p["slug"] for p in result.structured_content["products"]]
 
 
+async def vector_index_scans(services) -> int:
+    async with services.pool.acquire() as conn:
+        return await conn.fetchval(
+            "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1", vector_index_name("hash-384")
+        )
+
+
 async def test_without_the_vector_index_a_search_scans_the_chunks_and_finds_the_same(shop):
+    scans = await vector_index_scans(shop)
     async with Client(shop.mcp_server) as client:
         before = await search(client, query="warm lined winter boots", limit=5)
+        if shop.settings.search.exact_below_products == 0:  # the HNSW plan: it used the index
+            await eventually(lambda: _more_scans_than(shop, scans), timeout=10)
         assert await shop.index_store.drop_vector_index("hash-384")
         after = await search(client, query="warm lined winter boots", limit=5)
     assert before and after == before
+
+
+async def _more_scans_than(services, scans: int) -> bool:
+    return await vector_index_scans(services) > scans
 
 
 async def test_tools_are_listed_with_input_and_output_schemas(shop):

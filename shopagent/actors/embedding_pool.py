@@ -5,8 +5,9 @@ together (one round trip and one embedding call serve many jobs). Ready once eve
 holds its clone. A handler exception crashes the pool, and the supervisor restarts it;
 each job's durable record (its outbox row) is what guarantees it is not lost.
 
-`prepare` runs before the workers start (on every restart too) and `settle` once they are
-up; the indexer uses them to decide when its vector index gets built, and to build it.
+`prepare` runs before the workers start (on every restart too) and `maintain` beside them
+once they are up; the indexer uses them to decide when its vector index gets built, and to
+build it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ async def run_embedding_pool(
     workers: int,
     batch: int = 1,
     prepare: Callable[[], Awaitable[None]] | None = None,
-    settle: Callable[[], Awaitable[None]] | None = None,
+    maintain: Callable[[], Awaitable[None]] | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     if prepare is not None:
@@ -42,8 +43,8 @@ async def run_embedding_pool(
         for _ in range(workers):
             await tg.start(partial(_work, mailbox.receiver(), handle, batch))
         task_status.started()
-        if settle is not None:
-            await settle()
+        if maintain is not None:
+            tg.start_soon(maintain)
 
 
 async def _work(

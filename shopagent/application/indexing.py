@@ -21,11 +21,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import anyio
 import numpy as np
 
 from shopagent.application.ports import (
     CatalogRepository,
     EmbeddingModel,
+    IndexBuild,
     IndexStore,
     SaveItem,
     SaveOutcome,
@@ -46,17 +48,21 @@ class IndexingPolicy:
     backoff_max_seconds: float = 300.0
 
 
-_RECHECK_SECONDS = 60.0
+_RECHECK_SECONDS = 60.0  # how often a keeper with nothing to do checks the index is still there
+_PENDING_POLL_SECONDS = 1.0  # how often a keeper with an index to build looks whether it can
 
 
 class VectorIndexKeeper:
-    """Builds the active model's vector index: at once when the backlog is small, after the
-    backlog drains when it is a bulk load.
+    """Builds the active model's vector index once no event is due or in flight.
 
-    A bulk load is a backlog of at least `bulk_load_events` that outnumbers the products
-    already indexed with the model (so at least doubling the index): then an existing index
-    is dropped and rebuilt at the end, and searches scan the chunks exactly meanwhile
-    (slower, never wrong). `bulk_load_events = 0` keeps the index live at all times.
+    A missing index is built as soon as the indexer has nothing to do (over the chunks
+    already stored: much cheaper than growing the graph chunk by chunk). An existing index
+    is kept live, unless a bulk load arrives: a backlog of at least `bulk_load_events`
+    products that outnumbers the products already indexed with the model (so at least
+    doubling the index). Then the index is dropped and rebuilt after the load; searches
+    meanwhile compute exact distances (slower, never wrong). `bulk_load_events = 0` never
+    drops it. Every indexer process has a keeper; an advisory lock in the store makes one
+    of them build while the others wait for it.
     """
 
     def __init__(
@@ -76,8 +82,7 @@ class VectorIndexKeeper:
         self._bulk_load_events = bulk_load_events
         self._max_attempts = max_attempts
         self._to_build = False
-        self._after_backlog = False
-        self._building = False
+        self._busy = False  # one settle at a time in this process
         self._checked_at = time.monotonic()
 
     @property
@@ -86,56 +91,63 @@ class VectorIndexKeeper:
         return self._to_build
 
     async def prepare(self, *, rebuild: bool = False) -> None:
-        """Decide when the index gets built (`rebuild`: drop it and build it anew)."""
-        state = await self._store.vector_index_state(self._model)
+        """Look at the index and the backlog; drop the index for a bulk load or a `rebuild`."""
+        state = await self._store.vector_index_state(self._model, self._max_attempts)
+        self._checked_at = time.monotonic()
         bulk = 0 < self._bulk_load_events <= state.backlog and state.backlog > state.products_indexed
         if state.ready and (bulk or rebuild):
             await self._store.drop_vector_index(self._model)
             log.info(
-                "dropped the vector index of %s: %d queued event(s) load first, then it is rebuilt",
+                "dropped the vector index of %s; it is built anew once the %d product(s) queued are indexed",
                 self._model,
                 state.backlog,
             )
-        elif not state.ready and bulk:
-            log.info(
-                "bulk load of %d event(s): the vector index of %s is built once they are indexed",
-                state.backlog,
+        elif state.ready and state.settings != self._spec.describe():
+            log.warning(
+                "the vector index of %s was built with %s, not the configured %s; "
+                "`shopagent index rebuild` builds it anew",
                 self._model,
+                state.settings,
+                self._spec.describe(),
             )
-        # A build already decided to wait for the backlog keeps waiting (a restart, or the
-        # actors starting after `index rebuild` asked for one, must not hurry it).
-        self._after_backlog = bulk or rebuild or (self._to_build and self._after_backlog)
         self._to_build = not state.ready or bulk or rebuild
 
     async def settle(self) -> None:
-        """Build the index if it is due now; cheap when there is nothing to do."""
-        if self._building:
+        """Build the index if it is due and the indexer has nothing to do; cheap otherwise."""
+        if self._busy:
             return
-        if not self._to_build:
-            # Now and then make sure it is still there (another process may have dropped
-            # it for a rebuild, then died).
-            if time.monotonic() - self._checked_at < _RECHECK_SECONDS:
-                return
-            self._checked_at = time.monotonic()
-            await self.prepare()
-            if not self._to_build:
-                return
-        if self._after_backlog and await self._store.has_backlog(self._max_attempts):
-            return
-        self._building = True
+        self._busy = True
         try:
+            if not self._to_build:
+                # Now and then make sure it is still there (another process may have
+                # dropped it for a rebuild, then died).
+                if time.monotonic() - self._checked_at < _RECHECK_SECONDS:
+                    return
+                await self.prepare()
+                if not self._to_build:
+                    return
+            if await self._store.has_backlog(self._max_attempts):
+                return
             began = time.monotonic()
-            if await self._store.build_vector_index(self._model, self._dimension, self._spec):
+            outcome = await self._store.build_vector_index(self._model, self._dimension, self._spec)
+            if outcome is IndexBuild.BUSY:
+                return  # another process is building it; look again later
+            if outcome is IndexBuild.BUILT:
                 log.info(
-                    "built the vector index of %s (m=%d, ef_construction=%d) in %.1f s",
+                    "built the vector index of %s (%s) in %.1f s",
                     self._model,
-                    self._spec.m,
-                    self._spec.ef_construction,
+                    self._spec.describe(),
                     time.monotonic() - began,
                 )
             self._to_build = False
         finally:
-            self._building = False
+            self._busy = False
+
+    async def maintain(self) -> None:
+        """Settle now and then, forever: builds the index even when no event comes by."""
+        while True:
+            await self.settle()
+            await anyio.sleep(_PENDING_POLL_SECONDS if self._to_build else _RECHECK_SECONDS)
 
 
 class IndexProducts:

@@ -105,6 +105,7 @@ class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     products_total: int
     dead_events: list[dict[str, Any]]
     vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
+    vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
 
 
 @dataclass(frozen=True)
@@ -115,12 +116,22 @@ class VectorIndexSpec:
     ef_construction: int = 64
     build_memory_mb: int = 512
 
+    def describe(self) -> str:
+        return f"m={self.m}, ef_construction={self.ef_construction}"
+
 
 @dataclass(frozen=True)
 class VectorIndexState:
-    ready: bool  # the model's vector index exists
-    backlog: int  # events due or in flight
+    ready: bool  # the model's vector index exists and is valid
+    settings: str | None  # as VectorIndexSpec.describe() puts it, when ready
+    backlog: int  # products with an event due or in flight
     products_indexed: int  # products whose chunks come from the model
+
+
+class IndexBuild(enum.Enum):
+    BUILT = "built"
+    EXISTED = "existed"
+    BUSY = "busy"  # another process is building it
 
 
 class IndexStore(Protocol):
@@ -165,19 +176,20 @@ class IndexStore(Protocol):
 
     async def finished_since(self, first_event: int) -> int: ...
 
-    async def vector_index_state(self, model: str) -> VectorIndexState: ...
+    async def vector_index_state(self, model: str, max_attempts: int) -> VectorIndexState: ...
 
     async def has_backlog(self, max_attempts: int) -> bool:
         """Whether any event is in flight or could be claimed now (retries waiting for their
         backoff do not count)."""
         ...
 
-    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> bool:
-        """Build the model's vector index unless it exists; True when this call built it."""
+    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
+        """Build the model's vector index unless it exists or another process is building it.
+        Searches and chunk writes go on meanwhile."""
         ...
 
     async def drop_vector_index(self, model: str) -> bool:
-        """Drop the model's vector index; True when there was one."""
+        """Drop the model's vector index (after any build in progress); True when there was one."""
         ...
 
 

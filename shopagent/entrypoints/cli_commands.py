@@ -44,7 +44,10 @@ async def import_catalog_file(catalog: CatalogService, path: Path, out: TextIO =
     return summary
 
 
-_NO_VECTOR_INDEX = "not built: searches scan every chunk until the indexer builds it (once its backlog drains)"
+def _vector_index(status: IndexStatus) -> str:
+    if status.vector_index_ready:
+        return f"ready ({status.vector_index_settings})"
+    return "not built: searches scan every chunk until the indexer builds it (once its backlog drains)"
 
 
 def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
@@ -52,7 +55,7 @@ def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
         f"model     {status.model}\n"
         f"products  {status.products_indexed} indexed of {status.products_total}\n"
         f"events    {status.pending} pending, {status.in_flight} in flight, {status.dead} dead-lettered\n"
-        f"vector index  {'ready' if status.vector_index_ready else _NO_VECTOR_INDEX}\n"
+        f"vector index  {_vector_index(status)}\n"
     )
     if status.dead_events:
         out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")

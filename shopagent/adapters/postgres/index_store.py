@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from pgvector import Vector
 
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
 from shopagent.application.ports import (
+    IndexBuild,
     IndexStatus,
     SaveItem,
     SaveOutcome,
@@ -174,7 +176,8 @@ class PostgresIndexStore:
                 """
             )
             indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
-            ready = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", vector_index_name(model))
+            ready = bool(await _index_validity(conn, vector_index_name(model)))
+            index_settings = await _index_settings(conn, vector_index_name(model)) if ready else None
             total = await conn.fetchval("SELECT count(*) FROM product")
             dead = await conn.fetch(
                 """
@@ -201,6 +204,7 @@ class PostgresIndexStore:
                 for r in dead
             ],
             vector_index_ready=ready,
+            vector_index_settings=index_settings,
         )
 
     async def retry_dead(self) -> int:
@@ -233,18 +237,23 @@ class PostgresIndexStore:
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
         return row["n"], row["first"]
 
-    async def vector_index_state(self, model: str) -> VectorIndexState:
+    async def vector_index_state(self, model: str, max_attempts: int) -> VectorIndexState:
+        name = vector_index_name(model)
         async with self._pool.acquire() as conn:
+            ready = bool(await _index_validity(conn, name))
             row = await conn.fetchrow(
                 """
-                SELECT to_regclass($1) IS NOT NULL AS ready,
-                    (SELECT count(*) FROM outbox_event WHERE status = 'pending') AS backlog,
-                    (SELECT count(*) FROM product_index WHERE model = $2) AS indexed
+                SELECT
+                    (SELECT count(DISTINCT product_id) FROM outbox_event
+                     WHERE status = 'pending'
+                       AND (locked_until >= now() OR (attempts < $2 AND available_at <= now()))) AS backlog,
+                    (SELECT count(*) FROM product_index WHERE model = $1) AS indexed
                 """,
-                vector_index_name(model),
                 model,
+                max_attempts,
             )
-        return VectorIndexState(ready=row["ready"], backlog=row["backlog"], products_indexed=row["indexed"])
+            settings = await _index_settings(conn, name) if ready else None
+        return VectorIndexState(ready=ready, settings=settings, backlog=row["backlog"], products_indexed=row["indexed"])
 
     async def has_backlog(self, max_attempts: int) -> bool:
         async with self._pool.acquire() as conn:
@@ -259,7 +268,7 @@ class PostgresIndexStore:
                 max_attempts,
             )
 
-    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> bool:
+    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
         return await ensure_vector_index(self._pool, model, dimension, spec)
 
     async def drop_vector_index(self, model: str) -> bool:
@@ -358,24 +367,31 @@ def vector_index_name(model: str) -> str:
 
 async def ensure_vector_index(
     pool: asyncpg.Pool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
-) -> bool:
-    """Build the HNSW cosine index over one model's chunks unless it exists; True when built here.
+) -> IndexBuild:
+    """Build the HNSW cosine index over one model's chunks unless it exists or another
+    process is building it.
 
     A partial expression index: `embedding::vector(dimension)` gives the untyped column the
     model's dimension, and `WHERE model = '...'` keeps other models' chunks out of it.
-    Building takes a SHARE lock on product_chunk (reads go on; chunk writes wait).
+    Built CONCURRENTLY, so searches and chunk writes go on; a build that failed or was
+    cancelled leaves an invalid index behind, which the next build replaces.
     """
     name = vector_index_name(model)
     async with pool.acquire() as conn:
-        if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
-            return False
-        async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", _VECTOR_INDEX_LOCK)
-            if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
-                return False  # another process built it while we waited
-            await conn.execute(f"SET LOCAL maintenance_work_mem = '{int(spec.build_memory_mb)}MB'")
+        if await _index_validity(conn, name):
+            return IndexBuild.EXISTED
+        # Session-level (CONCURRENTLY cannot run in a transaction); the pool's reset on
+        # release unlocks it even if we are cancelled before the `finally` runs.
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _VECTOR_INDEX_LOCK):
+            return IndexBuild.BUSY
+        try:
+            validity = await _index_validity(conn, name)
+            if validity:
+                return IndexBuild.EXISTED  # another process built it just now
+            if validity is False:
+                await conn.execute(f'DROP INDEX IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
             statement = await conn.fetchval(
-                "SELECT format('CREATE INDEX %I ON product_chunk USING hnsw "
+                "SELECT format('CREATE INDEX CONCURRENTLY %I ON product_chunk USING hnsw "
                 "((embedding::vector(%s)) vector_cosine_ops) WITH (m = %s, ef_construction = %s) WHERE model = %L', "
                 "$1::text, $2::int, $3::int, $4::int, $5::text)",
                 name,
@@ -384,16 +400,40 @@ async def ensure_vector_index(
                 spec.ef_construction,
                 model,
             )
+            await conn.execute(f"SET maintenance_work_mem = '{int(spec.build_memory_mb)}MB'")
             # Not the pool's command timeout: a large catalog takes minutes to build.
             await conn.execute(statement, timeout=_BUILD_TIMEOUT_SECONDS)
-    return True
+        finally:
+            # Best effort: releasing the connection to the pool resets it (RESET ALL and
+            # pg_advisory_unlock_all) anyway, and a broken one is discarded.
+            with contextlib.suppress(Exception):
+                await conn.execute("RESET maintenance_work_mem")
+                await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
+    return IndexBuild.BUILT
 
 
 async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
+    """Drop one model's vector index, waiting for a build in progress to finish first."""
     name = vector_index_name(model)
-    async with pool.acquire() as conn, conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", _VECTOR_INDEX_LOCK)
-        if not await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", name):
-            return False
-        await conn.execute(f'DROP INDEX "{name}"')
-    return True
+    async with pool.acquire() as conn:
+        await conn.execute("SELECT pg_advisory_lock($1)", _VECTOR_INDEX_LOCK, timeout=_BUILD_TIMEOUT_SECONDS)
+        try:
+            if await _index_validity(conn, name) is None:
+                return False
+            await conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
+            return True
+        finally:
+            with contextlib.suppress(Exception):  # as above
+                await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
+
+
+async def _index_validity(conn: asyncpg.Connection, name: str) -> bool | None:
+    """True: the index is usable; False: it exists but is not valid (a build in progress,
+    failed or cancelled); None: there is no such index."""
+    return await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
+
+
+async def _index_settings(conn: asyncpg.Connection, name: str) -> str | None:
+    options = await conn.fetchval("SELECT reloptions FROM pg_class WHERE oid = to_regclass($1)", name)
+    values = dict(option.split("=", 1) for option in options or [])
+    return f"m={values.get('m', '16')}, ef_construction={values.get('ef_construction', '64')}"
