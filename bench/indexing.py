@@ -144,7 +144,11 @@ async def fresh_database(server: EmbeddedPostgres, name: str) -> str:
 
 
 async def load(services, products: list[ProductInput]) -> None:
-    """Create the products (events queue up; no indexer runs yet)."""
+    """Build the (empty) vector index, as a first start does, then create the products
+    (events queue up; no indexer runs yet)."""
+    await services.index_keeper.prepare()
+    await services.index_keeper.settle()
+    assert not services.index_keeper.pending
     pending = list(products)
 
     async def creator() -> None:
