@@ -475,6 +475,11 @@ async def drain_index(
             await keeper.settle()
             await anyio.sleep(0.2)
         tg.cancel_scope.cancel()
+    if rebuild_vector_index and not await keeper.built_as_configured():
+        log.warning(
+            "another indexer process built the vector index first, with its own settings: "
+            "see `shopagent index status`, and rebuild again once every indexer runs the new ones"
+        )
 
 
 DEMO_SECRETS = ("admin_api_key", "mcp_api_key", "auth_secret")

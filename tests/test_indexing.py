@@ -15,8 +15,8 @@ from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.index_store import _VECTOR_INDEX_LOCK, vector_index_name
-from shopagent.application.indexing import IndexingPolicy, IndexProducts
-from shopagent.application.ports import SaveItem, SaveOutcome
+from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
+from shopagent.application.ports import SaveItem, SaveOutcome, VectorIndexSpec
 from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
@@ -434,3 +434,33 @@ async def test_an_invalid_index_left_by_a_failed_build_is_replaced(services):
 def test_hnsw_settings_pgvector_would_refuse_are_refused_at_load():
     with pytest.raises(msgspec.ValidationError, match="at least twice hnsw_m"):
         msgspec.convert({"hnsw_m": 40, "hnsw_ef_construction": 64}, SearchSettings)
+
+
+async def test_a_failing_build_is_logged_and_tried_again_later_without_stopping_the_indexer(services, caplog):
+    # Settings pgvector refuses (our settings would not let them through): the build fails.
+    keeper = VectorIndexKeeper(
+        services.index_store, "hash-384", 384, VectorIndexSpec(m=40, ef_construction=64),
+        bulk_load_events=2000, max_attempts=5,
+    )  # fmt: skip
+    await keeper.prepare()
+    await keeper.settle()
+    assert keeper.pending and await vector_index_definition(services) is None
+    assert "building the vector index of hash-384 failed, trying again in 60 s" in caplog.text
+    assert "ef_construction must be greater than or equal to 2 * m" in caplog.text
+    async with services.pool.acquire() as conn:  # nothing left behind: no lock, no invalid index
+        assert await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
+        assert await conn.fetchval("SELECT to_regclass($1)", vector_index_name("hash-384")) is None
+
+
+async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services, monkeypatch):
+    import shopagent.application.indexing as indexing
+
+    await services.catalog.create_product(product_input())  # one event due, and it stays due
+    keeper = services.index_keeper
+    await keeper.prepare()
+    await keeper.settle()
+    assert keeper.pending  # waits for the backlog to drain...
+    monkeypatch.setattr(indexing, "_PATIENCE_SECONDS", 0.0)
+    await keeper.settle()
+    assert not keeper.pending  # ...but not for ever, when it is far from a bulk load
+    assert await vector_index_definition(services) is not None

@@ -97,7 +97,7 @@ async def test_without_the_vector_index_a_search_scans_the_chunks_and_finds_the_
     async with Client(shop.mcp_server) as client:
         before = await search(client, query="warm lined winter boots", limit=5)
         if shop.settings.search.exact_below_products == 0:  # the HNSW plan: it used the index
-            await eventually(lambda: _more_scans_than(shop, scans), timeout=10)
+            await eventually(lambda: _more_scans_than(shop, scans), timeout=20)
         assert await shop.index_store.drop_vector_index("hash-384")
         after = await search(client, query="warm lined winter boots", limit=5)
     assert before and after == before

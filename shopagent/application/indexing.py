@@ -50,19 +50,23 @@ class IndexingPolicy:
 
 _RECHECK_SECONDS = 60.0  # how often a keeper with nothing to do checks the index is still there
 _PENDING_POLL_SECONDS = 1.0  # how often a keeper with an index to build looks whether it can
+_PATIENCE_SECONDS = 60.0  # pending this long, a backlog under the bulk size no longer holds a build back
+_BUILD_RETRY_SECONDS = 60.0  # after a failed build
 
 
 class VectorIndexKeeper:
     """Builds the active model's vector index once no event is due or in flight.
 
     A missing index is built as soon as the indexer has nothing to do (over the chunks
-    already stored: much cheaper than growing the graph chunk by chunk). An existing index
+    already stored: much cheaper than growing the graph chunk by chunk), or after a minute
+    of waiting once fewer than a bulk load's worth of products are left. An existing index
     is kept live, unless a bulk load arrives: a backlog of at least `bulk_load_events`
     products that outnumbers the products already indexed with the model (so at least
     doubling the index). Then the index is dropped and rebuilt after the load; searches
     meanwhile compute exact distances (slower, never wrong). `bulk_load_events = 0` never
     drops it. Every indexer process has a keeper; an advisory lock in the store makes one
-    of them build while the others wait for it.
+    of them build while the others look again every second. A failed build is logged and
+    tried again a minute later; the indexing goes on.
     """
 
     def __init__(
@@ -84,11 +88,19 @@ class VectorIndexKeeper:
         self._to_build = False
         self._busy = False  # one settle at a time in this process
         self._checked_at = time.monotonic()
+        self._pending_since = 0.0
+        self._retry_at = 0.0
 
     @property
     def pending(self) -> bool:
         """Whether this keeper still has the index to build."""
         return self._to_build
+
+    async def built_as_configured(self) -> bool:
+        """Whether the index exists with this keeper's settings (another process, configured
+        differently, may have built it)."""
+        state = await self._store.vector_index_state(self._model, self._max_attempts)
+        return state.ready and state.settings == self._spec.describe()
 
     async def prepare(self, *, rebuild: bool = False) -> None:
         """Look at the index and the backlog; drop the index for a bulk load or a `rebuild`."""
@@ -110,7 +122,10 @@ class VectorIndexKeeper:
                 state.settings,
                 self._spec.describe(),
             )
-        self._to_build = not state.ready or bulk or rebuild
+        to_build = not state.ready or bulk or rebuild
+        if to_build and not self._to_build:
+            self._pending_since = time.monotonic()
+        self._to_build = to_build
 
     async def settle(self) -> None:
         """Build the index if it is due and the indexer has nothing to do; cheap otherwise."""
@@ -126,10 +141,22 @@ class VectorIndexKeeper:
                 await self.prepare()
                 if not self._to_build:
                     return
-            if await self._store.has_backlog(self._max_attempts):
+            if time.monotonic() < self._retry_at:
+                return
+            if await self._store.has_backlog(self._max_attempts) and not await self._waited_long_enough():
                 return
             began = time.monotonic()
-            outcome = await self._store.build_vector_index(self._model, self._dimension, self._spec)
+            try:
+                outcome = await self._store.build_vector_index(self._model, self._dimension, self._spec)
+            except Exception as exc:  # the indexer goes on; searches scan meanwhile
+                self._retry_at = time.monotonic() + _BUILD_RETRY_SECONDS
+                log.error(
+                    "building the vector index of %s failed, trying again in %.0f s: %s",
+                    self._model,
+                    _BUILD_RETRY_SECONDS,
+                    exc,
+                )
+                return
             if outcome is IndexBuild.BUSY:
                 return  # another process is building it; look again later
             if outcome is IndexBuild.BUILT:
@@ -142,6 +169,14 @@ class VectorIndexKeeper:
             self._to_build = False
         finally:
             self._busy = False
+
+    async def _waited_long_enough(self) -> bool:
+        """A steady trickle of events must not postpone the build for ever: after a while a
+        backlog smaller than a bulk load no longer holds it back (writes go on during a build)."""
+        if time.monotonic() - self._pending_since < _PATIENCE_SECONDS:
+            return False
+        state = await self._store.vector_index_state(self._model, self._max_attempts)
+        return self._bulk_load_events == 0 or state.backlog < self._bulk_load_events
 
     async def maintain(self) -> None:
         """Settle now and then, forever: builds the index even when no event comes by."""

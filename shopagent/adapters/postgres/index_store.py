@@ -7,6 +7,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
+import anyio
 import asyncpg
 import numpy as np
 from pgvector import Vector
@@ -389,7 +390,7 @@ async def ensure_vector_index(
             if validity:
                 return IndexBuild.EXISTED  # another process built it just now
             if validity is False:
-                await conn.execute(f'DROP INDEX IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
+                await conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
             statement = await conn.fetchval(
                 "SELECT format('CREATE INDEX CONCURRENTLY %I ON product_chunk USING hnsw "
                 "((embedding::vector(%s)) vector_cosine_ops) WITH (m = %s, ef_construction = %s) WHERE model = %L', "
@@ -400,14 +401,21 @@ async def ensure_vector_index(
                 spec.ef_construction,
                 model,
             )
-            await conn.execute(f"SET maintenance_work_mem = '{int(spec.build_memory_mb)}MB'")
-            # Not the pool's command timeout: a large catalog takes minutes to build.
-            await conn.execute(statement, timeout=_BUILD_TIMEOUT_SECONDS)
+            await conn.execute(f"SET maintenance_work_mem = '{int(spec.build_memory_mb)}MB'; SET statement_timeout = 0")
+            try:
+                # Not the pool's command timeout either: a large catalog takes minutes to build.
+                await conn.execute(statement, timeout=_BUILD_TIMEOUT_SECONDS)
+            except Exception:
+                # A failed concurrent build leaves an invalid index that writes would still
+                # have to maintain: remove it now (or the next build does).
+                with contextlib.suppress(Exception):
+                    await conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
+                raise
         finally:
             # Best effort: releasing the connection to the pool resets it (RESET ALL and
             # pg_advisory_unlock_all) anyway, and a broken one is discarded.
             with contextlib.suppress(Exception):
-                await conn.execute("RESET maintenance_work_mem")
+                await conn.execute("RESET maintenance_work_mem; RESET statement_timeout")
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
     return IndexBuild.BUILT
 
@@ -416,7 +424,10 @@ async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
     """Drop one model's vector index, waiting for a build in progress to finish first."""
     name = vector_index_name(model)
     async with pool.acquire() as conn:
-        await conn.execute("SELECT pg_advisory_lock($1)", _VECTOR_INDEX_LOCK, timeout=_BUILD_TIMEOUT_SECONDS)
+        # Polled, not waited for in one statement: a waiting statement holds a snapshot,
+        # which the concurrent build in progress would in turn wait for.
+        while not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _VECTOR_INDEX_LOCK):  # noqa: ASYNC110 - another process's lock
+            await anyio.sleep(0.5)
         try:
             if await _index_validity(conn, name) is None:
                 return False
