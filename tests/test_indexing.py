@@ -464,3 +464,45 @@ async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(s
     await keeper.settle()
     assert not keeper.pending  # ...but not for ever, when it is far from a bulk load
     assert await vector_index_definition(services) is not None
+
+
+async def test_a_build_cancelled_midway_leaves_no_lock_and_the_next_one_replaces_its_leftover(services, database):
+    keeper = services.index_keeper
+    name = vector_index_name("hash-384")
+
+    async def validity(conn):
+        return await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
+
+    async def no_advisory_lock():
+        async with services.pool.acquire() as conn:
+            return await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
+
+    await services.catalog.create_product(product_input())
+    [event] = await services.index_store.claim(10, 60, 5, "test")
+    await services.index_product.index([event])
+    await keeper.prepare()
+    writer = await asyncpg.connect(database)  # an open chunk write: the concurrent build waits for it
+    try:
+        async with writer.transaction():
+            await writer.execute("UPDATE product_chunk SET kind = kind")
+
+            async def building() -> bool:
+                async with services.pool.acquire() as conn:
+                    return await conn.fetchval(
+                        "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX CONCURRENTLY%'"
+                    )
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(keeper.settle)
+                await eventually(building)  # stuck behind the writer...
+                tg.cancel_scope.cancel()  # ...then cancelled (a stop, a restart)
+            assert keeper.pending
+            await eventually(no_advisory_lock)  # the connection went back to the pool, reset
+            async with services.pool.acquire() as conn:
+                assert await validity(conn) is False  # the cancelled build's leftover
+    finally:
+        await writer.close()
+    await keeper.settle()
+    assert not keeper.pending
+    async with services.pool.acquire() as conn:
+        assert await validity(conn) is True
