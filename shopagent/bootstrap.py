@@ -54,7 +54,7 @@ from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, V
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.errors import ConfigError
+from shopagent.domain.errors import ConfigError, DatabaseError
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
@@ -471,10 +471,12 @@ async def drain_index(
             progress(finished, total)
             await anyio.sleep(0.2)
         progress(total, total)
-        while keeper.pending:  # settle here too: the last events may have been another process's
-            await keeper.settle()
+        while keeper.pending and keeper.build_error is None:  # settle here too: the last
+            await keeper.settle()  # events may have been another process's
             await anyio.sleep(0.2)
         tg.cancel_scope.cancel()
+    if keeper.build_error is not None:
+        raise DatabaseError(f"building the vector index failed: {keeper.build_error}")
     if rebuild_vector_index and not await keeper.built_as_configured():
         log.warning(
             "another indexer process built the vector index first, with its own settings: "

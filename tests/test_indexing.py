@@ -389,7 +389,7 @@ async def test_an_idle_indexer_builds_the_missing_vector_index_once_another_fini
     [event] = await services.index_store.claim(10, 60, 5, "another-indexer")  # in flight elsewhere
     async with anyio.create_task_group() as tg:
         await tg.start(Supervisor(roster_for(INDEXER_ACTORS, services)).run)
-        await anyio.sleep(0.3)
+        await services.index_keeper.settle()
         assert await vector_index_definition(services) is None  # not while work is in flight
         async with services.pool.acquire() as conn:  # the other indexer finishes; no event comes here
             await conn.execute("UPDATE outbox_event SET status = 'done', locked_until = NULL WHERE id = $1", event.id)
@@ -506,3 +506,18 @@ async def test_a_build_cancelled_midway_leaves_no_lock_and_the_next_one_replaces
     assert not keeper.pending
     async with services.pool.acquire() as conn:
         assert await validity(conn) is True
+
+
+async def test_draining_the_index_reports_a_build_that_fails_instead_of_waiting_for_ever(services):
+    from shopagent.bootstrap import drain_index
+    from shopagent.domain.errors import DatabaseError
+
+    failing = VectorIndexKeeper(
+        services.index_store, "hash-384", 384, VectorIndexSpec(m=40, ef_construction=64),
+        bulk_load_events=2000, max_attempts=5,
+    )  # fmt: skip
+    services.index_keeper = services.index_product.keeper = failing
+    await services.catalog.create_product(product_input())
+    total, first = await services.index_store.enqueue_all()
+    with anyio.fail_after(30), pytest.raises(DatabaseError, match="building the vector index failed: ef_construction"):
+        await drain_index(services, first, total, lambda done, total: None, rebuild_vector_index=True)

@@ -90,6 +90,7 @@ class VectorIndexKeeper:
         self._checked_at = time.monotonic()
         self._pending_since = 0.0
         self._retry_at = 0.0
+        self.build_error: str | None = None  # why the last build failed, until one succeeds
 
     @property
     def pending(self) -> bool:
@@ -150,6 +151,7 @@ class VectorIndexKeeper:
                 outcome = await self._store.build_vector_index(self._model, self._dimension, self._spec)
             except Exception as exc:  # the indexer goes on; searches scan meanwhile
                 self._retry_at = time.monotonic() + _BUILD_RETRY_SECONDS
+                self.build_error = str(exc)
                 log.error(
                     "building the vector index of %s failed, trying again in %.0f s: %s",
                     self._model,
@@ -159,6 +161,7 @@ class VectorIndexKeeper:
                 return
             if outcome is IndexBuild.BUSY:
                 return  # another process is building it; look again later
+            self.build_error = None
             if outcome is IndexBuild.BUILT:
                 log.info(
                     "built the vector index of %s (%s) in %.1f s",
