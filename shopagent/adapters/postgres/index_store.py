@@ -177,8 +177,7 @@ class PostgresIndexStore:
                 """
             )
             indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
-            ready = bool(await _index_validity(conn, vector_index_name(model)))
-            index_settings = await _index_settings(conn, vector_index_name(model)) if ready else None
+            index_settings = await _ready_index_settings(conn, vector_index_name(model))
             total = await conn.fetchval("SELECT count(*) FROM product")
             dead = await conn.fetch(
                 """
@@ -204,7 +203,7 @@ class PostgresIndexStore:
                 }
                 for r in dead
             ],
-            vector_index_ready=ready,
+            vector_index_ready=index_settings is not None,
             vector_index_settings=index_settings,
         )
 
@@ -241,7 +240,7 @@ class PostgresIndexStore:
     async def vector_index_state(self, model: str, max_attempts: int) -> VectorIndexState:
         name = vector_index_name(model)
         async with self._pool.acquire() as conn:
-            ready = bool(await _index_validity(conn, name))
+            settings = await _ready_index_settings(conn, name)
             row = await conn.fetchrow(
                 """
                 SELECT
@@ -253,8 +252,9 @@ class PostgresIndexStore:
                 model,
                 max_attempts,
             )
-            settings = await _index_settings(conn, name) if ready else None
-        return VectorIndexState(ready=ready, settings=settings, backlog=row["backlog"], products_indexed=row["indexed"])
+        return VectorIndexState(
+            ready=settings is not None, settings=settings, backlog=row["backlog"], products_indexed=row["indexed"]
+        )
 
     async def has_backlog(self, max_attempts: int) -> bool:
         async with self._pool.acquire() as conn:
@@ -444,7 +444,17 @@ async def _index_validity(conn: asyncpg.Connection, name: str) -> bool | None:
     return await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
 
 
-async def _index_settings(conn: asyncpg.Connection, name: str) -> str | None:
-    options = await conn.fetchval("SELECT reloptions FROM pg_class WHERE oid = to_regclass($1)", name)
-    values = dict(option.split("=", 1) for option in options or [])
+async def _ready_index_settings(conn: asyncpg.Connection, name: str) -> str | None:
+    """The HNSW settings of the index when it exists and is valid ("m=16, ef_construction=64"),
+    else None."""
+    row = await conn.fetchrow(
+        """
+        SELECT c.reloptions FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indexrelid = to_regclass($1) AND i.indisvalid
+        """,
+        name,
+    )
+    if row is None:
+        return None
+    values = dict(option.split("=", 1) for option in row["reloptions"] or [])
     return f"m={values.get('m', '16')}, ef_construction={values.get('ef_construction', '64')}"
