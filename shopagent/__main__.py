@@ -112,6 +112,26 @@ def build_parser() -> argparse.ArgumentParser:
         "progress, then build the vector index anew. Use after changing embedding.model or the "
         "search.hnsw_* settings.",
     )
+    evaluate = commands.add_parser(
+        "eval",
+        parents=[common],
+        help="score search (and the assistant) on a file of judged queries",
+        description='Run every query of FILE (JSONL: one {"query", "acceptable": [slug, ...], "filters"?, '
+        '"kind"?} per line; acceptable [] = the shop has no right product) through the search three ways '
+        "(vector leg, lexical leg, fused) and print hit@1, hit@5, MRR@10, how often queries with no right "
+        "product are flagged noStrongMatch, and how often answerable ones are flagged wrongly. A bad line stops "
+        "it before anything runs. Exit code 1 when the fused hit@5 is below --min-hit5.",
+    )
+    evaluate.add_argument("file", metavar="FILE", type=Path)
+    evaluate.add_argument(
+        "--assistant",
+        action="store_true",
+        help="also ask the assistant each query and check its answers are grounded in its tool results",
+    )
+    evaluate.add_argument(
+        "--json", metavar="OUT", type=Path, help="also write the full report as JSON to OUT (- = stdout)"
+    )
+    evaluate.add_argument("--min-hit5", type=float, metavar="X", help="fail (exit 1) when the fused hit@5 is below X")
     token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
     token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     issue = token_commands.add_parser(
@@ -153,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     scrub = Scrubber(settings.secrets.values())
     level = settings.logging.level
-    if args.command in ("repl", "mcp") and level == "info":
+    if args.command in ("repl", "mcp", "eval") and level == "info":
         level = "warning"  # the terminal (or the stdio protocol) is for the conversation
     configure_logging(
         level,
@@ -179,6 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mcp": lambda: _mcp_stdio(settings),
         "repl": lambda: _repl(settings),
         "token": lambda: _issue_token(settings, args.user_id, args.ttl),
+        "eval": lambda: _eval(settings, args.file, args.assistant, args.json, args.min_hit5),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0
@@ -209,6 +230,37 @@ async def _index(settings: Settings, action: str) -> int:
             await bootstrap.drain_index(services, first, total, ProgressBar("indexing"), rebuild_vector_index=True)
         status = await store.status(bootstrap.embedding_model_id(settings))
     print_index_status(status)
+    return 0
+
+
+async def _eval(settings: Settings, path: Path, assistant: bool, json_out: Path | None, min_hit5: float | None) -> int:
+    from shopagent.application.evaluation import SEARCH_MODES, evaluate_assistant, evaluate_search, product_names
+    from shopagent.entrypoints.eval_files import EvalFileError, print_report, read_eval_file, write_json
+
+    async with bootstrap.open_services(settings, frozenset({"mcp"})) as services:
+        search = services.search
+        assert search is not None  # the mcp actor set builds it
+        names = await product_names(services.catalog)
+        try:
+            cases = read_eval_file(path, search, set(names))
+        except EvalFileError as exc:
+            print(f"shopagent: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        scores = [await evaluate_search(search, cases, mode) for mode in SEARCH_MODES]
+        answers = None
+        if assistant:
+            async with bootstrap.open_agent(services) as agent:
+                answers = await evaluate_assistant(agent, cases, names)
+    print_report(scores, answers, sys.stdout)
+    if json_out is not None:
+        if str(json_out) == "-":
+            write_json(scores, answers, sys.stdout)
+        else:
+            with json_out.open("w", encoding="utf-8") as out:
+                write_json(scores, answers, out)
+    if min_hit5 is not None and scores[-1].hit5 < min_hit5:
+        print(f"fused hit@5 {scores[-1].hit5:.2f} is below --min-hit5 {min_hit5}", file=sys.stderr)
+        return EXIT_FAILURE
     return 0
 
 

@@ -52,10 +52,12 @@ from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
 from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
-from shopagent.application.search import CatalogSearch
+from shopagent.application.search import CatalogSearch, SearchPolicy
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError, DatabaseError
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.ranking import FusionWeights, GradeThresholds
+from shopagent.domain.text import text_search_config_for
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
@@ -175,6 +177,7 @@ async def prepare_schema(
     try:
         version = await check_pgvector(conn)
         log.debug("pgvector %s available", version)
+        await check_text_search_config(conn, text_search_config(settings))
         applied = await migrate(conn, load_migrations() if migrations is None else migrations)
     finally:
         await conn.close()
@@ -205,7 +208,7 @@ async def open_services(
                 dsn=dsn,
                 pool=pool,
                 catalog=CatalogService(repository, rules),
-                index_store=PostgresIndexStore(pool),
+                index_store=PostgresIndexStore(pool, text_search_config(settings)),
             )
             in_process_tools = "http" in actors and not settings.chat.mcp_url
             if SEARCH_ACTORS & actors or in_process_tools:
@@ -213,7 +216,11 @@ async def open_services(
                 if embedder is None:  # ours to close
                     exits.push_async_callback(services.embedder.aclose)
                 services.search = CatalogSearch(
-                    services.embedder, PostgresSearchIndex(pool, search_tuning(settings)), repository, rules
+                    services.embedder,
+                    PostgresSearchIndex(pool, text_search_config(settings), search_tuning(settings)),
+                    repository,
+                    rules,
+                    search_policy(settings),
                 )
                 services.mcp_server = build_mcp_server(services.search, settings.store.name, settings.store.currency)
             if INDEXER_ACTORS & actors:
@@ -242,6 +249,35 @@ def vector_index_keeper(settings: Settings, store: IndexStore, embedder: Embeddi
         ),
         bulk_load_events=settings.indexer.bulk_load_events,
         max_attempts=settings.indexer.max_attempts,
+    )
+
+
+def text_search_config(settings: Settings) -> str:
+    """`search.text_search_config`, or the one of the store language when it is empty."""
+    return settings.search.text_search_config or text_search_config_for(settings.store.language)
+
+
+async def check_text_search_config(conn: asyncpg.Connection, name: str) -> None:
+    available = [r["cfgname"] for r in await conn.fetch("SELECT cfgname FROM pg_ts_config ORDER BY 1")]
+    if name not in available:
+        raise ConfigError(
+            f"search.text_search_config {name!r} is not a text search configuration of this PostgreSQL; "
+            f"use one of: {', '.join(available)}"
+        )
+
+
+def search_policy(settings: Settings) -> SearchPolicy:
+    s = settings.search
+    return SearchPolicy(
+        weights=FusionWeights(vector=s.vector_weight, lexical=s.lexical_weight, k=s.fusion_k),
+        grades=GradeThresholds(
+            strong_distance=s.strong_distance,
+            title_distance=s.title_distance,
+            partial_distance=s.partial_distance,
+            strong_coverage=s.strong_title_share,
+        ),
+        depth=s.candidates_per_leg,
+        vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
     )
 
 

@@ -106,8 +106,24 @@ class SearchSettings(_Section):
     exact_below_products: NonNegativeInt = 2_000
     hnsw_m: Annotated[int, msgspec.Meta(ge=2, le=100)] = 16
     hnsw_ef_construction: Annotated[int, msgspec.Meta(ge=4, le=1000)] = 64
+    text_search_config: Annotated[str, msgspec.Meta(pattern="^([a-z_][a-z0-9_]{0,62})?$")] = ""
+    vector_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.0
+    lexical_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.5
+    fusion_k: Annotated[float, msgspec.Meta(ge=1, le=1000)] = 2.0
+    candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 40
+    strong_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.33
+    title_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.6
+    strong_title_share: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
+    partial_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.5
+    vocabulary_refresh_seconds: Annotated[float, msgspec.Meta(ge=0)] = 60.0
 
     def __post_init__(self) -> None:
+        if self.vector_weight == 0 and self.lexical_weight == 0:
+            raise ValueError("vector_weight and lexical_weight cannot both be 0")
+        if self.strong_distance > self.partial_distance:
+            raise ValueError(
+                f"strong_distance ({self.strong_distance}) must not exceed partial_distance ({self.partial_distance})"
+            )
         if self.hnsw_ef_construction < 2 * self.hnsw_m:
             raise ValueError(
                 f"hnsw_ef_construction ({self.hnsw_ef_construction}) must be at least twice hnsw_m ({self.hnsw_m})"

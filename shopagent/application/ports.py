@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Protocol
 
 import msgspec
@@ -19,7 +20,7 @@ from shopagent.domain.catalog import Product, ProductDraft
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.conversation import Conversation
 from shopagent.domain.indexing import Chunk, OutboxEvent
-from shopagent.domain.search import ProductHit, SearchFilters
+from shopagent.domain.search import SearchFilters
 
 
 class EmbeddingModel(Protocol):
@@ -193,13 +194,54 @@ class IndexStore(Protocol):
         ...
 
 
-class SearchIndex(Protocol):
-    """Nearest products to a query vector among one model's chunks, within filters."""
+@dataclass(frozen=True)
+class CandidateRow:
+    """One candidate product of a search, with the evidence the ranking needs."""
 
-    async def search(
-        self, vector: np.ndarray, model: str, dimension: int, filters: SearchFilters, limit: int
-    ) -> list[ProductHit]:
-        """Best chunk per product, closest first, at most `limit` products."""
+    product_id: int
+    name: str
+    slug: str
+    category: str
+    price: Decimal
+    discount_price: Decimal | None
+    currency: str
+    rating: float | None
+    distance: float | None  # cosine distance of its closest chunk (None: no chunks of the model, or no vector)
+    title_terms: frozenset[int]  # positions of the query terms its name/category/brand/material contain
+    text_terms: frozenset[int]  # the same, anywhere in its text
+    available: int  # units of the asked variation (colours/sizes), of every variation when none asked
+    colors: list[str]  # colours in stock
+    sizes: list[str]  # sizes in stock
+
+
+@dataclass(frozen=True)
+class SearchCandidates:
+    vector: list[int]  # product ids, nearest first
+    lexical: list[int]  # product ids, best full-text rank first
+    content_terms: frozenset[int]  # positions of the query terms that are not stop words
+    rows: dict[int, CandidateRow]  # every candidate of either leg
+
+
+class SearchIndex(Protocol):
+    """The two search legs over the catalog, within filters."""
+
+    async def candidates(
+        self,
+        vector: np.ndarray | None,
+        model: str,
+        dimension: int,
+        terms: Sequence[str],
+        filters: SearchFilters,
+        depth: int,
+    ) -> SearchCandidates:
+        """The `depth` products nearest `vector` among the model's chunks (none when it is
+        None), the `depth` best full-text matches of `terms` (none when empty), and the
+        evidence of each."""
+        ...
+
+    async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The indexed products' words with their product counts: all words, and those of
+        names, categories, brands and materials."""
         ...
 
 

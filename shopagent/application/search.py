@@ -1,30 +1,52 @@
-"""Search use cases: hybrid semantic product search and product details."""
+"""Search use cases: hybrid product search (vector + full text, fused) and product details."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass, field
 from decimal import Decimal
 
-from shopagent.application.ports import CatalogRepository, EmbeddingModel, SearchIndex
+from shopagent.application.ports import CandidateRow, CatalogRepository, EmbeddingModel, SearchCandidates, SearchIndex
 from shopagent.domain.catalog import CatalogRules, Product
 from shopagent.domain.errors import NotFound
+from shopagent.domain.ranking import Evidence, FusionWeights, GradeThresholds, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
     ProductDetails,
     ProductHit,
     SearchRequest,
+    SearchResult,
     VariationDetails,
     validate_search,
 )
+from shopagent.domain.text import EMPTY_VOCABULARY, QueryTerms, Vocabulary, descriptive, fold
+
+
+@dataclass(frozen=True)
+class SearchPolicy:
+    weights: FusionWeights = field(default_factory=FusionWeights)
+    grades: GradeThresholds = field(default_factory=GradeThresholds)
+    depth: int = 40  # candidates taken from each leg (at least the limit)
+    vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
 
 
 class CatalogSearch:
     def __init__(
-        self, embedder: EmbeddingModel, index: SearchIndex, catalog: CatalogRepository, rules: CatalogRules
+        self,
+        embedder: EmbeddingModel,
+        index: SearchIndex,
+        catalog: CatalogRepository,
+        rules: CatalogRules,
+        policy: SearchPolicy | None = None,
     ) -> None:
         self._embedder = embedder
         self._index = index
         self._catalog = catalog
         self.rules = rules
+        self.policy = policy or SearchPolicy()
+        self._vocabulary = EMPTY_VOCABULARY
+        self._vocabulary_at: float | None = None
+        self._filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
 
     def request(
         self,
@@ -40,11 +62,55 @@ class CatalogSearch:
         """Validate raw arguments (raises ValidationError with an actionable message)."""
         return validate_search(query, limit, colors or [], sizes or [], min_price, max_price, in_stock, self.rules)
 
-    async def search(self, request: SearchRequest) -> list[ProductHit]:
-        """Products closest in meaning to the query, within the filters, closest first."""
-        vector = await self._embedder.embed_query(request.query)
-        return await self._index.search(
-            vector, self._embedder.model_id, self._embedder.dimension, request.filters, request.limit
+    async def search(self, request: SearchRequest, weights: FusionWeights | None = None) -> SearchResult:
+        """The products that best match the query within the filters, best first, graded.
+
+        `weights` overrides the configured fusion (`VECTOR_ONLY` / `LEXICAL_ONLY` run one leg).
+        """
+        weights = weights or self.policy.weights
+        use_vector, use_lexical = weights.legs
+        terms = (await self.vocabulary()).terms(request.query)
+        vector = None
+        if use_vector:
+            vector = await self._embedder.embed_query(terms.corrected_text(request.query))
+        found = await self._index.candidates(
+            vector,
+            self._embedder.model_id,
+            self._embedder.dimension,
+            terms.terms if use_lexical or use_vector else (),
+            request.filters,
+            max(self.policy.depth, request.limit),
+        )
+        lexical = found.lexical if use_lexical else []
+        scores = fuse(found.vector, lexical, weights)
+        evidence = {pid: self._evidence(row, terms, found) for pid, row in found.rows.items()}
+        ranked = rank(scores, evidence, self.policy.grades, request.limit)
+        products = [_hit(found.rows[r.product_id], r.match) for r in ranked]
+        return SearchResult(
+            products=products,
+            best_match=products[0].match if products else None,
+            no_strong_match=not any(p.match == Match.STRONG for p in products),
+            corrections=dict(terms.corrections),
+        )
+
+    async def vocabulary(self) -> Vocabulary:
+        """The catalog's words for typo correction, re-read when older than the policy allows."""
+        now = time.monotonic()
+        if self._vocabulary_at is None or now - self._vocabulary_at >= self.policy.vocabulary_refresh_seconds:
+            self._vocabulary_at = now  # concurrent searches meanwhile use the copy they have
+            known, targets = await self._index.vocabulary()
+            self._vocabulary = Vocabulary(known, targets)
+        return self._vocabulary
+
+    def _evidence(self, row: CandidateRow, terms: QueryTerms, found: SearchCandidates) -> Evidence:
+        # The words that describe the item: numbers, colours and sizes are filters' business.
+        wanted = {n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words)}
+        return Evidence(
+            product_id=row.product_id,
+            distance=row.distance,
+            title_coverage=len(wanted & row.title_terms) / len(wanted) if wanted else 0.0,
+            text_coverage=len(wanted & row.text_terms) / len(wanted) if wanted else 0.0,
+            available=row.available,
         )
 
     async def details(self, product_id: int) -> ProductDetails:
@@ -76,4 +142,24 @@ def product_details(product: Product) -> ProductDetails:
         images=list(product.images),
         in_stock=any(v.available > 0 for v in variations),
         variations=variations,
+    )
+
+
+def _hit(row: CandidateRow, match: Match) -> ProductHit:
+    return ProductHit(
+        product_id=row.product_id,
+        name=row.name,
+        slug=row.slug,
+        category=row.category,
+        price=row.price,
+        discounted_price=row.discount_price,
+        effective_price=row.discount_price if row.discount_price is not None else row.price,
+        currency=row.currency,
+        rating=row.rating,
+        match=match.value,
+        in_stock=row.available > 0,
+        available_quantity=row.available,
+        distance=round(row.distance, 4) if row.distance is not None else None,
+        available_colors=row.colors,
+        available_sizes=row.sizes,
     )

@@ -7,6 +7,7 @@ what to change.
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import Decimal
 
 import msgspec
@@ -14,7 +15,7 @@ import msgspec
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.errors import ValidationError
 
-MAX_QUERY_CHARS = 500
+MAX_QUERY_CHARS = 2000
 MAX_LIMIT = 20
 DEFAULT_LIMIT = 5
 
@@ -48,9 +49,19 @@ class ProductHit(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     effective_price: Decimal
     currency: str
     rating: float | None
-    distance: float
+    match: str  # strong | partial | weak (domain.ranking.Match)
+    in_stock: bool  # the asked colour/size (any variation when none asked) can be bought now
+    available_quantity: int  # units of it that can be bought now
+    distance: float | None  # cosine distance of the closest chunk; None while it is not indexed yet
     available_colors: list[str]
     available_sizes: list[str]
+
+
+class SearchResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    products: list[ProductHit]
+    best_match: str | None  # the best grade among the products; None when there are none
+    no_strong_match: bool  # nothing graded strong: the shop may not carry what was asked
+    corrections: dict[str, str]  # query words the catalog never uses -> the catalog words searched instead
 
 
 class VariationDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -79,6 +90,13 @@ class ProductDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     variations: list[VariationDetails]
 
 
+def clean_text(text: str) -> str:
+    """Without control characters (NUL among them) and lone surrogates, which no database or
+    tokenizer accepts; a shopper's text never needs them."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
 def validate_search(
     query: str,
     limit: int,
@@ -89,7 +107,7 @@ def validate_search(
     in_stock: bool,
     rules: CatalogRules,
 ) -> SearchRequest:
-    text = " ".join(query.split())
+    text = " ".join(clean_text(query).split())
     if not text:
         raise ValidationError("query is empty; describe what the customer is looking for", field="query")
     if len(text) > MAX_QUERY_CHARS:

@@ -22,6 +22,7 @@ from shopagent.application.ports import (
     VectorIndexState,
 )
 from shopagent.domain.indexing import EventKind, OutboxEvent
+from shopagent.domain.text import lexical_fields
 
 _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 # Serialises building and dropping the per-model vector index across processes.
@@ -31,8 +32,9 @@ _DEFAULT_SPEC = VectorIndexSpec()
 
 
 class PostgresIndexStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, text_config: str = "english") -> None:
         self._pool = pool
+        self._text_config = text_config  # of the full-text documents written with each chunk set
 
     async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
         async with self._pool.acquire() as conn:
@@ -115,7 +117,7 @@ class PostgresIndexStore:
                     writes.append(item)
                     records.append(item)
             await _write_chunks(conn, writes, model)
-            await _record_index(conn, records, model)
+            await _record_index(conn, records, model, self._text_config)
             await _complete(conn, events)
         return {e.id: outcome_of[e.product_id] for e in events}
 
@@ -310,22 +312,37 @@ async def _write_chunks(conn: asyncpg.Connection, items: Sequence[SaveItem], mod
     )
 
 
-async def _record_index(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str) -> None:
-    """The idempotency record: which chunk set of which product version is stored."""
+async def _record_index(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str, text_config: str) -> None:
+    """The idempotency record: which chunk set of which product version is stored, with the
+    product's full-text document and words (rewritten every time: cheap, and how a changed
+    text search configuration reaches every product after `index rebuild`)."""
     if not items:
         return
+    fields = [lexical_fields(i.product) for i in items]
     await conn.execute(
         """
-        INSERT INTO product_index (product_id, model, product_version, chunk_set_hash)
-        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bytea[])
+        INSERT INTO product_index (product_id, model, product_version, chunk_set_hash, text_config, document, words)
+        SELECT u.id, $2, u.version, u.set_hash, $5::regconfig,
+               setweight(to_tsvector($5::regconfig, u.primary_text), 'A')
+               || setweight(to_tsvector($5::regconfig, u.secondary_text), 'B')
+               || setweight(to_tsvector($5::regconfig, u.body_text), 'D'),
+               setweight(to_tsvector('simple', u.primary_text || ' ' || u.secondary_text), 'A')
+               || to_tsvector('simple', u.body_text)
+        FROM unnest($1::bigint[], $3::bigint[], $4::bytea[], $6::text[], $7::text[], $8::text[])
+             AS u(id, version, set_hash, primary_text, secondary_text, body_text)
         ON CONFLICT (product_id) DO UPDATE
         SET model = excluded.model, product_version = excluded.product_version,
-            chunk_set_hash = excluded.chunk_set_hash, indexed_at = now()
+            chunk_set_hash = excluded.chunk_set_hash, indexed_at = now(),
+            text_config = excluded.text_config, document = excluded.document, words = excluded.words
         """,
         [i.product.id for i in items],
-        [model] * len(items),
+        model,
         [i.product.version for i in items],
         [i.set_hash for i in items],
+        text_config,
+        [f.primary for f in fields],
+        [f.secondary for f in fields],
+        [f.body for f in fields],
     )
 
 

@@ -1,26 +1,40 @@
-"""PostgresSearchIndex: pgvector nearest neighbours within SQL filters, one hit per product.
+"""PostgresSearchIndex: the two search legs and the evidence about their candidates.
 
-Two plans, chosen per query:
-- selective filters (few products match): compute the exact distance to every chunk of the
+The **vector leg** takes the products whose best chunk is nearest the query vector, with
+one of two plans chosen per query:
+- selective filters (few products match): the exact distance to every chunk of the
   matching products — perfect recall, and cheap because the set is small;
 - otherwise the model's HNSW index with iterative scan (`SET LOCAL`, so pooled connections
   never keep it), with the filters applied as the scan goes, so they cannot starve results.
-Either way chunks are reduced to their product's best one, and the query text never
-reaches SQL: only the vector does, as a parameter.
+
+The **lexical leg** ranks products by PostgreSQL full-text search over the document the
+indexer stores for each product (name and category weighted above brand and material,
+above the description), under the same filters. Query words arrive as a list of plain
+words and each goes through `plainto_tsquery`, which accepts any text: user input can
+never be a tsquery syntax error. The words are OR-ed (`shopagent_tsquery_any`), so a
+product matching some of them still ranks.
+
+Then one query reads, for every candidate of either leg, what the ranking needs: the
+exact distance of its closest chunk, which query words its title and text contain, and
+the available units of the asked variation. The query vector and words only ever reach
+SQL as parameters.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import asyncpg
 import numpy as np
 from pgvector import Vector
 
-from shopagent.domain.search import ProductHit, SearchFilters
+from shopagent.application.ports import CandidateRow, SearchCandidates
+from shopagent.domain.search import SearchFilters
 
 _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
+_CONFIG = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 def _filters(first: int) -> str:
@@ -41,14 +55,46 @@ def _filters(first: int) -> str:
     """
 
 
-_HYDRATE = """
-SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating, b.distance,
+# $1 config, $2 words, $3 vector (NULL: no distance), $4 model, $5 product ids, $6 colours, $7 sizes
+_EVIDENCE = """
+WITH term AS (
+    SELECT n::int AS n, plainto_tsquery($1::regconfig, w) AS q
+    FROM unnest($2::text[]) WITH ORDINALITY AS u(w, n)
+)
+SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating,
+       (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
+        WHERE c.product_id = p.id AND c.model = $4) AS distance,
+       array(SELECT t.n FROM term t
+             WHERE numnode(t.q) > 0 AND ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
+       array(SELECT t.n FROM term t WHERE numnode(t.q) > 0 AND i.document @@ t.q) AS text_terms,
+       (SELECT coalesce(sum(v.quantity - v.reserved), 0) FROM product_variation v
+        WHERE v.product_id = p.id
+          AND (cardinality($6::text[]) = 0 OR v.color = ANY($6::text[]))
+          AND (cardinality($7::text[]) = 0 OR v.size = ANY($7::text[]))) AS available,
        coalesce(array(SELECT DISTINCT v.color FROM product_variation v
                       WHERE v.product_id = p.id AND v.quantity > v.reserved ORDER BY 1), '{}') AS colors,
        coalesce(array(SELECT DISTINCT v.size FROM product_variation v
                       WHERE v.product_id = p.id AND v.quantity > v.reserved ORDER BY 1), '{}') AS sizes
-FROM best b JOIN product p ON p.id = b.product_id
-ORDER BY b.distance, p.id
+FROM product p LEFT JOIN product_index i ON i.product_id = p.id
+WHERE p.id = ANY($5::bigint[])
+"""
+
+_CONTENT_TERMS = """
+SELECT coalesce(array_agg(n::int), '{}') FROM unnest($2::text[]) WITH ORDINALITY AS u(w, n)
+WHERE numnode(plainto_tsquery($1::regconfig, w)) > 0
+"""
+
+_LEXICAL = f"""
+WITH q AS (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) AS q FROM unnest($2::text[]) AS w)
+SELECT i.product_id, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', i.document, q.q) AS score
+FROM q, product_index i JOIN product p ON p.id = i.product_id
+WHERE i.document @@ q.q AND {_filters(3)}
+ORDER BY score DESC, i.product_id
+LIMIT $9
+"""
+
+_VOCABULARY = """
+SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS NOT NULL'{weights})
 """
 
 
@@ -61,58 +107,110 @@ class SearchTuning:
 
 
 class PostgresSearchIndex:
-    def __init__(self, pool: asyncpg.Pool, tuning: SearchTuning | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, text_config: str = "english", tuning: SearchTuning | None = None) -> None:
+        if not _CONFIG.match(text_config):
+            raise ValueError(f"unsupported text search configuration {text_config!r}")
         self._pool = pool
+        self._config = text_config
         self._tuning = tuning or SearchTuning()
 
-    async def search(
-        self, vector: np.ndarray, model: str, dimension: int, filters: SearchFilters, limit: int
-    ) -> list[ProductHit]:
+    async def candidates(
+        self,
+        vector: np.ndarray | None,
+        model: str,
+        dimension: int,
+        terms: Sequence[str],
+        filters: SearchFilters,
+        depth: int,
+    ) -> SearchCandidates:
+        """Each leg's best `depth` products (a leg with no input is skipped) and their evidence."""
         if not _MODEL_ID.match(model):
             raise ValueError(f"unsupported model id {model!r}")
         args = _filter_args(filters)
+        terms = list(terms)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            if filters.on_variation or filters.min_price is not None or filters.max_price is not None:
-                matching = await conn.fetch(
-                    f"SELECT p.id FROM product p WHERE {_filters(1)} LIMIT $7", *args, self._tuning.exact_below_products
-                )
-                if len(matching) < self._tuning.exact_below_products:
-                    return await self._exact(conn, vector, model, [r["id"] for r in matching], limit)
-            return await self._approximate(conn, vector, model, dimension, args, limit)
+            nearest = []
+            if vector is not None:
+                nearest = await self._nearest(conn, vector, model, dimension, args, filters, depth)
+            lexical = []
+            if terms:
+                rows = await conn.fetch(_LEXICAL, self._config, terms, *args, depth)
+                lexical = [r["product_id"] for r in rows]
+            ids = list(dict.fromkeys([*nearest, *lexical]))
+            content = await conn.fetchval(_CONTENT_TERMS, self._config, terms) if terms else []
+            rows = await conn.fetch(
+                _EVIDENCE,
+                self._config,
+                terms,
+                Vector(vector) if vector is not None else None,
+                model,
+                ids,
+                list(filters.colors),
+                list(filters.sizes),
+            ) if ids else []  # fmt: skip
+        return SearchCandidates(
+            vector=nearest,
+            lexical=lexical,
+            content_terms=frozenset(n - 1 for n in content),
+            rows={r["id"]: _row(r) for r in rows},
+        )
 
-    async def exact(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[ProductHit]:
+    async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Every word of the indexed products with its product count, and those of their
+        names, categories, brands and materials."""
+        async with self._pool.acquire() as conn:
+            known = await conn.fetch(_VOCABULARY.format(weights=""))
+            titles = await conn.fetch(_VOCABULARY.format(weights=", 'a'"))
+        return {r["word"]: r["ndoc"] for r in known}, {r["word"]: r["ndoc"] for r in titles}
+
+    async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             rows = await conn.fetch(f"SELECT p.id FROM product p WHERE {_filters(1)}", *_filter_args(filters))
             return await self._exact(conn, vector, model, [r["id"] for r in rows], limit)
 
+    async def _nearest(
+        self,
+        conn: asyncpg.Connection,
+        vector: np.ndarray,
+        model: str,
+        dimension: int,
+        args: tuple,
+        filters: SearchFilters,
+        limit: int,
+    ) -> list[int]:
+        if filters.on_variation or filters.min_price is not None or filters.max_price is not None:
+            matching = await conn.fetch(
+                f"SELECT p.id FROM product p WHERE {_filters(1)} LIMIT $7", *args, self._tuning.exact_below_products
+            )
+            if len(matching) < self._tuning.exact_below_products:
+                return await self._exact(conn, vector, model, [r["id"] for r in matching], limit)
+        return await self._approximate(conn, vector, model, dimension, args, limit)
+
     async def _exact(
         self, conn: asyncpg.Connection, vector: np.ndarray, model: str, product_ids: list[int], limit: int
-    ) -> list[ProductHit]:
+    ) -> list[int]:
         if not product_ids:
             return []
         rows = await conn.fetch(
-            f"""
-            WITH best AS (
-                SELECT c.product_id, min(c.embedding <=> $1) AS distance
-                FROM product_chunk c
-                WHERE c.model = $2 AND c.product_id = ANY($3::bigint[])
-                GROUP BY c.product_id
-                ORDER BY distance, c.product_id
-                LIMIT $4
-            )
-            {_HYDRATE}
+            """
+            SELECT c.product_id, min(c.embedding <=> $1) AS distance
+            FROM product_chunk c
+            WHERE c.model = $2 AND c.product_id = ANY($3::bigint[])
+            GROUP BY c.product_id
+            ORDER BY distance, c.product_id
+            LIMIT $4
             """,
             Vector(vector),
             model,
             product_ids,
             limit,
         )
-        return [_hit(r) for r in rows]
+        return [r["product_id"] for r in rows]
 
     async def _approximate(
         self, conn: asyncpg.Connection, vector: np.ndarray, model: str, dimension: int, args: tuple, limit: int
-    ) -> list[ProductHit]:
+    ) -> list[int]:
         tuning = self._tuning
         await conn.execute(
             f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = {int(tuning.ef_search)}; "
@@ -129,38 +227,36 @@ class PostgresSearchIndex:
                 WHERE c.model = '{model}' AND {_filters(2)}
                 ORDER BY {distance}
                 LIMIT $8
-            ),
-            best AS (
-                SELECT product_id, min(distance) AS distance FROM nearest
-                GROUP BY product_id ORDER BY distance, product_id LIMIT $9
             )
-            {_HYDRATE}
+            SELECT product_id, min(distance) AS distance FROM nearest
+            GROUP BY product_id ORDER BY distance, product_id LIMIT $9
         """
         for _ in range(3):
             rows = await conn.fetch(sql, Vector(vector), *args, candidates, limit)
             if len(rows) >= limit:
                 break
             candidates *= 4  # the best chunks crowded into few products: look further
-        return [_hit(r) for r in rows]
+        return [r["product_id"] for r in rows]
 
 
 def _filter_args(f: SearchFilters) -> tuple:
     return (f.min_price, f.max_price, f.on_variation, list(f.colors), list(f.sizes), f.in_stock)
 
 
-def _hit(row: asyncpg.Record) -> ProductHit:
-    price, discount = row["price"], row["discount_price"]
-    return ProductHit(
+def _row(row: asyncpg.Record) -> CandidateRow:
+    return CandidateRow(
         product_id=row["id"],
         name=row["name"],
         slug=row["slug"],
         category=row["category"],
-        price=price,
-        discounted_price=discount,
-        effective_price=discount if discount is not None else price,
+        price=row["price"],
+        discount_price=row["discount_price"],
         currency=row["currency"],
         rating=float(row["rating"]) if row["rating"] is not None else None,
-        distance=round(float(row["distance"]), 4),
-        available_colors=list(row["colors"]),
-        available_sizes=list(row["sizes"]),
+        distance=float(row["distance"]) if row["distance"] is not None else None,
+        title_terms=frozenset(n - 1 for n in row["title_terms"]),
+        text_terms=frozenset(n - 1 for n in row["text_terms"]),
+        available=int(row["available"]),
+        colors=list(row["colors"]),
+        sizes=list(row["sizes"]),
     )

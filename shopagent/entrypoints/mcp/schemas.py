@@ -35,7 +35,7 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "query": {
                 "type": "string",
                 "minLength": 1,
-                "maxLength": 500,
+                "maxLength": 2000,
                 "description": "What the customer is looking for, in plain words (kind of item, use, style).",
             },
             "limit": {
@@ -62,9 +62,22 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "effectivePrice": {**MONEY, "description": "What the customer pays."},
             "currency": {"type": "string"},
             "rating": {"type": ["number", "null"]},
-            "distance": {"type": "number", "description": "Cosine distance of the best match; lower is closer."},
-            "availableColors": {"type": "array", "items": {"type": "string"}},
-            "availableSizes": {"type": "array", "items": {"type": "string"}},
+            "match": {
+                "type": "string",
+                "enum": ["strong", "partial", "weak"],
+                "description": "How surely this product is what was asked for (see the tool description).",
+            },
+            "inStock": {
+                "type": "boolean",
+                "description": "The asked colour/size (any variation when none was asked) can be bought now.",
+            },
+            "availableQuantity": {"type": "integer", "description": "Units of it that can be bought now."},
+            "distance": {
+                "type": ["number", "null"],
+                "description": "Cosine distance of the closest text of the product; lower is closer.",
+            },
+            "availableColors": {"type": "array", "items": {"type": "string"}, "description": "Colours in stock."},
+            "availableSizes": {"type": "array", "items": {"type": "string"}, "description": "Sizes in stock."},
         },
         "required": [
             "productId",
@@ -76,6 +89,9 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "effectivePrice",
             "currency",
             "rating",
+            "match",
+            "inStock",
+            "availableQuantity",
             "distance",
             "availableColors",
             "availableSizes",
@@ -83,8 +99,24 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
     }
     outputs = {
         "type": "object",
-        "properties": {"products": {"type": "array", "items": hit}},
-        "required": ["products"],
+        "properties": {
+            "products": {"type": "array", "items": hit},
+            "bestMatch": {
+                "type": ["string", "null"],
+                "enum": ["strong", "partial", "weak", None],
+                "description": "The best grade among the products; null when none came back.",
+            },
+            "noStrongMatch": {
+                "type": "boolean",
+                "description": "True when no product is a strong match: the shop may not carry what was asked.",
+            },
+            "corrections": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "Query words the catalog never uses, with the catalog word searched instead.",
+            },
+        },
+        "required": ["products", "bestMatch", "noStrongMatch", "corrections"],
     }
     return inputs, outputs
 

@@ -53,16 +53,23 @@ class DetailsArgs(_Args):
 
 def search_description(store: str, currency: str) -> str:
     return (
-        f"Search the {store} catalog by meaning. Use it whenever the customer describes what they want "
-        '("warm boots for winter", "something for a summer wedding"), and put hard constraints in `filters`, '
-        "not in the query: colours, sizes, a price range, in stock only. Returns up to `limit` products "
-        "(default 5), closest first, each with productId, name, category, price, discountedPrice (null when "
-        f"not discounted), effectivePrice (what the customer pays; price filters apply to it), currency "
-        f"({currency}), rating, the colours and sizes currently in stock, and distance (lower = closer). "
+        f"Search the {store} catalog. Use it whenever the customer describes what they want, by name or by need "
+        '("warm boots for winter", "something for a summer wedding"), in their own words and language; misspelt '
+        "words are corrected against the catalog's own vocabulary (see `corrections`). Put hard constraints in "
+        "`filters`, not in the query: colours, sizes, a price range, in stock only. Returns up to `limit` "
+        "products (default 5), best first, each with productId, name, category, price, discountedPrice (null "
+        f"when not discounted), effectivePrice (what the customer pays; price filters apply to it), currency "
+        f"({currency}), rating, the colours and sizes in stock, and for the asked colour/size (any variation "
+        'when none was asked) `inStock` and `availableQuantity`, so you can say "sold out in 42". '
         "Colours, sizes and inStock are checked on the same variation: red + M means a red M exists. "
-        "A semantic hit is a likely match, not a guarantee of every attribute the customer mentioned: check "
-        "names and available colours/sizes before promising anything. Quote names and prices exactly as "
-        f"returned. Do not call {DETAILS_TOOL} for every hit, only for products the customer asks about. "
+        "Each product has a `match` grade: `strong` = very likely what was asked for (close in meaning, or "
+        "the query's descriptive words are in its name, category, brand or material and it is close in "
+        "meaning); `partial` = related (close in meaning, or sharing a title word), check it fits before "
+        "recommending; `weak` = only loosely related, do not present it as a match. Strong first, then "
+        "partial, then weak; within a grade, products that can be bought come before sold-out ones. "
+        "`noStrongMatch: true` means nothing strong was found: tell the customer the shop may not carry "
+        "that, and offer partial matches only as alternatives. Quote names and prices exactly as returned. "
+        f"Do not call {DETAILS_TOOL} for every hit, only for products the customer asks about. "
         "If nothing comes back, say so and relax a filter."
     )
 
@@ -103,7 +110,7 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
         ),
     ]
 
-    async def run_search(arguments: dict[str, Any]) -> dict[str, Any]:
+    async def run_search(arguments: dict[str, Any]) -> Any:
         args = _decode(arguments, SearchArgs)
         f = args.filters or FilterArgs()
         request = search.request(
@@ -115,7 +122,7 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
             max_price=f.max_price,
             in_stock=f.in_stock,
         )
-        return {"products": await search.search(request)}
+        return await search.search(request)
 
     async def run_details(arguments: dict[str, Any]) -> Any:
         return await search.details(_decode(arguments, DetailsArgs).product_id)

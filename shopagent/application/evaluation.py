@@ -1,0 +1,165 @@
+"""Measuring search (and the assistant) against a shop's own judged queries.
+
+A case is a query with the slugs of the products that would be right answers (none: the
+shop does not carry it). Search is scored per mode — vector leg only, lexical leg only and
+the fused search — with hit@1, hit@5, MRR@10 over the answerable cases and, over the
+others, how often the result says `noStrongMatch` (honesty) — and, for the answerable
+ones, how often it says so wrongly (false alarms).
+
+The assistant is scored on its final answers: hit@5 (an acceptable product's name appears),
+grounding (every product name of the catalog and every price in the answer appears in
+that turn's tool results) and, for cases with no right product, whether it named none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from shopagent.application.agent import AssistantAgent
+from shopagent.application.search import CatalogSearch
+from shopagent.domain.chat import FunctionResponse
+from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, FusionWeights
+from shopagent.domain.search import SearchRequest
+
+_PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)")
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    line: int
+    request: SearchRequest  # the query and filters, validated, limit 10
+    acceptable: tuple[str, ...]
+    kind: str = ""
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.acceptable)
+
+
+@dataclass
+class ModeScore:
+    mode: str
+    cases: int = 0
+    answerable: int = 0
+    hit1: float = 0.0
+    hit5: float = 0.0
+    mrr10: float = 0.0
+    no_match_cases: int = 0
+    honesty: float | None = None  # share of no-match cases flagged noStrongMatch
+    false_alarms: float | None = None  # share of answerable cases flagged noStrongMatch
+    misses: list[dict[str, Any]] = field(default_factory=list)  # answerable cases with no hit in the top 5
+
+
+@dataclass
+class AssistantScore:
+    cases: int = 0
+    hit5: float = 0.0
+    grounding: float = 0.0
+    honesty: float | None = None
+    ungrounded: list[dict[str, Any]] = field(default_factory=list)
+
+
+SEARCH_MODES: dict[str, FusionWeights | None] = {"vector": VECTOR_ONLY, "lexical": LEXICAL_ONLY, "fused": None}
+
+
+async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode: str = "fused") -> ModeScore:
+    weights = SEARCH_MODES[mode]
+    score = ModeScore(mode=mode, cases=len(cases))
+    hits1 = hits5 = reciprocal = honest = alarms = 0.0
+    for case in cases:
+        result = await search.search(case.request, weights)
+        slugs = [p.slug for p in result.products]
+        if not case.answerable:
+            score.no_match_cases += 1
+            honest += result.no_strong_match
+            continue
+        score.answerable += 1
+        alarms += result.no_strong_match
+        rank = next((n for n, slug in enumerate(slugs[:10], start=1) if slug in case.acceptable), None)
+        hits1 += rank == 1
+        hits5 += rank is not None and rank <= 5
+        reciprocal += 1 / rank if rank else 0.0
+        if rank is None or rank > 5:
+            score.misses.append({"line": case.line, "query": case.request.query, "got": slugs[:5]})
+    if score.answerable:
+        score.hit1, score.hit5, score.mrr10 = (x / score.answerable for x in (hits1, hits5, reciprocal))
+        score.false_alarms = alarms / score.answerable
+    if score.no_match_cases:
+        score.honesty = honest / score.no_match_cases
+    return score
+
+
+async def evaluate_assistant(
+    agent: AssistantAgent, cases: Sequence[EvalCase], names_by_slug: dict[str, str]
+) -> AssistantScore:
+    """Each case as a fresh one-message conversation (the query text only, no filters)."""
+    score = AssistantScore(cases=len(cases))
+    hits = grounded = honest = 0
+    answerable = 0
+    catalog_names = sorted(set(names_by_slug.values()), key=len, reverse=True)
+    for case in cases:
+        answer, messages = await agent.run([], case.request.query)
+        tool_names, tool_prices = _facts(messages)
+        named = _names_in(answer, catalog_names)
+        prices = set(_PRICE.findall(answer.replace(",", ".")))
+        unknown_names = named - tool_names
+        unknown_prices = {p for p in prices if p not in tool_prices}
+        if unknown_names or unknown_prices:
+            score.ungrounded.append(
+                {"line": case.line, "names": sorted(unknown_names), "prices": sorted(unknown_prices)}
+            )
+        else:
+            grounded += 1
+        if case.answerable:
+            answerable += 1
+            hits += any(names_by_slug.get(slug) in named for slug in case.acceptable)
+        else:
+            honest += not named
+    score.grounding = grounded / len(cases) if cases else 0.0
+    score.hit5 = hits / answerable if answerable else 0.0
+    no_match = len(cases) - answerable
+    score.honesty = honest / no_match if no_match else None
+    return score
+
+
+def _facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
+    """Product names and prices in a turn's tool results."""
+    names: set[str] = set()
+    prices: set[str] = set()
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, FunctionResponse):
+                _collect(part.result, names, prices)
+    return names, prices
+
+
+def _collect(value: Any, names: set[str], prices: set[str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "name" and isinstance(item, str):
+                names.add(item)
+            elif key in ("price", "discountedPrice", "effectivePrice") and item is not None:
+                prices.add(str(item))
+            else:
+                _collect(item, names, prices)
+    elif isinstance(value, list):
+        for item in value:
+            _collect(item, names, prices)
+
+
+def _names_in(text: str, catalog_names: Sequence[str]) -> set[str]:
+    folded = text.casefold()
+    return {name for name in catalog_names if name.casefold() in folded}
+
+
+async def product_names(catalog: Any, page: int = 500) -> dict[str, str]:
+    """Every product's name by slug (a `CatalogService`), to check files and answers against."""
+    names: dict[str, str] = {}
+    after = 0
+    while batch := await catalog.list_products(limit=page, after_id=after):
+        names.update((p.slug, p.name) for p in batch)
+        after = batch[-1].id
+    return names

@@ -1,0 +1,158 @@
+"""Words of product text and of shoppers' queries, for the lexical (full-text) search leg.
+
+Both sides go through `fold` (case and accents folded: "Größe" and "grosse", "été" and
+"ete" are the same word), so matching does not depend on PostgreSQL's `unaccent`, which
+many servers lack. Query words the catalog never uses are corrected against the catalog's
+own vocabulary (`Vocabulary.correct`): names, brands, categories and materials, so a
+misspelling finds the product it meant, in any trade and any language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from shopagent.domain.catalog import ProductDraft
+
+MAX_QUERY_TERMS = 32
+_WORD = re.compile(r"[^\W_]+")
+# The store language (BCP 47 primary subtag) -> PostgreSQL's snowball configuration.
+TEXT_SEARCH_CONFIGS = {
+    "ar": "arabic",
+    "ca": "catalan",
+    "da": "danish",
+    "de": "german",
+    "el": "greek",
+    "en": "english",
+    "es": "spanish",
+    "eu": "basque",
+    "fi": "finnish",
+    "fr": "french",
+    "ga": "irish",
+    "hi": "hindi",
+    "hu": "hungarian",
+    "hy": "armenian",
+    "id": "indonesian",
+    "it": "italian",
+    "lt": "lithuanian",
+    "nb": "norwegian",
+    "ne": "nepali",
+    "nl": "dutch",
+    "nn": "norwegian",
+    "no": "norwegian",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+    "yi": "yiddish",
+}
+
+
+def text_search_config_for(language: str) -> str:
+    """The full-text configuration for a store language; `simple` (no stemming) when unknown."""
+    return TEXT_SEARCH_CONFIGS.get(language.split("-")[0].casefold(), "simple")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: what both sides of a lexical match compare."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text: letters and digits only, so nothing reaches a query parser
+    but plain words (no operators, quotes, NULs or lone surrogates)."""
+    return _WORD.findall(fold(text))
+
+
+@dataclass(frozen=True)
+class LexicalFields:
+    """A product's text by weight: name and category first, then brand and material, then the
+    description with the colours it comes in (so "black boots" prefers boots that come in black)."""
+
+    primary: str
+    secondary: str
+    body: str
+
+
+def lexical_fields(product: ProductDraft) -> LexicalFields:
+    colours = " ".join(dict.fromkeys(v.color for v in product.variations))
+    return LexicalFields(
+        primary=" ".join(words(f"{product.name} {product.category}")),
+        secondary=" ".join(words(f"{product.brand} {product.material}")),
+        body=" ".join(words(f"{product.description} {colours}")),
+    )
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    terms: tuple[str, ...]  # the words to match, corrected where the catalog never uses them
+    corrections: Mapping[str, str] = field(default_factory=dict)  # shopper's word -> catalog word
+
+    def corrected_text(self, text: str) -> str:
+        """`text` with each corrected word replaced (what the vector leg embeds)."""
+        if not self.corrections:
+            return text
+        return " ".join(self.corrections.get(w, w) for w in words(text))
+
+
+class Vocabulary:
+    """The catalog's words: `known` (any field) and `targets` (name, category, brand,
+    material), each with the number of products using it.
+
+    A query word is corrected only when no product uses it anywhere, it is at least four
+    letters long and not a number, and a target lies within one edit (two from seven letters
+    on), a swap of neighbours counting as one; ties go to the more common word, and so does a
+    word one edit further that is at least five times as common.
+    """
+
+    def __init__(self, known: Mapping[str, int], targets: Mapping[str, int]) -> None:
+        self.known = known
+        self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
+        self._choices = list(self._targets)
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def correct(self, word: str) -> str | None:
+        if word in self.known or len(word) < 4 or any(ch.isdigit() for ch in word) or not self._choices:
+            return None
+        allowed = 1 if len(word) < 7 else 2
+        reach = allowed + 1 if len(word) >= 6 else allowed
+        found = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=reach, limit=16)
+        within = [(w, d) for w, d, _ in found if d <= allowed]
+        if not within:
+            return None
+        best, distance = min(within, key=lambda f: (f[1], -self._targets[f[0]], f[0]))
+        # A much more common word one edit further is the likelier meaning ("sandles" is one
+        # edit from a rare "handles", two from the category "sandals").
+        common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
+        return max(common, key=lambda w: (self._targets[w], w)) if common else best
+
+    def terms(self, text: str) -> QueryTerms:
+        found: dict[str, None] = {}
+        corrections = {}
+        for word in words(text):
+            fixed = self.correct(word)
+            if fixed is not None:
+                corrections[word] = fixed
+            found.setdefault(fixed or word, None)
+            if len(found) == MAX_QUERY_TERMS:
+                break
+        return QueryTerms(terms=tuple(found), corrections=corrections)
+
+
+EMPTY_VOCABULARY = Vocabulary({}, {})
+
+
+def descriptive(term: str, filter_words: frozenset[str]) -> bool:
+    """Whether a query term describes the item: not a number, colour or size (those are filters)."""
+    return not term.isdigit() and term not in filter_words
