@@ -127,3 +127,29 @@ async def sample_shop(embedded_pg: EmbeddedPostgres, template_db: str):
             while events := await services.index_store.claim(64, 60, 5, "sample"):
                 await services.index_product.index(events)
             yield services
+
+
+KITCHEN = Path(__file__).parent / "data" / "kitchen"
+
+
+@pytest.fixture(scope="session")
+async def kitchen_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A second trade (tests/data/kitchen: 64 kitchenware products with their own colours and
+    sizes), indexed with the real local model (shared by the session)."""
+    import msgspec
+
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+    from shopagent.application.catalog import import_products
+    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.entrypoints.catalog_files import read_catalog_file
+    from shopagent.settings import load_settings
+
+    shop = load_settings(KITCHEN / "config.toml", environ={})
+    async for dsn in _create_database(embedded_pg, template_db):
+        settings = msgspec.structs.replace(settings_for(dsn), catalog=shop.catalog, store=shop.store)
+        async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
+            summary = await import_products(services.catalog, read_catalog_file(KITCHEN / "catalog.json"))
+            assert summary.rejected == []
+            while events := await services.index_store.claim(64, 60, 5, "kitchen"):
+                await services.index_product.index(events)
+            yield services

@@ -1,0 +1,66 @@
+"""`shopagent eval FILE`, the real command against the indexed sample shop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import shopagent
+
+pytestmark = pytest.mark.anyio
+
+QUERIES = "shopagent/sample_data/eval_queries.jsonl"
+
+
+async def run_eval(sample_shop, *args: str) -> tuple[int, str, list[str]]:
+    async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": sample_shop.dsn}) as process:
+        code = await process.wait_exit(timeout=180)
+    return code, process.stdout, [e.get("message", "") for e in process.logs]
+
+
+async def test_eval_scores_the_bundled_queries_and_the_assistant(sample_shop, tmp_path):
+    report_file = tmp_path / "report.json"
+    code, out, logs = await run_eval(
+        sample_shop, QUERIES, "--assistant", "--json", str(report_file), "--min-hit5", "0.6"
+    )
+    assert code == 0, (out, logs)
+    assert "96 queries: 76 with a right product, 20 without" in out
+    for mode in ("vector", "lexical", "fused"):
+        assert any(line.startswith(mode) for line in out.splitlines()), out
+    report = json.loads(report_file.read_text())
+    fused = report["search"]["fused"]
+    assert fused["answerable"] == 76 and 0.6 <= fused["hit5"] <= 1
+    assert report["assistant"]["cases"] == 96
+    # The offline concierge only ever quotes its tool results.
+    assert report["assistant"]["grounding"] == 1.0, report["assistant"]["ungrounded"]
+
+
+async def test_a_bad_line_is_named_and_nothing_runs(sample_shop, tmp_path):
+    path = tmp_path / "queries.jsonl"
+    path.write_text(
+        '{"query": "winter boots", "acceptable": ["nordkap-lined-leather-winter-boot"]}\n'
+        '{"query": "broken", "acceptable": [}\n'
+        "\n"
+        '{"query": "boots", "acceptable": [], "filters": {"colors": ["chartreuse"]}}\n'
+        '{"query": "boots", "acceptable": ["no-such-product"]}\n'
+        '{"query": "boots", "acceptable": [], "colour": "red"}\n'
+    )
+    code, out, logs = await run_eval(sample_shop, str(path))
+    assert code == 2
+    assert out == ""  # nothing was scored
+    message = next(m for m in logs if "queries.jsonl" in m)
+    assert f"{path}:2: JSON is malformed" in message
+    assert f"{path}:4: unknown colour 'chartreuse'" in message
+    assert f"{path}:5: acceptable slug(s) not in the catalog: no-such-product" in message
+    assert f"{path}:6: Object contains unknown field `colour`" in message
+    assert f"{path}:1:" not in message
+
+
+async def test_eval_fails_below_the_minimum_hit_rate(sample_shop, tmp_path):
+    path = tmp_path / "queries.jsonl"
+    path.write_text('{"query": "swimming goggles", "acceptable": ["nordkap-lined-leather-winter-boot"]}\n')
+    code, out, logs = await run_eval(sample_shop, str(path), "--min-hit5", "0.5")
+    assert code == 1
+    assert "1 queries: 1 with a right product, 0 without" in out
+    assert any("below --min-hit5 0.5" in m for m in logs), logs

@@ -1,0 +1,241 @@
+"""The fused search on the real PostgreSQL: the lexical leg, fusion under filters, stock-aware
+ranking, match grades, other languages and hostile query text. Both plans of the vector leg
+(exact for selective filters, HNSW otherwise) run every test that filters."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import asyncpg
+import pytest
+from mcp import Client
+
+from shopagent.domain.catalog import VariationInput
+from shopagent.domain.errors import ConfigError
+from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, Evidence, GradeThresholds, Match, grade
+from shopagent.settings import SearchSettings, StoreSettings
+from tests.conftest import settings_for
+from tests.factories import product_input
+
+pytestmark = pytest.mark.anyio
+
+
+def v(color: str, size: str, quantity: int = 5, reserved: int = 0) -> VariationInput:
+    return VariationInput(color=color, size=size, quantity=quantity, reserved=reserved)
+
+
+CATALOG = [
+    product_input("alpine-boot", name="Alpine Lined Winter Boot", brand="Nordkap", category="Boots",
+                  variations=[v("black", "42", 0), v("black", "43")]),
+    product_input("tundra-boot", name="Tundra Lined Winter Boot", brand="Polarhavn", category="Boots",
+                  variations=[v("black", "42", 7), v("brown", "44")]),
+    product_input("chelsea-boot", name="Camden Suede Chelsea Boot", brand="Camden", category="Boots",
+                  description="A slim suede ankle boot with elastic side panels.", variations=[v("brown", "41")]),
+    product_input("split-tee", name="Cotton Crew Tee", category="Shirts & tops", price=Decimal("25.00"),
+                  description="A soft cotton tee.", brand="Caldera", material="organic cotton",
+                  variations=[v("red", "S"), v("blue", "M")]),
+    product_input("red-tee", name="Cotton Pocket Tee", category="Shirts & tops", price=Decimal("25.00"),
+                  description="A soft cotton tee with a pocket.", brand="Caldera", material="organic cotton",
+                  variations=[v("red", "M"), v("blue", "S")]),
+    product_input("linen-shirt", name="Linen Summer Shirt", category="Shirts & tops", price=Decimal("49.00"),
+                  description="An airy linen shirt for hot days.", brand="Marlowe", material="linen",
+                  variations=[v("white", "L")]),
+]  # fmt: skip
+
+
+async def index_everything(services) -> None:
+    while events := await services.index_store.claim(100, 60, 5, "test"):
+        await services.index_product.index(events)
+    await services.index_keeper.prepare()
+    await services.index_keeper.settle()
+
+
+async def open_shop(database: str, catalog, **sections):
+    from shopagent.adapters.local.hash_embedder import HashEmbedder
+    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+
+    settings = settings_for(database, **sections)
+    services_cm = open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder())
+    services = await services_cm.__aenter__()
+    services.ids = {}
+    for item in catalog:
+        product = await services.catalog.create_product(item)
+        services.ids[product.slug] = product.id
+    await index_everything(services)
+    return services_cm, services
+
+
+@pytest.fixture(params=["exact", "hnsw"])
+async def shop(request, database):
+    if request.param == "hnsw":
+        conn = await asyncpg.connect(database)
+        try:
+            name = await conn.fetchval("SELECT current_database()")
+            await conn.execute(f'ALTER DATABASE "{name}" SET enable_seqscan = off')
+        finally:
+            await conn.close()
+    threshold = 0 if request.param == "hnsw" else 2000
+    cm, services = await open_shop(database, CATALOG, search=SearchSettings(exact_below_products=threshold))
+    try:
+        yield services
+    finally:
+        await cm.__aexit__(None, None, None)
+
+
+async def slugs(shop, query: str, weights=None, **filters) -> list[str]:
+    result = await shop.search.search(shop.search.request(query, 10, **filters), weights)
+    return [p.slug for p in result.products]
+
+
+async def test_the_lexical_leg_finds_exact_names_brands_and_misspelled_names(shop):
+    assert (await slugs(shop, "Camden Suede Chelsea Boot", LEXICAL_ONLY))[0] == "chelsea-boot"
+    assert (await slugs(shop, "polarhavn", LEXICAL_ONLY))[0] == "tundra-boot"
+    assert (await slugs(shop, "marlowe", LEXICAL_ONLY)) == ["linen-shirt"]
+    result = await shop.search.search(shop.search.request("chelsae bot camdne", 5), LEXICAL_ONLY)
+    assert result.products[0].slug == "chelsea-boot"
+    assert result.corrections == {"chelsae": "chelsea", "camdne": "camden"}
+    # The vector leg embeds the corrected words too.
+    assert (await slugs(shop, "chelsae camdne", VECTOR_ONLY))[0] == "chelsea-boot"
+    assert (await slugs(shop, "chelsae camdne"))[0] == "chelsea-boot"
+
+
+async def test_accents_and_case_fold_on_both_sides(shop):
+    result = await shop.search.search(shop.search.request("LÍNËN SHÎRT", 5), LEXICAL_ONLY)
+    assert result.products[0].slug == "linen-shirt"
+    assert result.corrections == {}  # matched as the same words, not as typos
+
+
+async def test_fusion_keeps_same_variation_filters_and_one_hit_per_product(shop):
+    for weights in (None, LEXICAL_ONLY, VECTOR_ONLY):
+        found = await slugs(shop, "cotton tee", weights, colors=["red"], sizes=["M"])
+        assert found == ["red-tee"], weights  # split-tee has a red S and a blue M: not a red M
+    found = await slugs(shop, "lined winter boot boot boot")
+    assert len(found) == len(set(found))
+    assert set(found[:2]) == {"alpine-boot", "tundra-boot"}
+
+
+async def test_price_filters_apply_to_both_legs(shop):
+    assert await slugs(shop, "linen shirt cotton tee", max_price=Decimal("30")) in (
+        ["red-tee", "split-tee"],
+        ["split-tee", "red-tee"],
+    )
+
+
+async def test_an_available_asked_size_ranks_above_an_otherwise_similar_sold_out_one(shop):
+    request = shop.search.request("Alpine Lined Winter Boot", 5, sizes=["42"])
+    products = (await shop.search.search(request)).products
+    by_slug = {p.slug: p for p in products}
+    assert [p.slug for p in products[:2]] == ["tundra-boot", "alpine-boot"]  # alpine is the closer name
+    assert (by_slug["alpine-boot"].in_stock, by_slug["alpine-boot"].available_quantity) == (False, 0)
+    assert (by_slug["tundra-boot"].in_stock, by_slug["tundra-boot"].available_quantity) == (True, 7)
+    # With no size asked, availability counts every variation.
+    plain = {p.slug: p for p in (await shop.search.search(shop.search.request("winter boot", 5))).products}
+    assert plain["alpine-boot"].available_quantity == 5  # black 43
+
+
+def test_grades_follow_distance_and_title_words():
+    t = GradeThresholds(strong_distance=0.3, title_distance=0.6, strong_coverage=0.5, partial_distance=0.5)
+
+    def g(distance, title):
+        return grade(Evidence(1, distance, title, title, 1), t)
+
+    assert g(0.2, 0.0) is Match.STRONG
+    assert g(0.55, 0.5) is Match.STRONG
+    assert g(0.55, 0.25) is Match.PARTIAL
+    assert g(0.45, 0.0) is Match.PARTIAL
+    assert g(0.65, 1.0) is Match.WEAK
+    assert g(None, 1.0) is Match.WEAK
+
+
+async def test_results_say_when_nothing_strong_was_found(shop):
+    strong = await shop.search.search(shop.search.request("Camden Suede Chelsea Boot", 5))
+    assert strong.products[0].match == "strong" and not strong.no_strong_match
+    assert strong.best_match == "strong"
+    nothing = await shop.search.search(shop.search.request("swimming goggles for the pool", 5))
+    assert nothing.no_strong_match
+    assert all(p.match == "weak" for p in nothing.products)
+
+
+async def test_a_german_shop_stems_german_words(database):
+    catalog = [
+        product_input("winterstiefel", name="Gefütterte Winterstiefel", category="Stiefel",
+                      description="Wasserdichte Stiefel aus Leder für kalte Tage.", brand="Nordkap",
+                      material="Leder"),
+        product_input("sommerkleid", name="Leichtes Sommerkleid", category="Kleider",
+                      description="Ein luftiges Kleid aus Leinen.", brand="Solenne", material="Leinen",
+                      variations=[v("blue", "M")]),
+    ]  # fmt: skip
+    cm, shop = await open_shop(database, catalog, store=StoreSettings(language="de"))
+    try:
+        # "wasserdichten" and "Stiefeln" share German stems with the product's words;
+        # "gefutterten" has no umlaut (folded on both sides).
+        for query in ("wasserdichten Stiefeln", "gefutterten winterstiefeln", "Kleider aus Leinen"):
+            found = await slugs(shop, query, LEXICAL_ONLY)
+            assert found, query
+            assert found[0] == ("sommerkleid" if "Kleid" in query else "winterstiefel"), query
+        # A query parsed with the English configuration misses the German inflections.
+        from shopagent.adapters.postgres.search import PostgresSearchIndex
+
+        english = PostgresSearchIndex(shop.pool, "english")
+        filters = shop.search.request("x").filters
+        found = await english.candidates(None, "hash-384", 384, ["wasserdichten", "stiefeln"], filters, 10)
+        assert found.lexical == []
+    finally:
+        await cm.__aexit__(None, None, None)
+
+
+async def test_an_unknown_text_search_configuration_stops_start_up_with_the_choices(database):
+    from shopagent.bootstrap import open_services
+
+    settings = settings_for(database, search=SearchSettings(text_search_config="klingon"))
+    with pytest.raises(ConfigError, match=r"'klingon' is not a text search configuration.*english.*german"):
+        async with open_services(settings, frozenset({"mcp"})):
+            pass
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "boots & | ! ( ) : * <-> <2>",
+        "'single' \"double\" `back` \\ back\\slash",
+        "boots\x00 with a nul",
+        "\ud800 lone surrogate boots",
+        "!!! ??? ... ---",
+        "😀 🥾",
+        "boot:* & !tee",
+        "the and of a",
+        "winter " * 285,  # 1,995 characters
+        "x" * 2000,
+    ],
+)
+async def test_hostile_query_text_never_errors(shop, query):
+    async with Client(shop.mcp_server) as client:
+        result = await client.call_tool("product-semantic-search", {"query": query, "limit": 5})
+    assert not result.is_error, result.content
+    assert isinstance(result.structured_content["products"], list)
+    assert isinstance(result.structured_content["noStrongMatch"], bool)
+
+
+async def test_the_search_tool_reports_grades_stock_and_corrections(shop):
+    async with Client(shop.mcp_server) as client:
+        result = await client.call_tool(
+            "product-semantic-search", {"query": "alpnie lined boot", "filters": {"sizes": ["42"]}}
+        )
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert data["corrections"] == {"alpnie": "alpine"}
+    top = data["products"][0]
+    assert {"match", "inStock", "availableQuantity"} <= top.keys()
+    assert data["bestMatch"] == top["match"]
+
+
+async def test_products_indexed_before_the_lexical_leg_get_their_documents_from_the_indexer(shop):
+    async with shop.pool.acquire() as conn:
+        await conn.execute("UPDATE product_index SET document = NULL, words = NULL")
+        await conn.execute(
+            "INSERT INTO outbox_event (kind, product_id) SELECT 'product.upserted', product_id FROM product_index"
+        )
+    assert await slugs(shop, "polarhavn", LEXICAL_ONLY) == []
+    await index_everything(shop)
+    assert (await slugs(shop, "polarhavn", LEXICAL_ONLY))[0] == "tundra-boot"
+    assert (await shop.index_store.status("hash-384")).pending == 0
