@@ -110,7 +110,7 @@ class SearchSettings(_Section):
     vector_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.0
     lexical_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.5
     fusion_k: Annotated[float, msgspec.Meta(ge=1, le=1000)] = 2.0
-    candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 40
+    candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 10
     strong_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.33
     title_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.6
     strong_title_share: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5

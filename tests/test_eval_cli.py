@@ -64,3 +64,12 @@ async def test_eval_fails_below_the_minimum_hit_rate(sample_shop, tmp_path):
     assert code == 1
     assert "1 queries: 1 with a right product, 0 without" in out
     assert any("below --min-hit5 0.5" in m for m in logs), logs
+
+
+async def test_eval_runs_the_kitchen_shops_queries_with_its_config(kitchen_shop):
+    args = ("--config", "tests/data/kitchen/config.toml", "tests/data/kitchen/queries.jsonl", "--json", "-")
+    async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
+        assert await process.wait_exit(timeout=180) == 0, process.logs
+    table, _, report = process.stdout.partition("{")
+    assert "48 queries: 37 with a right product, 11 without" in table
+    assert json.loads("{" + report)["search"]["fused"]["answerable"] == 37

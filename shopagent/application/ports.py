@@ -233,10 +233,14 @@ class SearchIndex(Protocol):
         terms: Sequence[str],
         filters: SearchFilters,
         depth: int,
+        need: int = 1,
+        *,
+        lexical: bool = True,
     ) -> SearchCandidates:
         """The `depth` products nearest `vector` among the model's chunks (none when it is
-        None), the `depth` best full-text matches of `terms` (none when empty), and the
-        evidence of each."""
+        None), the `depth` best full-text matches of `terms` (none when empty or `lexical` is
+        False; the terms still grade the evidence), and the
+        evidence of each. The vector leg may stop short of `depth` once it has `need`."""
         ...
 
     async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:

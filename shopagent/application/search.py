@@ -26,7 +26,7 @@ from shopagent.domain.text import EMPTY_VOCABULARY, QueryTerms, Vocabulary, desc
 class SearchPolicy:
     weights: FusionWeights = field(default_factory=FusionWeights)
     grades: GradeThresholds = field(default_factory=GradeThresholds)
-    depth: int = 40  # candidates taken from each leg (at least the limit)
+    depth: int = 10  # candidates taken from each leg (at least the limit)
     vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
 
 
@@ -77,12 +77,13 @@ class CatalogSearch:
             vector,
             self._embedder.model_id,
             self._embedder.dimension,
-            terms.terms if use_lexical or use_vector else (),
+            terms.terms,
             request.filters,
             max(self.policy.depth, request.limit),
+            request.limit,
+            lexical=use_lexical,
         )
-        lexical = found.lexical if use_lexical else []
-        scores = fuse(found.vector, lexical, weights)
+        scores = fuse(found.vector, found.lexical, weights)
         evidence = {pid: self._evidence(row, terms, found) for pid, row in found.rows.items()}
         ranked = rank(scores, evidence, self.policy.grades, request.limit)
         products = [_hit(found.rows[r.product_id], r.match) for r in ranked]

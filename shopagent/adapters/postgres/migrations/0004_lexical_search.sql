@@ -7,7 +7,9 @@ ALTER TABLE product_index
     ADD COLUMN text_config regconfig,
     ADD COLUMN document tsvector,
     ADD COLUMN words tsvector;
-CREATE INDEX product_index_document ON product_index USING gin (document);
+-- Without the pending list (fastupdate), freshly indexed products are in the index proper at
+-- once: with it, searches after a bulk load scan the list until a vacuum merges it.
+CREATE INDEX product_index_document ON product_index USING gin (document) WITH (fastupdate = off);
 
 -- OR of any number of tsqueries: a product matching some of a query's words still ranks.
 CREATE AGGREGATE shopagent_tsquery_any (tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
