@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import anyio
 import asyncpg
 import numpy as np
 from pgvector import Vector
@@ -37,21 +38,40 @@ _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 _CONFIG = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-def _filters(first: int) -> str:
+def _filters(first: int, shape: SearchFilters | None = None) -> str:
     """The filter predicate on `product p`, its six parameters numbered from `first`.
 
-    A NULL bound or an empty list means "no constraint".
+    A NULL bound or an empty list means "no constraint". Given the filters' `shape`, the
+    variation test names only the constraints that are set, as a plain EXISTS: the planner
+    then drives it from the variation index, whatever plan it caches (a test such as
+    `cardinality($4) = 0 OR color = ANY($4)` cannot use an index in a generic plan).
     """
-    low, high, on_variation, colors, sizes, in_stock = (f"${n}" for n in range(first, first + 6))
-    return f"""
+    low, high, variation, colors, sizes, in_stock = (f"${n}" for n in range(first, first + 6))
+    prices = f"""
     ({low}::numeric IS NULL OR coalesce(p.discount_price, p.price) >= {low})
-    AND ({high}::numeric IS NULL OR coalesce(p.discount_price, p.price) <= {high})
-    AND (NOT {on_variation}::bool OR EXISTS (
+    AND ({high}::numeric IS NULL OR coalesce(p.discount_price, p.price) <= {high})"""
+    if shape is None:
+        return f"""{prices}
+    AND (NOT {variation}::bool OR EXISTS (
         SELECT 1 FROM product_variation v
         WHERE v.product_id = p.id
           AND (cardinality({colors}::text[]) = 0 OR v.color = ANY({colors}::text[]))
           AND (cardinality({sizes}::text[]) = 0 OR v.size = ANY({sizes}::text[]))
           AND (NOT {in_stock}::bool OR v.quantity > v.reserved)))
+    """
+    if not shape.on_variation:
+        return (
+            f"{prices} AND NOT {variation}::bool AND {colors}::text[] IS NOT NULL AND {sizes}::text[] IS NOT NULL "
+            f"AND {in_stock}::bool IS NOT NULL"
+        )
+    tests = [
+        f"v.color = ANY({colors}::text[])" if shape.colors else f"{colors}::text[] IS NOT NULL",
+        f"v.size = ANY({sizes}::text[])" if shape.sizes else f"{sizes}::text[] IS NOT NULL",
+        f"{in_stock}::bool AND v.quantity > v.reserved" if shape.in_stock else f"{in_stock}::bool IS NOT NULL",
+    ]
+    return f"""{prices}
+    AND {variation}::bool AND EXISTS (
+        SELECT 1 FROM product_variation v WHERE v.product_id = p.id AND {" AND ".join(tests)})
     """
 
 
@@ -144,28 +164,47 @@ class PostgresSearchIndex:
             raise ValueError(f"unsupported model id {model!r}")
         args = _filter_args(filters)
         terms = list(terms)
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            nearest = []
-            if vector is not None:
-                nearest = await self._nearest(conn, vector, model, dimension, args, filters, depth, need)
-            matches = []
-            if terms and lexical:
+        legs: dict[str, list[int]] = {"vector": [], "lexical": []}
+
+        async def vector_leg() -> None:
+            async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+                # Which plan is best depends on how selective the filter values are: plan with
+                # the values every time, never with a cached generic plan.
+                await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+                legs["vector"] = await self._nearest(conn, vector, model, dimension, args, filters, depth, need)
+
+        async def lexical_leg() -> None:
+            async with self._pool.acquire() as conn:
                 if _filtered(filters):
                     rows = await conn.fetch(_LEXICAL_FILTERED, self._config, terms, depth, *args)
                 else:
                     rows = await conn.fetch(_LEXICAL_ANY, self._config, terms, depth)
-                matches = [r["product_id"] for r in rows]
-            ids = list(dict.fromkeys([*nearest, *matches]))
-            rows = await conn.fetch(
-                _EVIDENCE,
-                self._config,
-                terms,
-                Vector(vector) if vector is not None else None,
-                model,
-                ids,
-                list(filters.colors),
-                list(filters.sizes),
-            ) if ids else []  # fmt: skip
+            legs["lexical"] = [r["product_id"] for r in rows]
+
+        # The legs run at once, each on a connection of its own: the search takes about as
+        # long as the slower one.
+        wanted = [leg for leg, on in ((vector_leg, vector is not None), (lexical_leg, bool(terms and lexical))) if on]
+        try:
+            async with anyio.create_task_group() as tg:
+                for leg in wanted:
+                    tg.start_soon(leg)
+        except ExceptionGroup as group:  # one leg's failure is the search's failure
+            raise group.exceptions[0] from None
+        nearest, matches = legs["vector"], legs["lexical"]
+        ids = list(dict.fromkeys([*nearest, *matches]))
+        rows = []
+        if ids:
+            async with self._pool.acquire() as conn:
+                rows = await conn.fetch(
+                    _EVIDENCE,
+                    self._config,
+                    terms,
+                    Vector(vector) if vector is not None else None,
+                    model,
+                    ids,
+                    list(filters.colors),
+                    list(filters.sizes),
+                )
         content = rows[0]["content_terms"] if rows else []
         return SearchCandidates(
             vector=nearest,
@@ -200,8 +239,9 @@ class PostgresSearchIndex:
         need: int,
     ) -> list[int]:
         if _filtered(filters):
+            where = _filters(1, filters)
             matching = await conn.fetch(
-                f"SELECT p.id FROM product p WHERE {_filters(1)} LIMIT $7", *args, self._tuning.exact_below_products
+                f"SELECT p.id FROM product p WHERE {where} LIMIT $7", *args, self._tuning.exact_below_products
             )
             if len(matching) < self._tuning.exact_below_products:
                 return await self._exact(conn, vector, model, [r["id"] for r in matching], limit)
