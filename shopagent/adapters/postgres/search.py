@@ -107,22 +107,35 @@ WHERE p.id = ANY($5::bigint[])
 # primary key (a subquery the planner cannot turn into a join that would scan every product:
 # 4 ms against 17-30 ms on 50,000 products), until the limit is reached.
 _LEXICAL = """
-WITH matched AS MATERIALIZED (
-    SELECT i.product_id, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', i.document, q.q) AS score
-    FROM (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) AS q
-          FROM unnest($2::text[]) AS w) q,
-         product_index i
-    WHERE i.document @@ q.q
+WITH q AS MATERIALIZED (
+    SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) AS q FROM unnest($2::text[]) AS w
+),
+matched AS MATERIALIZED (
+    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.q
 )
 SELECT m.product_id
-FROM (SELECT * FROM matched ORDER BY score DESC, product_id OFFSET 0) m  -- sorted first, so the
-{where}
-LIMIT $3                                                             -- filters stop at the limit
+FROM {source}
+LIMIT $3
 """
-_LEXICAL_ANY = _LEXICAL.format(where="")
-_LEXICAL_FILTERED = _LEXICAL.format(
-    where=f"WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {_filters(4)})"
+_RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', m.document, (SELECT q FROM q))"
+_LEXICAL_ANY = _LEXICAL.format(source=f"matched m ORDER BY {_RANK} DESC, m.product_id")
+# Price filters let most matches through: rank them all, then check the filters best first
+# until the limit is reached. Colours, sizes and stock let few through: check them first,
+# then rank only the matches that passed.
+_LEXICAL_RANK_FIRST = _LEXICAL.format(
+    source=f"(SELECT m.product_id, {_RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
+    f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {_filters(4)})"
 )
+
+
+def _lexical_sql(filters: SearchFilters) -> str:
+    if not filters.on_variation:
+        return _LEXICAL_RANK_FIRST
+    return _LEXICAL.format(
+        source=f"matched m WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {_filters(4, filters)})"
+        f" ORDER BY {_RANK} DESC, m.product_id"
+    )
+
 
 _VOCABULARY = """
 SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS NOT NULL'{weights})
@@ -176,7 +189,7 @@ class PostgresSearchIndex:
         async def lexical_leg() -> None:
             async with self._pool.acquire() as conn:
                 if _filtered(filters):
-                    rows = await conn.fetch(_LEXICAL_FILTERED, self._config, terms, depth, *args)
+                    rows = await conn.fetch(_lexical_sql(filters), self._config, terms, depth, *args)
                 else:
                     rows = await conn.fetch(_LEXICAL_ANY, self._config, terms, depth)
             legs["lexical"] = [r["product_id"] for r in rows]
