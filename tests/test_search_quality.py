@@ -36,7 +36,7 @@ async def scores_of(shop, path: Path):
     honest = await evaluate_search(shop.search, no_match, "fused")
     for s in scores.values():
         print(f"{path.name} {s.mode:8} hit@1 {s.hit1:.2f} hit@5 {s.hit5:.2f} MRR@10 {s.mrr10:.2f} "
-              f"false alarms {s.false_alarms:.2f}")  # fmt: skip
+              f"false alarms {s.false_alarms}")  # fmt: skip
     print(f"{path.name} honesty on {len(no_match)} things the shop does not sell: {honest.honesty:.2f}")
     return cases, scores, honest
 

@@ -51,6 +51,7 @@ class ModeScore:
     honesty: float | None = None  # share of no-match cases flagged noStrongMatch
     false_alarms: float | None = None  # share of answerable cases flagged noStrongMatch
     misses: list[dict[str, Any]] = field(default_factory=list)  # answerable cases with no hit in the top 5
+    by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> cases, hit@5, honesty
 
 
 @dataclass
@@ -69,26 +70,40 @@ async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode
     weights = SEARCH_MODES[mode]
     score = ModeScore(mode=mode, cases=len(cases))
     hits1 = hits5 = reciprocal = honest = alarms = 0.0
+    kinds: dict[str, list[float]] = {}  # kind -> [cases, answerable, hits@5, no-match, honest]
     for case in cases:
         result = await search.search(case.request, weights)
         slugs = [p.slug for p in result.products]
+        tally = kinds.setdefault(case.kind or "-", [0, 0, 0, 0, 0])
+        tally[0] += 1
         if not case.answerable:
             score.no_match_cases += 1
             honest += result.no_strong_match
+            tally[3] += 1
+            tally[4] += result.no_strong_match
             continue
         score.answerable += 1
         alarms += result.no_strong_match
         rank = next((n for n, slug in enumerate(slugs[:10], start=1) if slug in case.acceptable), None)
         hits1 += rank == 1
         hits5 += rank is not None and rank <= 5
+        tally[1] += 1
+        tally[2] += rank is not None and rank <= 5
         reciprocal += 1 / rank if rank else 0.0
         if rank is None or rank > 5:
             score.misses.append({"line": case.line, "query": case.request.query, "got": slugs[:5]})
+    graded = weights is None or weights.vector > 0  # grades need the distances of the vector leg
     if score.answerable:
         score.hit1, score.hit5, score.mrr10 = (x / score.answerable for x in (hits1, hits5, reciprocal))
-        score.false_alarms = alarms / score.answerable
-    if score.no_match_cases:
+        score.false_alarms = alarms / score.answerable if graded else None
+    if score.no_match_cases and graded:
         score.honesty = honest / score.no_match_cases
+    for kind, (n, answerable, found, no_match, flagged) in sorted(kinds.items()):
+        score.by_kind[kind] = {
+            "cases": n,
+            "hit5": found / answerable if answerable else None,
+            "honesty": flagged / no_match if no_match and graded else None,
+        }
     return score
 
 

@@ -110,6 +110,11 @@ def print_report(scores: Sequence[ModeScore], assistant: AssistantScore | None, 
         for item in assistant.ungrounded:
             print(f"  ungrounded answer, line {item['line']}: {item}", file=out)
     fused = scores[-1]
+    if len(fused.by_kind) > 1:
+        print(f"by kind ({fused.mode}):", file=out)
+        for kind, k in fused.by_kind.items():
+            print(f"  {kind:<12} {k['cases']:>4} queries  hit@5 {_pct(k['hit5']):>5}  no-match honesty "
+                  f"{_pct(k['honesty']):>5}", file=out)  # fmt: skip
     for miss in fused.misses:
         print(f"  miss ({fused.mode}), line {miss['line']}: {miss['query']!r} -> {', '.join(miss['got'])}", file=out)
 
