@@ -9,12 +9,13 @@ one of two plans chosen per query:
 
 The **lexical leg** ranks products by PostgreSQL full-text search over the document the
 indexer stores for each product (name and category weighted above brand and material,
-above the description), under the same filters. Query words arrive as a list of plain
+above the description and colours), under the same filters. Query words arrive as a list of plain
 words and each goes through `plainto_tsquery`, which accepts any text: user input can
 never be a tsquery syntax error. The words are OR-ed (`shopagent_tsquery_any`), so a
 product matching some of them still ranks.
 
-Then one query reads, for every candidate of either leg, what the ranking needs: the
+The two legs run at once, each on a pooled connection of its own. Then one query reads,
+for every candidate of either leg, what the ranking needs: the
 exact distance of its closest chunk, which query words its title and text contain, and
 the available units of the asked variation. The query vector and words only ever reach
 SQL as parameters.

@@ -1,6 +1,6 @@
 -- The lexical search leg. The indexer stores, with each product's chunk set, its full-text
 -- document in the configured text search configuration (name and category weighted A,
--- brand and material B, description D; accents folded before, so no `unaccent` is needed)
+-- brand and material B, description and the colours it comes in D; accents folded before, so no `unaccent` is needed)
 -- and its plain words ('simple' configuration, names etc. weighted A), the vocabulary
 -- that query words are corrected against.
 ALTER TABLE product_index
