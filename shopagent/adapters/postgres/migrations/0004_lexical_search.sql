@@ -1,8 +1,8 @@
 -- The lexical search leg. The indexer stores, with each product's chunk set, its full-text
 -- document in the configured text search configuration (name and category weighted A,
--- brand and material B, description and the colours it comes in D; accents folded before, so no `unaccent` is needed)
--- and its plain words ('simple' configuration, names etc. weighted A), the vocabulary
--- that query words are corrected against.
+-- brand and material B, the description and the colours it comes in D; accents folded
+-- before, so no `unaccent` is needed) and its plain words ('simple' configuration, names
+-- etc. weighted A), the vocabulary that query words are corrected against.
 ALTER TABLE product_index
     ADD COLUMN text_config regconfig,
     ADD COLUMN document tsvector,
