@@ -133,7 +133,7 @@ def _lexical_sql(filters: SearchFilters) -> str:
     if not filters.on_variation:
         return _LEXICAL_RANK_FIRST
     return _LEXICAL.format(
-        source=f"matched m WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {_filters(4, filters)})"
+        source=f"matched m WHERE m.product_id IN (SELECT p.id FROM product p WHERE {_filters(4, filters)})"
         f" ORDER BY {_RANK} DESC, m.product_id"
     )
 
@@ -188,7 +188,8 @@ class PostgresSearchIndex:
                 legs["vector"] = await self._nearest(conn, vector, model, dimension, args, filters, depth, need)
 
         async def lexical_leg() -> None:
-            async with self._pool.acquire() as conn:
+            async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+                await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 if _filtered(filters):
                     rows = await conn.fetch(_lexical_sql(filters), self._config, terms, depth, *args)
                 else:
