@@ -10,18 +10,14 @@ import asyncpg
 import pytest
 from mcp import Client
 
-from shopagent.domain.catalog import VariationInput
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, Evidence, GradeThresholds, Match, grade
 from shopagent.settings import SearchSettings, StoreSettings
 from tests.conftest import settings_for
 from tests.factories import product_input
+from tests.test_search_mcp import index_everything, v
 
 pytestmark = pytest.mark.anyio
-
-
-def v(color: str, size: str, quantity: int = 5, reserved: int = 0) -> VariationInput:
-    return VariationInput(color=color, size=size, quantity=quantity, reserved=reserved)
 
 
 CATALOG = [
@@ -41,13 +37,6 @@ CATALOG = [
                   description="An airy linen shirt for hot days.", brand="Marlowe", material="linen",
                   variations=[v("white", "L")]),
 ]  # fmt: skip
-
-
-async def index_everything(services) -> None:
-    while events := await services.index_store.claim(100, 60, 5, "test"):
-        await services.index_product.index(events)
-    await services.index_keeper.prepare()
-    await services.index_keeper.settle()
 
 
 async def open_shop(database: str, catalog, **sections):
@@ -137,7 +126,7 @@ def test_grades_follow_distance_and_title_words():
     t = GradeThresholds(strong_distance=0.3, title_distance=0.6, strong_coverage=0.5, partial_distance=0.5)
 
     def g(distance, title):
-        return grade(Evidence(1, distance, title, title, 1), t)
+        return grade(Evidence(1, distance, title, 1), t)
 
     assert g(0.2, 0.0) is Match.STRONG
     assert g(0.55, 0.5) is Match.STRONG

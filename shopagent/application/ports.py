@@ -208,7 +208,6 @@ class CandidateRow:
     rating: float | None
     distance: float | None  # cosine distance of its closest chunk (None: no chunks of the model, or no vector)
     title_terms: frozenset[int]  # positions of the query terms its name/category/brand/material contain
-    text_terms: frozenset[int]  # the same, anywhere in its text
     available: int  # units of the asked variation (colours/sizes), of every variation when none asked
     colors: list[str]  # colours in stock
     sizes: list[str]  # sizes in stock

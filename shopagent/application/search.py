@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from shopagent.application.ports import CandidateRow, CatalogRepository, EmbeddingModel, SearchCandidates, SearchIndex
+from shopagent.application.ports import CandidateRow, CatalogRepository, EmbeddingModel, SearchIndex
 from shopagent.domain.catalog import CatalogRules, Product
 from shopagent.domain.errors import NotFound
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeThresholds, Match, fuse, rank
@@ -19,7 +19,7 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import EMPTY_VOCABULARY, QueryTerms, Vocabulary, descriptive, fold
+from shopagent.domain.text import EMPTY_VOCABULARY, Vocabulary, descriptive, fold
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,9 @@ class CatalogSearch:
             lexical=use_lexical,
         )
         scores = fuse(found.vector, found.lexical, weights)
-        evidence = {pid: self._evidence(row, terms, found) for pid, row in found.rows.items()}
+        # The words that describe the item: numbers, colours and sizes are filters' business.
+        wanted = {n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words)}
+        evidence = {pid: _evidence(row, wanted) for pid, row in found.rows.items()}
         ranked = rank(scores, evidence, self.policy.grades, request.limit)
         products = [_hit(found.rows[r.product_id], r.match) for r in ranked]
         return SearchResult(
@@ -98,21 +100,14 @@ class CatalogSearch:
         """The catalog's words for typo correction, re-read when older than the policy allows."""
         now = time.monotonic()
         if self._vocabulary_at is None or now - self._vocabulary_at >= self.policy.vocabulary_refresh_seconds:
-            self._vocabulary_at = now  # concurrent searches meanwhile use the copy they have
-            known, targets = await self._index.vocabulary()
+            previous, self._vocabulary_at = self._vocabulary_at, now  # others meanwhile use the copy they have
+            try:
+                known, targets = await self._index.vocabulary()
+            except BaseException:
+                self._vocabulary_at = previous  # the next search tries again
+                raise
             self._vocabulary = Vocabulary(known, targets)
         return self._vocabulary
-
-    def _evidence(self, row: CandidateRow, terms: QueryTerms, found: SearchCandidates) -> Evidence:
-        # The words that describe the item: numbers, colours and sizes are filters' business.
-        wanted = {n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words)}
-        return Evidence(
-            product_id=row.product_id,
-            distance=row.distance,
-            title_coverage=len(wanted & row.title_terms) / len(wanted) if wanted else 0.0,
-            text_coverage=len(wanted & row.text_terms) / len(wanted) if wanted else 0.0,
-            available=row.available,
-        )
 
     async def details(self, product_id: int) -> ProductDetails:
         product = await self._catalog.get(product_id)
@@ -143,6 +138,15 @@ def product_details(product: Product) -> ProductDetails:
         images=list(product.images),
         in_stock=any(v.available > 0 for v in variations),
         variations=variations,
+    )
+
+
+def _evidence(row: CandidateRow, wanted: set[int]) -> Evidence:
+    return Evidence(
+        product_id=row.product_id,
+        distance=row.distance,
+        title_coverage=len(wanted & row.title_terms) / len(wanted) if wanted else 0.0,
+        available=row.available,
     )
 
 

@@ -67,7 +67,6 @@ class Evidence:
     product_id: int
     distance: float | None  # closest chunk; None when the product has no chunks of the model yet
     title_coverage: float  # share of the query's descriptive words in name/category/brand/material
-    text_coverage: float  # the same, anywhere in the product's text
     available: int  # units of the asked variation (of any variation when none was asked)
 
 

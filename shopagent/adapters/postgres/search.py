@@ -15,10 +15,10 @@ never be a tsquery syntax error. The words are OR-ed (`shopagent_tsquery_any`), 
 product matching some of them still ranks.
 
 The two legs run at once, each on a pooled connection of its own. Then one query reads,
-for every candidate of either leg, what the ranking needs: the
-exact distance of its closest chunk, which query words its title and text contain, and
-the available units of the asked variation. The query vector and words only ever reach
-SQL as parameters.
+for every candidate of either leg, what the ranking needs: the exact distance of its
+closest chunk, which query words its title (name, category, brand, material) contains,
+and the available units of the asked variation. The query vector and words only ever
+reach SQL as parameters.
 """
 
 from __future__ import annotations
@@ -87,7 +87,6 @@ SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, 
        (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
         WHERE c.product_id = p.id AND c.model = $4) AS distance,
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
-       array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS text_terms,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes
 FROM product p
@@ -341,7 +340,6 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         rating=float(row["rating"]) if row["rating"] is not None else None,
         distance=float(row["distance"]) if row["distance"] is not None else None,
         title_terms=frozenset(n - 1 for n in row["title_terms"]),
-        text_terms=frozenset(n - 1 for n in row["text_terms"]),
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
         sizes=list(row["sizes"]),
