@@ -98,6 +98,15 @@ async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path)
     assert "products  5 indexed of 5" in proc.stdout
     assert "events    0 pending" in proc.stdout
     assert "vector index  ready" in proc.stdout
+    assert "full text  5 of 5 products in english" in proc.stdout
+    # Another text search configuration shows until a rebuild rewrites the documents.
+    german = env | {"SHOPAGENT_SEARCH__TEXT_SEARCH_CONFIG": "german"}
+    async with shopagent("index", "status", env=german) as proc:
+        assert await proc.wait_exit() == 0
+    assert "full text  0 of 5 products in german; 5 in english (`shopagent index rebuild` rewrites them)" in proc.stdout
+    async with shopagent("index", "rebuild", env=german) as proc:
+        assert await proc.wait_exit(60) == 0
+    assert "full text  5 of 5 products in german" in proc.stdout
     # A changed HNSW setting applies when rebuilding.
     async with shopagent("index", "rebuild", env=env | {"SHOPAGENT_SEARCH__HNSW_M": "6"}) as proc:
         assert await proc.wait_exit(60) == 0

@@ -107,6 +107,8 @@ class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     dead_events: list[dict[str, Any]]
     vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
     vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
+    text_search_config: str = ""  # the configuration full-text documents are written in
+    text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
 
 
 @dataclass(frozen=True)

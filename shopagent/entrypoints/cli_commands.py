@@ -50,12 +50,24 @@ def _vector_index(status: IndexStatus) -> str:
     return "not built: searches scan every chunk until the indexer builds it (once its backlog drains)"
 
 
+def _full_text(status: IndexStatus) -> str:
+    current = status.text_documents.get(status.text_search_config, 0)
+    line = f"{current} of {status.products_total} products in {status.text_search_config}"
+    others = {c: n for c, n in status.text_documents.items() if c != status.text_search_config}
+    if others:
+        line += (
+            "; " + ", ".join(f"{n} in {c}" for c, n in others.items()) + " (`shopagent index rebuild` rewrites them)"
+        )
+    return line
+
+
 def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
     out.write(
         f"model     {status.model}\n"
         f"products  {status.products_indexed} indexed of {status.products_total}\n"
         f"events    {status.pending} pending, {status.in_flight} in flight, {status.dead} dead-lettered\n"
         f"vector index  {_vector_index(status)}\n"
+        f"full text  {_full_text(status)}\n"
     )
     if status.dead_events:
         out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")

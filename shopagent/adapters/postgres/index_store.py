@@ -181,6 +181,10 @@ class PostgresIndexStore:
             indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
             index_settings = await _ready_index_settings(conn, vector_index_name(model))
             total = await conn.fetchval("SELECT count(*) FROM product")
+            documents = await conn.fetch(
+                "SELECT text_config::text AS config, count(*) AS n FROM product_index "
+                "WHERE document IS NOT NULL GROUP BY 1 ORDER BY 1"
+            )
             dead = await conn.fetch(
                 """
                 SELECT id, kind, product_id, attempts, last_error, created_at FROM outbox_event
@@ -207,6 +211,8 @@ class PostgresIndexStore:
             ],
             vector_index_ready=index_settings is not None,
             vector_index_settings=index_settings,
+            text_search_config=self._text_config,
+            text_documents={r["config"]: r["n"] for r in documents},
         )
 
     async def retry_dead(self) -> int:
