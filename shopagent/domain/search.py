@@ -32,6 +32,11 @@ class SearchFilters(msgspec.Struct, frozen=True, kw_only=True):
         """Colours, sizes and stock are judged together, on one variation."""
         return bool(self.colors or self.sizes or self.in_stock)
 
+    @property
+    def any(self) -> bool:
+        """Whether any filter is set at all."""
+        return self.on_variation or self.min_price is not None or self.max_price is not None
+
 
 class SearchRequest(msgspec.Struct, frozen=True, kw_only=True):
     query: str

@@ -189,7 +189,7 @@ class PostgresSearchIndex:
         async def lexical_leg() -> None:
             async with self._pool.acquire() as conn, conn.transaction(readonly=True):
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
-                if _filtered(filters):
+                if filters.any:
                     rows = await conn.fetch(_lexical_sql(filters), self._config, terms, depth, *args)
                 else:
                     rows = await conn.fetch(_LEXICAL_ANY, self._config, terms, depth)
@@ -252,7 +252,7 @@ class PostgresSearchIndex:
         limit: int,
         need: int,
     ) -> list[int]:
-        if _filtered(filters):
+        if filters.any:
             where = _filters(1, filters)
             matching = await conn.fetch(
                 f"SELECT p.id FROM product p WHERE {where} LIMIT $7", *args, self._tuning.exact_below_products
@@ -318,10 +318,6 @@ class PostgresSearchIndex:
                 break
             candidates *= 4  # the best chunks crowded into few products: look further
         return [r["product_id"] for r in rows]
-
-
-def _filtered(f: SearchFilters) -> bool:
-    return f.on_variation or f.min_price is not None or f.max_price is not None
 
 
 def _filter_args(f: SearchFilters) -> tuple:
