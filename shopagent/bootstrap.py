@@ -29,7 +29,8 @@ from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.adapters.gemini.embeddings import GeminiEmbedder
-from shopagent.adapters.local.concierge import OfflineConcierge
+from shopagent.adapters.local.concierge import LanguageNames, OfflineConcierge, replies_for
+from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_NAMES, BUILTIN_SIZE_NAMES
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.mcp.gateway import McpToolGateway, open_in_process, open_over_http
@@ -52,7 +53,7 @@ from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
 from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
-from shopagent.application.search import CatalogSearch, SearchPolicy
+from shopagent.application.search import CatalogSearch, CatalogVocabulary, SearchPolicy
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError, DatabaseError
 from shopagent.domain.indexing import OutboxEvent
@@ -368,11 +369,26 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
         return JSONResponse(document)
 
     routes = [
-        *chat_routes(lambda: running["chat"], s.secrets.auth_secret.reveal(), limiter, spawn),
+        *chat_routes(
+            lambda: running["chat"],
+            s.secrets.auth_secret.reveal(),
+            limiter,
+            spawn,
+            audit_result_chars=s.chat.audit_result_chars,
+        ),
         *admin_routes(services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key),
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
     return build_http_app(s.store.name, routes, lifespan=lifespan)
+
+
+def vocabulary_source(services: Services) -> Callable[[], Awaitable[Any]]:
+    """The catalog's words: the search's own copy in this process, else read from the index."""
+    if services.search is not None:
+        return services.search.vocabulary
+    s = services.settings
+    index = PostgresSearchIndex(services.pool, text_search_config(s), search_tuning(s))
+    return CatalogVocabulary(index, s.search.vocabulary_refresh_seconds)
 
 
 def chat_policy(settings: Settings) -> ChatPolicy:
@@ -561,8 +577,12 @@ async def import_sample_catalog_if_empty(services: Services) -> None:
         log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
 
 
-def build_chat_model(settings: Settings) -> ChatModel:
-    """The configured chat model (the offline concierge unless a provider is set up)."""
+def build_chat_model(settings: Settings, vocabulary: Callable[[], Awaitable[Any]] | None = None) -> ChatModel:
+    """The configured chat model (the offline concierge unless a provider is set up).
+
+    `vocabulary` gives the catalog's words (`Vocabulary`), which the concierge uses to tell
+    shopping from off-topic requests.
+    """
     chat, secrets = settings.chat, settings.secrets
     provider = chat.provider
     if provider == "auto":
@@ -578,7 +598,51 @@ def build_chat_model(settings: Settings) -> ChatModel:
 
         key = secrets.openai_api_key.reveal() if secrets.openai_api_key else None
         return OpenAICompatChatModel(chat.openai_base_url, chat.openai_model, api_key=key)
-    return OfflineConcierge(catalog_rules(settings), settings.store.name)
+    return build_concierge(settings, vocabulary)
+
+
+def build_concierge(settings: Settings, vocabulary: Callable[[], Awaitable[Any]] | None = None) -> OfflineConcierge:
+    language = settings.store.language
+    replies = replies_for(language)
+    if replies is None:
+        log.info("the offline assistant has no replies in %r; it answers in English", language)
+    return OfflineConcierge(
+        catalog_rules(settings),
+        settings.store.name,
+        language=language.split("-")[0].casefold(),
+        names=language_names(settings),
+        vocabulary=vocabulary,
+        **({"replies": replies} if replies is not None else {}),
+    )
+
+
+def language_names(settings: Settings) -> dict[str, LanguageNames]:
+    """Each language's words for the catalog's colours and sizes: the built-in German and
+    French colour names, then [catalog.language_aliases], whose targets must exist."""
+    rules = catalog_rules(settings)
+    names: dict[str, LanguageNames] = {}
+    for language in {*BUILTIN_COLOR_NAMES, *BUILTIN_SIZE_NAMES, *settings.catalog.language_aliases}:
+        configured = settings.catalog.language_aliases.get(language)
+        colors = dict(BUILTIN_COLOR_NAMES.get(language, {}))
+        sizes = dict(BUILTIN_SIZE_NAMES.get(language, {}))
+        if configured is not None:
+            for word, target in configured.colors.items():
+                if rules.color(target) is None:
+                    raise ConfigError(
+                        f"catalog.language_aliases.{language}.colors: {word!r} points to {target!r}, "
+                        f"which is not one of catalog.colors"
+                    )
+            for word, target in configured.sizes.items():
+                if rules.size(target) is None:
+                    raise ConfigError(
+                        f"catalog.language_aliases.{language}.sizes: {word!r} points to {target!r}, "
+                        f"which is not one of catalog.sizes"
+                    )
+            # The shop's own words first: they are how its colours are written in that language.
+            colors = {**configured.colors, **{k: v for k, v in colors.items() if k not in configured.colors}}
+            sizes = {**configured.sizes, **sizes}
+        names[language] = LanguageNames(colors=colors, sizes=sizes)
+    return names
 
 
 @contextlib.asynccontextmanager
@@ -598,7 +662,7 @@ async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]
 async def open_agent(services: Services, model: ChatModel | None = None) -> AsyncIterator[AssistantAgent]:
     """The assistant with the configured (or given) model and tools; both are closed on exit."""
     settings = services.settings
-    model = model or build_chat_model(settings)
+    model = model or build_chat_model(settings, vocabulary_source(services))
     try:
         async with open_tool_gateway(services) as tools:
             store = settings.store

@@ -156,12 +156,21 @@ DEFAULT_COLORS = (
 DEFAULT_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "XXXL", *(str(n) for n in range(36, 47)), "ONE SIZE")
 
 
+class LanguageAliases(_Section):
+    """A language's words for the catalog's colours and sizes (word = colour / size)."""
+
+    colors: dict[str, str] = msgspec.field(default_factory=dict)
+    sizes: dict[str, str] = msgspec.field(default_factory=dict)
+
+
 class CatalogSettings(_Section):
     colors: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_COLORS))
     color_aliases: dict[str, str] = msgspec.field(
         default_factory=lambda: {"gray": "grey", "dark blue": "navy", "tan": "camel", "violet": "purple"}
     )
     sizes: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_SIZES))
+    # language (BCP 47 primary tag) -> its words, added to the built-in German and French colour names
+    language_aliases: dict[str, LanguageAliases] = msgspec.field(default_factory=dict)
 
 
 class EmbeddingSettings(_Section):
@@ -199,6 +208,7 @@ class ChatSettings(_Section):
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     rate_burst: PositiveInt = 10
     token_ttl_seconds: PositiveInt = 86_400
+    audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000
 
 
 class ReaperSettings(_Section):

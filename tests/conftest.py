@@ -112,30 +112,9 @@ async def services(settings: Settings):
         yield s
 
 
-@pytest.fixture(scope="session")
-async def sample_shop(embedded_pg: EmbeddedPostgres, template_db: str):
-    """The bundled sample catalog, indexed with the real local model (shared by the session)."""
-    from shopagent.adapters.local.minilm import MiniLMEmbedder
-    from shopagent.application.catalog import import_products
-    from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services
-    from shopagent.entrypoints.catalog_files import read_catalog_file
-
-    async for dsn in _create_database(embedded_pg, template_db):
-        async with open_services(settings_for(dsn), INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
-            summary = await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
-            assert summary.rejected == []
-            while events := await services.index_store.claim(64, 60, 5, "sample"):
-                await services.index_product.index(events)
-            yield services
-
-
-KITCHEN = Path(__file__).parent / "data" / "kitchen"
-
-
-@pytest.fixture(scope="session")
-async def kitchen_shop(embedded_pg: EmbeddedPostgres, template_db: str):
-    """A second trade (tests/data/kitchen: 64 kitchenware products with their own colours and
-    sizes), indexed with the real local model (shared by the session)."""
+async def _indexed_shop(embedded_pg: EmbeddedPostgres, template_db: str, catalog: Path, config: Path | None = None):
+    """A shop's catalog imported and indexed with the real local model, with its store and
+    catalog settings (`config`); the other settings are the tests' defaults."""
     import msgspec
 
     from shopagent.adapters.local.minilm import MiniLMEmbedder
@@ -144,12 +123,51 @@ async def kitchen_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import load_settings
 
-    shop = load_settings(KITCHEN / "config.toml", environ={})
     async for dsn in _create_database(embedded_pg, template_db):
-        settings = msgspec.structs.replace(settings_for(dsn), catalog=shop.catalog, store=shop.store)
+        settings = settings_for(dsn)
+        if config is not None:
+            shop = load_settings(config, environ={})
+            settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
         async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
-            summary = await import_products(services.catalog, read_catalog_file(KITCHEN / "catalog.json"))
+            summary = await import_products(services.catalog, read_catalog_file(catalog))
             assert summary.rejected == []
-            while events := await services.index_store.claim(64, 60, 5, "kitchen"):
+            while events := await services.index_store.claim(64, 60, 5, "shop"):
                 await services.index_product.index(events)
             yield services
+
+
+@pytest.fixture(scope="session")
+async def sample_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """The bundled sample catalog, indexed with the real local model (shared by the session)."""
+    from shopagent.bootstrap import SAMPLE_CATALOG
+
+    async for services in _indexed_shop(embedded_pg, template_db, SAMPLE_CATALOG):
+        yield services
+
+
+DATA = Path(__file__).parent / "data"
+KITCHEN = DATA / "kitchen"
+
+
+@pytest.fixture(scope="session")
+async def kitchen_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A second trade (tests/data/kitchen: 64 kitchenware products with their own colours and
+    sizes), indexed with the real local model (shared by the session)."""
+    async for services in _indexed_shop(embedded_pg, template_db, KITCHEN / "catalog.json", KITCHEN / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
+async def kitchen_de_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """The kitchenware shop in German (store.language = "de", German product text)."""
+    shop = DATA / "kitchen_de"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
+async def kitchen_fr_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """The kitchenware shop in French (store.language = "fr", French product text)."""
+    shop = DATA / "kitchen_fr"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from functools import partial
 
 import anyio
@@ -101,14 +102,29 @@ async def test_a_conversation_over_the_api(settings):
         assert (await api.get(f"/api/conversations/{conversation_id}", headers=token("ana"))).status_code == 404
 
 
-async def test_tool_names_are_listed_with_each_stored_message(settings):
+async def test_each_stored_message_shows_its_tool_calls_and_results(settings):
     model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")])
     async with chat_api(settings, model) as api:
         reply = await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=token("ana"))
         detail = (await api.get(f"/api/conversations/{reply.json()['conversationId']}", headers=token("ana"))).json()
-    assert [(m["toolCalls"], m["toolResults"]) for m in detail["messages"]] == [
-        ([], []), ([SEARCH], []), ([], [SEARCH]), ([], []),
-    ]  # fmt: skip
+    user, call, result, answer = detail["messages"]
+    assert (user["toolCalls"], user["toolResults"], answer["toolCalls"], answer["toolResults"]) == ([], [], [], [])
+    assert call["toolCalls"] == [{"id": "call-1", "name": SEARCH, "arguments": {"query": "boot"}}]
+    assert call["toolResults"] == []
+    (seen,) = result["toolResults"]
+    assert (seen["id"], seen["name"], seen["isError"], seen["truncated"]) == ("call-1", SEARCH, False, False)
+    assert seen["result"]["structuredContent"]["products"][0]["slug"] == "alpine-boot"
+
+
+async def test_a_long_tool_result_is_shown_cut_with_a_marker(settings):
+    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")])
+    async with chat_api(settings, model, audit_result_chars=200) as api:
+        reply = await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=token("ana"))
+        detail = (await api.get(f"/api/conversations/{reply.json()['conversationId']}", headers=token("ana"))).json()
+    (seen,) = detail["messages"][2]["toolResults"]
+    assert seen["truncated"] is True
+    assert seen["result"].startswith("{")
+    assert re.fullmatch(r".{200}… \[truncated: \d+ characters in all\]", seen["result"], re.S)
 
 
 @pytest.mark.parametrize(

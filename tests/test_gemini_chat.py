@@ -13,6 +13,7 @@ import pytest
 
 from shopagent.adapters.gemini.chat import GeminiChatModel
 from shopagent.domain.chat import (
+    TOOL_RESULT_NOTE,
     ChatMessage,
     FunctionCall,
     FunctionResponse,
@@ -134,7 +135,15 @@ async def test_a_tool_conversation_replays_the_thought_signature_and_sends_the_f
     assert_replayed_unchanged(model_turn)
     assert response_turn == {
         "role": "user",
-        "parts": [{"functionResponse": {"name": "search_products", "response": RESULT, "id": "call-1"}}],
+        "parts": [
+            {
+                "functionResponse": {
+                    "name": "search_products",
+                    "response": {"note": TOOL_RESULT_NOTE, "output": RESULT},  # framed as data, not instructions
+                    "id": "call-1",
+                }
+            }
+        ],
     }
 
 

@@ -10,7 +10,15 @@ import anyio
 import pytest
 
 from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
-from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart, ToolSpec, Usage
+from shopagent.domain.chat import (
+    TOOL_RESULT_NOTE,
+    ChatMessage,
+    FunctionCall,
+    FunctionResponse,
+    TextPart,
+    ToolSpec,
+    Usage,
+)
 from shopagent.domain.errors import (
     BadModelResponse,
     ContextWindowExceeded,
@@ -117,8 +125,8 @@ async def test_a_two_step_tool_conversation_round_trips_the_call_ids():
         ("call_b", "function", "get_product", {"id": 7}),
     ]
     assert [(m["role"], m["tool_call_id"], json.loads(m["content"])) for m in tool_messages] == [
-        ("tool", "call_a", results[0]),
-        ("tool", "call_b", results[1]),
+        ("tool", "call_a", {"note": TOOL_RESULT_NOTE, "output": results[0]}),  # framed as data
+        ("tool", "call_b", {"note": TOOL_RESULT_NOTE, "output": results[1]}),
     ]
 
 
@@ -151,7 +159,7 @@ async def test_calls_and_responses_without_ids_get_matching_deterministic_ids():
     call_ids = [c["id"] for c in assistant["tool_calls"]]
     assert len(set(call_ids)) == 2
     assert [m["tool_call_id"] for m in tool_messages] == call_ids
-    assert [json.loads(m["content"]) for m in tool_messages] == [{"id": 1}, {"id": 2}]
+    assert [json.loads(m["content"])["output"] for m in tool_messages] == [{"id": 1}, {"id": 2}]
 
 
 async def test_a_trailing_slash_on_the_base_url_is_fine():

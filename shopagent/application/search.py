@@ -22,6 +22,29 @@ from shopagent.domain.search import (
 from shopagent.domain.text import EMPTY_VOCABULARY, Vocabulary, descriptive, fold
 
 
+class CatalogVocabulary:
+    """The catalog's words (`Vocabulary`), read from the index and re-read when older than
+    `refresh_seconds`; a failed read leaves the old copy and is tried again next time."""
+
+    def __init__(self, index: SearchIndex, refresh_seconds: float) -> None:
+        self._index = index
+        self._refresh = refresh_seconds
+        self._vocabulary = EMPTY_VOCABULARY
+        self._read_at: float | None = None
+
+    async def __call__(self) -> Vocabulary:
+        now = time.monotonic()
+        if self._read_at is None or now - self._read_at >= self._refresh:
+            previous, self._read_at = self._read_at, now  # others meanwhile use the copy they have
+            try:
+                known, targets = await self._index.vocabulary()
+            except BaseException:
+                self._read_at = previous
+                raise
+            self._vocabulary = Vocabulary(known, targets)
+        return self._vocabulary
+
+
 @dataclass(frozen=True)
 class SearchPolicy:
     weights: FusionWeights = field(default_factory=FusionWeights)
@@ -44,8 +67,7 @@ class CatalogSearch:
         self._catalog = catalog
         self.rules = rules
         self.policy = policy or SearchPolicy()
-        self._vocabulary = EMPTY_VOCABULARY
-        self._vocabulary_at: float | None = None
+        self._vocabulary = CatalogVocabulary(index, self.policy.vocabulary_refresh_seconds)
         self._filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
 
     def request(
@@ -98,16 +120,7 @@ class CatalogSearch:
 
     async def vocabulary(self) -> Vocabulary:
         """The catalog's words for typo correction, re-read when older than the policy allows."""
-        now = time.monotonic()
-        if self._vocabulary_at is None or now - self._vocabulary_at >= self.policy.vocabulary_refresh_seconds:
-            previous, self._vocabulary_at = self._vocabulary_at, now  # others meanwhile use the copy they have
-            try:
-                known, targets = await self._index.vocabulary()
-            except BaseException:
-                self._vocabulary_at = previous  # the next search tries again
-                raise
-            self._vocabulary = Vocabulary(known, targets)
-        return self._vocabulary
+        return await self._vocabulary()
 
     async def details(self, product_id: int) -> ProductDetails:
         product = await self._catalog.get(product_id)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import msgspec
 
-from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, Usage
+from shopagent.domain.chat import ChatMessage, FunctionResponse, Usage
 
 TITLE_CHARS = 80
 
@@ -66,9 +66,3 @@ def halve_history(messages: list[ChatMessage]) -> list[ChatMessage]:
     """The newer half of the turns: what to retry with when the provider reports an overflow."""
     grouped = turns(messages)
     return [m for t in grouped[len(grouped) // 2 :] for m in t]
-
-
-def tool_names(message: ChatMessage) -> tuple[list[str], list[str]]:
-    calls = [p.name for p in message.parts if isinstance(p, FunctionCall)]
-    responses = [p.name for p in message.parts if isinstance(p, FunctionResponse)]
-    return calls, responses

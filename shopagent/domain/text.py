@@ -137,6 +137,13 @@ class Vocabulary:
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
         return max(common, key=lambda w: (self._targets[w], w)) if common else best
 
+    def names_products(self, word: str) -> bool:
+        """Whether a (folded) word is one the catalog names its products with: in a name,
+        category, brand or material, maybe misspelt or in the plural ("jackets", "snekers")."""
+        if word in self._targets or self.correct(word) is not None:
+            return True
+        return any(word.endswith(end) and word[: -len(end)] in self._targets for end in _PLURALS)
+
     def terms(self, text: str) -> QueryTerms:
         found: dict[str, None] = {}
         corrections = {}
@@ -150,6 +157,7 @@ class Vocabulary:
         return QueryTerms(terms=tuple(found), corrections=corrections)
 
 
+_PLURALS = ("s", "es", "e", "en", "n", "er", "x")
 EMPTY_VOCABULARY = Vocabulary({}, {})
 
 

@@ -1,7 +1,9 @@
-"""`shopagent repl`: ask the assistant one question per line and watch each step it takes.
+"""`shopagent repl`: talk to the assistant line by line and watch each step it takes.
 
-Every line starts a fresh context (no conversation is kept, nothing is written), which makes
-it the quickest loop for tuning prompts and tool descriptions. `exit` or Ctrl-D quits.
+The lines form one conversation, kept in memory exactly as the chat API stores it (the
+user's messages, the tool calls and results, the answers), so follow-ups such as "cheaper
+ones?" or "the second one" work as they do over HTTP. `/new` starts a fresh conversation;
+nothing is written to the database. `exit` or Ctrl-D quits.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import anyio
 from anyio.lowlevel import current_token
 
 from shopagent.application.agent import AgentEvent, AssistantAgent
+from shopagent.domain.chat import ChatMessage
 from shopagent.domain.errors import ShopagentError
 
 PROMPT = "you> "
@@ -35,9 +38,10 @@ def show(event: AgentEvent, out: TextIO) -> None:
 async def run_repl(agent: AssistantAgent, *, out: TextIO = sys.stdout) -> None:
     tools = ", ".join(t.name for t in await agent.tools.list_tools())
     out.write(f"shopagent REPL - model {agent.model.model_id}; tools: {tools}\n")
-    out.write("Each line is a new question (no memory between lines). Type exit or press Ctrl-D to quit.\n")
+    out.write("The lines are one conversation; /new starts another. Type exit or press Ctrl-D to quit.\n")
     out.flush()
     lines = _LineReader()
+    history: list[ChatMessage] = []
     while True:
         out.write(PROMPT)
         out.flush()
@@ -46,11 +50,17 @@ async def run_repl(agent: AssistantAgent, *, out: TextIO = sys.stdout) -> None:
             break
         if not line.strip():
             continue
+        if line.strip() == "/new":
+            history = []
+            out.write("(a new conversation)\n")
+            out.flush()
+            continue
         try:
-            answer, _ = await agent.run([], line, on_event=lambda event: show(event, out))
+            answer, new = await agent.run(history, line, on_event=lambda event: show(event, out))
         except ShopagentError as exc:
-            out.write(f"error: {exc}\n")
+            out.write(f"error: {exc}\n")  # nothing of a failed turn is kept, as in the chat API
         else:
+            history += [ChatMessage.user(line), *new]
             out.write(f"assistant> {answer}\n")
         out.flush()
     out.write("bye\n")

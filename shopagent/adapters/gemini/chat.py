@@ -35,6 +35,7 @@ from shopagent.domain.chat import (
     TextPart,
     ToolSpec,
     Usage,
+    framed_tool_result,
 )
 from shopagent.domain.errors import (
     BadModelResponse,
@@ -204,7 +205,9 @@ def _to_part(part: Part) -> types.Part:
         return types.Part(text=part.text)
     if isinstance(part, FunctionCall):
         return types.Part(function_call=types.FunctionCall(name=part.name, args=part.args, id=part.id))
-    return types.Part(function_response=types.FunctionResponse(name=part.name, response=part.result, id=part.id))
+    return types.Part(
+        function_response=types.FunctionResponse(name=part.name, response=framed_tool_result(part.result), id=part.id)
+    )
 
 
 def _stored_parts(state: dict[str, Any] | None) -> list[types.Part] | None:

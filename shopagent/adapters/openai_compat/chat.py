@@ -32,6 +32,7 @@ from shopagent.domain.chat import (
     TextPart,
     ToolSpec,
     Usage,
+    framed_tool_result,
 )
 from shopagent.domain.errors import (
     BadModelResponse,
@@ -203,7 +204,11 @@ def to_openai_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
             call_id = response.id or _answered_call_id(response.name, pending, index, n)
             pending = [p for p in pending if p[1] != call_id]
             result.append(
-                {"role": "tool", "tool_call_id": call_id, "content": json.dumps(response.result, ensure_ascii=False)}
+                {
+                    "role": "tool",
+                    "tool_call_id": call_id,
+                    "content": json.dumps(framed_tool_result(response.result), ensure_ascii=False),
+                }
             )
         if texts:
             result.append({"role": "user", "content": "".join(texts)})

@@ -26,7 +26,8 @@ from starlette.routing import Route
 
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
-from shopagent.domain.conversation import Conversation, tool_names
+from shopagent.domain.chat import FunctionCall, FunctionResponse
+from shopagent.domain.conversation import Conversation
 from shopagent.domain.errors import RateLimitExceeded, ShopagentError, Unauthorized
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
@@ -51,13 +52,30 @@ class UsageView(msgspec.Struct, rename="camel", kw_only=True):
     output_tokens: int
 
 
+class ToolCallView(msgspec.Struct, rename="camel", kw_only=True):
+    id: str | None
+    name: str
+    arguments: dict[str, Any]
+
+
+class ToolResultView(msgspec.Struct, rename="camel", kw_only=True):
+    id: str | None
+    name: str
+    is_error: bool
+    result: Any  # the tool's result as the model saw it; a text excerpt when truncated
+    truncated: bool
+
+
 class MessageView(msgspec.Struct, rename="camel", kw_only=True):
     sequence: int
     role: str
     text: str
-    tool_calls: list[str]
-    tool_results: list[str]
+    tool_calls: list[ToolCallView]
+    tool_results: list[ToolResultView]
     usage: UsageView | None
+
+
+AUDIT_RESULT_CHARS = 16_000  # default: a tool result longer than this (as JSON) is shown cut, with a marker
 
 
 class ConversationSummary(msgspec.Struct, rename="camel", kw_only=True):
@@ -102,9 +120,15 @@ class TokenBuckets:
 
 
 def chat_routes(
-    chat: Callable[[], ChatService], auth_secret: str, limiter: TokenBuckets, spawn: Callable[..., None]
+    chat: Callable[[], ChatService],
+    auth_secret: str,
+    limiter: TokenBuckets,
+    spawn: Callable[..., None],
+    *,
+    audit_result_chars: int = AUDIT_RESULT_CHARS,
 ) -> list[Route]:
-    """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns."""
+    """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns.
+    Stored tool results longer than `audit_result_chars` (as JSON) are shown cut, with a marker."""
 
     def user_of(request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -131,7 +155,7 @@ def chat_routes(
 
     async def get_conversation(request: Request) -> Response:
         conversation = await chat().get(user_of(request), _conversation_id(request))
-        return _json(_detail(conversation))
+        return _json(_detail(conversation, audit_result_chars))
 
     async def delete_conversation(request: Request) -> Response:
         await chat().delete(user_of(request), _conversation_id(request))
@@ -193,10 +217,12 @@ def _summary(c: Conversation) -> ConversationSummary:
     )  # fmt: skip
 
 
-def _detail(c: Conversation) -> ConversationDetail:
+def _detail(c: Conversation, result_chars: int) -> ConversationDetail:
     messages = []
     for sequence, message in enumerate(c.messages, start=1):
-        calls, results = tool_names(message)
+        calls = [ToolCallView(id=p.id, name=p.name, arguments=p.args) for p in message.parts
+                 if isinstance(p, FunctionCall)]  # fmt: skip
+        results = [_result_view(p, result_chars) for p in message.parts if isinstance(p, FunctionResponse)]
         usage = (
             UsageView(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
             if message.usage
@@ -208,6 +234,17 @@ def _detail(c: Conversation) -> ConversationDetail:
     return ConversationDetail(
         **{f: getattr(summary, f) for f in ConversationSummary.__struct_fields__}, messages=messages
     )
+
+
+def _result_view(response: FunctionResponse, limit: int) -> ToolResultView:
+    """A stored tool result for auditing: whole, or its JSON text cut to `limit` with a marker."""
+    text = _encoder.encode(response.result).decode()
+    result: Any = response.result
+    truncated = len(text) > limit
+    if truncated:
+        result = f"{text[:limit]}… [truncated: {len(text)} characters in all]"
+    return ToolResultView(id=response.id, name=response.name, is_error=bool(response.result.get("isError")),
+                          result=result, truncated=truncated)  # fmt: skip
 
 
 def _json(data: Any, status: int = 200) -> Response:

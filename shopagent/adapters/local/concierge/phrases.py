@@ -1,0 +1,218 @@
+"""How shoppers say things, in English, German and French: the patterns the concierge reads.
+
+Every pattern works on folded text (lower case, accents removed: "Größe" reads "grosse",
+"été" reads "ete"), so "groesse", "größe" and "GRÖSSE" all match. The patterns are about
+the *shape* of a request (prices, stock, sizes, follow-ups, small talk), never about what a
+shop sells: what counts as a product comes from the catalog itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- prices ---------------------------------------------------------------------------------
+
+_NUMBER = r"(\d{1,6}(?:[.,]\d{1,2})?)"
+_CURRENCY = r"(?:€|\$|£|eur\b|euros?\b|bucks\b|chf\b|usd\b|gbp\b)"
+# Not a price when a unit follows: "bis 28 cm", "unter 2 l", "set of 4".
+_NOT_UNIT = r"(?!\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|kg|g|er\b|%|x\b|personen|people|pers))"
+AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
+_MAX_WORDS = (
+    r"under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
+    r"within|budget(?: of| is)?|for less than|beneath|"
+    r"unter|unterhalb von|bis(?: zu)?|bis max(?:imal)?|maximal|hochstens|hoechstens|weniger als|billiger als|"
+    r"g(?:u|ue)nstiger als|nicht mehr als|nicht uber|"
+    r"moins de|moins que|jusqu'a|au maximum|au max|maxi(?:mum)?|pas plus de|en dessous de|en-dessous de|"
+    r"inferieur a|sous|a moins de|budget de|pour moins de"
+)
+_MIN_WORDS = (
+    r"over|above|more than|at least|starting at|from|min(?:imum)?|upwards of|"
+    r"uber|ueber|ab|mindestens|mehr als|"
+    r"plus de|au moins|a partir de|superieur a|au-dessus de|au dessus de"
+)
+BETWEEN = re.compile(
+    rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}\s*(?:and|to|-|und|bis|et|a)\s*{AMOUNT}"
+    rf"|\b{_NUMBER}\s*-\s*{_NUMBER}\s*{_CURRENCY}"
+)
+MAX_PRICE = re.compile(rf"\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}")
+MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mini)\b|>\s*{AMOUNT}")
+
+# -- stock, sizes -----------------------------------------------------------------------
+
+IN_STOCK = re.compile(
+    r"\b(?:in[ -]stock|(?:available|in stock) (?:now|right now|today)|available|ready to ship|on hand|"
+    r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
+    r"en stock|disponibles?|dispo|en magasin)\b"
+)
+SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointure|in gr(?:o|oe)sse"
+SIZE_LISTS = r"\s*(?:,|/|or|and|oder|und|ou|et)\s*"
+SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fais du 42"
+
+# -- follow-ups -------------------------------------------------------------------------
+
+CHEAPER = re.compile(
+    r"\b(?:cheaper|less expensive|more affordable|lower price[sd]?|too expensive|too pricey|too much|"
+    r"g(?:u|ue)nstiger\w*|billiger\w*|preiswerter\w*|zu teuer|weniger teuer\w*|"
+    r"moins cher(?:e|s|es)?|meilleur marche|trop cher(?:e|s|es)?|plus abordables?)\b"
+)
+PRICIER = re.compile(
+    r"\b(?:more expensive|pricier|higher[- ]end|premium|better quality|fancier|"
+    r"teurer\w*|hochwertiger\w*|plus cher(?:e|s|es)?|haut de gamme|de meilleure qualite)\b"
+)
+SIMILAR = re.compile(
+    r"\b(?:similar|something like (?:that|this|it)|like (?:that|this)(?: one)?|alike|"
+    r"(?:a|ae)hnlich\w*|vergleichbar\w*|so (?:etwas|was) wie|"
+    r"similaires?|du meme genre|dans le meme style|pareil\w*|comme (?:celui|celle)(?:-ci|-la)?)\b"
+)
+MORE = re.compile(
+    r"\b(?:anything else|something else|other (?:ones|options|models|choices)|others|more options|"
+    r"show me more|what else|any more|more of (?:these|them)|"
+    r"noch (?:was|etwas|mehr|andere\w*)|andere\w*|weitere\w*|sonst noch\w*|mehr davon|"
+    r"autre chose|d'autres|autres?|encore)\b"
+)
+DETAILS = re.compile(
+    r"\b(?:tell me (?:more )?about|more (?:about|on|info(?:rmation)? (?:about|on)|details (?:about|on|of))|"
+    r"details? (?:about|on|of|for)|describe|info(?:rmation)?s? (?:about|on)|what is the|"
+    r"erz(?:a|ae)hl\w* (?:mir )?(?:mehr )?(?:uber|ueber|von)|mehr (?:uber|ueber|zu|zum|zur|infos? zu)|"
+    r"details? zu(?:m|r)?|infos? zu(?:m|r)?|was ist mit|wie ist|"
+    r"plus de (?:details|infos?|informations) sur|parle[sz]?[- ]moi (?:de|du|des)|dis[- ]m'en plus(?: sur)?|"
+    r"en savoir plus(?: sur)?|details sur|c'est quoi|qu'en est-il (?:de|du))\b"
+)
+ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec)?)\b")
+COMPARE = re.compile(
+    r"\b(?:compare|comparison|difference between|differences?|which (?:one )?is better|which should i|"
+    r"vs\.?|versus|vergleich\w*|unterschied\w*|welche[rs]? (?:ist|davon ist) besser|was ist besser|"
+    r"compar\w*|difference entre|lequel est (?:mieux|meilleur)|laquelle est (?:mieux|meilleure))"
+)
+_ORDINAL_WORDS = {
+    1: r"first|1st|erste[nrsm]?|premiere?|1er|1ere",
+    2: r"second|2nd|zweite[nrsm]?|deuxieme|seconde?|2e|2eme",
+    3: r"third|3rd|dritte[nrsm]?|troisieme|3e|3eme",
+    4: r"fourth|4th|vierte[nrsm]?|quatrieme|4e|4eme",
+    5: r"fifth|5th|f(?:u|ue)nfte[nrsm]?|cinquieme|5e|5eme",
+    -1: r"last|letzte[nrsm]?|derniere?",
+}
+ORDINALS = [(index, re.compile(rf"\b(?:{words})\b")) for index, words in _ORDINAL_WORDS.items()]
+NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9])\b|\b([1-9])(?:st|nd|rd|th)? one\b")
+# "the second one", "number 2 please", "die zweite?", "le deuxième": clearly pointing at a position.
+POINTER_AFTER = re.compile(r"\s*(?:one|ones|item|product|pair|eins|artikel|produkt|modell|article|produit|modele)\b")
+POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|l')\s*$")
+LEADING_ARTICLE = re.compile(r"\W*(?:(?:and|und|et|ok|okay)\W+)?(?:the|die|der|das|den|dem|le|la|l')\s*")
+BOTH = re.compile(
+    r"\b(?:(?:the )?(?:first|top) two|both(?: of them)?|the two|die ersten (?:beiden|zwei|2)|beide[n]?|"
+    r"les deux(?: premier(?:e)?s)?)\b"
+)
+
+# -- small talk -----------------------------------------------------------------------
+
+GREETING = re.compile(
+    r"\b(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening|day)|hallo|guten (?:tag|morgen|abend)|"
+    r"servus|moin|gruss gott|gruezi|bonjour|bonsoir|salut|coucou)\b"
+)
+THANKS = re.compile(
+    r"\b(?:thanks?(?: a lot| so much)?|thank you(?: very much| so much)?|thx|ty|cheers|much appreciated|"
+    r"danke(?: schon| schoen| sehr)?|vielen dank|merci(?: beaucoup| bien)?)\b"
+)
+BYE = re.compile(
+    r"\b(?:bye(?: bye)?|goodbye|see you|see ya|that'?s all|that is all|nothing else|have a nice day|"
+    r"tsch(?:u|ue)ss|auf wiedersehen|ciao|bis bald|das war'?s|das wars|schonen tag|"
+    r"au revoir|a bientot|bonne (?:journee|soiree)|c'est tout)\b"
+)
+IDENTITY = re.compile(
+    r"\b(?:who are you|what are you|are you (?:a |an )?(?:bot|robot|human|real person|ai)|what can you do|"
+    r"wer bist du|was bist du|bist du ein (?:bot|mensch|roboter)|was kannst du|"
+    r"qui es[- ]tu|qui etes[- ]vous|tu es un robot|que (?:peux|sais)[- ]tu faire)\b"
+)
+OFF_TOPIC = re.compile(
+    r"\b(?:weather|forecast|wetter|wettervorhersage|meteo|temps qu'il fait|"
+    r"politic\w*|election\w*|president|government|regierung|wahlen|politique|"
+    r"news|nachrichten|actualites|homework|hausaufgabe\w*|devoirs?|essay|aufsatz|"
+    r"python|javascript|java|coding|programm\w*|script|sql|html|"
+    r"joke|witz|blague|poem|gedicht|poeme|capital of|hauptstadt|capitale|who won|fussball|football match|"
+    r"stock market|bitcoin|crypto\w*|aktien|bourse|meaning of life|sinn des lebens|sens de la vie|"
+    r"(?:what is|what's|was ist|combien (?:font|fait)|calculate|rechne)\s+\d+\s*[-+*/x]\s*\d+)"
+)
+COURTESY = re.compile(
+    r"\b(?:ok(?:ay)?|great|perfect|super|cool|nice|awesome|lovely|brilliant|toll|prima|klasse|perfekt|"
+    r"parfait|genial|tres bien|d'accord|alright|all right|good|gut|bien|sehr gut)\b"
+)
+
+# -- words that say how, not what ----------------------------------------------------
+
+REQUEST_FILLERS = re.compile(
+    r"\b(?:i'?m looking for|i am looking for|looking for|do you (?:have|sell|carry|stock)|have you got|"
+    r"got any|show me|can you show me|i want|i'?d like|i would like|i need|can you find|could you find|"
+    r"find me|can i get|search for|i'?m after|any chance of|what do you have|"
+    r"if possible|if you can|wenn m(?:o|oe)glich|si possible|"
+    r"vous vendez|vendez-vous|verkauft ihr|verkaufen sie|do you do|"
+    r"ich suche|suche|ich brauche|brauche|ich h(?:a|ae)tte gerne?|ich m(?:o|oe)chte|habt ihr|haben sie|"
+    r"gibt es|zeig mir|zeigen sie mir|ich will|hast du|"
+    r"je cherche|je recherche|je voudrais|je veux|avez-vous|avez vous|vous avez|il me faut|"
+    r"montrez-moi|montre-moi|auriez-vous|est-ce que vous avez|j'aimerais|j'ai besoin d(?:e|')?)"
+)
+# Compared case-folded but with accents kept, so the French "thé" is not the English "the".
+_STOPWORDS = """
+    a an the and or but of for to in on at with by from it its them they these those this that one ones some
+    any me my i you your we us our please pls plz just only also too very really maybe perhaps show see find
+    get give want need like would could can do does did have has had got is are was were be there what which
+    how about else more other ok okay yes no not so then now here well also something anything stuff thing
+    things item items product products kind sort type pair pairs please them those im id ill ive youre dont
+    u ur ya if possible actually whats thats theres somethin smth sth lol pls thx hes shes its theyre wanna
+    gonna gotta kinda sorta bit lot lots much many quite rather still again der die das den dem des ein eine
+    einen einem einer eines und oder aber mit ohne für fuer von vom zu zum zur im in an auf bei es sie ihr
+    ich du wir mir mich dir uns euch bitte auch noch nur mal gerne gern habt haben hast hat gibt gibts
+    welche welcher welches was wie ist sind sein seid diese dieser dieses da dann so ja nein nicht kein
+    keine keinen etwas denn doch schon sowas sachen sache modell modelle ding dinge davon dazu damit welchen
+    hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz le la les l un une des du de d
+    et ou mais avec sans pour par à a au aux en dans sur il elle ils elles je j tu vous nous me m moi te toi
+    ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
+    avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose
+    choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+# Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
+NEGATED = re.compile(
+    r"\b(?:not so|not too|not|without|no|nothing|nicht so|nicht zu|nicht|ohne|kein\w*|pas trop|pas si|pas|sans)"
+    r"\s+((?:[^\W\d_]+[ -]?){1,2})"
+)
+# Measures that are no size of this shop ("springform 26 cm"): not words that describe the item.
+MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")
+# A follow-up that adds a detail to the last request: "in leather?", "aus Leder?", "with a hood".
+ATTRIBUTE_LEAD = re.compile(r"^\s*(?:and\s+|und\s+|et\s+)?(?:in|aus|en|with|mit|avec|made of|for|fur|pour)\b")
+
+# Colour words of German and French for common colour names; a shop adds or overrides them in
+# [catalog.language_aliases.<lang>]. Only those whose colour the catalog has are used.
+# German and French adjectives inflect ("rote", "schwarzen", "noire", "blanches"): each
+# word here also matches with the usual endings.
+BUILTIN_COLOR_NAMES = {
+    "de": {
+        "schwarz": "black", "weiss": "white", "grau": "grey", "dunkelblau": "navy", "marineblau": "navy",
+        "marine": "navy", "blau": "blue", "hellblau": "blue", "rot": "red", "weinrot": "burgundy",
+        "bordeaux": "burgundy", "bordeauxrot": "burgundy", "rosa": "pink", "pink": "pink", "grun": "green",
+        "gruen": "green", "oliv": "olive", "olivgrun": "olive", "olivgruen": "olive", "beige": "beige",
+        "braun": "brown", "camel": "camel", "kamel": "camel", "gelb": "yellow", "orange": "orange",
+        "lila": "purple", "violett": "purple", "silber": "silver", "silbern": "silver", "kupfer": "copper",
+        "kupfern": "copper", "gold": "gold", "golden": "gold", "creme": "cream", "cremeweiss": "cream",
+    },
+    "fr": {
+        "noir": "black", "blanc": "white", "blanche": "white", "gris": "grey", "grise": "grey",
+        "bleu marine": "navy", "marine": "navy", "bleu fonce": "navy", "bleu": "blue", "bleu clair": "blue",
+        "rouge": "red", "bordeaux": "burgundy", "rose": "pink", "vert": "green", "kaki": "olive",
+        "olive": "olive", "beige": "beige", "marron": "brown", "brun": "brown", "camel": "camel",
+        "jaune": "yellow", "orange": "orange", "violet": "purple", "violette": "purple", "mauve": "purple",
+        "argent": "silver", "argente": "silver", "cuivre": "copper", "dore": "gold",
+        "creme": "cream",
+    },
+}  # fmt: skip
+BUILTIN_SIZE_NAMES = {
+    "de": {
+        "einheitsgrosse": "ONE SIZE", "einheitsgroesse": "ONE SIZE", "onesize": "ONE SIZE",
+        **{f"{n}er-set": f"SET OF {n}" for n in range(2, 13)}, **{f"{n}er set": f"SET OF {n}" for n in range(2, 13)},
+        **{f"set mit {n}": f"SET OF {n}" for n in range(2, 13)},
+    },
+    "fr": {
+        "taille unique": "ONE SIZE",
+        **{f"lot de {n}": f"SET OF {n}" for n in range(2, 13)}, **{f"set de {n}": f"SET OF {n}" for n in range(2, 13)},
+    },
+}  # fmt: skip
+COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}

@@ -1,0 +1,248 @@
+"""What the concierge says, in English, German and French (the store language picks one).
+
+Product names and prices are never in these templates: they are filled in from tool
+results, exactly as the tools returned them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Replies:
+    greet: str
+    thanks: str
+    bye: str
+    identity: str
+    off_topic: str
+    unclear: str
+    found: str
+    found_cheaper: str
+    found_pricier: str
+    found_more: str
+    found_similar: str
+    browse: str
+    corrected: str
+    was: str
+    colours: str
+    sizes: str
+    sold_out_in: str
+    sold_out: str
+    all_sold_out: str
+    footer: str
+    none_cheaper: str
+    none_pricier: str
+    none_more: str
+    none_filtered: str
+    relax: str
+    another_size: str
+    another_colour: str
+    wider_price: str
+    sold_out_too: str
+    not_carried: str
+    closest: str
+    rephrase: str
+    by: str
+    material: str
+    available: str
+    item: str
+    more_items: str
+    detail_sold_out: str
+    which: str
+    no_list: str
+    out_of_range: str
+    compare_head: str
+    rating: str
+    cheaper_one: str
+    better_rated: str
+    error: str
+    in_size: str
+    in_colour: str
+    under: str
+    over: str
+    between: str
+    in_stock: str
+    alternative: str  # "or" between colours or sizes
+
+
+ENGLISH = Replies(
+    greet="Hello! I'm the {store} shopping assistant. What are you looking for today?",
+    thanks="You're welcome! Is there anything else I can help you find?",
+    bye="Thank you for visiting {store}. Goodbye!",
+    identity="I'm the {store} shopping assistant: I search the catalog for you. Tell me what you need, "
+    "with a size, colour or budget if you like.",
+    off_topic="I can only help with shopping at {store}. What are you looking for?",
+    unclear="What are you looking for? Tell me in a few words, with a size, colour or budget if you like.",
+    found="Here is what I found for {subject}{filters}:",
+    found_cheaper="Cheaper {subject}{filters}:",
+    found_pricier="Pricier {subject}{filters}:",
+    found_more="More {subject}{filters}:",
+    found_similar="Similar to that one{filters}:",
+    browse="Here are some products{filters}:",
+    corrected="(I searched for {words}.)",
+    was=" (was {price})",
+    colours="colours: {colours}",
+    sizes="; sizes {sizes}",
+    sold_out_in=" - sold out {what}",
+    sold_out=" - currently sold out",
+    all_sold_out="They are all sold out{what} at the moment.",
+    footer='Ask me about any of them (for example "the second one"), or for cheaper ones, another size or colour.',
+    none_cheaper="I found no {subject}{filters} cheaper than the ones I showed you.",
+    none_pricier="I found no {subject}{filters} pricier than the ones I showed you.",
+    none_more="That is all I have for {subject}{filters}.",
+    none_filtered="I couldn't find {subject}{filters}.",
+    relax="You could try {hints}.",
+    another_size="another size",
+    another_colour="another colour",
+    wider_price="a wider price range",
+    sold_out_too="including items that are sold out",
+    not_carried="Sorry, {store} doesn't seem to carry {subject}.",
+    closest="The closest I have, though not quite what you asked for:",
+    rephrase="If you describe it in other words, I'll look again.",
+    by=" by {brand}",
+    material="Material: {material}.",
+    available="Available now: {items}.",
+    item="{colour} {size} ({count} left)",
+    more_items=" and {count} more",
+    detail_sold_out="It is sold out at the moment.",
+    which='Which one do you mean? Say for example "the second one".',
+    no_list="Which product do you mean? Tell me what you are looking for and I'll show you some options.",
+    out_of_range="I showed you {count} products; which one do you mean?",
+    compare_head="{first} or {second}:",
+    rating="; rated {rating}",
+    cheaper_one="{name} is the cheaper one.",
+    better_rated="{name} is rated higher.",
+    error="Sorry, I could not do that: {error}",
+    in_size="in size {sizes}",
+    in_colour="in {colours}",
+    under="under {amount}",
+    over="over {amount}",
+    between="between {low} and {high}",
+    in_stock="in stock",
+    alternative="or",
+)
+
+GERMAN = Replies(
+    greet="Hallo! Ich bin der Einkaufsassistent von {store}. Wonach suchen Sie heute?",
+    thanks="Gern geschehen! Kann ich Ihnen noch bei etwas anderem helfen?",
+    bye="Danke für Ihren Besuch bei {store}. Auf Wiedersehen!",
+    identity="Ich bin der Einkaufsassistent von {store} und durchsuche den Katalog für Sie. Sagen Sie mir, "
+    "was Sie brauchen, gern mit Größe, Farbe oder Budget.",
+    off_topic="Ich kann Ihnen nur beim Einkaufen bei {store} helfen. Wonach suchen Sie?",
+    unclear="Wonach suchen Sie? Beschreiben Sie es in ein paar Worten, gern mit Größe, Farbe oder Budget.",
+    found="Das habe ich für {subject}{filters} gefunden:",
+    found_cheaper="Günstigere Angebote für {subject}{filters}:",
+    found_pricier="Hochwertigere Angebote für {subject}{filters}:",
+    found_more="Weitere Angebote für {subject}{filters}:",
+    found_similar="Ähnliche Produkte{filters}:",
+    browse="Hier sind einige Produkte{filters}:",
+    corrected="(Ich habe nach {words} gesucht.)",
+    was=" (statt {price})",
+    colours="Farben: {colours}",
+    sizes="; Größen {sizes}",
+    sold_out_in=" - {what} ausverkauft",
+    sold_out=" - derzeit ausverkauft",
+    all_sold_out="Alle sind{what} derzeit ausverkauft.",
+    footer='Fragen Sie mich gern nach Details (zum Beispiel "das zweite"), nach günstigeren Angeboten, '
+    "einer anderen Größe oder Farbe.",
+    none_cheaper="Ich habe keine günstigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
+    none_pricier="Ich habe keine hochwertigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
+    none_more="Mehr habe ich für {subject}{filters} nicht.",
+    none_filtered="Ich habe nichts für {subject}{filters} gefunden.",
+    relax="Versuchen Sie es vielleicht mit {hints}.",
+    another_size="einer anderen Größe",
+    another_colour="einer anderen Farbe",
+    wider_price="einer größeren Preisspanne",
+    sold_out_too="ausverkauften Artikeln",
+    not_carried="Leider scheint {store} {subject} nicht im Sortiment zu haben.",
+    closest="Am nächsten kommen diese, auch wenn sie nicht genau dem entsprechen, was Sie suchen:",
+    rephrase="Wenn Sie es mit anderen Worten beschreiben, suche ich noch einmal.",
+    by=" von {brand}",
+    material="Material: {material}.",
+    available="Sofort verfügbar: {items}.",
+    item="{colour} {size} ({count} verfügbar)",
+    more_items=" und {count} weitere",
+    detail_sold_out="Derzeit ausverkauft.",
+    which='Welches meinen Sie? Sagen Sie zum Beispiel "das zweite".',
+    no_list="Welches Produkt meinen Sie? Sagen Sie mir, wonach Sie suchen, dann zeige ich Ihnen eine Auswahl.",
+    out_of_range="Ich habe Ihnen {count} Produkte gezeigt; welches meinen Sie?",
+    compare_head="{first} oder {second}:",
+    rating="; Bewertung {rating}",
+    cheaper_one="{name} ist günstiger.",
+    better_rated="{name} ist besser bewertet.",
+    error="Das hat leider nicht geklappt: {error}",
+    in_size="in Größe {sizes}",
+    in_colour="in {colours}",
+    under="unter {amount}",
+    over="über {amount}",
+    between="zwischen {low} und {high}",
+    in_stock="auf Lager",
+    alternative="oder",
+)
+
+FRENCH = Replies(
+    greet="Bonjour ! Je suis l'assistant d'achat de {store}. Que recherchez-vous aujourd'hui ?",
+    thanks="Avec plaisir ! Puis-je vous aider à trouver autre chose ?",
+    bye="Merci de votre visite chez {store}. Au revoir !",
+    identity="Je suis l'assistant d'achat de {store} : je cherche dans le catalogue pour vous. Dites-moi ce "
+    "qu'il vous faut, avec une taille, une couleur ou un budget si vous voulez.",
+    off_topic="Je ne peux vous aider que pour vos achats chez {store}. Que recherchez-vous ?",
+    unclear="Que recherchez-vous ? Dites-le en quelques mots, avec une taille, une couleur ou un budget "
+    "si vous voulez.",
+    found="Voici ce que j'ai trouvé pour {subject}{filters} :",
+    found_cheaper="Moins cher, pour {subject}{filters} :",
+    found_pricier="Plus haut de gamme, pour {subject}{filters} :",
+    found_more="Autres propositions pour {subject}{filters} :",
+    found_similar="Dans le même genre{filters} :",
+    browse="Voici quelques produits{filters} :",
+    corrected="(J'ai cherché {words}.)",
+    was=" (au lieu de {price})",
+    colours="couleurs : {colours}",
+    sizes=" ; tailles {sizes}",
+    sold_out_in=" - épuisé {what}",
+    sold_out=" - actuellement épuisé",
+    all_sold_out="Ils sont tous épuisés{what} pour le moment.",
+    footer="Demandez-moi des détails (par exemple « le deuxième »), des articles moins chers, une autre "
+    "taille ou couleur.",
+    none_cheaper="Je n'ai rien trouvé de moins cher pour {subject}{filters} que ce que je vous ai montré.",
+    none_pricier="Je n'ai rien trouvé de plus haut de gamme pour {subject}{filters} que ce que je vous ai montré.",
+    none_more="C'est tout ce que j'ai pour {subject}{filters}.",
+    none_filtered="Je n'ai rien trouvé pour {subject}{filters}.",
+    relax="Essayez peut-être {hints}.",
+    another_size="une autre taille",
+    another_colour="une autre couleur",
+    wider_price="une fourchette de prix plus large",
+    sold_out_too="en incluant les articles épuisés",
+    not_carried="Désolé, {store} ne semble pas proposer {subject}.",
+    closest="Ce qui s'en rapproche le plus, sans être exactement ce que vous cherchez :",
+    rephrase="Si vous le décrivez autrement, je cherche à nouveau.",
+    by=" de {brand}",
+    material="Matière : {material}.",
+    available="Disponible : {items}.",
+    item="{colour} {size} ({count} en stock)",
+    more_items=" et {count} autres",
+    detail_sold_out="Actuellement épuisé.",
+    which="Lequel voulez-vous dire ? Dites par exemple « le deuxième ».",
+    no_list="De quel produit parlez-vous ? Dites-moi ce que vous cherchez et je vous montre une sélection.",
+    out_of_range="Je vous ai montré {count} produits ; lequel voulez-vous dire ?",
+    compare_head="{first} ou {second} :",
+    rating=" ; note {rating}",
+    cheaper_one="{name} est le moins cher.",
+    better_rated="{name} est le mieux noté.",
+    error="Désolé, je n'ai pas pu le faire : {error}",
+    in_size="en taille {sizes}",
+    in_colour="en {colours}",
+    under="à moins de {amount}",
+    over="à plus de {amount}",
+    between="entre {low} et {high}",
+    in_stock="en stock",
+    alternative="ou",
+)
+
+REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}
+
+
+def replies_for(language: str) -> Replies | None:
+    """The templates of a store language (BCP 47: "de", "de-AT"), or None when there are none."""
+    return REPLIES.get(language.split("-")[0].casefold())

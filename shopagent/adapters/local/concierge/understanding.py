@@ -1,0 +1,325 @@
+"""Reading one customer message: filters, follow-up cues, small talk and the words left over.
+
+`Lexicon` holds what depends on the shop (its colours and sizes with their names in each
+language); `Lexicon.read(text)` gives a `Reading`. Patterns run over the folded text; every
+span a pattern takes is cut out, and what remains of the original text is what the customer
+is looking for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from shopagent.adapters.local.concierge import phrases as ph
+from shopagent.domain.catalog import MAX_PRICE, CatalogRules
+from shopagent.domain.text import fold
+
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+
+@dataclass(frozen=True)
+class LanguageNames:
+    """Words of one language for the catalog's colours and sizes (word -> colour / size)."""
+
+    colors: Mapping[str, str] = field(default_factory=dict)
+    sizes: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Reading:
+    """What one message says. Prices are Decimals; colours and sizes are the catalog's own."""
+
+    colors: list[str] = field(default_factory=list)
+    sizes: list[str] = field(default_factory=list)
+    min_price: Decimal | None = None
+    max_price: Decimal | None = None
+    in_stock: bool = False
+    cheaper: bool = False
+    pricier: bool = False
+    similar: bool = False
+    more: bool = False
+    details: bool = False
+    about: bool = False  # "what about ...", which may point at a shown product or start a new search
+    compare: bool = False
+    refs: list[int] = field(default_factory=list)  # positions in the last list (1-based, -1 = last)
+    greeting: bool = False
+    thanks: bool = False
+    bye: bool = False
+    identity: bool = False
+    off_topic: bool = False
+    attribute: bool = False  # the words left add a detail to the last request ("in leather?")
+    request: bool = False  # worded as a request ("I'm looking for", "ich suche", "je cherche")
+    words: list[str] = field(default_factory=list)  # the folded words that describe the item
+    query: str = ""  # the same words as the customer wrote them
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(self.colors or self.sizes or self.in_stock or self.min_price or self.max_price)
+
+    @property
+    def follow_up(self) -> bool:
+        """Whether it asks to change the last results rather than describing something new."""
+        return self.cheaper or self.pricier or self.similar or self.more or self.has_filters
+
+    @property
+    def small_talk(self) -> bool:
+        return self.greeting or self.thanks or self.bye or self.identity
+
+
+class _Text:
+    """A message in folded form, with the original characters behind every folded one."""
+
+    def __init__(self, text: str) -> None:
+        self.original = text.replace("\u2019", "'").replace("\u2018", "'")
+        chars: list[str] = []
+        self._origin: list[int] = []
+        for i, ch in enumerate(self.original):
+            folded = fold(ch)
+            chars.append(folded)
+            self._origin.extend([i] * len(folded))
+        self._live = list("".join(chars))
+        self._kept = [True] * len(self.original)
+
+    @property
+    def rest(self) -> str:
+        return "".join(self._live)
+
+    def cut(self, start: int, end: int) -> None:
+        for j in range(start, end):
+            self._live[j] = " "
+            self._kept[self._origin[j]] = False
+
+    def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Every match of the pattern in what is left, cut out."""
+        found = list(pattern.finditer(self.rest))
+        for match in found:
+            self.cut(*match.span())
+        return found
+
+    def original_of(self, start: int, end: int) -> str:
+        if start >= end:
+            return ""
+        return self.original[self._origin[start] : self._origin[end - 1] + 1]
+
+    def remaining_original(self) -> str:
+        return "".join(ch if kept else " " for ch, kept in zip(self.original, self._kept, strict=True))
+
+
+class Lexicon:
+    def __init__(self, rules: CatalogRules, names: Mapping[str, LanguageNames]) -> None:
+        self.rules = rules
+        self.colors: dict[str, str] = {fold(c): c for c in rules.colors}
+        for alias, target in rules.color_aliases.items():
+            self.colors[fold(alias)] = target
+        self.sizes: dict[str, str] = {_squeeze(fold(s)): s for s in rules.sizes}
+        for language, words in names.items():
+            endings = _ENDINGS.get(language, ("",))
+            for word, target in words.colors.items():
+                if (colour := rules.color(target)) is not None:
+                    for ending in endings:
+                        self.colors.setdefault(fold(word) + ending, colour)
+            for word, target in words.sizes.items():
+                if (size := rules.size(target)) is not None:
+                    self.sizes.setdefault(_squeeze(fold(word)), size)
+        self._color_pattern = _alternation(self.colors)
+        letters = {k: v for k, v in self.sizes.items() if re.fullmatch(r"[a-z]{1,4}", k)}
+        numbers = {k: v for k, v in self.sizes.items() if k.isdigit()}
+        shaped = {k: v for k, v in self.sizes.items() if k not in letters and k not in numbers}
+        any_size = _alternation(self.sizes, group=False)
+        self._size_lists = re.compile(
+            rf"\b(?:{ph.SIZE_WORDS})\s*[:.]?\s*((?:{any_size})(?:{ph.SIZE_LISTS}(?:{any_size}))*)\b"
+        )
+        self._shaped = _alternation(shaped) if shaped else None
+        self._numbers = (
+            re.compile(
+                rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+({_alternation(numbers, group=False)})\b(?!\s*(?:€|eur|euro|\$))"
+                rf"|({_alternation(numbers, group=False)})\s*eu\b)"
+            )
+            if numbers
+            else None
+        )
+        self._bare_numbers = (
+            re.compile(
+                rf"(?<![\d.,])\b({_alternation(numbers, group=False)})\b(?![.,]?\d)(?!\s*(?:€|eur|euro|\$|[a-z]))"
+            )
+            if numbers
+            else None
+        )
+        self._letters = (
+            re.compile(rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+)?({_alternation(letters, group=False)})\b")
+            if letters
+            else None
+        )
+        self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
+
+    def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
+        """How to write a catalog colour in a language (the first word configured for it)."""
+        for word, target in names.get(language, LanguageNames()).colors.items():
+            if self.rules.color(target) == colour:
+                return word
+        return colour
+
+    def read(self, message: str) -> Reading:
+        text = _Text(message)
+        reading = Reading()
+        self._prices(text, reading)
+        if text.take(ph.IN_STOCK):
+            reading.in_stock = True
+        self._sizes(text, reading)
+        for match in text.take(self._color_pattern):
+            colour = self.colors[_squeeze(match.group(1))]
+            if colour not in reading.colors:
+                reading.colors.append(colour)
+        # Follow-up cues and references.
+        reading.compare = bool(text.take(ph.COMPARE))
+        reading.details = bool(text.take(ph.DETAILS))
+        reading.about = bool(text.take(ph.ABOUT))
+        reading.cheaper = bool(text.take(ph.CHEAPER))
+        reading.pricier = bool(text.take(ph.PRICIER))
+        reading.similar = bool(text.take(ph.SIMILAR))
+        reading.more = bool(text.take(ph.MORE))
+        refs, pointer = self._refs(text)
+        # Small talk and the words around a request.
+        reading.identity = bool(text.take(ph.IDENTITY))
+        reading.greeting = bool(text.take(ph.GREETING))
+        reading.thanks = bool(text.take(ph.THANKS))
+        reading.bye = bool(text.take(ph.BYE))
+        reading.off_topic = bool(ph.OFF_TOPIC.search(text.rest))
+        reading.request = bool(text.take(ph.REQUEST_FILLERS))
+        text.take(ph.NEGATED)
+        text.take(ph.MEASURE)
+        if reading.small_talk or reading.follow_up:
+            text.take(ph.COURTESY)
+        lead = ph.ATTRIBUTE_LEAD.match(text.rest)
+        tokens = [t for t in _TOKEN.findall(text.remaining_original()) if _describes(t)]
+        reading.words = [fold(w) for t in tokens for w in re.findall(r"[^\W_]+", t) if _describes(w)]
+        reading.query = " ".join(tokens)
+        reading.attribute = bool(lead and reading.words)
+        cued = reading.details or reading.compare or reading.similar or reading.about
+        if refs and (cued or pointer or not reading.words):
+            reading.refs = refs
+            reading.details = reading.details or not (reading.compare or reading.similar)
+        elif refs:
+            # "my first flat": an ordinal that is part of the description, not a reference.
+            reading.words, reading.query = _restore_refs(message, reading)
+        return reading
+
+    def _prices(self, text: _Text, reading: Reading) -> None:
+        if found := text.take(ph.BETWEEN):
+            amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
+            if len(amounts) == 2:
+                reading.min_price, reading.max_price = amounts
+            return
+        if found := text.take(ph.MAX_PRICE):
+            reading.max_price = _money(next(g for g in found[0].groups() if g))
+        if found := text.take(ph.MIN_PRICE):
+            reading.min_price = _money(next(g for g in found[0].groups() if g))
+        if reading.min_price is not None and reading.max_price is not None and reading.min_price > reading.max_price:
+            reading.min_price, reading.max_price = reading.max_price, reading.min_price
+
+    def _sizes(self, text: _Text, reading: Reading) -> None:
+        def add(raw: str) -> None:
+            size = self.sizes.get(_squeeze(raw))
+            if size is not None and size not in reading.sizes:
+                reading.sizes.append(size)
+
+        for match in text.take(self._size_lists):
+            for token in re.split(ph.SIZE_LISTS, match.group(1)):
+                add(token)
+        if self._shaped is not None:
+            for match in text.take(self._shaped):
+                add(match.group(1))
+        if self._numbers is not None:
+            for match in text.take(self._numbers):
+                add(next(g for g in match.groups() if g))
+        if self._bare_numbers is not None:  # "turnschuhe weiss 43": a number that is a size, not a price
+            for match in text.take(self._bare_numbers):
+                add(match.group(1))
+        if self._letters is not None:
+            for match in list(self._letters.finditer(text.rest)):
+                # Letter sizes only as the customer capitalised them ("in M", "XL"), so the
+                # words "in", "a", "m" are never taken for sizes.
+                written = text.original_of(*match.span(1))
+                prefixed = match.group(0) != match.group(1)
+                if written.isupper() and (prefixed or len(written) > 1):
+                    add(match.group(1))
+                    text.cut(*match.span())
+        if match := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
+            add(match.group(1))
+            text.cut(*match.span())
+
+    def _refs(self, text: _Text) -> tuple[list[int], bool]:
+        """The positions pointed at, and whether one is pointed at unmistakably ("the second
+        one", "die zweite?", "number 3") rather than an ordinal that may describe ("my first flat")."""
+        found: list[tuple[int, int]] = []
+        pointer = False
+        for match in text.take(ph.BOTH):
+            found += [(match.start(), 1), (match.start() + 1, 2)]
+            pointer = True
+        for match in text.take(ph.NUMBERED):
+            found.append((match.start(), int(match.group(1) or match.group(2))))
+            pointer = True
+        rest = text.rest
+        for index, pattern in ph.ORDINALS:
+            for match in list(pattern.finditer(rest)):
+                found.append((match.start(), index))
+                before, after = rest[: match.start()], rest[match.end() :]
+                pointer = (
+                    pointer
+                    or bool(ph.POINTER_AFTER.match(after))
+                    or (
+                        bool(ph.POINTER_BEFORE.search(before))
+                        and (not re.match(r"\s*[^\W\d_]", after) or ph.LEADING_ARTICLE.fullmatch(before) is not None)
+                    )
+                )
+                text.cut(*match.span())
+        return list(dict.fromkeys(index for _, index in sorted(found))), pointer
+
+
+_ENDINGS = {"de": ("", "e", "en", "er", "es", "em"), "fr": ("", "e", "s", "es")}
+
+
+def _describes(word: str) -> bool:
+    word = word.casefold()
+    return (len(word) > 1 or word.isdigit()) and word not in ph.STOPWORDS
+
+
+def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
+    """The words and query of the message again, with the ordinals left in place."""
+    kept = Reading()
+    text = _Text(message)
+    for pattern in (ph.REQUEST_FILLERS, ph.GREETING, ph.THANKS):
+        text.take(pattern)
+    tokens = [t for t in _TOKEN.findall(text.remaining_original()) if _describes(t)]
+    wanted = set(reading.words)
+    tokens = [t for t in tokens if fold(t) in wanted or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)]
+    kept.words = [fold(w) for t in tokens for w in re.findall(r"[^\W_]+", t) if _describes(w)]
+    return kept.words, " ".join(tokens)
+
+
+def _alternation(words: Mapping[str, str], *, group: bool = True) -> str | re.Pattern[str]:
+    parts = sorted(words, key=len, reverse=True)
+    body = "|".join(re.escape(w).replace(r"\ ", r"\s*").replace(r"\.", r"[.,]") for w in parts)
+    if not group:
+        return body
+    return re.compile(rf"(?<![^\W_])({body})(?![^\W_])")
+
+
+def _squeeze(raw: str) -> str:
+    """A matched colour or size as its key: single spaces, "24cm" -> "24 cm", "1,5 l" -> "1.5 l"."""
+    text = re.sub(r"(\d)[,](\d)", r"\1.\2", raw.strip())
+    text = re.sub(r"(\d)\s*([a-z])", r"\1 \2", text)
+    return " ".join(text.split())
+
+
+def _money(raw: str | None) -> Decimal | None:
+    if raw is None:
+        return None
+    try:
+        value = Decimal(raw.replace(",", "."))
+    except InvalidOperation:  # the patterns admit digits only; a guard, not a path
+        return None
+    return value if 0 <= value < MAX_PRICE else None
