@@ -1,12 +1,19 @@
-"""Chat endpoint throughput and latency against a plain endpoint on the same server.
+"""Chat endpoint throughput and latency against a plain endpoint on the same server, and
+the offline assistant's turn time in real conversations.
 
-    python bench/chat.py [--requests 400] [--concurrency 8]
+    python bench/chat.py [--requests 400] [--concurrency 8] [--conversations 40]
 
 One process, an embedded PostgreSQL, a small catalog indexed with the hash embedder. The
 chat endpoint runs the real stack (token check, rate limiter, agent loop, in-process MCP
 search, conversation insert) with a zero-latency scripted model that makes one tool call
 per turn. The baseline is a plain Starlette endpoint doing one database round trip, served
 by the same embedded uvicorn. Both are driven by the same HTTP client over loopback.
+
+The offline assistant (the rule-based concierge that `shopagent demo` runs without a model
+key) is then timed on the sample catalog indexed with the real local model, one customer at
+a time, through five-turn conversations (a request, a size, "cheaper ones?", details of the
+second one, thanks): each turn's wall time over HTTP, embedding the query included. The
+baseline is the scripted model's turn over the same catalog and server.
 """
 
 from __future__ import annotations
@@ -32,13 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.application.catalog import import_products
+from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, build_public_app, open_services
 from shopagent.domain.catalog import ProductInput, VariationInput
 from shopagent.domain.chat import FunctionResponse
 from shopagent.domain.tokens import issue_token
+from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
 
@@ -126,6 +136,7 @@ async def main(args: argparse.Namespace) -> None:
                     chat_seconds, chat_latency = await drive(client, chat, args.requests, args.concurrency)
                     plain_seconds, plain_latency = await drive(client, plain_call, args.requests, args.concurrency)
                 tg.cancel_scope.cancel()
+        offline, scripted = await offline_turns(server, args.conversations)
     finally:
         await anyio.to_thread.run_sync(server.stop)
     chat_rate, plain_rate = args.requests / chat_seconds, args.requests / plain_seconds
@@ -136,15 +147,66 @@ async def main(args: argparse.Namespace) -> None:
          f"{plain_rate:.0f} req/s, p50 {q(plain_latency, 50):.1f} ms, p95 {q(plain_latency, 95):.1f} ms"),
         ("throughput ratio chat / plain", f"{chat_rate / plain_rate:.2f}"),
         ("per-turn overhead (p50 difference)", f"{q(chat_latency, 50) - q(plain_latency, 50):.1f} ms"),
+        ("offline assistant turn (sample catalog, local model)",
+         f"p50 {statistics.median(offline):.1f} ms, p95 {q(offline, 95):.1f} ms, max {max(offline):.1f} ms"),
+        ("scripted-model turn, same catalog (baseline)",
+         f"p50 {statistics.median(scripted):.1f} ms, p95 {q(scripted, 95):.1f} ms"),
+        ("offline / scripted (p50)", f"{statistics.median(offline) / statistics.median(scripted):.2f}"),
     ]  # fmt: skip
     width = max(len(a) for a, _ in rows)
     for a, b in rows:
         print(f"{a.ljust(width)}  {b}")
-    print(f"\n{args.requests} requests, {args.concurrency} concurrent, over loopback HTTP")
+    print(f"\n{args.requests} requests, {args.concurrency} concurrent, over loopback HTTP; "
+          f"{len(offline)} offline-assistant turns in {args.conversations} conversations, one at a time")  # fmt: skip
+
+
+CONVERSATIONS = [
+    ["warm winter boots", "in size 42?", "cheaper ones?", "tell me more about the second one", "thanks!"],
+    ["schwarze Sneaker unter 100 Euro", "in Größe 42?", "günstiger?", "die zweite?", "danke"],
+    ["a linen shirt for summer", "in white?", "anything else?", "compare the first two", "thank you"],
+    ["robe d'été légère", "en rouge ?", "moins cher ?", "le premier", "merci"],
+]
+
+
+async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[list[float], list[float]]:
+    """Turn times of the offline assistant and of the scripted model, over the sample catalog."""
+    await ensure_database(server.dsn("postgres"), "bench_offline")
+    port = free_port()
+    settings = Settings(
+        secrets=Secrets(database_url=Secret(server.dsn("bench_offline")), auth_secret=Secret("bench-secret")),
+        http=HttpSettings(port=port),
+        chat=ChatSettings(rate_per_minute=1e9, rate_burst=1_000_000),
+    )
+    headers = {"Authorization": f"Bearer {issue_token('bench-secret', 'bench-user')}"}
+    url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
+    async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=await MiniLMEmbedder.load()) as services:
+        await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
+        while events := await services.index_store.claim(64, 60, 5, "bench"):
+            await services.index_product.index(events)
+        timings: dict[str, list[float]] = {}
+        for name, model in (("offline", None), ("scripted", ScriptedChatModel(one_tool_call))):
+            times = timings.setdefault(name, [])
+            async with anyio.create_task_group() as tg:
+                await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+                async with httpx.AsyncClient(timeout=30) as client:
+                    for n in range(conversations + 2):  # the first two warm up
+                        conversation_id = None
+                        for text in CONVERSATIONS[n % len(CONVERSATIONS)]:
+                            body = {"query": text, **({"conversationId": conversation_id} if conversation_id else {})}
+                            began = time.perf_counter()
+                            response = await client.post(url, json=body, headers=headers)
+                            elapsed = (time.perf_counter() - began) * 1000
+                            response.raise_for_status()
+                            conversation_id = response.json()["conversationId"]
+                            if n >= 2:
+                                times.append(elapsed)
+                tg.cancel_scope.cancel()
+    return timings["offline"], timings["scripted"]
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--conversations", type=int, default=40, help="offline-assistant conversations timed")
     anyio.run(main, parser.parse_args(), backend="asyncio")
