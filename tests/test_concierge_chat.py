@@ -396,3 +396,33 @@ def _message(view: dict) -> ChatMessage:
     if view["text"]:
         parts.append(TextPart(view["text"]))
     return ChatMessage(role=view["role"], parts=parts)
+
+
+_FRAGMENT_TEXT = (
+    "boots|cheaper|in size 42|under 50|€|zwischen 20 und|Größe|taille M|the second "
+    "one|compare|first|rot|noire|in stock|anything else|?|!!|hi|thanks|pls|1e20|-5 euro|über 9999999 "
+    "euro|0|XL|xl|ß|é|\u200b|“quoted”|size|42 43 44|similar|günstiger|moins cher|le dernier|#9|number 0|and|in"
+    " leather|weather|😀"
+)
+FRAGMENTS = _FRAGMENT_TEXT.split("|")
+
+
+async def test_any_sequence_of_messages_gets_an_answer_and_only_valid_tool_calls(sample_shop):
+    """Seeded random messages from shopping fragments, in conversations of up to six turns:
+    every turn answers (no exception, no tool error from our own calls, no empty answer)."""
+    import random
+
+    randomiser = random.Random(11)  # noqa: S311 - a reproducible sequence, not a secret
+    concierge = build_concierge(sample_shop.settings, vocabulary_source(sample_shop))
+    async with open_in_process(sample_shop.mcp_server) as tools:
+        agent = AssistantAgent(concierge, tools, "system", max_steps=4)
+        for _ in range(60):
+            history: list[ChatMessage] = []
+            for _ in range(randomiser.randint(1, 6)):
+                text = " ".join(randomiser.choices(FRAGMENTS, k=randomiser.randint(1, 5)))
+                answer, new = await agent.run(history, text)
+                assert answer.strip(), text
+                errors = [p.result for m in new for p in m.parts if isinstance(p, FunctionResponse)
+                          and p.result.get("isError")]  # fmt: skip
+                assert not errors, (text, errors)
+                history += [ChatMessage.user(text), *new]

@@ -340,8 +340,12 @@ class OfflineConcierge:
             lines.append(r.relax.format(hints=self._hints(filters)))
         else:
             lines.append(r.not_carried.format(store=self._store, subject=subject))
+        # The closest partial matches, labelled so; not after "cheaper", where they would be
+        # other, merely cheaper things rather than the subject.
         closest = [p for p in partial if p.get("productId") not in exclude][:CLOSEST]
-        if closest and refinement not in ("more", "similar"):
+        if refinement == "cheaper":
+            closest = []
+        if closest:
             lines.append(r.closest)
             lines += [self._line(n, p, filters) for n, p in enumerate(closest, start=1)]
         elif refinement is None and not _narrowing(filters):
