@@ -108,6 +108,11 @@ class OfflineConcierge:
         self._lexicon = Lexicon(rules, self._names)
         self._vocabulary = vocabulary
 
+    @property
+    def replies(self) -> Replies:
+        """The templates it answers with (those of the store language)."""
+        return self._say_in
+
     async def aclose(self) -> None:
         """Nothing to release."""
 
