@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.replies import ENGLISH, Replies
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon, Reading
 from shopagent.domain.catalog import CatalogRules
@@ -300,13 +301,23 @@ class OfflineConcierge:
         return self._results(data, plan)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
-        """What of a search result is worth showing as a match: the strong ones, available first.
-        Partial matches are only ever offered as the closest alternatives, labelled so."""
+        """What of a search result is worth showing as a match, available first: the strong
+        ones; when refining a subject already shown ("cheaper ones?"), also partial ones whose
+        name has a word of that subject ("Snow Boot" for "warm winter boots", never "Wok" for
+        "cast iron pan"). Other partial matches are only offered as the closest, labelled so."""
         exclude = set(plan.get("exclude", []))
         products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
         if plan.get("browse"):
             return products[:LIST_LENGTH]
-        shown = [p for p in products if p.get("match") == "strong"][:LIST_LENGTH]
+        subject = {_stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
+
+        def fits(p: dict[str, Any]) -> bool:
+            if p.get("match") == "strong":
+                return True
+            named = {_stem(w) for w in words(str(p.get("name", "")))}
+            return bool(plan.get("refined")) and p.get("match") == "partial" and bool(subject & named)
+
+        shown = [p for p in products if fits(p)][:LIST_LENGTH]
         return sorted(shown, key=lambda p: not p.get("inStock", True))  # stable: available first
 
     def _results(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
@@ -473,6 +484,14 @@ def summarise(description: str) -> str:
         cut = summary[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:-")
         summary = cut + "…"
     return summary
+
+
+def _stem(word: str) -> str:
+    """A word without a plural or inflection ending, for comparing names: boots ~ boot."""
+    for ending in ("es", "en", "er", "s", "e", "n", "x"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
 
 
 def _instruction(text: str) -> bool:
