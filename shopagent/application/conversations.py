@@ -30,6 +30,7 @@ from shopagent.domain.errors import (
     TurnTimeout,
     ValidationError,
 )
+from shopagent.domain.inputs import check_text
 
 log = logging.getLogger("shopagent.chat")
 
@@ -58,7 +59,7 @@ class ChatService:
     async def run_turn(
         self, user_id: str, query: str, conversation_id: uuid.UUID | None = None, on_event: EventSink | None = None
     ) -> TurnResult:
-        query = query.strip()
+        query = check_text(query, "query").strip()
         if not 1 <= len(query) <= MAX_QUERY_CHARS:
             raise ValidationError(f"query must be 1-{MAX_QUERY_CHARS} characters (got {len(query)})", field="query")
         if conversation_id is None:

@@ -18,6 +18,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.inputs import check_text
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PRICE = Decimal("10000000")
@@ -293,7 +294,7 @@ def product_to_input(product: Product) -> ProductInput:
 
 
 def _text(value: str, field: str, least: int, most: int) -> str:
-    text = value.strip()
+    text = check_text(value, field).strip()
     if not least <= len(text) <= most:
         need = f"at most {most} characters" if least == 0 else f"{least}-{most} characters"
         raise ValidationError(f"{field} must be {need} (got {len(text)})", field=field)
@@ -309,7 +310,7 @@ def _money(value: Decimal, field: str) -> Decimal:
 
 
 def _url(value: str, field: str) -> str:
-    url = value.strip()
+    url = check_text(value, field).strip()
     if not re.match(r"^https?://\S+$", url) or len(url) > 2000:
         raise ValidationError(f"{field} {value!r} must be an http(s) URL", field=field)
     return url

@@ -138,7 +138,7 @@ def validate_search(
         norm_sizes.append(found)
     for name, value in (("minPrice", min_price), ("maxPrice", max_price)):
         if value is not None and (not value.is_finite() or value < 0 or value >= MAX_PRICE):
-            raise ValidationError(f"{name} {value} must be a non-negative amount", field=f"filters.{name}")
+            raise ValidationError(f"{name} {value} must be from 0 to below {MAX_PRICE}", field=f"filters.{name}")
     if min_price is not None and max_price is not None and min_price > max_price:
         raise ValidationError(
             f"minPrice {min_price} is greater than maxPrice {max_price}; swap or widen them", field="filters"

@@ -14,6 +14,7 @@ import time
 import msgspec
 
 from shopagent.domain.errors import Unauthorized
+from shopagent.domain.inputs import same_secret
 
 VERSION = "v1"
 
@@ -37,7 +38,7 @@ def verify_token(secret: str, token: str, now: float | None = None) -> str:
     payload, _, signature = rest.partition(".")
     if version != VERSION or not payload or not signature:
         raise Unauthorized("the token is malformed")
-    if not hmac.compare_digest(signature, _sign(secret, payload)):
+    if not same_secret(signature, _sign(secret, payload)):
         raise Unauthorized("the token signature is not valid")
     try:
         claims = msgspec.json.decode(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)), type=Claims)
@@ -49,7 +50,7 @@ def verify_token(secret: str, token: str, now: float | None = None) -> str:
 
 
 def _sign(secret: str, payload: str) -> str:
-    return _b64(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
+    return _b64(hmac.new(secret.encode(), payload.encode("utf-8", "surrogatepass"), hashlib.sha256).digest())
 
 
 def _b64(data: bytes) -> str:

@@ -24,6 +24,7 @@ import msgspec
 
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.inputs import explain
 
 Parsed = tuple[str, ProductInput | ValidationError]
 
@@ -67,13 +68,7 @@ def _convert(where: str, item: Any, *, strict: bool = True) -> Parsed:
     try:
         return label, msgspec.convert(item, ProductInput, strict=strict)
     except msgspec.ValidationError as exc:
-        return label, ValidationError(_explain(str(exc)))
-
-
-def _explain(message: str) -> str:
-    what, _, path = message.partition(" - at `$")
-    path = path.rstrip("`").lstrip(".")
-    return f"{path}: {what}" if path else what
+        return label, ValidationError(explain(exc))
 
 
 def _from_json(data: bytes) -> Iterator[Parsed]:

@@ -9,9 +9,9 @@ value, and `variations`, when given, replaces the whole set.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Awaitable, Callable
 from functools import wraps
+from typing import Annotated
 
 import msgspec
 from starlette.requests import Request
@@ -21,6 +21,7 @@ from starlette.routing import Route
 from shopagent.application.catalog import CatalogService
 from shopagent.application.ports import IndexStatus
 from shopagent.domain.catalog import ProductInput, ProductPatch, product_to_input
+from shopagent.domain.inputs import ascii_int, is_ascii_int, same_secret
 from shopagent.entrypoints.http.bodies import read_json
 from shopagent.entrypoints.http.errors import ApiError
 
@@ -28,11 +29,15 @@ MAX_BODY = 1_000_000
 _encoder = msgspec.json.Encoder(decimal_format="string")
 
 
+# Stock is kept in 32-bit columns: a change beyond this is a typo, refused before the database.
+StockDelta = Annotated[int, msgspec.Meta(ge=-1_000_000_000, le=1_000_000_000)]
+
+
 class StockChange(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
     color: str
     size: str
-    quantity_delta: int = 0
-    reserved_delta: int = 0
+    quantity_delta: StockDelta = 0
+    reserved_delta: StockDelta = 0
 
 
 def json_response(data: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -49,7 +54,7 @@ def _guarded(admin_key: str | None) -> Callable[[Handler], Handler]:
             if admin_key is None:
                 raise ApiError(403, "admin_disabled", "the admin API is disabled; set SHOPAGENT_ADMIN_API_KEY")
             scheme, _, token = request.headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), admin_key.encode()):
+            if scheme.lower() != "bearer" or not same_secret(token.strip(), admin_key):
                 raise ApiError(
                     401,
                     "unauthorized",
@@ -65,7 +70,7 @@ def _guarded(admin_key: str | None) -> Callable[[Handler], Handler]:
 
 def _product_id(request: Request) -> int:
     raw = request.path_params["product_id"]
-    if not raw.isdigit() or len(raw) > 18:
+    if not is_ascii_int(raw) or len(raw) > 18:
         raise ApiError(404, "not_found", f"product {raw} does not exist")
     return int(raw)
 
@@ -129,6 +134,4 @@ def _int_param(request: Request, name: str, default: int, least: int, most: int)
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not least <= int(raw) <= most:
-        raise ApiError(400, "validation_error", f"{name} must be an integer from {least} to {most}")
-    return int(raw)
+    return ascii_int(raw, name, least, most)

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from typing import TypeVar
 
 import msgspec
 from starlette.requests import Request
 
+from shopagent.domain.inputs import explain, is_ascii_int
 from shopagent.entrypoints.http.errors import ApiError
 
 T = TypeVar("T")
-_AT = re.compile(r" - at `\$\.?(?P<path>[^`]*)`$")
 
 
 async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
     """The body decoded as `kind`; 413 past `limit` bytes, 400 naming the field otherwise."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and is_ascii_int(declared) and int(declared) > limit:
         raise ApiError(413, "payload_too_large", f"the body may be at most {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():
@@ -27,14 +26,6 @@ async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
     try:
         return msgspec.json.decode(bytes(body), type=kind)
     except msgspec.ValidationError as exc:
-        raise ApiError(400, "validation_error", _explain(str(exc))) from None
+        raise ApiError(400, "validation_error", explain(exc)) from None
     except msgspec.DecodeError as exc:
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {exc}") from None
-
-
-def _explain(message: str) -> str:
-    match = _AT.search(message)
-    if not match:
-        return message
-    what = message[: match.start()]
-    return f"{match['path']}: {what}" if match["path"] else what

@@ -29,6 +29,7 @@ from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
 from shopagent.domain.chat import FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
 from shopagent.domain.errors import RateLimitExceeded, ShopagentError, Unauthorized
+from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
 from shopagent.entrypoints.http.errors import ApiError, domain_error_body
@@ -261,9 +262,7 @@ def _conversation_id(request: Request) -> uuid.UUID:
 
 def _limit(request: Request) -> int:
     raw = request.query_params.get("limit", "20")
-    if not raw.isdigit() or not 1 <= int(raw) <= 100:
-        raise ApiError(400, "validation_error", "limit must be an integer from 1 to 100")
-    return int(raw)
+    return ascii_int(raw, "limit", 1, 100)
 
 
 def _make_cursor(c: Conversation) -> str:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from shopagent.domain.inputs import same_secret
 
 
 class BearerKey:
@@ -20,7 +21,7 @@ class BearerKey:
             return
         header = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
         scheme, _, token = header.partition(b" ")
-        if scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self._key):
+        if scheme.lower() == b"bearer" and same_secret(token.strip(), self._key):
             await self._app(scope, receive, send)
             return
         body = json.dumps(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shopagent.domain.catalog import MAX_PRICE
+
 MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
 
 
@@ -23,8 +25,18 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
                 "items": {"type": "string", "enum": sizes},
                 "description": "Any of these sizes (EU numbers for shoes, letters for clothing).",
             },
-            "minPrice": {"type": "number", "minimum": 0, "description": f"Lowest effective price, in {currency}."},
-            "maxPrice": {"type": "number", "minimum": 0, "description": f"Highest effective price, in {currency}."},
+            "minPrice": {
+                "type": "number",
+                "minimum": 0,
+                "exclusiveMaximum": float(MAX_PRICE),
+                "description": f"Lowest effective price, in {currency}.",
+            },
+            "maxPrice": {
+                "type": "number",
+                "minimum": 0,
+                "exclusiveMaximum": float(MAX_PRICE),
+                "description": f"Highest effective price, in {currency}.",
+            },
             "inStock": {"type": "boolean", "description": "Only products with an available matching variation."},
         },
         "additionalProperties": False,
@@ -125,7 +137,12 @@ def details_schemas(currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
     inputs = {
         "type": "object",
         "properties": {
-            "productId": {"type": "integer", "minimum": 1, "description": "productId from a search result."}
+            "productId": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 2**63 - 1,
+                "description": "productId from a search result.",
+            }
         },
         "required": ["productId"],
         "additionalProperties": False,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 import mcp.types as types
 import msgspec
@@ -21,10 +21,12 @@ from mcp.server.lowlevel import Server
 from shopagent import __version__
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.errors import EmbeddingError, NotFound, ValidationError
+from shopagent.domain.inputs import split
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
 
 log = logging.getLogger("shopagent.mcp")
 
+MAX_ID = 2**63 - 1  # product ids are 64-bit
 SEARCH_TOOL = "product-semantic-search"
 DETAILS_TOOL = "get-product-full-details"
 
@@ -48,7 +50,7 @@ class SearchArgs(_Args):
 
 
 class DetailsArgs(_Args):
-    product_id: int
+    product_id: Annotated[int, msgspec.Meta(ge=1, le=MAX_ID)]
 
 
 def search_description(store: str, currency: str) -> str:
@@ -167,8 +169,7 @@ def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:
     try:
         return msgspec.convert(arguments, kind)
     except msgspec.ValidationError as exc:
-        what, _, where = str(exc).partition(" - at `$")
-        where = where.rstrip("`").lstrip(".")
+        where, what = split(exc)
         raise ValidationError(
             f"invalid argument `{where}`: {what}" if where else f"invalid arguments: {what}"
         ) from None

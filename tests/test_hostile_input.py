@@ -1,0 +1,146 @@
+"""Input that once reached PostgreSQL or a Python error as a 500: each now gets a specific
+4xx (or an MCP `isError` result) and changes nothing. Real app, real database."""
+
+from __future__ import annotations
+
+import httpx
+import msgspec
+import pytest
+from mcp import Client
+
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.errors import ValidationError
+from shopagent.domain.inputs import ascii_int, check_text, same_secret
+from shopagent.domain.tokens import issue_token
+from shopagent.settings import Secret
+from tests.factories import product_input
+
+pytestmark = pytest.mark.anyio
+
+KEY = "admin-key-for-tests"
+SECRET = "test-auth-secret"
+
+
+@pytest.fixture
+async def shop(settings):
+    secrets = msgspec.structs.replace(settings.secrets, admin_api_key=Secret(KEY))
+    settings = msgspec.structs.replace(settings, secrets=secrets)
+    async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
+        product = await services.catalog.create_product(product_input("alpine-boot"))
+        services.product = product
+        yield services
+
+
+@pytest.fixture
+async def api(shop):
+    app = build_public_app(shop)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
+            yield client
+
+
+ADMIN = {"Authorization": f"Bearer {KEY}"}
+
+
+def chat_token(user: str = "ana") -> dict[str, str]:
+    return {"Authorization": f"Bearer {issue_token(SECRET, user)}"}
+
+
+@pytest.mark.parametrize("header", ["Bearer v1.abc.é", "Bearer v1.é.abc", "Bearer é"])
+async def test_a_token_with_non_ascii_characters_is_401(api, header):
+    response = await api.post("/api/assistant-agent/chat", json={"query": "hi"},
+                              headers={"Authorization": header.encode()})  # fmt: skip
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "unauthorized"
+
+
+async def test_an_admin_key_with_non_ascii_characters_is_401(api):
+    response = await api.get("/api/admin/products", headers={"Authorization": "Bearer clé".encode()})
+    assert response.status_code == 401
+
+
+async def test_a_nul_in_a_chat_query_is_400_and_nothing_is_stored(api):
+    response = await api.post("/api/assistant-agent/chat", json={"query": "boots\u0000"}, headers=chat_token())
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == "query contains a control character (U+0000); remove it"
+    listed = await api.get("/api/conversations", headers=chat_token())
+    assert listed.json()["conversations"] == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("name", "Boot\u0000", "name contains a control character (U+0000)"),
+        ("description", "Warm\u0000lined", "description contains a control character (U+0000)"),
+        ("images", ["https://img.test/a\u0000.jpg"], "images[0] contains a control character (U+0000)"),
+        ("brand", "Al\ud800pine", "not valid JSON"),  # msgspec refuses a lone surrogate escape itself
+        ("material", "wool\u001b[31m", "material contains a control character (U+001B)"),
+    ],
+)
+async def test_unstorable_text_in_a_product_is_400_on_create_and_update(api, shop, field, value, message):
+    body = msgspec.to_builtins(product_input("other-boot"))
+    body[field] = value
+    created = await api.post("/api/admin/products", content=_json(body), headers=ADMIN)
+    assert created.status_code == 400, created.text
+    assert message in created.json()["error"]["message"]
+    product_id = shop.product.id
+    updated = await api.put(f"/api/admin/products/{product_id}", content=_json({field: value}), headers=ADMIN)
+    assert updated.status_code == 400
+    assert message in updated.json()["error"]["message"]
+    assert (await shop.catalog.get_product(product_id)) == shop.product  # unchanged
+    assert len(await shop.catalog.list_products()) == 1
+
+
+async def test_a_stock_change_beyond_32_bits_is_400(api, shop):
+    response = await api.post(f"/api/admin/products/{shop.product.id}/stock", headers=ADMIN,
+                              json={"color": "black", "size": "42", "quantityDelta": 3_000_000_000})  # fmt: skip
+    assert response.status_code == 400
+    assert "quantityDelta" in response.json()["error"]["message"]
+    assert (await shop.catalog.get_product(shop.product.id)) == shop.product
+
+
+@pytest.mark.parametrize("query", ["limit=²", "limit=\u0661", "after=³", "after=\u0661", "limit=%EF%BC%95"])
+async def test_non_ascii_digits_in_a_query_parameter_are_400(api, query):
+    response = await api.get(f"/api/admin/products?{query}", headers=ADMIN)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "validation_error"
+
+
+async def test_non_ascii_digits_in_a_conversation_page_limit_are_400(api):
+    response = await api.get("/api/conversations?limit=²", headers=chat_token())
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("raw", ["²", "\u0661", "%D9%A1"])
+async def test_a_product_id_in_other_digits_is_not_found(api, raw):
+    response = await api.get(f"/api/admin/products/{raw}", headers=ADMIN)
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("product_id", [10**20, 2**63, 0, -1])
+async def test_mcp_details_with_an_out_of_range_id_is_a_tool_error(shop, product_id):
+    async with Client(shop.mcp_server) as client:  # the chat role's in-process MCP server
+        result = await client.call_tool("get-product-full-details", {"productId": product_id})
+    assert result.is_error
+    assert "invalid argument `productId`" in result.content[0].text
+
+
+def test_the_edge_helpers():
+    assert ascii_int("42", "limit", 1, 100) == 42
+    for raw in ("²", "\u0661", "", "-1", " 4", "4 ", "0x10", "1" * 30):
+        with pytest.raises(ValidationError, match="limit must be an integer from 1 to 100"):
+            ascii_int(raw, "limit", 1, 100)
+    assert check_text("tab\tand\nlines\r", "name")
+    with pytest.raises(ValidationError, match=r"U\+0007"):
+        check_text("bell\a", "name")
+    assert same_secret("é", "é") and not same_secret("é", "e") and not same_secret("\ud800", "x")
+    assert same_secret(b"key", "key")
+
+
+def _json(value) -> bytes:
+    """JSON with lone surrogates escaped as JSON allows (\\ud800), as a hostile client sends them."""
+    import json
+
+    return json.dumps(value).encode()
