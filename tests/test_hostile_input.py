@@ -144,3 +144,10 @@ def _json(value) -> bytes:
     import json
 
     return json.dumps(value).encode()
+
+
+async def test_a_lone_surrogate_or_nul_in_an_mcp_query_is_searched_without_it(shop):
+    async with Client(shop.mcp_server) as client:
+        for query in ("boot\ud800s", "boots\u0000"):
+            result = await client.call_tool("product-semantic-search", {"query": query})
+            assert not result.is_error, result.content
