@@ -19,6 +19,7 @@ baseline is the scripted model's turn over the same catalog and server.
 from __future__ import annotations
 
 import argparse
+import secrets
 import socket
 import statistics
 import sys
@@ -51,6 +52,8 @@ from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+
+BENCH_SECRET = secrets.token_urlsafe(32)
 
 
 def free_port() -> int:
@@ -93,7 +96,7 @@ async def main(args: argparse.Namespace) -> None:
         await ensure_database(server.dsn("postgres"), "bench_chat")
         port = free_port()
         settings = Settings(
-            secrets=Secrets(database_url=Secret(server.dsn("bench_chat")), auth_secret=Secret("bench-secret")),
+            secrets=Secrets(database_url=Secret(server.dsn("bench_chat")), auth_secret=Secret(BENCH_SECRET)),
             embedding=EmbeddingSettings(model="hash"),
             http=HttpSettings(port=port),
             chat=ChatSettings(rate_per_minute=1e9, rate_burst=1_000_000),
@@ -117,7 +120,7 @@ async def main(args: argparse.Namespace) -> None:
             plain_sock = bind_tcp("127.0.0.1", 0)
             plain_port = plain_sock.getsockname()[1]
             model = ScriptedChatModel(one_tool_call)
-            headers = {"Authorization": f"Bearer {issue_token('bench-secret', 'bench-user')}"}
+            headers = {"Authorization": f"Bearer {issue_token(BENCH_SECRET, 'bench-user')}"}
             async with anyio.create_task_group() as tg:
                 await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
                 await tg.start(partial(serve_asgi, plain, plain_sock, name="plain", grace_seconds=1))
@@ -173,11 +176,11 @@ async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[l
     await ensure_database(server.dsn("postgres"), "bench_offline")
     port = free_port()
     settings = Settings(
-        secrets=Secrets(database_url=Secret(server.dsn("bench_offline")), auth_secret=Secret("bench-secret")),
+        secrets=Secrets(database_url=Secret(server.dsn("bench_offline")), auth_secret=Secret(BENCH_SECRET)),
         http=HttpSettings(port=port),
         chat=ChatSettings(rate_per_minute=1e9, rate_burst=1_000_000),
     )
-    headers = {"Authorization": f"Bearer {issue_token('bench-secret', 'bench-user')}"}
+    headers = {"Authorization": f"Bearer {issue_token(BENCH_SECRET, 'bench-user')}"}
     url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
     async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=await MiniLMEmbedder.load()) as services:
         await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))

@@ -268,8 +268,11 @@ async def _issue_token(settings: Settings, user_id: str, ttl: int | None) -> int
     secret = settings.secrets.auth_secret or bootstrap.demo_secret(settings, "auth_secret")
     if secret is None:
         raise ConfigError("set SHOPAGENT_AUTH_SECRET (or run `shopagent demo` once, which generates one)")
+    ttl = ttl or settings.chat.token_ttl_seconds
+    if not 0 < ttl <= settings.chat.token_max_ttl_seconds:
+        raise ConfigError(f"--ttl must be 1-{settings.chat.token_max_ttl_seconds} seconds (chat.token_max_ttl_seconds)")
     try:
-        print(issue_token(secret.reveal(), user_id, ttl or settings.chat.token_ttl_seconds))
+        print(issue_token(secret.reveal(), user_id, ttl))
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     return 0

@@ -375,6 +375,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
             limiter,
             spawn,
             audit_result_chars=s.chat.audit_result_chars,
+            token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
         ),
         *admin_routes(services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key),
         Route("/openapi.json", openapi, methods=["GET"]),

@@ -208,7 +208,15 @@ class ChatSettings(_Section):
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     rate_burst: PositiveInt = 10
     token_ttl_seconds: PositiveInt = 86_400
+    token_max_ttl_seconds: PositiveInt = 2_592_000  # tokens whose expiry lies further ahead are refused
     audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000
+
+    def __post_init__(self) -> None:
+        if self.token_ttl_seconds > self.token_max_ttl_seconds:
+            raise ValueError(
+                f"token_ttl_seconds ({self.token_ttl_seconds}) must not exceed token_max_ttl_seconds "
+                f"({self.token_max_ttl_seconds})"
+            )
 
 
 class ReaperSettings(_Section):
@@ -286,7 +294,30 @@ def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | 
     _refuse_secrets_in_file(raw, source)
     settings = _convert(raw, Settings, source)
     settings = _apply_env_overrides(settings, env)
-    return msgspec.structs.replace(settings, secrets=_secrets_from_env(env))
+    secrets = _secrets_from_env(env)
+    check_secrets(secrets)
+    return msgspec.structs.replace(settings, secrets=secrets)
+
+
+# Shortest secrets accepted at start (bytes of UTF-8). Generate with
+# `python -c "import secrets; print(secrets.token_urlsafe(32))"`.
+MIN_SECRET_BYTES = {"auth_secret": 32, "admin_api_key": 16, "mcp_api_key": 16}
+
+
+def check_secrets(secrets: Secrets) -> None:
+    """ConfigError naming the variable (never the value) for a secret too short to be safe."""
+    for name, least in MIN_SECRET_BYTES.items():
+        secret = getattr(secrets, name)
+        if secret is None:
+            continue
+        values = secret.reveal().split(",") if name == "auth_secret" else [secret.reveal()]
+        for n, value in enumerate(values, start=1):
+            if len(value.strip().encode()) < least:
+                which = f" (secret {n} of the list)" if len(values) > 1 else ""
+                raise ConfigError(
+                    f"{SECRET_ENV[name]} is too short{which}: use at least {least} random bytes, e.g. "
+                    f'python -c "import secrets; print(secrets.token_urlsafe({least}))"'
+                )
 
 
 def _choose_config_file(config_path: Path | None, env: Mapping[str, str]) -> Path | None:
@@ -376,7 +407,12 @@ def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings
                 changes[key] = msgspec.convert(parsed, types[key], strict=False)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 raise ConfigError(f"{variable}={value!r}: {_explain(str(exc))}") from None
-        settings = msgspec.structs.replace(settings, **{section: msgspec.structs.replace(current, **changes)})
+        try:  # the section's own checks (one setting against another) run here
+            replaced = msgspec.structs.replace(current, **changes)
+        except (ValueError, msgspec.ValidationError) as exc:
+            given = ", ".join(f"{variable}={value!r}" for value, variable in values.values())
+            raise ConfigError(f"{given}: `{section}`: {exc}") from None
+        settings = msgspec.structs.replace(settings, **{section: replaced})
     return settings
 
 

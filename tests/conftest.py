@@ -92,7 +92,7 @@ def settings_for(dsn: str, **sections) -> Settings:
 
     from shopagent.settings import EmbeddingSettings, Secret, Secrets
 
-    secrets = Secrets(database_url=Secret(dsn), auth_secret=Secret("test-auth-secret"))
+    secrets = Secrets(database_url=Secret(dsn), auth_secret=Secret("test-auth-secret-of-32-bytes-or-more"))
     settings = Settings(secrets=secrets, embedding=EmbeddingSettings(model="hash"))
     return msgspec.structs.replace(settings, **sections)
 

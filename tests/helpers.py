@@ -96,11 +96,14 @@ class ShopagentProcess:
         return [e["message"] for e in self.logs if e.get("level") in ("error", "critical", "raw")]
 
 
+AUTH_SECRET = "test-auth-secret-of-32-bytes-or-more"
+
+
 @contextlib.asynccontextmanager
 async def shopagent(*args: str, env: Mapping[str, str]) -> AsyncIterator[ShopagentProcess]:
     """Start `python -m shopagent ARGS` with `env` added to a clean environment."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
-    full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", "SHOPAGENT_AUTH_SECRET": "test-auth-secret",
+    full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", "SHOPAGENT_AUTH_SECRET": AUTH_SECRET,
                 **port_env(), **env}  # fmt: skip
     process = await anyio.open_process(
         [sys.executable, "-m", "shopagent", *args],

@@ -24,7 +24,7 @@ from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
 
-SECRET = "test-auth-secret"
+SECRET = "test-auth-secret-of-32-bytes-or-more"
 SEARCH = "product-semantic-search"
 
 
@@ -131,7 +131,8 @@ async def test_a_long_tool_result_is_shown_cut_with_a_marker(settings):
     ("headers", "message"),
     [
         ({}, "send your chat token"),
-        ({"Authorization": "Bearer v1.abc.def"}, "signature is not valid"),
+        ({"Authorization": "Bearer v2.abc.def"}, "signature is not valid"),
+        ({"Authorization": "Bearer v1.abc.def"}, "older format"),
         ({"Authorization": f"Bearer {issue_token(SECRET, 'ana', -10)}"}, "expired"),
         ({"Authorization": f"Bearer {issue_token('another-secret', 'ana')}"}, "signature is not valid"),
     ],

@@ -32,7 +32,7 @@ from tests.helpers import free_port
 
 pytestmark = pytest.mark.anyio
 
-SECRET = "test-auth-secret"
+SECRET = "test-auth-secret-of-32-bytes-or-more"
 SEARCH = "product-semantic-search"
 DETAILS = "get-product-full-details"
 

@@ -19,7 +19,7 @@ from tests.factories import product_input
 pytestmark = pytest.mark.anyio
 
 KEY = "admin-key-for-tests"
-SECRET = "test-auth-secret"
+SECRET = "test-auth-secret-of-32-bytes-or-more"
 
 
 @pytest.fixture

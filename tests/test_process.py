@@ -155,9 +155,10 @@ async def test_an_external_database_without_pgvector_stops_startup_with_the_fix(
 async def test_token_issue_prints_only_a_token_for_the_user():
     from shopagent.domain.tokens import verify_token
 
-    async with shopagent("token", "issue", "customer-42", env={"SHOPAGENT_AUTH_SECRET": "s3cret-s3cret"}) as proc:
+    secret = "s3cret-" * 6
+    async with shopagent("token", "issue", "customer-42", env={"SHOPAGENT_AUTH_SECRET": secret}) as proc:
         assert await proc.wait_exit() == 0
-    assert verify_token("s3cret-s3cret", proc.stdout.strip()) == "customer-42"
+    assert verify_token(secret, proc.stdout.strip()) == "customer-42"
     assert proc.stdout.count("\n") == 1
     async with shopagent(
         "token", "issue", "x", env={"SHOPAGENT_AUTH_SECRET": "", "SHOPAGENT_DATA_DIR": "/nonexistent"}
@@ -231,3 +232,25 @@ async def test_the_chat_api_refuses_to_start_without_an_auth_secret(database):
     async with shopagent("run", "--role", "chat", env=env) as proc:
         assert await proc.wait_exit() == 1
     assert any("the chat API needs SHOPAGENT_AUTH_SECRET" in e for e in proc.errors()), proc.logs
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"SHOPAGENT_AUTH_SECRET": "x"}, "SHOPAGENT_AUTH_SECRET is too short"),
+        ({"SHOPAGENT_AUTH_SECRET": "a" * 40 + ",short"}, "SHOPAGENT_AUTH_SECRET is too short (secret 2 of the list)"),
+        ({"SHOPAGENT_ADMIN_API_KEY": "admin"}, "SHOPAGENT_ADMIN_API_KEY is too short"),
+        ({"SHOPAGENT_MCP_API_KEY": "mcp-key"}, "SHOPAGENT_MCP_API_KEY is too short"),
+        ({"SHOPAGENT_SEARCH__HNSW_M": "100"}, "SHOPAGENT_SEARCH__HNSW_M='100': `search`: hnsw_ef_construction (64)"),
+        ({"SHOPAGENT_CHAT__TOKEN_TTL_SECONDS": "99999999"}, "token_ttl_seconds (99999999) must not exceed"),
+    ],
+)
+async def test_weak_secrets_and_bad_settings_from_the_environment_stop_start_up_in_one_line(env, variable):
+    async with shopagent("index", "status", env=env) as proc:
+        assert await proc.wait_exit() == 2
+    (line,) = proc.errors()
+    assert line.startswith("shopagent: error: ") and variable in line
+    assert not any("Traceback" in e.get("message", "") for e in proc.logs)
+    for name, value in env.items():
+        if "KEY" in name or "SECRET" in name:
+            assert value not in line  # never the secret itself

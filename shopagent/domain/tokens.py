@@ -1,7 +1,11 @@
-"""Chat API tokens: `v1.<payload>.<signature>`, HMAC-SHA256 over the payload with the auth secret.
+"""Chat API tokens: `v2.<payload>.<signature>`, HMAC-SHA256 over `v2.<payload>` with the auth secret.
 
 The payload is base64url JSON `{"sub": user id, "exp": unix seconds}`. A shop's backend mints
 one per logged-in customer with a few lines (see the README) and hands it to the browser.
+
+The auth secret may be a comma-separated list, for rotation: the first signs new tokens,
+every one verifies, so tokens signed with the previous secret stay valid until they expire.
+A token whose expiry lies further ahead than the allowed lifetime is refused, whoever signed it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import msgspec
 from shopagent.domain.errors import Unauthorized
 from shopagent.domain.inputs import same_secret
 
-VERSION = "v1"
+VERSION = "v2"
+MIN_SECRET_BYTES = 32
 
 
 class Claims(msgspec.Struct, frozen=True):
@@ -24,33 +29,46 @@ class Claims(msgspec.Struct, frozen=True):
     exp: int
 
 
+def signing_keys(secret: str) -> list[str]:
+    """The secrets of a (comma-separated) auth secret setting, the signing one first."""
+    return [k.strip() for k in secret.split(",") if k.strip()]
+
+
 def issue_token(secret: str, user_id: str, ttl_seconds: int = 86_400, now: float | None = None) -> str:
+    """A token for `user_id`, signed with the first of the secrets."""
     if not user_id or len(user_id) > 200:
         raise ValueError("the user id must be 1-200 characters")
     claims = Claims(sub=user_id, exp=int((time.time() if now is None else now) + ttl_seconds))
     payload = _b64(msgspec.json.encode(claims))
-    return f"{VERSION}.{payload}.{_sign(secret, payload)}"
+    return f"{VERSION}.{payload}.{_sign(signing_keys(secret)[0], payload)}"
 
 
-def verify_token(secret: str, token: str, now: float | None = None) -> str:
-    """The user id the token was issued for; Unauthorized if it is malformed, forged or expired."""
+def verify_token(secret: str, token: str, now: float | None = None, max_ttl_seconds: int | None = None) -> str:
+    """The user id the token was issued for; Unauthorized if it is malformed, forged, expired or
+    lives longer than `max_ttl_seconds` from now."""
     version, _, rest = token.partition(".")
     payload, _, signature = rest.partition(".")
+    if version == "v1":
+        raise Unauthorized("the token is of an older format; ask for a new one")
     if version != VERSION or not payload or not signature:
         raise Unauthorized("the token is malformed")
-    if not same_secret(signature, _sign(secret, payload)):
+    if not any(same_secret(signature, _sign(key, payload)) for key in signing_keys(secret)):
         raise Unauthorized("the token signature is not valid")
     try:
         claims = msgspec.json.decode(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)), type=Claims)
     except (ValueError, msgspec.DecodeError):
         raise Unauthorized("the token is malformed") from None
-    if claims.exp < (time.time() if now is None else now):
+    now = time.time() if now is None else now
+    if claims.exp < now:
         raise Unauthorized("the token has expired")
+    if max_ttl_seconds is not None and claims.exp > now + max_ttl_seconds:
+        raise Unauthorized(f"the token lives longer than the {max_ttl_seconds}s this shop allows; ask for a new one")
     return claims.sub
 
 
 def _sign(secret: str, payload: str) -> str:
-    return _b64(hmac.new(secret.encode(), payload.encode("utf-8", "surrogatepass"), hashlib.sha256).digest())
+    signed = f"{VERSION}.{payload}".encode("utf-8", "surrogatepass")
+    return _b64(hmac.new(secret.encode(), signed, hashlib.sha256).digest())
 
 
 def _b64(data: bytes) -> str:

@@ -127,6 +127,7 @@ def chat_routes(
     spawn: Callable[..., None],
     *,
     audit_result_chars: int = AUDIT_RESULT_CHARS,
+    token_max_ttl_seconds: int | None = None,
 ) -> list[Route]:
     """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns.
     Stored tool results longer than `audit_result_chars` (as JSON) are shown cut, with a marker."""
@@ -135,7 +136,7 @@ def chat_routes(
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("send your chat token as 'Authorization: Bearer <token>'")
-        return verify_token(auth_secret, token.strip())
+        return verify_token(auth_secret, token.strip(), max_ttl_seconds=token_max_ttl_seconds)
 
     async def post_chat(request: Request) -> Response:
         user = user_of(request)
