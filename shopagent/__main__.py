@@ -18,6 +18,7 @@ from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.cli_commands import ProgressBar, import_catalog_file, print_index_status
 from shopagent.runtime.asgi import ListenError, ServerError
 from shopagent.runtime.logging import Scrubber, configure_logging
+from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import SupervisorError
 from shopagent.settings import Settings, load_settings, resolve_data_dir
 
@@ -289,12 +290,20 @@ async def _repl(settings: Settings) -> None:
 
 
 async def _mcp_stdio(settings: Settings) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve MCP on stdin/stdout; SIGTERM and SIGINT end it like the end of input (the
+    embedded PostgreSQL is stopped, exit 0)."""
+    from shopagent.entrypoints.mcp.stdio import serve_stdio
 
-    async with bootstrap.open_services(settings, frozenset({"mcp"})) as services, stdio_server() as streams:
-        server = services.mcp_server
-        assert server is not None
-        await server.run(*streams, server.create_initialization_options())
+    stop = StopRequest()
+    async with anyio.create_task_group() as signals:
+        with anyio.CancelScope() as serving:
+            await signals.start(
+                partial(cancel_on_signals, serving, stop, grace_seconds=settings.runtime.shutdown_grace_seconds)
+            )
+            async with bootstrap.open_services(settings, frozenset({"mcp"})) as services:
+                assert services.mcp_server is not None
+                await serve_stdio(services.mcp_server)
+        signals.cancel_scope.cancel()
 
 
 def _print_banner(settings: Settings, services: bootstrap.Services) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -16,7 +19,7 @@ import psutil
 import pytest
 
 from shopagent.adapters.postgres.migrations import load_migrations
-from tests.helpers import eventually, shopagent
+from tests.helpers import REPO, eventually, shopagent
 
 pytestmark = pytest.mark.anyio
 
@@ -254,3 +257,66 @@ async def test_weak_secrets_and_bad_settings_from_the_environment_stop_start_up_
     for name, value in env.items():
         if "KEY" in name or "SECRET" in name:
             assert value not in line  # never the secret itself
+
+
+async def _stdio(env: dict[str, str]):
+    """`shopagent mcp stdio` with pipes for stdin, stdout and stderr."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
+    return await anyio.open_process(
+        [sys.executable, "-m", "shopagent", "mcp", "stdio"], env={**base, **env}, cwd=REPO,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def _line(stream) -> dict:
+    buffer = b""
+    while not buffer.endswith(b"\n"):
+        buffer += await stream.receive()
+    return json.loads(buffer)
+
+
+STDIO_ENV = {"SHOPAGENT_EMBEDDING__MODEL": "hash", "SHOPAGENT_LOGGING__FORMAT": "json"}
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}  # fmt: skip
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_mcp_stdio_stops_its_embedded_postgres_and_exits_0_on_a_signal(tmp_path, signum):
+    env = {
+        "SHOPAGENT_DATA_DIR": str(tmp_path),
+        "SHOPAGENT_EMBEDDING__MODEL": "hash",
+        "SHOPAGENT_LOGGING__FORMAT": "json",
+    }
+    async with await _stdio(env) as process:
+        with anyio.fail_after(60):
+            await process.stdin.send(json.dumps(INITIALIZE).encode() + b"\n")
+            assert (await _line(process.stdout))["id"] == 1  # serving, with its PostgreSQL up
+            assert list(tmp_path.rglob("postmaster.pid"))
+            process.send_signal(signum)
+            assert await process.wait() == 0
+    assert not list(tmp_path.rglob("postmaster.pid"))  # the embedded PostgreSQL was stopped
+
+
+async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
+    env = {
+        "SHOPAGENT_DATABASE_URL": database,
+        "SHOPAGENT_EMBEDDING__MODEL": "hash",
+        "SHOPAGENT_LOGGING__FORMAT": "json",
+    }
+    async with await _stdio(env) as process:
+        with anyio.fail_after(60):
+            await process.stdin.send(json.dumps(INITIALIZE).encode() + b"\n")
+            assert (await _line(process.stdout))["id"] == 1
+            await process.stdin.send(b"this is not json\n")
+            error = await _line(process.stdout)
+            await process.stdin.send(b'{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n')
+            pong = await _line(process.stdout)
+            await process.stdin.aclose()  # end of input: a clean stop
+            assert await process.wait() == 0
+            stderr = b""
+            async for chunk in process.stderr:
+                stderr += chunk
+    parse_error = {"code": -32700, "message": "Parse error: not a JSON-RPC message"}
+    assert error == {"jsonrpc": "2.0", "id": None, "error": parse_error}
+    assert pong == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert b"not a JSON-RPC message was answered with a parse error" in stderr

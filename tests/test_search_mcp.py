@@ -14,6 +14,7 @@ import msgspec
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from shopagent.actors.mcp import build_mcp_app, run_mcp
 from shopagent.adapters.postgres.index_store import vector_index_name
@@ -198,11 +199,13 @@ async def test_bad_arguments_come_back_as_tool_errors_the_model_can_act_on(shop,
     assert "Traceback" not in text and "SELECT" not in text and "postgresql://" not in text
 
 
-async def test_an_unknown_tool_and_a_bad_product_id_are_tool_errors(shop):
+async def test_an_unknown_tool_is_a_protocol_error_and_a_bad_product_id_a_tool_error(shop):
     async with Client(shop.mcp_server) as client:
-        unknown = await client.call_tool("buy-everything", {})
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("buy-everything", {})
         bad_id = await client.call_tool("get-product-full-details", {"productId": "12"})
-    assert unknown.is_error and "the tools are product-semantic-search" in unknown.content[0].text
+    assert unknown.value.code == -32602  # invalid params, as the MCP specification says for an unknown tool
+    assert "the tools are product-semantic-search" in unknown.value.message
     assert bad_id.is_error and "invalid argument `productId`" in bad_id.content[0].text
 
 
@@ -245,6 +248,17 @@ async def test_over_http_a_missing_or_wrong_key_is_a_401(shop):
     for response in (missing, wrong):
         assert response.status_code == 401
         assert response.headers["www-authenticate"] == 'Bearer realm="shopagent-mcp"'
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+async def test_methods_other_than_post_are_405_with_allow(shop, method):
+    headers = {"Accept": "text/event-stream", "Authorization": "Bearer mcp-test-key"}
+    async with serving(shop) as url, httpx.AsyncClient() as http:
+        with anyio.fail_after(5):  # a GET once opened a stream that never ended
+            response = await http.request(method, url, headers=headers)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.json()["error"]["code"] == "method_not_allowed"
 
 
 async def test_a_foreign_host_header_is_refused_on_loopback(shop):

@@ -18,7 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
 from shopagent.domain.errors import ConfigError
-from shopagent.entrypoints.mcp.auth import BearerKey
+from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import McpSettings, Settings
 
@@ -66,6 +66,7 @@ def build_mcp_app(server: Server[Any], settings: Settings) -> ASGIApp:
         transport_security=transport_security(mcp),
         max_request_body_size=mcp.max_body_bytes,
     )
+    app = PostOnly(app)
     if key is None:
         log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
         return app

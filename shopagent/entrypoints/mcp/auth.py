@@ -9,6 +9,35 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from shopagent.domain.inputs import same_secret
 
 
+class PostOnly:
+    """405 with `Allow: POST` for any other method: this stateless server offers no event stream
+    to GET and no session to DELETE, which the Streamable HTTP transport allows a server to say."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] == "POST":
+            await self._app(scope, receive, send)
+            return
+        body = json.dumps(
+            {"error": {"code": "method_not_allowed", "message": f"{scope['method']} is not supported here; "
+                       "this stateless MCP server answers POST only (no event stream, no sessions)"}}
+        ).encode()  # fmt: skip
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 405,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"allow", b"POST"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
 class BearerKey:
     def __init__(self, app: ASGIApp, key: str, realm: str = "shopagent-mcp") -> None:
         self._app = app

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import mcp.types as types
 import msgspec
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from shopagent import __version__
 from shopagent.application.search import CatalogSearch
@@ -136,8 +137,8 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         handler = handlers.get(params.name)
-        if handler is None:
-            return _error(f"unknown tool {params.name!r}; the tools are {', '.join(handlers)}")
+        if handler is None:  # a protocol error, as the MCP specification says (not a tool result)
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}; the tools are {', '.join(handlers)}")
         try:
             result = msgspec.to_builtins(await handler(params.arguments or {}))
         except (ValidationError, NotFound) as exc:
