@@ -146,3 +146,21 @@ async def test_an_app_whose_startup_fails_is_a_server_error_not_an_exit():
     sock = bind_tcp("127.0.0.1", 0)
     with anyio.fail_after(5), pytest.raises(ServerError, match="the application failed to start"):
         await serve_asgi(Starlette(lifespan=lifespan), sock, name="test", grace_seconds=1)
+
+
+async def test_the_access_log_logs_every_request_even_with_a_server_that_does_not(caplog):
+    """uvicorn's access logger is one for the whole process and every server reset it: the ops
+    server (which logs no requests) silenced `logging.access_log = true` for the others."""
+    quiet, loud = bind_tcp("127.0.0.1", 0), bind_tcp("127.0.0.1", 0)
+    app = slow_app(anyio.Event(), anyio.Event())
+    with caplog.at_level("INFO"):
+        async with anyio.create_task_group() as tg:
+            await tg.start(partial(serve_asgi, app, quiet, name="ops", grace_seconds=1))
+            await tg.start(partial(serve_asgi, app, loud, name="http", grace_seconds=1, access_log=True))
+            async with httpx.AsyncClient() as client:
+                await client.get(f"http://127.0.0.1:{loud.getsockname()[1]}/fast?x=1")
+                await client.get(f"http://127.0.0.1:{quiet.getsockname()[1]}/fast?quiet=1")
+            tg.cancel_scope.cancel()
+    requests = [r.getMessage() for r in caplog.records if r.name == "shopagent.access"]
+    assert any(m.startswith("http 127.0.0.1 GET /fast?x=1 200 ") for m in requests), requests
+    assert not any("quiet=1" in m for m in requests)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import anyio
 import uvicorn
@@ -19,6 +21,7 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp
 
 log = logging.getLogger("shopagent.asgi")
+_access = logging.getLogger("shopagent.access")
 
 
 class ListenError(OSError):
@@ -64,6 +67,35 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
+class AccessLog:
+    """One log line per request on `shopagent.access`: server, method, path, status, time."""
+
+    def __init__(self, app: ASGIApp, server: str) -> None:
+        self._app = app
+        self._server = server
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self._app(scope, receive, sending)
+        finally:
+            query = scope.get("query_string", b"").decode("latin-1")
+            path = scope.get("path", "") + (f"?{query}" if query else "")
+            client = scope.get("client") or ("-", 0)
+            _access.info("%s %s %s %s %d %.1fms", self._server, client[0], scope["method"], path, status[0],
+                         (time.perf_counter() - began) * 1000)  # fmt: skip
+
+
 async def serve_asgi(
     app: ASGIApp,
     sock: socket.socket,
@@ -78,11 +110,13 @@ async def serve_asgi(
     Reports ready once the app's lifespan startup has completed and the socket accepts.
     Raises ServerError if the app's startup fails or the server stops on its own.
     """
+    # uvicorn's own access log is one logger for the whole process (and each Config resets it),
+    # so requests are logged here, per server, by AccessLog.
     config = uvicorn.Config(
-        app,
+        AccessLog(app, name) if access_log else app,
         lifespan="auto",
         log_config=None,
-        access_log=access_log,
+        access_log=False,
         timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),
         server_header=False,
     )

@@ -81,5 +81,6 @@ def configure_logging(
     root.setLevel(level.upper())
     for name in _QUIET:
         logging.getLogger(name).setLevel("DEBUG" if level == "debug" else "WARNING")
-    if access_log:
-        logging.getLogger("uvicorn.access").setLevel("INFO")
+    # Requests are logged by the servers that log them (runtime/asgi.py AccessLog), at INFO
+    # even when the process logs less, so `logging.access_log = true` always shows them.
+    logging.getLogger("shopagent.access").setLevel("INFO" if access_log else "WARNING")
