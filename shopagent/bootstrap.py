@@ -376,11 +376,12 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
             spawn,
             audit_result_chars=s.chat.audit_result_chars,
             token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
+            sse_ping_seconds=s.chat.sse_ping_seconds,
         ),
         *admin_routes(services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key),
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
-    return build_http_app(s.store.name, routes, lifespan=lifespan)
+    return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
 
 
 def vocabulary_source(services: Services) -> Callable[[], Awaitable[Any]]:

@@ -87,9 +87,14 @@ class LoggingSettings(_Section):
     access_log: bool = False
 
 
+Origin = Annotated[str, msgspec.Meta(pattern=r"^(\*|https?://[A-Za-z0-9.\-\[\]:]+)$")]
+
+
 class HttpSettings(_Section):
     host: str = "127.0.0.1"
     port: Port = 8080
+    # Browser origins allowed to call the public API (CORS), e.g. ["https://shop.example"]; "*" = any.
+    cors_origins: list[Origin] = msgspec.field(default_factory=list)
 
 
 class McpSettings(_Section):
@@ -210,6 +215,7 @@ class ChatSettings(_Section):
     token_ttl_seconds: PositiveInt = 86_400
     token_max_ttl_seconds: PositiveInt = 2_592_000  # tokens whose expiry lies further ahead are refused
     audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000
+    sse_ping_seconds: Annotated[float, msgspec.Meta(gt=0, le=300)] = 15.0
 
     def __post_init__(self) -> None:
         if self.token_ttl_seconds > self.token_max_ttl_seconds:

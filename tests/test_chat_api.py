@@ -263,3 +263,51 @@ async def test_the_openapi_document_describes_the_api(settings):
     }
     assert "ChatRequest" in document["components"]["schemas"]
     assert "409" in document["paths"]["/api/assistant-agent/chat"]["post"]["responses"]
+
+
+async def test_an_event_stream_sends_a_ping_comment_while_a_turn_runs(settings):
+    model = Model([says("The Alpine boot.")], delay=0.5)
+    async with chat_api(settings, model, sse_ping_seconds=0.1) as api:
+        headers = {**token("ana"), "Accept": "text/event-stream"}
+        lines = []
+        async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
+            async for line in stream.aiter_lines():
+                lines.append(line)
+    answer = lines.index("event: answer")
+    assert ": ping" in lines[:answer]  # sent before the (slow) answer
+    assert lines[-3:-1] == ["event: done", lines[-2]] and lines[-2].startswith("data: ")
+
+
+@pytest.mark.parametrize(
+    ("origins", "origin", "allowed"),
+    [
+        (["https://shop.example"], "https://shop.example", True),
+        (["https://shop.example"], "https://evil.example", False),
+        ([], "https://shop.example", False),
+        (["*"], "https://any.example", True),
+    ],
+)
+async def test_cors_lets_the_configured_origins_call_the_api(settings, origins, origin, allowed):
+    from shopagent.bootstrap import build_public_app
+
+    settings = msgspec.structs.replace(settings, http=HttpSettings(cors_origins=origins))
+    async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
+        app = build_public_app(services, Model([says("hi")]))
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://api.test") as client,
+        ):
+            preflight = await client.options("/api/assistant-agent/chat", headers={
+                "Origin": origin, "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization, content-type"})  # fmt: skip
+            call = await client.post("/api/assistant-agent/chat", json={"query": "hi"},
+                                     headers={**token("ana"), "Origin": origin})  # fmt: skip
+    assert call.status_code == 200
+    if allowed:
+        assert preflight.status_code == 200
+        assert preflight.headers["access-control-allow-origin"] in (origin, "*")
+        assert "authorization" in preflight.headers["access-control-allow-headers"].lower()
+        assert call.headers["access-control-allow-origin"] in (origin, "*")
+    else:
+        assert "access-control-allow-origin" not in call.headers
+        assert preflight.status_code != 200 or "access-control-allow-origin" not in preflight.headers

@@ -76,6 +76,7 @@ class MessageView(msgspec.Struct, rename="camel", kw_only=True):
     usage: UsageView | None
 
 
+SSE_PING_SECONDS = 15.0
 AUDIT_RESULT_CHARS = 16_000  # default: a tool result longer than this (as JSON) is shown cut, with a marker
 
 
@@ -128,6 +129,7 @@ def chat_routes(
     *,
     audit_result_chars: int = AUDIT_RESULT_CHARS,
     token_max_ttl_seconds: int | None = None,
+    sse_ping_seconds: float = SSE_PING_SECONDS,
 ) -> list[Route]:
     """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns.
     Stored tool results longer than `audit_result_chars` (as JSON) are shown cut, with a marker."""
@@ -143,7 +145,7 @@ def chat_routes(
         body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
         limiter.take(user)
         if "text/event-stream" in request.headers.get("accept", ""):
-            return _stream(chat(), user, body, spawn)
+            return _stream(chat(), user, body, spawn, sse_ping_seconds)
         result = await chat().run_turn(user, body.query, body.conversation_id)
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
 
@@ -171,7 +173,9 @@ def chat_routes(
     ]
 
 
-def _stream(chat: ChatService, user: str, body: ChatRequest, spawn: Callable[..., None]) -> StreamingResponse:
+def _stream(
+    chat: ChatService, user: str, body: ChatRequest, spawn: Callable[..., None], ping_seconds: float
+) -> StreamingResponse:
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](256)
 
     def emit(kind: str, data: Any) -> None:
@@ -204,7 +208,17 @@ def _stream(chat: ChatService, user: str, body: ChatRequest, spawn: Callable[...
 
     async def events() -> AsyncIterator[bytes]:
         async with receive:
-            async for kind, data in receive:
+            while True:
+                item = None
+                with anyio.move_on_after(ping_seconds):
+                    try:
+                        item = await receive.receive()
+                    except anyio.EndOfStream:
+                        return
+                if item is None:  # a comment while the turn runs, so proxies do not cut an idle stream
+                    yield b": ping\n\n"
+                    continue
+                kind, data = item
                 yield f"event: {kind}\ndata: {_encoder.encode(data).decode()}\n\n".encode()
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
