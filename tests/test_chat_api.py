@@ -311,3 +311,13 @@ async def test_cors_lets_the_configured_origins_call_the_api(settings, origins, 
     else:
         assert "access-control-allow-origin" not in call.headers
         assert preflight.status_code != 200 or "access-control-allow-origin" not in preflight.headers
+
+
+async def test_an_empty_cursor_is_the_first_page_and_a_405_lists_every_method(settings):
+    async with chat_api(settings, Model([says("hi")])) as api:
+        await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
+        first = await api.get("/api/conversations?before=", headers=token("ana"))
+        wrong = await api.put("/api/conversations/00000000-0000-0000-0000-000000000000", headers=token("ana"))
+    assert first.status_code == 200 and len(first.json()["conversations"]) == 1
+    assert wrong.status_code == 405
+    assert set(wrong.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "DELETE"}

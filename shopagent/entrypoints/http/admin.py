@@ -132,6 +132,6 @@ def admin_routes(
 
 def _int_param(request: Request, name: str, default: int, least: int, most: int) -> int:
     raw = request.query_params.get(name)
-    if raw is None:
+    if not raw:  # absent or empty: the default
         return default
     return ascii_int(raw, name, least, most)

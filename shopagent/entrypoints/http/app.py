@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -14,6 +15,32 @@ from starlette.types import Lifespan
 
 from shopagent import __version__
 from shopagent.entrypoints.http.errors import EXCEPTION_HANDLERS
+
+
+def merge_methods(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
+    """One route per path, dispatching on the method, so a 405 lists in `Allow` every method
+    the path has (Starlette reports those of the first route with that path only)."""
+    by_path: dict[str, list[Route]] = {}
+    merged: list[BaseRoute] = []
+    for route in routes:
+        if isinstance(route, Route) and route.methods:
+            if route.path not in by_path:
+                by_path[route.path] = []
+                merged.append(route)  # placeholder, replaced below, keeping the order
+            by_path[route.path].append(route)
+        else:
+            merged.append(route)
+    for path, group in by_path.items():
+        if len(group) == 1:
+            continue
+        endpoints = {m: r.endpoint for r in group for m in (r.methods or ())}
+
+        async def dispatch(request: Request, endpoints: dict = endpoints) -> Any:
+            return await endpoints[request.method](request)
+
+        combined = Route(path, dispatch, methods=sorted(endpoints))
+        merged[merged.index(group[0])] = combined
+    return merged
 
 
 def build_http_app(
@@ -42,7 +69,7 @@ def build_http_app(
             )
         )
     return Starlette(
-        routes=[Route("/api", index, methods=["GET"]), *routes],
+        routes=merge_methods([Route("/api", index, methods=["GET"]), *routes]),
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
         middleware=middleware,

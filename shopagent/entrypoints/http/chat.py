@@ -285,7 +285,7 @@ def _make_cursor(c: Conversation) -> str:
 
 
 def _cursor(raw: str | None) -> tuple[datetime, uuid.UUID] | None:
-    if raw is None:
+    if not raw:  # absent or empty: the first page
         return None
     try:
         stamp, _, ident = base64.urlsafe_b64decode(raw.encode()).decode().partition("|")
