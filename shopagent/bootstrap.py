@@ -134,7 +134,10 @@ async def build_embedder(settings: Settings) -> EmbeddingModel:
     if settings.secrets.gemini_api_key is None:
         raise ConfigError("embedding.model = 'gemini' needs the GEMINI_API_KEY environment variable")
     return GeminiEmbedder(
-        settings.secrets.gemini_api_key.reveal(), model=e.gemini_model, dimensions=e.gemini_dimensions
+        settings.secrets.gemini_api_key.reveal(),
+        model=e.gemini_model,
+        dimensions=e.gemini_dimensions,
+        timeout_seconds=e.gemini_timeout_seconds,
     )
 
 

@@ -184,6 +184,7 @@ class EmbeddingSettings(_Section):
     chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
     gemini_model: str = "gemini-embedding-001"
     gemini_dimensions: Annotated[int, msgspec.Meta(ge=128, le=3072)] = 768
+    gemini_timeout_seconds: Seconds = 30.0
     hash_dimensions: Annotated[int, msgspec.Meta(ge=8, le=2000)] = 384
 
 

@@ -25,11 +25,14 @@ class FakeGemini:
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.script: list[tuple[int, dict[str, Any]]] = []  # answers to give first, in order
         self.base_url = ""
+        self.delay = 0.0  # seconds to wait before answering (a slow or hanging server)
 
     async def handle(self, request: Request) -> JSONResponse:
         body = await request.json()
         path = request.url.path
         self.requests.append((path, body))
+        if self.delay:
+            await anyio.sleep(self.delay)
         if self.script:
             status, payload = self.script.pop(0)
             return JSONResponse(payload, status_code=status)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 
+import anyio
 import numpy as np
 import pytest
 
@@ -68,3 +70,25 @@ async def test_a_rejected_key_is_a_configuration_error_and_is_not_retried():
         with pytest.raises(ConfigError, match="GEMINI_API_KEY"):
             await model.embed_documents(["a"])
     assert len(fake.requests) == 1
+
+
+async def test_a_server_that_does_not_answer_in_time_is_retried_then_an_embedding_error():
+    async with gemini(max_attempts=2, timeout_seconds=0.2) as (fake, model):
+        fake.delay = 5
+        with anyio.fail_after(10), pytest.raises(EmbeddingError, match=r"could not be reached: .*Timeout"):
+            await model.embed_query("winter boots")
+    assert len(fake.requests) == 2
+
+
+async def test_an_unreachable_server_is_an_embedding_error_not_a_transport_exception():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there any more
+    model = GeminiEmbedder("test-key", dimensions=8, base_url=f"http://127.0.0.1:{port}/", max_attempts=2,
+                           backoff_seconds=0.01)  # fmt: skip
+    try:
+        with anyio.fail_after(10), pytest.raises(EmbeddingError, match="could not be reached: ConnectError"):
+            await model.embed_query("winter boots")
+    finally:
+        await model.aclose()

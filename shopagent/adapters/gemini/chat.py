@@ -53,9 +53,9 @@ log = logging.getLogger("shopagent.gemini")
 try:
     import httpx2
 
-    _TRANSPORT_ERRORS: tuple[type[Exception], ...] = (httpx.TransportError, httpx2.TransportError)
+    TRANSPORT_ERRORS: tuple[type[Exception], ...] = (httpx.TransportError, httpx2.TransportError)
 except ImportError:  # pragma: no cover - depends on the SDK's dependencies
-    _TRANSPORT_ERRORS = (httpx.TransportError,)
+    TRANSPORT_ERRORS = (httpx.TransportError,)
 
 PROVIDER = "gemini"  # marks provider_state written by this adapter
 _SECONDS = r"([0-9]+(?:\.[0-9]+)?)"
@@ -139,7 +139,7 @@ class GeminiChatModel:
                 failure = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
                 rate_limited = exc.code == 429
                 hint = _suggested_delay(exc)
-            except _TRANSPORT_ERRORS as exc:
+            except TRANSPORT_ERRORS as exc:
                 failure = self._redact(f"{type(exc).__name__}: {exc}")
                 rate_limited = False
             except (json.JSONDecodeError, pydantic.ValidationError) as exc:

@@ -1,8 +1,9 @@
 """Gemini embeddings (gemini-embedding-001) through the google-genai SDK.
 
 Documents and queries use the matching task types. Requests stay under the API's batch
-limit; 429 and 5xx answers are retried with exponential backoff and jitter (honouring the
-server's suggested delay when it gives one), then reported as EmbeddingError. Vectors of a
+limit; 429 and 5xx answers, timeouts (each request has `timeout_seconds`) and transport
+failures are retried with exponential backoff and jitter (honouring the server's suggested
+delay when it gives one), then reported as EmbeddingError. Vectors of a
 reduced dimensionality are not normalised by the API, so we normalise them.
 """
 
@@ -18,6 +19,7 @@ import numpy as np
 from google import genai
 from google.genai import errors, types
 
+from shopagent.adapters.gemini.chat import TRANSPORT_ERRORS
 from shopagent.domain.errors import ConfigError, EmbeddingError
 
 log = logging.getLogger("shopagent.gemini")
@@ -38,8 +40,9 @@ class GeminiEmbedder:
         max_attempts: int = 5,
         backoff_seconds: float = 1.0,
         backoff_max_seconds: float = 30.0,
+        timeout_seconds: float = 30.0,
     ) -> None:
-        options = types.HttpOptions(base_url=base_url) if base_url else None
+        options = types.HttpOptions(base_url=base_url, timeout=int(timeout_seconds * 1000))
         self._client = genai.Client(api_key=api_key, http_options=options)
         self._model = model
         self.dimension = dimensions
@@ -76,13 +79,19 @@ class GeminiEmbedder:
                 delay = self._delay(attempt, exc)
                 log.warning("Gemini embeddings answered %s; retrying in %.1fs", exc.code, delay)
                 await anyio.sleep(delay)
+            except TRANSPORT_ERRORS as exc:  # a timeout, a refused or broken connection
+                if attempt == self._max_attempts:
+                    raise EmbeddingError(f"Gemini embeddings could not be reached: {type(exc).__name__}") from None
+                delay = self._delay(attempt, None)
+                log.warning("Gemini embeddings failed (%s); retrying in %.1fs", type(exc).__name__, delay)
+                await anyio.sleep(delay)
         vectors = np.array([e.values for e in response.embeddings or []], dtype=np.float32)
         if vectors.shape != (len(texts), self.dimension):
             raise EmbeddingError(f"Gemini returned embeddings of shape {vectors.shape} for {len(texts)} texts")
         return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
 
-    def _delay(self, attempt: int, exc: errors.APIError) -> float:
-        suggested = _RETRY_DELAY.search(str(exc))
+    def _delay(self, attempt: int, exc: errors.APIError | None) -> float:
+        suggested = _RETRY_DELAY.search(str(exc)) if exc is not None else None
         if suggested:
             return min(float(suggested.group(1) or suggested.group(2)), self._backoff_max)
         ceiling = min(self._backoff * 2 ** (attempt - 1), self._backoff_max)
