@@ -46,11 +46,13 @@ from shopagent.adapters.postgres.database import (
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.index_store import PostgresIndexStore
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
+from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch, CatalogVocabulary, SearchPolicy
@@ -62,7 +64,7 @@ from shopagent.domain.text import text_search_config_for
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
-from shopagent.entrypoints.http.chat import TokenBuckets, chat_routes
+from shopagent.entrypoints.http.chat import chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
 from shopagent.entrypoints.mcp.server import build_mcp_server
@@ -322,7 +324,15 @@ def roster_for(
                 poll_interval_seconds=s.indexer.poll_interval_seconds,
             ),
         ),
-        "mcp": lambda: ChildSpec("mcp", partial(run_mcp, s, _need_value(services.mcp_server, "the MCP server"))),
+        "mcp": lambda: ChildSpec(
+            "mcp",
+            partial(
+                run_mcp,
+                s,
+                _need_value(services.mcp_server, "the MCP server"),
+                limit=RateLimit(PostgresRateLimits(services.pool), s.mcp.rate_per_minute, s.mcp.rate_burst),
+            ),
+        ),
         "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, _sweeps(services), interval_seconds=s.reaper.interval_seconds)
@@ -365,7 +375,9 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     def spawn(function: Callable[..., Awaitable[None]], *args: Any) -> None:
         running["spawn"](function, *args)
 
-    limiter = TokenBuckets(s.chat.rate_per_minute, s.chat.rate_burst)
+    limits = PostgresRateLimits(services.pool)
+    limiter = RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages")
+    admin_limit = RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst)
     document = openapi_document(s.store.name)
 
     async def openapi(request: Request) -> JSONResponse:
@@ -381,7 +393,9 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
             token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
             sse_ping_seconds=s.chat.sse_ping_seconds,
         ),
-        *admin_routes(services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key),
+        *admin_routes(
+            services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key, admin_limit
+        ),
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
     return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
@@ -444,6 +458,7 @@ def _sweeps(services: Services) -> list[Sweep]:
     return [
         Sweep("expired-leases", partial(services.index_store.release_expired_leases, settings.indexer.max_attempts)),
         Sweep("stuck-conversations", stuck_conversations),
+        Sweep("idle-rate-limits", PostgresRateLimits(services.pool).forget_idle),
     ]
 
 

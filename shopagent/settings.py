@@ -103,6 +103,13 @@ class McpSettings(_Section):
     allowed_hosts: list[str] = msgspec.field(default_factory=list)
     allowed_origins: list[str] = msgspec.field(default_factory=list)
     max_body_bytes: Annotated[int, msgspec.Meta(ge=1024)] = 1_048_576
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    rate_burst: PositiveInt = 100
+
+
+class AdminSettings(_Section):
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    rate_burst: PositiveInt = 100
 
 
 class SearchSettings(_Section):
@@ -252,6 +259,7 @@ class Settings(_Section):
     logging: LoggingSettings = LoggingSettings()
     http: HttpSettings = HttpSettings()
     mcp: McpSettings = McpSettings()
+    admin: AdminSettings = AdminSettings()
     ops: OpsSettings = OpsSettings()
     catalog: CatalogSettings = CatalogSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()

@@ -218,12 +218,12 @@ async def test_a_deleted_product_never_appears_even_before_reindexing(shop):
 
 
 @contextlib.asynccontextmanager
-async def serving(shop, key: str | None = "mcp-test-key"):
+async def serving(shop, key: str | None = "mcp-test-key", limit=None):
     port = free_port()
     secrets = msgspec.structs.replace(shop.settings.secrets, mcp_api_key=Secret(key) if key else None)
     settings = msgspec.structs.replace(shop.settings, secrets=secrets, mcp=McpSettings(port=port))
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_mcp, settings, shop.mcp_server))
+        await tg.start(partial(run_mcp, settings, shop.mcp_server, limit=limit))
         yield f"http://127.0.0.1:{port}/mcp"
         tg.cancel_scope.cancel()
 
@@ -248,6 +248,22 @@ async def test_over_http_a_missing_or_wrong_key_is_a_401(shop):
     for response in (missing, wrong):
         assert response.status_code == 401
         assert response.headers["www-authenticate"] == 'Bearer realm="shopagent-mcp"'
+
+
+async def test_each_key_has_a_rate_limit_shared_through_the_database(shop):
+    from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
+    from shopagent.application.limits import RateLimit
+
+    limit = RateLimit(PostgresRateLimits(shop.pool), per_minute=1, burst=2)
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": "Bearer mcp-test-key"}
+    async with serving(shop, limit=limit) as url, httpx.AsyncClient() as http:
+        codes = [(await http.post(url, json=request, headers=headers)).status_code for _ in range(3)]
+        limited = await http.post(url, json=request, headers=headers)
+        stranger = await http.post(url, json=request, headers={**headers, "Authorization": "Bearer wrong"})
+    assert codes == [200, 200, 429]
+    assert limited.json()["error"]["code"] == "rate_limited" and int(limited.headers["retry-after"]) >= 1
+    assert stranger.status_code == 401  # the key is checked first: a stranger cannot spend the budget
 
 
 @pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])

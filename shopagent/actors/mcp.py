@@ -17,8 +17,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
+from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
-from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly
+from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import McpSettings, Settings
 
@@ -51,8 +52,9 @@ def transport_security(mcp: McpSettings) -> TransportSecuritySettings:
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
-def build_mcp_app(server: Server[Any], settings: Settings) -> ASGIApp:
-    """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set."""
+def build_mcp_app(server: Server[Any], settings: Settings, limit: RateLimit | None = None) -> ASGIApp:
+    """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set,
+    and `limit` per key (per client address without one), shared by every replica."""
     mcp = settings.mcp
     key = settings.secrets.mcp_api_key
     if key is None and not is_loopback(mcp.host):
@@ -67,6 +69,8 @@ def build_mcp_app(server: Server[Any], settings: Settings) -> ASGIApp:
         max_request_body_size=mcp.max_body_bytes,
     )
     app = PostOnly(app)
+    if limit is not None:
+        app = Throttle(app, limit)
     if key is None:
         log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
         return app
@@ -74,9 +78,13 @@ def build_mcp_app(server: Server[Any], settings: Settings) -> ASGIApp:
 
 
 async def run_mcp(
-    settings: Settings, server: Server[Any], *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+    settings: Settings,
+    server: Server[Any],
+    *,
+    limit: RateLimit | None = None,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    app = build_mcp_app(server, settings)
+    app = build_mcp_app(server, settings, limit)
     sock = bind_tcp(settings.mcp.host, settings.mcp.port, what="mcp")
     await serve_asgi(
         app,

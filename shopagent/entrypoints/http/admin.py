@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from shopagent.application.catalog import CatalogService
+from shopagent.application.limits import RateLimit
 from shopagent.application.ports import IndexStatus
 from shopagent.domain.catalog import ProductInput, ProductPatch, product_to_input
 from shopagent.domain.inputs import ascii_int, is_ascii_int, same_secret
@@ -47,7 +48,7 @@ def json_response(data: object, status: int = 200, headers: dict[str, str] | Non
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _guarded(admin_key: str | None) -> Callable[[Handler], Handler]:
+def _guarded(admin_key: str | None, limit: RateLimit | None) -> Callable[[Handler], Handler]:
     def decorate(handler: Handler) -> Handler:
         @wraps(handler)
         async def checked(request: Request) -> Response:
@@ -61,6 +62,8 @@ def _guarded(admin_key: str | None) -> Callable[[Handler], Handler]:
                     "send the admin API key as 'Authorization: Bearer <key>'",
                     {"WWW-Authenticate": 'Bearer realm="shopagent-admin"'},
                 )
+            if limit is not None:
+                await limit.take("admin")
             return await handler(request)
 
         return checked
@@ -76,9 +79,13 @@ def _product_id(request: Request) -> int:
 
 
 def admin_routes(
-    catalog: CatalogService, index_status: Callable[[], Awaitable[IndexStatus]], admin_key: str | None
+    catalog: CatalogService,
+    index_status: Callable[[], Awaitable[IndexStatus]],
+    admin_key: str | None,
+    limit: RateLimit | None = None,
 ) -> list[Route]:
-    guarded = _guarded(admin_key)
+    """`limit`: requests allowed with the admin key, across every replica (None: unlimited)."""
+    guarded = _guarded(admin_key, limit)
 
     @guarded
     async def create(request: Request) -> Response:

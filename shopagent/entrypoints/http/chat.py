@@ -11,8 +11,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
-import math
-import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
@@ -26,9 +24,10 @@ from starlette.routing import Route
 
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
+from shopagent.application.limits import RateLimit
 from shopagent.domain.chat import FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
-from shopagent.domain.errors import RateLimitExceeded, ShopagentError, Unauthorized
+from shopagent.domain.errors import ShopagentError, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
@@ -100,31 +99,10 @@ class ConversationPage(msgspec.Struct, rename="camel", kw_only=True):
     next: str | None
 
 
-class TokenBuckets:
-    """Per-user token buckets: `burst` requests at once, refilled at `per_minute`."""
-
-    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self._rate = per_minute / 60
-        self._burst = burst
-        self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def take(self, key: str) -> None:
-        now = self._clock()
-        tokens, since = self._buckets.get(key, (float(self._burst), now))
-        tokens = min(self._burst, tokens + (now - since) * self._rate)
-        if tokens < 1:
-            wait = (1 - tokens) / self._rate
-            raise RateLimitExceeded(f"too many messages; try again in {math.ceil(wait)}s", retry_after=wait)
-        self._buckets[key] = (tokens - 1, now)
-        if len(self._buckets) > 100_000:  # forget idle users rather than grow without bound
-            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 3600}
-
-
 def chat_routes(
     chat: Callable[[], ChatService],
     auth_secret: str,
-    limiter: TokenBuckets,
+    limiter: RateLimit,
     spawn: Callable[..., None],
     *,
     audit_result_chars: int = AUDIT_RESULT_CHARS,
@@ -143,7 +121,7 @@ def chat_routes(
     async def post_chat(request: Request) -> Response:
         user = user_of(request)
         body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
-        limiter.take(user)
+        await limiter.take(f"chat:{user}")
         if "text/event-stream" in request.headers.get("accept", ""):
             return _stream(chat(), user, body, spawn, sse_ping_seconds)
         result = await chat().run_turn(user, body.query, body.conversation_id)

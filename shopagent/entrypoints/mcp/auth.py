@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from shopagent.application.limits import RateLimit
+from shopagent.domain.errors import RateLimitExceeded
 from shopagent.domain.inputs import same_secret
 
 
@@ -36,6 +40,40 @@ class PostOnly:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class Throttle:
+    """429 with Retry-After past the rate limit: per bearer key (hashed), else per client address.
+    Sits behind BearerKey, so only callers with the right key use up its budget."""
+
+    def __init__(self, app: ASGIApp, limit: RateLimit) -> None:
+        self._app = app
+        self._limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        header = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
+        caller = hashlib.sha256(header).hexdigest()[:16] if header else (scope.get("client") or ("-",))[0]
+        try:
+            await self._limit.take(f"mcp:{caller}")
+        except RateLimitExceeded as exc:
+            body = json.dumps({"error": {"code": "rate_limited", "message": str(exc)}}).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 429,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"retry-after", str(math.ceil(exc.retry_after)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self._app(scope, receive, send)
 
 
 class BearerKey:
