@@ -9,6 +9,7 @@ import dataclasses
 import io
 import re
 import sys
+import uuid
 from decimal import Decimal
 from functools import partial
 
@@ -98,8 +99,9 @@ async def chat_with(services):
     async with anyio.create_task_group() as tg:
         await tg.start(partial(run_http, settings, partial(build_public_app, services)))
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            run = uuid.uuid4().hex[:8]  # rate limits are kept in the (shared) database: fresh users
             users = iter(range(1_000_000))
-            yield lambda: Shopper(client, catalog, f"shopper-{next(users)}")
+            yield lambda: Shopper(client, catalog, f"shopper-{run}-{next(users)}")
         tg.cancel_scope.cancel()
 
 
