@@ -14,7 +14,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import msgspec
@@ -38,7 +38,7 @@ _encoder = msgspec.json.Encoder()
 
 
 class ChatRequest(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
-    query: str
+    query: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_QUERY_CHARS)]
     conversation_id: uuid.UUID | None = None
 
 

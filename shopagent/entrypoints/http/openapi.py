@@ -67,8 +67,13 @@ def openapi_document(store_name: str) -> dict[str, Any]:
             "/api/assistant-agent/chat": {
                 "post": {
                     "summary": "Send a message; answers JSON, or server-sent events with Accept: text/event-stream",
-                    "description": "Events: step, tool (name, arguments, ms, isError), answer (text), "
-                    "done (conversationId), error (status, code, message).",
+                    "description": "With Accept: text/event-stream the answer is a stream of server-sent "
+                    "events: step (step, calls), tool (name, arguments, ms, isError), answer (text), done "
+                    "(conversationId), and on failure error (status, code, message) — the HTTP status is "
+                    "then 200 and the error's status is in the event, since the stream had already begun; "
+                    "checks made before the turn starts (token, body, rate limit) still answer with their "
+                    "HTTP status. While a turn runs the stream sends a `: ping` comment every "
+                    "chat.sse_ping_seconds (15 s).",
                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ChatRequest")}}},
                     "responses": _responses(
                         {
@@ -97,12 +102,16 @@ def openapi_document(store_name: str) -> dict[str, Any]:
                 "get": {
                     "summary": "Your conversations, most recent first",
                     "parameters": [
-                        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+                        {
+                            "name": "limit",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+                        },
                         {
                             "name": "before",
                             "in": "query",
                             "schema": {"type": "string"},
-                            "description": "`next` of the previous page",
+                            "description": "`next` of the previous page; absent or empty: the first page",
                         },
                     ],
                     "responses": _responses(
