@@ -378,7 +378,6 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     limits = PostgresRateLimits(services.pool)
     limiter = RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages")
     admin_limit = RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst)
-    document = openapi_document(s.store.name)
 
     async def openapi(request: Request) -> JSONResponse:
         return JSONResponse(document)
@@ -398,6 +397,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
         ),
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
+    document = openapi_document(s.store.name, routes)
     return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
 
 

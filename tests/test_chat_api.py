@@ -253,16 +253,28 @@ async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leave
     assert any(e.get("text") == "The Alpine boot." for e in complete)
 
 
-async def test_the_openapi_document_describes_the_api(settings):
+async def test_the_openapi_document_describes_every_route_served(settings):
+    from starlette.routing import Route
+
     async with chat_api(settings, Model([says("hi")])) as api:
         document = (await api.get("/openapi.json")).json()
-    assert set(document["paths"]) == {
-        "/api/assistant-agent/chat",
-        "/api/conversations",
-        "/api/conversations/{conversation_id}",
-    }
-    assert "ChatRequest" in document["components"]["schemas"]
-    assert "409" in document["paths"]["/api/assistant-agent/chat"]["post"]["responses"]
+        app = build_public_app(api.services, Model([says("hi")]))
+    served = {(r.path, m.lower()) for r in app.routes if isinstance(r, Route) for m in r.methods or ()
+              if m != "HEAD" and r.path not in ("/api", "/openapi.json")}  # fmt: skip
+    documented = {(path, method) for path, item in document["paths"].items() for method in item}
+    assert documented == served
+    assert ("/api/admin/products/{product_id}/stock", "post") in documented
+    schemas = document["components"]["schemas"]
+    assert schemas["ChatRequest"]["properties"]["query"] == {"type": "string", "minLength": 1, "maxLength": 2000}
+    assert "quantityDelta" in schemas["StockChange"]["properties"]
+    chat = document["paths"]["/api/assistant-agent/chat"]["post"]
+    assert chat["security"] == [{"chatToken": []}] and "text/event-stream" in chat["responses"]["200"]["content"]
+    assert "Retry-After" in chat["responses"]["429"]["headers"]
+    admin = document["paths"]["/api/admin/products/{product_id}"]["put"]
+    assert admin["security"] == [{"adminKey": []}]
+    assert admin["parameters"][0] == {"name": "product_id", "in": "path", "required": True,
+                                      "schema": {"type": "integer", "minimum": 1}}  # fmt: skip
+    assert set(document["components"]["securitySchemes"]) == {"chatToken", "adminKey"}
 
 
 async def test_an_event_stream_sends_a_ping_comment_while_a_turn_runs(settings):

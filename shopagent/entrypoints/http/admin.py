@@ -25,6 +25,7 @@ from shopagent.domain.catalog import ProductInput, ProductPatch, product_to_inpu
 from shopagent.domain.inputs import ascii_int, is_ascii_int, same_secret
 from shopagent.entrypoints.http.bodies import read_json
 from shopagent.entrypoints.http.errors import ApiError
+from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 
 MAX_BODY = 1_000_000
 _encoder = msgspec.json.Encoder(decimal_format="string")
@@ -39,6 +40,11 @@ class StockChange(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw
     size: str
     quantity_delta: StockDelta = 0
     reserved_delta: StockDelta = 0
+
+
+class ProductPage(msgspec.Struct, kw_only=True):
+    products: list[ProductInput]
+    next: int | None  # the `after` of the next page; null on the last
 
 
 def json_response(data: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -98,7 +104,7 @@ def admin_routes(
         after = _int_param(request, "after", 0, 0, 2**62)
         products = await catalog.list_products(limit=limit, after_id=after)
         following = products[-1].id if len(products) == limit else None
-        return json_response({"products": [product_to_input(p) for p in products], "next": following})
+        return json_response(ProductPage(products=[product_to_input(p) for p in products], next=following))
 
     @guarded
     async def read(request: Request) -> Response:
@@ -126,15 +132,29 @@ def admin_routes(
     async def status(request: Request) -> Response:
         return json_response(await index_status())
 
+    errors = (400, 401, 403, 429)
     return [
-        Route("/api/admin/products", create, methods=["POST"]),
-        Route("/api/admin/products", list_products, methods=["GET"]),
-        Route("/api/admin/products/{product_id}", read, methods=["GET"]),
-        Route("/api/admin/products/{product_id}", update, methods=["PUT"]),
-        Route("/api/admin/products/{product_id}", delete, methods=["DELETE"]),
-        Route("/api/admin/products/{product_id}/stock", adjust_stock, methods=["POST"]),
-        Route("/api/admin/index/status", status, methods=["GET"]),
-    ]
+        ApiRoute("/api/admin/products", create, method="POST", operation=Operation(
+            "Create a product", ok=201, response=ProductInput, body=ProductInput, security="adminKey",
+            errors=(*errors, 409, 413), headers={"Location": "the new product's URL"})),
+        ApiRoute("/api/admin/products", list_products, method="GET", operation=Operation(
+            "Products by id, a page at a time", response=ProductPage, security="adminKey", errors=errors, query=(
+                Query("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
+                Query("after", {"type": "integer", "minimum": 0}, "`next` of the previous page"),
+            ))),
+        ApiRoute("/api/admin/products/{product_id}", read, method="GET", operation=Operation(
+            "One product", response=ProductInput, security="adminKey", errors=(*errors, 404))),
+        ApiRoute("/api/admin/products/{product_id}", update, method="PUT", operation=Operation(
+            "Update: only the fields given change; variations, if given, replace them all", response=ProductInput,
+            body=ProductPatch, security="adminKey", errors=(*errors, 404, 409, 413))),
+        ApiRoute("/api/admin/products/{product_id}", delete, method="DELETE", operation=Operation(
+            "Delete a product", ok=204, security="adminKey", errors=(*errors, 404))),
+        ApiRoute("/api/admin/products/{product_id}/stock", adjust_stock, method="POST", operation=Operation(
+            "Change the stock of one variation", response=ProductInput, body=StockChange, security="adminKey",
+            errors=(*errors, 404, 409, 413))),
+        ApiRoute("/api/admin/index/status", status, method="GET", operation=Operation(
+            "Indexing status", response=IndexStatus, security="adminKey", errors=errors)),
+    ]  # fmt: skip
 
 
 def _int_param(request: Request, name: str, default: int, least: int, most: int) -> int:

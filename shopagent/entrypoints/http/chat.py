@@ -32,6 +32,7 @@ from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
 from shopagent.entrypoints.http.errors import ApiError, domain_error_body
+from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 
 log = logging.getLogger("shopagent.chat")
 _encoder = msgspec.json.Encoder()
@@ -76,6 +77,14 @@ class MessageView(msgspec.Struct, rename="camel", kw_only=True):
 
 
 SSE_PING_SECONDS = 15.0
+STREAM_DESCRIPTION = (
+    "With Accept: text/event-stream the answer is a stream of server-sent events: step (step, calls), "
+    "tool (name, arguments, ms, isError), answer (text), done (conversationId), and on failure error "
+    "(status, code, message); the HTTP status is then 200 and the error's status is in the event, since "
+    "the stream had already begun. Checks made before the turn starts (token, body, rate limit) still "
+    "answer with their HTTP status. While a turn runs the stream sends a `: ping` comment every "
+    "chat.sse_ping_seconds (15 s)."
+)
 AUDIT_RESULT_CHARS = 16_000  # default: a tool result longer than this (as JSON) is shown cut, with a marker
 
 
@@ -144,11 +153,21 @@ def chat_routes(
         return Response(status_code=204)
 
     return [
-        Route("/api/assistant-agent/chat", post_chat, methods=["POST"]),
-        Route("/api/conversations", list_conversations, methods=["GET"]),
-        Route("/api/conversations/{conversation_id}", get_conversation, methods=["GET"]),
-        Route("/api/conversations/{conversation_id}", delete_conversation, methods=["DELETE"]),
-    ]
+        ApiRoute("/api/assistant-agent/chat", post_chat, method="POST", operation=Operation(
+            "Send a message; answers JSON, or server-sent events with Accept: text/event-stream",
+            response=ChatResponse, body=ChatRequest, event_stream=True,
+            errors=(400, 401, 404, 409, 413, 429, 502, 503, 504, 500), description=STREAM_DESCRIPTION)),
+        ApiRoute("/api/conversations", list_conversations, method="GET", operation=Operation(
+            "Your conversations, most recently active first", response=ConversationPage, query=(
+                Query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}),
+                Query("before", {"type": "string"}, "`next` of the previous page; absent or empty: the first page"),
+            ))),
+        ApiRoute("/api/conversations/{conversation_id}", get_conversation, method="GET", operation=Operation(
+            "One conversation with its messages, tool calls and tool results", response=ConversationDetail,
+            errors=(401, 404, 429))),
+        ApiRoute("/api/conversations/{conversation_id}", delete_conversation, method="DELETE", operation=Operation(
+            "Delete a conversation (refused while it answers a message)", ok=204, errors=(401, 404, 409, 429))),
+    ]  # fmt: skip
 
 
 def _stream(
