@@ -19,6 +19,7 @@ import msgspec
 import platformdirs
 
 from shopagent.domain.errors import ConfigError
+from shopagent.domain.inputs import split
 
 ENV_PREFIX = "SHOPAGENT_"
 _S = TypeVar("_S")
@@ -367,7 +368,6 @@ def _refuse_secrets_in_file(raw: dict[str, Any], source: str) -> None:
             )
 
 
-_AT_PATH = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
 _UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]+)`$")
 
 
@@ -375,14 +375,12 @@ def _convert(raw: Any, kind: type[_S], source: str) -> _S:
     try:
         return msgspec.convert(raw, kind)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"{source}: {_explain(str(exc))}") from None
+        raise ConfigError(f"{source}: {_explain(exc)}") from None
 
 
-def _explain(message: str) -> str:
-    """Turn msgspec's "... - at `$.http.port`" into "`http.port`: ..." (a key path users know)."""
-    match = _AT_PATH.match(message)
-    assert match is not None  # the pattern matches any string
-    what, path = match["what"], (match["path"] or "").lstrip(".")
+def _explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> str:
+    """msgspec's "... - at `$.http.port`" as "`http.port`: ..." (a key path users know)."""
+    path, what = split(exc) if isinstance(exc, msgspec.ValidationError) else ("", str(exc))
     unknown = _UNKNOWN.match(what)
     if unknown:
         key = f"{path}.{unknown['field']}" if path else unknown["field"]
@@ -421,7 +419,7 @@ def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings
                 parsed = msgspec.json.decode(value) if value.lstrip()[:1] in ("[", "{") else value
                 changes[key] = msgspec.convert(parsed, types[key], strict=False)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                raise ConfigError(f"{variable}={value!r}: {_explain(str(exc))}") from None
+                raise ConfigError(f"{variable}={value!r}: {_explain(exc)}") from None
         try:  # the section's own checks (one setting against another) run here
             replaced = msgspec.structs.replace(current, **changes)
         except (ValueError, msgspec.ValidationError) as exc:

@@ -311,6 +311,14 @@ async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
             error = await _line(process.stdout)
             await process.stdin.send(b'{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n')
             pong = await _line(process.stdout)
+            await process.stdin.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+            arguments = {"query": "boot\\ud800s"}  # the JSON escape of a lone surrogate, as a client may send
+            call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                    "params": {"name": "product-semantic-search", "arguments": arguments}}  # fmt: skip
+            await process.stdin.send(json.dumps(call).replace("\\\\", "\\").encode() + b"\n")
+            searched = await _line(process.stdout)
+            await process.stdin.send(b'{"jsonrpc": "2.0", "id": 4, "method": "ping"}\n')
+            still_serving = await _line(process.stdout)
             await process.stdin.aclose()  # end of input: a clean stop
             assert await process.wait() == 0
             stderr = b""
@@ -319,4 +327,8 @@ async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
     parse_error = {"code": -32700, "message": "Parse error: not a JSON-RPC message"}
     assert error == {"jsonrpc": "2.0", "id": None, "error": parse_error}
     assert pong == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    # A lone surrogate is refused as unparseable JSON text (-32700) or searched without it;
+    # never a crash, and the server goes on answering.
+    assert searched.get("error", {}).get("code") == -32700 or searched["result"]["isError"] is False
+    assert still_serving == {"jsonrpc": "2.0", "id": 4, "result": {}}
     assert b"not a JSON-RPC message was answered with a parse error" in stderr

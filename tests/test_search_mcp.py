@@ -119,6 +119,11 @@ async def test_tools_are_listed_with_input_and_output_schemas(shop):
     assert "effective" in search_tool.description and "EUR" in search_tool.description
     assert "Do not call get-product-full-details for every hit" in search_tool.description
     assert tools["get-product-full-details"].output_schema["required"][-1] == "variations"
+    # The bounds the server checks are declared, so a client can respect them up front.
+    filters = search_tool.input_schema["properties"]["filters"]["properties"]
+    assert filters["maxPrice"]["exclusiveMaximum"] == 10_000_000 and filters["maxPrice"]["minimum"] == 0
+    product_id = tools["get-product-full-details"].input_schema["properties"]["productId"]
+    assert (product_id["minimum"], product_id["maximum"]) == (1, 2**63 - 1)
 
 
 async def test_search_returns_the_closest_products_with_prices_and_availability(shop):

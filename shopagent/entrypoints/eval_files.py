@@ -21,6 +21,7 @@ import msgspec
 from shopagent.application.evaluation import AssistantScore, EvalCase, ModeScore
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.errors import ShopagentError, ValidationError
+from shopagent.domain.inputs import explain
 
 
 class EvalFileError(ShopagentError):
@@ -53,7 +54,9 @@ def read_eval_file(path: Path, search: CatalogSearch, slugs: set[str]) -> list[E
             continue
         try:
             cases.append(_case(number, text, search, slugs))
-        except (msgspec.DecodeError, msgspec.ValidationError, ValidationError) as exc:
+        except msgspec.ValidationError as exc:
+            problems.append(f"{path}:{number}: {explain(exc)}")
+        except (msgspec.DecodeError, ValidationError) as exc:
             problems.append(f"{path}:{number}: {exc}")
     if problems:
         raise EvalFileError(
