@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Annotated
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -29,6 +30,12 @@ class _Input(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only
     pass
 
 
+def _doc(**schema: object) -> msgspec.Meta:
+    """Limits stated in the JSON Schema (OpenAPI) only; validate_product checks them, with its own
+    messages, after the text is trimmed."""
+    return msgspec.Meta(extra_json_schema=schema)
+
+
 class VariationInput(_Input):
     color: str
     size: str
@@ -41,19 +48,19 @@ class VariationInput(_Input):
 class ProductInput(_Input):
     """A whole product as sent by a client; also the shape the admin API returns."""
 
-    slug: str
-    name: str
-    category: str
+    slug: Annotated[str, _doc(maxLength=120)]
+    name: Annotated[str, _doc(minLength=1, maxLength=200)]
+    category: Annotated[str, _doc(minLength=1, maxLength=100)]
     price: Decimal
-    variations: list[VariationInput]
-    description: str = ""
-    brand: str = ""
-    material: str = ""
+    variations: Annotated[list[VariationInput], _doc(minItems=1)]
+    description: Annotated[str, _doc(maxLength=5000)] = ""
+    brand: Annotated[str, _doc(maxLength=100)] = ""
+    material: Annotated[str, _doc(maxLength=200)] = ""
     discount_price: Decimal | None = None
     currency: str | None = None
-    rating: float | None = None
+    rating: Annotated[float, _doc(minimum=0, maximum=5)] | None = None
     main_image: str | None = None
-    images: list[str] = msgspec.field(default_factory=list)
+    images: Annotated[list[str], _doc(maxItems=20)] = msgspec.field(default_factory=list)
     # Read-only fields of a stored product, accepted so a GET can be edited and sent back.
     id: int | UnsetType = UNSET
     created_at: datetime | UnsetType = UNSET
@@ -167,7 +174,7 @@ def normalise_size(raw: str) -> str:
 def validate_product(data: ProductInput, rules: CatalogRules) -> ProductDraft:
     """Check every rule and return the normalised product; the first broken rule raises."""
     slug = data.slug.strip()
-    if not SLUG.match(slug) or len(slug) > 120:
+    if not SLUG.match(slug) or len(data.slug) > 120:
         raise ValidationError(
             f"slug {data.slug!r} must be 1-120 lowercase letters, digits and single hyphens", field="slug"
         )
@@ -295,7 +302,7 @@ def product_to_input(product: Product) -> ProductInput:
 
 def _text(value: str, field: str, least: int, most: int) -> str:
     text = check_text(value, field).strip()
-    if not least <= len(text) <= most:
+    if not least <= len(text) <= most or len(value) > most:  # the limit holds before trimming too
         need = f"at most {most} characters" if least == 0 else f"{least}-{most} characters"
         raise ValidationError(f"{field} must be {need} (got {len(text)})", field=field)
     return text
