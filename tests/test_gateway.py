@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import anyio
+import httpx
 import msgspec
 import pytest
 
@@ -24,7 +26,7 @@ from shopagent.domain.chat import (
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import McpSettings, Secret
 from tests.factories import product_input
-from tests.helpers import free_port
+from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
 
@@ -89,3 +91,72 @@ def test_chat_messages_round_trip_through_json_losslessly():
         ),
     ]
     assert messages_decoder.decode(message_encoder.encode(messages)) == messages
+
+
+async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(services):
+    """The mcp instance stops, a turn is answered with the tool unreachable, the instance comes
+    back on the same port: the next turns work (JSON and event stream) without a restart."""
+    from shopagent.actors.http import run_http
+    from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
+    from shopagent.bootstrap import build_public_app
+    from shopagent.domain.tokens import issue_token
+    from shopagent.settings import ChatSettings, HttpSettings
+    from tests.helpers import AUTH_SECRET
+
+    mcp_port, http_port = free_port(), free_port()
+    secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key-16-bytes"),
+                                      auth_secret=Secret(AUTH_SECRET))  # fmt: skip
+    settings = msgspec.structs.replace(
+        services.settings, secrets=secrets, mcp=McpSettings(port=mcp_port), http=HttpSettings(port=http_port),
+        chat=ChatSettings(mcp_url=f"http://127.0.0.1:{mcp_port}/mcp"),
+    )  # fmt: skip
+    chat_services = dataclasses.replace(services, settings=settings)
+
+    def one_search(messages):
+        answered = any(p.__class__.__name__ == "FunctionResponse" for p in messages[-1].parts)
+        return says(messages[-1].parts[0].result["content"][:80]) if answered else calls(
+            ("product-semantic-search", {"query": "boot", "limit": 1}))  # fmt: skip
+
+    headers = {"Authorization": f"Bearer {issue_token(AUTH_SECRET, 'ana')}"}
+    async with anyio.create_task_group() as outer:
+
+        async def mcp_instance(*, task_status=anyio.TASK_STATUS_IGNORED):
+            await run_mcp(settings, services.mcp_server, task_status=task_status)
+
+        mcp_scope = anyio.CancelScope()
+
+        async def run_mcp_until_cancelled(*, task_status=anyio.TASK_STATUS_IGNORED):
+            with mcp_scope:
+                await mcp_instance(task_status=task_status)
+
+        await outer.start(run_mcp_until_cancelled)
+        await outer.start(partial(run_http, settings, partial(build_public_app, chat_services,
+                                                               ScriptedChatModel(one_search))))  # fmt: skip
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{http_port}", timeout=30) as client:
+
+            async def turn(**extra):
+                return await client.post("/api/assistant-agent/chat", json={"query": "boots"},
+                                         headers={**headers, **extra})  # fmt: skip
+
+            assert (await turn()).json()["response"].startswith('{"products":[{"productId"')
+            mcp_scope.cancel()  # the mcp instance goes away
+            await eventually(lambda: _closed(mcp_port))
+            down = await turn()
+            assert down.status_code == 200 and "could not be reached" in down.json()["response"]
+            mcp_scope = anyio.CancelScope()
+            await outer.start(run_mcp_until_cancelled)  # back, on the same port
+            with anyio.fail_after(10):
+                back = await turn()
+                streamed = await turn(Accept="text/event-stream")
+        assert back.status_code == 200 and back.json()["response"].startswith('{"products":[{"productId"')
+        assert "event: answer" in streamed.text and "event: error" not in streamed.text
+        outer.cancel_scope.cancel()
+
+
+async def _closed(port: int) -> bool:
+    try:
+        stream = await anyio.connect_tcp("127.0.0.1", port)
+    except OSError:
+        return True
+    await stream.aclose()
+    return False

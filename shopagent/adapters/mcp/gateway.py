@@ -2,23 +2,26 @@
 
 In process (`Client(server)`: the same server object, no socket) for role `all`, or over
 Streamable HTTP with the bearer key when the chat role talks to a separate mcp instance.
-`open()` lists the tools at once, so a wrong URL or key fails at start-up, not on the first
+Opening lists the tools at once, so a wrong URL or key fails at start-up, not on the first
 customer message. `safe_call` never raises: an unknown tool, arguments that are not an
-object, a transport failure or a tool error all become results the model can read.
+object, a transport failure or a tool error all become results the model can read; over
+HTTP each request has a session of its own, so the server may restart at any time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 import httpx2
 import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from shopagent.domain.chat import ToolResult, ToolSpec
 from shopagent.domain.errors import ConfigError
@@ -27,18 +30,55 @@ log = logging.getLogger("shopagent.tools")
 
 
 class McpToolGateway:
-    def __init__(self, client: Client, *, where: str) -> None:
+    """The tools of one MCP server. In process it keeps one session; over HTTP it opens a short
+    session per request (the server is stateless), so a server that goes away and comes back
+    costs the calls made meanwhile, never the gateway: nothing of a broken connection outlives
+    the request that met it. Failed calls are retried with a bounded backoff; the tool list is
+    read again after a failure, and the last good one is used while the server is away."""
+
+    def __init__(
+        self,
+        *,
+        where: str,
+        client: Client | None = None,
+        connect: Callable[[], Any] | None = None,
+        attempts: int = 3,
+        backoff_seconds: float = 0.25,
+    ) -> None:
+        assert (client is None) != (connect is None), "a session or a way to open one"
         self._client = client
+        self._connect = connect
         self._where = where
+        self._attempts = attempts if client is None else 1
+        self._backoff = backoff_seconds
         self._tools: list[ToolSpec] | None = None
+        self._stale = True
+
+    @contextlib.asynccontextmanager
+    async def _session(self) -> AsyncIterator[Client]:
+        if self._client is not None:
+            yield self._client
+            return
+        assert self._connect is not None
+        async with Client(self._connect()) as client:
+            yield client
 
     async def list_tools(self) -> list[ToolSpec]:
-        if self._tools is None:
-            listed = await self._client.list_tools()
-            self._tools = [
-                ToolSpec(name=t.name, description=t.description or "", parameters=dict(t.input_schema))
-                for t in listed.tools
-            ]
+        if self._tools is not None and not self._stale:
+            return self._tools
+        try:
+            async with self._session() as client:
+                listed = await client.list_tools()
+        except Exception:
+            if self._tools is None:
+                raise
+            log.warning("the tools at %s could not be listed again; using the last list", self._where)
+            return self._tools
+        self._tools = [
+            ToolSpec(name=t.name, description=t.description or "", parameters=dict(t.input_schema))
+            for t in listed.tools
+        ]
+        self._stale = False
         return self._tools
 
     async def safe_call(self, name: str, args: Any) -> ToolResult:
@@ -49,11 +89,19 @@ class McpToolGateway:
         known = [t.name for t in await self.list_tools()]
         if name not in known:
             return ToolResult(is_error=True, text=f"there is no tool {name!r}; the tools are {', '.join(known)}")
-        try:
-            result = await self._client.call_tool(name, args)
-        except Exception as exc:  # transport or protocol failure: the model can still answer
-            log.warning("tool %s at %s failed: %s", name, self._where, exc)
-            return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
+        for attempt in range(1, self._attempts + 1):
+            try:
+                async with self._session() as client:
+                    result = await client.call_tool(name, args)
+                break
+            except MCPError as exc:  # the server answered, with a protocol error: no retry helps
+                return ToolResult(is_error=True, text=f"the tool {name} refused the call: {exc.message}")
+            except Exception as exc:  # transport failure (the server is away?): retry, then report
+                self._stale = True  # list the tools again once it is back
+                if attempt == self._attempts:
+                    log.warning("tool %s at %s failed %d time(s): %s", name, self._where, attempt, _reason(exc))
+                    return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
+                await anyio.sleep(self._backoff * 2 ** (attempt - 1))
         text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
         structured = result.structured_content if not result.is_error else None
         return ToolResult(is_error=bool(result.is_error), text=text, structured=structured)
@@ -65,7 +113,7 @@ class McpToolGateway:
 @contextlib.asynccontextmanager
 async def open_in_process(server: Server[Any]) -> AsyncIterator[McpToolGateway]:
     async with Client(server) as client:
-        gateway = McpToolGateway(client, where="in process")
+        gateway = McpToolGateway(client=client, where="in process")
         await gateway.list_tools()
         yield gateway
 
@@ -73,11 +121,9 @@ async def open_in_process(server: Server[Any]) -> AsyncIterator[McpToolGateway]:
 @contextlib.asynccontextmanager
 async def open_over_http(url: str, key: str | None, *, timeout: float = 30.0) -> AsyncIterator[McpToolGateway]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    async with contextlib.AsyncExitStack() as stack:
-        http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=timeout))
+    async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
+        gateway = McpToolGateway(connect=lambda: streamable_http_client(url, http_client=http), where=url)
         try:
-            client = await stack.enter_async_context(Client(streamable_http_client(url, http_client=http)))
-            gateway = McpToolGateway(client, where=url)
             await gateway.list_tools()
         except Exception as exc:
             raise ConfigError(
