@@ -30,6 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from shopagent.application.evaluation import tool_facts
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 
 DATA = Path(__file__).parent / "data"
@@ -207,7 +208,7 @@ def listed_names(answer: str, messages: Sequence[ChatMessage], catalog: Catalog)
     return [name for _, name in sorted(found)]
 
 
-def tool_facts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], list[FunctionResponse]]:
+def tool_parts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], list[FunctionResponse]]:
     calls = [p for m in messages for p in m.parts if isinstance(p, FunctionCall)]
     responses = [p for m in messages for p in m.parts if isinstance(p, FunctionResponse)]
     return calls, responses
@@ -215,24 +216,7 @@ def tool_facts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], lis
 
 def grounded(answer: str, user_text: str, responses: Sequence[FunctionResponse], catalog: Catalog) -> list[str]:
     """Names and prices in the answer that no tool result of the turn (nor the customer) gave."""
-    names: set[str] = set()
-    prices: set[str] = set()
-
-    def collect(value: Any) -> None:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if key == "name" and isinstance(item, str):
-                    names.add(item)
-                elif key in ("price", "discountedPrice", "effectivePrice") and item is not None:
-                    prices.add(str(item))
-                else:
-                    collect(item)
-        elif isinstance(value, list):
-            for item in value:
-                collect(item)
-
-    for response in responses:
-        collect(response.result)
+    names, prices = tool_facts([ChatMessage(role="user", parts=list(responses))])
     problems = [f"name not in tool results: {n}" for n in listed_names(answer, [], catalog) if n not in names]
     said = set(_PRICE.findall(user_text.replace(",", ".")))
     for price in _PRICE.findall(answer):
@@ -257,7 +241,7 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
     for number, turn in enumerate(conversation["turns"], start=1):
         conversation_id, answer, messages = await say(conversation_id, turn["say"])
         expect = turn["expect"]
-        calls, responses = tool_facts(messages)
+        calls, responses = tool_parts(messages)
         listed = listed_names(answer, messages, catalog)
         problems = judge(expect, answer, calls, responses, listed, previous, catalog)
         if language_of(answer, catalog) != language:

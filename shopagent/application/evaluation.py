@@ -117,7 +117,7 @@ async def evaluate_assistant(
     catalog_names = sorted(set(names_by_slug.values()), key=len, reverse=True)
     for case in cases:
         answer, messages = await agent.run([], case.request.query)
-        tool_names, tool_prices = _facts(messages)
+        tool_names, tool_prices = tool_facts(messages)
         named = _names_in(answer, catalog_names)
         prices = set(_PRICE.findall(answer.replace(",", ".")))
         unknown_names = named - tool_names
@@ -140,8 +140,8 @@ async def evaluate_assistant(
     return score
 
 
-def _facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
-    """Product names and prices in a turn's tool results."""
+def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
+    """Product names and prices in a turn's tool results: what its answer may quote."""
     names: set[str] = set()
     prices: set[str] = set()
     for message in messages:

@@ -1,4 +1,5 @@
-"""Bearer-key check in front of the MCP app (ASGI middleware, constant-time comparison)."""
+"""ASGI middleware in front of the MCP app: the bearer key (constant-time comparison), the rate
+limit, and 405 for methods a stateless server does not offer."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ from shopagent.domain.errors import RateLimitExceeded
 from shopagent.domain.inputs import same_secret
 
 
+async def send_error(send: Send, status: int, code: str, message: str, headers: list[tuple[bytes, bytes]]) -> None:
+    """An error response in the usual body, `{"error": {"code", "message"}}`, straight from ASGI."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": body})
+
+
 class PostOnly:
     """405 with `Allow: POST` for any other method: this stateless server offers no event stream
     to GET and no session to DELETE, which the Streamable HTTP transport allows a server to say."""
@@ -24,22 +33,9 @@ class PostOnly:
         if scope["type"] != "http" or scope["method"] == "POST":
             await self._app(scope, receive, send)
             return
-        body = json.dumps(
-            {"error": {"code": "method_not_allowed", "message": f"{scope['method']} is not supported here; "
-                       "this stateless MCP server answers POST only (no event stream, no sessions)"}}
-        ).encode()  # fmt: skip
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 405,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"allow", b"POST"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        message = (f"{scope['method']} is not supported here; this stateless MCP server answers POST only "
+                   "(no event stream, no sessions)")  # fmt: skip
+        await send_error(send, 405, "method_not_allowed", message, [(b"allow", b"POST")])
 
 
 class Throttle:
@@ -59,19 +55,8 @@ class Throttle:
         try:
             await self._limit.take(f"mcp:{caller}")
         except RateLimitExceeded as exc:
-            body = json.dumps({"error": {"code": "rate_limited", "message": str(exc)}}).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 429,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        (b"retry-after", str(math.ceil(exc.retry_after)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            retry_after = str(math.ceil(exc.retry_after)).encode()
+            await send_error(send, 429, "rate_limited", str(exc), [(b"retry-after", retry_after)])
             return
         await self._app(scope, receive, send)
 
@@ -91,18 +76,6 @@ class BearerKey:
         if scheme.lower() == b"bearer" and same_secret(token.strip(), self._key):
             await self._app(scope, receive, send)
             return
-        body = json.dumps(
-            {"error": {"code": "unauthorized", "message": "send the MCP key as 'Authorization: Bearer <key>'"}}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"www-authenticate", f'Bearer realm="{self._realm}"'.encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        realm = f'Bearer realm="{self._realm}"'.encode()
+        message = "send the MCP key as 'Authorization: Bearer <key>'"
+        await send_error(send, 401, "unauthorized", message, [(b"www-authenticate", realm)])

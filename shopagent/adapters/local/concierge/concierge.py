@@ -194,7 +194,7 @@ class OfflineConcierge:
             if len(shown) < 2:
                 return _say(r.no_list)
             picked = [_at(shown, p) for p in positions[:2]]
-            if any(p is None for p in picked) or (len(positions) < 2 and len(shown) < 2):
+            if any(p is None for p in picked):
                 return _say(r.out_of_range.format(count=len(shown)))
             ids = [p["productId"] for p in picked if p is not None]
             if len(ids) == 1:  # "compare it with the first": the one detailed last and that one

@@ -194,9 +194,7 @@ class Lexicon:
         if reading.small_talk or reading.follow_up:
             text.take(ph.COURTESY)
         lead = ph.ATTRIBUTE_LEAD.match(text.rest)
-        tokens = [t for t in _TOKEN.findall(text.remaining_original()) if _describes(t)]
-        reading.words = [fold(w) for t in tokens for w in re.findall(r"[^\W_]+", t) if _describes(w)]
-        reading.query = " ".join(tokens)
+        reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
         reading.attribute = bool(lead and reading.words)
         cued = reading.details or reading.compare or reading.similar or reading.about
         if refs and (cued or pointer or not reading.words):
@@ -289,15 +287,19 @@ def _describes(word: str) -> bool:
 
 def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
     """The words and query of the message again, with the ordinals left in place."""
-    kept = Reading()
     text = _Text(message)
     for pattern in (ph.REQUEST_FILLERS, ph.GREETING, ph.THANKS):
         text.take(pattern)
-    tokens = [t for t in _TOKEN.findall(text.remaining_original()) if _describes(t)]
     wanted = set(reading.words)
-    tokens = [t for t in tokens if fold(t) in wanted or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)]
-    kept.words = [fold(w) for t in tokens for w in re.findall(r"[^\W_]+", t) if _describes(w)]
-    return kept.words, " ".join(tokens)
+    tokens = [t for t in _TOKEN.findall(text.remaining_original())
+              if fold(t) in wanted or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)]  # fmt: skip
+    return _describing(tokens)
+
+
+def _describing(tokens: list[str]) -> tuple[list[str], str]:
+    """The folded words that describe the item, and the same tokens as the customer wrote them."""
+    kept = [t for t in tokens if _describes(t)]
+    return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)
 
 
 def _alternation(words: Mapping[str, str], *, group: bool = True) -> str | re.Pattern[str]:
