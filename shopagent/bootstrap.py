@@ -8,7 +8,7 @@ import os
 import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +37,7 @@ from shopagent.adapters.mcp.gateway import McpToolGateway, open_in_process, open
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import (
+    GuardedPool,
     check_pgvector,
     connect,
     ensure_database,
@@ -51,7 +52,7 @@ from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy, ChatService
-from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
+from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
 from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
@@ -64,9 +65,9 @@ from shopagent.domain.text import text_search_config_for
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
-from shopagent.entrypoints.http.chat import chat_routes
+from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
-from shopagent.entrypoints.http.ops import ActorHealth, Health, MailboxHealth
+from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, MailboxHealth
 from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
@@ -77,7 +78,9 @@ log = logging.getLogger("shopagent")
 T = TypeVar("T")
 
 DATABASE_NAME = "shopagent"
-WORKER_ID = f"{socket.gethostname()}:{os.getpid()}"
+# Whose leases: unique per process (a container restarted with the same host name and pid 1
+# must not take its predecessor's leases for its own).
+WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
 INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
 # Actors that embed text, so need the embedding model (and the search use case).
@@ -110,15 +113,19 @@ def parse_roles(text: str) -> frozenset[str]:
 class Services:
     settings: Settings
     dsn: str
-    pool: asyncpg.Pool
+    pool: GuardedPool
     catalog: CatalogService
     index_store: PostgresIndexStore
     mailbox: Mailbox[OutboxEvent] | None = None
     embedder: EmbeddingModel | None = None
     index_product: IndexProducts | None = None
     index_keeper: VectorIndexKeeper | None = None
+    leases: Leases | None = None
     search: CatalogSearch | None = None
     mcp_server: McpServer[Any] | None = None
+    actors: frozenset[str] = frozenset()
+    remote_tools: McpToolGateway | None = None  # the chat app's gateway to chat.mcp_url, while it runs
+    stop: StopRequest = field(default_factory=StopRequest)  # the process's stop, for servers that drain
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -207,7 +214,8 @@ async def open_services(
             max_size=db.pool_max_size,
             connect_timeout=db.connect_timeout_seconds,
             command_timeout=db.command_timeout_seconds,
-        ) as pool:
+        ) as raw_pool:
+            pool = GuardedPool(raw_pool, dsn)
             repository = PostgresCatalog(pool)
             services = Services(
                 settings=settings,
@@ -215,6 +223,7 @@ async def open_services(
                 pool=pool,
                 catalog=CatalogService(repository, rules),
                 index_store=PostgresIndexStore(pool, text_search_config(settings)),
+                actors=actors,
             )
             in_process_tools = "http" in actors and not settings.chat.mcp_url
             if SEARCH_ACTORS & actors or in_process_tools:
@@ -232,12 +241,22 @@ async def open_services(
             if INDEXER_ACTORS & actors:
                 assert services.embedder is not None
                 services.index_keeper = vector_index_keeper(settings, services.index_store, services.embedder)
+                i = settings.indexer
+                services.leases = Leases(
+                    services.index_store,
+                    lease_seconds=i.lease_seconds,
+                    max_attempts=i.max_attempts,
+                    worker=WORKER_ID,
+                    ahead=i.workers * i.claim_batch,  # one batch waiting per worker
+                )
                 services.index_product = IndexProducts(
                     repository,
                     services.index_store,
                     services.embedder,
                     indexing_policy(settings),
                     keeper=services.index_keeper,
+                    leases=services.leases,
+                    database_back=pool.wait_until_up,
                 )
                 services.mailbox = exits.enter_context(Mailbox[OutboxEvent](settings.runtime.mailbox_capacity))
             yield services
@@ -295,7 +314,7 @@ def search_tuning(settings: Settings) -> SearchTuning:
 
 
 def roster_for(
-    actors: frozenset[str], services: Services, health: Callable[[], Health] | None = None
+    actors: frozenset[str], services: Services, health: Callable[[], Awaitable[Health]] | None = None
 ) -> list[ChildSpec]:
     """The child specs for the chosen actors, in start order."""
     s = services.settings
@@ -317,9 +336,9 @@ def roster_for(
             "outbox-poller",
             partial(
                 run_outbox_poller,
-                services.dsn,
+                services.pool,
                 _mailbox(services),
-                partial(_claim, services),
+                _need_value(services.leases, "the leases"),
                 batch=s.indexer.claim_batch,
                 poll_interval_seconds=s.indexer.poll_interval_seconds,
             ),
@@ -364,13 +383,31 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
         )
     admin_key = s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None
     running: dict[str, Any] = {}
+    guard = TurnGuard()
+
+    async def end_turns_in_time() -> None:
+        """On a stop: refuse new turns at once, and end those still running a second before
+        the grace period is over, so that each gets its answer (503) before the server closes."""
+        await services.stop.requested.wait()
+        guard.close()
+        grace = s.runtime.shutdown_grace_seconds
+        assert services.stop.at is not None
+        await anyio.sleep_until(services.stop.at + max(grace - 1.0, grace / 2))
+        if guard.running:
+            log.warning("ending %d chat turn(s) still running at the end of the grace period", guard.running)
+        guard.end_all()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with open_agent(services, chat_model) as agent, anyio.create_task_group() as turns:
             running["chat"] = ChatService(PostgresConversations(services.pool), agent, chat_policy(s))
             running["spawn"] = turns.start_soon
+            watching = anyio.CancelScope()
+            turns.start_soon(_run_in, watching, end_turns_in_time)
             yield
+            watching.cancel()
+            guard.close()
+            guard.end_all()  # turns the client left (an event stream it dropped) end here too
 
     def spawn(function: Callable[..., Awaitable[None]], *args: Any) -> None:
         running["spawn"](function, *args)
@@ -391,6 +428,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
             audit_result_chars=s.chat.audit_result_chars,
             token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
             sse_ping_seconds=s.chat.sse_ping_seconds,
+            guard=guard,
         ),
         *admin_routes(
             services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key, admin_limit
@@ -399,6 +437,11 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     ]
     document = openapi_document(s.store.name, routes)
     return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
+
+
+async def _run_in(scope: anyio.CancelScope, function: Callable[[], Awaitable[None]]) -> None:
+    with scope:
+        await function()
 
 
 def vocabulary_source(services: Services) -> Callable[[], Awaitable[Any]]:
@@ -439,11 +482,6 @@ def _keeper(services: Services) -> VectorIndexKeeper:
     return services.index_keeper
 
 
-async def _claim(services: Services, limit: int) -> list[OutboxEvent]:
-    i = services.settings.indexer
-    return await services.index_store.claim(limit, i.lease_seconds, i.max_attempts, WORKER_ID)
-
-
 def _sweeps(services: Services) -> list[Sweep]:
     settings = services.settings
     conversations = PostgresConversations(services.pool)
@@ -472,7 +510,12 @@ def restart_policy(settings: Settings) -> RestartPolicy:
     )
 
 
-def health_of(supervisor: Supervisor, mailbox: Mailbox[Any] | None, scrub: Callable[[str], str]) -> Health:
+async def health_of(
+    supervisor: Supervisor,
+    mailbox: Mailbox[Any] | None,
+    scrub: Callable[[str], str],
+    dependencies: Sequence[Callable[[], Awaitable[DependencyHealth]]] = (),
+) -> Health:
     actors = [
         ActorHealth(s.name, s.state.value, s.restarts, scrub(s.last_error) if s.last_error else None)
         for s in supervisor.statuses()
@@ -481,7 +524,43 @@ def health_of(supervisor: Supervisor, mailbox: Mailbox[Any] | None, scrub: Calla
     if mailbox is not None:
         m = mailbox.statistics()
         box = MailboxHealth(m.capacity, m.depth, m.waiting_senders, m.waiting_receivers)
-    return Health(ready=supervisor.all_ready(), actors=actors, mailbox=box)
+    checked = [await check() for check in dependencies]
+    checked = [msgspec.structs.replace(d, detail=scrub(d.detail) if d.detail else None) for d in checked]
+    if not supervisor.all_ready():
+        status = "starting"
+    elif any(d.state != "up" and d.required for d in checked):
+        status = "unavailable"
+    elif any(d.state != "up" for d in checked):
+        status = "degraded"
+    else:
+        status = "ready"
+    return Health(
+        ready=status in ("ready", "degraded"), status=status, actors=actors, mailbox=box, dependencies=checked
+    )
+
+
+def dependency_checks(services: Services) -> list[Callable[[], Awaitable[DependencyHealth]]]:
+    """What this process's readiness depends on besides its actors: the database (required),
+    and in a chat role with chat.mcp_url, the MCP server (optional: while it is away, turns
+    are answered without the catalog tools, saying so)."""
+
+    async def database() -> DependencyHealth:
+        if await services.pool.check():
+            return DependencyHealth("database", "up", required=True)
+        return DependencyHealth("database", "down", required=True, detail=services.pool.reason)
+
+    async def mcp() -> DependencyHealth:
+        gateway = services.remote_tools
+        if gateway is None:  # the chat app has not started (or has stopped) its gateway
+            return DependencyHealth("mcp", "down", required=False, detail="not connected")
+        if await gateway.check():
+            return DependencyHealth("mcp", "up", required=False)
+        return DependencyHealth("mcp", "down", required=False, detail=gateway.last_error)
+
+    checks = [database]
+    if services.settings.chat.mcp_url and "http" in services.actors:
+        checks.append(mcp)
+    return checks
 
 
 async def serve(
@@ -502,13 +581,16 @@ async def serve(
         )
         with main_scope:
             async with open_services(settings, actors) as services:
+                services.stop = stop
                 if prepare is not None:
                     await prepare(services)
                 supervisor: Supervisor | None = None
 
-                def health() -> Health:
+                checks = dependency_checks(services)
+
+                async def health() -> Health:
                     assert supervisor is not None
-                    return health_of(supervisor, services.mailbox, scrub)
+                    return await health_of(supervisor, services.mailbox, scrub, checks)
 
                 supervisor = Supervisor(roster_for(actors, services, health), restart_policy(settings))
                 async with anyio.create_task_group() as tg:
@@ -672,7 +754,11 @@ async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]
     if settings.chat.mcp_url:
         key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else None
         async with open_over_http(settings.chat.mcp_url, key) as gateway:
-            yield gateway
+            services.remote_tools = gateway
+            try:
+                yield gateway
+            finally:
+                services.remote_tools = None
         return
     async with open_in_process(_need_value(services.mcp_server, "the in-process MCP server")) as gateway:
         yield gateway

@@ -200,7 +200,7 @@ class IndexerSettings(_Section):
     workers: PositiveInt = 2
     poll_interval_seconds: Seconds = 5.0
     claim_batch: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 32
-    lease_seconds: Seconds = 60.0
+    lease_seconds: Annotated[float, msgspec.Meta(ge=1)] = 15.0
     max_attempts: PositiveInt = 5
     retry_backoff_seconds: Seconds = 1.0
     retry_backoff_max_seconds: Seconds = 300.0

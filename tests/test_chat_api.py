@@ -18,7 +18,7 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
-from shopagent.settings import ChatSettings, HttpSettings
+from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
 from tests.factories import product_input
 from tests.helpers import eventually, free_port
 
@@ -333,3 +333,58 @@ async def test_an_empty_cursor_is_the_first_page_and_a_405_lists_every_method(se
     assert first.status_code == 200 and len(first.json()["conversations"]) == 1
     assert wrong.status_code == 405
     assert set(wrong.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "DELETE"}
+
+
+async def test_a_stop_refuses_new_turns_and_ends_running_ones_with_503_shutting_down_in_the_grace_period(settings):
+    settings = msgspec.structs.replace(settings, runtime=RuntimeSettings(shutdown_grace_seconds=2.0))
+    model = Model(lambda messages: says("hello"))
+    async with chat_api(settings, model) as api:
+        first = (await api.post("/api/assistant-agent/chat", json={"query": "boots?"}, headers=token("ana"))).json()
+        conversation = first["conversationId"]
+        model.delay = 60  # every later turn outlasts the grace period
+        answers: dict[str, httpx.Response | list[tuple[str, dict]]] = {}
+
+        async def send_json() -> None:
+            answers["json"] = await api.post(
+                "/api/assistant-agent/chat", json={"query": "and socks?", "conversationId": conversation},
+                headers=token("ana"),
+            )  # fmt: skip
+
+        async def send_sse() -> None:
+            request = {"query": "gloves?"}
+            headers = {**token("bob"), "Accept": "text/event-stream"}
+            async with api.stream("POST", "/api/assistant-agent/chat", json=request, headers=headers) as response:
+                answers["sse"] = [(kind, json.loads(data)) async for kind, data in _events(response)]
+
+        async def busy() -> bool:
+            found = (await api.get(f"/api/conversations/{conversation}", headers=token("ana"))).json()
+            return found["isProcessing"] and len(model.tools_seen) >= 3
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(send_json)
+            tg.start_soon(send_sse)
+            await eventually(busy, timeout=10)
+            stopped_at = anyio.current_time()
+            api.services.stop.request()
+            refused = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("cy"))
+            assert refused.status_code == 503
+            assert refused.json()["error"]["code"] == "shutting_down"
+        took = anyio.current_time() - stopped_at
+        assert 0.9 <= took < 2.0  # ended a second before the grace period is over, not at once
+        assert answers["json"].status_code == 503
+        assert answers["json"].json()["error"]["code"] == "shutting_down"
+        assert answers["sse"][-1][0] == "error"
+        assert (answers["sse"][-1][1]["status"], answers["sse"][-1][1]["code"]) == (503, "shutting_down")
+        found = (await api.get(f"/api/conversations/{conversation}", headers=token("ana"))).json()
+        assert found["isProcessing"] is False  # the claim was released
+        assert [m["text"] for m in found["messages"]] == ["boots?", "hello"]  # nothing of the cut turn
+        assert (await api.get("/api/conversations", headers=token("bob"))).json()["conversations"] == []
+
+
+async def _events(response: httpx.Response):
+    kind = None
+    async for line in response.aiter_lines():
+        if line.startswith("event: "):
+            kind = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield kind, line.removeprefix("data: ")

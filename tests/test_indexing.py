@@ -15,12 +15,12 @@ from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.index_store import _VECTOR_INDEX_LOCK, vector_index_name
-from shopagent.application.indexing import IndexingPolicy, IndexProducts, VectorIndexKeeper
+from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
 from shopagent.application.ports import SaveItem, SaveOutcome, VectorIndexSpec
 from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
-from shopagent.domain.indexing import chunk_product, chunk_set_hash
+from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import SearchSettings
@@ -131,13 +131,21 @@ async def test_a_duplicated_job_is_a_no_op_success(services):
     assert (await services.index_store.status("hash-384")).dead == 0
 
 
-async def test_a_worker_killed_mid_job_is_recovered_after_its_lease(services):
+async def lost_leases_and_attempts(services, event_id: int) -> tuple[int, int]:
+    async with services.pool.acquire() as conn:
+        row = await conn.fetchrow("SELECT lost_leases, attempts FROM outbox_event WHERE id = $1", event_id)
+    return row["lost_leases"], row["attempts"]
+
+
+async def test_a_worker_killed_mid_job_is_recovered_after_its_lease_which_costs_no_attempt(services):
     product = await services.catalog.create_product(product_input())
     (event,) = await services.index_store.claim(10, 0.2, 5, "doomed-worker")  # then it "dies"
     assert await services.index_store.claim(10, 60, 5, "other") == []  # leased: nobody else takes it
     retaken = await eventually(lambda: services.index_store.claim(10, 60, 5, "rescuer"))
     assert [e.id for e in retaken] == [event.id]
-    assert retaken[0].attempts == 2
+    # Nothing failed: the lost lease is counted apart, the attempts are untouched.
+    assert retaken[0].attempts == 0
+    assert await lost_leases_and_attempts(services, event.id) == (1, 0)
     assert await index_one(services, retaken[0]) == SaveOutcome.WRITTEN
     # The doomed worker wakes up and finishes its stale copy: nothing changes.
     assert await index_one(services, event) is None
@@ -257,22 +265,25 @@ async def test_the_reaper_sweep_frees_expired_leases_and_dead_letters_exhausted_
     store = services.index_store
     first = await services.catalog.create_product(product_input("boot-one"))
     second = await services.catalog.create_product(product_input("boot-two"))
-    (event,) = await store.claim(1, 0.05, 5, "crashing-worker")  # attempt 1, never finished
+    (event,) = await store.claim(1, 0.05, 5, "crashing-worker")  # never finished
 
     async def lease_over() -> bool:
         async with services.pool.acquire() as conn:
             return await conn.fetchval("SELECT locked_until < now() FROM outbox_event WHERE id = $1", event.id)
 
     await eventually(lease_over)
-    retaken = await store.claim(2, 0.05, 5, "crashing-worker")
-    assert [(e.product_id, e.attempts) for e in retaken] == [(first.id, 2), (second.id, 1)]
+    retaken = await store.claim(2, 0.05, 5, "crashing-worker")  # the first one's lease is lost once
+    assert [(e.product_id, e.attempts) for e in retaken] == [(first.id, 0), (second.id, 0)]
 
-    # With at most 2 attempts: the first event is used up, the second only needs a new lease.
+    # With at most 2: the first event has lost its second lease (it seems to take its workers
+    # down with it) and is dead-lettered; the second only needs a new lease.
     assert await eventually(lambda: store.release_expired_leases(max_attempts=2)) == 2
     status = await store.status("hash-384")
     assert (status.dead, status.pending, status.in_flight) == (1, 1, 0)
     assert status.dead_events[0]["productId"] == first.id
-    assert status.dead_events[0]["lastError"] == "the last attempt did not finish within its lease"
+    assert status.dead_events[0]["attempts"] == 0
+    assert status.dead_events[0]["lastError"] == "its lease ran out 2 times: the indexer holding it stopped or hung"
+    assert await lost_leases_and_attempts(services, retaken[1].id) == (1, 0)
 
 
 async def vector_index_definition(services) -> str | None:
@@ -361,23 +372,29 @@ async def test_only_events_in_flight_or_due_hold_back_the_build(services):
     assert await store.has_backlog(5)
 
 
-async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(database):
-    claims = [list(range(32))]
+def leases_of(services, *, lease: float = 60, ahead: int = 32, worker: str = "this-indexer") -> Leases:
+    return Leases(services.index_store, lease_seconds=lease, max_attempts=5, worker=worker, ahead=ahead)
+
+
+async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(services):
+    for n in range(32):
+        await services.catalog.create_product(product_input(f"boot-{n}"))
+    leases = leases_of(services)
     batches: list[int] = []
     all_handled = anyio.Event()
 
-    async def claim(limit: int) -> list[int]:
-        return claims.pop() if claims else []
-
-    async def handle(jobs: list[int]) -> None:
+    async def handle(jobs) -> None:
+        leases.started(jobs)
         batches.append(len(jobs))
         if sum(batches) == 32:
             all_handled.set()
 
-    with Mailbox[int](64) as mailbox:
+    with Mailbox[OutboxEvent](64) as mailbox:
         async with anyio.create_task_group() as tg:
             await tg.start(partial(run_embedding_pool, mailbox, handle, workers=1, batch=32))
-            await tg.start(partial(run_outbox_poller, database, mailbox, claim, batch=32, poll_interval_seconds=60))
+            await tg.start(
+                partial(run_outbox_poller, services.pool, mailbox, leases, batch=32, poll_interval_seconds=60)
+            )
             with anyio.fail_after(5):
                 await all_handled.wait()
             tg.cancel_scope.cancel()

@@ -31,8 +31,8 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
     with Mailbox[int](8) as mailbox:
         supervisor: Supervisor
 
-        def health():
-            return health_of(supervisor, mailbox, str)
+        async def health():
+            return await health_of(supervisor, mailbox, str)
 
         supervisor = Supervisor(
             [ChildSpec("ops", partial(run_ops, settings, health)), ChildSpec("catalog", slow_starter)],
@@ -54,6 +54,7 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
                 assert (await client.get(f"{url}/healthz")).status_code == 200
                 starting = await client.get(f"{url}/readyz")
                 assert starting.status_code == 503
+                assert starting.json()["status"] == "starting"
                 assert starting.json()["actors"] == [
                     {"name": "ops", "state": "ready", "restarts": 0, "lastError": None},
                     {"name": "catalog", "state": "starting", "restarts": 0, "lastError": None},
@@ -73,6 +74,7 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
                 ready = await eventually(ready_now)
                 assert ready.status_code == 200
                 assert ready.json()["ready"] is True
+                assert ready.json()["status"] == "ready"
                 metrics = (await client.get(f"{url}/metrics")).text
                 assert 'shopagent_actor_ready{actor="catalog"} 1' in metrics
                 assert "shopagent_mailbox_capacity 8" in metrics

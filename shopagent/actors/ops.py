@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import anyio
 from anyio.abc import TaskStatus
@@ -14,7 +14,7 @@ from shopagent.settings import Settings
 
 async def run_ops(
     settings: Settings,
-    health: Callable[[], Health],
+    health: Callable[[], Awaitable[Health]],
     *,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:

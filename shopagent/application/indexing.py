@@ -16,10 +16,13 @@ index once the backlog is drained.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+
+from functools import partial
 
 import anyio
 import numpy as np
@@ -33,7 +36,7 @@ from shopagent.application.ports import (
     SaveOutcome,
     VectorIndexSpec,
 )
-from shopagent.domain.errors import ShopagentError
+from shopagent.domain.errors import DatabaseUnavailable, ShopagentError
 from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash, retry_delay
 
 log = logging.getLogger("shopagent.indexing")
@@ -184,8 +187,86 @@ class VectorIndexKeeper:
     async def maintain(self) -> None:
         """Settle now and then, forever: builds the index even when no event comes by."""
         while True:
-            await self.settle()
+            try:
+                await self.settle()
+            except DatabaseUnavailable:  # paused with the rest of the indexer
+                await anyio.sleep(_PENDING_POLL_SECONDS)
+                continue
             await anyio.sleep(_PENDING_POLL_SECONDS if self._to_build else _RECHECK_SECONDS)
+
+
+class Leases:
+    """The outbox events this process holds, from their claim until they are finished.
+
+    The poller claims through it, and no further ahead than the workers start soon (`ahead`
+    events claimed but not started), so that what a crash strands is small. `keep_renewed`
+    extends every held lease while the work goes on, so the lease itself can be short: a
+    process killed with `kill -9` strands its events for one lease at most. On a stop,
+    `release_all` gives back at once what was not finished, for another indexer to take.
+    """
+
+    def __init__(self, store: IndexStore, *, lease_seconds: float, max_attempts: int, worker: str, ahead: int):
+        self._store = store
+        self.lease_seconds = lease_seconds
+        self._max_attempts = max_attempts
+        self.worker = worker
+        self._ahead = max(1, ahead)
+        self._waiting: dict[int, OutboxEvent] = {}  # claimed, not started
+        self._started: dict[int, OutboxEvent] = {}
+        self._room = anyio.Event()
+
+    @property
+    def held(self) -> int:
+        return len(self._waiting) + len(self._started)
+
+    def room(self) -> int:
+        """How many more events may be claimed now."""
+        return max(0, self._ahead - len(self._waiting))
+
+    async def wait_for_room(self) -> None:
+        while not self.room():
+            await self._room.wait()
+
+    async def claim(self, limit: int) -> list[OutboxEvent]:
+        events = await self._store.claim(limit, self.lease_seconds, self._max_attempts, self.worker)
+        self._waiting.update((e.id, e) for e in events)
+        return events
+
+    def started(self, events: Sequence[OutboxEvent]) -> None:
+        for event in events:
+            self._started[event.id] = self._waiting.pop(event.id, event)
+        self._room.set()
+        self._room = anyio.Event()
+
+    def finished(self, events: Sequence[OutboxEvent]) -> None:
+        for event in events:
+            self._started.pop(event.id, None)
+
+    async def renew(self) -> None:
+        ids = [*self._waiting, *self._started]
+        if not ids:
+            return
+        kept = set(await self._store.renew(ids, self.lease_seconds, self.worker))
+        lost = [i for i in ids if i not in kept]  # finished meanwhile, or taken over after an outage
+        for event_id in lost:
+            self._waiting.pop(event_id, None)
+        if lost:
+            log.debug("%d lease(s) no longer held by this indexer", len(lost))
+
+    async def keep_renewed(self) -> None:
+        """Renew the held leases every third of a lease, forever; a database outage only
+        delays it (the leases may run out meanwhile: then others take the events, harmlessly)."""
+        while True:
+            await anyio.sleep(self.lease_seconds / 3)
+            with contextlib.suppress(DatabaseUnavailable):
+                await self.renew()
+
+    async def release_all(self) -> int:
+        """Give back every held lease (called on a stop: nothing of them is stored yet)."""
+        ids = [*self._waiting, *self._started]
+        self._waiting.clear()
+        self._started.clear()
+        return await self._store.release(ids, self.worker)
 
 
 class IndexProducts:
@@ -200,6 +281,8 @@ class IndexProducts:
         *,
         on_indexed: Callable[[OutboxEvent, SaveOutcome], None] | None = None,
         keeper: VectorIndexKeeper | None = None,
+        leases: Leases | None = None,
+        database_back: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._catalog = catalog
         self._store = store
@@ -207,15 +290,33 @@ class IndexProducts:
         self._policy = policy
         self._on_indexed = on_indexed
         self.keeper = keeper
+        self.leases = leases
+        self._database_back = database_back or partial(anyio.sleep, 1.0)
 
     async def __call__(self, events: Sequence[OutboxEvent]) -> None:
-        await self._handle(events)
+        """Index a batch. While the database is away the batch waits and is then done again:
+        an outage is nobody's failure, so it uses up no attempt."""
+        if self.leases is not None:
+            self.leases.started(events)
+        try:
+            while True:
+                try:
+                    await self._handle(events)
+                    break
+                except DatabaseUnavailable:
+                    await self._database_back()
+        finally:
+            if self.leases is not None:
+                self.leases.finished(events)
         if self.keeper is not None:
-            await self.keeper.settle()
+            with contextlib.suppress(DatabaseUnavailable):  # it settles next time
+                await self.keeper.settle()
 
     async def _handle(self, events: Sequence[OutboxEvent]) -> None:
         try:
             outcomes = await self.index(events)
+        except DatabaseUnavailable:
+            raise
         except Exception as exc:
             if len(events) == 1:
                 await self._failed(events[0], exc)
@@ -274,22 +375,23 @@ class IndexProducts:
 
     async def _failed(self, event: OutboxEvent, exc: Exception) -> None:
         reason = str(exc) if isinstance(exc, ShopagentError) else f"{type(exc).__name__}: {exc}"
-        if event.attempts >= self._policy.max_attempts:
+        failures = event.attempts + 1  # `attempts` counts the earlier failures
+        if failures >= self._policy.max_attempts:
             log.error(
-                "event %d (product %d) dead-lettered after %d attempts: %s",
+                "event %d (product %d) dead-lettered after %d failed attempts: %s",
                 event.id,
                 event.product_id,
-                event.attempts,
+                failures,
                 reason,
             )
             await self._store.fail(event, reason, None)
             return
-        delay = retry_delay(event.attempts, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
+        delay = retry_delay(failures, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
         log.warning(
             "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
             event.id,
             event.product_id,
-            event.attempts,
+            failures,
             delay,
             reason,
         )

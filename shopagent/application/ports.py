@@ -144,6 +144,14 @@ class IndexStore(Protocol):
         """Lease up to `limit` due events no one else holds (expired leases count as free)."""
         ...
 
+    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
+        """Extend `worker`'s leases of these events; returns the ids it still holds."""
+        ...
+
+    async def release(self, event_ids: Sequence[int], worker: str) -> int:
+        """Give up `worker`'s leases of these events, so that others take them at once."""
+        ...
+
     async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
         """Which of these events still wait to be completed."""
         ...
@@ -164,10 +172,12 @@ class IndexStore(Protocol):
         ...
 
     async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
-        """Record a failure: retry after `retry_in` seconds, or dead-letter it (None)."""
+        """Count a failed attempt: retry after `retry_in` seconds, or dead-letter it (None)."""
         ...
 
-    async def release_expired_leases(self, max_attempts: int) -> int: ...
+    async def release_expired_leases(self, max_attempts: int) -> int:
+        """Free leases that ran out, counting them; dead-letter events that lost too many."""
+        ...
 
     async def status(self, model: str) -> IndexStatus: ...
 

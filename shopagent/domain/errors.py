@@ -16,6 +16,11 @@ class DatabaseError(ShopagentError):
     """The database cannot be reached or lacks something shopagent needs."""
 
 
+class DatabaseUnavailable(DatabaseError):
+    """PostgreSQL cannot be reached right now (stopped, restarting, the network); a retry
+    once it is back succeeds. Nothing of the failed operation was stored."""
+
+
 class MigrationError(DatabaseError):
     """A schema migration failed; the schema is left as it was before that migration."""
 
@@ -98,3 +103,8 @@ class RateLimitExceeded(ShopagentError):
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class ShuttingDown(ShopagentError):
+    """The server is stopping: the request was refused, or its turn did not finish within the
+    grace period. Nothing of it was stored; send it again (another instance, or this one back)."""

@@ -25,7 +25,7 @@ class EventKind(enum.StrEnum):
 
 
 class OutboxEvent(msgspec.Struct, frozen=True):
-    """A claimed outbox event; `attempts` counts this claim."""
+    """A claimed outbox event; `attempts` counts its earlier failed attempts."""
 
     id: int
     kind: EventKind

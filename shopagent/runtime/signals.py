@@ -14,10 +14,22 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class StopRequest:
-    """Records which signal asked the process to stop (None: none did)."""
+    """Whether, when and by which signal the process was asked to stop.
+
+    `requested` is set at once, so that servers can refuse new work and finish what runs
+    within the grace period (`at` is the `anyio.current_time()` of the request).
+    """
 
     def __init__(self) -> None:
         self.signal: signal.Signals | None = None
+        self.requested = anyio.Event()
+        self.at: float | None = None
+
+    def request(self, received: signal.Signals | None = None) -> None:
+        if self.at is None:
+            self.signal = received
+            self.at = anyio.current_time()
+            self.requested.set()
 
 
 async def cancel_on_signals(
@@ -35,8 +47,8 @@ async def cancel_on_signals(
         task_status.started()
         async for signum in signals:
             received = signal.Signals(signum)
-            if stop.signal is None:
-                stop.signal = received
+            if stop.at is None:
+                stop.request(received)
                 log.info("received %s: stopping (grace period %.0fs)", received.name, grace_seconds)
                 scope.cancel()
             else:

@@ -53,6 +53,9 @@ class McpToolGateway:
         self._backoff = backoff_seconds
         self._tools: list[ToolSpec] | None = None
         self._stale = True
+        self.last_error: str | None = None  # why the server could not be reached, until it can
+        self._checked_at = -1e9
+        self._check_lock = anyio.Lock()
 
     @contextlib.asynccontextmanager
     async def _session(self) -> AsyncIterator[Client]:
@@ -63,17 +66,32 @@ class McpToolGateway:
         async with Client(self._connect()) as client:
             yield client
 
+    async def check(self, *, every_seconds: float = 1.0, timeout: float = 3.0) -> bool:
+        """Whether the server answers (lists its tools): asked at most every `every_seconds`,
+        the last answer given in between. For readiness reports."""
+        async with self._check_lock:
+            if anyio.current_time() - self._checked_at >= every_seconds:
+                self._stale = True
+                with anyio.move_on_after(timeout) as waiting, contextlib.suppress(Exception):
+                    await self.list_tools()  # records the failure, if any, in last_error
+                if waiting.cancelled_caught:
+                    self.last_error = f"no answer within {timeout:g}s"
+                self._checked_at = anyio.current_time()
+            return self.last_error is None
+
     async def list_tools(self) -> list[ToolSpec]:
         if self._tools is not None and not self._stale:
             return self._tools
         try:
             async with self._session() as client:
                 listed = await client.list_tools()
-        except Exception:
+        except Exception as exc:
+            self.last_error = _reason(exc)
             if self._tools is None:
                 raise
             log.warning("the tools at %s could not be listed again; using the last list", self._where)
             return self._tools
+        self.last_error = None
         self._tools = [
             ToolSpec(name=t.name, description=t.description or "", parameters=dict(t.input_schema))
             for t in listed.tools
@@ -98,10 +116,12 @@ class McpToolGateway:
                 return ToolResult(is_error=True, text=f"the tool {name} refused the call: {exc.message}")
             except Exception as exc:  # transport failure (the server is away?): retry, then report
                 self._stale = True  # list the tools again once it is back
+                self.last_error = _reason(exc)
                 if attempt == self._attempts:
                     log.warning("tool %s at %s failed %d time(s): %s", name, self._where, attempt, _reason(exc))
                     return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
                 await anyio.sleep(self._backoff * 2 ** (attempt - 1))
+        self.last_error = None
         text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
         structured = result.structured_content if not result.is_error else None
         return ToolResult(is_error=bool(result.is_error), text=text, structured=structured)

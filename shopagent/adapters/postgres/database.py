@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import anyio
@@ -12,7 +14,7 @@ import asyncpg
 import msgspec
 from pgvector.asyncpg import register_vector
 
-from shopagent.domain.errors import DatabaseError
+from shopagent.domain.errors import DatabaseError, DatabaseUnavailable
 
 log = logging.getLogger("shopagent.postgres")
 
@@ -36,7 +38,142 @@ async def connect(dsn: str, *, timeout: float = 10.0) -> asyncpg.Connection:
         return await asyncpg.connect(dsn, timeout=timeout)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         reason = str(exc) or type(exc).__name__
-        raise DatabaseError(f"cannot connect to PostgreSQL at {redact_dsn(dsn)}: {reason}") from None
+        kind = DatabaseUnavailable if is_unavailable(exc) else DatabaseError
+        raise kind(f"cannot connect to PostgreSQL at {redact_dsn(dsn)}: {reason}") from None
+
+
+# The server is away (stopped, restarting, unreachable): errors a retry once it is back cures.
+_UNAVAILABLE = (
+    OSError,  # refused, reset, no socket file, no route
+    asyncpg.PostgresConnectionError,  # the connection broke or was never made
+    asyncpg.AdminShutdownError,  # 57P01: terminated by a shutdown or an administrator
+    asyncpg.CrashShutdownError,  # 57P02
+    asyncpg.CannotConnectNowError,  # 57P03: starting up, shutting down, in recovery
+    asyncpg.TooManyConnectionsError,  # 53300
+)
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` says the database cannot be reached (as opposed to a failed statement)."""
+    if isinstance(exc, _UNAVAILABLE):
+        return True
+    return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
+
+
+class GuardedPool:
+    """The application pool, with outages as a normal condition.
+
+    Errors that say the server is away become `DatabaseUnavailable` (503 at the edge), and
+    the pool remembers the outage: while it lasts, `acquire` fails at once instead of
+    waiting for a connection timeout, except that every `probe_interval` one caller tries a
+    fresh connection. When one succeeds the pool's connections (broken by the restart) are
+    replaced and work resumes: within `probe_interval` of the server being back for callers
+    that keep trying, and for `wait_until_up`, which background workers use to pause.
+    Everything else the pool offers passes through to asyncpg's pool.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str, *, probe_interval: float = 0.25, probe_timeout: float = 2.0):
+        self.pool = pool
+        self._dsn = dsn
+        self._probe_interval = probe_interval
+        self._probe_timeout = probe_timeout
+        self._down_since: float | None = None
+        self._reason = ""
+        self._probed_at = 0.0
+        self._probing = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pool, name)
+
+    @property
+    def up(self) -> bool:
+        return self._down_since is None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the database is considered down (None while it is up)."""
+        return None if self._down_since is None else self._reason
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
+        if self._down_since is not None and not await self._probe():
+            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly")
+        try:
+            async with self.pool.acquire() as conn:
+                yield conn
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            self._went_down(exc)
+            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
+
+    async def connect(self) -> asyncpg.Connection:
+        """A dedicated connection outside the pool (for LISTEN), under the same outage rules."""
+        if self._down_since is not None and not await self._probe():
+            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly")
+        try:
+            return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5)
+        except Exception as exc:
+            if not is_unavailable(exc) and not isinstance(exc, TimeoutError):
+                raise
+            self._went_down(exc)
+            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
+
+    async def check(self) -> bool:
+        """Whether the database answers now (one round trip; a probe while it is down)."""
+        if self._down_since is not None:
+            return await self._probe()
+        try:
+            async with self.acquire() as conn:
+                await conn.fetchval("SELECT 1", timeout=self._probe_timeout)
+        except DatabaseUnavailable:
+            return False
+        except TimeoutError:
+            self._went_down(TimeoutError(f"no answer within {self._probe_timeout:g}s"))
+            return False
+        return True
+
+    async def wait_until_up(self) -> None:
+        """Return once the database answers again (at once while it is up)."""
+        while not (self.up or await self._probe()):
+            await anyio.sleep(self._probe_interval)
+
+    def _went_down(self, exc: BaseException) -> None:
+        self._reason = _short_reason(exc)
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+            self._probed_at = self._down_since
+            log.warning("the database became unavailable: %s; pausing until it is back", self._reason)
+
+    async def _probe(self) -> bool:
+        """Try one fresh connection, unless another caller is trying or one was tried just now."""
+        if self._down_since is None:
+            return True
+        now = time.monotonic()
+        if self._probing or now - self._probed_at < self._probe_interval:
+            return False
+        self._probing, self._probed_at = True, now
+        try:
+            try:
+                conn = await asyncpg.connect(self._dsn, timeout=self._probe_timeout)
+            except Exception as exc:  # still away (or worse: it stays down, with this reason)
+                self._reason = _short_reason(exc)
+                return False
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=self._probe_timeout)
+            await self.pool.expire_connections()  # the old ones died with the server
+            log.warning(
+                "the database is available again after %.1f s", time.monotonic() - (self._down_since or now)
+            )
+            self._down_since = None
+            return True
+        finally:
+            self._probing = False
+
+
+def _short_reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 async def ensure_database(admin_dsn: str, name: str, *, timeout: float = 10.0) -> None:

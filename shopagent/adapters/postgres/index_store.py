@@ -37,19 +37,22 @@ class PostgresIndexStore:
         self._text_config = text_config  # of the full-text documents written with each chunk set
 
     async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
+        """Lease up to `limit` due events to `worker`. An event whose previous lease ran out
+        (its holder died or hung) is taken over, and the lost lease counted."""
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(
                 """
                 WITH due AS (
                     SELECT id FROM outbox_event
-                    WHERE status = 'pending' AND available_at <= now() AND attempts < $3
+                    WHERE status = 'pending' AND available_at <= now() AND attempts < $3 AND lost_leases < $3
                       AND (locked_until IS NULL OR locked_until < now())
                     ORDER BY id
                     LIMIT $1
                     FOR UPDATE SKIP LOCKED
                 )
                 UPDATE outbox_event e
-                SET locked_until = now() + make_interval(secs => $2), locked_by = $4, attempts = e.attempts + 1
+                SET locked_until = now() + make_interval(secs => $2), locked_by = $4,
+                    lost_leases = e.lost_leases + (e.locked_until IS NOT NULL)::int
                 FROM due WHERE e.id = due.id
                 RETURNING e.id, e.kind, e.product_id, e.attempts
                 """,
@@ -60,6 +63,42 @@ class PostgresIndexStore:
             )
         events = [OutboxEvent(r["id"], EventKind(r["kind"]), r["product_id"], r["attempts"]) for r in rows]
         return sorted(events, key=lambda e: e.id)
+
+    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
+        """Extend `worker`'s leases of these events; returns the ids it still holds."""
+        if not event_ids:
+            return []
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                """
+                UPDATE outbox_event SET locked_until = now() + make_interval(secs => $2)
+                WHERE id = ANY($1::bigint[]) AND locked_by = $3 AND status = 'pending'
+                RETURNING id
+                """,
+                list(event_ids),
+                lease_seconds,
+                worker,
+            )
+        return [r["id"] for r in rows]
+
+    async def release(self, event_ids: Sequence[int], worker: str) -> int:
+        """Give up `worker`'s leases of these events (not started: nothing is counted) and wake
+        the other indexers, so they take them at once."""
+        if not event_ids:
+            return 0
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await conn.fetch(
+                """
+                UPDATE outbox_event SET locked_until = NULL, locked_by = NULL
+                WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'pending'
+                RETURNING id
+                """,
+                list(event_ids),
+                worker,
+            )
+            if rows:
+                await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return len(rows)
 
     async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
         async with self._pool.acquire() as conn:
@@ -126,7 +165,8 @@ class PostgresIndexStore:
             if retry_in is None:
                 await conn.execute(
                     """
-                    UPDATE outbox_event SET status = 'dead', locked_until = NULL, last_error = $2
+                    UPDATE outbox_event
+                    SET status = 'dead', attempts = attempts + 1, locked_until = NULL, last_error = $2
                     WHERE id = $1 AND status = 'pending'
                     """,
                     event.id,
@@ -136,7 +176,8 @@ class PostgresIndexStore:
                 await conn.execute(
                     """
                     UPDATE outbox_event
-                    SET locked_until = NULL, last_error = $2, available_at = now() + make_interval(secs => $3)
+                    SET attempts = attempts + 1, locked_until = NULL, last_error = $2,
+                        available_at = now() + make_interval(secs => $3)
                     WHERE id = $1 AND status = 'pending'
                     """,
                     event.id,
@@ -145,26 +186,25 @@ class PostgresIndexStore:
                 )
 
     async def release_expired_leases(self, max_attempts: int) -> int:
-        """Dead-letter events whose every attempt ran out its lease; free the other expired leases."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            dead = await conn.fetch(
+        """Free the leases that ran out (their indexer died or hung), counting each lost lease;
+        an event that lost `max_attempts` leases is dead-lettered: it seems to take its
+        workers down with it."""
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
                 """
                 UPDATE outbox_event
-                SET status = 'dead', locked_until = NULL,
-                    last_error = coalesce(last_error || '; ', '') || 'the last attempt did not finish within its lease'
-                WHERE status = 'pending' AND attempts >= $1 AND locked_until < now()
+                SET locked_until = NULL, locked_by = NULL, lost_leases = lost_leases + 1,
+                    status = CASE WHEN lost_leases + 1 >= $1 THEN 'dead' ELSE status END,
+                    last_error = CASE WHEN lost_leases + 1 >= $1
+                        THEN coalesce(last_error || '; ', '') || format(
+                            'its lease ran out %s times: the indexer holding it stopped or hung', lost_leases + 1)
+                        ELSE last_error END
+                WHERE status = 'pending' AND locked_until < now()
                 RETURNING id
                 """,
                 max_attempts,
             )
-            freed = await conn.fetch(
-                """
-                UPDATE outbox_event SET locked_until = NULL, locked_by = NULL
-                WHERE status = 'pending' AND locked_until < now()
-                RETURNING id
-                """
-            )
-        return len(dead) + len(freed)
+        return len(rows)
 
     async def status(self, model: str) -> IndexStatus:
         async with self._pool.acquire() as conn:

@@ -12,7 +12,7 @@ import base64
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -27,7 +27,7 @@ from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
 from shopagent.application.limits import RateLimit
 from shopagent.domain.chat import FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
-from shopagent.domain.errors import ShopagentError, Unauthorized
+from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
@@ -108,18 +108,63 @@ class ConversationPage(msgspec.Struct, rename="camel", kw_only=True):
     next: str | None
 
 
+class TurnGuard:
+    """The chat turns in flight, so that a stop ends them with an answer, not a cut connection.
+
+    Once `close()` is called new turns are refused; `end_all()` (at the end of the grace
+    period) cancels the turns still running. Either way the client gets 503 `shutting_down`
+    (JSON, or an `error` event), the conversation's claim is released and nothing of the
+    turn is stored.
+    """
+
+    def __init__(self) -> None:
+        self._scopes: set[anyio.CancelScope] = set()
+        self.closing = False
+
+    @property
+    def running(self) -> int:
+        return len(self._scopes)
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[None]:
+        if self.closing:
+            raise ShuttingDown("the assistant is restarting; send your message again in a moment")
+        scope = anyio.CancelScope()
+        self._scopes.add(scope)
+        try:
+            with scope:
+                yield
+        finally:
+            self._scopes.discard(scope)
+        if scope.cancelled_caught:
+            raise ShuttingDown(
+                "the assistant is restarting and this message could not be finished in time; "
+                "nothing of it was saved, send it again in a moment"
+            )
+
+    def close(self) -> None:
+        self.closing = True
+
+    def end_all(self) -> None:
+        for scope in self._scopes:
+            scope.cancel()
+
+
 def chat_routes(
     chat: Callable[[], ChatService],
     auth_secret: str,
     limiter: RateLimit,
     spawn: Callable[..., None],
     *,
+    guard: TurnGuard | None = None,
     audit_result_chars: int = AUDIT_RESULT_CHARS,
     token_max_ttl_seconds: int | None = None,
     sse_ping_seconds: float = SSE_PING_SECONDS,
 ) -> list[Route]:
-    """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns.
-    Stored tool results longer than `audit_result_chars` (as JSON) are shown cut, with a marker."""
+    """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns;
+    `guard` holds the turns in flight. Stored tool results longer than `audit_result_chars`
+    (as JSON) are shown cut, with a marker."""
+    turns = guard or TurnGuard()
 
     def user_of(request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -131,9 +176,12 @@ def chat_routes(
         user = user_of(request)
         body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
         await limiter.take(f"chat:{user}")
+        if turns.closing:
+            raise ShuttingDown("the assistant is restarting; send your message again in a moment")
         if "text/event-stream" in request.headers.get("accept", ""):
-            return _stream(chat(), user, body, spawn, sse_ping_seconds)
-        result = await chat().run_turn(user, body.query, body.conversation_id)
+            return _stream(chat(), user, body, spawn, sse_ping_seconds, turns)
+        with turns.turn():
+            result = await chat().run_turn(user, body.query, body.conversation_id)
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
 
     async def list_conversations(request: Request) -> Response:
@@ -171,7 +219,12 @@ def chat_routes(
 
 
 def _stream(
-    chat: ChatService, user: str, body: ChatRequest, spawn: Callable[..., None], ping_seconds: float
+    chat: ChatService,
+    user: str,
+    body: ChatRequest,
+    spawn: Callable[..., None],
+    ping_seconds: float,
+    turns: TurnGuard,
 ) -> StreamingResponse:
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](256)
 
@@ -190,7 +243,8 @@ def _stream(
         # Owned by the app: it finishes (and is stored) even if the client goes away.
         async with send:
             try:
-                result = await chat.run_turn(user, body.query, body.conversation_id, on_event)
+                with turns.turn():
+                    result = await chat.run_turn(user, body.query, body.conversation_id, on_event)
             except ShopagentError as exc:
                 status, error = domain_error_body(exc)
                 emit("error", {"status": status, **error})

@@ -19,6 +19,7 @@ from shopagent.domain.errors import (
     ContextLimitReached,
     ContextWindowExceeded,
     ConversationBusy,
+    DatabaseUnavailable,
     EmbeddingError,
     MaxStepsExceeded,
     ModelConfigError,
@@ -27,6 +28,7 @@ from shopagent.domain.errors import (
     RateLimited,
     RateLimitExceeded,
     ShopagentError,
+    ShuttingDown,
     TurnTimeout,
     Unauthorized,
     ValidationError,
@@ -61,6 +63,8 @@ STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (RateLimited, 503, "model_rate_limited"),
     (ModelUnavailable, 503, "model_unavailable"),
     (EmbeddingError, 503, "embedding_unavailable"),
+    (DatabaseUnavailable, 503, "database_unavailable"),
+    (ShuttingDown, 503, "shutting_down"),
     (TurnTimeout, 504, "turn_timeout"),
     (MaxStepsExceeded, 500, "max_steps_exceeded"),
 ]
@@ -99,6 +103,8 @@ async def _domain_error(request: Request, exc: Exception) -> Response:
     headers = {}
     if isinstance(exc, RateLimitExceeded):
         headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    if isinstance(exc, DatabaseUnavailable | ShuttingDown):
+        headers["Retry-After"] = "1"
     if isinstance(exc, Unauthorized):
         headers["WWW-Authenticate"] = 'Bearer realm="shopagent-chat"'
     return error_response(status, body["code"], body["message"], headers or None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 from starlette.applications import Starlette
@@ -27,27 +27,39 @@ class MailboxHealth(msgspec.Struct, frozen=True, rename="camel"):
     waiting_receivers: int
 
 
+class DependencyHealth(msgspec.Struct, frozen=True, rename="camel"):
+    name: str  # "database", "mcp"
+    state: str  # "up" or "down"
+    required: bool  # down and required: not ready; down and not required: degraded
+    detail: str | None = None
+
+
 class Health(msgspec.Struct, frozen=True, rename="camel"):
+    """`status`: "ready"; "degraded" (serving, an optional dependency is down); "unavailable"
+    (a required dependency is down); "starting" (an actor is not ready yet)."""
+
     ready: bool
+    status: str
     actors: list[ActorHealth]
     mailbox: MailboxHealth | None
+    dependencies: list[DependencyHealth] = []
 
 
 _encoder = msgspec.json.Encoder()
 
 
-def build_ops_app(health: Callable[[], Health]) -> Starlette:
+def build_ops_app(health: Callable[[], Awaitable[Health]]) -> Starlette:
     async def healthz(request: Request) -> Response:
         return Response(b'{"status":"ok"}', media_type="application/json")
 
     async def readyz(request: Request) -> Response:
-        report = health()
+        report = await health()
         return Response(
             _encoder.encode(report), status_code=200 if report.ready else 503, media_type="application/json"
         )
 
     async def metrics(request: Request) -> Response:
-        return PlainTextResponse(render_metrics(health()), media_type="text/plain; version=0.0.4")
+        return PlainTextResponse(render_metrics(await health()), media_type="text/plain; version=0.0.4")
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
@@ -69,6 +81,12 @@ def render_metrics(report: Health) -> str:
         "# TYPE shopagent_actor_restarts_total counter",
         *(f'shopagent_actor_restarts_total{{actor="{a.name}"}} {a.restarts}' for a in report.actors),
     ]
+    if report.dependencies:
+        lines += [
+            "# HELP shopagent_dependency_up 1 when the dependency answered the last check.",
+            "# TYPE shopagent_dependency_up gauge",
+            *(f'shopagent_dependency_up{{dependency="{d.name}"}} {int(d.state == "up")}' for d in report.dependencies),
+        ]
     if report.mailbox is not None:
         lines += [
             "# HELP shopagent_mailbox_depth Items waiting in the indexing mailbox.",

@@ -10,7 +10,7 @@ import math
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shopagent.application.limits import RateLimit
-from shopagent.domain.errors import RateLimitExceeded
+from shopagent.domain.errors import DatabaseUnavailable, RateLimitExceeded
 from shopagent.domain.inputs import same_secret
 
 
@@ -58,6 +58,10 @@ class Throttle:
             retry_after = str(math.ceil(exc.retry_after)).encode()
             await send_error(send, 429, "rate_limited", str(exc), [(b"retry-after", retry_after)])
             return
+        except DatabaseUnavailable:
+            # The budgets live in the database. Let the call through: the tool, which needs
+            # the database too, answers with a tool error the client's model can read.
+            pass
         await self._app(scope, receive, send)
 
 

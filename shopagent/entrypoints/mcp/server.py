@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPError
 
 from shopagent import __version__
 from shopagent.application.search import CatalogSearch
-from shopagent.domain.errors import EmbeddingError, NotFound, ValidationError
+from shopagent.domain.errors import DatabaseUnavailable, EmbeddingError, NotFound, ValidationError
 from shopagent.domain.inputs import split
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
 
@@ -143,6 +143,9 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
             result = msgspec.to_builtins(await handler(params.arguments or {}))
         except (ValidationError, NotFound) as exc:
             return _error(str(exc))
+        except DatabaseUnavailable:
+            log.warning("tool %s failed: the database is unavailable", params.name)
+            return _error("the catalog is temporarily unavailable (its database cannot be reached); try again shortly")
         except EmbeddingError:
             log.warning("search failed: the embedding model is unavailable", exc_info=True)
             return _error("search is unavailable for a moment (the embedding service failed); try again shortly")
