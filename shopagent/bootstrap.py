@@ -28,7 +28,6 @@ from shopagent.actors.mcp import run_mcp
 from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
-from shopagent.adapters.gemini.embeddings import GeminiEmbedder
 from shopagent.adapters.local.concierge import LanguageNames, OfflineConcierge, replies_for
 from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_NAMES, BUILTIN_SIZE_NAMES
 from shopagent.adapters.local.hash_embedder import HashEmbedder
@@ -142,6 +141,8 @@ async def build_embedder(settings: Settings) -> EmbeddingModel:
         return HashEmbedder(e.hash_dimensions)
     if settings.secrets.gemini_api_key is None:
         raise ConfigError("embedding.model = 'gemini' needs the GEMINI_API_KEY environment variable")
+    from shopagent.adapters.gemini.embeddings import GeminiEmbedder  # its SDK is large: only when used
+
     return GeminiEmbedder(
         settings.secrets.gemini_api_key.reveal(),
         model=e.gemini_model,

@@ -80,37 +80,31 @@ async def kill_backend(dsn: str, pid: int) -> None:
         await conn.close()
 
 
-async def test_a_crashed_actor_is_restarted_while_its_siblings_keep_serving(database):
-    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_RUNTIME__RESTART_BACKOFF_SECONDS": "0.05"}
+async def test_a_lost_listen_connection_is_listened_again_without_a_restart_even_with_no_restart_budget(database):
+    # A restart budget of 0: any crash would stop the process (exit 1). Losing the LISTEN
+    # connection (the database restarted, a backend was terminated) is not a crash.
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_RUNTIME__RESTART_MAX": "0"}
     async with shopagent("run", "--role", "indexer,chat", env=env) as proc:
         await proc.wait_for_log("all actors ready")
         old_pid = await eventually(lambda: listen_backend_pid(database))
         await kill_backend(database, old_pid)  # the poller's LISTEN connection dies
+        await proc.wait_for_log("LISTEN connection to PostgreSQL was lost; listening again")
 
-        async def poller_restarted() -> dict | None:
-            body = (await proc.readyz()).json()
-            actors = {a["name"]: a for a in body["actors"]}
-            return actors if body["ready"] and actors["outbox-poller"]["restarts"] == 1 else None
+        async def listening_anew() -> int | None:
+            pid = await listen_backend_pid(database)
+            return pid if pid not in (None, old_pid) else None
 
-        actors = await eventually(poller_restarted, timeout=15)
-        assert "LISTEN connection to PostgreSQL was lost" in actors["outbox-poller"]["lastError"]
-        assert actors["http"]["restarts"] == 0
-        assert actors["embedding-pool"]["restarts"] == 0
-        assert await eventually(lambda: listen_backend_pid(database)) != old_pid  # a fresh LISTEN
+        await eventually(listening_anew, timeout=10)
+        body = (await proc.readyz()).json()
+        assert body["ready"] is True
+        assert {a["name"]: a["restarts"] for a in body["actors"]} == {
+            "ops": 0, "embedding-pool": 0, "outbox-poller": 0, "http": 0,
+        }  # fmt: skip
         async with httpx.AsyncClient() as client:
             api = await client.get(f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}/api")
         assert api.status_code == 200
         proc.signal(signal.SIGTERM)
         assert await proc.wait_exit() == 0
-
-
-async def test_exceeding_the_restart_budget_stops_the_process_with_a_non_zero_exit(database):
-    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_RUNTIME__RESTART_MAX": "0"}
-    async with shopagent("run", "--role", "indexer", env=env) as proc:
-        await proc.wait_for_log("all actors ready")
-        await kill_backend(database, await eventually(lambda: listen_backend_pid(database)))
-        assert await proc.wait_exit() == 1
-        assert any("more than 0 restarts within 60s" in e for e in proc.errors())
 
 
 async def test_a_port_already_in_use_fails_startup_with_a_clear_message(database):

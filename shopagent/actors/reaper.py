@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import anyio
 from anyio.abc import TaskStatus
 
+from shopagent.domain.errors import DatabaseUnavailable
+
 log = logging.getLogger("shopagent.reaper")
 
 
@@ -35,6 +37,9 @@ async def run_reaper(
         for sweep in sweeps:
             try:
                 released = await sweep.run()
+            except DatabaseUnavailable as exc:
+                log.warning("sweep %s skipped: %s", sweep.name, exc)
+                continue
             except Exception:
                 log.exception("sweep %s failed; retrying next tick", sweep.name)
                 continue

@@ -21,7 +21,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-
 from functools import partial
 
 import anyio

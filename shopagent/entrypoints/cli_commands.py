@@ -73,5 +73,6 @@ def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
         out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")
         for e in status.dead_events:
             out.write(
-                f"  #{e['id']} {e['kind']} product {e['productId']}, {e['attempts']} attempts: {e['lastError']}\n"
+                f"  #{e['id']} {e['kind']} product {e['productId']}, {e['attempts']} failed attempts, "
+                f"{e['lostLeases']} lost leases: {e['lastError']}\n"
             )

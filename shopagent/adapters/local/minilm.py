@@ -66,7 +66,11 @@ class MiniLMEmbedder:
     async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return await anyio.to_thread.run_sync(self.embed_sync, list(texts), limiter=self._limiter)
+        # Abandoned on cancellation: a stop need not wait for the batch (it ends on its own,
+        # its result unused; the work is redone from the outbox).
+        return await anyio.to_thread.run_sync(
+            self.embed_sync, list(texts), limiter=self._limiter, abandon_on_cancel=True
+        )
 
     async def embed_query(self, text: str) -> np.ndarray:
         return (await self.embed_documents([text]))[0]

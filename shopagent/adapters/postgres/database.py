@@ -135,7 +135,7 @@ class GuardedPool:
 
     async def wait_until_up(self) -> None:
         """Return once the database answers again (at once while it is up)."""
-        while not (self.up or await self._probe()):
+        while not (self.up or await self._probe()):  # noqa: ASYNC110 - polling another server
             await anyio.sleep(self._probe_interval)
 
     def _went_down(self, exc: BaseException) -> None:
@@ -162,9 +162,7 @@ class GuardedPool:
             with contextlib.suppress(Exception):
                 await conn.close(timeout=self._probe_timeout)
             await self.pool.expire_connections()  # the old ones died with the server
-            log.warning(
-                "the database is available again after %.1f s", time.monotonic() - (self._down_since or now)
-            )
+            log.warning("the database is available again after %.1f s", time.monotonic() - (self._down_since or now))
             self._down_since = None
             return True
         finally:

@@ -227,7 +227,7 @@ class PostgresIndexStore:
             )
             dead = await conn.fetch(
                 """
-                SELECT id, kind, product_id, attempts, last_error, created_at FROM outbox_event
+                SELECT id, kind, product_id, attempts, lost_leases, last_error, created_at FROM outbox_event
                 WHERE status = 'dead' ORDER BY id DESC LIMIT 20
                 """
             )
@@ -244,6 +244,7 @@ class PostgresIndexStore:
                     "kind": r["kind"],
                     "productId": r["product_id"],
                     "attempts": r["attempts"],
+                    "lostLeases": r["lost_leases"],
                     "lastError": r["last_error"],
                     "createdAt": r["created_at"].isoformat(),
                 }
