@@ -7,33 +7,53 @@ the bundled sample catalog and a synthetic catalog it queues every product, star
 indexer actors and measures the time from the first event to the last product indexed.
 Next to it: the same model embedding the same chunk texts in a plain loop (the ceiling).
 Then the hash embedder (events/s) and freshness: commit-to-stored latency of single edits.
+
+    python bench/indexing.py --kills [--backlog 10000] [--kill-count 5] [--kills-model hash]
+
+Crash recovery instead: a migrated database gets a backlog (`shopagent catalog import` of
+--backlog synthetic products, one outbox event each); on a fresh copy of it two real
+`shopagent run --role indexer` processes drain it, timed from their spawn to every event
+finished; then on another copy the same with --kill-count kill -9s of one of them, evenly
+spaced over 10-80 % of the first drain's time (each once that process answers /readyz 200),
+each killed one started again at once, as an orchestrator would.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
+import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
 import anyio
+import httpx
+import msgspec
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
-from shopagent.adapters.postgres.database import ensure_database
+from shopagent.adapters.postgres.database import connect, ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import drop_vector_index, ensure_vector_index
+from shopagent.adapters.postgres.index_store import drop_vector_index, ensure_vector_index, vector_index_name
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.bootstrap import (
     INDEXER_ACTORS,
     SAMPLE_CATALOG,
+    embedding_model_id,
     indexing_policy,
     open_services,
     roster_for,
@@ -42,7 +62,7 @@ from shopagent.domain.catalog import ProductInput, ProductPatch, VariationInput
 from shopagent.domain.indexing import chunk_product
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.supervisor import Supervisor
-from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
+from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings, load_settings
 
 WORDS = [
     "warm",
@@ -266,7 +286,358 @@ async def index_build_costs(server: EmbeddedPostgres, products: list[ProductInpu
     return rows
 
 
+# -- --kills: a backlog drained by two real indexer processes, with and without kill -9 --------
+
+REPO = Path(__file__).resolve().parent.parent
+KILL_SPREAD = (0.10, 0.80)  # kills evenly spaced over this share of the drain without kills
+_SPAWNED: list[subprocess.Popen[bytes]] = []  # every indexer started, for the last-resort cleanup
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def kill_leftovers() -> None:
+    """SIGKILL every indexer process group still alive (a crash or Ctrl-C of the bench)."""
+    for proc in _SPAWNED:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+class IndexerProcess:
+    """`python -m shopagent run --role indexer` with an ops port of its own, in its own session
+    (so a Ctrl-C of the bench does not reach it; the bench ends it)."""
+
+    def __init__(self, label: str, env: dict[str, str], log_dir: Path) -> None:
+        self.label = label
+        self.port = free_port()
+        self.log = log_dir / f"{label}.log"
+        self.spawned = time.perf_counter()
+        self.ready_at: float | None = None  # perf_counter() of its first /readyz 200
+        self.ready = anyio.Event()
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "shopagent", "run", "--role", "indexer"],
+                env={**env, "SHOPAGENT_OPS__PORT": str(self.port)},
+                cwd=REPO,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _SPAWNED.append(self.proc)
+
+    async def wait_ready(self, client: httpx.AsyncClient, timeout: float = 120) -> None:
+        """Until /readyz answers 200 (now, not once before)."""
+        with anyio.fail_after(timeout):
+            while True:
+                if self.proc.poll() is not None:
+                    raise SystemExit(f"indexer {self.label} exited with {self.proc.returncode}; see {self.log}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await client.get(f"http://127.0.0.1:{self.port}/readyz")).status_code == 200:
+                        return
+                await anyio.sleep(0.02)
+
+    async def watch_ready(self, client: httpx.AsyncClient) -> None:
+        with contextlib.suppress(SystemExit):  # killed before it was ready: no figure
+            await self.wait_ready(client)
+            self.ready_at = time.perf_counter()
+            self.ready.set()
+
+    async def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        await anyio.to_thread.run_sync(self.proc.wait)
+
+    async def stop(self) -> None:
+        """SIGTERM, as an orchestrator stops it; SIGKILL to the group if it lingers."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            with anyio.move_on_after(20):
+                while self.proc.poll() is None:  # noqa: ASYNC110 - a child process, no event to wait on
+                    await anyio.sleep(0.05)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        await anyio.to_thread.run_sync(self.proc.wait)
+
+
+@dataclass
+class DrainRun:
+    kills_planned: list[float]
+    ready: float = 0.0  # both first indexers answering /readyz 200, seconds after their spawn
+    drained: float | None = None  # every event finished, seconds after the spawn; None: timed out
+    index_built: float | None = None  # the vector index valid, seconds after the spawn
+    kills: list[float] = field(default_factory=list)  # when each kill -9 happened
+    restarts_ready: list[float] = field(default_factory=list)  # spawn to /readyz 200 of each restart
+    redelivered: int = 0  # events claimed again after a lost lease or a failure
+    dead: int = 0
+    without_chunks: int = 0
+    without_record: int = 0
+    stale: int = 0
+    left_pending: int = 0
+
+
+def kill_schedule(count: int, base: float) -> list[float]:
+    low, high = KILL_SPREAD
+    if count == 1:
+        return [base * (low + high) / 2]
+    return [base * (low + (high - low) * n / (count - 1)) for n in range(count)]
+
+
+def child_env(dsn: str, model: str, data_dir: Path) -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
+    return base | {
+        # The shopagent beside this script (also when it is a copy of another checkout).
+        "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "SHOPAGENT_DATABASE_URL": dsn,
+        "SHOPAGENT_DATA_DIR": str(data_dir),
+        "SHOPAGENT_EMBEDDING__MODEL": model,
+        "SHOPAGENT_LOGGING__FORMAT": "json",
+    }
+
+
+def shopagent_cli(*args: str, env: dict[str, str]) -> str:
+    done = subprocess.run(  # noqa: S603 - our own entry point
+        [sys.executable, "-m", "shopagent", *args], env=env, cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"shopagent {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return done.stdout.strip()
+
+
+async def prepare_backlog(server: EmbeddedPostgres, name: str, count: int, model: str, work: Path) -> None:
+    """A migrated database holding `count` imported products and their `count` pending events;
+    each run gets a fresh copy of it (CREATE DATABASE ... TEMPLATE)."""
+    dsn = await fresh_database(server, name)
+    env = child_env(dsn, model, work)
+    shopagent_cli("migrate", env=env)
+    catalog = work / "backlog.jsonl"
+    catalog.write_bytes(b"\n".join(msgspec.json.encode(p) for p in synthetic_catalog(count)))
+    began = time.perf_counter()
+    said = shopagent_cli("catalog", "import", str(catalog), env=env)
+    log(f"{said.splitlines()[-1]} in {time.perf_counter() - began:.1f} s")
+    conn = await connect(dsn)
+    try:
+        pending = await conn.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+    finally:
+        await conn.close()
+    if pending != count:
+        raise SystemExit(f"expected {count} pending events after the import, found {pending}")
+
+
+def log(message: str) -> None:
+    print(f"[kills] {message}", file=sys.stderr, flush=True)
+
+
+async def drain_run(
+    server: EmbeddedPostgres, template: str, name: str, model: str, kill_at: list[float], work: Path, timeout: float
+) -> DrainRun:
+    """Start two indexers on a fresh copy of the backlog; kill -9 indexer `a` at `kill_at`
+    (seconds after the start, each time once its /readyz is 200) and start it again at once;
+    time the drain; check what the index holds."""
+    admin = await connect(server.dsn("postgres"))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    finally:
+        await admin.close()
+    dsn = server.dsn(name)
+    env = child_env(dsn, model, work)
+    model_id = embedding_model_id(settings_for(dsn, model))
+    run = DrainRun(kills_planned=kill_at)
+    logs = work / name
+    logs.mkdir()
+    started: list[IndexerProcess] = []
+    conn = await connect(dsn)
+    try:
+        async with httpx.AsyncClient(timeout=2) as client, anyio.create_task_group() as tg:
+
+            def spawn(label: str) -> IndexerProcess:
+                indexer = IndexerProcess(label, env, logs)
+                started.append(indexer)
+                tg.start_soon(indexer.watch_ready, client)
+                return indexer
+
+            began = time.perf_counter()  # the drain is timed from here: both indexers spawned at once
+            first = [spawn("a-0"), spawn("b-0")]
+            slots = {"a": first[0], "b": first[1]}
+
+            async def both_ready() -> None:
+                for indexer in first:
+                    await indexer.ready.wait()
+                run.ready = max(i.ready_at or 0 for i in first) - began
+
+            async def killer() -> None:
+                for n, at in enumerate(kill_at, start=1):
+                    await anyio.sleep(max(0.0, began + at - time.perf_counter()))
+                    await slots["a"].ready.wait()  # its first 200 recorded (no kill before that) ...
+                    await slots["a"].wait_ready(client)  # ... and ready now
+                    run.kills.append(time.perf_counter() - began)
+                    await slots["a"].kill9()
+                    slots["a"] = spawn(f"a-{n}")  # as an orchestrator would, at once
+                    log(f"{name}: kill -9 #{n} of indexer a at {run.kills[-1]:.2f} s (planned {at:.2f} s)")
+
+            tg.start_soon(both_ready)
+            tg.start_soon(killer)
+            last_report = 0.0
+            with anyio.move_on_after(timeout):
+                while True:
+                    pending = await conn.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+                    now = time.perf_counter() - began
+                    if pending == 0:
+                        run.drained = now
+                        break
+                    if now - last_report >= 5:
+                        last_report = now
+                        log(f"{name}: {now:5.1f} s, {pending} event(s) pending")
+                    await anyio.sleep(0.05)
+            if run.drained is not None:
+                log(f"{name}: every event finished at {run.drained:.2f} s")
+                index = vector_index_name(model_id)
+                with anyio.move_on_after(300):
+                    while not await conn.fetchval(  # noqa: ASYNC110 - built by another process: no event
+                        "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", index
+                    ):
+                        await anyio.sleep(0.1)
+                    run.index_built = time.perf_counter() - began
+            tg.cancel_scope.cancel()
+        for indexer in started:
+            await indexer.stop()
+        run.restarts_ready = [i.ready_at - i.spawned for i in started[2:] if i.ready_at is not None]
+        run.left_pending = await conn.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+        run.redelivered = await conn.fetchval(
+            # Once `attempts` counted claims; since lost leases are counted apart, it counts failures.
+            "SELECT count(*) FROM outbox_event WHERE lost_leases > 0 OR attempts > 0"
+            if await conn.fetchval(
+                "SELECT EXISTS (SELECT FROM information_schema.columns "
+                "WHERE table_name = 'outbox_event' AND column_name = 'lost_leases')"
+            )
+            else "SELECT count(*) FROM outbox_event WHERE attempts > 1"
+        )
+        run.dead = await conn.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'dead'")
+        run.without_chunks = await conn.fetchval(
+            "SELECT count(*) FROM product p WHERE NOT EXISTS "
+            "(SELECT 1 FROM product_chunk c WHERE c.product_id = p.id AND c.model = $1)",
+            model_id,
+        )
+        run.without_record = await conn.fetchval(
+            "SELECT count(*) FROM product p WHERE NOT EXISTS "
+            "(SELECT 1 FROM product_index i WHERE i.product_id = p.id AND i.model = $1)",
+            model_id,
+        )
+        run.stale = await conn.fetchval(
+            "SELECT count(*) FROM product_index i JOIN product p ON p.id = i.product_id "
+            "WHERE i.model = $1 AND i.product_version <> p.version",
+            model_id,
+        )
+    finally:
+        with anyio.CancelScope(shield=True):
+            for indexer in started:
+                if indexer.proc.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(indexer.proc.pid, signal.SIGKILL)
+                    await anyio.to_thread.run_sync(indexer.proc.wait)
+            await conn.close()
+    return run
+
+
+def grid(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    for number, row in enumerate(rows):
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+        if number == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+def since_ready(run: DrainRun) -> float | None:
+    return None if run.drained is None else run.drained - run.ready
+
+
+def in_seconds(value: float | None) -> str:
+    return "not within the timeout" if value is None else f"{value:.2f} s"
+
+
+async def kill_section(args: argparse.Namespace) -> None:
+    """`measure_kills`, stopped cleanly (indexers and PostgreSQL ended) on SIGINT or SIGTERM."""
+    stopped_by: list[signal.Signals] = []
+    async with anyio.create_task_group() as tg:
+
+        async def stop_on_signal() -> None:
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    stopped_by.append(signum)
+                    tg.cancel_scope.cancel()
+
+        tg.start_soon(stop_on_signal)
+        await measure_kills(args)
+        tg.cancel_scope.cancel()
+    if stopped_by:
+        raise SystemExit(f"stopped by {stopped_by[0].name}; indexers and PostgreSQL ended")
+
+
+async def measure_kills(args: argparse.Namespace) -> None:
+    """Two indexer processes drain a fresh backlog of `args.backlog` events, once left alone and
+    once with `args.kill_count` kill -9s of one of them spread over the drain."""
+    load_before = os.getloadavg()[0]
+    work = Path(tempfile.mkdtemp(prefix="shopagent-bench-kills-"))
+    server = EmbeddedPostgres(work / "data")
+    model = args.kills_model
+    try:
+        await anyio.to_thread.run_sync(server.start)
+        log(f"importing a backlog of {args.backlog} products into a migrated database ({work})")
+        await prepare_backlog(server, "bench_kills_backlog", args.backlog, model, work)
+        calm = await drain_run(server, "bench_kills_backlog", "bench_kills_0", model, [], work, args.drain_timeout)
+        if calm.drained is None:
+            raise SystemExit(f"the backlog was not drained within {args.drain_timeout:.0f} s without kills")
+        schedule = kill_schedule(args.kill_count, calm.drained)
+        killed = await drain_run(
+            server, "bench_kills_backlog", f"bench_kills_{args.kill_count}", model, schedule, work, args.drain_timeout
+        )
+    finally:
+        kill_leftovers()
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(server.stop)
+        shutil.rmtree(work, ignore_errors=True)
+    left = [p for p in psutil.Process().children(recursive=True) if p.is_running()]
+    k = args.kill_count
+    restarts = statistics.median(killed.restarts_ready) if killed.restarts_ready else None
+    rows = [
+        ("measure", "no kills", f"{k} x kill -9"),
+        (
+            "kill -9 of indexer a, s after the start (planned)",
+            "-",
+            ", ".join(f"{t:.1f}" for t in killed.kills) + f" ({', '.join(f'{t:.1f}' for t in killed.kills_planned)})",
+        ),
+        ("restarted indexer: spawn to /readyz 200, median", "-", in_seconds(restarts)),
+        ("both indexers /readyz 200, s after their spawn", in_seconds(calm.ready), in_seconds(killed.ready)),
+        ("every event finished, s after the spawn", in_seconds(calm.drained), in_seconds(killed.drained)),
+        ("the same, s after both were ready", in_seconds(since_ready(calm)), in_seconds(since_ready(killed))),
+        ("vector index built, s after the spawn", in_seconds(calm.index_built), in_seconds(killed.index_built)),
+        ("events still pending at the end", str(calm.left_pending), str(killed.left_pending)),
+        ("events taken again (a lost lease or a failure)", str(calm.redelivered), str(killed.redelivered)),
+        ("dead letters", str(calm.dead), str(killed.dead)),
+        ("products without chunks", str(calm.without_chunks), str(killed.without_chunks)),
+        ("products without an index record", str(calm.without_record), str(killed.without_record)),
+        ("stale chunks (product_index.product_version <> version)", str(calm.stale), str(killed.stale)),
+    ]
+    if killed.drained is not None:
+        ratio, after_ready = killed.drained / calm.drained, since_ready(killed) / since_ready(calm)
+        rows.append(("drain with kills / without", "", f"{ratio:.2f}x ({after_ready:.2f}x from both ready)"))
+    print(f"\nbacklog: {args.backlog} events (`shopagent catalog import`), two `shopagent run --role indexer`, "
+          f"embedding model {model}\n")  # fmt: skip
+    grid(rows)
+    indexer = msgspec.structs.asdict(load_settings(REPO / "config.toml", {}).indexer)
+    print(f"\n{os.cpu_count()} CPUs (load average over 1 min at the start {load_before:.1f}, at the end "
+          f"{os.getloadavg()[0]:.1f}); indexer settings: {indexer}")  # fmt: skip
+    print(f"indexer processes left behind: {len(left) or 'none'}")
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.kills:
+        await kill_section(args)
+        return
     rows: list[tuple[str, str]] = []
     sample = [item for _, item in read_catalog_file(SAMPLE_CATALOG) if isinstance(item, ProductInput)]
     synthetic = synthetic_catalog(args.products)
@@ -345,4 +716,20 @@ if __name__ == "__main__":
     parser.add_argument(
         "--index-builds", action="store_true", help="only time building the vector index with several HNSW settings"
     )
-    anyio.run(main, parser.parse_args(), backend="asyncio")
+    parser.add_argument(
+        "--kills",
+        action="store_true",
+        help="only time two indexer processes draining a backlog, left alone and with kill -9s of one of them",
+    )
+    parser.add_argument("--backlog", type=int, default=10_000, help="--kills: products (events) in the backlog")
+    parser.add_argument("--kill-count", type=int, default=5, help="--kills: kill -9s in the second run")
+    parser.add_argument(
+        "--kills-model", choices=["hash", "local"], default="hash", help="--kills: the indexers' embedding model"
+    )
+    parser.add_argument(
+        "--drain-timeout", type=float, default=900, help="--kills: give up on a drain after this many seconds"
+    )
+    try:
+        anyio.run(main, parser.parse_args(), backend="asyncio")
+    finally:
+        kill_leftovers()

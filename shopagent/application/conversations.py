@@ -26,6 +26,7 @@ from shopagent.domain.errors import (
     ContextLimitReached,
     ContextWindowExceeded,
     ConversationBusy,
+    DatabaseUnavailable,
     NotFound,
     TurnTimeout,
     ValidationError,
@@ -79,8 +80,16 @@ class ChatService:
             return await self._continue(conversation_id, token, query, on_event)
         finally:
             with anyio.CancelScope(shield=True):
-                if not await self._store.release(conversation_id, token):
-                    log.warning("conversation %s: the claim was released before the turn ended", conversation_id)
+                try:
+                    released = await self._store.release(conversation_id, token)
+                except DatabaseUnavailable:
+                    # The turn's own outcome stands (an answer stored before the outage is
+                    # still answered); the reaper frees the claim once the database is back.
+                    log.warning("conversation %s: its claim could not be released (the database is away)",
+                                conversation_id)  # fmt: skip
+                else:
+                    if not released:
+                        log.warning("conversation %s: the claim was released before the turn ended", conversation_id)
 
     async def _continue(
         self, conversation_id: uuid.UUID, token: uuid.UUID, query: str, on_event: EventSink | None
