@@ -11,12 +11,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import asyncpg
 import msgspec
-from mcp.server.lowlevel import Server as McpServer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -24,7 +23,6 @@ from starlette.routing import Route
 
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.http import run_http
-from shopagent.actors.mcp import run_mcp
 from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
@@ -32,7 +30,6 @@ from shopagent.adapters.local.concierge import LanguageNames, OfflineConcierge, 
 from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_NAMES, BUILTIN_SIZE_NAMES
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
-from shopagent.adapters.mcp.gateway import McpToolGateway, open_in_process, open_over_http
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import (
@@ -44,7 +41,7 @@ from shopagent.adapters.postgres.database import (
     redact_dsn,
 )
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import PostgresIndexStore
+from shopagent.adapters.postgres.index_store import LIVE_WORKER_PREFIX, PostgresIndexStore
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
@@ -67,19 +64,29 @@ from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, MailboxHealth
-from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
 from shopagent.settings import Secret, Settings, describe, resolve_data_dir
 
+if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
+    from mcp.server.lowlevel import Server as McpServer
+
+    from shopagent.adapters.mcp.gateway import McpToolGateway
+
 log = logging.getLogger("shopagent")
 T = TypeVar("T")
 
 DATABASE_NAME = "shopagent"
-# Whose leases: unique per process (a container restarted with the same host name and pid 1
-# must not take its predecessor's leases for its own).
-WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def indexer_name() -> str:
+    """Whose leases: unique per indexer (a container restarted with the same host name and
+    pid 1 must not take its predecessor's leases for its own), at most 63 bytes (it is also
+    the application name of the indexer's LISTEN connection)."""
+    return f"{LIVE_WORKER_PREFIX}{socket.gethostname()[:24]}/{os.getpid()}/{secrets.token_hex(4)}"
+
+
 SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
 INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
 # Actors that embed text, so need the embedding model (and the search use case).
@@ -121,10 +128,20 @@ class Services:
     index_keeper: VectorIndexKeeper | None = None
     leases: Leases | None = None
     search: CatalogSearch | None = None
-    mcp_server: McpServer[Any] | None = None
+    _mcp_server: McpServer[Any] | None = None
     actors: frozenset[str] = frozenset()
     remote_tools: McpToolGateway | None = None  # the chat app's gateway to chat.mcp_url, while it runs
     stop: StopRequest = field(default_factory=StopRequest)  # the process's stop, for servers that drain
+
+    @property
+    def mcp_server(self) -> McpServer[Any] | None:
+        """The MCP server over this process's search (built on first use), if it has one."""
+        if self._mcp_server is None and self.search is not None:
+            from shopagent.entrypoints.mcp.server import build_mcp_server
+
+            store = self.settings.store
+            self._mcp_server = build_mcp_server(self.search, store.name, store.currency)
+        return self._mcp_server
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -238,7 +255,6 @@ async def open_services(
                     rules,
                     search_policy(settings),
                 )
-                services.mcp_server = build_mcp_server(services.search, settings.store.name, settings.store.currency)
             if INDEXER_ACTORS & actors:
                 assert services.embedder is not None
                 services.index_keeper = vector_index_keeper(settings, services.index_store, services.embedder)
@@ -247,7 +263,7 @@ async def open_services(
                     services.index_store,
                     lease_seconds=i.lease_seconds,
                     max_attempts=i.max_attempts,
-                    worker=WORKER_ID,
+                    worker=indexer_name(),
                     ahead=i.workers * i.claim_batch,  # one batch waiting per worker
                 )
                 services.index_product = IndexProducts(
@@ -347,7 +363,7 @@ def roster_for(
         "mcp": lambda: ChildSpec(
             "mcp",
             partial(
-                run_mcp,
+                _run_mcp,
                 s,
                 _need_value(services.mcp_server, "the MCP server"),
                 limit=RateLimit(PostgresRateLimits(services.pool), s.mcp.rate_per_minute, s.mcp.rate_burst),
@@ -438,6 +454,12 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     ]
     document = openapi_document(s.store.name, routes)
     return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
+
+
+async def _run_mcp(*args: Any, **kwargs: Any) -> None:
+    from shopagent.actors.mcp import run_mcp
+
+    await run_mcp(*args, **kwargs)
 
 
 async def _run_in(scope: anyio.CancelScope, function: Callable[[], Awaitable[None]]) -> None:
@@ -751,6 +773,8 @@ def language_names(settings: Settings) -> dict[str, LanguageNames]:
 @contextlib.asynccontextmanager
 async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]:
     """The agent's tools: the MCP server at chat.mcp_url, else this process's own, in memory."""
+    from shopagent.adapters.mcp.gateway import open_in_process, open_over_http
+
     settings = services.settings
     if settings.chat.mcp_url:
         key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else None

@@ -153,6 +153,22 @@ async def test_a_worker_killed_mid_job_is_recovered_after_its_lease_which_costs_
     assert [c[0] for c in chunks] == list(range(len(chunk_product(product, 96))))  # none missing, none doubled
 
 
+async def test_the_leases_of_an_indexer_whose_connection_is_gone_are_taken_over_at_once(services, database):
+    await services.catalog.create_product(product_input())
+    doomed = "indexer/host-a/4242/0a1b2c3d"
+    alive = await asyncpg.connect(database, server_settings={"application_name": doomed})  # its LISTEN connection
+    (event,) = await services.index_store.claim(10, 60, 5, doomed)
+    assert await services.index_store.claim(10, 60, 5, "indexer/host-b/7/00000000") == []  # alive: its lease holds
+    await alive.close()  # the process is killed: its connections close with it
+
+    async def taken_over():
+        return await services.index_store.claim(10, 60, 5, "indexer/host-b/7/00000000")
+
+    retaken = await eventually(taken_over, timeout=5)  # long before the 60 s lease runs out
+    assert [e.id for e in retaken] == [event.id]
+    assert await lost_leases_and_attempts(services, event.id) == (1, 0)
+
+
 class FlakyEmbedder(HashEmbedder):
     def __init__(self) -> None:
         super().__init__(384)

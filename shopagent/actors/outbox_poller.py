@@ -80,7 +80,8 @@ async def _listen_and_claim(
 ) -> None:
     """Listen and claim until the LISTEN connection is lost (returns) or a claim meets an
     outage (raises DatabaseUnavailable)."""
-    conn = await database.connect()
+    # Named after the worker: while this connection lives, other indexers leave our leases be.
+    conn = await database.connect(application_name=leases.worker)
     wake = anyio.Event()
 
     def wake_up(*_: Any) -> None:

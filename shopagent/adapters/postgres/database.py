@@ -107,12 +107,13 @@ class GuardedPool:
             self._went_down(exc)
             raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
 
-    async def connect(self) -> asyncpg.Connection:
+    async def connect(self, *, application_name: str | None = None) -> asyncpg.Connection:
         """A dedicated connection outside the pool (for LISTEN), under the same outage rules."""
         if self._down_since is not None and not await self._probe():
             raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly")
+        named = {"server_settings": {"application_name": application_name}} if application_name else {}
         try:
-            return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5)
+            return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5, **named)
         except Exception as exc:
             if not is_unavailable(exc) and not isinstance(exc, TimeoutError):
                 raise

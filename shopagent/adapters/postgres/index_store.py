@@ -29,6 +29,12 @@ _MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 _VECTOR_INDEX_LOCK = 0x5A0B_A6E8
 _BUILD_TIMEOUT_SECONDS = 24 * 3600
 _DEFAULT_SPEC = VectorIndexSpec()
+# An indexer process names itself "indexer/<host>/<pid>/<random>" and keeps a connection open
+# under that application name (its LISTEN connection) while it runs. When that connection is
+# gone, so is the process (`kill -9` closes its sockets at once): its leases are free to take
+# at once. A lease of any other holder (or of a machine that vanished without closing its
+# connections) lasts until it runs out.
+LIVE_WORKER_PREFIX = "indexer/"
 
 
 class PostgresIndexStore:
@@ -38,14 +44,20 @@ class PostgresIndexStore:
 
     async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
         """Lease up to `limit` due events to `worker`. An event whose previous lease ran out
-        (its holder died or hung) is taken over, and the lost lease counted."""
+        (its holder died or hung) is taken over, and the lost lease counted; so is one held
+        by an indexer process that is gone (see `LIVE_WORKER_PREFIX`), without waiting for
+        its lease to run out."""
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(
                 """
-                WITH due AS (
+                WITH live AS (
+                    SELECT application_name AS worker FROM pg_stat_activity WHERE application_name LIKE $5 || '%'
+                ),
+                due AS (
                     SELECT id FROM outbox_event
                     WHERE status = 'pending' AND available_at <= now() AND attempts < $3 AND lost_leases < $3
-                      AND (locked_until IS NULL OR locked_until < now())
+                      AND (locked_until IS NULL OR locked_until < now()
+                           OR (starts_with(locked_by, $5) AND locked_by NOT IN (SELECT worker FROM live)))
                     ORDER BY id
                     LIMIT $1
                     FOR UPDATE SKIP LOCKED
@@ -60,6 +72,7 @@ class PostgresIndexStore:
                 lease_seconds,
                 max_attempts,
                 worker,
+                LIVE_WORKER_PREFIX,
             )
         events = [OutboxEvent(r["id"], EventKind(r["kind"]), r["product_id"], r["attempts"]) for r in rows]
         return sorted(events, key=lambda e: e.id)
