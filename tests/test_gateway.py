@@ -13,7 +13,7 @@ import pytest
 from shopagent.actors.mcp import run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process, open_over_http
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
+from shopagent.bootstrap import INDEXER_ACTORS, dependency_checks, health_of, open_services
 from shopagent.domain.chat import (
     ChatMessage,
     FunctionCall,
@@ -24,6 +24,7 @@ from shopagent.domain.chat import (
     messages_decoder,
 )
 from shopagent.domain.errors import ConfigError
+from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import McpSettings, Secret
 from tests.factories import product_input
 from tests.helpers import eventually, free_port
@@ -110,7 +111,12 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
         services.settings, secrets=secrets, mcp=McpSettings(port=mcp_port), http=HttpSettings(port=http_port),
         chat=ChatSettings(mcp_url=f"http://127.0.0.1:{mcp_port}/mcp"),
     )  # fmt: skip
-    chat_services = dataclasses.replace(services, settings=settings)
+    chat_services = dataclasses.replace(services, settings=settings, actors=frozenset({"ops", "http"}))
+    checks = dependency_checks(chat_services)
+
+    async def readiness(mcp_state: str):
+        report = await health_of(Supervisor([]), None, str, checks)
+        return report if {d.name: d.state for d in report.dependencies}["mcp"] == mcp_state else None
 
     def one_search(messages):
         answered = any(p.__class__.__name__ == "FunctionResponse" for p in messages[-1].parts)
@@ -139,10 +145,15 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
                                          headers={**headers, **extra})  # fmt: skip
 
             assert (await turn()).json()["response"].startswith('{"products":[{"productId"')
+            ready = await readiness("up")
+            assert (ready.ready, ready.status) == (True, "ready")
             mcp_scope.cancel()  # the mcp instance goes away
             await eventually(lambda: _closed(mcp_port))
             down = await turn()
             assert down.status_code == 200 and "could not be reached" in down.json()["response"]
+            degraded = await eventually(lambda: readiness("down"), timeout=10)
+            assert (degraded.ready, degraded.status) == (True, "degraded")  # serving, without the catalog tools
+            assert next(d.detail for d in degraded.dependencies if d.name == "mcp")
             mcp_scope = anyio.CancelScope()
             await outer.start(run_mcp_until_cancelled)  # back, on the same port
             with anyio.fail_after(10):
@@ -150,6 +161,7 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
                 streamed = await turn(Accept="text/event-stream")
         assert back.status_code == 200 and back.json()["response"].startswith('{"products":[{"productId"')
         assert "event: answer" in streamed.text and "event: error" not in streamed.text
+        assert (await eventually(lambda: readiness("up"), timeout=10)).status == "ready"
         outer.cancel_scope.cancel()
 
 
