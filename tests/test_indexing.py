@@ -554,3 +554,36 @@ async def test_draining_the_index_reports_a_build_that_fails_instead_of_waiting_
     total, first = await services.index_store.enqueue_all()
     with anyio.fail_after(30), pytest.raises(DatabaseError, match="building the vector index failed: ef_construction"):
         await drain_index(services, first, total, lambda done, total: None, rebuild_vector_index=True)
+
+
+async def test_the_poller_claims_one_batch_ahead_per_worker_and_a_stop_hands_back_everything_unfinished(services):
+    for n in range(40):
+        await services.catalog.create_product(product_input(f"boot-{n}"))
+    leases = leases_of(services, ahead=8)
+
+    async def held() -> int:
+        async with services.pool.acquire() as conn:
+            return await conn.fetchval(
+                "SELECT count(*) FROM outbox_event WHERE locked_by = $1 AND locked_until > now()", leases.worker
+            )
+
+    async def handle(jobs) -> None:
+        leases.started(jobs)
+        await anyio.sleep_forever()  # a batch that is still running when the stop comes
+
+    with Mailbox[OutboxEvent](64) as mailbox:
+        async with anyio.create_task_group() as tg:
+            await tg.start(partial(run_embedding_pool, mailbox, handle, workers=1, batch=4))
+            await tg.start(
+                partial(run_outbox_poller, services.pool, mailbox, leases, batch=4, poll_interval_seconds=60)
+            )
+            # The running batch (4) and at most `ahead` (8) waiting, not the 40 the mailbox would hold.
+            await eventually(lambda: _equals(held, 12))
+            tg.cancel_scope.cancel()
+    assert await held() == 0
+    taken = await services.index_store.claim(100, 60, 5, "indexer/another/1/00000000")
+    assert len(taken) == 40  # at once: no lease to wait for
+
+
+async def _equals(count, expected: int) -> bool:
+    return await count() == expected

@@ -261,11 +261,11 @@ class Leases:
                 await self.renew()
 
     async def release_all(self) -> int:
-        """Give back every held lease (called on a stop: nothing of them is stored yet)."""
-        ids = [*self._waiting, *self._started]
+        """Give back every lease this indexer holds (called on a stop: nothing of them is
+        stored yet), including those of a claim the stop cut short before it returned."""
         self._waiting.clear()
         self._started.clear()
-        return await self._store.release(ids, self.worker)
+        return await self._store.release(self.worker)
 
 
 class IndexProducts:
@@ -346,7 +346,10 @@ class IndexProducts:
             if indexed.get(product.id) != item.set_hash:
                 needs_vectors.append(item)
         await self._attach_vectors(needs_vectors, model)
-        saved = await self._store.save_batch(live, items, model)
+        # Once the vectors are there, a stop lets the write (a short transaction, bounded by the
+        # pool's command timeout) finish: the work is kept, and no transaction is cut midway.
+        with anyio.CancelScope(shield=True):
+            saved = await self._store.save_batch(live, items, model)
         outcomes.update(saved)
         log.debug("indexed %d event(s): %d product(s) embedded", len(live), len(needs_vectors))
         return outcomes

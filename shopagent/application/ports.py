@@ -148,8 +148,8 @@ class IndexStore(Protocol):
         """Extend `worker`'s leases of these events; returns the ids it still holds."""
         ...
 
-    async def release(self, event_ids: Sequence[int], worker: str) -> int:
-        """Give up `worker`'s leases of these events, so that others take them at once."""
+    async def release(self, worker: str) -> int:
+        """Give up every lease `worker` holds, so that others take those events at once."""
         ...
 
     async def pending_among(self, event_ids: Sequence[int]) -> list[int]:

@@ -94,19 +94,17 @@ class PostgresIndexStore:
             )
         return [r["id"] for r in rows]
 
-    async def release(self, event_ids: Sequence[int], worker: str) -> int:
-        """Give up `worker`'s leases of these events (not started: nothing is counted) and wake
-        the other indexers, so they take them at once."""
-        if not event_ids:
-            return 0
+    async def release(self, worker: str) -> int:
+        """Give up every lease `worker` holds (on a stop: nothing of them is stored yet; a claim
+        cut short by the stop may have leased events its caller never saw) and wake the other
+        indexers, so they take them at once."""
         async with self._pool.acquire() as conn, conn.transaction():
             rows = await conn.fetch(
                 """
                 UPDATE outbox_event SET locked_until = NULL, locked_by = NULL
-                WHERE id = ANY($1::bigint[]) AND locked_by = $2 AND status = 'pending'
+                WHERE locked_by = $1 AND status = 'pending' AND locked_until IS NOT NULL
                 RETURNING id
                 """,
-                list(event_ids),
                 worker,
             )
             if rows:

@@ -1,0 +1,218 @@
+"""Indexer processes killed and stopped mid-backlog: leases bound what a dead indexer strands,
+a stopping one hands its unstarted claims back at once, and the index ends up whole."""
+
+from __future__ import annotations
+
+import signal
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import _in_thread
+from tests.faults.harness import (
+    OwnedPostgres,
+    all_ready,
+    build_cluster_from,
+    holder_pattern,
+    import_catalog,
+    index_report,
+    now,
+    outbox_done,
+    owned_postgres,
+    poll,
+    run_role,
+    service_env,
+    write_catalog,
+)
+from tests.helpers import ShopagentProcess, eventually
+
+pytestmark = pytest.mark.anyio
+
+PRODUCTS = 1500
+CLAIM_BATCH = 8  # holding more than this, an indexer has claimed events it has not started
+LEASE_SECONDS = 5.0
+LONG_LEASE_SECONDS = 30.0  # where a lease must not be waited for
+# After its lease runs out, a stranded event may still wait for a claim round and its batch.
+LEASE_SLACK_SECONDS = 3.0
+# Small batches, one worker and a small mailbox: an indexer holds a few batches at a time and
+# the backlog lasts long enough (several seconds) to kill one of two indexers in the middle.
+SLOW_INDEXER = {
+    "SHOPAGENT_INDEXER__LEASE_SECONDS": str(LEASE_SECONDS),
+    "SHOPAGENT_INDEXER__WORKERS": "1",
+    "SHOPAGENT_INDEXER__CLAIM_BATCH": str(CLAIM_BATCH),
+    "SHOPAGENT_EMBEDDING__BATCH_SIZE": "8",
+    "SHOPAGENT_RUNTIME__MAILBOX_CAPACITY": "64",
+}
+
+
+async def held_by(pg: OwnedPostgres, proc: ShopagentProcess) -> list[int]:
+    """Ids of the pending events `proc` holds a live lease on."""
+    rows = await pg.fetch(
+        """
+        SELECT id FROM outbox_event
+        WHERE status = 'pending' AND locked_until > now() AND locked_by ~ $1
+        ORDER BY id
+        """,
+        holder_pattern(proc),
+    )
+    return [r["id"] for r in rows]
+
+
+async def _import_backlog(pg: OwnedPostgres) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        await import_catalog(service_env(pg), write_catalog(Path(scratch) / "catalog.json", PRODUCTS))
+    assert await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'") == PRODUCTS
+
+
+@pytest.fixture(scope="module")
+def backlog_cluster(migrated_cluster: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A stopped cluster holding the imported catalog and its 1500 pending outbox events
+    (imported once by the real `shopagent catalog import`, copied by each test)."""
+    data_dir = tmp_path_factory.mktemp("backlog")
+    _in_thread(build_cluster_from, migrated_cluster, data_dir, _import_backlog)
+    return data_dir
+
+
+@pytest.fixture
+async def backlog_pg(backlog_cluster: Path, tmp_path: Path) -> AsyncIterator[OwnedPostgres]:
+    async with owned_postgres(backlog_cluster, tmp_path / "pg") as server:
+        yield server
+
+
+async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the_index_ends_whole(backlog_pg):
+    pg = backlog_pg
+    env = service_env(pg, **SLOW_INDEXER)
+    async with (
+        run_role("indexer", env, wait_ready=False) as victim,
+        run_role("indexer", env, wait_ready=False) as survivor,
+    ):
+        await all_ready(victim, survivor)
+
+        # Late in the backlog, so that the others may run out of work before the victim's
+        # leases run out: then no busy claim loop picks its events up by the way; only waking
+        # when a lease ends (or taking over a dead indexer's leases) brings them back in time.
+        async def victim_mid_batch() -> list[int] | None:
+            held = await held_by(pg, victim)
+            left = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+            return held if len(held) > CLAIM_BATCH and 100 <= left <= 400 else None
+
+        held = await eventually(victim_mid_batch, timeout=30, interval=0.02)
+        victim.signal(signal.SIGKILL)
+        killed_at = now()
+        assert await victim.wait_exit(timeout=10) == -signal.SIGKILL
+        kill_db_time = await pg.fetchval("SELECT clock_timestamp()")
+        # What it held and had not finished when it died (others may take it over at once).
+        stranded = [
+            r["id"]
+            for r in await pg.fetch(
+                "SELECT id FROM outbox_event WHERE id = ANY($1::bigint[]) AND (status <> 'done' OR done_at > $2)",
+                held,
+                kill_db_time,
+            )
+        ]
+        assert stranded, f"harness: the victim had finished all it held ({held}) when it was killed"
+
+        # The replacement may be as fast as it likes; only the lease must be the same.
+        fast = service_env(pg, SHOPAGENT_INDEXER__LEASE_SECONDS=str(LEASE_SECONDS))
+        async with run_role("indexer", fast) as replacement:
+            await eventually(lambda: outbox_done(pg), timeout=60, interval=0.2)
+            drained_after = now() - killed_at
+            report = await index_report(pg)
+            finished = await pg.fetchrow(
+                """
+                SELECT max(done_at) AS last_done, count(*) FILTER (WHERE status = 'done') AS done,
+                       max(attempts) AS max_attempts
+                FROM outbox_event WHERE id = ANY($1::bigint[])
+                """,
+                stranded,
+            )
+            others = await pg.fetchrow(
+                "SELECT count(*) FILTER (WHERE attempts <> 0) AS counted, max(attempts) AS max_attempts "
+                "FROM outbox_event WHERE NOT id = ANY($1::bigint[])",
+                stranded,
+            )
+            assert survivor.process.returncode is None and replacement.process.returncode is None
+            errors = survivor.errors() + replacement.errors()
+
+    print(f"stranded {len(stranded)} events; backlog drained {drained_after:.1f}s after the kill")
+    assert report == {
+        "products": PRODUCTS, "events": PRODUCTS, "pending": 0, "dead": 0, "without_chunks": 0,
+        "duplicate_chunks": 0, "gapped_chunk_sets": 0, "stale": 0, "other_model_chunks": 0,
+    }, report  # fmt: skip
+    assert finished["done"] == len(stranded)
+    stranded_for = (finished["last_done"] - kill_db_time).total_seconds()
+    print(f"the last stranded event was done {stranded_for:.1f}s after the kill (lease {LEASE_SECONDS:g}s)")
+    assert stranded_for <= LEASE_SECONDS + LEASE_SLACK_SECONDS, stranded_for
+    # `attempts` counts failures only: nothing failed, so nothing counted (a lease that ran out
+    # under a killed indexer may count as one failure).
+    assert finished["max_attempts"] <= 1, finished
+    assert others["counted"] == 0, others
+    assert errors == []
+
+
+async def test_a_stopping_indexer_hands_back_what_it_had_not_finished_at_once(backlog_pg):
+    """SIGTERM to one of two indexers mid-backlog: the other takes what it held at once (well
+    within the lease, made long here), and a hand-back is nobody's failure."""
+    pg = backlog_pg
+    env = service_env(pg, **SLOW_INDEXER | {"SHOPAGENT_INDEXER__LEASE_SECONDS": str(LONG_LEASE_SECONDS)})
+    async with (
+        run_role("indexer", env, wait_ready=False) as stopping,
+        run_role("indexer", env, wait_ready=False) as other,
+    ):
+        await all_ready(stopping, other)
+
+        async def mid_backlog() -> list[int] | None:
+            held = await held_by(pg, stopping)
+            left = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+            return held if len(held) > CLAIM_BATCH and 400 <= left <= PRODUCTS - 50 else None
+
+        held = await eventually(mid_backlog, timeout=30, interval=0.02)
+        signalled = now()
+        stopping.signal(signal.SIGTERM)
+        signal_db_time = await pg.fetchval("SELECT clock_timestamp()")
+        assert await stopping.wait_exit(timeout=15) == 0
+        stopped_in = now() - signalled
+        exit_db_time = await pg.fetchval("SELECT clock_timestamp()")
+        # What it held at the signal, and what it still held when it was gone.
+        ids = sorted(
+            {*held, *(r["id"] for r in await pg.fetch(
+                "SELECT id FROM outbox_event WHERE status = 'pending' AND locked_by ~ $1", holder_pattern(stopping)))}
+        )  # fmt: skip
+
+        async def all_done() -> bool:
+            return await pg.fetchval(
+                "SELECT count(*) = 0 FROM outbox_event WHERE id = ANY($1::bigint[]) AND status <> 'done'", ids
+            )
+
+        await poll(all_done, timeout=10, interval=0.05)  # a third of the lease: enough to tell
+        finished = await pg.fetchrow(
+            "SELECT count(*) FILTER (WHERE status = 'done') AS done, max(done_at) AS last_done, "
+            "count(*) FILTER (WHERE done_at > $2) AS done_after_signal "
+            "FROM outbox_event WHERE id = ANY($1::bigint[])",
+            ids,
+            signal_db_time,
+        )
+        await eventually(lambda: outbox_done(pg), timeout=60, interval=0.2)
+        report = await index_report(pg)
+        counted = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE attempts <> 0")
+        errors = {"stopped": stopping.errors(), "other": other.errors()}
+    done_after_exit = (finished["last_done"] - exit_db_time).total_seconds() if finished["last_done"] else -1.0
+    print(
+        f"held {len(held)} events at SIGTERM, exited {stopped_in:.2f}s later; {finished['done_after_signal']} of "
+        f"{len(ids)} were done after the signal, the last {done_after_exit:.2f}s after the exit"
+    )
+    assert stopped_in < 3
+    # Not left waiting until its lease (30 s) ran out: handed back (or finished) at once.
+    assert finished["done"] == len(ids), f"{len(ids) - finished['done']} event(s) still wait 10s after the exit"
+    assert done_after_exit < 3, done_after_exit
+    assert counted == 0  # handing back is not a failure
+    assert report["pending"] == report["dead"] == report["without_chunks"] == report["stale"] == 0, report
+    assert errors == {"stopped": [], "other": []}  # a stop is no error
+
+
+def test_the_default_lease_is_15_seconds():
+    from shopagent.settings import IndexerSettings
+
+    assert IndexerSettings().lease_seconds == 15

@@ -1,0 +1,121 @@
+"""SIGTERM to a chat instance: a turn still running when the grace period ends is answered 503
+shutting_down (JSON, or an `error` event that ends the stream), its conversation's claim is
+released, nothing of it is stored, and the process is gone within the grace period plus a
+second; an idle instance is gone within a second."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import anyio
+import httpx
+import pytest
+
+from tests.faults.harness import (
+    OwnedPostgres,
+    chat_headers,
+    http_url,
+    new_user,
+    now,
+    run_role,
+    service_env,
+    slow_openai,
+    sse_events,
+)
+
+pytestmark = pytest.mark.anyio
+
+GRACE_SECONDS = 2.0
+
+
+async def _conversation_row(pg: OwnedPostgres, conversation_id: str) -> dict:
+    row = await pg.fetchrow(
+        """
+        SELECT c.is_processing, c.claim_token, (SELECT count(*) FROM conversation_message m
+                                                 WHERE m.conversation_id = c.id) AS messages
+        FROM conversation c WHERE c.id = $1::uuid
+        """,
+        conversation_id,
+    )
+    assert row is not None
+    return dict(row)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "event-stream"])
+async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_nothing(pg, stream):
+    async with slow_openai() as model:
+        env = service_env(
+            pg,
+            SHOPAGENT_CHAT__PROVIDER="openai",
+            SHOPAGENT_CHAT__OPENAI_BASE_URL=model.base_url,
+            SHOPAGENT_RUNTIME__SHUTDOWN_GRACE_SECONDS=str(GRACE_SECONDS),
+        )
+        async with run_role("chat", env) as chat, httpx.AsyncClient(base_url=http_url(chat), timeout=30) as client:
+            user = new_user()
+            first = await client.post("/api/assistant-agent/chat", json={"query": "hello"}, headers=chat_headers(user))
+            assert first.status_code == 200, first.text
+            conversation = first.json()["conversationId"]
+            stored_before = await _conversation_row(pg, conversation)
+
+            model.hold = True  # the next model call takes longer than any grace period
+            answer: dict = {}
+            answered = anyio.Event()
+
+            async def long_turn() -> None:
+                body = {"query": "take your time", "conversationId": conversation}
+                headers = chat_headers(user) | ({"Accept": "text/event-stream"} if stream else {})
+                try:
+                    async with client.stream("POST", "/api/assistant-agent/chat", json=body, headers=headers) as r:
+                        text = (await r.aread()).decode()  # to the end of the stream
+                    answer.update(status=r.status_code, text=text)
+                except httpx.TransportError as exc:  # the connection was cut: no answer at all
+                    answer.update(status=None, text=repr(exc))
+                answer["at"] = now()
+                answered.set()
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(long_turn)
+                await model.wait_requests(2, timeout=15)  # the turn is with the model
+                running = await _conversation_row(pg, conversation)
+                signalled = now()
+                chat.signal(signal.SIGTERM)
+                code = await chat.wait_exit(timeout=GRACE_SECONDS + 10)
+                exited_in = now() - signalled
+                with anyio.fail_after(5):
+                    await answered.wait()
+            stored_after = await _conversation_row(pg, conversation)
+
+    answered_in = answer["at"] - signalled
+    print(f"answered {answered_in:.2f}s and exited {exited_in:.2f}s after SIGTERM (grace {GRACE_SECONDS:g}s)")
+    assert running["is_processing"] is True  # the claim was held while the turn ran
+    if stream:
+        events = sse_events(answer["text"])
+        assert answer["status"] == 200, answer  # the stream had begun
+        assert events, answer["text"]
+        kind, data = events[-1]
+        assert kind == "error" and data["status"] == 503 and data["code"] == "shutting_down", events
+        assert not any(k in ("answer", "done") for k, _ in events), events
+    else:
+        assert answer["status"] == 503, answer
+        assert json.loads(answer["text"])["error"]["code"] == "shutting_down", answer
+    assert stored_after == {"is_processing": False, "claim_token": None, "messages": stored_before["messages"]}
+    assert code == 0
+    assert answered_in >= GRACE_SECONDS / 2 - 0.1  # the turn had its time, it was not cut at once
+    assert answered_in <= GRACE_SECONDS + 0.5
+    assert exited_in <= GRACE_SECONDS + 1
+
+
+async def test_an_idle_chat_instance_exits_within_a_second_of_sigterm(pg):
+    async with run_role("chat", service_env(pg)) as chat, httpx.AsyncClient(base_url=http_url(chat)) as client:
+        # A client that made a request and keeps its connection open (keep-alive) does not
+        # hold up the stop.
+        listed = await client.get("/api/conversations", headers=chat_headers(new_user()))
+        assert listed.status_code == 200
+        signalled = now()
+        chat.signal(signal.SIGTERM)
+        code = await chat.wait_exit(timeout=15)
+        exited_in = now() - signalled
+    print(f"exited {exited_in:.2f}s after SIGTERM")
+    assert code == 0
+    assert exited_in <= 1.0
