@@ -170,6 +170,21 @@ class GuardedPool:
             self._probing = False
 
 
+class _OneLineWhileAway(logging.Filter):
+    """asyncpg logs every failed attempt to refill its pool with a traceback; while the
+    database is away that is the expected state, so keep the line and its reason only."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None and is_unavailable(exc):
+            record.msg, record.args = f"{record.getMessage()}: {_short_reason(exc)}", ()
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLineWhileAway())
+
+
 def _short_reason(exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
