@@ -81,6 +81,7 @@ class GuardedPool:
         self._reason = ""
         self._probed_at = 0.0
         self._probing = False
+        self._answered_at = -1e9  # when a use of the pool last went through
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.pool, name)
@@ -106,6 +107,7 @@ class GuardedPool:
                 raise
             self._went_down(exc)
             raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
+        self._answered_at = time.monotonic()
 
     async def connect(self, *, application_name: str | None = None) -> asyncpg.Connection:
         """A dedicated connection outside the pool (for LISTEN), under the same outage rules."""
@@ -121,9 +123,13 @@ class GuardedPool:
             raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
 
     async def check(self) -> bool:
-        """Whether the database answers now (one round trip; a probe while it is down)."""
+        """Whether the database answers now: it did within the last second (a busy process
+        need not wait for a free connection to know), else one round trip; a probe while
+        it is down."""
         if self._down_since is not None:
             return await self._probe()
+        if time.monotonic() - self._answered_at < 1.0:
+            return True
         try:
             async with self.acquire() as conn:
                 await conn.fetchval("SELECT 1", timeout=self._probe_timeout)
