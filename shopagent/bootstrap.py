@@ -26,8 +26,6 @@ from shopagent.actors.http import run_http
 from shopagent.actors.ops import run_ops
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
-from shopagent.adapters.local.concierge import LanguageNames, OfflineConcierge, replies_for
-from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_NAMES, BUILTIN_SIZE_NAMES
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog
@@ -72,6 +70,7 @@ from shopagent.settings import Secret, Settings, describe, resolve_data_dir
 if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
     from mcp.server.lowlevel import Server as McpServer
 
+    from shopagent.adapters.local.concierge import LanguageNames, OfflineConcierge
     from shopagent.adapters.mcp.gateway import McpToolGateway
 
 log = logging.getLogger("shopagent")
@@ -727,6 +726,8 @@ def build_chat_model(settings: Settings, vocabulary: Callable[[], Awaitable[Any]
 
 
 def build_concierge(settings: Settings, vocabulary: Callable[[], Awaitable[Any]] | None = None) -> OfflineConcierge:
+    from shopagent.adapters.local.concierge import OfflineConcierge, replies_for  # chat roles only
+
     language = settings.store.language
     replies = replies_for(language)
     if replies is None:
@@ -744,6 +745,9 @@ def build_concierge(settings: Settings, vocabulary: Callable[[], Awaitable[Any]]
 def language_names(settings: Settings) -> dict[str, LanguageNames]:
     """Each language's words for the catalog's colours and sizes: the built-in German and
     French colour names, then [catalog.language_aliases], whose targets must exist."""
+    from shopagent.adapters.local.concierge import LanguageNames
+    from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_NAMES, BUILTIN_SIZE_NAMES
+
     rules = catalog_rules(settings)
     names: dict[str, LanguageNames] = {}
     for language in {*BUILTIN_COLOR_NAMES, *BUILTIN_SIZE_NAMES, *settings.catalog.language_aliases}:
