@@ -44,6 +44,11 @@ class MiniLMEmbedder:
         _check(TOKENIZER_PATH, TOKENIZER_SHA256)
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
+        # Idle threads sleep instead of spinning: a spinning pool takes the CPU from the event
+        # loop, PostgreSQL and other indexers on the same host (measured on 2 cores: 224 vs 209
+        # texts/s alone, 230 vs 153 for two processes together).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
