@@ -95,14 +95,20 @@ def error(status: int, message: str, *, code: str | int | None = None, headers: 
 
 
 @contextlib.asynccontextmanager
-async def running_fake_openai() -> AsyncIterator[FakeOpenAI]:
-    fake = FakeOpenAI()
+async def serving(fake: Any, name: str = "fake-openai") -> AsyncIterator[Any]:
+    """Serve `fake.handle` as /v1/chat/completions on a free port; sets `fake.base_url`."""
     app = Starlette(routes=[Route("/v1/chat/completions", fake.handle, methods=["POST"])])
     sock = bind_tcp("127.0.0.1", 0)
     fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(serve_asgi, app, sock, name="fake-openai", grace_seconds=1))
+        await tg.start(partial(serve_asgi, app, sock, name=name, grace_seconds=1))
         try:
             yield fake
         finally:
             tg.cancel_scope.cancel()
+
+
+@contextlib.asynccontextmanager
+async def running_fake_openai() -> AsyncIterator[FakeOpenAI]:
+    async with serving(FakeOpenAI()) as fake:
+        yield fake

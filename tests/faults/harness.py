@@ -25,18 +25,15 @@ import anyio
 import asyncpg
 import httpx
 import msgspec
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.domain.tokens import issue_token
-from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from tests.conftest import FAST_OPTIONS
 from tests.factories import product_input
-from tests.fake_openai import reply
+from tests.fake_openai import reply, serving
 from tests.helpers import AUTH_SECRET, ShopagentProcess, shopagent
 
 log = logging.getLogger("tests.faults")
@@ -65,14 +62,7 @@ class OwnedPostgres:
 
     async def stop(self) -> None:
         await anyio.to_thread.run_sync(self.server.stop)
-        if (self.server.pgdata / "postmaster.pid").exists():
-            # Seen once under heavy load: EmbeddedPostgres.stop() returned and the server still
-            # ran (it stops only what `pg_ctl status` and postmaster.pid say is running). A test
-            # that means to stop PostgreSQL must not go on with it running: stop it ourselves.
-            log.warning("EmbeddedPostgres.stop() left the server in %s running; stopping it", self.server.pgdata)
-            await anyio.to_thread.run_sync(
-                partial(self.server._pg, "pg_ctl", "stop", "-D", str(self.server.pgdata), "-m", "fast", "-w")
-            )
+        assert not (self.server.pgdata / "postmaster.pid").exists(), "the server is still running"
         self.running = False
 
     @property
@@ -198,10 +188,9 @@ async def all_ready(*procs: ShopagentProcess, timeout: float = 60) -> None:
 
 
 def holder_pattern(proc: ShopagentProcess) -> str:
-    """A POSIX regex matching the `locked_by` of an indexer process's claims. The worker name
-    has been `host:pid`, `host:pid:random` and `indexer/host/pid/random`: whatever the format,
-    the pid is one of its `:`- or `/`-separated parts."""
-    return f"(^|[:/]){proc.process.pid}([:/]|$)"
+    """A POSIX regex matching the `locked_by` of an indexer process's claims
+    (`indexer/<host>/<pid>/<random>`)."""
+    return f"^indexer/[^/]*/{proc.process.pid}/"
 
 
 def http_url(proc: ShopagentProcess) -> str:
@@ -380,17 +369,11 @@ class SlowOpenAI:
 
 @contextlib.asynccontextmanager
 async def slow_openai() -> AsyncIterator[SlowOpenAI]:
-    fake = SlowOpenAI()
-    app = Starlette(routes=[Route("/v1/chat/completions", fake.handle, methods=["POST"])])
-    sock = bind_tcp("127.0.0.1", 0)
-    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
-    async with anyio.create_task_group() as tg:
-        await tg.start(partial(serve_asgi, app, sock, name="slow-openai", grace_seconds=1))
+    async with serving(SlowOpenAI(), name="slow-openai") as fake:
         try:
             yield fake
         finally:
-            fake._released.set()
-            tg.cancel_scope.cancel()
+            fake._released.set()  # the held requests end first, so the server stops at once
 
 
 # -- measuring -----------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ class EmbeddedPostgres:
                 last = True
             except BlockingIOError:
                 last = False
-            if last and self._running_socket_dir() is not None:
+            if last and self._server_running():
                 log.info("stopping the embedded PostgreSQL")
                 self._pg("pg_ctl", "stop", "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "30")
                 if self._socket_dir is not None and self._socket_dir != self.pgdata:
@@ -189,16 +189,24 @@ class EmbeddedPostgres:
         self._give_to_service_user(socket_dir)
         return socket_dir
 
-    def _running_socket_dir(self) -> Path | None:
-        """The socket directory of the server running on pgdata, or None if none runs."""
-        pid_file = self.pgdata / "postmaster.pid"
-        if not pid_file.exists():
-            return None
+    def _server_running(self) -> bool:
+        """Whether a server runs on pgdata (ready or not: starting, recovering, stopping)."""
+        if not (self.pgdata / "postmaster.pid").exists():
+            return False
         try:
             self._pg("pg_ctl", "status", "-D", str(self.pgdata))
         except DatabaseError:
+            return False
+        return True
+
+    def _running_socket_dir(self) -> Path | None:
+        """The socket directory of the server running (and ready) on pgdata, or None."""
+        if not self._server_running():
             return None
-        lines = pid_file.read_text().splitlines()
+        try:
+            lines = (self.pgdata / "postmaster.pid").read_text().splitlines()
+        except FileNotFoundError:  # it stopped just now
+            return None
         # postmaster.pid: pid, data dir, start time, port, socket dir, listen address, shmem, status
         if len(lines) < 8 or lines[7].strip() != "ready" or not lines[4].strip():
             return None
