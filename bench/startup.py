@@ -36,7 +36,10 @@ def start(data_dir: Path) -> tuple[subprocess.Popen[bytes], int, float]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_")}
     env |= {f"SHOPAGENT_{name}__PORT": str(port) for name, port in ports.items()}
     env |= {"SHOPAGENT_DATA_DIR": str(data_dir), "SHOPAGENT_LOGGING__LEVEL": "warning"}
-    env |= {"SHOPAGENT_AUTH_SECRET": "bench-auth-secret-of-32-bytes-or-more", "SHOPAGENT_MCP_API_KEY": "bench-mcp-key-0123"}
+    env |= {
+        "SHOPAGENT_AUTH_SECRET": "bench-auth-secret-of-32-bytes-or-more",
+        "SHOPAGENT_MCP_API_KEY": "bench-mcp-key-0123",
+    }
     began = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "shopagent", "run"], env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{ports['OPS']}/readyz"
