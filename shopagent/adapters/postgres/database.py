@@ -60,6 +60,10 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
 
 
+# What a client is told (the reason, which may name hosts, goes to the log and /readyz only).
+_UNAVAILABLE_MESSAGE = "the database is unavailable right now; try again in a moment"
+
+
 class GuardedPool:
     """The application pool, with outages as a normal condition.
 
@@ -98,7 +102,7 @@ class GuardedPool:
     @contextlib.asynccontextmanager
     async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
         if self._down_since is not None and not await self._probe():
-            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly")
+            raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE)
         try:
             async with self.pool.acquire() as conn:
                 yield conn
@@ -106,13 +110,13 @@ class GuardedPool:
             if not is_unavailable(exc):
                 raise
             self._went_down(exc)
-            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
+            raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE) from None
         self._answered_at = time.monotonic()
 
     async def connect(self, *, application_name: str | None = None) -> asyncpg.Connection:
         """A dedicated connection outside the pool (for LISTEN), under the same outage rules."""
         if self._down_since is not None and not await self._probe():
-            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly")
+            raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE)
         named = {"server_settings": {"application_name": application_name}} if application_name else {}
         try:
             return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5, **named)
@@ -120,7 +124,7 @@ class GuardedPool:
             if not is_unavailable(exc) and not isinstance(exc, TimeoutError):
                 raise
             self._went_down(exc)
-            raise DatabaseUnavailable(f"the database is unavailable ({self._reason}); try again shortly") from None
+            raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE) from None
 
     async def check(self) -> bool:
         """Whether the database answers now: it did within the last second (a busy process
