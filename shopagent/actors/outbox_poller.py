@@ -12,6 +12,7 @@ stop, the events it claimed and that are not finished are released for another i
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -109,7 +110,8 @@ async def _listen_and_claim(
                 wake = anyio.Event()
         log.warning("the LISTEN connection to PostgreSQL was lost; listening again")
     finally:
-        with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+        # A connection the outage broke may fail to close: it is gone either way.
+        with anyio.CancelScope(shield=True), anyio.move_on_after(2), contextlib.suppress(Exception):
             await conn.close()
 
 
