@@ -307,27 +307,52 @@ async def _mcp_stdio(settings: Settings) -> None:
         signals.cancel_scope.cancel()
 
 
-def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
+async def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
+    """Once the catalog is indexed (with progress meanwhile), the URLs, keys, a token and a
+    request to paste: the first answer is then the right one."""
+    shown: list[tuple[int, int]] = []
+
+    def progress(indexed: int, total: int) -> None:
+        if (indexed, total) not in shown and indexed < total:
+            shown.append((indexed, total))
+            print(f"indexing the catalog: {indexed}/{total} products …", flush=True)
+
+    print("shopagent is starting: the services are up, the catalog is being indexed.", flush=True)
+    await bootstrap.wait_until_indexed(services, progress)
     admin_key = settings.secrets.admin_api_key.reveal() if settings.secrets.admin_api_key else "(disabled)"
     mcp_key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else "(none: loopback only)"
     assert settings.secrets.auth_secret is not None  # the demo always has one
     demo_token = issue_token(settings.secrets.auth_secret.reveal(), "demo", settings.chat.token_ttl_seconds)
+    http = f"http://{settings.http.host}:{settings.http.port}"
     lines = [
         "",
-        "shopagent is running. Press Ctrl-C to stop.",
-        f"  HTTP API   http://{settings.http.host}:{settings.http.port}/api",
-        f"  admin API  http://{settings.http.host}:{settings.http.port}/api/admin/products",
+        "shopagent is ready. Press Ctrl-C to stop.",
+        f"  HTTP API   {http}/api",
+        f"  admin API  {http}/api/admin/products",
         f"             Authorization: Bearer {admin_key}",
         f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
         f"             Authorization: Bearer {mcp_key}",
         f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
-        f"  chat       POST http://{settings.http.host}:{settings.http.port}/api/assistant-agent/chat",
+        f"  chat       POST {http}/api/assistant-agent/chat",
         f"             Authorization: Bearer {demo_token}",
-        "             (a token for the user 'demo'; mint others with `shopagent token issue USER_ID`)",
+        f"             (a token for the user 'demo'; mint others with `{_command()} token issue USER_ID`)",
         f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
+        "",
+        "Ask it something:",
+        f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "
+        """-H 'Content-Type: application/json' -d '{"query": "warm winter boots under 200 euros"}'""",
+        f"or chat in a terminal, in another window: {_command()} repl",
         "",
     ]
     print("\n".join(lines), flush=True)
+
+
+def _command() -> str:
+    """How this command was started, to repeat in hints: the script's path, or `python -m`."""
+    launched = Path(sys.argv[0])
+    if launched.name == "__main__.py":
+        return f"{sys.executable} -m shopagent"
+    return str(launched) if launched.is_absolute() or launched.parent != Path() else launched.name
 
 
 def _report_failure(exc: BaseException) -> int:

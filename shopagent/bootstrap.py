@@ -48,11 +48,11 @@ from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
 from shopagent.application.limits import RateLimit
-from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, VectorIndexSpec
+from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, IndexStore, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch, CatalogVocabulary, SearchPolicy
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.errors import ConfigError, DatabaseError
+from shopagent.domain.errors import ConfigError, DatabaseError, DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.ranking import FusionWeights, GradeThresholds
 from shopagent.domain.text import text_search_config_for
@@ -61,7 +61,7 @@ from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
-from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, MailboxHealth
+from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, IndexingHealth, MailboxHealth
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
@@ -537,6 +537,7 @@ async def health_of(
     mailbox: Mailbox[Any] | None,
     scrub: Callable[[str], str],
     dependencies: Sequence[Callable[[], Awaitable[DependencyHealth]]] = (),
+    backlog: Callable[[], Awaitable[IndexBacklog]] | None = None,
 ) -> Health:
     actors = [
         ActorHealth(s.name, s.state.value, s.restarts, scrub(s.last_error) if s.last_error else None)
@@ -547,6 +548,11 @@ async def health_of(
         m = mailbox.statistics()
         box = MailboxHealth(m.capacity, m.depth, m.waiting_senders, m.waiting_receivers)
     checked = [await check() for check in dependencies]
+    indexing = None
+    if backlog is not None and all(d.state == "up" for d in checked if d.name == "database"):
+        with contextlib.suppress(DatabaseUnavailable):
+            b = await backlog()
+            indexing = IndexingHealth(b.pending, b.in_flight, b.dead)
     checked = [msgspec.structs.replace(d, detail=scrub(d.detail) if d.detail else None) for d in checked]
     if not supervisor.all_ready():
         status = "starting"
@@ -557,7 +563,12 @@ async def health_of(
     else:
         status = "ready"
     return Health(
-        ready=status in ("ready", "degraded"), status=status, actors=actors, mailbox=box, dependencies=checked
+        ready=status in ("ready", "degraded"),
+        status=status,
+        actors=actors,
+        mailbox=box,
+        dependencies=checked,
+        indexing=indexing,
     )
 
 
@@ -591,7 +602,7 @@ async def serve(
     *,
     scrub: Callable[[str], str] = str,
     prepare: Callable[[Services], Awaitable[None]] | None = None,
-    on_ready: Callable[[Services], None] | None = None,
+    on_ready: Callable[[Services], Awaitable[None]] | None = None,
 ) -> None:
     """Run the chosen actors until SIGTERM/SIGINT (returns) or a failure (raises)."""
     log.debug("settings: %s", describe(settings))
@@ -612,13 +623,14 @@ async def serve(
 
                 async def health() -> Health:
                     assert supervisor is not None
-                    return await health_of(supervisor, services.mailbox, scrub, checks)
+                    backlog = services.index_store.backlog if INDEXER_ACTORS & actors else None
+                    return await health_of(supervisor, services.mailbox, scrub, checks, backlog)
 
                 supervisor = Supervisor(roster_for(actors, services, health), restart_policy(settings))
                 async with anyio.create_task_group() as tg:
                     await tg.start(supervisor.run)
                     if on_ready is not None:
-                        on_ready(services)
+                        await on_ready(services)
         outer.cancel_scope.cancel()
     if stop.signal is not None:
         log.info("stopped after %s", stop.signal.name)
@@ -689,6 +701,18 @@ def demo_secret(settings: Settings, name: str) -> Secret | None:
         return None
     value = msgspec.json.decode(path.read_bytes(), type=dict[str, str]).get(name)
     return Secret(value) if value else None
+
+
+async def wait_until_indexed(services: Services, progress: Callable[[int, int], None]) -> None:
+    """Return once no catalog change waits to be indexed (dead letters aside), reporting
+    `progress(products indexed, products)` as it goes; the demo's "ready" waits for this."""
+    model = embedding_model_id(services.settings)
+    while True:
+        status = await services.index_store.status(model)
+        progress(status.products_indexed, status.products_total)
+        if status.pending + status.in_flight == 0:
+            return
+        await anyio.sleep(0.5)  # polled: the work may be another indexer process's
 
 
 async def import_sample_catalog_if_empty(services: Services) -> None:

@@ -69,6 +69,17 @@ class ShopagentProcess:
         assert self.process.stdout is not None
         async for chunk in self.process.stdout:
             self.stdout += chunk.decode(errors="replace")
+            self._changed.set()
+            self._changed = anyio.Event()
+
+    async def wait_for_output(self, fragment: str, timeout: float = 30) -> str:
+        """Wait until standard output contains `fragment`; fail if the process ends first."""
+        with anyio.fail_after(timeout):
+            while fragment not in self.stdout:
+                if self.stderr_closed and self.process.returncode is not None:
+                    raise AssertionError(f"shopagent ended before printing {fragment!r}: {self.stdout}")
+                await self._changed.wait()
+        return self.stdout
 
     async def wait_for_log(self, fragment: str, timeout: float = 30) -> dict:
         """Wait until a log line's message contains `fragment`; fail if the process ends first."""

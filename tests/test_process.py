@@ -177,26 +177,24 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
     try:
         async with shopagent("demo", env=env) as proc:
             await proc.wait_for_log("all actors ready", timeout=90)
-            async with shopagent("token", "issue", "demo-user", env=env) as minted:
-                assert await minted.wait_exit() == 0
-            headers = {"Authorization": f"Bearer {minted.stdout.strip()}"}
             url = f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}"
             async with httpx.AsyncClient(timeout=60) as client:
+                # "ready" comes once the sample catalog is indexed: the first answer is the right one.
+                banner = await proc.wait_for_output("shopagent is ready", timeout=120)
                 admin_key = json.loads((data_dir / "demo-secrets.json").read_text())["admin_api_key"]
-
-                async def indexed() -> bool:
-                    # The sample catalog is imported and indexed right after start-up.
-                    response = await client.get(
-                        f"{url}/api/admin/index/status", headers={"Authorization": f"Bearer {admin_key}"}
-                    )
-                    status = response.json()
-                    return (
-                        status["productsIndexed"] == status["productsTotal"] == 200
-                        and status["pending"] + status["inFlight"] == 0
-                        and status["vectorIndexReady"]
-                    )
-
-                await eventually(indexed, timeout=60, interval=0.2)
+                status = (
+                    await client.get(f"{url}/api/admin/index/status", headers={"Authorization": f"Bearer {admin_key}"})
+                ).json()
+                assert status["productsIndexed"] == status["productsTotal"] == 200
+                assert status["pending"] + status["inFlight"] == 0
+                assert "indexing the catalog:" in banner.split("shopagent is ready")[0]  # progress meanwhile
+                await proc.wait_for_output(" repl\n")
+                assert "curl -s http://127.0.0.1:" in proc.stdout and "warm winter boots" in proc.stdout
+                readiness = (await proc.readyz()).json()
+                assert readiness["indexing"] == {"pending": 0, "inFlight": 0, "dead": 0}
+                async with shopagent("token", "issue", "demo-user", env=env) as minted:
+                    assert await minted.wait_exit() == 0
+                headers = {"Authorization": f"Bearer {minted.stdout.strip()}"}
                 first = await say(client, url, headers, "warm winter boots")
                 conversation = first["conversationId"]
                 second = await say(client, url, headers, "tell me more about the second one", conversation)

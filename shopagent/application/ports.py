@@ -97,6 +97,12 @@ class SaveItem:
     vectors: np.ndarray | None = None
 
 
+class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
+    pending: int  # waiting to be claimed (due, or backing off after a failure)
+    in_flight: int  # claimed by an indexer, not finished
+    dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
+
+
 class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     model: str
     pending: int
@@ -177,6 +183,10 @@ class IndexStore(Protocol):
 
     async def release_expired_leases(self, max_attempts: int) -> int:
         """Free leases that ran out, counting them; dead-letter events that lost too many."""
+        ...
+
+    async def backlog(self) -> IndexBacklog:
+        """How many events wait, are in flight, are dead-lettered (cheap: for readiness)."""
         ...
 
     async def status(self, model: str) -> IndexStatus: ...

@@ -14,6 +14,7 @@ from pgvector import Vector
 
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
 from shopagent.application.ports import (
+    IndexBacklog,
     IndexBuild,
     IndexStatus,
     SaveItem,
@@ -216,6 +217,21 @@ class PostgresIndexStore:
                 max_attempts,
             )
         return len(rows)
+
+    async def backlog(self) -> IndexBacklog:
+        """The outbox events waiting (due or backing off), in flight and dead-lettered."""
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(
+                """
+                SELECT
+                    count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now()))
+                        AS pending,
+                    count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
+                    count(*) FILTER (WHERE status = 'dead') AS dead
+                FROM outbox_event WHERE status <> 'done'
+                """
+            )
+        return IndexBacklog(pending=row["pending"], in_flight=row["in_flight"], dead=row["dead"])
 
     async def status(self, model: str) -> IndexStatus:
         async with self._pool.acquire() as conn:

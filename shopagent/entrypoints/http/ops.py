@@ -34,6 +34,15 @@ class DependencyHealth(msgspec.Struct, frozen=True, rename="camel"):
     detail: str | None = None
 
 
+class IndexingHealth(msgspec.Struct, frozen=True, rename="camel"):
+    """The catalog's indexing backlog (in an indexer role): products whose latest change is not
+    searchable yet."""
+
+    pending: int
+    in_flight: int
+    dead: int
+
+
 class Health(msgspec.Struct, frozen=True, rename="camel"):
     """`status`: "ready"; "degraded" (serving, an optional dependency is down); "unavailable"
     (a required dependency is down); "starting" (an actor is not ready yet)."""
@@ -43,6 +52,7 @@ class Health(msgspec.Struct, frozen=True, rename="camel"):
     actors: list[ActorHealth]
     mailbox: MailboxHealth | None
     dependencies: list[DependencyHealth] = []
+    indexing: IndexingHealth | None = None
 
 
 _encoder = msgspec.json.Encoder()
@@ -86,6 +96,14 @@ def render_metrics(report: Health) -> str:
             "# HELP shopagent_dependency_up 1 when the dependency answered the last check.",
             "# TYPE shopagent_dependency_up gauge",
             *(f'shopagent_dependency_up{{dependency="{d.name}"}} {int(d.state == "up")}' for d in report.dependencies),
+        ]
+    if report.indexing is not None:
+        lines += [
+            "# HELP shopagent_outbox_events Outbox events not finished, by state.",
+            "# TYPE shopagent_outbox_events gauge",
+            f'shopagent_outbox_events{{state="pending"}} {report.indexing.pending}',
+            f'shopagent_outbox_events{{state="in_flight"}} {report.indexing.in_flight}',
+            f'shopagent_outbox_events{{state="dead"}} {report.indexing.dead}',
         ]
     if report.mailbox is not None:
         lines += [
