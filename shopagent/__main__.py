@@ -170,7 +170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings(args.config)
         actors = bootstrap.parse_roles(args.role if args.command == "run" else "all")
-    except ConfigError as exc:
+        if args.command == "demo":
+            bootstrap.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
+            settings = bootstrap.with_demo_secrets(settings)
+        if args.command in ("run", "demo"):
+            bootstrap.preflight(settings, actors)  # before the database starts
+    except (ConfigError, ListenError) as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     scrub = Scrubber(settings.secrets.values())
@@ -183,11 +188,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         secrets=settings.secrets.values(),
         access_log=settings.logging.access_log,
     )
-    if args.command == "demo":
-        settings = bootstrap.with_demo_secrets(settings)
-        scrub = Scrubber(settings.secrets.values())
+
+    async def run() -> None:
+        await bootstrap.preflight_mcp(settings, actors)
+        await bootstrap.serve(settings, actors, scrub=scrub)
+
     jobs = {
-        "run": lambda: bootstrap.serve(settings, actors, scrub=scrub),
+        "run": run,
         "demo": lambda: bootstrap.serve(
             settings,
             actors,

@@ -62,6 +62,7 @@ from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, IndexingHealth, MailboxHealth
+from shopagent.runtime.asgi import check_free, is_loopback
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
@@ -112,6 +113,63 @@ def parse_roles(text: str) -> frozenset[str]:
         raise ConfigError(f"unknown role {unknown[0]!r}; valid roles: {', '.join(VALID_ROLES)}")
     roles = ROLES.keys() if "all" in names else names
     return frozenset({"ops", *(actor for role in roles for actor in ROLES[role])})
+
+
+def preflight(settings: Settings, actors: frozenset[str]) -> None:
+    """What start-up would fail on later, found now, before the database starts: missing
+    secrets for the roles asked, a provider without its key, a data directory that cannot be
+    used, a port in use. Raises ConfigError (or ListenError) with one line saying what to do."""
+    secrets, chat = settings.secrets, settings.chat
+    if "http" in actors and secrets.auth_secret is None:
+        raise ConfigError(
+            "the chat API needs SHOPAGENT_AUTH_SECRET (a long random string that signs chat tokens, "
+            "e.g. `openssl rand -base64 32`); `shopagent demo` generates one"
+        )
+    if "http" in actors and chat.provider == "gemini" and secrets.gemini_api_key is None:
+        raise ConfigError("chat.provider = 'gemini' needs the GEMINI_API_KEY environment variable")
+    needs_embedder = bool(SEARCH_ACTORS & actors) or ("http" in actors and not chat.mcp_url)
+    if needs_embedder and settings.embedding.model == "gemini" and secrets.gemini_api_key is None:
+        raise ConfigError("embedding.model = 'gemini' needs the GEMINI_API_KEY environment variable")
+    if "mcp" in actors and secrets.mcp_api_key is None and not is_loopback(settings.mcp.host):
+        raise ConfigError(
+            f"refusing to serve MCP on {settings.mcp.host} without a key; set SHOPAGENT_MCP_API_KEY "
+            "(or listen on 127.0.0.1)"
+        )
+    if secrets.database_url is None:
+        check_data_dir(resolve_data_dir(settings))
+    servers = {"ops": settings.ops, "http": settings.http, "mcp": settings.mcp}
+    for name, server in servers.items():
+        if name in actors:
+            check_free(server.host, server.port, what=name)
+
+
+def check_data_dir(path: Path) -> None:
+    """The data directory exists (or can be made) and can be written, or a ConfigError says
+    how to fix it."""
+    hint = "set SHOPAGENT_DATA_DIR to a writable directory, or give this one to the user shopagent runs as"
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"the data directory {path} is not a directory; {hint}")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".write-check-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError(
+            f"the data directory {path} cannot be written ({exc.strerror or exc}; user id {os.geteuid()}); {hint} "
+            f"(e.g. `chown -R {os.geteuid()} {path}`)"
+        ) from None
+
+
+async def preflight_mcp(settings: Settings, actors: frozenset[str]) -> None:
+    """A chat role with chat.mcp_url: can the MCP server be reached with the key? (one line if not)"""
+    if "http" not in actors or not settings.chat.mcp_url:
+        return
+    from shopagent.adapters.mcp.gateway import open_over_http
+
+    key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else None
+    async with open_over_http(settings.chat.mcp_url, key, timeout=settings.database.connect_timeout_seconds):
+        pass
 
 
 @dataclass

@@ -7,7 +7,6 @@ the socket is bound and the session manager runs (the app's lifespan started).
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from typing import Any
 
@@ -20,19 +19,10 @@ from starlette.types import ASGIApp
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
-from shopagent.runtime.asgi import bind_tcp, serve_asgi
+from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
 from shopagent.settings import McpSettings, Settings
 
 log = logging.getLogger("shopagent.mcp")
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def transport_security(mcp: McpSettings) -> TransportSecuritySettings:

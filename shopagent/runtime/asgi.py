@@ -9,6 +9,7 @@ within the grace period, runs the app's lifespan shutdown, and only then do we r
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import socket
 import time
@@ -30,6 +31,22 @@ class ListenError(OSError):
 
 class ServerError(RuntimeError):
     """The server stopped on its own or its app failed to start."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_free(host: str, port: int, *, what: str = "server") -> None:
+    """Raise ListenError now if host:port cannot be listened on (in use, unknown host), so
+    that start-up fails before anything else is started; port 0 is always free."""
+    if port:
+        bind_tcp(host, port, what=what).close()
 
 
 def bind_tcp(host: str, port: int, *, what: str = "server") -> socket.socket:

@@ -1,0 +1,72 @@
+"""Start-up failures are one line that says what to do, found before the database starts
+wherever they can be (exit 2, like a settings mistake); no traceback, no half-started process."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import shopagent
+
+pytestmark = pytest.mark.anyio
+
+
+def _taken_port() -> socket.socket:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    return taken
+
+
+CASES = {
+    "chat without an auth secret": (
+        ("run", "--role", "chat"), {"SHOPAGENT_AUTH_SECRET": ""}, "the chat API needs SHOPAGENT_AUTH_SECRET"),
+    "gemini chat without a key": (
+        ("run", "--role", "chat"), {"SHOPAGENT_CHAT__PROVIDER": "gemini"},
+        "chat.provider = 'gemini' needs the GEMINI_API_KEY environment variable"),
+    "gemini embeddings without a key": (
+        ("run", "--role", "indexer"), {"SHOPAGENT_EMBEDDING__MODEL": "gemini"},
+        "embedding.model = 'gemini' needs the GEMINI_API_KEY environment variable"),
+    "mcp on every interface without a key": (
+        ("run", "--role", "mcp"), {"SHOPAGENT_MCP__HOST": "0.0.0.0"},  # noqa: S104 - the case under test
+        "refusing to serve MCP on 0.0.0.0 without a key; set SHOPAGENT_MCP_API_KEY"),
+    "demo with a data directory that is a file": (
+        ("demo",), {"DATA_DIR_IS_A_FILE": "1"}, "is not a directory; set SHOPAGENT_DATA_DIR to a writable directory"),
+    "run with a data directory that is a file": (
+        ("run",), {"DATA_DIR_IS_A_FILE": "1"}, "is not a directory; set SHOPAGENT_DATA_DIR to a writable directory"),
+    "http port in use": (
+        ("run", "--role", "chat"), {"SHOPAGENT_HTTP__PORT": "TAKEN"}, "http: cannot listen on 127.0.0.1:"),
+    "ops port in use": (("run", "--role", "reaper"), {"SHOPAGENT_OPS__PORT": "TAKEN"}, "ops: cannot listen on"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_a_start_up_mistake_is_one_line_and_exit_2_before_the_database_starts(case, tmp_path: Path):
+    args, env, expected = CASES[case]
+    data_dir = tmp_path / "data"
+    with _taken_port() as taken:
+        env = {k: str(taken.getsockname()[1]) if v == "TAKEN" else v for k, v in env.items()}
+        if env.pop("DATA_DIR_IS_A_FILE", None):
+            data_dir.write_text("not a directory")
+        env["SHOPAGENT_DATA_DIR"] = str(data_dir)  # no database URL: the embedded one would start
+        async with shopagent(*args, env=env) as proc:
+            assert await proc.wait_exit() == 2
+    lines = [entry["message"] for entry in proc.logs]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("shopagent: error: ") and expected in lines[0], lines
+    assert not (data_dir / "postgres").exists()  # found before the database started
+
+
+async def test_an_unreachable_mcp_url_stops_a_chat_instance_in_one_line(database):
+    with _taken_port() as closed:  # listening, never answering HTTP: then closed
+        port = closed.getsockname()[1]
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_CHAT__MCP_URL": f"http://127.0.0.1:{port}/mcp"}
+    async with shopagent("run", "--role", "chat", env=env) as proc:
+        assert await proc.wait_exit() == 1
+    errors = proc.errors()
+    assert len(errors) == 1, proc.logs
+    assert f"cannot use the MCP server at http://127.0.0.1:{port}/mcp: ConnectError" in errors[0]
+    assert not any("Traceback" in str(entry) for entry in proc.logs)
+    assert not any("PostgreSQL" in entry.get("message", "") for entry in proc.logs)  # checked before it
