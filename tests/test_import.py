@@ -49,6 +49,39 @@ def test_csv_rows_form_products_and_bad_rows_are_explained(tmp_path: Path):
     assert "price: Invalid decimal" in str(parsed["row 9 (slug 'cheap')"])
 
 
+# As a spreadsheet in a German locale saves it: semicolons, decimal commas, a byte order mark,
+# a quoted description holding the separator, and columns of the shop's own.
+SPREADSHEET_CSV = (
+    "\ufeffSKU;Slug;Name;Category;Price;Discount_Price;Description;Color;Size;Quantity;EAN\n"
+    'WB-1;winter-boot;Winterstiefel;Boots;1.249,90;999,00;"Warm; wasserdicht";black;42;3;4006381333931\n'
+    "WB-2;winter-boot;;;;;;black;43;1;4006381333948\n"
+    "SC-1;scarf;Schal;Accessories;19,95;;;grey;ONE SIZE;7;\n"
+)
+
+
+def test_a_spreadsheet_csv_with_semicolons_decimal_commas_and_extra_columns_is_read(tmp_path: Path, caplog):
+    path = tmp_path / "export.csv"
+    path.write_bytes(SPREADSHEET_CSV.encode())
+    with caplog.at_level("WARNING", logger="shopagent.catalog"):
+        parsed = dict(read_catalog_file(path))
+    boot, scarf = parsed["row 2 (slug 'winter-boot')"], parsed["row 4 (slug 'scarf')"]
+    assert not isinstance(boot, ValidationError) and not isinstance(scarf, ValidationError), parsed
+    assert (str(boot.price), str(boot.discount_price), str(scarf.price)) == ("1249.90", "999.00", "19.95")
+    assert boot.description == "Warm; wasserdicht"
+    assert [(v.size, v.quantity) for v in boot.variations] == [("42", 3), ("43", 1)]
+    assert [r.getMessage() for r in caplog.records] == ["ignoring the CSV column(s) shopagent does not use: ean, sku"]
+
+
+def test_a_tab_separated_file_is_read_and_a_header_it_cannot_use_says_how_it_was_read(tmp_path: Path):
+    path = tmp_path / "tabs.csv"
+    path.write_text(CSV.replace(",", "\t"))
+    assert not isinstance(dict(read_catalog_file(path))["row 2 (slug 'trail-runner')"], ValidationError)
+    path.write_text("slug;name\nx;y\n")
+    with pytest.raises(ValidationError, match=r"lacks the column\(s\) category, color, price, quantity, size "
+                                               r"\(read as separated by semicolons\)"):  # fmt: skip
+        read_catalog_file(path)
+
+
 def test_a_json_file_must_hold_an_array(tmp_path: Path):
     path = tmp_path / "catalog.json"
     path.write_text('{"slug": "x"}')

@@ -3,19 +3,24 @@
 Parsing never stops at a bad record: each record becomes either a ProductInput or a
 ValidationError that says where it is ("line 4", "row 7 (slug 'x')") and what is wrong.
 
-CSV columns (header row required; order free; empty cells mean "not given"):
+CSV columns (header row required; order free; names in any case; empty cells mean "not
+given"; other columns are ignored, with one warning naming them):
   slug, name, category, price            required on a product's first row
   discount_price, description, brand, material, currency, rating, main_image,
   images                                 several URLs separated by "|"
   color, size, quantity, reserved, weight_grams   one variation per row
 Rows with the same slug form one product; product columns may be left empty on its later
-rows, but must not contradict the first.
+rows, but must not contradict the first. The separator is read from the header: `,`, `;`
+(as spreadsheets write CSV in locales whose decimal mark is a comma: then `12,50` and
+`1.234,50` are prices too) or a tab; a UTF-8 byte order mark is skipped.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,8 @@ import msgspec
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import explain
+
+log = logging.getLogger("shopagent.catalog")
 
 Parsed = tuple[str, ProductInput | ValidationError]
 
@@ -44,6 +51,9 @@ PRODUCT_COLUMNS = (
 )
 VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams")
 _CAMEL = {"discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams"}
+_DECIMAL_COLUMNS = ("price", "discount_price", "rating")
+_SEPARATORS = (",", ";", "\t")
+_DECIMAL_COMMA = re.compile(r"^-?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 12,50 or 1.234,50
 
 
 def read_catalog_file(path: Path) -> list[Parsed]:
@@ -95,14 +105,21 @@ def _from_jsonl(data: bytes) -> Iterator[Parsed]:
 
 
 def _from_csv(text: str) -> Iterator[Parsed]:
-    reader = csv.DictReader(io.StringIO(text))
-    columns = set(reader.fieldnames or ())
+    header = text.split("\n", 1)[0]
+    separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
+    reader = csv.DictReader(io.StringIO(text), delimiter=separator)
+    reader.fieldnames = [name.strip().casefold() for name in reader.fieldnames or ()]
+    columns = set(reader.fieldnames)
     missing = {"slug", "name", "category", "price", "color", "size", "quantity"} - columns
     if missing:
-        raise ValidationError(f"the CSV header lacks the column(s) {', '.join(sorted(missing))}")
-    unknown = columns - set(PRODUCT_COLUMNS) - set(VARIATION_COLUMNS)
+        shown = {";": "semicolons", "\t": "tabs"}.get(separator, "commas")
+        raise ValidationError(
+            f"the CSV header lacks the column(s) {', '.join(sorted(missing))} (read as separated by {shown})"
+        )
+    unknown = columns - set(PRODUCT_COLUMNS) - set(VARIATION_COLUMNS) - {""}
     if unknown:
-        raise ValidationError(f"unknown CSV column(s) {', '.join(sorted(unknown))}")
+        log.warning("ignoring the CSV column(s) shopagent does not use: %s", ", ".join(sorted(unknown)))
+    decimal_comma = separator == ";"
     products: dict[str, dict[str, Any]] = {}
     problems: dict[str, str] = {}
     first_row: dict[str, int] = {}
@@ -111,6 +128,11 @@ def _from_csv(text: str) -> Iterator[Parsed]:
         if not slug:
             yield f"row {number}", ValidationError("slug is empty")
             continue
+        if decimal_comma:
+            for column in _DECIMAL_COLUMNS:
+                value = (row.get(column) or "").strip()
+                if _DECIMAL_COMMA.match(value):
+                    row[column] = value.replace(".", "").replace(",", ".")
         if slug not in products:
             products[slug], first_row[slug] = _csv_product(row), number
         elif slug not in problems:
