@@ -1,0 +1,112 @@
+"""deploy/compose*.yaml hold only what the binary accepts: every command parses, every setting
+is one shopagent knows (with valid values), the roles asked for have what they need, and the
+services are wired together as the README's split deployment says."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import msgspec
+import pytest
+import yaml
+
+from shopagent import bootstrap
+from shopagent.__main__ import build_parser
+from shopagent.settings import OpsSettings, RuntimeSettings, load_settings
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+
+
+def example_env() -> dict[str, str]:
+    lines = (DEPLOY / "shopagent.env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def services_of(name: str) -> dict[str, dict]:
+    text = (DEPLOY / name).read_text()
+    variables = example_env()
+    text = re.sub(r"\$\{(\w+)\}", lambda m: variables[m.group(1)], text)  # as `--env-file` does
+    return yaml.safe_load(text)["services"]
+
+
+def shopagent_services(name: str) -> dict[str, dict]:
+    return {n: s for n, s in services_of(name).items() if s.get("image", "").startswith("shopagent")}
+
+
+def environment_of(service: dict) -> dict[str, str]:
+    env = example_env() if service.get("env_file") == "shopagent.env" else {}
+    return {**env, **{k: str(v) for k, v in (service.get("environment") or {}).items()}}
+
+
+@pytest.mark.parametrize(
+    ("file", "service"),
+    [(f, s) for f in ("compose.yaml", "compose.split.yaml") for s in shopagent_services(f)],
+)
+def test_every_shopagent_service_runs_a_command_with_settings_the_binary_accepts(file, service, tmp_path):
+    spec = shopagent_services(file)[service]
+    args = build_parser().parse_args(spec["command"])  # exits (fails the test) on anything unknown
+    env = {k: v for k, v in environment_of(spec).items() if k.startswith("SHOPAGENT_") or k == "GEMINI_API_KEY"}
+    settings = load_settings(None, env)  # unknown keys, bad values and weak secrets raise here
+    if args.command == "run":
+        actors = bootstrap.parse_roles(args.role)
+        # What `run` checks before it starts anything; here on free ports and a scratch data dir.
+        checked = msgspec.structs.replace(
+            settings,
+            runtime=msgspec.structs.replace(settings.runtime, data_dir=str(tmp_path)),
+            ops=OpsSettings(port=0),
+            http=msgspec.structs.replace(settings.http, port=0),
+            mcp=msgspec.structs.replace(settings.mcp, port=0),
+        )
+        bootstrap.preflight(checked, actors)
+        health = spec["healthcheck"]["test"]
+        assert f"{settings.ops.port}/readyz" in " ".join(health), health
+        seconds = int(spec["stop_grace_period"].removesuffix("s"))
+        assert seconds > settings.runtime.shutdown_grace_seconds  # the drain fits before a SIGKILL
+        published = {int(p.split(":")[1].split()[0]) for p in spec.get("ports", [])}
+        servers = {"http": settings.http, "mcp": settings.mcp}
+        for name, server in servers.items():
+            if name in actors and published:
+                assert server.port in published and server.host == "0.0.0.0", (name, published)  # noqa: S104
+
+
+def test_the_one_container_file_keeps_its_data_in_a_volume():
+    (spec,) = shopagent_services("compose.yaml").values()
+    data_dir = environment_of(spec)["SHOPAGENT_DATA_DIR"]
+    assert any(v.endswith(f":{data_dir}") for v in spec["volumes"])
+    assert "SHOPAGENT_DATABASE_URL" not in environment_of(spec)  # the embedded PostgreSQL
+    assert RuntimeSettings().shutdown_grace_seconds < 15
+
+
+def test_the_split_file_is_the_split_deployment_of_the_readme():
+    services = services_of("compose.split.yaml")
+    commands = {name: shlex.join(s["command"]) for name, s in services.items() if "command" in s}
+    assert commands == {
+        "migrate": "migrate",
+        "mcp": "run --role mcp",
+        "chat": "run --role chat",
+        "indexer-1": "run --role indexer",
+        "indexer-2": "run --role indexer",
+        "reaper": "run --role reaper",
+    }
+    assert services["postgres"]["image"].startswith("pgvector/pgvector:")
+    for name, spec in services.items():
+        for needed in spec.get("depends_on", {}):
+            assert needed in services, (name, needed)
+    assert services["migrate"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    for name in ("mcp", "indexer-1", "indexer-2", "reaper"):
+        assert services[name]["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}
+    assert services["chat"]["depends_on"] == {"mcp": {"condition": "service_healthy"}}
+    # chat reaches the mcp service on the port that service listens on
+    mcp_url = urlsplit(environment_of(services["chat"])["SHOPAGENT_CHAT__MCP_URL"])
+    mcp_settings = load_settings(None, {k: v for k, v in environment_of(services["mcp"]).items()
+                                        if k.startswith("SHOPAGENT_")}).mcp  # fmt: skip
+    assert (mcp_url.hostname, mcp_url.port, mcp_url.path) == ("mcp", mcp_settings.port, "/mcp")
+    # every shopagent service uses the postgres service, with the password postgres is given
+    database = urlsplit(environment_of(services["chat"])["SHOPAGENT_DATABASE_URL"])
+    postgres = services["postgres"]["environment"]
+    assert (database.hostname, database.username, database.password, database.path) == (
+        "postgres", postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"], f"/{postgres['POSTGRES_DB']}",
+    )  # fmt: skip
