@@ -1,6 +1,10 @@
 # shopagent in a container. Build: docker build -t shopagent .
+#   (podman: podman build --format docker -t shopagent . ; the OCI format drops HEALTHCHECK)
 # Run (embedded PostgreSQL in a volume):
 #   docker run -p 8080:8080 -p 8000:8000 -p 9090:9090 -v shopagent-data:/data shopagent
+# The admin key, MCP key and chat token secret the environment does not set (-e
+# SHOPAGENT_ADMIN_API_KEY=... etc.) are generated once into the volume:
+#   docker run --rm -v shopagent-data:/data --entrypoint cat shopagent /data/generated-secrets.json
 # With an external database: add -e SHOPAGENT_DATABASE_URL=postgresql://...
 FROM python:3.11-slim
 
@@ -14,6 +18,7 @@ RUN pip install --no-cache-dir .
 
 USER shopagent
 ENV SHOPAGENT_DATA_DIR=/data \
+    SHOPAGENT_RUNTIME__GENERATE_SECRETS=true \
     SHOPAGENT_LOGGING__FORMAT=json \
     SHOPAGENT_HTTP__HOST=0.0.0.0 \
     SHOPAGENT_MCP__HOST=0.0.0.0 \

@@ -173,6 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "demo":
             bootstrap.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
             settings = bootstrap.with_demo_secrets(settings)
+        elif args.command == "run" and settings.runtime.generate_secrets:
+            bootstrap.check_data_dir(resolve_data_dir(settings))
+            settings = bootstrap.with_demo_secrets(settings, bootstrap.GENERATED_SECRETS_FILE)
         if args.command in ("run", "demo"):
             bootstrap.preflight(settings, actors)  # before the database starts
     except (ConfigError, ListenError) as exc:
@@ -188,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         secrets=settings.secrets.values(),
         access_log=settings.logging.access_log,
     )
+    if args.command == "run" and settings.runtime.generate_secrets:
+        where = resolve_data_dir(settings) / bootstrap.GENERATED_SECRETS_FILE
+        log.info("keys the environment does not set are the generated ones in %s", where)
 
     async def run() -> None:
         await bootstrap.preflight_mcp(settings, actors)

@@ -731,12 +731,13 @@ async def drain_index(
 
 
 DEMO_SECRETS = ("admin_api_key", "mcp_api_key", "auth_secret")
+GENERATED_SECRETS_FILE = "generated-secrets.json"  # `run` with runtime.generate_secrets
 
 
-def with_demo_secrets(settings: Settings) -> Settings:
-    """Fill the demo's keys that the environment does not set from `<data dir>/demo-secrets.json`,
+def with_demo_secrets(settings: Settings, file_name: str = "demo-secrets.json") -> Settings:
+    """Fill the keys that the environment does not set from `<data dir>/<file_name>`,
     generating them once (file mode 0600)."""
-    path = resolve_data_dir(settings) / "demo-secrets.json"
+    path = resolve_data_dir(settings) / file_name
     stored: dict[str, str] = {}
     if path.exists():
         stored = msgspec.json.decode(path.read_bytes(), type=dict[str, str])
@@ -753,12 +754,15 @@ def with_demo_secrets(settings: Settings) -> Settings:
 
 
 def demo_secret(settings: Settings, name: str) -> Secret | None:
-    """A secret `shopagent demo` generated earlier in this data directory, if any."""
-    path = resolve_data_dir(settings) / "demo-secrets.json"
-    if not path.exists():
-        return None
-    value = msgspec.json.decode(path.read_bytes(), type=dict[str, str]).get(name)
-    return Secret(value) if value else None
+    """A secret `shopagent demo` (or `run` with runtime.generate_secrets) generated earlier in
+    this data directory, if any."""
+    for file_name in ("demo-secrets.json", GENERATED_SECRETS_FILE):
+        path = resolve_data_dir(settings) / file_name
+        if path.exists():
+            value = msgspec.json.decode(path.read_bytes(), type=dict[str, str]).get(name)
+            if value:
+                return Secret(value)
+    return None
 
 
 async def wait_until_indexed(services: Services, progress: Callable[[int, int], None]) -> None:

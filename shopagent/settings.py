@@ -74,6 +74,7 @@ class DatabaseSettings(_Section):
 
 class RuntimeSettings(_Section):
     data_dir: str = ""
+    generate_secrets: bool = False
     shutdown_grace_seconds: Seconds = 10.0
     restart_max: NonNegativeInt = 5
     restart_window_seconds: Seconds = 60.0

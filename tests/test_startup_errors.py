@@ -3,9 +3,12 @@ wherever they can be (exit 2, like a settings mistake); no traceback, no half-st
 
 from __future__ import annotations
 
+import json
 import socket
+import stat
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.helpers import shopagent
@@ -70,3 +73,35 @@ async def test_an_unreachable_mcp_url_stops_a_chat_instance_in_one_line(database
     assert f"cannot use the MCP server at http://127.0.0.1:{port}/mcp: ConnectError" in errors[0]
     assert not any("Traceback" in str(entry) for entry in proc.logs)
     assert not any("PostgreSQL" in entry.get("message", "") for entry in proc.logs)  # checked before it
+
+
+async def test_run_with_generate_secrets_makes_the_missing_keys_once_into_the_data_dir(database, tmp_path: Path):
+    env = {
+        "SHOPAGENT_DATABASE_URL": database,
+        "SHOPAGENT_DATA_DIR": str(tmp_path),
+        "SHOPAGENT_AUTH_SECRET": "",
+        "SHOPAGENT_RUNTIME__GENERATE_SECRETS": "true",
+        "SHOPAGENT_EMBEDDING__MODEL": "hash",
+    }
+    secrets_file = tmp_path / "generated-secrets.json"
+    for attempt in (1, 2):  # generated on the first start, the same ones on the next
+        async with shopagent("run", "--role", "chat", env=env) as proc:
+            await proc.wait_for_log("all actors ready", timeout=60)
+            generated = json.loads(secrets_file.read_text())
+            if attempt == 1:
+                first = generated
+            assert generated == first and set(generated) == {"admin_api_key", "mcp_api_key", "auth_secret"}
+            assert stat.S_IMODE(secrets_file.stat().st_mode) == 0o600
+            async with shopagent("token", "issue", "ana", env=env) as minted:
+                assert await minted.wait_exit() == 0
+            url = f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}"
+            async with httpx.AsyncClient(base_url=url) as client:
+                admin = await client.get(
+                    "/api/admin/products", headers={"Authorization": f"Bearer {generated['admin_api_key']}"}
+                )
+                chat = await client.get(
+                    "/api/conversations", headers={"Authorization": f"Bearer {minted.stdout.strip()}"}
+                )
+            assert (admin.status_code, chat.status_code) == (200, 200)
+            proc.signal()
+            assert await proc.wait_exit() == 0
