@@ -16,7 +16,13 @@ import pytest
 from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.mcp.gateway import open_in_process
+from shopagent.adapters.memory.chat import ScriptedChatModel, says
+from shopagent.adapters.postgres.conversations import PostgresConversations
+from shopagent.application.agent import AssistantAgent
+from shopagent.application.conversations import ChatPolicy, ChatService
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, dependency_checks, open_services, roster_for
+from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
 from shopagent.settings import Secret
 from tests.conftest import settings_for
@@ -127,9 +133,59 @@ async def _noticed(services) -> bool:
 
 
 async def _created(services):
-    from shopagent.domain.errors import DatabaseUnavailable
-
     try:
         return await services.catalog.create_product(product_input("boot-after"))
+    except DatabaseUnavailable:
+        return None
+
+
+class WaitingModel(ScriptedChatModel):
+    """Answers "ok", after `gate` is set when one is given."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda messages: says("ok"))
+        self.gate: anyio.Event | None = None
+        self.entered = anyio.Event()
+
+    async def generate(self, system, messages, tools, temperature=None):
+        reply = await super().generate(system, messages, tools, temperature)
+        self.entered.set()
+        if self.gate is not None:
+            await self.gate.wait()
+        return reply
+
+
+async def test_a_turn_cut_by_an_outage_leaves_its_conversation_free_for_the_next_message(linked, link):
+    model = WaitingModel()
+    async with open_in_process(linked.mcp_server) as tools:
+        chat = ChatService(PostgresConversations(linked.pool), AssistantAgent(model, tools, "system"), ChatPolicy())
+        first = await chat.run_turn("ana", "boots?")
+        model.gate, model.entered = anyio.Event(), anyio.Event()
+        failed: list[Exception] = []
+        async with anyio.create_task_group() as tg:
+
+            async def cut_while_it_thinks() -> None:
+                await model.entered.wait()
+                link.cut()  # the answer cannot be stored, nor the claim released
+                model.gate.set()
+
+            tg.start_soon(cut_while_it_thinks)
+            try:
+                await chat.run_turn("ana", "and socks?", first.conversation_id)
+            except DatabaseUnavailable as exc:
+                failed.append(exc)
+        assert failed  # the client got 503 database_unavailable
+        await link.restore()
+        model.gate = None
+        # Not "still being answered" until the reaper's stuck_after_seconds: free at once.
+        again = await eventually(lambda: _turn(chat, first.conversation_id), timeout=5)
+        assert again.response == "ok"
+        stored = await chat.get("ana", first.conversation_id)
+        assert [m.text for m in stored.messages] == ["boots?", "ok", "and socks?", "ok"]
+
+
+async def _turn(chat, conversation_id):
+    try:
+        return await chat.run_turn("ana", "and socks?", conversation_id)
     except DatabaseUnavailable:
         return None

@@ -56,6 +56,7 @@ class ChatService:
         self._store = conversations
         self._agent = agent
         self._policy = policy
+        self._unreleased: dict[uuid.UUID, uuid.UUID] = {}  # claims an outage kept us from releasing
 
     async def run_turn(
         self, user_id: str, query: str, conversation_id: uuid.UUID | None = None, on_event: EventSink | None = None
@@ -69,6 +70,8 @@ class ChatService:
             created = await self._store.create(user_id, title_for(query), self._agent.model.model_id, [user, *new])
             return TurnResult(created, response)
         conversation = await self._owned(user_id, conversation_id)
+        if conversation.is_processing and await self._release_leftover(conversation_id):
+            conversation = await self._owned(user_id, conversation_id)
         if conversation.max_context_window_reached:
             raise ContextLimitReached("this conversation reached the model's context window; start a new one")
         if conversation.is_processing:
@@ -84,12 +87,24 @@ class ChatService:
                     released = await self._store.release(conversation_id, token)
                 except DatabaseUnavailable:
                     # The turn's own outcome stands (an answer stored before the outage is
-                    # still answered); the reaper frees the claim once the database is back.
+                    # still answered). The claim is released by the next message to this
+                    # conversation here, or by the reaper once the database is back.
+                    self._unreleased[conversation_id] = token
                     log.warning("conversation %s: its claim could not be released (the database is away)",
                                 conversation_id)  # fmt: skip
                 else:
                     if not released:
                         log.warning("conversation %s: the claim was released before the turn ended", conversation_id)
+
+    async def _release_leftover(self, conversation_id: uuid.UUID) -> bool:
+        """Release a claim of ours that an outage kept us from releasing; whether there was one."""
+        token = self._unreleased.get(conversation_id)
+        if token is None:
+            return False
+        await self._store.release(conversation_id, token)  # still away: kept for the next message
+        del self._unreleased[conversation_id]
+        log.info("conversation %s: released the claim an outage had kept", conversation_id)
+        return True
 
     async def _continue(
         self, conversation_id: uuid.UUID, token: uuid.UUID, query: str, on_event: EventSink | None
