@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import tempfile
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,14 @@ async def backlog_pg(backlog_cluster: Path, tmp_path: Path) -> AsyncIterator[Own
         yield server
 
 
+async def holding_mid_backlog(pg, indexer, fewest: int, most: int) -> list[int] | None:
+    """The events `indexer` holds, once it holds more than a batch while `fewest`..`most`
+    events are still pending."""
+    held = await held_by(pg, indexer)
+    left = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
+    return held if len(held) > CLAIM_BATCH and fewest <= left <= most else None
+
+
 async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the_index_ends_whole(backlog_pg):
     pg = backlog_pg
     env = service_env(pg, **SLOW_INDEXER)
@@ -93,12 +102,7 @@ async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the
         # Late in the backlog, so that the others may run out of work before the victim's
         # leases run out: then no busy claim loop picks its events up by the way; only waking
         # when a lease ends (or taking over a dead indexer's leases) brings them back in time.
-        async def victim_mid_batch() -> list[int] | None:
-            held = await held_by(pg, victim)
-            left = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
-            return held if len(held) > CLAIM_BATCH and 100 <= left <= 400 else None
-
-        held = await eventually(victim_mid_batch, timeout=30, interval=0.02)
+        held = await eventually(partial(holding_mid_backlog, pg, victim, 100, 400), timeout=30, interval=0.02)
         victim.signal(signal.SIGKILL)
         killed_at = now()
         assert await victim.wait_exit(timeout=10) == -signal.SIGKILL
@@ -163,12 +167,9 @@ async def test_a_stopping_indexer_hands_back_what_it_had_not_finished_at_once(ba
     ):
         await all_ready(stopping, other)
 
-        async def mid_backlog() -> list[int] | None:
-            held = await held_by(pg, stopping)
-            left = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'pending'")
-            return held if len(held) > CLAIM_BATCH and 400 <= left <= PRODUCTS - 50 else None
-
-        held = await eventually(mid_backlog, timeout=30, interval=0.02)
+        held = await eventually(
+            partial(holding_mid_backlog, pg, stopping, 400, PRODUCTS - 50), timeout=30, interval=0.02
+        )
         signalled = now()
         stopping.signal(signal.SIGTERM)
         signal_db_time = await pg.fetchval("SELECT clock_timestamp()")

@@ -36,6 +36,13 @@ _DEFAULT_SPEC = VectorIndexSpec()
 # at once. A lease of any other holder (or of a machine that vanished without closing its
 # connections) lasts until it runs out.
 LIVE_WORKER_PREFIX = "indexer/"
+_BACKLOG = """
+    SELECT
+        count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now())) AS pending,
+        count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
+        count(*) FILTER (WHERE status = 'dead') AS dead
+    FROM outbox_event WHERE status <> 'done'
+"""
 
 
 class PostgresIndexStore:
@@ -221,30 +228,12 @@ class PostgresIndexStore:
     async def backlog(self) -> IndexBacklog:
         """The outbox events waiting (due or backing off), in flight and dead-lettered."""
         async with self._pool.acquire() as conn:
-            row = await conn.fetchrow(
-                """
-                SELECT
-                    count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now()))
-                        AS pending,
-                    count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
-                    count(*) FILTER (WHERE status = 'dead') AS dead
-                FROM outbox_event WHERE status <> 'done'
-                """
-            )
+            row = await conn.fetchrow(_BACKLOG)
         return IndexBacklog(pending=row["pending"], in_flight=row["in_flight"], dead=row["dead"])
 
     async def status(self, model: str) -> IndexStatus:
         async with self._pool.acquire() as conn:
-            counts = await conn.fetchrow(
-                """
-                SELECT
-                    count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now()))
-                        AS pending,
-                    count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
-                    count(*) FILTER (WHERE status = 'dead') AS dead
-                FROM outbox_event WHERE status <> 'done'
-                """
-            )
+            counts = await conn.fetchrow(_BACKLOG)
             indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
             index_settings = await _ready_index_settings(conn, vector_index_name(model))
             total = await conn.fetchval("SELECT count(*) FROM product")
