@@ -115,7 +115,7 @@ def parse_roles(text: str) -> frozenset[str]:
     return frozenset({"ops", *(actor for role in roles for actor in ROLES[role])})
 
 
-MISSING_AUTH_SECRET_MESSAGE = (  # noqa: S105 - a message, not a secret
+MISSING_AUTH_SECRET_MESSAGE = (
     "the chat API needs SHOPAGENT_AUTH_SECRET (a long random string that signs chat tokens, "
     "e.g. `openssl rand -base64 32`); `shopagent demo` generates one"
 )
