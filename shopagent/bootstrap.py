@@ -115,7 +115,7 @@ def parse_roles(text: str) -> frozenset[str]:
     return frozenset({"ops", *(actor for role in roles for actor in ROLES[role])})
 
 
-MISSING_AUTH_SECRET_MESSAGE = (
+CHAT_SIGNING_KEY_MISSING = (
     "the chat API needs SHOPAGENT_AUTH_SECRET (a long random string that signs chat tokens, "
     "e.g. `openssl rand -base64 32`); `shopagent demo` generates one"
 )
@@ -127,7 +127,7 @@ def preflight(settings: Settings, actors: frozenset[str]) -> None:
     used, a port in use. Raises ConfigError (or ListenError) with one line saying what to do."""
     secrets, chat = settings.secrets, settings.chat
     if "http" in actors and secrets.auth_secret is None:
-        raise ConfigError(MISSING_AUTH_SECRET_MESSAGE)
+        raise ConfigError(CHAT_SIGNING_KEY_MISSING)
     if "http" in actors and chat.provider == "gemini" and secrets.gemini_api_key is None:
         raise ConfigError("chat.provider = 'gemini' needs the GEMINI_API_KEY environment variable")
     needs_embedder = bool(SEARCH_ACTORS & actors) or ("http" in actors and not chat.mcp_url)
@@ -454,7 +454,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     """
     s = services.settings
     if s.secrets.auth_secret is None:
-        raise ConfigError(MISSING_AUTH_SECRET_MESSAGE)
+        raise ConfigError(CHAT_SIGNING_KEY_MISSING)
     admin_key = s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None
     running: dict[str, Any] = {}
     guard = TurnGuard()
