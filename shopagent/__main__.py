@@ -16,6 +16,7 @@ import anyio
 from shopagent import __version__, bootstrap
 from shopagent.domain.errors import ConfigError, ShopagentError
 from shopagent.domain.tokens import issue_token
+from shopagent.entrypoints.catalog_files import CSV_FORMATS, CsvFormat
 from shopagent.entrypoints.cli_commands import ProgressBar, import_catalog_file, print_index_status
 from shopagent.runtime.asgi import ListenError, ServerError
 from shopagent.runtime.logging import Scrubber, configure_logging
@@ -85,12 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
     importing = catalog_commands.add_parser(
         "import",
         parents=[common],
-        help="create or update products from a .json, .jsonl or .csv file",
+        help="create or update products from a .json, .jsonl or .csv file (also Shopify and WooCommerce exports)",
         description="Upsert products by slug from FILE: .json (an array of products), .jsonl (one product per "
-        "line) or .csv (one row per variation; see the README for the columns). Bad records are reported and "
-        "skipped; the rest is imported. Exit code 1 if any record was rejected.",
+        "line) or .csv (one row per variation; see the README for the columns), or a product CSV exported by "
+        "Shopify or WooCommerce. Bad records and rows are reported and skipped; the rest is imported. Exit code "
+        "1 if any record was rejected.",
     )
     importing.add_argument("file", metavar="FILE", type=Path)
+    importing.add_argument(
+        "--format",
+        choices=CSV_FORMATS,
+        default="auto",
+        help="layout of a .csv file (default: auto, told from its header)",
+    )
     index = commands.add_parser("index", help="inspect and manage the semantic index", description="The index.")
     index_commands = index.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     index_commands.add_parser(
@@ -209,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             on_ready=partial(_print_banner, settings),
         ),
         "migrate": lambda: _migrate(settings),
-        "catalog": lambda: _import(settings, args.file),
+        "catalog": lambda: _import(settings, args.file, args.format),
         "index": lambda: _index(settings, args.action),
         "mcp": lambda: _mcp_stdio(settings),
         "repl": lambda: _repl(settings),
@@ -228,9 +236,10 @@ async def _migrate(settings: Settings) -> None:
     print(f"applied {len(applied)} migration(s)" if applied else "the schema is up to date")
 
 
-async def _import(settings: Settings, path: Path) -> int:
+async def _import(settings: Settings, path: Path, format: CsvFormat) -> int:
+    words = bootstrap.option_words(settings)
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await import_catalog_file(services.catalog, path)
+        summary = await import_catalog_file(services.catalog, path, format=format, words=words)
     return 1 if summary.rejected else 0
 
 

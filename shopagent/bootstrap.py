@@ -55,7 +55,7 @@ from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError, DatabaseError, DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.ranking import FusionWeights, GradeThresholds
-from shopagent.domain.text import text_search_config_for
+from shopagent.domain.text import OptionWords, fold, text_search_config_for
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
@@ -858,6 +858,16 @@ def language_names(settings: Settings) -> dict[str, LanguageNames]:
             sizes = {**configured.sizes, **sizes}
         names[language] = LanguageNames(colors=colors, sizes=sizes)
     return names
+
+
+def option_words(settings: Settings) -> OptionWords:
+    """How shop exports may write the catalog's colours and sizes: every language's names for them."""
+    names = language_names(settings).values()
+    return OptionWords(
+        catalog_rules(settings),
+        colors={fold(word): color for language in names for word, color in language.colors.items()},
+        sizes={fold(word): size for language in names for word, size in language.sizes.items()},
+    )
 
 
 @contextlib.asynccontextmanager

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import asyncpg
@@ -10,9 +13,13 @@ import msgspec
 import pytest
 
 from shopagent.adapters.postgres.index_store import vector_index_name
-from shopagent.application.catalog import import_products
+from shopagent.application.catalog import ImportNote, import_products
+from shopagent.bootstrap import option_words
+from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import read_catalog_file
+from shopagent.entrypoints.shop_exports import html_to_text
+from shopagent.settings import Settings
 from tests.factories import product_input
 from tests.helpers import shopagent
 
@@ -23,12 +30,17 @@ slug,name,category,price,discount_price,description,brand,material,images,color,
 trail-runner,Trail Runner,Sneakers,89.90,,A light shoe for forest paths.,Pacer,mesh,https://img.example.com/a.jpg|https://img.example.com/b.jpg,black,42,5,0,300
 trail-runner,,,,,,,,,black,43,2,1,310
 trail-runner,,,,,,,,,red,42,0,0,300
+trail-runner,,,,,,,,,turquoise,44,1,0,300
 bad-size,Bad Size Boot,Boots,120.00,,,,,,black,XXXXL,1,0,
 clash,Clash Tee,Shirts & tops,19.90,,,,,,white,M,3,0,
 clash,Clash Tee Two,,,,,,,,white,L,3,0,
 ,Orphan,Boots,1.00,,,,,,black,42,1,0,
 cheap,Cheap Scarf,Accessories,abc,,,,,,grey,ONE SIZE,4,0,
 """
+
+
+WORDS = option_words(Settings())  # the default catalog: its colours, sizes and their names in other languages
+IMPORTS = Path(__file__).parent / "data" / "imports"
 
 
 def as_json(**changes) -> dict:
@@ -38,15 +50,17 @@ def as_json(**changes) -> dict:
 def test_csv_rows_form_products_and_bad_rows_are_explained(tmp_path: Path):
     path = tmp_path / "catalog.csv"
     path.write_text(CSV)
-    parsed = dict(read_catalog_file(path))
+    parsed = dict(read_catalog_file(path, words=WORDS))
     runner = parsed["row 2 (slug 'trail-runner')"]
     assert not isinstance(runner, ValidationError)
     assert [(v.color, v.size, v.quantity) for v in runner.variations] == [("black", "42", 5), ("black", "43", 2),
                                                                           ("red", "42", 0)]  # fmt: skip
     assert runner.images == ["https://img.example.com/a.jpg", "https://img.example.com/b.jpg"]
-    assert str(parsed["row 6 (slug 'clash')"]) == "row 7: name differs from row 6"
-    assert str(parsed["row 8"]) == "slug is empty"
-    assert "price: Invalid decimal" in str(parsed["row 9 (slug 'cheap')"])
+    assert str(parsed["row 7 (slug 'clash')"]) == "row 8: name differs from row 7"
+    assert str(parsed["row 9"]) == "slug is empty"
+    assert "price: Invalid decimal" in str(parsed["row 10 (slug 'cheap')"])
+    assert str(parsed["row 5 (slug 'trail-runner')"]).startswith("colour 'turquoise' is not one of black, white,")
+    assert str(parsed["row 6 (slug 'bad-size')"]).startswith("size 'XXXXL' is not one of XS, S, M,")
 
 
 # As a spreadsheet in a German locale saves it: semicolons, decimal commas, a byte order mark,
@@ -111,9 +125,11 @@ async def test_the_import_command_loads_good_rows_reports_bad_ones_and_exits_1(d
     async with shopagent("catalog", "import", str(path), env=env) as proc:
         assert await proc.wait_exit() == 1
     out = proc.stdout
-    assert "catalog.csv: 1 created, 0 updated, 0 unchanged, 4 rejected" in out
-    assert "rejected row 5 (slug 'bad-size'): variation 1: size 'XXXXL' is not one of" in out
-    assert "rejected row 6 (slug 'clash'): row 7: name differs from row 6" in out
+    # A row whose colour or size the catalog lacks is rejected alone; its product keeps the others.
+    assert "catalog.csv: 1 created, 0 updated, 0 unchanged, 5 rejected" in out
+    assert "rejected row 5 (slug 'trail-runner'): colour 'turquoise' is not one of black, white, grey," in out
+    assert "rejected row 6 (slug 'bad-size'): size 'XXXXL' is not one of XS, S, M," in out
+    assert "rejected row 7 (slug 'clash'): row 8: name differs from row 7" in out
 
 
 async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path):
@@ -153,3 +169,173 @@ async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path)
     async with shopagent("index", "retry-failed", env=env) as proc:
         assert await proc.wait_exit() == 0
     assert "0 dead-lettered event(s) queued again" in proc.stdout
+
+
+def parsed_export(name: str, **options) -> tuple[dict[str, ProductInput], dict[str, str], dict[str, list[str]]]:
+    """(products by slug, rejections by where, notes by where) of one of the sample exports."""
+    products, rejected, notes = {}, {}, {}
+    for where, item in read_catalog_file(options.pop("path", IMPORTS / name), words=WORDS, **options):
+        if isinstance(item, ImportNote):
+            notes.setdefault(where, []).append(item.text)
+        elif isinstance(item, ValidationError):
+            rejected[where] = str(item)
+        else:
+            products[item.slug] = item
+    return products, rejected, notes
+
+
+def variations(product: ProductInput) -> list[tuple[str, str, int, int | None]]:
+    return [(v.color, v.size, v.quantity, v.weight_grams) for v in product.variations]
+
+
+def test_a_shopify_export_becomes_products_with_variations_prices_and_text(caplog):
+    with caplog.at_level("WARNING", logger="shopagent.catalog"):
+        products, rejected, notes = parsed_export("shopify_products_export.csv")
+    assert caplog.records == []  # every column of the export is known, used or not
+    sweater = products["merino-crew-sweater"]
+    # Variant Price 79.90 under a Compare At Price of 99.00: a discount, to the cent.
+    assert (sweater.price, sweater.discount_price) == (Decimal("99.00"), Decimal("79.90"))
+    assert (sweater.name, sweater.brand, sweater.category) == ("Merino Crew Sweater", "Nordwolle", "Sweaters")
+    # an oversold variant (-1) has none to sell
+    assert variations(sweater) == [("navy", "S", 4, 380), ("navy", "M", 0, 380), ("navy", "L", 2, 380),
+                                   ("burgundy", "M", 0, 380)]  # fmt: skip
+    assert sweater.description == (
+        "A warm crew-neck sweater knitted from 100% merino wool \u2013 soft, breathable and easy to layer.\n"
+        "- Ribbed cuffs & hem\n- Machine washable at 30 °C"
+    )
+    # images in their Image Position order (the continuation row's too), then the variant's image
+    assert [sweater.main_image, *sweater.images] == [
+        "https://cdn.shopify.example/sweater-navy.jpg", "https://cdn.shopify.example/sweater-back.jpg",
+        "https://cdn.shopify.example/sweater-detail.jpg", "https://cdn.shopify.example/sweater-burgundy.jpg",
+    ]  # fmt: skip
+    # No options ("Title" / "Default Title"): ONE SIZE, in the colour its title names.
+    tote = products["black-canvas-tote"]
+    assert variations(tote) == [("black", "ONE SIZE", 12, None)] and tote.discount_price is None
+    # German option names and values; a colour the catalog lacks rejects that row only.
+    hat = products["strickmuetze"]
+    assert variations(hat) == [("black", "ONE SIZE", 7, 90), ("grey", "ONE SIZE", 3, 90)]
+    assert hat.price == Decimal("19.99")
+    assert rejected["row 10 (handle 'strickmuetze')"].startswith("colour 'Senfgelb' is not one of black, white, grey,")
+    # An unknown size likewise; the variants' differing prices are reported.
+    sneaker = products["trail-sneaker"]
+    assert variations(sneaker) == [("black", "42", 3, 610), ("black", "46", 2, 610)]
+    assert rejected["row 12 (handle 'trail-sneaker')"].startswith("size '44.5' is not one of XS, S, M, L,")
+    assert notes["row 11 (handle 'trail-sneaker')"] == [
+        "its variants have different prices (119.00, 129.00); the catalog keeps one price per product, "
+        "and 119.00 (the first variant's) was imported"
+    ]
+    # "Medium"/"Large" are M/L; a third option that alone tells two rows apart cannot be kept.
+    shirt = products["summer-shirt"]
+    assert variations(shirt) == [("white", "M", 6, None), ("white", "L", 2, None)] and shirt.material == "Linen"
+    assert rejected["row 15 (handle 'summer-shirt')"] == (
+        "white M is already row 14: the catalog tells variations apart by colour and size only; "
+        "Material 'Cotton' is not kept"
+    )
+    assert notes["row 17 (handle 'parka-preview')"] == ["skipped: its status is draft (active products are imported)"]
+    assert notes["row 18 (handle 'gift-card')"] == ["skipped: a gift card"]
+    assert set(products) == {"merino-crew-sweater", "black-canvas-tote", "strickmuetze", "trail-sneaker",
+                             "summer-shirt"}  # fmt: skip
+    assert len(rejected) == 3
+
+
+def test_the_current_shopify_column_names_are_read_too():
+    products, rejected, notes = parsed_export("shopify_products_export_current.csv")
+    jacket = products["rain-jacket"]
+    assert (jacket.price, jacket.discount_price, jacket.category) == (Decimal("89.95"), None, "Coats & Jackets")
+    assert variations(jacket) == [("olive", "M", 5, 450), ("olive", "L", 0, 470)]
+    assert jacket.description == "Waterproof, taped seams.\nPacks into its pocket."
+    assert (rejected, notes) == ({}, {})
+
+
+def test_a_shopify_export_saved_again_by_a_german_spreadsheet_reads_the_same(tmp_path: Path):
+    """Semicolons, decimal commas, a byte order mark: the same products, to the cent."""
+    original = (IMPORTS / "shopify_products_export.csv").read_text()
+    rows = list(csv.reader(io.StringIO(original)))
+    prices = {rows[0].index("Variant Price"), rows[0].index("Variant Compare At Price")}
+    for row in rows[1:]:
+        for column in prices:
+            row[column] = row[column].replace(".", ",")
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(rows)
+    path = tmp_path / "export.csv"
+    path.write_bytes(("\ufeff" + out.getvalue()).encode())
+    assert ";79,90;99,00;" in path.read_text()
+    assert parsed_export("", path=path) == parsed_export("shopify_products_export.csv")
+
+
+def test_a_woocommerce_export_becomes_products_from_variable_simple_and_variation_rows():
+    products, rejected, notes = parsed_export("woocommerce_products_export.csv")
+    hoodie = products["hoodie"]
+    # the first variation's prices: Sale price 42 under a Regular price of 45
+    assert (hoodie.price, hoodie.discount_price) == (Decimal("45"), Decimal("42"))
+    assert (hoodie.category, hoodie.brand) == ("Hoodies", "Woo Basics")  # the first category's last level
+    assert variations(hoodie) == [("blue", "M", 10, 550), ("red", "L", 3, 550), ("green", "S", 2, 500)]
+    assert hoodie.description == (
+        "Our cosiest hoodie.\n\nBrushed organic cotton fleece with a kangaroo pocket.\n"
+        "Pre-washed, so it keeps its shape."
+    )
+    assert [hoodie.main_image, *hoodie.images] == [
+        "https://woo.example/wp-content/uploads/hoodie-1.jpg", "https://woo.example/wp-content/uploads/hoodie-2.jpg",
+        "https://woo.example/wp-content/uploads/hoodie-blue.jpg",
+    ]  # fmt: skip
+    assert rejected["row 5 (SKU 'woo-hoodie-turquoise-m')"].startswith("colour 'Turquoise' is not one of black,")
+    assert notes["row 2 (SKU 'woo-hoodie')"] == [
+        "its variants have different prices (42.00, 48.50); the catalog keeps one price per product, "
+        "and 42.00 (the first variant's) was imported"
+    ]
+    belt = products["leather-belt"]  # no stock count (stock not managed): said, not guessed
+    assert variations(belt) == [("brown", "ONE SIZE", 0, 250)] and belt.material == "Leather"
+    assert notes["row 7 (SKU 'woo-belt')"] == [
+        "1 variant(s) have no stock count; imported with quantity 0 (not available)"
+    ]
+    socks = products["wollsocken-3er-pack"]  # German attribute names and values, an escaped comma
+    assert (socks.price, socks.discount_price, socks.category) == (Decimal("12.5"), Decimal("9.99"), "Socken, Strümpfe")
+    assert variations(socks) == [("grey", "ONE SIZE", 25, 120)]
+    assert notes["row 8 (SKU 'woo-scarf-draft')"] == ["skipped: it is a draft (published products are imported)"]
+    assert notes["row 9 (SKU 'woo-set')"] == ["skipped: a grouped product (not sold here)"]
+    assert notes["row 10 (SKU 'woo-partner-boot')"] == ["skipped: an external product (not sold here)"]
+    assert rejected["row 12"] == "a variation whose Parent 'id:999' is not in the file"
+    assert set(products) == {"hoodie", "leather-belt", "wollsocken-3er-pack"} and len(rejected) == 2
+
+
+def test_html_descriptions_become_text():
+    html = "<h2>Care</h2><p>Wash&nbsp;at 30&deg;C.<br/>Do <em>not</em> tumble dry.</p><script>track()</script>"
+    html += "<ul><li>A</li></ul>"
+    assert html_to_text(html) == "Care\nWash at 30°C.\nDo not tumble dry.\n- A"
+    assert html_to_text("plain   text\nover lines") == "plain text over lines"
+
+
+def test_a_chosen_format_the_header_does_not_fit_is_one_clear_error():
+    with pytest.raises(ValidationError, match=r"^the Shopify export header lacks the column\(s\) handle or url handle"):
+        read_catalog_file(IMPORTS / "woocommerce_products_export.csv", format="shopify")
+    with pytest.raises(ValidationError, match=r"^the WooCommerce export header lacks the column\(s\) "):
+        read_catalog_file(IMPORTS / "shopify_products_export.csv", format="woocommerce")
+
+
+async def test_importing_a_shopify_export_stores_what_it_says_and_reports_the_rest(database, tmp_path: Path):
+    env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    path = IMPORTS / "shopify_products_export.csv"
+    async with shopagent("catalog", "import", str(path), env=env) as proc:
+        assert await proc.wait_exit() == 1  # rows were rejected
+    out = proc.stdout
+    assert "shopify_products_export.csv: 5 created, 0 updated, 0 unchanged, 3 rejected, 3 note(s)" in out
+    assert "  rejected row 10 (handle 'strickmuetze'): colour 'Senfgelb' is not one of" in out
+    assert "  note row 17 (handle 'parka-preview'): skipped: its status is draft" in out
+    conn = await asyncpg.connect(database)
+    try:
+        rows = await conn.fetch("SELECT slug, price, discount_price FROM product ORDER BY slug")
+        stock = await conn.fetch(
+            "SELECT color, size, quantity FROM product_variation v JOIN product p ON p.id = v.product_id "
+            "WHERE p.slug = 'strickmuetze' ORDER BY color"
+        )
+    finally:
+        await conn.close()
+    assert [(r["slug"], str(r["price"]), str(r["discount_price"])) for r in rows] == [
+        ("black-canvas-tote", "24.50", "None"), ("merino-crew-sweater", "99.00", "79.90"),
+        ("strickmuetze", "19.99", "None"), ("summer-shirt", "49.00", "None"), ("trail-sneaker", "119.00", "None"),
+    ]  # fmt: skip
+    assert [tuple(r) for r in stock] == [("black", "ONE SIZE", 7), ("grey", "ONE SIZE", 3)]
+    # The same file again changes nothing.
+    async with shopagent("catalog", "import", str(path), env=env) as proc:
+        assert await proc.wait_exit() == 1
+    assert "5 unchanged" in proc.stdout

@@ -85,12 +85,23 @@ class CatalogService:
         raise Conflict(f"product {draft.slug!r} is being changed by someone else; try again")
 
 
+@dataclass(frozen=True)
+class ImportNote:
+    """What an import did differently from the file, or skipped, and why (not a rejection)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass
 class ImportSummary:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (where, what)
 
     @property
     def total(self) -> int:
@@ -98,12 +109,14 @@ class ImportSummary:
 
 
 async def import_products(
-    service: CatalogService, items: list[tuple[str, ProductInput | ShopagentError]], progress=None
+    service: CatalogService, items: list[tuple[str, ProductInput | ShopagentError | ImportNote]], progress=None
 ) -> ImportSummary:
     """Upsert each parsed product by slug; a bad one is recorded and skipped, never fatal."""
     summary = ImportSummary()
     for done, (where, item) in enumerate(items, start=1):
-        if isinstance(item, ShopagentError):
+        if isinstance(item, ImportNote):
+            summary.notes.append((where, item.text))
+        elif isinstance(item, ShopagentError):
             summary.rejected.append((where, str(item)))
         else:
             try:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from shopagent.domain.catalog import ProductDraft
+from shopagent.domain.catalog import CatalogRules, ProductDraft
+from shopagent.domain.errors import ValidationError
 
 MAX_QUERY_TERMS = 32
 _WORD = re.compile(r"[^\W_]+")
@@ -164,3 +165,40 @@ EMPTY_VOCABULARY = Vocabulary({}, {})
 def descriptive(term: str, filter_words: frozenset[str]) -> bool:
     """Whether a query term describes the item: not a number, colour or size (those are filters)."""
     return not term.isdigit() and term not in filter_words
+
+
+# How shop exports commonly spell the default sizes (folded word -> size).
+COMMON_SIZE_WORDS = {
+    "extra small": "XS", "x-small": "XS", "xsmall": "XS", "small": "S", "medium": "M", "large": "L",
+    "extra large": "XL", "x-large": "XL", "xlarge": "XL", "xx-large": "XXL", "xxlarge": "XXL", "2xl": "XXL",
+    "xxx-large": "XXXL", "xxxlarge": "XXXL", "3xl": "XXXL", "one size": "ONE SIZE", "onesize": "ONE SIZE",
+    "one-size": "ONE SIZE", "os": "ONE SIZE",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """The colours and sizes as shops write them in their exports ("Schwarz", "Medium"):
+    the catalog's own words and aliases, then other languages' names (folded word -> colour
+    or size). Only words whose colour or size the catalog has count."""
+
+    rules: CatalogRules
+    colors: Mapping[str, str] = field(default_factory=dict)
+    sizes: Mapping[str, str] = field(default_factory=dict)
+
+    def color(self, raw: str) -> str | None:
+        return self.rules.color(raw) or self.rules.color(self.colors.get(fold(" ".join(raw.split())), ""))
+
+    def size(self, raw: str) -> str | None:
+        word = fold(" ".join(raw.split()))
+        return self.rules.size(raw) or self.rules.size(self.sizes.get(word) or COMMON_SIZE_WORDS.get(word, ""))
+
+    def variation(self, color: str, size: str) -> tuple[str, str]:
+        """The catalog's (colour, size) for these option values, or a ValidationError with the allowed set."""
+        if (known_color := self.color(color)) is None:
+            shown = f"colour {color!r}" if color else "no colour"
+            raise ValidationError(f"{shown} is not one of {', '.join(self.rules.colors)}")
+        if (known_size := self.size(size)) is None:
+            shown = f"size {size!r}" if size else "no size"
+            raise ValidationError(f"{shown} is not one of {', '.join(self.rules.sizes)}")
+        return known_color, known_size

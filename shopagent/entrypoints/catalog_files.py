@@ -1,7 +1,9 @@
-"""Catalog files -> ProductInput: JSON (an array), JSON Lines, CSV (one row per variation).
+"""Catalog files -> ProductInput: JSON (an array), JSON Lines, CSV (one row per variation),
+and the product CSV exports of Shopify and WooCommerce (see shop_exports).
 
 Parsing never stops at a bad record: each record becomes either a ProductInput or a
-ValidationError that says where it is ("line 4", "row 7 (slug 'x')") and what is wrong.
+ValidationError that says where it is ("line 4", "row 7 (slug 'x')") and what is wrong, or
+an ImportNote (something imported differently from the file, or skipped, said out loud).
 
 CSV columns (header row required; order free; names in any case; empty cells mean "not
 given"; other columns are ignored, with one warning naming them):
@@ -17,23 +19,22 @@ rows, but must not contradict the first. The separator is read from the header: 
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
-import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
-from shopagent.domain.inputs import explain
+from shopagent.domain.text import OptionWords
+from shopagent.entrypoints import shop_exports
+from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
 
 log = logging.getLogger("shopagent.catalog")
 
-Parsed = tuple[str, ProductInput | ValidationError]
+CsvFormat = Literal["auto", "shopagent", "shopify", "woocommerce"]
+CSV_FORMATS: tuple[CsvFormat, ...] = ("auto", "shopagent", "shopify", "woocommerce")
 
 PRODUCT_COLUMNS = (
     "slug",
@@ -52,12 +53,14 @@ PRODUCT_COLUMNS = (
 VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams")
 _CAMEL = {"discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams"}
 _DECIMAL_COLUMNS = ("price", "discount_price", "rating")
-_SEPARATORS = (",", ";", "\t")
-_DECIMAL_COMMA = re.compile(r"^-?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 12,50 or 1.234,50
 
 
-def read_catalog_file(path: Path) -> list[Parsed]:
-    """Parse a catalog file by its extension. Raises ValidationError only for the file as a whole."""
+def read_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> list[Parsed]:
+    """Parse a catalog file by its extension. Raises ValidationError only for the file as a whole.
+
+    `format` chooses the CSV layout (auto: from the header). With `words`, a CSV row whose colour
+    or size the catalog lacks is rejected alone (the product keeps its other rows), and the
+    colours and sizes are read as shops write them ("Schwarz", "Medium")."""
     suffix = path.suffix.lower()
     try:
         data = path.read_bytes()
@@ -68,17 +71,8 @@ def read_catalog_file(path: Path) -> list[Parsed]:
     if suffix == ".jsonl":
         return list(_from_jsonl(data))
     if suffix == ".csv":
-        return list(_from_csv(data.decode("utf-8-sig", errors="replace")))
+        return list(_from_csv(data.decode("utf-8-sig", errors="replace"), format, words))
     raise ValidationError(f"{path.name}: unsupported file type {suffix or '(none)'}; use .json, .jsonl or .csv")
-
-
-def _convert(where: str, item: Any, *, strict: bool = True) -> Parsed:
-    slug = item.get("slug") if isinstance(item, dict) else None
-    label = f"{where} (slug {slug!r})" if isinstance(slug, str) and slug else where
-    try:
-        return label, msgspec.convert(item, ProductInput, strict=strict)
-    except msgspec.ValidationError as exc:
-        return label, ValidationError(explain(exc))
 
 
 def _from_json(data: bytes) -> Iterator[Parsed]:
@@ -89,7 +83,7 @@ def _from_json(data: bytes) -> Iterator[Parsed]:
     if not isinstance(items, list):
         raise ValidationError("a .json catalog must be an array of products (use .jsonl for one per line)")
     for number, item in enumerate(items, start=1):
-        yield _convert(f"item {number}", item)
+        yield convert(f"item {number}", item)
 
 
 def _from_jsonl(data: bytes) -> Iterator[Parsed]:
@@ -101,38 +95,52 @@ def _from_jsonl(data: bytes) -> Iterator[Parsed]:
         except msgspec.DecodeError as exc:
             yield f"line {number}", ValidationError(f"not valid JSON: {exc}")
             continue
-        yield _convert(f"line {number}", item)
+        yield convert(f"line {number}", item)
 
 
-def _from_csv(text: str) -> Iterator[Parsed]:
-    header = text.split("\n", 1)[0]
-    separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
-    reader = csv.DictReader(io.StringIO(text), delimiter=separator)
-    reader.fieldnames = [name.strip().casefold() for name in reader.fieldnames or ()]
-    columns = set(reader.fieldnames)
-    missing = {"slug", "name", "category", "price", "color", "size", "quantity"} - columns
-    if missing:
-        shown = {";": "semicolons", "\t": "tabs"}.get(separator, "commas")
-        raise ValidationError(
-            f"the CSV header lacks the column(s) {', '.join(sorted(missing))} (read as separated by {shown})"
-        )
-    unknown = columns - set(PRODUCT_COLUMNS) - set(VARIATION_COLUMNS) - {""}
-    if unknown:
-        log.warning("ignoring the CSV column(s) shopagent does not use: %s", ", ".join(sorted(unknown)))
-    decimal_comma = separator == ";"
+def _from_csv(text: str, format: str, words: OptionWords | None) -> Iterator[Parsed]:
+    table = CsvTable.read(text)
+    if not table.columns:
+        raise ValidationError("the CSV file is empty (a header row is needed)")
+    chosen = detect_format(table.columns) if format == "auto" else format
+    if chosen == "shopify":
+        yield from shop_exports.from_shopify(table, words)
+    elif chosen == "woocommerce":
+        yield from shop_exports.from_woocommerce(table, words)
+    else:
+        yield from _from_own_csv(table, words)
+
+
+def detect_format(columns: frozenset[str]) -> str:
+    """Which CSV layout a header is: "shopify", "woocommerce" or "shopagent" (the default)."""
+    if "slug" in columns:
+        return "shopagent"
+    if {"handle", "url handle"} & columns and "title" in columns:
+        return "shopify"
+    if {"type", "name"} <= columns and {"regular price", "parent", "attribute 1 name"} & columns:
+        return "woocommerce"
+    return "shopagent"
+
+
+def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
+    table.require({"slug", "name", "category", "price", "color", "size", "quantity"})
+    table.warn_unknown({*PRODUCT_COLUMNS, *VARIATION_COLUMNS})
     products: dict[str, dict[str, Any]] = {}
     problems: dict[str, str] = {}
     first_row: dict[str, int] = {}
-    for number, row in enumerate(reader, start=2):  # row 1 is the header
-        slug = (row.get("slug") or "").strip()
+    for number, row in table.rows():
+        slug = row.get("slug", "")
         if not slug:
             yield f"row {number}", ValidationError("slug is empty")
             continue
-        if decimal_comma:
-            for column in _DECIMAL_COLUMNS:
-                value = (row.get(column) or "").strip()
-                if _DECIMAL_COMMA.match(value):
-                    row[column] = value.replace(".", "").replace(",", ".")
+        table.decimals(row, _DECIMAL_COLUMNS)
+        variation: dict[str, str] | None = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
+        if words is not None:
+            try:
+                variation["color"], variation["size"] = words.variation(row.get("color", ""), row.get("size", ""))
+            except ValidationError as exc:
+                yield f"row {number} (slug {slug!r})", exc
+                variation = None
         if slug not in products:
             products[slug], first_row[slug] = _csv_product(row), number
         elif slug not in problems:
@@ -142,22 +150,22 @@ def _from_csv(text: str) -> Iterator[Parsed]:
                 problems[slug] = f"row {number}: {clash} differs from row {first_row[slug]}"
             for key, value in later.items():
                 products[slug].setdefault(key, value)
-        products[slug]["variations"].append(
-            {_CAMEL.get(c, c): row[c].strip() for c in VARIATION_COLUMNS if (row.get(c) or "").strip()}
-        )
+        if variation is not None:
+            products[slug]["variations"].append(variation)
     for slug, product in products.items():
-        where = f"row {first_row[slug]}"
+        where = f"row {first_row[slug]} (slug {slug!r})"
         if slug in problems:
-            yield f"{where} (slug {slug!r})", ValidationError(problems[slug])
+            yield where, ValidationError(problems[slug])
+        elif words is not None and not product["variations"]:
+            continue  # every row of it was rejected above, each with its reason
         else:
-            yield _convert(where, product, strict=False)
+            yield convert(f"row {first_row[slug]}", product, strict=False)
 
 
 def _csv_product(row: dict[str, str]) -> dict[str, Any]:
     product: dict[str, Any] = {"variations": []}
     for column in PRODUCT_COLUMNS:
-        value = (row.get(column) or "").strip()
-        if value:
+        if value := row.get(column, ""):
             product[_CAMEL.get(column, column)] = (
                 [u.strip() for u in value.split("|") if u.strip()] if column == "images" else value
             )

@@ -8,7 +8,8 @@ from typing import TextIO
 
 from shopagent.application.catalog import CatalogService, ImportSummary, import_products
 from shopagent.application.ports import IndexStatus
-from shopagent.entrypoints.catalog_files import read_catalog_file
+from shopagent.domain.text import OptionWords
+from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
 
 
 class ProgressBar:
@@ -32,15 +33,25 @@ class ProgressBar:
             self.stream.write(f"{self.label}: {done}/{total}\n")
 
 
-async def import_catalog_file(catalog: CatalogService, path: Path, out: TextIO = sys.stdout) -> ImportSummary:
-    items = read_catalog_file(path)
+async def import_catalog_file(
+    catalog: CatalogService,
+    path: Path,
+    out: TextIO = sys.stdout,
+    *,
+    format: CsvFormat = "auto",
+    words: OptionWords | None = None,
+) -> ImportSummary:
+    items = read_catalog_file(path, format=format, words=words)
     summary = await import_products(catalog, items, ProgressBar(f"importing {path.name}"))
     out.write(
         f"{path.name}: {summary.created} created, {summary.updated} updated, "
-        f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected\n"
+        f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected"
+        + (f", {len(summary.notes)} note(s)\n" if summary.notes else "\n")
     )
     for where, why in summary.rejected:
         out.write(f"  rejected {where}: {why}\n")
+    for where, what in summary.notes:
+        out.write(f"  note {where}: {what}\n")
     return summary
 
 

@@ -1,0 +1,95 @@
+"""What the catalog file readers share: a parsed record, and a CSV file as they read it
+(the separator sniffed from the header, header names folded to lower case, cells trimmed,
+decimal commas understood)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from shopagent.application.catalog import ImportNote
+from shopagent.domain.catalog import ProductInput
+from shopagent.domain.errors import ValidationError
+from shopagent.domain.inputs import explain
+
+log = logging.getLogger("shopagent.catalog")
+
+# (where in the file, what it holds): a product, the reason a record is rejected, or a note.
+Parsed = tuple[str, ProductInput | ValidationError | ImportNote]
+
+_SEPARATORS = (",", ";", "\t")
+_DECIMAL_COMMA = re.compile(r"^-?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 12,50 or 1.234,50
+
+
+@dataclass
+class CsvTable:
+    text: str
+    separator: str
+    names: list[str]  # folded header names, in file order
+    label: str = "the CSV"  # how messages name the layout ("the Shopify export")
+
+    @classmethod
+    def read(cls, text: str) -> CsvTable:
+        header = text.split("\n", 1)[0]
+        separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
+        names = next(csv.reader(io.StringIO(header), delimiter=separator), [])
+        return cls(text, separator, [" ".join(name.split()).casefold() for name in names])
+
+    @property
+    def columns(self) -> frozenset[str]:
+        return frozenset(self.names) - {""}
+
+    @property
+    def decimal_comma(self) -> bool:
+        """Spreadsheets in locales whose decimal mark is a comma separate fields with `;`."""
+        return self.separator == ";"
+
+    def require(self, needed: Iterable[str], *, any_of: Iterable[Iterable[str]] = ()) -> None:
+        """A ValidationError for the file unless every `needed` column (and one of each `any_of` group) is there."""
+        missing = [name for name in needed if name not in self.columns]
+        missing += [" or ".join(group) for group in map(list, any_of) if not set(group) & self.columns]
+        if missing:
+            shown = {";": "semicolons", "\t": "tabs"}.get(self.separator, "commas")
+            raise ValidationError(
+                f"{self.label} header lacks the column(s) {', '.join(sorted(missing))} (read as separated by {shown})"
+            )
+
+    def warn_unknown(self, known: Iterable[str], prefixes: tuple[str, ...] = ()) -> None:
+        unknown = sorted(c for c in self.columns - set(known) if not c.startswith(prefixes))
+        if unknown:
+            log.warning("ignoring the CSV column(s) shopagent does not use: %s", ", ".join(unknown))
+
+    def rows(self) -> Iterator[tuple[int, dict[str, str]]]:
+        """(row number as a spreadsheet shows it, {column: trimmed cell}); row 1 is the header.
+        Blank rows are skipped but counted."""
+        reader = csv.reader(io.StringIO(self.text), delimiter=self.separator)
+        next(reader, None)
+        for number, cells in enumerate(reader, start=2):
+            if any(cell.strip() for cell in cells):
+                yield number, {name: cell.strip() for name, cell in zip(self.names, cells, strict=False) if name}
+
+    def decimals(self, row: dict[str, str], columns: Iterable[str]) -> None:
+        """Rewrite `12,50` / `1.234,50` in these columns as `12.50` / `1234.50` (in a `;` file only)."""
+        if not self.decimal_comma:
+            return
+        for column in columns:
+            value = row.get(column, "")
+            if _DECIMAL_COMMA.match(value):
+                row[column] = value.replace(".", "").replace(",", ".")
+
+
+def convert(where: str, item: Any, *, strict: bool = True) -> Parsed:
+    """A record as a ProductInput, or the ValidationError saying what in it is wrong."""
+    slug = item.get("slug") if isinstance(item, dict) else None
+    label = f"{where} (slug {slug!r})" if isinstance(slug, str) and slug and "(" not in where else where
+    try:
+        return label, msgspec.convert(item, ProductInput, strict=strict)
+    except msgspec.ValidationError as exc:
+        return label, ValidationError(explain(exc))
