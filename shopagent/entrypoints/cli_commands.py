@@ -48,11 +48,17 @@ async def import_catalog_file(
         f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected"
         + (f", {len(summary.notes)} note(s)\n" if summary.notes else "\n")
     )
-    for where, why in summary.rejected:
+    for where, why in sorted(summary.rejected, key=_row_order):
         out.write(f"  rejected {where}: {why}\n")
-    for where, what in summary.notes:
+    for where, what in sorted(summary.notes, key=_row_order):
         out.write(f"  note {where}: {what}\n")
     return summary
+
+
+def _row_order(entry: tuple[str, str]) -> int:
+    """Where a record is ("row 12 (…)", "line 3", "item 4"), as a number to sort by; 0 when unknown."""
+    number = entry[0].split(" ", 2)[1:2]
+    return int(number[0]) if number and number[0].isdigit() else 0
 
 
 def _vector_index(status: IndexStatus) -> str:
