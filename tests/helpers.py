@@ -9,7 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 import anyio
@@ -111,13 +111,16 @@ AUTH_SECRET = "test-auth-secret-of-32-bytes-or-more"
 
 
 @contextlib.asynccontextmanager
-async def shopagent(*args: str, env: Mapping[str, str]) -> AsyncIterator[ShopagentProcess]:
-    """Start `python -m shopagent ARGS` with `env` added to a clean environment."""
+async def shopagent(
+    *args: str, env: Mapping[str, str], launcher: Sequence[str] = ()
+) -> AsyncIterator[ShopagentProcess]:
+    """Start `python -m shopagent ARGS` with `env` added to a clean environment (through `launcher`, a
+    command that runs the rest of its command line, if given)."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
     full_env = {**base, "SHOPAGENT_LOGGING__FORMAT": "json", "SHOPAGENT_AUTH_SECRET": AUTH_SECRET,
                 **port_env(), **env}  # fmt: skip
     process = await anyio.open_process(
-        [sys.executable, "-m", "shopagent", *args],
+        [*launcher, sys.executable, "-m", "shopagent", *args],
         env=full_env,
         cwd=REPO,
         stdin=subprocess.DEVNULL,

@@ -4,6 +4,7 @@ wherever they can be (exit 2, like a settings mistake); no traceback, no half-st
 from __future__ import annotations
 
 import json
+import os
 import socket
 import stat
 from pathlib import Path
@@ -60,6 +61,23 @@ async def test_a_start_up_mistake_is_one_line_and_exit_2_before_the_database_sta
     assert len(lines) == 1, lines
     assert lines[0].startswith("shopagent: error: ") and expected in lines[0], lines
     assert not (data_dir / "postgres").exists()  # found before the database started
+
+
+async def test_a_data_directory_the_user_cannot_write_is_one_line_saying_how_to_fix_it(tmp_path: Path):
+    """As a container's /data mounted from a host folder owned by someone else."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(mode=0o555)
+    # root writes anywhere: without the capability to override file permissions it cannot
+    launcher = ("setpriv", "--bounding-set=-dac_override", "--") if os.geteuid() == 0 else ()
+    async with shopagent("run", env={"SHOPAGENT_DATA_DIR": str(data_dir)}, launcher=launcher) as proc:
+        assert await proc.wait_exit() == 2
+    lines = [entry["message"] for entry in proc.logs]
+    assert lines == [
+        f"shopagent: error: the data directory {data_dir} cannot be written (Permission denied; user id "
+        f"{os.geteuid()}); set SHOPAGENT_DATA_DIR to a writable directory, or give this one to the user shopagent "
+        f"runs as (e.g. `chown -R {os.geteuid()} {data_dir}`)"
+    ]
+    assert not (data_dir / "postgres").exists()
 
 
 async def test_an_unreachable_mcp_url_stops_a_chat_instance_in_one_line(database):
