@@ -1,16 +1,22 @@
-"""A local stand-in for the Gemini API, for the real google-genai SDK to talk to in tests."""
+"""A local stand-in for the Gemini API, for the real google-genai SDK to talk to in tests.
+
+`:generateContent` answers one JSON body; `:streamGenerateContent?alt=sse` answers a
+`Streamed` script item as server-sent events, one `data: {GenerateContentResponse}` each.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
@@ -18,23 +24,45 @@ from shopagent.runtime.asgi import bind_tcp, serve_asgi
 Responder = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
 
 
+@dataclass
+class Streamed:
+    """A streamed answer: each chunk an event. After `hold_after` chunks the fake sets `held`
+    and waits for `resume` before sending the rest (a stream still running)."""
+
+    chunks: list[dict[str, Any]]
+    hold_after: int | None = None
+    held: anyio.Event = field(default_factory=anyio.Event)
+    resume: anyio.Event = field(default_factory=anyio.Event)
+
+    async def events(self) -> AsyncIterator[bytes]:
+        for index, chunk in enumerate(self.chunks):
+            if index == self.hold_after:
+                self.held.set()
+                with anyio.fail_after(10):
+                    await self.resume.wait()
+            yield f"data: {json.dumps(chunk)}\r\n\r\n".encode()
+
+
 class FakeGemini:
     """Records each request (path, JSON body); answers with `responder(path, body)` or a default."""
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
-        self.script: list[tuple[int, dict[str, Any]]] = []  # answers to give first, in order
+        self.script: list[tuple[int, dict[str, Any]] | Streamed] = []  # answers to give first, in order
         self.base_url = ""
         self.delay = 0.0  # seconds to wait before answering (a slow or hanging server)
 
-    async def handle(self, request: Request) -> JSONResponse:
+    async def handle(self, request: Request) -> Response:
         body = await request.json()
         path = request.url.path
         self.requests.append((path, body))
         if self.delay:
             await anyio.sleep(self.delay)
         if self.script:
-            status, payload = self.script.pop(0)
+            answer = self.script.pop(0)
+            if isinstance(answer, Streamed):
+                return StreamingResponse(answer.events(), media_type="text/event-stream")
+            status, payload = answer
             return JSONResponse(payload, status_code=status)
         if path.endswith(":batchEmbedContents"):
             return JSONResponse({"embeddings": [_embedding(r) for r in body["requests"]]})
@@ -67,6 +95,22 @@ def generated(
     if usage is not None:
         body["usageMetadata"] = usage
     return 200, body
+
+
+def streamed(
+    *parts: dict[str, Any], usage: dict[str, int] | None = None, finish_reason: str | None = "STOP"
+) -> Streamed:
+    """A `:streamGenerateContent` answer: one chunk per wire-format part, the last one with the
+    finish reason and usage (None: a stream cut short, without a finish reason)."""
+    chunks: list[dict[str, Any]] = []
+    for part in parts:
+        chunk = {"content": {"role": "model", "parts": [part]}, "index": 0}
+        chunks.append({"candidates": [chunk], "modelVersion": "gemini-2.5-flash"})
+    if chunks and finish_reason is not None:
+        chunks[-1]["candidates"][0]["finishReason"] = finish_reason
+    if chunks and usage is not None:
+        chunks[-1]["usageMetadata"] = usage
+    return Streamed(chunks)
 
 
 @contextlib.asynccontextmanager

@@ -40,11 +40,13 @@ class Model(ScriptedChatModel):
         self.delay, self.error = delay, error
         self.finished = anyio.Event()
 
-    async def generate(self, system, messages, tools, temperature=None):
+    async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
         reply = await super().generate(system, messages, tools, temperature)
         await anyio.sleep(self.delay)
         if self.error:
             raise self.error
+        if on_text and reply.text:
+            on_text(reply.text)
         if not reply.function_calls:
             self.finished.set()
         return reply

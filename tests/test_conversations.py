@@ -42,8 +42,8 @@ class GatedModel(ScriptedChatModel):
         self.delay = delay
         self.error = error
 
-    async def generate(self, system, messages, tools, temperature=None):
-        reply = await super().generate(system, messages, tools, temperature)
+    async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
+        reply = await super().generate(system, messages, tools, temperature, on_text=on_text)
         self.entered.set()
         if self.gate is not None:
             await self.gate.wait()

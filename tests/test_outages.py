@@ -147,8 +147,8 @@ class WaitingModel(ScriptedChatModel):
         self.gate: anyio.Event | None = None
         self.entered = anyio.Event()
 
-    async def generate(self, system, messages, tools, temperature=None):
-        reply = await super().generate(system, messages, tools, temperature)
+    async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
+        reply = await super().generate(system, messages, tools, temperature, on_text=on_text)
         self.entered.set()
         if self.gate is not None:
             await self.gate.wait()

@@ -5,6 +5,10 @@ calls is the answer. Otherwise every call runs through the tool gateway — seve
 of one step concurrently — and their responses are appended in call order, as one user
 message, for the next step. The agent knows neither which model nor which tool server it
 talks to.
+
+With an event sink the model is asked to stream: its text comes as `delta` events while it
+is written, before the step's `model` event. A step that ends in tool calls may stream some
+text first ("Let me look…"), so only the `final` text is the answer.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 import anyio
@@ -25,7 +30,7 @@ from shopagent.domain.errors import MaxStepsExceeded
 class AgentEvent:
     """One thing the agent did, for logs, the REPL and streaming clients."""
 
-    kind: Literal["model", "tool", "final"]
+    kind: Literal["model", "delta", "tool", "final"]
     step: int
     seconds: float = 0.0
     name: str = ""
@@ -33,6 +38,7 @@ class AgentEvent:
     text: str = ""
     is_error: bool = False
     usage: Usage | None = None
+    result: ToolResult | None = None  # a tool event's whole result (`text` holds an excerpt)
 
 
 EventSink = Callable[[AgentEvent], None]
@@ -67,7 +73,10 @@ class AssistantAgent:
         specs = await self.tools.list_tools()
         for step in range(1, self.max_steps + 1):
             started = time.perf_counter()
-            reply = await self.model.generate(self.system_prompt, [*history, user, *new], specs, self.temperature)
+            on_text = partial(_emit_delta, emit, step) if on_event else None
+            reply = await self.model.generate(
+                self.system_prompt, [*history, user, *new], specs, self.temperature, on_text=on_text
+            )
             calls = reply.function_calls
             emit(AgentEvent("model", step, time.perf_counter() - started, name=self.model.model_id,
                             text=", ".join(c.name for c in calls), usage=reply.usage))  # fmt: skip
@@ -87,9 +96,14 @@ class AssistantAgent:
             result = await self.tools.safe_call(function_call.name, function_call.args)
             results[index] = result
             emit(AgentEvent("tool", step, time.perf_counter() - started, name=function_call.name,
-                            args=function_call.args, is_error=result.is_error, text=result.text[:200]))  # fmt: skip
+                            args=function_call.args, is_error=result.is_error, text=result.text[:200],
+                            result=result))  # fmt: skip
 
         async with anyio.create_task_group() as tg:
             for index, function_call in enumerate(calls):
                 tg.start_soon(call, index, function_call)
         return [r for r in results if r is not None]
+
+
+def _emit_delta(emit: EventSink, step: int, text: str) -> None:
+    emit(AgentEvent("delta", step, text=text))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -283,7 +283,17 @@ class ChatModel(Protocol):
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         temperature: float | None = None,
-    ) -> ModelReply: ...
+        *,
+        on_text: Callable[[str], None] | None = None,
+    ) -> ModelReply:
+        """The model's next message. With `on_text` the reply is streamed when the model can:
+        `on_text(delta)` gets each piece of its text (never function-call arguments) as it
+        arrives, and the complete reply is still returned. A model that cannot stream calls
+        it once with the whole text. Without `on_text` nothing is streamed.
+
+        A failure before any text was passed on is retried like any other; once text went
+        out it is raised at once (as the same errors), since a retry would repeat it."""
+        ...
 
     async def aclose(self) -> None: ...
 

@@ -9,6 +9,11 @@ conversation whose function calls lost their thought signatures.
 429, 5xx and network failures are retried with exponential backoff and jitter (honouring
 the server's suggested delay when it gives one); everything else is classified once into
 the domain errors (ContextWindowExceeded, ModelConfigError, BadModelResponse).
+
+With `on_text` the answer is streamed (streamGenerateContent): each text part is passed on
+as it arrives, and the parts are put together into the same reply a single request gives.
+A stream that fails before any text went out is retried like a request; once text went
+out the failure is raised at once, since a retry would send that text again.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 import logging
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anyio
@@ -115,6 +120,8 @@ class GeminiChatModel:
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         temperature: float | None = None,
+        *,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelReply:
         contents = [_to_content(message) for message in messages]
         config = types.GenerateContentConfig(
@@ -128,10 +135,19 @@ class GeminiChatModel:
         rate_limited = False
         for attempt in range(1, self._max_attempts + 1):
             hint: float | None = None
+            stream = _StreamedAnswer(on_text) if on_text is not None else None
             try:
-                response = await self._client.aio.models.generate_content(
-                    model=self._model, contents=contents, config=config
-                )
+                if stream is None:
+                    response = await self._client.aio.models.generate_content(
+                        model=self._model, contents=contents, config=config
+                    )
+                else:
+                    chunks = await self._client.aio.models.generate_content_stream(
+                        model=self._model, contents=contents, config=config
+                    )
+                    async for chunk in chunks:
+                        stream.add(chunk)
+                    response = stream.response()
             except errors.APIError as exc:
                 fatal = self._classify(exc)
                 if fatal is not None:
@@ -139,14 +155,17 @@ class GeminiChatModel:
                 failure = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
                 rate_limited = exc.code == 429
                 hint = _suggested_delay(exc)
-            except TRANSPORT_ERRORS as exc:
+            except (*TRANSPORT_ERRORS, _StreamCut) as exc:
                 failure = self._redact(f"{type(exc).__name__}: {exc}")
                 rate_limited = False
-            except (json.JSONDecodeError, pydantic.ValidationError) as exc:
+            except (json.JSONDecodeError, errors.UnknownApiResponseError, pydantic.ValidationError) as exc:
                 # The body was not JSON, or not shaped like a GenerateContentResponse.
                 raise BadModelResponse(f"Gemini ({self._model}) sent an unreadable answer: {exc}") from exc
             else:
                 return _reply(response, self._model)
+            if stream is not None and stream.sent_text:
+                error = RateLimited if rate_limited else ModelUnavailable
+                raise error(f"Gemini ({self._model}) broke off a streamed answer: {failure}")
             if attempt == self._max_attempts:
                 break
             delay = self._delay(attempt, hint)
@@ -183,6 +202,62 @@ class GeminiChatModel:
             return min(hint, self._backoff_max)
         ceiling = min(self._backoff * 2 ** (attempt - 1), self._backoff_max)
         return random.uniform(ceiling / 2, ceiling)  # noqa: S311 - jitter, not cryptography
+
+
+class _StreamCut(Exception):
+    """The stream ended without a finish reason: the answer is incomplete."""
+
+
+class _StreamedAnswer:
+    """A streamed answer put together chunk by chunk, its text passed on as it arrives."""
+
+    def __init__(self, on_text: Callable[[str], None]) -> None:
+        self._on_text = on_text
+        self._parts: list[types.Part] = []
+        self._candidate = False
+        self._finish: types.FinishReason | None = None
+        self._usage: types.GenerateContentResponseUsageMetadata | None = None
+        self._feedback: types.GenerateContentResponsePromptFeedback | None = None
+        self.sent_text = False
+
+    def add(self, chunk: types.GenerateContentResponse) -> None:
+        self._feedback = chunk.prompt_feedback or self._feedback
+        # Each chunk's usage is the running total so far, so the latest one counts.
+        self._usage = chunk.usage_metadata or self._usage
+        if not chunk.candidates:
+            return
+        candidate = chunk.candidates[0]
+        self._candidate = True
+        self._finish = candidate.finish_reason or self._finish
+        for part in (candidate.content.parts or []) if candidate.content else []:
+            self._keep(part)
+            if part.text and not part.thought and part.function_call is None:
+                self.sent_text = True
+                self._on_text(part.text)
+
+    def _keep(self, part: types.Part) -> None:
+        # Adjacent bare text pieces become one part, as a single request would have answered;
+        # a part with anything else on it (a thought signature, a call) is kept as it came.
+        last = self._parts[-1] if self._parts else None
+        if last is not None and _bare_text(last) and _bare_text(part) and bool(last.thought) == bool(part.thought):
+            self._parts[-1] = last.model_copy(update={"text": (last.text or "") + (part.text or "")})
+        else:
+            self._parts.append(part)
+
+    def response(self) -> types.GenerateContentResponse:
+        if self._finish is None and self._feedback is None:
+            raise _StreamCut("the answer stream ended before the answer was finished")
+        candidates = None
+        if self._candidate:
+            content = types.Content(role="model", parts=self._parts)
+            candidates = [types.Candidate(content=content, finish_reason=self._finish)]
+        return types.GenerateContentResponse(
+            candidates=candidates, usage_metadata=self._usage, prompt_feedback=self._feedback
+        )
+
+
+def _bare_text(part: types.Part) -> bool:
+    return part.text is not None and part.model_dump(exclude_none=True).keys() <= {"text", "thought"}
 
 
 def _declaration(spec: ToolSpec) -> types.FunctionDeclaration:

@@ -37,12 +37,19 @@ class ScriptedChatModel:
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         temperature: float | None = None,
+        *,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelReply:
+        """The scripted reply; like a model that cannot stream, it passes `on_text` its whole text."""
         self.calls.append(list(messages))
         self.tools_seen.append([t.name for t in tools])
         if callable(self._script):
-            return self._script(messages)
-        return self._script[min(len(self.calls), len(self._script)) - 1]
+            reply = self._script(messages)
+        else:
+            reply = self._script[min(len(self.calls), len(self._script)) - 1]
+        if on_text is not None and reply.text:
+            on_text(reply.text)
+        return reply
 
     async def aclose(self) -> None:
         """Nothing to release."""

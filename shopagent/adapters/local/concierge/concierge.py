@@ -127,13 +127,20 @@ class OfflineConcierge:
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         temperature: float | None = None,
+        *,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelReply:
+        """The next reply. It is composed whole, so `on_text` gets its text once, in one piece."""
         last = messages[-1]
         responses = [p for p in last.parts if isinstance(p, FunctionResponse)]
         if responses:
             plan = _state(messages[-2]).get("plan", {}) if len(messages) > 1 else {}
-            return self._answer(responses, plan)
-        return await self._act_on(last.text, _history(messages[:-1]))
+            reply = self._answer(responses, plan)
+        else:
+            reply = await self._act_on(last.text, _history(messages[:-1]))
+        if on_text is not None and reply.text:
+            on_text(reply.text)
+        return reply
 
     # -- the customer's words -> a plan: a reply, or tool calls --------------------------
 
