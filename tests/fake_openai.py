@@ -1,4 +1,8 @@
-"""A local stand-in for an OpenAI-compatible Chat Completions server, for the HTTP adapter in tests."""
+"""A local stand-in for an OpenAI-compatible Chat Completions server, for the HTTP adapter in tests.
+
+An `Answer` is one JSON body; a `Streamed` answer is server-sent events, one
+`data: {chat.completion.chunk}` each, then `data: [DONE]`.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
@@ -26,6 +30,28 @@ class Answer:
     payload: Any
     headers: dict[str, str] = field(default_factory=dict)
     raw: bool = False  # send `payload` as it is, not as JSON
+
+
+@dataclass
+class Streamed:
+    """A streamed answer: each chunk an event, then [DONE] when `done`. After `hold_after`
+    chunks the fake sets `held` and waits for `resume` before sending the rest."""
+
+    chunks: list[dict[str, Any]]
+    done: bool = True
+    hold_after: int | None = None
+    held: anyio.Event = field(default_factory=anyio.Event)
+    resume: anyio.Event = field(default_factory=anyio.Event)
+
+    async def events(self) -> AsyncIterator[bytes]:
+        for index, chunk in enumerate(self.chunks):
+            if index == self.hold_after:
+                self.held.set()
+                with anyio.fail_after(10):
+                    await self.resume.wait()
+            yield f"data: {json.dumps(chunk)}\n\n".encode()
+        if self.done:
+            yield b"data: [DONE]\n\n"
 
 
 @dataclass
@@ -43,13 +69,15 @@ class FakeOpenAI:
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
-        self.script: list[Answer] = []
+        self.script: list[Answer | Streamed] = []
         self.base_url = ""  # like "http://127.0.0.1:1234/v1", without a trailing slash
 
     async def handle(self, request: Request) -> Response:
         body = await request.json()
         self.requests.append(RecordedRequest(body, {k.lower(): v for k, v in request.headers.items()}))
         answer = self.script.pop(0) if self.script else error(418, "the fake has no scripted answer left")
+        if isinstance(answer, Streamed):
+            return StreamingResponse(answer.events(), media_type="text/event-stream")
         if answer.raw:
             return Response(answer.payload, status_code=answer.status, headers=answer.headers)
         return JSONResponse(answer.payload, status_code=answer.status, headers=answer.headers)
@@ -86,6 +114,39 @@ def reply(
             },
         },
     )
+
+
+def streamed(
+    *pieces: str,
+    tool_calls: list[dict[str, Any]] | None = None,
+    usage: bool = True,
+    finish: bool = True,
+    done: bool = True,
+) -> Streamed:
+    """A streamed reply: the role, one chunk per text piece, each tool call in three pieces
+    (id and name, then its arguments in two halves), the finish reason, the usage
+    (stream_options.include_usage) and [DONE]; `finish`/`done` False cut it short."""
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish_reason}
+        return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": "fake-model", "choices": [choice]}
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in pieces]
+    for index, call in enumerate(tool_calls or []):
+        arguments = call["function"]["arguments"]
+        half = len(arguments) // 2
+        head = {"index": index, "id": call["id"], "type": "function",
+                "function": {"name": call["function"]["name"], "arguments": ""}}  # fmt: skip
+        chunks.append(chunk({"tool_calls": [head]}))
+        for part in (arguments[:half], arguments[half:]):
+            chunks.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
+    if finish:
+        chunks.append(chunk({}, "tool_calls" if tool_calls else "stop"))
+        if usage:
+            totals = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+            chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "choices": [], "usage": totals})
+    return Streamed(chunks, done=done)
 
 
 def error(status: int, message: str, *, code: str | int | None = None, headers: dict[str, str] | None = None) -> Answer:

@@ -8,6 +8,13 @@ adapter) get deterministic ids that pair each response with the call it answers.
 429, 5xx and transport failures are retried with exponential backoff and jitter (honouring
 a numeric Retry-After), then reported as RateLimited or ModelUnavailable. Everything else
 is translated once into the domain's error tree. The API key never appears in an error.
+
+With `on_text` the request asks for a stream (`stream: true`, usage in the last chunk): the
+text deltas are passed on as they arrive, and the content and tool-call pieces are put
+together into the same message a single answer gives. A server that ignores stream_options
+leaves the usage unknown; one that answers a whole completion instead passes its text on at
+once. A stream that fails before any text went out is retried; after that the failure is
+raised at once, since a retry would send that text again.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import logging
 import math
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anyio
@@ -94,6 +101,8 @@ class OpenAICompatChatModel:
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         temperature: float | None = None,
+        *,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelReply:
         body: dict[str, Any] = {
             "model": self._model,
@@ -109,43 +118,74 @@ class OpenAICompatChatModel:
             ]
         if temperature is not None:
             body["temperature"] = temperature
-        payload = await self._post(body)
-        message = from_openai_response(payload)
+        if on_text is not None:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        message = await self._post(body, on_text)
         return ModelReply(message=message, usage=message.usage)
 
-    async def _post(self, body: dict[str, Any]) -> Any:
-        last_problem = ""
-        rate_limited = False
+    async def _post(self, body: dict[str, Any], on_text: Callable[[str], None] | None) -> ChatMessage:
+        failure = _Retryable("")
         for attempt in range(1, self._max_attempts + 1):
-            retry_after: float | None = None
+            stream = _StreamedMessage(on_text) if on_text is not None else None
             try:
-                response = await self._client.post(self._url, json=body)
-            except httpx.TransportError as exc:
-                # Connection refused, timeouts, dropped connections: the server may come back.
-                last_problem = f"{type(exc).__name__}: {exc}".rstrip(": ")
-                rate_limited = False
-            else:
-                if response.is_success:
-                    try:
-                        return response.json()
-                    except ValueError:
-                        raise BadModelResponse(f"the model server at {self._url} answered with invalid JSON") from None
-                status = response.status_code
-                if status != 429 and status < 500:
-                    raise self._client_error(status, response)
-                last_problem = f"{status} {_error_text(response)}".strip()
-                rate_limited = status == 429
-                retry_after = _retry_after(response)
+                return await (self._once(body) if stream is None else self._stream(body, stream))
+            except _Retryable as exc:
+                failure = exc
+            if stream is not None and stream.sent_text:
+                raise self._failed(failure, f"broke off a streamed answer: {self._scrub(failure.problem)}")
             if attempt == self._max_attempts:
                 break
-            delay = self._delay(attempt, retry_after)
-            log.warning("the model server answered %s; retrying in %.1fs", self._scrub(last_problem), delay)
+            delay = self._delay(attempt, failure.retry_after)
+            log.warning("the model server answered %s; retrying in %.1fs", self._scrub(failure.problem), delay)
             await anyio.sleep(delay)
+        verb = "kept rate-limiting" if failure.rate_limited else "is unavailable"
+        raise self._failed(failure, f"{verb} after {self._max_attempts} attempts: {self._scrub(failure.problem)}")
+
+    async def _once(self, body: dict[str, Any]) -> ChatMessage:
+        try:
+            response = await self._client.post(self._url, json=body)
+        except httpx.TransportError as exc:
+            raise _Retryable(_transport_problem(exc)) from exc
+        self._check(response)
+        return from_openai_response(self._json(response))
+
+    async def _stream(self, body: dict[str, Any], stream: _StreamedMessage) -> ChatMessage:
+        try:
+            async with self._client.stream("POST", self._url, json=body) as response:
+                if not response.is_success or "text/event-stream" not in response.headers.get("content-type", ""):
+                    await response.aread()
+                    self._check(response)
+                    # A server that does not stream answers the whole completion at once.
+                    message = from_openai_response(self._json(response))
+                    stream.pass_on(message.text)
+                    return message
+                async for line in response.aiter_lines():
+                    stream.feed(line)
+                stream.feed("")  # the last event, should the body end without a blank line
+        except httpx.TransportError as exc:
+            raise _Retryable(_transport_problem(exc)) from exc
+        return stream.message()
+
+    def _check(self, response: httpx.Response) -> None:
+        """Nothing for a success; _Retryable for 429 and 5xx; the domain error for another 4xx."""
+        if response.is_success:
+            return
+        status = response.status_code
+        if status != 429 and status < 500:
+            raise self._client_error(status, response)
+        problem = f"{status} {_error_text(response)}".strip()
+        raise _Retryable(problem, rate_limited=status == 429, retry_after=_retry_after(response))
+
+    def _json(self, response: httpx.Response) -> Any:
+        try:
+            return response.json()
+        except ValueError:
+            raise BadModelResponse(f"the model server at {self._url} answered with invalid JSON") from None
+
+    def _failed(self, failure: _Retryable, what: str) -> Exception:
         where = f"the model server at {self._url} (model {self._model})"
-        detail = self._scrub(last_problem)
-        if rate_limited:
-            raise RateLimited(f"{where} kept rate-limiting after {self._max_attempts} attempts: {detail}")
-        raise ModelUnavailable(f"{where} is unavailable after {self._max_attempts} attempts: {detail}")
+        return (RateLimited if failure.rate_limited else ModelUnavailable)(f"{where} {what}")
 
     def _client_error(self, status: int, response: httpx.Response) -> Exception:
         """The domain error for a 4xx answer other than 429; none of these is worth retrying."""
@@ -172,6 +212,105 @@ class OpenAICompatChatModel:
     def _scrub(self, text: str) -> str:
         # A server (or a proxy in front of it) may echo the request's credentials.
         return text.replace(self._api_key, "***") if self._api_key else text
+
+
+class _Retryable(Exception):
+    """A failed attempt worth repeating: 429, 5xx, a transport failure, a stream cut short."""
+
+    def __init__(self, problem: str, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.rate_limited = rate_limited
+        self.retry_after = retry_after
+
+
+def _transport_problem(exc: httpx.TransportError) -> str:
+    # Connection refused, timeouts, dropped connections: the server may come back.
+    return f"{type(exc).__name__}: {exc}".rstrip(": ")
+
+
+class _StreamedMessage:
+    """A streamed completion put together from its server-sent events, text passed on as it comes."""
+
+    def __init__(self, on_text: Callable[[str], None]) -> None:
+        self._on_text = on_text
+        self._data: list[str] = []  # the data lines of the event being read
+        self._text: list[str] = []
+        self._calls: dict[Any, dict[str, Any]] = {}  # by the index the server gives each call
+        self._finish: Any = None
+        self._usage: Any = None
+        self._done = False
+        self.sent_text = False
+
+    def pass_on(self, text: str) -> None:
+        if text:
+            self.sent_text = True
+            self._on_text(text)
+
+    def feed(self, line: str) -> None:
+        """One line of the event stream; a blank line ends an event."""
+        if line.startswith("data:"):
+            self._data.append(line.removeprefix("data:").removeprefix(" "))
+        elif not line and self._data:
+            data, self._data = "\n".join(self._data), []
+            self._event(data)
+
+    def _event(self, data: str) -> None:
+        if data.strip() == "[DONE]":
+            self._done = True
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise BadModelResponse(
+                f"the model server streamed an event that is not JSON: {data[:_MESSAGE_LIMIT]!r}"
+            ) from None
+        if not isinstance(chunk, dict):
+            raise BadModelResponse("the model server streamed an event that is not a JSON object")
+        if "error" in chunk:
+            error = chunk["error"]
+            message = error.get("message") if isinstance(error, dict) else error
+            raise BadModelResponse(f"the model server reported an error mid-stream: {str(message)[:_MESSAGE_LIMIT]}")
+        self._usage = chunk.get("usage") or self._usage
+        for choice in chunk.get("choices") or []:
+            if isinstance(choice, dict) and choice.get("index", 0) == 0:
+                self._choice(choice)
+
+    def _choice(self, choice: dict[str, Any]) -> None:
+        self._finish = choice.get("finish_reason") or self._finish
+        delta = choice.get("delta")
+        if not isinstance(delta, dict):
+            return
+        text = _content_text(delta.get("content"))
+        if text:
+            self._text.append(text)
+            self.pass_on(text)
+        for position, piece in enumerate(delta.get("tool_calls") or []):
+            if isinstance(piece, dict):
+                self._call_piece(position, piece)
+
+    def _call_piece(self, position: int, piece: dict[str, Any]) -> None:
+        # The first piece of a call brings its id and name; later ones more of its arguments.
+        key = piece.get("index") if isinstance(piece.get("index"), int) else piece.get("id") or position
+        call = self._calls.setdefault(key, {"id": None, "type": "function", "function": {"name": "", "arguments": ""}})
+        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        if isinstance(piece.get("id"), str) and piece["id"] and not call["id"]:
+            call["id"] = piece["id"]
+        if isinstance(function.get("name"), str) and not call["function"]["name"]:
+            call["function"]["name"] = function["name"]
+        arguments = function.get("arguments")
+        if isinstance(arguments, str):
+            call["function"]["arguments"] += arguments
+        elif isinstance(arguments, dict):  # some servers send the arguments whole, as an object
+            call["function"]["arguments"] = json.dumps(arguments)
+
+    def message(self) -> ChatMessage:
+        if not self._done and self._finish is None:
+            raise _Retryable("the answer stream ended before the answer was finished")
+        calls = [{k: v for k, v in call.items() if v is not None} for call in self._calls.values()]
+        message = {"role": "assistant", "content": "".join(self._text), "tool_calls": calls}
+        choice = {"index": 0, "message": message, "finish_reason": self._finish}
+        return from_openai_response({"choices": [choice], "usage": self._usage})
 
 
 def to_openai_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
