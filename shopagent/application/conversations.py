@@ -49,6 +49,8 @@ class ChatPolicy:
 class TurnResult:
     conversation_id: uuid.UUID
     response: str
+    answer: ChatMessage | None = None  # the stored model message holding the answer
+    sequence: int = 0  # its place in the conversation, counted from 1 as the API shows it
 
 
 class ChatService:
@@ -68,7 +70,7 @@ class ChatService:
             response, new = await self._run([], query, on_event)
             user = ChatMessage.user(query)
             created = await self._store.create(user_id, title_for(query), self._agent.model.model_id, [user, *new])
-            return TurnResult(created, response)
+            return TurnResult(created, response, new[-1], 1 + len(new))
         conversation = await self._owned(user_id, conversation_id)
         if conversation.is_processing and await self._release_leftover(conversation_id):
             conversation = await self._owned(user_id, conversation_id)
@@ -119,7 +121,7 @@ class ChatService:
             raise ContextLimitReached("this conversation reached the model's context window; start a new one") from None
         if not await self._store.append(conversation_id, token, [ChatMessage.user(query), *new]):
             raise ClaimLost("this message took too long and was not saved; please send it again")
-        return TurnResult(conversation_id, response)
+        return TurnResult(conversation_id, response, new[-1], len(conversation.messages) + 1 + len(new))
 
     async def _run(
         self, history: list[ChatMessage], query: str, on_event: EventSink | None

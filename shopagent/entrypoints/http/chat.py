@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
+import math
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
@@ -25,12 +26,13 @@ from starlette.routing import Route
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
 from shopagent.application.limits import RateLimit
-from shopagent.domain.chat import FunctionCall, FunctionResponse
+from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
 from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
+from shopagent.entrypoints.http.cards import product_cards
 from shopagent.entrypoints.http.errors import ApiError, domain_error_body
 from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 
@@ -78,12 +80,18 @@ class MessageView(msgspec.Struct, rename="camel", kw_only=True):
 
 SSE_PING_SECONDS = 15.0
 STREAM_DESCRIPTION = (
-    "With Accept: text/event-stream the answer is a stream of server-sent events: step (step, calls), "
-    "tool (name, arguments, ms, isError), answer (text), done (conversationId), and on failure error "
-    "(status, code, message); the HTTP status is then 200 and the error's status is in the event, since "
-    "the stream had already begun. Checks made before the turn starts (token, body, rate limit) still "
-    "answer with their HTTP status. While a turn runs the stream sends a `: ping` comment every "
-    "chat.sse_ping_seconds (15 s)."
+    "With Accept: text/event-stream the answer is a stream of server-sent events, in order: delta (text: the "
+    "next piece of the model's text, as it is written), step (step, calls: after each model reply), tool (name, "
+    "arguments, ms, isError, products: cards of the products a product-semantic-search or "
+    "get-product-full-details call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
+    "availableColors, availableSizes, inStock), answer (text, message: the stored answer with its sequence), "
+    "done (conversationId), and on failure error (status, code, message). A step that ends in tool calls may "
+    'stream some text first ("Let me look…"); the answer\'s text is authoritative and equals the deltas since '
+    "the last tool event. If the model fails after deltas were sent there is no retry: the turn ends with an "
+    "error event, nothing is stored, and the text shown so far should be dropped. The HTTP status is 200 once "
+    "the stream has begun, so an error's status is in the event. Checks made before the turn starts (token, "
+    "body, rate limit) still answer with their HTTP status. While a turn runs the stream sends a `: ping` "
+    "comment every chat.sse_ping_seconds (15 s)."
 )
 AUDIT_RESULT_CHARS = 16_000  # default: a tool result longer than this (as JSON) is shown cut, with a marker
 
@@ -179,7 +187,7 @@ def chat_routes(
         if turns.closing:
             raise ShuttingDown("the assistant is restarting; send your message again in a moment")
         if "text/event-stream" in request.headers.get("accept", ""):
-            return _stream(chat(), user, body, spawn, sse_ping_seconds, turns)
+            return _stream(chat(), user, body, spawn, sse_ping_seconds, turns, audit_result_chars)
         with turns.turn():
             result = await chat().run_turn(user, body.query, body.conversation_id)
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
@@ -225,17 +233,22 @@ def _stream(
     spawn: Callable[..., None],
     ping_seconds: float,
     turns: TurnGuard,
+    audit_result_chars: int,
 ) -> StreamingResponse:
-    send, receive = anyio.create_memory_object_stream[tuple[str, Any]](256)
+    # Unbounded: the turn must never wait for a slow client, and a dropped delta would garble the
+    # text. What it holds is bounded anyway by what one turn writes.
+    send, receive = anyio.create_memory_object_stream[tuple[str, Any]](math.inf)
 
     def emit(kind: str, data: Any) -> None:
-        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.WouldBlock):
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             send.send_nowait((kind, data))
 
     def on_event(event: AgentEvent) -> None:
-        if event.kind == "tool":
+        if event.kind == "delta":
+            emit("delta", {"text": event.text})
+        elif event.kind == "tool":
             emit("tool", {"name": event.name, "arguments": event.args, "ms": round(event.seconds * 1000),
-                          "isError": event.is_error})  # fmt: skip
+                          "isError": event.is_error, "products": product_cards(event.name, event.result)})  # fmt: skip
         elif event.kind == "model":
             emit("step", {"step": event.step, "calls": [c for c in event.text.split(", ") if c]})
 
@@ -252,7 +265,10 @@ def _stream(
                 log.exception("chat turn failed")
                 emit("error", {"status": 500, "code": "internal", "message": "internal error"})
             else:
-                emit("answer", {"text": result.response})
+                answer: dict[str, Any] = {"text": result.response}
+                if result.answer is not None:
+                    answer["message"] = _message_view(result.sequence, result.answer, audit_result_chars)
+                emit("answer", answer)
                 emit("done", {"conversationId": str(result.conversation_id)})
 
     spawn(turn)
@@ -285,22 +301,24 @@ def _summary(c: Conversation) -> ConversationSummary:
 
 
 def _detail(c: Conversation, result_chars: int) -> ConversationDetail:
-    messages = []
-    for sequence, message in enumerate(c.messages, start=1):
-        calls = [ToolCallView(id=p.id, name=p.name, arguments=p.args) for p in message.parts
-                 if isinstance(p, FunctionCall)]  # fmt: skip
-        results = [_result_view(p, result_chars) for p in message.parts if isinstance(p, FunctionResponse)]
-        usage = (
-            UsageView(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
-            if message.usage
-            else None
-        )
-        messages.append(MessageView(sequence=sequence, role=message.role, text=message.text, tool_calls=calls,
-                                    tool_results=results, usage=usage))  # fmt: skip
+    messages = [_message_view(sequence, message, result_chars) for sequence, message in enumerate(c.messages, 1)]
     summary = _summary(c)
     return ConversationDetail(
         **{f: getattr(summary, f) for f in ConversationSummary.__struct_fields__}, messages=messages
     )
+
+
+def _message_view(sequence: int, message: ChatMessage, result_chars: int) -> MessageView:
+    calls = [ToolCallView(id=p.id, name=p.name, arguments=p.args) for p in message.parts
+             if isinstance(p, FunctionCall)]  # fmt: skip
+    results = [_result_view(p, result_chars) for p in message.parts if isinstance(p, FunctionResponse)]
+    usage = (
+        UsageView(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
+        if message.usage
+        else None
+    )
+    return MessageView(sequence=sequence, role=message.role, text=message.text, tool_calls=calls,
+                       tool_results=results, usage=usage)  # fmt: skip
 
 
 def _result_view(response: FunctionResponse, limit: int) -> ToolResultView:

@@ -1,0 +1,106 @@
+"""Product cards for chat clients, taken from the catalog tools' structured results.
+
+The event stream sends them with each `tool` event, so a page can show the products the
+assistant is talking about. Only the two catalog tools give cards; a result of another
+shape (an error, another server's tool) gives none, and an entry that does not read as a
+product is left out rather than failing the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from shopagent.domain.chat import ToolResult
+
+SEARCH_TOOL = "product-semantic-search"
+DETAILS_TOOL = "get-product-full-details"
+
+
+class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    id: int
+    slug: str
+    name: str
+    price: str  # a decimal, as the tool wrote it ("89.90")
+    discount_price: str | None
+    currency: str
+    main_image: str | None
+    available_colors: list[str]
+    available_sizes: list[str]
+    in_stock: bool
+
+
+class _Read(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """The fields a card needs; the tools' other fields are ignored."""
+
+    product_id: int
+    slug: str
+    name: str
+    price: str
+    discounted_price: str | None = None
+    currency: str
+
+
+class _Hit(_Read, frozen=True, kw_only=True):
+    in_stock: bool
+    available_colors: list[str] = []
+    available_sizes: list[str] = []
+
+
+class _Variation(msgspec.Struct, frozen=True, kw_only=True):
+    color: str
+    size: str
+    available: int
+
+
+class _Details(_Read, frozen=True, kw_only=True):
+    main_image: str | None = None
+    variations: list[_Variation] = []
+
+
+def product_cards(tool: str, result: ToolResult | None) -> list[ProductCard]:
+    """The cards of a search's products or of a product's details; none for anything else."""
+    if result is None or result.is_error or not isinstance(result.structured, dict):
+        return []
+    if tool == SEARCH_TOOL:
+        hits = result.structured.get("products")
+        return [card for hit in hits if (card := _search_card(hit))] if isinstance(hits, list) else []
+    if tool == DETAILS_TOOL:
+        card = _details_card(result.structured)
+        return [card] if card else []
+    return []
+
+
+def _search_card(raw: Any) -> ProductCard | None:
+    try:
+        hit = msgspec.convert(raw, _Hit)
+    except msgspec.ValidationError:
+        return None
+    return _card(hit, None, hit.available_colors, hit.available_sizes, hit.in_stock)
+
+
+def _details_card(raw: Any) -> ProductCard | None:
+    try:
+        details = msgspec.convert(raw, _Details)
+    except msgspec.ValidationError:
+        return None
+    available = [v for v in details.variations if v.available > 0]
+    colors = list(dict.fromkeys(v.color for v in available))
+    sizes = list(dict.fromkeys(v.size for v in available))
+    return _card(details, details.main_image, colors, sizes, bool(available))
+
+
+def _card(read: _Read, image: str | None, colors: list[str], sizes: list[str], in_stock: bool) -> ProductCard:
+    return ProductCard(
+        id=read.product_id,
+        slug=read.slug,
+        name=read.name,
+        price=read.price,
+        discount_price=read.discounted_price,
+        currency=read.currency,
+        main_image=image,
+        available_colors=colors,
+        available_sizes=sizes,
+        in_stock=in_stock,
+    )
