@@ -54,8 +54,10 @@ async def test_a_tool_call_runs_through_the_gateway_and_its_result_goes_back_to_
     assert (response.name, response.id, response.result["isError"]) == (SEARCH, "call-1", False)
     assert response.result["structuredContent"]["products"][0]["slug"] == "alpine-boot"
     assert model.calls[1][-1] == new[1]  # the model saw the tool result
-    assert [e.kind for e in events] == ["model", "tool", "model", "final"]
+    assert [e.kind for e in events] == ["model", "tool", "delta", "model", "final"]
     assert events[1].args == {"query": "winter boot", "limit": 1}
+    assert events[1].result is not None and events[1].result.structured == response.result["structuredContent"]
+    assert (events[2].step, events[2].text) == (2, "The Alpine boot.")  # the answer's text, before its step
 
 
 async def test_several_calls_in_one_step_run_concurrently_and_answer_in_call_order(tools):

@@ -370,13 +370,6 @@ async def test_streamed_tool_calls_are_put_together_from_their_pieces():
     assert answer.usage is None  # the server ignored stream_options
 
 
-async def test_without_on_text_nothing_is_streamed():
-    async with openai() as (fake, model):
-        fake.script = [reply("Hi!")]
-        await model.generate(SYSTEM, [ChatMessage.user("hello")], [])
-    assert "stream" not in fake.requests[0].body and "stream_options" not in fake.requests[0].body
-
-
 async def test_a_server_that_answers_a_stream_request_whole_passes_its_text_on_once():
     async with openai() as (fake, model):
         fake.script = [reply("All at once.")]
