@@ -10,6 +10,7 @@ import pytest
 
 from shopagent.adapters.local.concierge import summarise
 from shopagent.bootstrap import build_concierge, language_names
+from shopagent.domain.chat import ChatMessage
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import CatalogSettings, LanguageAliases, Settings, load_settings
 from tests.conftest import KITCHEN
@@ -173,3 +174,10 @@ def test_a_store_language_without_replies_answers_in_english_and_says_so_at_star
         msgspec.structs.replace(settings, store=msgspec.structs.replace(settings.store, language="de-AT"))
     )
     assert german.replies.greet.startswith("Hallo!")
+
+
+@pytest.mark.anyio
+async def test_it_cannot_stream_so_its_text_is_passed_on_once_whole():
+    pieces: list[str] = []
+    reply = await CLOTHING.generate("", [ChatMessage.user("hello")], [], on_text=pieces.append)
+    assert reply.text and pieces == [reply.text]
