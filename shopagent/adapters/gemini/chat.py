@@ -18,6 +18,7 @@ out the failure is raised at once, since a retry would send that text again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -145,8 +146,10 @@ class GeminiChatModel:
                     chunks = await self._client.aio.models.generate_content_stream(
                         model=self._model, contents=contents, config=config
                     )
-                    async for chunk in chunks:
-                        stream.add(chunk)
+                    # Closed at once, not by the garbage collector, should the turn be cancelled.
+                    async with contextlib.aclosing(chunks):
+                        async for chunk in chunks:
+                            stream.add(chunk)
                     response = stream.response()
             except errors.APIError as exc:
                 fatal = self._classify(exc)
