@@ -19,12 +19,24 @@ from mcp.client.streamable_http import streamable_http_client
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
+from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, dependency_checks, health_of, open_services, roster_for
+from shopagent.adapters.memory.chat import ScriptedChatModel, says
+from shopagent.bootstrap import (
+    INDEXER_ACTORS,
+    build_public_app,
+    dependency_checks,
+    health_of,
+    open_services,
+    roster_for,
+)
+from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.ops import health_metrics
+from shopagent.instrumentation import MeasuredChatModel
+from shopagent.runtime.metrics import Metrics
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
-from shopagent.settings import OpsSettings
+from shopagent.settings import HttpSettings, OpsSettings
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.fake_openai import reply, running_fake_openai, tool_call
@@ -232,3 +244,49 @@ async def test_a_scrape_in_a_database_outage_answers_with_dependency_up_0_and_th
                         assert value(down, "shopagent_outbox_events", state="pending") is None
                         await link.restore()
                         tg.cancel_scope.cancel()
+
+
+class StreamingModel(ScriptedChatModel):
+    """A scripted model whose `generate` takes a streaming callback, as streaming adapters do."""
+
+    async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
+        reply = await super().generate(system, messages, tools, temperature)
+        if isinstance(reply, Exception):
+            raise reply
+        if on_text is not None:
+            on_text(reply.text)
+        return reply
+
+
+async def test_a_measured_model_passes_keyword_arguments_through_and_times_failed_requests_too():
+    metrics = Metrics()
+    model = MeasuredChatModel(StreamingModel([says("hello"), ModelUnavailable("down")]), metrics, "custom")
+    streamed: list[str] = []
+    reply = await model.generate("system", [], [], on_text=streamed.append)
+    assert (reply.text, streamed, model.model_id) == ("hello", ["hello"], "scripted")
+    with pytest.raises(ModelUnavailable):
+        await model.generate("system", [], [], 0.2, on_text=streamed.append)
+    sample = metrics.registry.get_sample_value
+    assert sample("shopagent_chat_steps_total", {"provider": "custom"}) == 2
+    assert sample("shopagent_model_request_duration_seconds_count", {"provider": "custom", "model": "scripted"}) == 2
+    assert sample("shopagent_model_tokens_total", {"provider": "custom", "direction": "output"}) == 1  # says(): 1
+
+
+async def test_a_failed_turn_is_counted_with_its_error_and_its_request_with_the_status_it_got(settings):
+    port = free_port()
+    settings = msgspec.structs.replace(settings, http=HttpSettings(port=port))
+    model = StreamingModel([ModelUnavailable("the model service is down")])
+    async with open_services(settings, frozenset({"http"}), embedder=HashEmbedder()) as services:
+        async with anyio.create_task_group() as tg:
+            await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+            customer = {"Authorization": f"Bearer {issue_token(AUTH_SECRET, 'ana', 3600)}"}
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                failed = await client.post("/api/assistant-agent/chat", json={"query": "boots?"}, headers=customer)
+            tg.cancel_scope.cancel()
+        s = samples((await services.metrics.render()).decode())
+    assert failed.status_code >= 500
+    assert value(s, "shopagent_chat_turns_total", provider="custom", outcome="model_unavailable") == 1
+    assert value(s, "shopagent_chat_turns_total", outcome="ok") is None
+    route = {"route": "/api/assistant-agent/chat", "method": "POST"}
+    assert value(s, "shopagent_http_requests_total", **route, status=str(failed.status_code)) == 1
+    assert value(s, "shopagent_db_pool_connections", state="max") == 10
