@@ -45,7 +45,7 @@ from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
-from shopagent.application.conversations import ChatPolicy, ChatService
+from shopagent.application.conversations import ChatPolicy
 from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
 from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, IndexStore, VectorIndexSpec
@@ -61,9 +61,27 @@ from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
-from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, IndexingHealth, MailboxHealth
+from shopagent.entrypoints.http.ops import (
+    ActorHealth,
+    DependencyHealth,
+    Health,
+    IndexingHealth,
+    MailboxHealth,
+    health_metrics,
+)
+from shopagent.instrumentation import (
+    MeasuredChatModel,
+    MeasuredChatService,
+    MeasuredEmbedder,
+    MeasuredToolGateway,
+    index_observers,
+    mcp_tool_observer,
+    pool_source,
+    vector_index_source,
+)
 from shopagent.runtime.asgi import check_free, is_loopback
 from shopagent.runtime.mailbox import Mailbox
+from shopagent.runtime.metrics import Metrics, RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
 from shopagent.settings import Secret, Settings, describe, resolve_data_dir
@@ -192,6 +210,7 @@ class Services:
     actors: frozenset[str] = frozenset()
     remote_tools: McpToolGateway | None = None  # the chat app's gateway to chat.mcp_url, while it runs
     stop: StopRequest = field(default_factory=StopRequest)  # the process's stop, for servers that drain
+    metrics: Metrics = field(default_factory=Metrics)  # the process's own registry and instruments
 
     @property
     def mcp_server(self) -> McpServer[Any] | None:
@@ -200,7 +219,9 @@ class Services:
             from shopagent.entrypoints.mcp.server import build_mcp_server
 
             store = self.settings.store
-            self._mcp_server = build_mcp_server(self.search, store.name, store.currency)
+            self._mcp_server = build_mcp_server(
+                self.search, store.name, store.currency, observe=mcp_tool_observer(self.metrics)
+            )
         return self._mcp_server
 
 
@@ -303,11 +324,13 @@ async def open_services(
                 index_store=PostgresIndexStore(pool, text_search_config(settings)),
                 actors=actors,
             )
+            services.metrics.add_source("database-pool", pool_source(pool))
             in_process_tools = "http" in actors and not settings.chat.mcp_url
             if SEARCH_ACTORS & actors or in_process_tools:
-                services.embedder = embedder or await build_embedder(settings)
+                given = embedder or await build_embedder(settings)
                 if embedder is None:  # ours to close
-                    exits.push_async_callback(services.embedder.aclose)
+                    exits.push_async_callback(given.aclose)
+                services.embedder = MeasuredEmbedder(given, services.metrics)
                 services.search = CatalogSearch(
                     services.embedder,
                     PostgresSearchIndex(pool, text_search_config(settings), search_tuning(settings)),
@@ -319,6 +342,11 @@ async def open_services(
                 assert services.embedder is not None
                 services.index_keeper = vector_index_keeper(settings, services.index_store, services.embedder)
                 i = settings.indexer
+                services.metrics.add_source(
+                    "vector-index",
+                    vector_index_source(pool, services.index_store, services.embedder.model_id, i.max_attempts),
+                )
+                indexed, failed = index_observers(services.metrics)
                 services.leases = Leases(
                     services.index_store,
                     lease_seconds=i.lease_seconds,
@@ -331,6 +359,8 @@ async def open_services(
                     services.index_store,
                     services.embedder,
                     indexing_policy(settings),
+                    on_indexed=indexed,
+                    on_failed=failed,
                     keeper=services.index_keeper,
                     leases=services.leases,
                     database_back=pool.wait_until_up,
@@ -396,7 +426,9 @@ def roster_for(
     """The child specs for the chosen actors, in start order."""
     s = services.settings
     factories: dict[str, Callable[[], ChildSpec]] = {
-        "ops": lambda: ChildSpec("ops", partial(run_ops, s, _need_value(health, "a health report"))),
+        "ops": lambda: ChildSpec(
+            "ops", partial(run_ops, s, _need_value(health, "a health report"), metrics=services.metrics)
+        ),
         "embedding-pool": lambda: ChildSpec(
             "embedding-pool",
             partial(
@@ -427,6 +459,7 @@ def roster_for(
                 s,
                 _need_value(services.mcp_server, "the MCP server"),
                 limit=RateLimit(PostgresRateLimits(services.pool), s.mcp.rate_per_minute, s.mcp.rate_burst),
+                metrics=services.metrics,
             ),
         ),
         "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
@@ -474,7 +507,8 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with open_agent(services, chat_model) as agent, anyio.create_task_group() as turns:
-            running["chat"] = ChatService(PostgresConversations(services.pool), agent, chat_policy(s))
+            conversations = PostgresConversations(services.pool)
+            running["chat"] = MeasuredChatService(conversations, agent, chat_policy(s), metrics=services.metrics)
             running["spawn"] = turns.start_soon
             watching = anyio.CancelScope()
             turns.start_soon(_run_in, watching, end_turns_in_time)
@@ -510,7 +544,10 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
     document = openapi_document(s.store.name, routes)
-    return build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
+    app = build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)
+    route_of = route_templates(lambda: app.router.routes)
+    app.add_middleware(RequestMetrics, metrics=services.metrics, server="http", route_of=route_of)
+    return app
 
 
 async def _run_mcp(*args: Any, **kwargs: Any) -> None:
@@ -610,7 +647,7 @@ async def health_of(
     if backlog is not None and all(d.state == "up" for d in checked if d.name == "database"):
         with contextlib.suppress(DatabaseUnavailable):
             b = await backlog()
-            indexing = IndexingHealth(b.pending, b.in_flight, b.dead)
+            indexing = IndexingHealth(b.pending, b.in_flight, b.dead, b.oldest_due_seconds)
     checked = [msgspec.structs.replace(d, detail=scrub(d.detail) if d.detail else None) for d in checked]
     if not supervisor.all_ready():
         status = "starting"
@@ -683,6 +720,8 @@ async def serve(
                     assert supervisor is not None
                     backlog = services.index_store.backlog if INDEXER_ACTORS & actors else None
                     return await health_of(supervisor, services.mailbox, scrub, checks, backlog)
+
+                services.metrics.add_source("health", partial(health_metrics, health))
 
                 supervisor = Supervisor(roster_for(actors, services, health), restart_policy(settings))
                 async with anyio.create_task_group() as tg:
@@ -794,9 +833,7 @@ def build_chat_model(settings: Settings, vocabulary: Callable[[], Awaitable[Any]
     shopping from off-topic requests.
     """
     chat, secrets = settings.chat, settings.secrets
-    provider = chat.provider
-    if provider == "auto":
-        provider = "gemini" if secrets.gemini_api_key is not None else "offline"
+    provider = chat_provider(settings)
     if provider == "gemini":
         if secrets.gemini_api_key is None:
             raise ConfigError("chat.provider = 'gemini' needs the GEMINI_API_KEY environment variable")
@@ -809,6 +846,13 @@ def build_chat_model(settings: Settings, vocabulary: Callable[[], Awaitable[Any]
         key = secrets.openai_api_key.reveal() if secrets.openai_api_key else None
         return OpenAICompatChatModel(chat.openai_base_url, chat.openai_model, api_key=key)
     return build_concierge(settings, vocabulary)
+
+
+def chat_provider(settings: Settings) -> str:
+    """The chat provider in use: chat.provider, with "auto" resolved."""
+    if settings.chat.provider == "auto":
+        return "gemini" if settings.secrets.gemini_api_key is not None else "offline"
+    return settings.chat.provider
 
 
 def build_concierge(settings: Settings, vocabulary: Callable[[], Awaitable[Any]] | None = None) -> OfflineConcierge:
@@ -893,9 +937,13 @@ async def open_tool_gateway(services: Services) -> AsyncIterator[McpToolGateway]
 async def open_agent(services: Services, model: ChatModel | None = None) -> AsyncIterator[AssistantAgent]:
     """The assistant with the configured (or given) model and tools; both are closed on exit."""
     settings = services.settings
-    model = model or build_chat_model(settings, vocabulary_source(services))
+    provider = chat_provider(settings) if model is None else "custom"  # a model given by a test or benchmark
+    model = MeasuredChatModel(
+        model or build_chat_model(settings, vocabulary_source(services)), services.metrics, provider
+    )
     try:
-        async with open_tool_gateway(services) as tools:
+        async with open_tool_gateway(services) as gateway:
+            tools = MeasuredToolGateway(gateway, services.metrics)
             store = settings.store
             prompt = system_prompt(store.name, store.currency, store.country, store.language)
             yield AssistantAgent(

@@ -175,7 +175,7 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
                 await proc.wait_for_output(" repl\n")
                 assert "curl -s http://127.0.0.1:" in proc.stdout and "warm winter boots" in proc.stdout
                 readiness = (await proc.readyz()).json()
-                assert readiness["indexing"] == {"pending": 0, "inFlight": 0, "dead": 0}
+                assert readiness["indexing"] == {"pending": 0, "inFlight": 0, "dead": 0, "oldestDueSeconds": 0.0}
                 async with shopagent("token", "issue", "demo-user", env=env) as minted:
                     assert await minted.wait_exit() == 0
                 headers = {"Authorization": f"Bearer {minted.stdout.strip()}"}

@@ -14,12 +14,13 @@ import anyio
 from anyio.abc import TaskStatus
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Scope
 
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
 from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
+from shopagent.runtime.metrics import Metrics, RequestMetrics
 from shopagent.settings import McpSettings, Settings
 
 log = logging.getLogger("shopagent.mcp")
@@ -42,9 +43,12 @@ def transport_security(mcp: McpSettings) -> TransportSecuritySettings:
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
-def build_mcp_app(server: Server[Any], settings: Settings, limit: RateLimit | None = None) -> ASGIApp:
+def build_mcp_app(
+    server: Server[Any], settings: Settings, limit: RateLimit | None = None, metrics: Metrics | None = None
+) -> ASGIApp:
     """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set,
-    and `limit` per key (per client address without one), shared by every replica."""
+    and `limit` per key (per client address without one), shared by every replica; its
+    requests counted on `metrics` (refused ones included)."""
     mcp = settings.mcp
     key = settings.secrets.mcp_api_key
     if key is None and not is_loopback(mcp.host):
@@ -63,8 +67,15 @@ def build_mcp_app(server: Server[Any], settings: Settings, limit: RateLimit | No
         app = Throttle(app, limit)
     if key is None:
         log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
-        return app
-    return BearerKey(app, key.reveal())
+    else:
+        app = BearerKey(app, key.reveal())
+    if metrics is not None:
+        app = RequestMetrics(app, metrics=metrics, server="mcp", route_of=_mcp_route)
+    return app
+
+
+def _mcp_route(scope: Scope) -> str:
+    return "/mcp" if scope["path"].rstrip("/") == "/mcp" else "other"
 
 
 async def run_mcp(
@@ -72,9 +83,10 @@ async def run_mcp(
     server: Server[Any],
     *,
     limit: RateLimit | None = None,
+    metrics: Metrics | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    app = build_mcp_app(server, settings, limit)
+    app = build_mcp_app(server, settings, limit, metrics)
     sock = bind_tcp(settings.mcp.host, settings.mcp.port, what="mcp")
     await serve_asgi(
         app,

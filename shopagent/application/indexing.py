@@ -279,6 +279,7 @@ class IndexProducts:
         policy: IndexingPolicy,
         *,
         on_indexed: Callable[[OutboxEvent, SaveOutcome], None] | None = None,
+        on_failed: Callable[[OutboxEvent, bool], None] | None = None,
         keeper: VectorIndexKeeper | None = None,
         leases: Leases | None = None,
         database_back: Callable[[], Awaitable[None]] | None = None,
@@ -288,6 +289,7 @@ class IndexProducts:
         self._embedder = embedder
         self._policy = policy
         self._on_indexed = on_indexed
+        self._on_failed = on_failed  # told (event, dead-lettered) of each failed attempt
         self.keeper = keeper
         self.leases = leases
         self._database_back = database_back or partial(anyio.sleep, 1.0)
@@ -387,6 +389,8 @@ class IndexProducts:
                 reason,
             )
             await self._store.fail(event, reason, None)
+            if self._on_failed is not None:
+                self._on_failed(event, True)
             return
         delay = retry_delay(failures, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
         log.warning(
@@ -398,3 +402,5 @@ class IndexProducts:
             reason,
         )
         await self._store.fail(event, reason, delay)
+        if self._on_failed is not None:
+            self._on_failed(event, False)

@@ -101,6 +101,7 @@ class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
     pending: int  # waiting to be claimed (due, or backing off after a failure)
     in_flight: int  # claimed by an indexer, not finished
     dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
+    oldest_due_seconds: float = 0.0  # how long the oldest due event (claimable or in flight) has waited
 
 
 class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):

@@ -40,7 +40,10 @@ _BACKLOG = """
     SELECT
         count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now())) AS pending,
         count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
-        count(*) FILTER (WHERE status = 'dead') AS dead
+        count(*) FILTER (WHERE status = 'dead') AS dead,
+        coalesce(extract(epoch FROM now() - min(available_at) FILTER (
+            WHERE status = 'pending' AND available_at <= now()
+        )), 0)::float8 AS oldest_due_seconds
     FROM outbox_event WHERE status <> 'done'
 """
 
@@ -229,7 +232,12 @@ class PostgresIndexStore:
         """The outbox events waiting (due or backing off), in flight and dead-lettered."""
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(_BACKLOG)
-        return IndexBacklog(pending=row["pending"], in_flight=row["in_flight"], dead=row["dead"])
+        return IndexBacklog(
+            pending=row["pending"],
+            in_flight=row["in_flight"],
+            dead=row["dead"],
+            oldest_due_seconds=max(0.0, row["oldest_due_seconds"]),
+        )
 
     async def status(self, model: str) -> IndexStatus:
         async with self._pool.acquire() as conn:

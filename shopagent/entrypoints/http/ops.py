@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import msgspec
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.metrics_core import Metric
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from shopagent.entrypoints.http.errors import EXCEPTION_HANDLERS
@@ -41,6 +43,7 @@ class IndexingHealth(msgspec.Struct, frozen=True, rename="camel"):
     pending: int
     in_flight: int
     dead: int
+    oldest_due_seconds: float = 0.0  # how long the oldest due (or in-flight) event has waited
 
 
 class Health(msgspec.Struct, frozen=True, rename="camel"):
@@ -56,9 +59,13 @@ class Health(msgspec.Struct, frozen=True, rename="camel"):
 
 
 _encoder = msgspec.json.Encoder()
+# The classic text format, which every Prometheus version reads (generate_latest writes it).
+METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
-def build_ops_app(health: Callable[[], Awaitable[Health]]) -> Starlette:
+def build_ops_app(health: Callable[[], Awaitable[Health]], render_metrics: Callable[[], Awaitable[bytes]]) -> Starlette:
+    """`render_metrics`: the process's metrics in the Prometheus text format, read anew."""
+
     async def healthz(request: Request) -> Response:
         return Response(b'{"status":"ok"}', media_type="application/json")
 
@@ -69,7 +76,7 @@ def build_ops_app(health: Callable[[], Awaitable[Health]]) -> Starlette:
         )
 
     async def metrics(request: Request) -> Response:
-        return PlainTextResponse(render_metrics(await health()), media_type="text/plain; version=0.0.4")
+        return Response(await render_metrics(), media_type=METRICS_CONTENT_TYPE)
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
@@ -79,39 +86,51 @@ def build_ops_app(health: Callable[[], Awaitable[Health]]) -> Starlette:
     return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
 
 
-def render_metrics(report: Health) -> str:
-    lines = [
-        "# HELP shopagent_ready 1 when every actor of this process is ready.",
-        "# TYPE shopagent_ready gauge",
-        f"shopagent_ready {int(report.ready)}",
-        "# HELP shopagent_actor_ready 1 when the actor is ready.",
-        "# TYPE shopagent_actor_ready gauge",
-        *(f'shopagent_actor_ready{{actor="{a.name}"}} {int(a.state == "ready")}' for a in report.actors),
-        "# HELP shopagent_actor_restarts_total Restarts of the actor since the process started.",
-        "# TYPE shopagent_actor_restarts_total counter",
-        *(f'shopagent_actor_restarts_total{{actor="{a.name}"}} {a.restarts}' for a in report.actors),
-    ]
+def health_families(report: Health) -> list[Metric]:
+    """The readiness report as Prometheus families (the series /metrics has always had)."""
+    ready = GaugeMetricFamily("shopagent_ready", "1 when every actor of this process is ready.", value=report.ready)
+    actor_ready = GaugeMetricFamily("shopagent_actor_ready", "1 when the actor is ready.", labels=["actor"])
+    restarts = CounterMetricFamily(
+        "shopagent_actor_restarts", "Restarts of the actor since the process started.", labels=["actor"]
+    )
+    for actor in report.actors:
+        actor_ready.add_metric([actor.name], actor.state == "ready")
+        restarts.add_metric([actor.name], actor.restarts)
+    families: list[Metric] = [ready, actor_ready, restarts]
     if report.dependencies:
-        lines += [
-            "# HELP shopagent_dependency_up 1 when the dependency answered the last check.",
-            "# TYPE shopagent_dependency_up gauge",
-            *(f'shopagent_dependency_up{{dependency="{d.name}"}} {int(d.state == "up")}' for d in report.dependencies),
-        ]
-    if report.indexing is not None:
-        lines += [
-            "# HELP shopagent_outbox_events Outbox events not finished, by state.",
-            "# TYPE shopagent_outbox_events gauge",
-            f'shopagent_outbox_events{{state="pending"}} {report.indexing.pending}',
-            f'shopagent_outbox_events{{state="in_flight"}} {report.indexing.in_flight}',
-            f'shopagent_outbox_events{{state="dead"}} {report.indexing.dead}',
-        ]
+        up = GaugeMetricFamily(
+            "shopagent_dependency_up", "1 when the dependency answered the last check.", labels=["dependency"]
+        )
+        for dependency in report.dependencies:
+            up.add_metric([dependency.name], dependency.state == "up")
+        families.append(up)
+    if (indexing := report.indexing) is not None:
+        events = GaugeMetricFamily("shopagent_outbox_events", "Outbox events not finished, by state.", labels=["state"])
+        events.add_metric(["pending"], indexing.pending)
+        events.add_metric(["in_flight"], indexing.in_flight)
+        events.add_metric(["dead"], indexing.dead)
+        families += [
+            events,
+            GaugeMetricFamily(
+                "shopagent_outbox_dead_letters", "Dead-lettered outbox events (see `shopagent index status`).",
+                value=indexing.dead,
+            ),
+            GaugeMetricFamily(
+                "shopagent_outbox_oldest_due_age_seconds",
+                "How long the oldest event that is due (claimable or in flight) has waited; 0 when none is.",
+                value=indexing.oldest_due_seconds,
+            ),
+        ]  # fmt: skip
     if report.mailbox is not None:
-        lines += [
-            "# HELP shopagent_mailbox_depth Items waiting in the indexing mailbox.",
-            "# TYPE shopagent_mailbox_depth gauge",
-            f"shopagent_mailbox_depth {report.mailbox.depth}",
-            "# HELP shopagent_mailbox_capacity Capacity of the indexing mailbox.",
-            "# TYPE shopagent_mailbox_capacity gauge",
-            f"shopagent_mailbox_capacity {report.mailbox.capacity}",
-        ]
-    return "\n".join(lines) + "\n"
+        families += [
+            GaugeMetricFamily("shopagent_mailbox_depth", "Items waiting in the indexing mailbox.",
+                              value=report.mailbox.depth),
+            GaugeMetricFamily("shopagent_mailbox_capacity", "Capacity of the indexing mailbox.",
+                              value=report.mailbox.capacity),
+        ]  # fmt: skip
+    return families
+
+
+async def health_metrics(health: Callable[[], Awaitable[Health]]) -> list[Metric]:
+    """A metrics source: the readiness report, taken now."""
+    return health_families(await health())

@@ -10,6 +10,7 @@ and the same JSON as a text block for clients that read only text.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Annotated, Any
@@ -90,7 +91,13 @@ def details_description(store: str, currency: str) -> str:
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
 
-def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> Server[Any]:
+# Told of every tool call: (tool, outcome, seconds); for metrics.
+ToolObserver = Callable[[str, str, float], None]
+
+
+def build_mcp_server(
+    search: CatalogSearch, store_name: str, currency: str, *, observe: ToolObserver | None = None
+) -> Server[Any]:
     rules = search.rules
     search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency)
     details_in, details_out = details_schemas(currency)
@@ -138,22 +145,17 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         handler = handlers.get(params.name)
         if handler is None:  # a protocol error, as the MCP specification says (not a tool result)
+            if observe is not None:
+                observe("unknown", "unknown_tool", 0.0)
             raise MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}; the tools are {', '.join(handlers)}")
+        started = time.perf_counter()
+        outcome = "internal_error"
         try:
-            result = msgspec.to_builtins(await handler(params.arguments or {}))
-        except (ValidationError, NotFound) as exc:
-            return _error(str(exc))
-        except DatabaseUnavailable:
-            log.warning("tool %s failed: the database is unavailable", params.name)
-            return _error("the catalog is temporarily unavailable (its database cannot be reached); try again shortly")
-        except EmbeddingError:
-            log.warning("search failed: the embedding model is unavailable", exc_info=True)
-            return _error("search is unavailable for a moment (the embedding service failed); try again shortly")
-        except Exception:
-            log.exception("tool %s failed", params.name)
-            return _error("the catalog could not be searched because of an internal error; try again later")
-        text = msgspec.json.encode(result).decode()
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
+            result, outcome = await answer(params.name, handler, params.arguments or {})
+            return result
+        finally:  # a cancelled call counts as the internal error it is to the client
+            if observe is not None:
+                observe(params.name, outcome, time.perf_counter() - started)
 
     instructions = (
         f"Catalog tools of {store_name}. Find products with {SEARCH_TOOL}; fetch one product's full "
@@ -167,6 +169,29 @@ def build_mcp_server(search: CatalogSearch, store_name: str, currency: str) -> S
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+async def answer(name: str, handler: Handler, arguments: dict[str, Any]) -> tuple[types.CallToolResult, str]:
+    """The tool's result and its outcome: ok, invalid, unavailable or internal_error."""
+    try:
+        result = msgspec.to_builtins(await handler(arguments))
+    except (ValidationError, NotFound) as exc:
+        return _error(str(exc)), "invalid"
+    except DatabaseUnavailable:
+        log.warning("tool %s failed: the database is unavailable", name)
+        message = "the catalog is temporarily unavailable (its database cannot be reached); try again shortly"
+        return _error(message), "unavailable"
+    except EmbeddingError:
+        log.warning("search failed: the embedding model is unavailable", exc_info=True)
+        message = "search is unavailable for a moment (the embedding service failed); try again shortly"
+        return _error(message), "unavailable"
+    except Exception:
+        log.exception("tool %s failed", name)
+        message = "the catalog could not be searched because of an internal error; try again later"
+        return _error(message), "internal_error"
+    text = msgspec.json.encode(result).decode()
+    content = [types.TextContent(type="text", text=text)]
+    return types.CallToolResult(content=content, structured_content=result), "ok"
 
 
 def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:

@@ -1,0 +1,184 @@
+"""Prometheus metrics on a registry of the process's own (no global state).
+
+`Metrics` holds the registry and the instruments the process records on as things happen.
+Values known only when asked (actor states, pool usage, rows in the database) come from
+*sources*: async functions run just before each scrape, each within a timeout, so that a
+slow or absent dependency costs the scrape that source's series and nothing else. Scrapes
+run one at a time, which also bounds the load they put on the database.
+
+`RequestMetrics` is a pure ASGI middleware that counts and times HTTP requests by route
+template (never the raw path: every id would make a series of its own).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+
+import anyio
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("shopagent.metrics")
+
+Source = Callable[[], Awaitable[Iterable[Metric]]]
+
+# Chat turns, and so the chat request, can take up to the turn timeout (120 s by default).
+HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+MODEL_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0)
+TOOL_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+EMBEDDING_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class _Scraped(Collector):
+    """The families the sources gave for the scrape in progress."""
+
+    def __init__(self) -> None:
+        self.families: list[Metric] = []
+
+    def collect(self) -> Iterator[Metric]:
+        return iter(self.families)
+
+    def describe(self) -> list[Metric]:
+        return []  # names vary with what each scrape finds; nothing to check at registration
+
+
+class Metrics:
+    """The process's registry and instruments. Build one per process (the composition root
+    does) and pass it to what records; two processes, or two tests, never share one."""
+
+    def __init__(self, *, source_timeout_seconds: float = 5.0) -> None:
+        self.registry = CollectorRegistry()
+        self._timeout = source_timeout_seconds
+        self._sources: list[tuple[str, Source]] = []
+        self._scraped = _Scraped()
+        self._scraping = anyio.Lock()
+        r = self.registry
+        self.http_requests = Counter(
+            "shopagent_http_requests", "HTTP requests answered, by server, route template, method and status.",
+            ["server", "route", "method", "status"], registry=r,
+        )  # fmt: skip
+        self.http_duration = Histogram(
+            "shopagent_http_request_duration_seconds", "Time to answer an HTTP request (a whole event stream).",
+            ["server", "route", "method"], buckets=HTTP_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.mcp_tool_calls = Counter(
+            "shopagent_mcp_tool_calls", "MCP tool calls served, by tool and outcome.", ["tool", "outcome"], registry=r
+        )
+        self.mcp_tool_duration = Histogram(
+            "shopagent_mcp_tool_duration_seconds", "Time to run an MCP tool call.", ["tool"],
+            buckets=TOOL_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.chat_turns = Counter(
+            "shopagent_chat_turns", "Chat turns, by provider and outcome (ok, or the error).",
+            ["provider", "outcome"], registry=r,
+        )  # fmt: skip
+        self.chat_steps = Counter(
+            "shopagent_chat_steps", "Agent steps (one model request each), by provider.", ["provider"], registry=r
+        )
+        self.chat_tool_calls = Counter(
+            "shopagent_chat_tool_calls", "Tool calls the agent made, by tool and outcome.", ["tool", "outcome"],
+            registry=r,
+        )  # fmt: skip
+        self.model_duration = Histogram(
+            "shopagent_model_request_duration_seconds", "Time a chat model took to reply (failures included).",
+            ["provider", "model"], buckets=MODEL_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.model_tokens = Counter(
+            "shopagent_model_tokens", "Tokens chat models reported, by provider and direction (input, output).",
+            ["provider", "direction"], registry=r,
+        )  # fmt: skip
+        self.index_events = Counter(
+            "shopagent_index_events_processed", "Outbox events the indexer finished or failed, by outcome.",
+            ["outcome"], registry=r,
+        )  # fmt: skip
+        self.embedding_duration = Histogram(
+            "shopagent_embedding_duration_seconds", "Time to embed a batch of documents or one query.",
+            ["model", "kind"], buckets=EMBEDDING_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.embedding_batch = Histogram(
+            "shopagent_embedding_batch_size", "Texts per document embedding call.", ["model"],
+            buckets=BATCH_BUCKETS, registry=r,
+        )  # fmt: skip
+        r.register(self._scraped)
+
+    def add_source(self, name: str, source: Source) -> None:
+        """Run `source` before every scrape; its families are part of that scrape only."""
+        self._sources.append((name, source))
+
+    async def render(self) -> bytes:
+        """The Prometheus text exposition of everything, the sources read anew."""
+        async with self._scraping:
+            families: list[Metric] = []
+            for name, source in self._sources:
+                families.extend(await self._read(name, source))
+            self._scraped.families = families
+            try:
+                return generate_latest(self.registry)
+            finally:
+                self._scraped.families = []
+
+    async def _read(self, name: str, source: Source) -> list[Metric]:
+        with anyio.move_on_after(self._timeout):
+            try:
+                return list(await source())
+            except Exception as exc:  # a scrape answers with what it has
+                log.warning("metrics source %s failed: %s", name, exc)
+                return []
+        log.warning("metrics source %s gave nothing within %gs", name, self._timeout)
+        return []
+
+
+def route_templates(routes: Callable[[], Sequence[BaseRoute]]) -> Callable[[Scope], str]:
+    """The template of the route a request goes to ("/api/conversations/{conversation_id}"),
+    or "other" for a path no route has."""
+
+    def route_of(scope: Scope) -> str:
+        for route in routes():
+            match, _ = route.matches(scope)
+            if match is not Match.NONE:
+                return getattr(route, "path", "other")
+        return "other"
+
+    return route_of
+
+
+class RequestMetrics:
+    """Counts each HTTP request and observes its duration, by `server`, route and method.
+
+    The route is resolved before the app runs (routing rewrites parts of the scope); a
+    request the app fails without answering counts as the 500 the server sends for it.
+    """
+
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, server: str, route_of: Callable[[Scope], str]) -> None:
+        self.app = app
+        self._metrics = metrics
+        self._server = server
+        self._route_of = route_of
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        route = self._route_of(scope)
+        method = scope["method"] if scope["method"] in METHODS else "other"
+        status = "500"
+        started = time.perf_counter()
+
+        async def send_noting_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = str(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_noting_status)
+        finally:
+            self._metrics.http_requests.labels(self._server, route, method, status).inc()
+            self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)
