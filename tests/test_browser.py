@@ -28,7 +28,7 @@ from starlette.routing import Route
 from shopagent.actors.http import run_http
 from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
-from shopagent.settings import ChatSettings, HttpSettings
+from shopagent.settings import HttpSettings
 from tests.helpers import free_port
 
 CHROMIUM = shutil.which("chromium")
@@ -65,7 +65,7 @@ async def browser():
 @pytest.fixture
 async def page(browser):
     context = await browser.new_context(viewport=DESKTOP)
-    await context.route("https://images.example.com/**", lambda route: route.fulfill(body=PIXEL, content_type="image/png"))
+    await context.route("https://images.example.com/**", lambda r: r.fulfill(body=PIXEL, content_type="image/png"))
     opened = await context.new_page()
     opened.problems = []
     opened.on("console", lambda m: opened.problems.append(m.text) if m.type == "error" else None)
@@ -224,9 +224,139 @@ async def test_the_widget_on_another_origin_works_when_the_origin_is_allowed(sam
 
 
 async def test_the_widget_on_another_origin_is_refused_when_the_origin_is_not_allowed(sample_shop, page):
-    async with shop_server(sample_shop) as url, shop_front(sample_shop, embed(url, issue_token(SECRET, user()))) as front:
+    async with (
+        shop_server(sample_shop) as url,
+        shop_front(sample_shop, embed(url, issue_token(SECRET, user()))) as front,
+    ):
         await page.goto(front)
         await page.get_by_role("button", name="Ask Nordic Outfitters").click()
         await ask(page, QUERY)
         await expect(page.get_by_role("alert")).to_contain_text("The assistant cannot be reached from this page")
         assert any("CORS" in problem for problem in page.problems)  # the browser refused, not the server
+
+
+# -- the streaming protocol -------------------------------------------------------------------
+# The server's stream gains `delta` events and product cards on `tool` events; the widget reads
+# them as specified. Until the server sends them this stand-in API does, from a script.
+
+BOOTS = [
+    {"id": 1, "slug": "kiruna-boot", "name": "Kiruna Padded Apres-Ski Boot", "price": "129.00",
+     "discountPrice": "109.00", "currency": "EUR", "mainImage": "https://images.example.com/products/kiruna/main.jpg",
+     "availableColors": ["black"], "availableSizes": ["42"], "inStock": True},
+    {"id": 2, "slug": "lapland-boot", "name": "Lapland Faux-Fur Cuff Snow Boot", "price": "119.00",
+     "discountPrice": None, "currency": "EUR", "mainImage": None, "availableColors": [], "availableSizes": [],
+     "inStock": False},
+]  # fmt: skip
+
+
+@contextlib.asynccontextmanager
+async def scripted_api(services, first_delta_seen: anyio.Event):
+    """/widget.js and a chat endpoint streaming a scripted turn: step, tool with cards, two
+    deltas (the second once the browser has shown the first), answer, done."""
+    from starlette.responses import StreamingResponse
+
+    from shopagent.entrypoints.http.web import web_routes
+
+    def event(kind: str, data: dict) -> bytes:
+        return f"event: {kind}\ndata: {msgspec.json.encode(data).decode()}\n\n".encode()
+
+    async def chat(request):
+        async def events():
+            yield event("step", {"step": 1, "calls": ["product-semantic-search"]})
+            arguments = {"query": "winter boots", "filters": {"sizes": ["42"], "colors": ["black"]}}
+            yield event("tool", {"name": "product-semantic-search", "arguments": arguments, "ms": 12,
+                                 "isError": False, "products": BOOTS})  # fmt: skip
+            yield event("delta", {"text": "Two warm boots"})
+            with anyio.fail_after(WAIT_MS / 1000):
+                await first_delta_seen.wait()
+            yield event("delta", {"text": " for you"})
+            yield event("answer", {"text": "Two warm boots for you."})
+            yield event("done", {"conversationId": str(uuid.uuid4())})
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    port = free_port()
+    settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port))
+    app = Starlette(routes=[*web_routes("Scripted"), Route("/api/assistant-agent/chat", chat, methods=["POST"])])
+    async with anyio.create_task_group() as tg:
+        await tg.start(partial(run_http, settings, lambda: app))
+        yield f"http://127.0.0.1:{port}"
+        tg.cancel_scope.cancel()
+
+
+async def test_streamed_text_is_shown_as_it_comes_and_cards_from_the_stream_show_discount_and_stock(sample_shop, page):
+    first_delta_seen = anyio.Event()
+    async with scripted_api(sample_shop, first_delta_seen) as url:
+        await page.goto(chat_page(url, "v2.scripted.token"))
+        await ask(page, QUERY)
+        reply = page.locator(".msg.assistant")
+        await expect(reply).to_have_text("Two warm boots")
+        first_delta_seen.set()
+        await expect(reply).to_have_text("Two warm boots for you.")  # the answer replaces the streamed text
+        kiruna, lapland = page.locator(".card").nth(0), page.locator(".card").nth(1)
+        await expect(kiruna.get_by_role("img", name="Kiruna Padded Apres-Ski Boot")).to_be_visible()
+        await expect(kiruna.locator(".price s")).to_have_text("€129.00")
+        await expect(kiruna.locator(".price")).to_have_text("Was €129.00, now €109.00")
+        await expect(kiruna.locator(".stock")).to_have_text("In stock in 42, black")
+        await expect(lapland.locator(".price")).to_have_text("€119.00")
+        await expect(lapland.locator(".stock")).to_have_text("Out of stock in 42, black")
+        assert page.problems == []
+
+
+# -- screenshots -----------------------------------------------------------------------------
+
+
+async def test_the_page_fills_a_phone_screen_and_the_widget_floats_on_a_desktop(sample_shop, page):
+    """Also writes the screenshots when SHOPAGENT_SCREENSHOTS names a folder."""
+    folder = Path(os.environ["SHOPAGENT_SCREENSHOTS"]) if os.environ.get("SHOPAGENT_SCREENSHOTS") else None
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+
+    async def shot(name: str) -> None:
+        if folder:
+            await page.screenshot(path=folder / f"{name}.png")
+
+    front_port = free_port()
+    async with contextlib.AsyncExitStack() as stack:
+        url = await stack.enter_async_context(
+            shop_server(sample_shop, http={"cors_origins": [f"http://127.0.0.1:{front_port}"]})
+        )
+        token = issue_token(SECRET, user())
+        await page.goto(chat_page(url, token))
+        await shot("page-desktop-empty")
+        await ask(page, QUERY)
+        await expect_answer_with_cards(page)
+        await shot("page-desktop-answer")
+        await page.set_viewport_size(PHONE)
+        panel = await page.locator(".panel").bounding_box()
+        assert panel is not None and panel["width"] == PHONE["width"]
+        await shot("page-phone-answer")
+
+        front = await stack.enter_async_context(shop_front(sample_shop, embed(url, token), port=front_port))
+        await page.set_viewport_size(DESKTOP)
+        await page.goto(front)
+        await shot("widget-desktop-closed")
+        await page.get_by_role("button", name="Ask Nordic Outfitters").click()
+        await ask(page, "a rain jacket in size M")
+        await expect(page.locator(".msg.assistant")).to_have_count(
+            1, timeout=WAIT_MS
+        )  # its own origin, its own storage
+        await expect(page.locator(".card").first).to_be_visible()
+        panel = await page.get_by_role("dialog").bounding_box()
+        assert panel is not None and panel["width"] < DESKTOP["width"] / 2  # floats beside the shop's page
+        await shot("widget-desktop-open")
+        await page.set_viewport_size(PHONE)
+        panel = await page.get_by_role("dialog").bounding_box()
+        assert panel is not None and (panel["x"], panel["width"]) == (0, PHONE["width"])
+        await shot("widget-phone-open")
+        assert page.problems == []
+        await page.get_by_label("Your message").fill(QUERY)
+        await page.route(
+            f"{url}/api/assistant-agent/chat",
+            lambda r: r.fulfill(
+                status=503, json={"error": {"code": "database_unavailable", "message": "the database is unavailable"}}
+            ),
+        )
+        await page.get_by_label("Your message").press("Enter")
+        await expect(page.get_by_role("alert")).to_contain_text("busy right now")
+        await shot("widget-phone-error")

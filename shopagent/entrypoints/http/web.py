@@ -42,10 +42,10 @@ class StaticFile:
 def web_routes(store_name: str) -> list[Route]:
     static = resources.files("shopagent.entrypoints.http") / "static"
     page = (static / "index.html").read_text("utf-8").replace("{{store}}", html.escape(store_name))
+    script = (static / "widget.js").read_bytes()
+    embeddable = {"Cross-Origin-Resource-Policy": "cross-origin"}  # shops load it from pages on other origins
     files = {
         "/": StaticFile(page.encode(), "text/html; charset=utf-8", {"Content-Security-Policy": PAGE_POLICY}),
-        # Cross-origin: shops load it from their own pages.
-        "/widget.js": StaticFile((static / "widget.js").read_bytes(), "text/javascript; charset=utf-8",
-                                 {"Cross-Origin-Resource-Policy": "cross-origin"}),  # fmt: skip
+        "/widget.js": StaticFile(script, "text/javascript; charset=utf-8", embeddable),
     }
     return [Route(path, file.respond, methods=["GET", "HEAD"]) for path, file in files.items()]

@@ -160,9 +160,10 @@
     };
   }
 
+  // The sizes and colours the search asked for: a card says whether the product has them.
   function askedOf(args) {
-    args = args || {};
-    return [].concat(args.sizes || [], args.colors || []);
+    var filters = (args && (args.filters || args)) || {};
+    return [].concat(filters.sizes || [], filters.colors || []);
   }
 
   function cardsOfResult(result, args) {
@@ -218,7 +219,7 @@
   header h2 { flex: 1; margin: 0; font-size: 16px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   header button { border: 1px solid rgba(255,255,255,.7); background: transparent; color: #fff; border-radius: 6px;
     padding: 4px 10px; font: inherit; font-size: 13px; cursor: pointer; }
-  .log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; background: #f6f7f9; }
+  .log { position: relative; flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; background: #f6f7f9; }
   .hint { color: #4a4f57; margin: auto 0; text-align: center; padding: 0 18px; }
   .msg { max-width: 88%; padding: 9px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
   .user { align-self: flex-end; background: var(--accent); color: #fff; border-bottom-right-radius: 4px; }
@@ -227,9 +228,9 @@
   .error { align-self: stretch; background: #fff4f2; color: #8a1c0c; border: 1px solid #f1b5aa; }
   .cards { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
   .card { background: #fff; border: 1px solid #dde1e6; border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
-  .card img, .card .noimg { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
-  .card .noimg { display: flex; align-items: center; justify-content: center; color: #5b616b; font-size: 12px; }
+  .card img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
   .card .body { padding: 8px 10px 10px; display: flex; flex-direction: column; gap: 3px; }
+  .card p { margin: 0; }
   .card .name { font-weight: 600; font-size: 14px; color: #1b1d21; text-decoration: none; }
   .card a.name:hover { text-decoration: underline; }
   .price { font-size: 14px; }
@@ -249,6 +250,7 @@
     .panel { inset: 0; width: auto; height: auto; border-radius: 0; }
     .page .panel { height: 100vh; }
     .launcher { right: 12px; bottom: 12px; }
+    .launcher[aria-expanded="true"] { display: none; }  /* the panel covers the screen; its ✕ closes it */
   }`;
 
   function el(tag, attrs, children) {
@@ -316,7 +318,7 @@
         : el("p", { class: "price", text: money(c.price, c.currency) });
       var where = c.asked.length ? " in " + c.asked.join(", ") : "";
       return el("li", { class: "card" }, [
-        c.mainImage ? el("img", { src: c.mainImage, alt: c.name, loading: "lazy" }) : el("div", { class: "noimg", "aria-hidden": "true", text: "no picture" }),
+        c.mainImage ? picture(c) : null,
         el("div", { class: "body" }, [
           el(href ? "a" : "span", { class: "name", href: href, text: c.name }),
           price,
@@ -326,13 +328,20 @@
     }));
   }
 
+  function picture(c) {
+    var img = el("img", { src: c.mainImage, alt: c.name, loading: "lazy" });
+    img.addEventListener("error", function () { img.remove(); });  // a broken picture says nothing useful
+    return img;
+  }
+
   function answer(node, text, cards) {
     node.textContent = text;
     node.classList.remove("pending");
     node.removeAttribute("aria-busy");
     var list = cardList(cards || []);
     if (list) node.after(list);
-    log.scrollTop = log.scrollHeight;
+    // The answer's first line in view: the cards below it can be scrolled to.
+    log.scrollTop = Math.max(0, node.offsetTop - 12);
   }
 
   function showTurns(turns) {
