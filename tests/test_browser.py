@@ -2,7 +2,7 @@
 Playwright), against the real server: the sample catalog indexed with the local model, the
 offline concierge, PostgreSQL.
 
-Set SHOPAGENT_SCREENSHOTS=DIR (or run scripts/screenshots) to keep PNGs of the page and the
+Set WIDGET_SCREENSHOTS=DIR (or run scripts/screenshots) to keep PNGs of the page and the
 widget at desktop and phone sizes for a reviewer.
 """
 
@@ -307,8 +307,8 @@ async def test_streamed_text_is_shown_as_it_comes_and_cards_from_the_stream_show
 
 
 async def test_the_page_fills_a_phone_screen_and_the_widget_floats_on_a_desktop(sample_shop, page):
-    """Also writes the screenshots when SHOPAGENT_SCREENSHOTS names a folder."""
-    folder = Path(os.environ["SHOPAGENT_SCREENSHOTS"]) if os.environ.get("SHOPAGENT_SCREENSHOTS") else None
+    """Also writes the screenshots when WIDGET_SCREENSHOTS names a folder."""
+    folder = Path(os.environ["WIDGET_SCREENSHOTS"]) if os.environ.get("WIDGET_SCREENSHOTS") else None
     if folder:
         folder.mkdir(parents=True, exist_ok=True)
 
