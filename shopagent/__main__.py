@@ -349,6 +349,7 @@ async def _print_banner(settings: Settings, services: bootstrap.Services) -> Non
     lines = [
         "",
         "shopagent is ready. Press Ctrl-C to stop.",
+        f"  chat page  {http}/#token={demo_token}",
         f"  HTTP API   {http}/api",
         f"  admin API  {http}/api/admin/products",
         f"             Authorization: Bearer {admin_key}",

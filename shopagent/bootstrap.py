@@ -69,6 +69,8 @@ from shopagent.entrypoints.http.ops import (
     MailboxHealth,
     health_metrics,
 )
+from shopagent.entrypoints.http.visitors import visitor_routes
+from shopagent.entrypoints.http.web import web_routes
 from shopagent.instrumentation import (
     MeasuredChatModel,
     MeasuredChatService,
@@ -523,6 +525,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
     limits = PostgresRateLimits(services.pool)
     limiter = RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages")
     admin_limit = RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst)
+    visitor_limit = RateLimit(limits, s.http.anonymous_rate_per_minute, s.http.anonymous_rate_burst, "visitor tokens")
 
     async def openapi(request: Request) -> JSONResponse:
         return JSONResponse(document)
@@ -541,7 +544,14 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
         *admin_routes(
             services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key, admin_limit
         ),
+        *visitor_routes(
+            s.secrets.auth_secret.reveal(),
+            visitor_limit,
+            enabled=s.http.anonymous_chat,
+            ttl_seconds=min(s.http.anonymous_token_ttl_seconds, s.chat.token_max_ttl_seconds),
+        ),
         Route("/openapi.json", openapi, methods=["GET"]),
+        *web_routes(s.store.name),
     ]
     document = openapi_document(s.store.name, routes)
     app = build_http_app(s.store.name, routes, lifespan=lifespan, cors_origins=s.http.cors_origins)

@@ -97,6 +97,12 @@ class HttpSettings(_Section):
     port: Port = 8080
     # Browser origins allowed to call the public API (CORS), e.g. ["https://shop.example"]; "*" = any.
     cors_origins: list[Origin] = msgspec.field(default_factory=list)
+    # Anonymous visitors: POST /api/assistant-agent/visitor-token hands out a short-lived token
+    # for a new random user id, rate-limited per client address. Off: shops mint tokens themselves.
+    anonymous_chat: bool = False
+    anonymous_token_ttl_seconds: Annotated[int, msgspec.Meta(ge=60, le=86_400)] = 3600
+    anonymous_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6.0
+    anonymous_rate_burst: PositiveInt = 5
 
 
 class McpSettings(_Section):

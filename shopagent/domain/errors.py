@@ -97,6 +97,10 @@ class Unauthorized(ShopagentError):
     """Missing, malformed, forged or expired credentials."""
 
 
+class TokenExpired(Unauthorized):
+    """A well-formed, genuine token past its expiry: the client should get a new one."""
+
+
 class RateLimitExceeded(ShopagentError):
     """Too many requests from this user; retry after `retry_after` seconds."""
 

@@ -17,7 +17,7 @@ import time
 
 import msgspec
 
-from shopagent.domain.errors import Unauthorized
+from shopagent.domain.errors import TokenExpired, Unauthorized
 from shopagent.domain.inputs import same_secret
 
 VERSION = "v2"
@@ -60,7 +60,7 @@ def verify_token(secret: str, token: str, now: float | None = None, max_ttl_seco
         raise Unauthorized("the token is malformed") from None
     now = time.time() if now is None else now
     if claims.exp < now:
-        raise Unauthorized("the token has expired")
+        raise TokenExpired("the token has expired; ask for a new one")
     if max_ttl_seconds is not None and claims.exp > now + max_ttl_seconds:
         raise Unauthorized(f"the token lives longer than the {max_ttl_seconds}s this shop allows; ask for a new one")
     return claims.sub

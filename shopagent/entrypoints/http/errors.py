@@ -29,6 +29,7 @@ from shopagent.domain.errors import (
     RateLimitExceeded,
     ShopagentError,
     ShuttingDown,
+    TokenExpired,
     TurnTimeout,
     Unauthorized,
     ValidationError,
@@ -50,6 +51,7 @@ _CODES = {
 # The one table from the error tree to HTTP. Most specific first.
 STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (ValidationError, 400, "validation_error"),
+    (TokenExpired, 401, "token_expired"),
     (Unauthorized, 401, "unauthorized"),
     (NotFound, 404, "not_found"),
     (ConversationBusy, 409, "conversation_busy"),
