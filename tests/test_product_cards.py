@@ -15,7 +15,7 @@ def hit(product_id: int, **changes) -> ProductHit:
     base = ProductHit(
         product_id=product_id, name="Alpine Boot", slug=f"alpine-{product_id}", category="Boots",
         price=Decimal("189.00"), discounted_price=None, effective_price=Decimal("189.00"), currency="EUR",
-        rating=4.6, match="strong", in_stock=True, available_quantity=4, distance=0.2,
+        rating=4.6, main_image=None, match="strong", in_stock=True, available_quantity=4, distance=0.2,
         available_colors=["black"], available_sizes=["42", "43"],
     )  # fmt: skip
     return msgspec.structs.replace(base, **changes)
@@ -27,7 +27,8 @@ def result_of(value: msgspec.Struct, *, is_error: bool = False) -> ToolResult:
 
 def test_a_search_gives_a_card_per_product_in_order():
     found = SearchResult(
-        products=[hit(1), hit(2, discounted_price=Decimal("149.90"), in_stock=False, available_colors=[])],
+        products=[hit(1), hit(2, discounted_price=Decimal("149.90"), in_stock=False, available_colors=[],
+                             main_image="https://images.example.com/boot.jpg")],
         best_match="strong", no_strong_match=False, corrections={},
     )  # fmt: skip
     first, second = product_cards(SEARCH_TOOL, result_of(found))
@@ -35,7 +36,9 @@ def test_a_search_gives_a_card_per_product_in_order():
         id=1, slug="alpine-1", name="Alpine Boot", price="189.00", discount_price=None, currency="EUR",
         main_image=None, available_colors=["black"], available_sizes=["42", "43"], in_stock=True,
     )  # fmt: skip
-    assert (second.id, second.discount_price, second.in_stock, second.available_colors) == (2, "149.90", False, [])
+    assert (second.id, second.discount_price, second.in_stock, second.available_colors, second.main_image) == (
+        2, "149.90", False, [], "https://images.example.com/boot.jpg"
+    )  # fmt: skip
     assert msgspec.to_builtins(first) == {
         "id": 1, "slug": "alpine-1", "name": "Alpine Boot", "price": "189.00", "discountPrice": None,
         "currency": "EUR", "mainImage": None, "availableColors": ["black"], "availableSizes": ["42", "43"],

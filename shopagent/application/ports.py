@@ -229,6 +229,7 @@ class CandidateRow:
     discount_price: Decimal | None
     currency: str
     rating: float | None
+    main_image: str | None
     distance: float | None  # cosine distance of its closest chunk (None: no chunks of the model, or no vector)
     title_terms: frozenset[int]  # positions of the query terms its name/category/brand/material contain
     available: int  # units of the asked variation (colours/sizes), of every variation when none asked

@@ -174,6 +174,7 @@ def _hit(row: CandidateRow, match: Match) -> ProductHit:
         effective_price=row.discount_price if row.discount_price is not None else row.price,
         currency=row.currency,
         rating=row.rating,
+        main_image=row.main_image,
         match=match.value,
         in_stock=row.available > 0,
         available_quantity=row.available,

@@ -54,6 +54,7 @@ class ProductHit(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     effective_price: Decimal
     currency: str
     rating: float | None
+    main_image: str | None
     match: str  # strong | partial | weak (domain.ranking.Match)
     in_stock: bool  # the asked colour/size (any variation when none asked) can be bought now
     available_quantity: int  # units of it that can be bought now

@@ -83,7 +83,7 @@ WITH term AS MATERIALIZED (
          LATERAL plainto_tsquery($1::regconfig, w) AS q
     WHERE numnode(q) > 0
 )
-SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating,
+SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating, p.main_image,
        (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
         WHERE c.product_id = p.id AND c.model = $4) AS distance,
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
@@ -334,6 +334,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         discount_price=row["discount_price"],
         currency=row["currency"],
         rating=float(row["rating"]) if row["rating"] is not None else None,
+        main_image=row["main_image"],
         distance=float(row["distance"]) if row["distance"] is not None else None,
         title_terms=frozenset(n - 1 for n in row["title_terms"]),
         available=int(row["available"] or 0),

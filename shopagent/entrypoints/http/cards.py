@@ -44,6 +44,7 @@ class _Read(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
 class _Hit(_Read, frozen=True, kw_only=True):
     in_stock: bool
+    main_image: str | None = None
     available_colors: list[str] = []
     available_sizes: list[str] = []
 
@@ -77,7 +78,7 @@ def _search_card(raw: Any) -> ProductCard | None:
         hit = msgspec.convert(raw, _Hit)
     except msgspec.ValidationError:
         return None
-    return _card(hit, None, hit.available_colors, hit.available_sizes, hit.in_stock)
+    return _card(hit, hit.main_image, hit.available_colors, hit.available_sizes, hit.in_stock)
 
 
 def _details_card(raw: Any) -> ProductCard | None:

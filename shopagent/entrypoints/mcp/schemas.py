@@ -74,6 +74,7 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "effectivePrice": {**MONEY, "description": "What the customer pays."},
             "currency": {"type": "string"},
             "rating": {"type": ["number", "null"]},
+            "mainImage": {"type": ["string", "null"], "description": "URL of the product's main picture."},
             "match": {
                 "type": "string",
                 "enum": ["strong", "partial", "weak"],
@@ -101,6 +102,7 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "effectivePrice",
             "currency",
             "rating",
+            "mainImage",
             "match",
             "inStock",
             "availableQuantity",
