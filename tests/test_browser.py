@@ -1,6 +1,7 @@
 """The chat page and the widget in a real headless Chromium (Debian's `chromium`, driven by
 Playwright), against the real server: the sample catalog indexed with the local model, the
-offline concierge, PostgreSQL.
+offline concierge (or the OpenAI-compatible adapter on its fake server, for a streamed
+answer), the MCP tools in process, PostgreSQL.
 
 Set WIDGET_SCREENSHOTS=DIR (or run scripts/screenshots) to keep PNGs of the page and the
 widget at desktop and phone sizes for a reviewer.
@@ -19,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 import anyio
+import httpx
 import msgspec
 import pytest
 from starlette.applications import Starlette
@@ -29,7 +31,9 @@ from shopagent.actors.http import run_http
 from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import HttpSettings
+from tests import fake_openai
 from tests.helpers import free_port
+from tests.test_chat_api import SEARCH
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = [
@@ -235,72 +239,62 @@ async def test_the_widget_on_another_origin_is_refused_when_the_origin_is_not_al
         assert any("CORS" in problem for problem in page.problems)  # the browser refused, not the server
 
 
-# -- the streaming protocol -------------------------------------------------------------------
-# The server's stream gains `delta` events and product cards on `tool` events; the widget reads
-# them as specified. Until the server sends them this stand-in API does, from a script.
+# -- a streamed answer ------------------------------------------------------------------------
 
-BOOTS = [
-    {"id": 1, "slug": "kiruna-boot", "name": "Kiruna Padded Apres-Ski Boot", "price": "129.00",
-     "discountPrice": "109.00", "currency": "EUR", "mainImage": "https://images.example.com/products/kiruna/main.jpg",
-     "availableColors": ["black"], "availableSizes": ["42"], "inStock": True},
-    {"id": 2, "slug": "lapland-boot", "name": "Lapland Faux-Fur Cuff Snow Boot", "price": "119.00",
-     "discountPrice": None, "currency": "EUR", "mainImage": None, "availableColors": [], "availableSizes": [],
-     "inStock": False},
-]  # fmt: skip
+PIECES = ["The Kiruna boot ", "is warm, ", "and on sale."]
+BOOT_SEARCH = {"query": "padded apres-ski snow boot", "limit": 2, "filters": {"sizes": ["40"], "colors": ["black"]}}
 
 
-@contextlib.asynccontextmanager
-async def scripted_api(services, first_delta_seen: anyio.Event):
-    """/widget.js and a chat endpoint streaming a scripted turn: step, tool with cards, two
-    deltas (the second once the browser has shown the first), answer, done."""
-    from starlette.responses import StreamingResponse
-
-    from shopagent.entrypoints.http.web import web_routes
-
-    def event(kind: str, data: dict) -> bytes:
-        return f"event: {kind}\ndata: {msgspec.json.encode(data).decode()}\n\n".encode()
-
-    async def chat(request):
-        async def events():
-            yield event("step", {"step": 1, "calls": ["product-semantic-search"]})
-            arguments = {"query": "winter boots", "filters": {"sizes": ["42"], "colors": ["black"]}}
-            yield event("tool", {"name": "product-semantic-search", "arguments": arguments, "ms": 12,
-                                 "isError": False, "products": BOOTS})  # fmt: skip
-            yield event("delta", {"text": "Two warm boots"})
-            with anyio.fail_after(WAIT_MS / 1000):
-                await first_delta_seen.wait()
-            yield event("delta", {"text": " for you"})
-            yield event("answer", {"text": "Two warm boots for you."})
-            yield event("done", {"conversationId": str(uuid.uuid4())})
-
-        return StreamingResponse(events(), media_type="text/event-stream")
-
-    port = free_port()
-    settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port))
-    app = Starlette(routes=[*web_routes("Scripted"), Route("/api/assistant-agent/chat", chat, methods=["POST"])])
-    async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, lambda: app))
-        yield f"http://127.0.0.1:{port}"
-        tg.cancel_scope.cancel()
+def held_after_first_piece(*pieces: str) -> fake_openai.Streamed:
+    answer = fake_openai.streamed(*pieces)
+    answer.hold_after = 2  # chunks: the role, the first piece, then the rest
+    return answer
 
 
-async def test_streamed_text_is_shown_as_it_comes_and_cards_from_the_stream_show_discount_and_stock(sample_shop, page):
-    first_delta_seen = anyio.Event()
-    async with scripted_api(sample_shop, first_delta_seen) as url:
-        await page.goto(chat_page(url, "v2.scripted.token"))
+def openai_chat(fake: fake_openai.FakeOpenAI) -> dict:
+    """Chat settings for the OpenAI-compatible provider on the fake server."""
+    return {"provider": "openai", "openai_base_url": fake.base_url, "openai_model": "fake-model"}
+
+
+async def test_a_streamed_answer_is_shown_as_it_comes_then_with_its_product_cards(sample_shop, page):
+    name = user()
+    async with (
+        fake_openai.running_fake_openai() as fake,
+        shop_server(sample_shop, chat=openai_chat(fake)) as url,
+    ):
+        answer = held_after_first_piece(*PIECES)
+        fake.script = [fake_openai.streamed(tool_calls=[fake_openai.tool_call("call-1", SEARCH, BOOT_SEARCH)]), answer]
+        await page.goto(chat_page(url, issue_token(SECRET, name)))
         await ask(page, QUERY)
+        with anyio.fail_after(WAIT_MS / 1000):
+            await answer.held.wait()  # the real search has run; the answer's first piece is out
         reply = page.locator(".msg.assistant")
-        await expect(reply).to_have_text("Two warm boots")
-        first_delta_seen.set()
-        await expect(reply).to_have_text("Two warm boots for you.")  # the answer replaces the streamed text
-        kiruna, lapland = page.locator(".card").nth(0), page.locator(".card").nth(1)
-        await expect(kiruna.get_by_role("img", name="Kiruna Padded Apres-Ski Boot")).to_be_visible()
+        await expect(reply).to_have_text(PIECES[0])
+        await expect(reply).to_have_attribute("aria-busy", "true")
+        answer.resume.set()
+        await expect(reply).to_have_text("".join(PIECES))
+        await expect(reply).not_to_have_attribute("aria-busy", "true")
+
+        cards = page.locator(".card")
+        await expect(cards).to_have_count(2)
+        kiruna = cards.filter(has_text="Kiruna Padded Apres-Ski Boot")
         await expect(kiruna.locator(".price s")).to_have_text("€129.00")
         await expect(kiruna.locator(".price")).to_have_text("Was €129.00, now €109.00")
-        await expect(kiruna.locator(".stock")).to_have_text("In stock in 42, black")
-        await expect(lapland.locator(".price")).to_have_text("€119.00")
-        await expect(lapland.locator(".stock")).to_have_text("Out of stock in 42, black")
+        await expect(kiruna.locator(".stock")).to_have_text("In stock in 40, black")
+        for card in await cards.all():
+            await expect(card.get_by_role("img", name=await card.locator(".name").text_content())).to_be_visible()
         assert page.problems == []
+        kept = await page.evaluate("key => JSON.parse(localStorage.getItem(key)).conversationId", f"shopagent:{url}")
+
+        headers = {"Authorization": f"Bearer {issue_token(SECRET, name)}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=10) as api:
+            (listed,) = (await api.get("/api/conversations")).json()["conversations"]
+            detail = (await api.get(f"/api/conversations/{listed['id']}")).json()
+    assert listed["id"] == kept  # the one conversation, the one the page keeps
+    assert [(m["role"], m["text"]) for m in detail["messages"]] == [
+        ("user", QUERY), ("model", ""), ("user", ""), ("model", "".join(PIECES)),
+    ]  # fmt: skip
+    assert [r.body.get("stream") for r in fake.requests] == [True, True]
 
 
 # -- screenshots -----------------------------------------------------------------------------
