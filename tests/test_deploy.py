@@ -110,3 +110,35 @@ def test_the_split_file_is_the_split_deployment_of_the_readme():
     assert (database.hostname, database.username, database.password, database.path) == (
         "postgres", postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"], f"/{postgres['POSTGRES_DB']}",
     )  # fmt: skip
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions as (KEYWORD, arguments), comments dropped, continued lines joined."""
+    text = (DEPLOY.parent / "Dockerfile").read_text()
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    return [(word.upper(), rest.strip()) for word, _, rest in (line.strip().partition(" ") for line in
+            joined.splitlines() if line.strip())]  # fmt: skip
+
+
+def test_the_image_is_multi_stage_non_root_with_a_healthcheck_and_settings_the_binary_accepts(tmp_path):
+    instructions = dockerfile_instructions()
+    stages = [i for i, (word, _) in enumerate(instructions) if word == "FROM"]
+    assert len(stages) >= 2
+    runtime = instructions[stages[-1] :]
+    users = [args for word, args in runtime if word == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    env = {}
+    for word, args in runtime:
+        if word == "ENV":
+            env |= dict(item.split("=", 1) for item in shlex.split(args))
+    settings = load_settings(None, {k: v for k, v in env.items() if k.startswith("SHOPAGENT_")})
+    assert settings.runtime.generate_secrets  # the documented `docker run` starts without -e secrets
+    (health,) = [args for word, args in runtime if word == "HEALTHCHECK"]
+    assert f"{settings.ops.port}/readyz" in health and settings.ops.host == "0.0.0.0"  # noqa: S104
+    volumes = [args for word, args in runtime if word == "VOLUME"]
+    assert any(settings.runtime.data_dir in v for v in volumes)
+    (entrypoint,) = [msgspec.json.decode(args) for word, args in runtime if word == "ENTRYPOINT"]
+    (command,) = [msgspec.json.decode(args) for word, args in runtime if word == "CMD"]
+    assert entrypoint == ["shopagent"]
+    build_parser().parse_args(command)  # exits (fails the test) on anything unknown
