@@ -112,6 +112,22 @@ def test_the_split_file_is_the_split_deployment_of_the_readme():
     )  # fmt: skip
 
 
+def test_the_split_services_share_the_keys_of_the_env_file_and_keep_no_volume():
+    services = services_of("compose.split.yaml")
+    (image_data_dir,) = re.findall(r"SHOPAGENT_DATA_DIR=(\S+)", (DEPLOY.parent / "Dockerfile").read_text())
+    for name, spec in shopagent_services("compose.split.yaml").items():
+        settings = load_settings(None, {k: v for k, v in environment_of(spec).items() if k.startswith("SHOPAGENT_")})
+        assert not settings.runtime.generate_secrets, name  # a missing key stops it, not one per container
+        assert settings.secrets.database_url is not None, name  # so nothing is kept in the data dir
+        assert image_data_dir in spec.get("tmpfs", []), name  # not an anonymous volume per container
+        if name != "migrate":
+            test = spec["healthcheck"]["test"]
+            assert test[0] == "CMD-SHELL" and len(test) == 2, (name, test)  # one string, as in the image
+    # pg_isready over TCP: the socket answers while the image still initialises the database
+    (check,) = services["postgres"]["healthcheck"]["test"][1:]
+    assert "pg_isready" in check and "-h 127.0.0.1" in check
+
+
 def dockerfile_instructions() -> list[tuple[str, str]]:
     """The Dockerfile's instructions as (KEYWORD, arguments), comments dropped, continued lines joined."""
     text = (DEPLOY.parent / "Dockerfile").read_text()
