@@ -4,7 +4,9 @@ services are wired together as the README's split deployment says."""
 
 from __future__ import annotations
 
+import functools
 import re
+import secrets
 import shlex
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,14 +17,18 @@ import yaml
 
 from shopagent import bootstrap
 from shopagent.__main__ import build_parser
-from shopagent.settings import OpsSettings, RuntimeSettings, load_settings
+from shopagent.settings import PLACEHOLDER, OpsSettings, RuntimeSettings, load_settings
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
+@functools.cache
 def example_env() -> dict[str, str]:
+    """deploy/shopagent.env.example as a user fills it in: each placeholder replaced by a random value."""
     lines = (DEPLOY / "shopagent.env.example").read_text().splitlines()
-    return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    example = dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    assert all(PLACEHOLDER in value for value in example.values())  # nothing there to keep as it is
+    return {name: secrets.token_urlsafe(32) for name in example}
 
 
 def services_of(name: str) -> dict[str, dict]:
