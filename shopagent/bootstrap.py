@@ -166,9 +166,13 @@ def preflight(settings: Settings, actors: frozenset[str]) -> None:
             check_free(server.host, server.port, what=name)
 
 
-def check_data_dir(path: Path) -> None:
+CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))  # made by Docker and by podman
+
+
+def check_data_dir(path: Path, *, in_container: bool | None = None) -> None:
     """The data directory exists (or can be made) and can be written, or a ConfigError says
-    how to fix it."""
+    how to fix it (in a container, where the folder is likely a host folder mounted there, how
+    to fix it on the host)."""
     hint = "set SHOPAGENT_DATA_DIR to a writable directory, or give this one to the user shopagent runs as"
     if path.exists() and not path.is_dir():
         raise ConfigError(f"the data directory {path} is not a directory; {hint}")
@@ -178,9 +182,17 @@ def check_data_dir(path: Path) -> None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        uid = os.geteuid()
+        if in_container is None:
+            in_container = any(marker.exists() for marker in CONTAINER_MARKERS)
+        fix = (
+            f"a host folder mounted on {path} must belong to user id {uid}: on the host, "
+            f"`sudo chown -R {uid} <the host folder>`; or mount a named volume instead"
+            if in_container
+            else f"e.g. `chown -R {uid} {path}`"
+        )
         raise ConfigError(
-            f"the data directory {path} cannot be written ({exc.strerror or exc}; user id {os.geteuid()}); {hint} "
-            f"(e.g. `chown -R {os.geteuid()} {path}`)"
+            f"the data directory {path} cannot be written ({exc.strerror or exc}; user id {uid}); {hint} ({fix})"
         ) from None
 
 

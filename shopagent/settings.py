@@ -325,10 +325,20 @@ def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | 
 # Shortest secrets accepted at start (bytes of UTF-8). Generate with
 # `python -c "import secrets; print(secrets.token_urlsafe(32))"`.
 MIN_SECRET_BYTES = {"auth_secret": 32, "admin_api_key": 16, "mcp_api_key": 16}
+# How the example env file (deploy/shopagent.env.example) marks the values to fill in.
+PLACEHOLDER = "replace-with-"
 
 
 def check_secrets(secrets: Secrets) -> None:
-    """ConfigError naming the variable (never the value) for a secret too short to be safe."""
+    """ConfigError naming the variable (never the value) for a secret too short to be safe,
+    or one still holding the example env file's placeholder (a value everyone knows)."""
+    for name, variable in SECRET_ENV.items():
+        secret = getattr(secrets, name)
+        if secret is not None and PLACEHOLDER in secret.reveal().casefold():
+            raise ConfigError(
+                f"{variable} still holds a placeholder of deploy/shopagent.env.example; set a random value, "
+                f"e.g. openssl rand -base64 32 (for the database password: POSTGRES_PASSWORD)"
+            )
     for name, least in MIN_SECRET_BYTES.items():
         secret = getattr(secrets, name)
         if secret is None:

@@ -81,6 +81,19 @@ class ShopagentProcess:
                 await self._changed.wait()
         return self.stdout
 
+    async def wait_for_output_while_progressing(self, fragment: str, stall: float = 60) -> str:
+        """Wait until standard output contains `fragment`, as long as the output keeps growing
+        (progress lines): fail after `stall` seconds without new output, or if the process
+        ends first. For work whose length depends on the machine's load, such as indexing."""
+        while fragment not in self.stdout:
+            seen = len(self.stdout)
+            with anyio.fail_after(stall):
+                while len(self.stdout) == seen:
+                    if self.stderr_closed and self.process.returncode is not None:
+                        raise AssertionError(f"shopagent ended before printing {fragment!r}: {self.stdout}")
+                    await self._changed.wait()
+        return self.stdout
+
     async def wait_for_log(self, fragment: str, timeout: float = 30) -> dict:
         """Wait until a log line's message contains `fragment`; fail if the process ends first."""
         with anyio.fail_after(timeout):

@@ -4,7 +4,9 @@ services are wired together as the README's split deployment says."""
 
 from __future__ import annotations
 
+import functools
 import re
+import secrets
 import shlex
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,14 +17,18 @@ import yaml
 
 from shopagent import bootstrap
 from shopagent.__main__ import build_parser
-from shopagent.settings import OpsSettings, RuntimeSettings, load_settings
+from shopagent.settings import PLACEHOLDER, OpsSettings, RuntimeSettings, load_settings
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
+@functools.cache
 def example_env() -> dict[str, str]:
+    """deploy/shopagent.env.example as a user fills it in: each placeholder replaced by a random value."""
     lines = (DEPLOY / "shopagent.env.example").read_text().splitlines()
-    return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    example = dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    assert all(PLACEHOLDER in value for value in example.values())  # nothing there to keep as it is
+    return {name: secrets.token_urlsafe(32) for name in example}
 
 
 def services_of(name: str) -> dict[str, dict]:
@@ -110,3 +116,51 @@ def test_the_split_file_is_the_split_deployment_of_the_readme():
     assert (database.hostname, database.username, database.password, database.path) == (
         "postgres", postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"], f"/{postgres['POSTGRES_DB']}",
     )  # fmt: skip
+
+
+def test_the_split_services_share_the_keys_of_the_env_file_and_keep_no_volume():
+    services = services_of("compose.split.yaml")
+    (image_data_dir,) = re.findall(r"SHOPAGENT_DATA_DIR=(\S+)", (DEPLOY.parent / "Dockerfile").read_text())
+    for name, spec in shopagent_services("compose.split.yaml").items():
+        settings = load_settings(None, {k: v for k, v in environment_of(spec).items() if k.startswith("SHOPAGENT_")})
+        assert not settings.runtime.generate_secrets, name  # a missing key stops it, not one per container
+        assert settings.secrets.database_url is not None, name  # so nothing is kept in the data dir
+        assert image_data_dir in spec.get("tmpfs", []), name  # not an anonymous volume per container
+        if name != "migrate":
+            test = spec["healthcheck"]["test"]
+            assert test[0] == "CMD-SHELL" and len(test) == 2, (name, test)  # one string, as in the image
+    # pg_isready over TCP: the socket answers while the image still initialises the database
+    (check,) = services["postgres"]["healthcheck"]["test"][1:]
+    assert "pg_isready" in check and "-h 127.0.0.1" in check
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions as (KEYWORD, arguments), comments dropped, continued lines joined."""
+    text = (DEPLOY.parent / "Dockerfile").read_text()
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    return [(word.upper(), rest.strip()) for word, _, rest in (line.strip().partition(" ") for line in
+            joined.splitlines() if line.strip())]  # fmt: skip
+
+
+def test_the_image_is_multi_stage_non_root_with_a_healthcheck_and_settings_the_binary_accepts(tmp_path):
+    instructions = dockerfile_instructions()
+    stages = [i for i, (word, _) in enumerate(instructions) if word == "FROM"]
+    assert len(stages) >= 2
+    runtime = instructions[stages[-1] :]
+    users = [args for word, args in runtime if word == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    env = {}
+    for word, args in runtime:
+        if word == "ENV":
+            env |= dict(item.split("=", 1) for item in shlex.split(args))
+    settings = load_settings(None, {k: v for k, v in env.items() if k.startswith("SHOPAGENT_")})
+    assert settings.runtime.generate_secrets  # the documented `docker run` starts without -e secrets
+    (health,) = [args for word, args in runtime if word == "HEALTHCHECK"]
+    assert f"{settings.ops.port}/readyz" in health and settings.ops.host == "0.0.0.0"  # noqa: S104
+    volumes = [args for word, args in runtime if word == "VOLUME"]
+    assert any(settings.runtime.data_dir in v for v in volumes)
+    (entrypoint,) = [msgspec.json.decode(args) for word, args in runtime if word == "ENTRYPOINT"]
+    (command,) = [msgspec.json.decode(args) for word, args in runtime if word == "CMD"]
+    assert entrypoint == ["shopagent"]
+    build_parser().parse_args(command)  # exits (fails the test) on anything unknown

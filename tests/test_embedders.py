@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.adapters.local.minilm import MiniLMEmbedder, _check
+from shopagent.adapters.local.minilm import RUN_TOKENS, MiniLMEmbedder, _check, runs
 from shopagent.domain.errors import EmbeddingError
 
 pytestmark = pytest.mark.anyio
@@ -38,6 +38,23 @@ async def test_a_long_text_is_truncated_not_refused(minilm):
     (vector,) = await minilm.embed_documents(["boots " * 2000])
     assert vector.shape == (384,)
     assert minilm.count_tokens("boots " * 2000) == 256
+
+
+async def test_a_batch_of_mixed_lengths_gives_each_text_its_own_vector(minilm):
+    # Run in groups of similar length, each padded to its own longest: the same vectors as
+    # each text embedded alone, in the order given.
+    texts = ["boots", "a " * 200 + "dress", "warm lined winter boots", "boots " * 2000, "a light summer dress " * 5]
+    together = await minilm.embed_documents(texts)
+    alone = np.stack([await minilm.embed_query(text) for text in texts])
+    assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_model_runs_take_every_text_once_within_the_token_budget():
+    lengths = np.array([12, 200, 7, 256, 30, 31, 9, 90, 12, 64] * 4)
+    groups = runs(lengths)
+    assert sorted(i for group in groups for i in group) == list(range(len(lengths)))
+    for group in groups:
+        assert len(group) == 1 or len(group) * lengths[group].max() <= RUN_TOKENS
 
 
 def test_a_model_file_with_the_wrong_checksum_is_refused(tmp_path: Path):

@@ -164,7 +164,8 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
             url = f"http://127.0.0.1:{proc.env['SHOPAGENT_HTTP__PORT']}"
             async with httpx.AsyncClient(timeout=60) as client:
                 # "ready" comes once the sample catalog is indexed: the first answer is the right one.
-                banner = await proc.wait_for_output("shopagent is ready", timeout=120)
+                # Waited for while the progress lines come (the local model's pace is the machine's).
+                banner = await proc.wait_for_output_while_progressing("shopagent is ready")
                 admin_key = json.loads((data_dir / "demo-secrets.json").read_text())["admin_api_key"]
                 status = (
                     await client.get(f"{url}/api/admin/index/status", headers={"Authorization": f"Bearer {admin_key}"})
@@ -206,6 +207,12 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
+EXAMPLE_ENV = dict(
+    line.split("=", 1) for line in (REPO / "deploy" / "shopagent.env.example").read_text().splitlines()
+    if line and not line.startswith("#")
+)  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("env", "variable"),
     [
@@ -213,6 +220,16 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
         ({"SHOPAGENT_AUTH_SECRET": "a" * 40 + ",short"}, "SHOPAGENT_AUTH_SECRET is too short (secret 2 of the list)"),
         ({"SHOPAGENT_ADMIN_API_KEY": "admin"}, "SHOPAGENT_ADMIN_API_KEY is too short"),
         ({"SHOPAGENT_MCP_API_KEY": "mcp-key"}, "SHOPAGENT_MCP_API_KEY is too short"),
+        # deploy/shopagent.env.example copied and not filled in
+        *(
+            ({name: value}, f"{name} still holds a placeholder of deploy/shopagent.env.example")
+            for name, value in EXAMPLE_ENV.items()
+            if name.startswith("SHOPAGENT_")
+        ),
+        (
+            {"SHOPAGENT_DATABASE_URL": f"postgresql://shopagent:{EXAMPLE_ENV['POSTGRES_PASSWORD']}@db/shopagent"},
+            "SHOPAGENT_DATABASE_URL still holds a placeholder",
+        ),
         ({"SHOPAGENT_SEARCH__HNSW_M": "100"}, "SHOPAGENT_SEARCH__HNSW_M='100': `search`: hnsw_ef_construction (64)"),
         ({"SHOPAGENT_CHAT__TOKEN_TTL_SECONDS": "99999999"}, "token_ttl_seconds (99999999) must not exceed"),
     ],

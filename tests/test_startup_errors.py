@@ -12,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from shopagent.bootstrap import CONTAINER_MARKERS, check_data_dir
+from shopagent.domain.errors import ConfigError
 from tests.helpers import shopagent
 
 pytestmark = pytest.mark.anyio
@@ -71,11 +73,17 @@ async def test_a_data_directory_the_user_cannot_write_is_one_line_saying_how_to_
     launcher = ("setpriv", "--bounding-set=-dac_override", "--") if os.geteuid() == 0 else ()
     async with shopagent("run", env={"SHOPAGENT_DATA_DIR": str(data_dir)}, launcher=launcher) as proc:
         assert await proc.wait_exit() == 2
-    lines = [entry["message"] for entry in proc.logs]
-    assert lines == [
-        f"shopagent: error: the data directory {data_dir} cannot be written (Permission denied; user id "
-        f"{os.geteuid()}); set SHOPAGENT_DATA_DIR to a writable directory, or give this one to the user shopagent "
-        f"runs as (e.g. `chown -R {os.geteuid()} {data_dir}`)"
+    uid = os.geteuid()
+    in_container = any(marker.exists() for marker in CONTAINER_MARKERS)  # this test may itself run in one
+    fix = (
+        f"a host folder mounted on {data_dir} must belong to user id {uid}: on the host, "
+        f"`sudo chown -R {uid} <the host folder>`; or mount a named volume instead"
+        if in_container
+        else f"e.g. `chown -R {uid} {data_dir}`"
+    )
+    assert [entry["message"] for entry in proc.logs] == [
+        f"shopagent: error: the data directory {data_dir} cannot be written (Permission denied; user id {uid}); "
+        f"set SHOPAGENT_DATA_DIR to a writable directory, or give this one to the user shopagent runs as ({fix})"
     ]
     assert not (data_dir / "postgres").exists()
 
@@ -123,3 +131,17 @@ async def test_run_with_generate_secrets_makes_the_missing_keys_once_into_the_da
             assert (admin.status_code, chat.status_code) == (200, 200)
             proc.signal()
             assert await proc.wait_exit() == 0
+
+
+def test_in_a_container_the_data_directory_message_says_how_to_fix_the_host_folder(tmp_path: Path):
+    (tmp_path / "a-file").write_text("")
+    data_dir = tmp_path / "a-file" / "data"  # cannot be made, whoever runs the test
+    with pytest.raises(ConfigError) as refused:
+        check_data_dir(data_dir, in_container=True)
+    uid = os.geteuid()
+    assert str(refused.value) == (
+        f"the data directory {data_dir} cannot be written (Not a directory; user id {uid}); set SHOPAGENT_DATA_DIR "
+        f"to a writable directory, or give this one to the user shopagent runs as (a host folder mounted on "
+        f"{data_dir} must belong to user id {uid}: on the host, `sudo chown -R {uid} <the host folder>`; or mount "
+        f"a named volume instead)"
+    )
