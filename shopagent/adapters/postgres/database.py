@@ -206,6 +206,7 @@ class GuardedPool:
             await self.pool.expire_connections()  # the old ones died with the server
             log.warning("the database is available again after %.1f s", time.monotonic() - (self._down_since or now))
             self._down_since = None
+            self._answered_at = time.monotonic()  # the server just answered: `check` need not ask again
             return True
         finally:
             self._probing = False
