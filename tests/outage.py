@@ -3,7 +3,11 @@ server the rest of the suite shares.
 
 Shopagent connects to a Unix socket of the link's own, which forwards every connection to the
 real server's socket. `cut()` drops every open connection and refuses new ones, as a stopped
-server does; `restore()` accepts again. The fault suite (tests/faults) stops a real server.
+server does; `restore()` accepts again. `hold_hangups()` stretches the moment between the last
+words the server sends on a connection (on a shutdown: "terminating connection due to
+administrator command") and its hang-up, which a busy event loop sees one turn later: the link
+passes the words on at once and the hang-up only at `release_hangups()`. The fault suite
+(tests/faults) stops a real server.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ class PostgresLink:
         self._path = directory / ".s.PGSQL.5432"
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._hangups: asyncio.Event | None = None  # set: pass the server's hang-ups on
+        self._held = 0
+        self._held_changed = asyncio.Event()
 
     @property
     def dsn(self) -> str:
@@ -44,6 +51,25 @@ class PostgresLink:
         for writer in list(self._writers):
             writer.transport.abort()
         self._writers.clear()
+        self.release_hangups()
+
+    def hold_hangups(self) -> None:
+        """Keep the app's end of each connection the server closes from now on open (after
+        passing on all the server sent) until `release_hangups()`."""
+        assert self._hangups is None, "hang-ups are held already"
+        self._hangups = asyncio.Event()
+        self._held = 0
+
+    def release_hangups(self) -> None:
+        if self._hangups is not None:
+            self._hangups.set()
+            self._hangups = None
+
+    async def wait_held(self, count: int) -> None:
+        """Wait until the server has hung up on `count` connections since `hold_hangups()`."""
+        while self._held < count:
+            self._held_changed.clear()
+            await self._held_changed.wait()
 
     async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -53,15 +79,24 @@ class PostgresLink:
             return
         self._writers.update((writer, target_writer))
 
-        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter, *, from_server: bool) -> None:
             with contextlib.suppress(OSError, asyncio.CancelledError):
                 while data := await source.read(65536):
                     sink.write(data)
                     await sink.drain()
+                if from_server and (held := self._hangups) is not None:
+                    await self._hold(held)
             sink.transport.abort()
 
-        await asyncio.gather(pump(reader, target_writer), pump(target_reader, writer))
+        await asyncio.gather(
+            pump(reader, target_writer, from_server=False), pump(target_reader, writer, from_server=True)
+        )
         self._writers.difference_update((writer, target_writer))
+
+    async def _hold(self, released: asyncio.Event) -> None:
+        self._held += 1
+        self._held_changed.set()
+        await released.wait()
 
 
 @contextlib.asynccontextmanager

@@ -4,12 +4,15 @@ moments after the database is back, with no restart."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import tempfile
 import time
 from functools import partial
 from pathlib import Path
 
 import anyio
+import asyncpg
 import httpx
 import msgspec
 import pytest
@@ -78,6 +81,121 @@ async def test_requests_in_an_outage_get_a_fast_503_and_succeed_again_within_a_s
         listed = await eventually(answered, timeout=5)
         assert time.monotonic() - back < 1.0
         assert listed.json()["products"] == []
+
+
+async def test_connections_the_server_said_goodbye_on_while_idle_in_the_pool_get_a_503_not_a_500(
+    linked, link, database
+):
+    """A server shutting down tells every connection, idle ones too, "terminating connection due
+    to administrator command" and hangs up. asyncpg has no place for that message on an idle
+    connection, and until the hang-up reaches it the pool still hands the connection out: the
+    next statement on it fails inside asyncpg. That is the outage, not an internal error."""
+    product = await linked.catalog.create_product(product_input("boot"))
+    requests = [("GET", "/api/admin/products"), ("GET", f"/api/admin/products/{product.id}")] * 3
+    requests += [("PUT", f"/api/admin/products/{product.id}")] * 2
+    await _hold_connections(linked.pool, len(requests) + 1)  # so many wait idle in the pool
+    app = build_public_app(linked)
+    headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    async with (
+        httpx.AsyncClient(transport=_answering(app), base_url="http://shop.test", headers=headers) as http,
+        Client(linked.mcp_server) as mcp,
+    ):
+        link.hold_hangups()
+        goodbyes = await _terminate_backends(database)
+        assert goodbyes >= len(requests)
+        with anyio.fail_after(5):
+            await link.wait_held(goodbyes)  # every goodbye reached the app; no hang-up did
+
+        answers: list[tuple[int, str]] = []
+        tools: list[tuple[bool, str]] = []
+
+        async def request(method: str, path: str) -> None:
+            body = {"rating": 4.5} if method == "PUT" else None
+            response = await http.request(method, path, json=body)
+            answers.append((response.status_code, response.json().get("error", {}).get("code", "")))
+
+        async def search() -> None:
+            result = await mcp.call_tool("product-semantic-search", {"query": "boots", "limit": 3})
+            tools.append((result.is_error, result.content[0].text if result.is_error else ""))
+
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as tg:
+                for method, path in requests:
+                    tg.start_soon(request, method, path)
+                tg.start_soon(search)
+        # Each got the outage's answer, or (the database being up) a fresh connection and its answer.
+        assert [a for a in answers if a not in ((503, "database_unavailable"), (200, ""))] == [], answers
+        assert (503, "database_unavailable") in answers
+        assert [t for t in tools if t[0] and "temporarily unavailable" not in t[1]] == [], tools
+
+        link.release_hangups()
+        back = time.monotonic()
+
+        async def answered() -> httpx.Response | None:
+            response = await http.get(f"/api/admin/products/{product.id}")
+            return response if response.status_code == 200 else None
+
+        await eventually(answered, timeout=5)
+        assert time.monotonic() - back < 1.0
+
+
+async def test_a_goodbye_after_the_last_statement_makes_the_release_an_outage_too(linked, link, database):
+    """The pool resets a connection it takes back with a statement, which meets the goodbye."""
+    with pytest.raises(DatabaseUnavailable):
+        async with linked.pool.acquire() as conn:
+            assert await conn.fetchval("SELECT 1") == 1
+            link.hold_hangups()
+            assert await _terminate_backends(database) >= 1
+            with anyio.fail_after(5):
+                await link.wait_held(1)
+    assert not linked.pool.up
+    link.release_hangups()
+    await eventually(lambda: _answers(linked.pool), timeout=5)
+
+
+async def _answers(pool) -> bool:
+    try:
+        async with pool.acquire() as conn:
+            return await conn.fetchval("SELECT 1") == 1
+    except DatabaseUnavailable:
+        return False
+
+
+async def test_a_statement_run_while_another_is_in_progress_on_its_connection_is_a_bug_not_an_outage(linked):
+    with pytest.raises(asyncpg.InterfaceError, match="another operation is in progress"):
+        async with linked.pool.acquire() as conn:
+            first = asyncio.ensure_future(conn.fetchval("SELECT pg_sleep(0.05)"))
+            await anyio.lowlevel.checkpoint()  # the first statement is under way
+            try:
+                await conn.fetchval("SELECT 1")
+            finally:
+                await first
+    assert linked.pool.up
+
+
+def _answering(app) -> httpx.ASGITransport:
+    """A transport that hands back the app's 500 as a response, as a server would."""
+    return httpx.ASGITransport(app=app, raise_app_exceptions=False)
+
+
+async def _hold_connections(pool, count: int) -> None:
+    """Open `count` connections in the pool at once (then leave them idle there)."""
+    async with contextlib.AsyncExitStack() as stack:
+        for _ in range(count):
+            conn = await stack.enter_async_context(pool.acquire())
+            await conn.fetchval("SELECT 1")
+
+
+async def _terminate_backends(dsn: str) -> int:
+    """What a shutting-down server does to each client connection of the database (but ours)."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await conn.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+    finally:
+        await conn.close()
 
 
 async def test_mcp_tools_answer_a_tool_error_in_an_outage_and_readiness_says_why(linked, link):

@@ -60,6 +60,24 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
 
 
+def _broken(conn: asyncpg.Connection) -> bool:
+    """Whether a pooled connection in use is closed: then a client-side error on it (asyncpg's
+    "cannot switch to state …; another operation is in progress", say) means the connection
+    broke under the statement, not that it was misused.
+
+    The case this is for: a server shutting down sends every connection, idle ones in the pool
+    too, a FATAL "terminating connection due to administrator command", then hangs up. asyncpg
+    has no place for that message on an idle connection: its protocol is left waiting for a
+    ReadyForQuery that never comes. Until asyncpg reads the hang-up (a turn of the event loop
+    later, longer on a busy machine) the connection looks open and the pool hands it out; the
+    next statement on it fails inside asyncpg, which aborts the connection. A connection in use
+    that asyncpg has given back to its pool is closed too: it does that when it sees one close."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # "connection has been released back to the pool"
+        return True
+
+
 # What a client is told (the reason, which may name hosts, goes to the log and /readyz only).
 _UNAVAILABLE_MESSAGE = "the database is unavailable right now; try again in a moment"
 
@@ -103,11 +121,24 @@ class GuardedPool:
     async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
         if self._down_since is not None and not await self._probe():
             raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE)
+        releasing = False
         try:
             async with self.pool.acquire() as conn:
-                yield conn
+                try:
+                    yield conn
+                except (asyncpg.InterfaceError, asyncpg.InternalClientError) as exc:
+                    if not _broken(conn):
+                        if isinstance(exc, asyncpg.InternalClientError):
+                            conn.terminate()  # its protocol state is unknown: never reuse it
+                        raise
+                    self._went_down(exc)
+                    raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE) from None
+                releasing = True
         except Exception as exc:
-            if not is_unavailable(exc):
+            # The pool resets a released connection with a statement, which meets a goodbye
+            # that came after the caller's last one (see `_broken`); asyncpg has terminated it.
+            said_goodbye = releasing and isinstance(exc, asyncpg.InternalClientError)
+            if not (said_goodbye or is_unavailable(exc)):
                 raise
             self._went_down(exc)
             raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE) from None
@@ -175,6 +206,7 @@ class GuardedPool:
             await self.pool.expire_connections()  # the old ones died with the server
             log.warning("the database is available again after %.1f s", time.monotonic() - (self._down_since or now))
             self._down_since = None
+            self._answered_at = time.monotonic()  # the server just answered: `check` need not ask again
             return True
         finally:
             self._probing = False
