@@ -7,9 +7,7 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -20,27 +18,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
+from tests.fake_streams import Streamed
 
 Responder = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
-
-
-@dataclass
-class Streamed:
-    """A streamed answer: each chunk an event. After `hold_after` chunks the fake sets `held`
-    and waits for `resume` before sending the rest (a stream still running)."""
-
-    chunks: list[dict[str, Any]]
-    hold_after: int | None = None
-    held: anyio.Event = field(default_factory=anyio.Event)
-    resume: anyio.Event = field(default_factory=anyio.Event)
-
-    async def events(self) -> AsyncIterator[bytes]:
-        for index, chunk in enumerate(self.chunks):
-            if index == self.hold_after:
-                self.held.set()
-                with anyio.fail_after(10):
-                    await self.resume.wait()
-            yield f"data: {json.dumps(chunk)}\r\n\r\n".encode()
 
 
 class FakeGemini:
@@ -110,7 +90,7 @@ def streamed(
         chunks[-1]["candidates"][0]["finishReason"] = finish_reason
     if chunks and usage is not None:
         chunks[-1]["usageMetadata"] = usage
-    return Streamed(chunks)
+    return Streamed(chunks, line_end="\r\n")
 
 
 @contextlib.asynccontextmanager

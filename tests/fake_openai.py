@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
+from tests.fake_streams import Streamed
 
 
 @dataclass
@@ -30,28 +31,6 @@ class Answer:
     payload: Any
     headers: dict[str, str] = field(default_factory=dict)
     raw: bool = False  # send `payload` as it is, not as JSON
-
-
-@dataclass
-class Streamed:
-    """A streamed answer: each chunk an event, then [DONE] when `done`. After `hold_after`
-    chunks the fake sets `held` and waits for `resume` before sending the rest."""
-
-    chunks: list[dict[str, Any]]
-    done: bool = True
-    hold_after: int | None = None
-    held: anyio.Event = field(default_factory=anyio.Event)
-    resume: anyio.Event = field(default_factory=anyio.Event)
-
-    async def events(self) -> AsyncIterator[bytes]:
-        for index, chunk in enumerate(self.chunks):
-            if index == self.hold_after:
-                self.held.set()
-                with anyio.fail_after(10):
-                    await self.resume.wait()
-            yield f"data: {json.dumps(chunk)}\n\n".encode()
-        if self.done:
-            yield b"data: [DONE]\n\n"
 
 
 @dataclass
@@ -146,7 +125,7 @@ def streamed(
         if usage:
             totals = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
             chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "choices": [], "usage": totals})
-    return Streamed(chunks, done=done)
+    return Streamed(chunks, trailer=b"data: [DONE]\n\n" if done else b"")
 
 
 def error(status: int, message: str, *, code: str | int | None = None, headers: dict[str, str] | None = None) -> Answer:
