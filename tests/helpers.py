@@ -19,6 +19,12 @@ from anyio.abc import Process
 REPO = Path(__file__).resolve().parent.parent
 
 
+def example_env_file() -> dict[str, str]:
+    """The variables of deploy/shopagent.env.example, as written there (placeholders included)."""
+    lines = (REPO / "deploy" / "shopagent.env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -18,6 +18,7 @@ import yaml
 from shopagent import bootstrap
 from shopagent.__main__ import build_parser
 from shopagent.settings import PLACEHOLDER, OpsSettings, RuntimeSettings, load_settings
+from tests.helpers import example_env_file
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
@@ -25,8 +26,7 @@ DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 @functools.cache
 def example_env() -> dict[str, str]:
     """deploy/shopagent.env.example as a user fills it in: each placeholder replaced by a random value."""
-    lines = (DEPLOY / "shopagent.env.example").read_text().splitlines()
-    example = dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    example = example_env_file()
     assert all(PLACEHOLDER in value for value in example.values())  # nothing there to keep as it is
     return {name: secrets.token_urlsafe(32) for name in example}
 

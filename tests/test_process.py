@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from shopagent.adapters.postgres.migrations import load_migrations
-from tests.helpers import REPO, eventually, shopagent
+from tests.helpers import REPO, eventually, example_env_file, shopagent
 
 pytestmark = pytest.mark.anyio
 
@@ -207,10 +207,7 @@ async def test_the_demo_holds_a_conversation_that_survives_a_restart():
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-EXAMPLE_ENV = dict(
-    line.split("=", 1) for line in (REPO / "deploy" / "shopagent.env.example").read_text().splitlines()
-    if line and not line.startswith("#")
-)  # fmt: skip
+EXAMPLE_ENV = example_env_file()
 
 
 @pytest.mark.parametrize(
