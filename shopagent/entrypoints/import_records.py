@@ -85,10 +85,11 @@ class CsvTable:
                 row[column] = value.replace(".", "").replace(",", ".")
 
 
-def convert(where: str, item: Any, *, strict: bool = True) -> Parsed:
-    """A record as a ProductInput, or the ValidationError saying what in it is wrong."""
+def convert(where: str, item: Any, *, strict: bool = True, name_slug: bool = True) -> Parsed:
+    """A record as a ProductInput, or the ValidationError saying what in it is wrong. `where`
+    gains the record's slug unless `name_slug` is false (it names the record already)."""
     slug = item.get("slug") if isinstance(item, dict) else None
-    label = f"{where} (slug {slug!r})" if isinstance(slug, str) and slug and "(" not in where else where
+    label = f"{where} (slug {slug!r})" if name_slug and isinstance(slug, str) and slug else where
     try:
         return label, msgspec.convert(item, ProductInput, strict=strict)
     except msgspec.ValidationError as exc:

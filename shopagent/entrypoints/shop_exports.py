@@ -467,7 +467,7 @@ class _Draft:
             "images": images[1 : MAX_IMAGES + 1],
             "variations": self.variations,
         }
-        yield convert(label, product, strict=False)
+        yield convert(label, product, strict=False, name_slug=False)
 
 
 def _is_number(text: str) -> bool:
