@@ -48,11 +48,11 @@ from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy
-from shopagent.application.index_status import index_status
+from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.leases import Leases
 from shopagent.application.limits import RateLimit
-from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, IndexStatus, VectorIndexSpec
+from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch, CatalogVocabulary, SearchPolicy
 from shopagent.application.vector_index import VectorIndexKeeper

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
-from shopagent.application.ports import ChunkStore, IndexStatus, Outbox, VectorIndexAdmin
+from typing import Any
+
+import msgspec
+
+from shopagent.application.ports import ChunkStore, Outbox, VectorIndexAdmin
 
 DEAD_EVENTS_SHOWN = 20
+
+
+class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
+    model: str
+    pending: int
+    in_flight: int
+    dead: int
+    products_indexed: int
+    products_total: int
+    dead_events: list[dict[str, Any]]
+    vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
+    vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
+    text_search_config: str = ""  # the configuration full-text documents are written in
+    text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
 
 
 async def index_status(outbox: Outbox, chunks: ChunkStore, vector_index: VectorIndexAdmin, model: str) -> IndexStatus:

@@ -122,8 +122,7 @@ class Outbox(Protocol):
         ...
 
     async def has_backlog(self, max_attempts: int) -> bool:
-        """Whether any event is in flight or could be claimed now (retries waiting for their
-        backoff do not count)."""
+        """Whether any event is in flight or claimable now (retries still backing off do not count)."""
         ...
 
     async def products_waiting(self, max_attempts: int) -> int:
@@ -224,9 +223,8 @@ class IndexBuild(enum.Enum):
 
 
 class VectorIndexAdmin(Protocol):
-    """Builds, drops and inspects the per-model approximate-nearest-neighbour index over the
-    stored chunks (its schema, not its rows: searches use it through `SearchIndex`, chunk
-    writes maintain it by themselves). Without it searches are exact, only slower."""
+    """Builds, drops and inspects each model's HNSW index over the stored chunks (searches use
+    it through `SearchIndex`, chunk writes maintain it); without it searches are exact, slower."""
 
     async def state(self, model: str) -> VectorIndexState: ...
 
@@ -238,20 +236,6 @@ class VectorIndexAdmin(Protocol):
     async def drop(self, model: str) -> bool:
         """Drop the model's vector index (after any build in progress); True when there was one."""
         ...
-
-
-class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
-    model: str
-    pending: int
-    in_flight: int
-    dead: int
-    products_indexed: int
-    products_total: int
-    dead_events: list[dict[str, Any]]
-    vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
-    vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
-    text_search_config: str = ""  # the configuration full-text documents are written in
-    text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
 
 
 @dataclass(frozen=True)
