@@ -246,13 +246,13 @@ async def _import(settings: Settings, path: Path, format: CsvFormat) -> int:
 async def _index(settings: Settings, action: str) -> int:
     actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
     async with bootstrap.open_services(settings, actors) as services:
-        store = services.index_store
+        outbox = services.outbox
         if action == "retry-failed":
-            print(f"{await store.retry_dead()} dead-lettered event(s) queued again")
+            print(f"{await outbox.retry_dead()} dead-lettered event(s) queued again")
         elif action == "rebuild":
-            total, first = await store.enqueue_all()
+            total, first = await outbox.enqueue_all()
             await bootstrap.drain_index(services, first, total, ProgressBar("indexing"), rebuild_vector_index=True)
-        status = await store.status(bootstrap.embedding_model_id(settings))
+        status = await services.index_status(bootstrap.embedding_model_id(settings))
     print_index_status(status)
     return 0
 

@@ -29,6 +29,7 @@ from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog
+from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import (
     GuardedPool,
@@ -39,18 +40,22 @@ from shopagent.adapters.postgres.database import (
     redact_dsn,
 )
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import LIVE_WORKER_PREFIX, PostgresIndexStore
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
+from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import CatalogService, import_products
 from shopagent.application.conversations import ChatPolicy
-from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
+from shopagent.application.index_status import IndexStatus, index_status
+from shopagent.application.indexing import IndexingPolicy, IndexProducts
+from shopagent.application.leases import Leases
 from shopagent.application.limits import RateLimit
-from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, IndexStore, VectorIndexSpec
+from shopagent.application.ports import ChatModel, EmbeddingModel, IndexBacklog, VectorIndexSpec
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogSearch, CatalogVocabulary, SearchPolicy
+from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import ConfigError, DatabaseError, DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
@@ -213,7 +218,9 @@ class Services:
     dsn: str
     pool: GuardedPool
     catalog: CatalogService
-    index_store: PostgresIndexStore
+    outbox: PostgresOutbox
+    chunk_store: PostgresChunkStore
+    vector_index: PostgresVectorIndexAdmin
     mailbox: Mailbox[OutboxEvent] | None = None
     embedder: EmbeddingModel | None = None
     index_product: IndexProducts | None = None
@@ -237,6 +244,9 @@ class Services:
                 self.search, store.name, store.currency, observe=mcp_tool_observer(self.metrics)
             )
         return self._mcp_server
+
+    async def index_status(self, model: str) -> IndexStatus:
+        return await index_status(self.outbox, self.chunk_store, self.vector_index, model)
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -335,7 +345,9 @@ async def open_services(
                 dsn=dsn,
                 pool=pool,
                 catalog=CatalogService(repository, rules),
-                index_store=PostgresIndexStore(pool, text_search_config(settings)),
+                outbox=PostgresOutbox(pool),
+                chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
+                vector_index=PostgresVectorIndexAdmin(pool),
                 actors=actors,
             )
             services.metrics.add_source("database-pool", pool_source(pool))
@@ -354,15 +366,15 @@ async def open_services(
                 )
             if INDEXER_ACTORS & actors:
                 assert services.embedder is not None
-                services.index_keeper = vector_index_keeper(settings, services.index_store, services.embedder)
+                services.index_keeper = vector_index_keeper(settings, services, services.embedder)
                 i = settings.indexer
                 services.metrics.add_source(
                     "vector-index",
-                    vector_index_source(pool, services.index_store, services.embedder.model_id, i.max_attempts),
+                    vector_index_source(pool, services.vector_index, services.chunk_store, services.embedder.model_id),
                 )
                 indexed, failed = index_observers(services.metrics)
                 services.leases = Leases(
-                    services.index_store,
+                    services.outbox,
                     lease_seconds=i.lease_seconds,
                     max_attempts=i.max_attempts,
                     worker=indexer_name(),
@@ -370,7 +382,8 @@ async def open_services(
                 )
                 services.index_product = IndexProducts(
                     repository,
-                    services.index_store,
+                    services.outbox,
+                    services.chunk_store,
                     services.embedder,
                     indexing_policy(settings),
                     on_indexed=indexed,
@@ -383,9 +396,11 @@ async def open_services(
             yield services
 
 
-def vector_index_keeper(settings: Settings, store: IndexStore, embedder: EmbeddingModel) -> VectorIndexKeeper:
+def vector_index_keeper(settings: Settings, services: Services, embedder: EmbeddingModel) -> VectorIndexKeeper:
     return VectorIndexKeeper(
-        store,
+        services.vector_index,
+        services.outbox,
+        services.chunk_store,
         embedder.model_id,
         embedder.dimension,
         VectorIndexSpec(
@@ -553,9 +568,7 @@ def build_public_app(services: Services, chat_model: ChatModel | None = None) ->
             sse_ping_seconds=s.chat.sse_ping_seconds,
             guard=guard,
         ),
-        *admin_routes(
-            services.catalog, partial(services.index_store.status, embedding_model_id(s)), admin_key, admin_limit
-        ),
+        *admin_routes(services.catalog, partial(services.index_status, embedding_model_id(s)), admin_key, admin_limit),
         *visitor_routes(
             s.secrets.auth_secret.reveal(),
             visitor_limit,
@@ -633,7 +646,7 @@ def _sweeps(services: Services) -> list[Sweep]:
         return len(released)
 
     return [
-        Sweep("expired-leases", partial(services.index_store.release_expired_leases, settings.indexer.max_attempts)),
+        Sweep("expired-leases", partial(services.outbox.release_expired_leases, settings.indexer.max_attempts)),
         Sweep("stuck-conversations", stuck_conversations),
         Sweep("idle-rate-limits", PostgresRateLimits(services.pool).forget_idle),
     ]
@@ -740,7 +753,7 @@ async def serve(
 
                 async def health() -> Health:
                     assert supervisor is not None
-                    backlog = services.index_store.backlog if INDEXER_ACTORS & actors else None
+                    backlog = services.outbox.backlog if INDEXER_ACTORS & actors else None
                     return await health_of(supervisor, services.mailbox, scrub, checks, backlog)
 
                 services.metrics.add_source("health", partial(health_metrics, health))
@@ -774,7 +787,7 @@ async def drain_index(
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services), restart_policy(services.settings))
     async with anyio.create_task_group() as tg:
         await tg.start(supervisor.run)
-        while (finished := await services.index_store.finished_since(first_event)) < total:
+        while (finished := await services.outbox.finished_since(first_event)) < total:
             progress(finished, total)
             await anyio.sleep(0.2)
         progress(total, total)
@@ -831,7 +844,7 @@ async def wait_until_indexed(services: Services, progress: Callable[[int, int], 
     `progress(products indexed, products)` as it goes; the demo's "ready" waits for this."""
     model = embedding_model_id(services.settings)
     while True:
-        status = await services.index_store.status(model)
+        status = await services.index_status(model)
         progress(status.products_indexed, status.products_total)
         if status.pending + status.in_flight == 0:
             return

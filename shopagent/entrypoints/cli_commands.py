@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from shopagent.application.catalog import CatalogService, ImportSummary, import_products
-from shopagent.application.ports import IndexStatus
+from shopagent.application.index_status import IndexStatus
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
 
