@@ -20,7 +20,7 @@ from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
 from tests.factories import product_input
-from tests.helpers import eventually, free_port
+from tests.helpers import eventually, free_port, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -33,15 +33,19 @@ def token(user: str, ttl: int = 3600) -> dict[str, str]:
 
 
 class Model(ScriptedChatModel):
-    """Scripted replies, optionally slowed down or failing."""
+    """Scripted replies, optionally slowed down or failing. While `hold` is an event, an answer
+    (a reply without tool calls) waits for it."""
 
     def __init__(self, script, *, delay: float = 0, error: Exception | None = None) -> None:
         super().__init__(script)
         self.delay, self.error = delay, error
+        self.hold: anyio.Event | None = None
         self.finished = anyio.Event()
 
     async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
         reply = await super().generate(system, messages, tools, temperature)
+        if self.hold is not None and not reply.function_calls:
+            await self.hold.wait()
         await anyio.sleep(self.delay)
         if self.error:
             raise self.error
@@ -167,12 +171,11 @@ async def test_bad_input_gets_a_400_naming_the_field_and_big_bodies_a_413(settin
 
 
 async def test_a_second_message_while_one_is_answered_is_a_409(settings):
-    model = Model(lambda messages: says("slow answer"), delay=0.5)
+    model = Model(lambda messages: says("slow answer"))
     async with chat_api(settings, model) as api:
-        model.delay = 0
         first = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
         conversation_id = first.json()["conversationId"]
-        model.delay = 0.5
+        model.hold, answered_before = anyio.Event(), len(model.calls)
         body = {"query": "again", "conversationId": conversation_id}
         responses = []
         async with anyio.create_task_group() as tg:
@@ -180,6 +183,9 @@ async def test_a_second_message_while_one_is_answered_is_a_409(settings):
                 tg.start_soon(
                     lambda: _append(responses, api.post("/api/assistant-agent/chat", json=body, headers=token("ana")))
                 )
+            # Each message is with the model (held there) or was answered already: a 409.
+            await wait_until(lambda: len(model.calls) - answered_before + len(responses) == 3)
+            model.hold.set()
     codes = sorted(r.status_code for r in responses)
     assert codes == [200, 409, 409]
     busy = next(r for r in responses if r.status_code == 409)
