@@ -196,6 +196,12 @@ async def _append(results: list, request) -> None:
     results.append(await request)
 
 
+def _chat_requests_ended(services) -> float:
+    """Chat requests the HTTP server has finished with (an event stream: once it ends)."""
+    labels = {"server": "http", "route": "/api/assistant-agent/chat", "method": "POST"}
+    return services.metrics.registry.get_sample_value("shopagent_http_request_duration_seconds_count", labels) or 0
+
+
 async def test_the_rate_limit_answers_429_with_retry_after(settings):
     async with chat_api(settings, Model([says("hi")]), rate_burst=2, rate_per_minute=1) as api:
         codes = [
@@ -229,10 +235,11 @@ async def test_model_failures_map_to_statuses_and_never_a_stack_trace(settings, 
 
 
 async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leaves(settings):
-    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")], delay=0.3)
-    async with chat_api(settings, model) as api:
+    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")])
+    async with chat_api(settings, model, sse_ping_seconds=0.05) as api:
         headers = {**token("ana"), "Accept": "text/event-stream"}
         events = []
+        model.hold = anyio.Event()  # the answer waits until the client has gone
         async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             async for line in stream.aiter_lines():
@@ -240,8 +247,13 @@ async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leave
                     events.append(line.removeprefix("event: "))
                 if "tool" in events:
                     break  # the client goes away mid-turn
+        # The server is done with the request (it counts it once it ends), the turn still runs.
+        await wait_until(lambda: _chat_requests_ended(api.services) == 1)
+        assert not model.finished.is_set()
+        model.hold.set()
         with anyio.fail_after(10):
             await model.finished.wait()
+        model.hold = None
 
         async def stored() -> list:
             return (await api.get("/api/conversations", headers=token("ana"))).json()["conversations"]
@@ -286,13 +298,19 @@ async def test_the_openapi_document_describes_every_route_served(settings):
 
 
 async def test_an_event_stream_sends_a_ping_comment_while_a_turn_runs(settings):
-    model = Model([says("The Alpine boot.")], delay=0.5)
+    model = Model([says("The Alpine boot.")])
+    model.hold = anyio.Event()  # the answer waits for the first ping: a turn that stays silent
     async with chat_api(settings, model, sse_ping_seconds=0.1) as api:
         headers = {**token("ana"), "Accept": "text/event-stream"}
         lines = []
-        async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
-            async for line in stream.aiter_lines():
-                lines.append(line)
+        with anyio.fail_after(20):
+            async with api.stream(
+                "POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers
+            ) as stream:
+                async for line in stream.aiter_lines():
+                    lines.append(line)
+                    if line == ": ping":
+                        model.hold.set()
     answer = lines.index("event: answer")
     assert ": ping" in lines[:answer]  # sent before the (slow) answer
     assert lines[-3:-1] == ["event: done", lines[-2]] and lines[-2].startswith("data: ")
