@@ -166,3 +166,12 @@ async def eventually(check, timeout: float = 5, interval: float = 0.01):
         while not (result := await check()):  # noqa: ASYNC110 - nothing announces these conditions
             await anyio.sleep(interval)
         return result
+
+
+async def wait_until(predicate, timeout: float = 10, interval: float = 0.01) -> None:
+    """Poll a plain `predicate()` (state the test's own tasks change) until it holds, bounded by `timeout`."""
+
+    async def check() -> bool:
+        return predicate()
+
+    await eventually(check, timeout, interval)

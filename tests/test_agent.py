@@ -62,9 +62,10 @@ async def test_a_tool_call_runs_through_the_gateway_and_its_result_goes_back_to_
 
 async def test_several_calls_in_one_step_run_concurrently_and_answer_in_call_order(tools):
     in_flight, peak = 0, 0
+    fast_done = anyio.Event()
 
     class Slow:
-        """The real gateway, with the first call made slower so it finishes last."""
+        """The real gateway, with the first call held until the second has finished, so it finishes last."""
 
         def __init__(self, inner) -> None:
             self.inner = inner
@@ -76,9 +77,15 @@ async def test_several_calls_in_one_step_run_concurrently_and_answer_in_call_ord
             nonlocal in_flight, peak
             in_flight += 1
             peak = max(peak, in_flight)
-            await anyio.sleep(0.2 if args.get("query") == "slow boot" else 0)
             try:
-                return await self.inner.safe_call(name, args)
+                if args.get("query") == "slow boot":
+                    with anyio.fail_after(10):  # calls made one after the other would never get past this
+                        await fast_done.wait()
+                    return await self.inner.safe_call(name, args)
+                try:
+                    return await self.inner.safe_call(name, args)
+                finally:
+                    fast_done.set()
             finally:
                 in_flight -= 1
 

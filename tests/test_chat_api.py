@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 from functools import partial
 
@@ -20,7 +21,7 @@ from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
 from tests.factories import product_input
-from tests.helpers import eventually, free_port
+from tests.helpers import eventually, free_port, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -33,16 +34,25 @@ def token(user: str, ttl: int = 3600) -> dict[str, str]:
 
 
 class Model(ScriptedChatModel):
-    """Scripted replies, optionally slowed down or failing."""
+    """Scripted replies, optionally slowed down or failing. While `hold` is an event, an answer
+    (a reply without tool calls) waits for it."""
 
     def __init__(self, script, *, delay: float = 0, error: Exception | None = None) -> None:
         super().__init__(script)
         self.delay, self.error = delay, error
+        self.hold: anyio.Event | None = None
         self.finished = anyio.Event()
+        self.cancelled_at: list[float] = []  # anyio.current_time() of each reply cut short
 
     async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
         reply = await super().generate(system, messages, tools, temperature)
-        await anyio.sleep(self.delay)
+        try:
+            if self.hold is not None and not reply.function_calls:
+                await self.hold.wait()
+            await anyio.sleep(self.delay)
+        except anyio.get_cancelled_exc_class():
+            self.cancelled_at.append(anyio.current_time())
+            raise
         if self.error:
             raise self.error
         if on_text and reply.text:
@@ -167,12 +177,11 @@ async def test_bad_input_gets_a_400_naming_the_field_and_big_bodies_a_413(settin
 
 
 async def test_a_second_message_while_one_is_answered_is_a_409(settings):
-    model = Model(lambda messages: says("slow answer"), delay=0.5)
+    model = Model(lambda messages: says("slow answer"))
     async with chat_api(settings, model) as api:
-        model.delay = 0
         first = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("ana"))
         conversation_id = first.json()["conversationId"]
-        model.delay = 0.5
+        model.hold, answered_before = anyio.Event(), len(model.calls)
         body = {"query": "again", "conversationId": conversation_id}
         responses = []
         async with anyio.create_task_group() as tg:
@@ -180,6 +189,9 @@ async def test_a_second_message_while_one_is_answered_is_a_409(settings):
                 tg.start_soon(
                     lambda: _append(responses, api.post("/api/assistant-agent/chat", json=body, headers=token("ana")))
                 )
+            # Each message is with the model (held there) or was answered already: a 409.
+            await wait_until(lambda: len(model.calls) - answered_before + len(responses) == 3)
+            model.hold.set()
     codes = sorted(r.status_code for r in responses)
     assert codes == [200, 409, 409]
     busy = next(r for r in responses if r.status_code == 409)
@@ -188,6 +200,12 @@ async def test_a_second_message_while_one_is_answered_is_a_409(settings):
 
 async def _append(results: list, request) -> None:
     results.append(await request)
+
+
+def _chat_requests_ended(services) -> float:
+    """Chat requests the HTTP server has finished with (an event stream: once it ends)."""
+    labels = {"server": "http", "route": "/api/assistant-agent/chat", "method": "POST"}
+    return services.metrics.registry.get_sample_value("shopagent_http_request_duration_seconds_count", labels) or 0
 
 
 async def test_the_rate_limit_answers_429_with_retry_after(settings):
@@ -223,10 +241,11 @@ async def test_model_failures_map_to_statuses_and_never_a_stack_trace(settings, 
 
 
 async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leaves(settings):
-    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")], delay=0.3)
-    async with chat_api(settings, model) as api:
+    model = Model([calls((SEARCH, {"query": "boot"})), says("The Alpine boot.")])
+    async with chat_api(settings, model, sse_ping_seconds=0.05) as api:
         headers = {**token("ana"), "Accept": "text/event-stream"}
         events = []
+        model.hold = anyio.Event()  # the answer waits until the client has gone
         async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             async for line in stream.aiter_lines():
@@ -234,8 +253,13 @@ async def test_events_stream_the_steps_and_the_turn_survives_a_client_that_leave
                     events.append(line.removeprefix("event: "))
                 if "tool" in events:
                     break  # the client goes away mid-turn
+        # The server is done with the request (it counts it once it ends), the turn still runs.
+        await wait_until(lambda: _chat_requests_ended(api.services) == 1)
+        assert not model.finished.is_set()
+        model.hold.set()
         with anyio.fail_after(10):
             await model.finished.wait()
+        model.hold = None
 
         async def stored() -> list:
             return (await api.get("/api/conversations", headers=token("ana"))).json()["conversations"]
@@ -280,13 +304,19 @@ async def test_the_openapi_document_describes_every_route_served(settings):
 
 
 async def test_an_event_stream_sends_a_ping_comment_while_a_turn_runs(settings):
-    model = Model([says("The Alpine boot.")], delay=0.5)
+    model = Model([says("The Alpine boot.")])
+    model.hold = anyio.Event()  # the answer waits for the first ping: a turn that stays silent
     async with chat_api(settings, model, sse_ping_seconds=0.1) as api:
         headers = {**token("ana"), "Accept": "text/event-stream"}
         lines = []
-        async with api.stream("POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers) as stream:
-            async for line in stream.aiter_lines():
-                lines.append(line)
+        with anyio.fail_after(20):
+            async with api.stream(
+                "POST", "/api/assistant-agent/chat", json={"query": "boots"}, headers=headers
+            ) as stream:
+                async for line in stream.aiter_lines():
+                    lines.append(line)
+                    if line == ": ping":
+                        model.hold.set()
     answer = lines.index("event: answer")
     assert ": ping" in lines[:answer]  # sent before the (slow) answer
     assert lines[-3:-1] == ["event: done", lines[-2]] and lines[-2].startswith("data: ")
@@ -337,8 +367,11 @@ async def test_an_empty_cursor_is_the_first_page_and_a_405_lists_every_method(se
     assert set(wrong.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "DELETE"}
 
 
-async def test_a_stop_refuses_new_turns_and_ends_running_ones_with_503_shutting_down_in_the_grace_period(settings):
-    settings = msgspec.structs.replace(settings, runtime=RuntimeSettings(shutdown_grace_seconds=2.0))
+async def test_a_stop_refuses_new_turns_and_ends_running_ones_with_503_shutting_down_in_the_grace_period(
+    settings, caplog
+):
+    grace = 2.0
+    settings = msgspec.structs.replace(settings, runtime=RuntimeSettings(shutdown_grace_seconds=grace))
     model = Model(lambda messages: says("hello"))
     async with chat_api(settings, model) as api:
         first = (await api.post("/api/assistant-agent/chat", json={"query": "boots?"}, headers=token("ana"))).json()
@@ -362,17 +395,24 @@ async def test_a_stop_refuses_new_turns_and_ends_running_ones_with_503_shutting_
             found = (await api.get(f"/api/conversations/{conversation}", headers=token("ana"))).json()
             return found["isProcessing"] and len(model.tools_seen) >= 3
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(send_json)
-            tg.start_soon(send_sse)
-            await eventually(busy, timeout=10)
-            stopped_at = anyio.current_time()
-            api.services.stop.request()
-            refused = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("cy"))
-            assert refused.status_code == 503
-            assert refused.json()["error"]["code"] == "shutting_down"
-        took = anyio.current_time() - stopped_at
-        assert 0.9 <= took < 2.0  # ended a second before the grace period is over, not at once
+        with caplog.at_level(logging.WARNING, logger="shopagent"):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(send_json)
+                tg.start_soon(send_sse)
+                await eventually(busy, timeout=10)
+                api.services.stop.request()
+                refused = await api.post("/api/assistant-agent/chat", json={"query": "hi"}, headers=token("cy"))
+                assert refused.status_code == 503
+                assert refused.json()["error"]["code"] == "shutting_down"
+        # Both were ended by the stop, a second before the grace period is over: compared on
+        # the event loop's clock where each turn was cut, not where the client read its answer.
+        assert "ending 2 chat turn(s) still running at the end of the grace period" in caplog.messages
+        stop_at = api.services.stop.at
+        assert len(model.cancelled_at) == 2
+        assert all(stop_at + grace - 1.0 <= t < stop_at + grace for t in model.cancelled_at), (
+            stop_at,
+            model.cancelled_at,
+        )
         assert answers["json"].status_code == 503
         assert answers["json"].json()["error"]["code"] == "shutting_down"
         assert answers["sse"][-1][0] == "error"

@@ -26,6 +26,7 @@ from shopagent.domain.errors import (
     NotFound,
 )
 from tests.factories import product_input
+from tests.helpers import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -33,13 +34,12 @@ SEARCH = "product-semantic-search"
 
 
 class GatedModel(ScriptedChatModel):
-    """Answers "ok" once `gate` is set (or after `delay`); raises `error` if one is given."""
+    """Answers "ok" once `gate` is set (at once without one); raises `error` if one is given."""
 
-    def __init__(self, *, delay: float = 0, error: Exception | None = None) -> None:
+    def __init__(self, *, error: Exception | None = None) -> None:
         super().__init__([says("ok")])
         self.gate: anyio.Event | None = None
         self.entered = anyio.Event()
-        self.delay = delay
         self.error = error
 
     async def generate(self, system, messages, tools, temperature=None, *, on_text=None):
@@ -47,7 +47,6 @@ class GatedModel(ScriptedChatModel):
         self.entered.set()
         if self.gate is not None:
             await self.gate.wait()
-        await anyio.sleep(self.delay)
         if self.error is not None:
             raise self.error
         return reply
@@ -91,10 +90,14 @@ async def test_a_new_conversation_is_stored_with_its_title_and_messages(services
 
 
 async def test_fifty_concurrent_turns_on_one_conversation_one_wins_the_rest_are_busy(services):
-    model = GatedModel(delay=0.3)
+    model = GatedModel()
     async with chat_with(services, model) as chat:
         first = await chat.run_turn("ana", "hello")
+        model.gate, answered_before = anyio.Event(), len(model.calls)
         outcomes: list[str] = []
+
+        def all_claims_decided() -> bool:  # each turn is with the model (held there) or was refused
+            return len(model.calls) - answered_before + outcomes.count("busy") == 50
 
         async def turn(n: int) -> None:
             try:
@@ -107,6 +110,8 @@ async def test_fifty_concurrent_turns_on_one_conversation_one_wins_the_rest_are_
             async with anyio.create_task_group() as tg:
                 for n in range(50):
                     tg.start_soon(turn, n)
+                await wait_until(all_claims_decided)
+                model.gate.set()
     assert outcomes.count("ok") == 1
     assert outcomes.count("busy") == 49
     assert await sequences(services, first.conversation_id) == [1, 2, 3, 4]

@@ -195,14 +195,21 @@ async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_sa
     active: set[int] = set()
     processed: list[tuple[str, int]] = []
     overlaps: list[int] = []
+    holding = {"first": anyio.Event(), "second": anyio.Event()}
 
     def tracked(name: str, index):
+        other = "second" if name == "first" else "first"
+
         async def handle(events):
             ids = {event.id for event in events}
             overlaps.extend(ids & active)
             active.update(ids)
             try:
-                await anyio.sleep(0.001)  # a real embedding yields too; let the other indexer run
+                # Each indexer holds its first events until the other holds some too: both
+                # work at once (an event both were given would be seen in `active` twice).
+                holding[name].set()
+                with anyio.fail_after(15):
+                    await holding[other].wait()
                 await index(events)
                 processed.extend((name, event_id) for event_id in ids)
             finally:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
-import time
 from functools import partial
 from pathlib import Path
 
@@ -61,26 +60,37 @@ async def test_requests_in_an_outage_get_a_fast_503_and_succeed_again_within_a_s
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://shop.test") as client:
         assert (await client.get("/api/admin/products", headers=headers)).status_code == 200
         link.cut()
-        for _ in range(5):  # the first meets the broken connection, the others fail at once
-            began = time.monotonic()
-            response = await client.get("/api/admin/products", headers=headers)
-            assert time.monotonic() - began < 1.0
-            assert response.status_code == 503
-            assert response.json()["error"]["code"] == "database_unavailable"
-            assert response.headers["retry-after"] == "1"
+        # Far below the connect timeout (10 s) a request that did not know of the outage could wait.
+        with anyio.fail_after(5):
+            for _ in range(5):  # the first meets the broken connection, the others fail at once
+                response = await client.get("/api/admin/products", headers=headers)
+                assert not linked.pool.up  # the outage is remembered: no waiting on the server
+                assert response.status_code == 503
+                assert response.json()["error"]["code"] == "database_unavailable"
+                assert response.headers["retry-after"] == "1"
         created = await client.post("/api/admin/products", json=msgspec.to_builtins(product_input()), headers=headers)
         assert created.status_code == 503  # nothing half-written either
 
         await link.restore()
-        back = time.monotonic()
-
-        async def answered() -> httpx.Response | None:
-            response = await client.get("/api/admin/products", headers=headers)
-            return response if response.status_code == 200 else None
-
-        listed = await eventually(answered, timeout=5)
-        assert time.monotonic() - back < 1.0
+        listed, refused = await _refusals_until_answered(lambda: client.get("/api/admin/products", headers=headers))
+        assert refused <= MAX_REFUSALS_AFTER_RESTORE, refused
         assert listed.json()["products"] == []
+
+
+# Requests sent every PACING_SECONDS after the database is back are refused only until the pool's
+# next probe (every 0.25 s): a count a busy machine can only lower, as it spreads the requests out.
+PACING_SECONDS = 0.05
+MAX_REFUSALS_AFTER_RESTORE = 6
+
+
+async def _refusals_until_answered(send) -> tuple[httpx.Response, int]:
+    """Send `send()` every PACING_SECONDS until it answers 200: that answer, and how many were refused."""
+    refused = 0
+    with anyio.fail_after(10):
+        while (response := await send()).status_code != 200:
+            refused += 1
+            await anyio.sleep(PACING_SECONDS)  # pacing, not synchronisation
+    return response, refused
 
 
 async def test_connections_the_server_said_goodbye_on_while_idle_in_the_pool_get_a_503_not_a_500(
@@ -129,14 +139,8 @@ async def test_connections_the_server_said_goodbye_on_while_idle_in_the_pool_get
         assert [t for t in tools if t[0] and "temporarily unavailable" not in t[1]] == [], tools
 
         link.release_hangups()
-        back = time.monotonic()
-
-        async def answered() -> httpx.Response | None:
-            response = await http.get(f"/api/admin/products/{product.id}")
-            return response if response.status_code == 200 else None
-
-        await eventually(answered, timeout=5)
-        assert time.monotonic() - back < 1.0
+        _, refused = await _refusals_until_answered(lambda: http.get(f"/api/admin/products/{product.id}"))
+        assert refused <= MAX_REFUSALS_AFTER_RESTORE, refused
 
 
 async def test_a_goodbye_after_the_last_statement_makes_the_release_an_outage_too(linked, link, database):
