@@ -4,6 +4,7 @@ outbox event). Nothing is written when validation fails."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -109,7 +110,9 @@ class ImportSummary:
 
 
 async def import_products(
-    service: CatalogService, items: list[tuple[str, ProductInput | ShopagentError | ImportNote]], progress=None
+    service: CatalogService,
+    items: Sequence[tuple[str, ProductInput | ShopagentError | ImportNote]],
+    progress: Callable[[int, int], None] | None = None,
 ) -> ImportSummary:
     """Upsert each parsed product by slug; a bad one is recorded and skipped, never fatal."""
     summary = ImportSummary()

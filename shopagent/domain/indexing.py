@@ -95,7 +95,8 @@ def split_sentences(text: str, budget: int) -> list[str]:
 def _cut_long(sentence: str, budget: int) -> list[str]:
     if estimate_tokens(sentence) <= budget:
         return [sentence]
-    parts, words = [], []
+    parts: list[str] = []
+    words: list[str] = []
     for word in sentence.split():
         if words and estimate_tokens(" ".join([*words, word])) > budget:
             parts.append(" ".join(words))

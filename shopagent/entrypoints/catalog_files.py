@@ -134,10 +134,11 @@ def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed
             yield f"row {number}", ValidationError("slug is empty")
             continue
         table.decimals(row, _DECIMAL_COLUMNS)
-        variation: dict[str, str] | None = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
+        cells = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
+        variation: dict[str, str] | None = cells
         if words is not None:
             try:
-                variation["color"], variation["size"] = words.variation(row.get("color", ""), row.get("size", ""))
+                cells["color"], cells["size"] = words.variation(row.get("color", ""), row.get("size", ""))
             except ValidationError as exc:
                 yield f"row {number} (slug {slug!r})", exc
                 variation = None

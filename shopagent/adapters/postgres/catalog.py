@@ -168,7 +168,7 @@ async def _insert_variations(conn: asyncpg.Connection, product_id: int, variatio
     )
 
 
-def _product_values(d: ProductDraft) -> tuple:
+def _product_values(d: ProductDraft) -> tuple[object, ...]:
     return (
         d.slug,
         d.name,

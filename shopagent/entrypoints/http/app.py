@@ -35,7 +35,7 @@ def merge_methods(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
             continue
         endpoints = {m: r.endpoint for r in group for m in (r.methods or ())}
 
-        async def dispatch(request: Request, endpoints: dict = endpoints) -> Any:
+        async def dispatch(request: Request, endpoints: dict[str, Any] = endpoints) -> Any:
             return await endpoints[request.method](request)
 
         combined = Route(path, dispatch, methods=sorted(endpoints))
@@ -46,7 +46,7 @@ def merge_methods(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
 def build_http_app(
     store_name: str,
     routes: Sequence[BaseRoute] = (),
-    lifespan: Lifespan | None = None,
+    lifespan: Lifespan[Starlette] | None = None,
     *,
     cors_origins: Sequence[str] = (),
 ) -> Starlette:

@@ -128,30 +128,26 @@ class Lexicon:
         letters = {k: v for k, v in self.sizes.items() if re.fullmatch(r"[a-z]{1,4}", k)}
         numbers = {k: v for k, v in self.sizes.items() if k.isdigit()}
         shaped = {k: v for k, v in self.sizes.items() if k not in letters and k not in numbers}
-        any_size = _alternation(self.sizes, group=False)
+        any_size = _alternatives(self.sizes)
         self._size_lists = re.compile(
             rf"\b(?:{ph.SIZE_WORDS})\s*[:.]?\s*((?:{any_size})(?:{ph.SIZE_LISTS}(?:{any_size}))*)\b"
         )
         self._shaped = _alternation(shaped) if shaped else None
         self._numbers = (
             re.compile(
-                rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+({_alternation(numbers, group=False)})\b(?!\s*(?:€|eur|euro|\$))"
-                rf"|({_alternation(numbers, group=False)})\s*eu\b)"
+                rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+({_alternatives(numbers)})\b(?!\s*(?:€|eur|euro|\$))"
+                rf"|({_alternatives(numbers)})\s*eu\b)"
             )
             if numbers
             else None
         )
         self._bare_numbers = (
-            re.compile(
-                rf"(?<![\d.,])\b({_alternation(numbers, group=False)})\b(?![.,]?\d)(?!\s*(?:€|eur|euro|\$|[a-z]))"
-            )
+            re.compile(rf"(?<![\d.,])\b({_alternatives(numbers)})\b(?![.,]?\d)(?!\s*(?:€|eur|euro|\$|[a-z]))")
             if numbers
             else None
         )
         self._letters = (
-            re.compile(rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+)?({_alternation(letters, group=False)})\b")
-            if letters
-            else None
+            re.compile(rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+)?({_alternatives(letters)})\b") if letters else None
         )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
 
@@ -245,9 +241,9 @@ class Lexicon:
                 if written.isupper() and (prefixed or len(written) > 1):
                     add(match.group(1))
                     text.cut(*match.span())
-        if match := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
-            add(match.group(1))
-            text.cut(*match.span())
+        if lone := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
+            add(lone.group(1))
+            text.cut(*lone.span())
 
     def _refs(self, text: _Text) -> tuple[list[int], bool]:
         """The positions pointed at, and whether one is pointed at unmistakably ("the second
@@ -302,12 +298,15 @@ def _describing(tokens: list[str]) -> tuple[list[str], str]:
     return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)
 
 
-def _alternation(words: Mapping[str, str], *, group: bool = True) -> str | re.Pattern[str]:
+def _alternation(words: Mapping[str, str]) -> re.Pattern[str]:
+    """Any of the words, as a whole word, captured in group 1."""
+    return re.compile(rf"(?<![^\W_])({_alternatives(words)})(?![^\W_])")
+
+
+def _alternatives(words: Mapping[str, str]) -> str:
+    """Any of the words as an ungrouped regex body, longest first so the longest match wins."""
     parts = sorted(words, key=len, reverse=True)
-    body = "|".join(re.escape(w).replace(r"\ ", r"\s*").replace(r"\.", r"[.,]") for w in parts)
-    if not group:
-        return body
-    return re.compile(rf"(?<![^\W_])({body})(?![^\W_])")
+    return "|".join(re.escape(w).replace(r"\ ", r"\s*").replace(r"\.", r"[.,]") for w in parts)
 
 
 def _squeeze(raw: str) -> str:
