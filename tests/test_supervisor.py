@@ -6,6 +6,7 @@ import anyio
 import pytest
 from anyio.abc import TaskStatus
 
+from shopagent.runtime.retry import waits_on
 from shopagent.runtime.supervisor import (
     ChildSpec,
     Restart,
@@ -166,24 +167,36 @@ async def test_a_temporary_child_that_crashes_stays_down_and_its_sibling_keeps_r
         tg.cancel_scope.cancel()
 
 
-async def test_restarts_back_off_exponentially():
+async def test_restarts_back_off_exponentially_with_jitter_up_to_the_cap(retry_waits: list[float]):
+    policy = RestartPolicy(max_restarts=10, within_seconds=60, backoff_seconds=0.5, backoff_max_seconds=3)
+    crasher = Probe("crasher")
+    supervisor = Supervisor([ChildSpec("crasher", crasher.run)], policy)
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        for expected_starts in range(2, 7):
+            crasher.crash.set()
+            await wait_for(lambda n=expected_starts: crasher.starts == n and crasher.running.is_set())
+        tg.cancel_scope.cancel()
+    # 0.5, 1, 2, then the cap of 3 s; each up to 20 % shorter, never longer.
+    assert len(retry_waits) == 5
+    for delay, ceiling in zip(retry_waits, [0.5, 1, 2, 3, 3], strict=True):
+        assert ceiling * 0.8 <= delay <= ceiling
+
+
+async def test_a_restart_really_waits_its_delay():
     policy = RestartPolicy(max_restarts=10, within_seconds=60, backoff_seconds=0.05, backoff_max_seconds=1)
     crasher = Probe("crasher")
     supervisor = Supervisor([ChildSpec("crasher", crasher.run)], policy)
-    gaps = []
-    async with anyio.create_task_group() as tg:
-        await tg.start(supervisor.run)
-        for expected_starts in (2, 3, 4):
+    with waits_on() as asked:
+        async with anyio.create_task_group() as tg:
+            await tg.start(supervisor.run)
             crashed_at = anyio.current_time()
             crasher.crash.set()
-            await wait_for(lambda n=expected_starts: crasher.starts == n and crasher.running.is_set())
-            gaps.append(anyio.current_time() - crashed_at)
-        tg.cancel_scope.cancel()
-    # 0.05, 0.1, 0.2 seconds, each with at most 20 % jitter.
-    assert gaps[0] >= 0.04
-    assert gaps[1] >= 0.08
-    assert gaps[2] >= 0.16
-    assert gaps[2] > gaps[0] * 2
+            await wait_for(lambda: crasher.starts == 2 and crasher.running.is_set())
+            gap = anyio.current_time() - crashed_at
+            tg.cancel_scope.cancel()
+    assert len(asked) == 1
+    assert 0.04 <= asked[0] <= gap
 
 
 def test_child_names_must_be_unique():

@@ -36,7 +36,8 @@ from shopagent.application.ports import (
     VectorIndexSpec,
 )
 from shopagent.domain.errors import DatabaseUnavailable, ShopagentError
-from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash, retry_delay
+from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash
+from shopagent.runtime.retry import Backoff
 
 log = logging.getLogger("shopagent.indexing")
 
@@ -392,7 +393,7 @@ class IndexProducts:
             if self._on_failed is not None:
                 self._on_failed(event, True)
             return
-        delay = retry_delay(failures, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
+        delay = Backoff(self._policy.backoff_seconds, self._policy.backoff_max_seconds).delay(failures)
         log.warning(
             "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
             event.id,
