@@ -16,17 +16,18 @@ waits happen deep inside adapters and actors, in tasks the test does not own. A 
 started as a subprocess is not affected; such tests set the backoff through the ordinary
 settings (`runtime.restart_backoff_seconds`, ...).
 
-Why not stamina (26.1): it is a good library and was read for this, but it covers only a
-part of what is needed here. Its backoff hook may return a server's delay, which it then
-uses as is ("none of the other backoff parameters apply to it"), so the cap would be ours
-to add anyway; it retries a call, while the supervisor's restart delay and the outbox's
-durable "retry at" time are delays to compute, not calls to repeat, and it has no public
-function for that; its jitter is added on top of the delay rather than taken out of it; and
-its testing mode also rewrites the number of attempts unless told otherwise. The adapters'
-own rules (a stream that already sent text must not be retried, the last failure becomes
-RateLimited or ModelUnavailable) would sit in hooks and wrappers around it. What is left to
-share is a formula and one sleep, about fifty lines, so they live here, with no new
-dependency.
+Why not stamina (26.1, docs and source read for this): it would work under anyio (it
+sleeps with asyncio.sleep when sniffio says asyncio) and its `set_testing()` is the kind of
+switch wanted here, but it covers only part of the job. Its backoff hook may return a
+server's delay, which it then uses as is ("none of the other backoff parameters apply to
+it"), so the cap would be ours to add anyway. It retries a call, while the supervisor's
+restart delay and the outbox's durable "retry at" time are delays to compute, not calls to
+repeat, and the function that computes its delays is private, so those two would keep a
+formula of their own. Its jitter is a number of seconds added on top of the delay, not a
+share of it. Its testing mode sets every retry loop to one attempt unless told `cap=True`.
+And the adapters' own rules (a stream that already sent text is not retried, the last
+failure becomes RateLimited or ModelUnavailable) would sit in hooks and wrappers around it.
+What is left to share is a formula and one sleep, so they live here, without a dependency.
 """
 
 from __future__ import annotations
