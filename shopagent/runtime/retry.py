@@ -6,7 +6,9 @@ fraction of it random so that clients failing together do not come back together
 server's own hint (an HTTP Retry-After in seconds, Gemini's RetryInfo delay) replaces the
 backoff but is capped too: a proxy answering "Retry-After: 86400" must not park a turn for
 a day. The model adapters, the supervisor's restarts and the outbox's retry schedule all
-take their delays from here, so they cannot drift apart again.
+take their delays from here, so they cannot drift apart again. It is the one runtime module
+the adapters and the application may import (the rings test names it): it imports nothing
+of ours.
 
 Every wait goes through `wait`. Tests switch all of them off at once with `waits_off()`
 (tests/conftest.py does so for every test): a wait then returns at once, after a
