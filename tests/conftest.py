@@ -16,6 +16,7 @@ import pytest
 
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.bootstrap import prepare_schema
+from shopagent.runtime.retry import waits_off
 from shopagent.settings import Settings
 
 TEMPLATE = "shopagent_template"
@@ -27,6 +28,16 @@ FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes":
 def anyio_backend() -> str:
     # asyncpg and uvicorn run on asyncio only.
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def retry_waits() -> Iterator[list[float]]:
+    """Retry and restart waits return at once in every test; the list holds the delays asked for.
+
+    A test that measures real waiting opens `shopagent.runtime.retry.waits_on()` itself.
+    """
+    with waits_off() as asked:
+        yield asked
 
 
 def _in_thread(fn, *args):

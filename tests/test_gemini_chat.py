@@ -37,6 +37,7 @@ from tests.fake_gemini import FakeGemini, error, generated, running_fake_gemini,
 pytestmark = pytest.mark.anyio
 
 API_KEY = "test-key-SECRET123"
+RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 SYSTEM = "You are the shop assistant of Boots & Co."
 # Bytes whose standard base64 holds '+' and '/', so an alphabet mix-up would show.
 SIGNATURE = b"\xfa\xfb\xfc\xfd\xfe\xff sig-1 \x00\xff"
@@ -57,7 +58,7 @@ RESULT = {"isError": False, "content": "2 products", "structuredContent": {"ids"
 async def gemini(**options: Any) -> AsyncIterator[tuple[FakeGemini, GeminiChatModel]]:
     with anyio.fail_after(10):
         async with running_fake_gemini() as fake:
-            options = {"base_url": fake.base_url, "backoff_seconds": 0.01, **options}
+            options = {"base_url": fake.base_url, **options}
             model = GeminiChatModel(API_KEY, **options)
             try:
                 yield fake, model
@@ -184,14 +185,42 @@ async def test_rate_limiting_is_retried_then_succeeds():
     assert len(fake.requests) == 2
 
 
-async def test_the_servers_retry_delay_is_honoured_over_the_backoff():
-    # Without the hint the jittered backoff would wait 15-30 s and trip the 10 s bound.
+async def test_the_servers_retry_delay_is_honoured_over_the_backoff(retry_waits: list[float]):
     hint = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.05s"}]
     async with gemini(backoff_seconds=30, backoff_max_seconds=30) as (fake, model):
         fake.script = [error(429, "Quota exceeded.", "RESOURCE_EXHAUSTED", hint), generated({"text": "Hi!"})]
         reply = await model.generate(SYSTEM, [ChatMessage.user("hello")], [])
     assert reply.text == "Hi!"
     assert len(fake.requests) == 2
+    assert retry_waits == [0.05]  # the server's wish, not the 15-30 s backoff
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        error(429, "Quota exceeded.", "RESOURCE_EXHAUSTED", [{"@type": RETRY_INFO, "retryDelay": "3600s"}]),
+        error(429, "Quota exceeded for metric X. Please retry in 3600.5s.", "RESOURCE_EXHAUSTED"),
+    ],
+    ids=["retry-info", "message"],
+)
+async def test_a_retry_delay_above_the_maximum_backoff_is_capped(
+    answer: tuple[int, dict[str, Any]], retry_waits: list[float]
+):
+    async with gemini(backoff_max_seconds=7) as (fake, model):
+        fake.script = [answer, generated({"text": "Hi!"})]
+        reply = await model.generate(SYSTEM, [ChatMessage.user("hello")], [])
+    assert reply.text == "Hi!"
+    assert retry_waits == [7]
+
+
+async def test_without_a_retry_delay_the_waits_back_off_exponentially_with_jitter(retry_waits: list[float]):
+    async with gemini(max_attempts=4, backoff_seconds=1, backoff_max_seconds=3) as (fake, model):
+        fake.script = [error(503, "The model is overloaded", "UNAVAILABLE")] * 3 + [generated({"text": "Hi!"})]
+        reply = await model.generate(SYSTEM, [ChatMessage.user("hello")], [])
+    assert reply.text == "Hi!"
+    assert len(retry_waits) == 3
+    for delay, ceiling in zip(retry_waits, [1, 2, 3], strict=True):
+        assert ceiling / 2 <= delay <= ceiling
 
 
 async def test_persistent_rate_limiting_becomes_rate_limited_after_the_attempts():
@@ -216,7 +245,7 @@ async def test_an_unreachable_server_becomes_model_unavailable():
     port = sock.getsockname()[1]
     sock.close()  # nothing listens there any more
     with anyio.fail_after(10):
-        model = GeminiChatModel(API_KEY, base_url=f"http://127.0.0.1:{port}/", max_attempts=2, backoff_seconds=0.01)
+        model = GeminiChatModel(API_KEY, base_url=f"http://127.0.0.1:{port}/", max_attempts=2)
         try:
             with pytest.raises(ModelUnavailable, match="ConnectError"):
                 await model.generate(SYSTEM, [ChatMessage.user("hello")], [])

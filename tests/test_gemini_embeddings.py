@@ -20,7 +20,7 @@ pytestmark = pytest.mark.anyio
 @contextlib.asynccontextmanager
 async def gemini(**options) -> AsyncIterator[tuple[FakeGemini, GeminiEmbedder]]:
     async with running_fake_gemini() as fake:
-        model = GeminiEmbedder("test-key", dimensions=8, base_url=fake.base_url, backoff_seconds=0.01, **options)
+        model = GeminiEmbedder("test-key", dimensions=8, base_url=fake.base_url, **options)
         try:
             yield fake, model
         finally:
@@ -56,6 +56,22 @@ async def test_rate_limiting_is_retried_then_succeeds():
     assert len(fake.requests) == 3
 
 
+async def test_the_servers_retry_delay_is_honoured_over_the_backoff(retry_waits: list[float]):
+    hint = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1.5s"}]
+    async with gemini(backoff_seconds=30, backoff_max_seconds=30) as (fake, model):
+        fake.script = [error(429, "Quota exceeded.", "RESOURCE_EXHAUSTED", hint)]
+        await model.embed_query("winter boots")
+    assert retry_waits == [1.5]
+
+
+async def test_a_retry_delay_above_the_maximum_backoff_is_capped(retry_waits: list[float]):
+    hint = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "3600s"}]
+    async with gemini(backoff_max_seconds=7) as (fake, model):
+        fake.script = [error(429, "Quota exceeded.", "RESOURCE_EXHAUSTED", hint)]
+        await model.embed_query("winter boots")
+    assert retry_waits == [7]
+
+
 async def test_a_persistent_server_error_becomes_an_embedding_error_after_the_attempts():
     async with gemini(max_attempts=3) as (fake, model):
         fake.script = [error(503, "The model is overloaded", "UNAVAILABLE")] * 10
@@ -85,8 +101,7 @@ async def test_an_unreachable_server_is_an_embedding_error_not_a_transport_excep
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()  # nothing listens there any more
-    model = GeminiEmbedder("test-key", dimensions=8, base_url=f"http://127.0.0.1:{port}/", max_attempts=2,
-                           backoff_seconds=0.01)  # fmt: skip
+    model = GeminiEmbedder("test-key", dimensions=8, base_url=f"http://127.0.0.1:{port}/", max_attempts=2)
     try:
         with anyio.fail_after(10), pytest.raises(EmbeddingError, match="could not be reached: ConnectError"):
             await model.embed_query("winter boots")

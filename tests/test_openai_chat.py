@@ -52,8 +52,7 @@ SECRET = "sk-test-secret-0123456789"
 async def openai(
     *, timeout: float = 10, trailing_slash: bool = False, **options
 ) -> AsyncIterator[tuple[FakeOpenAI, OpenAICompatChatModel]]:
-    # The whole exchange is bounded, so a wrong retry delay fails the test instead of hanging it.
-    options.setdefault("backoff_seconds", 0.01)
+    # Retry waits are off in tests (conftest); the bound catches a request that hangs.
     with anyio.fail_after(timeout):
         async with running_fake_openai() as fake:
             base_url = fake.base_url + ("/" if trailing_slash else "")
@@ -171,22 +170,37 @@ async def test_a_trailing_slash_on_the_base_url_is_fine():
     assert len(fake.requests) == 1
 
 
-async def test_rate_limiting_is_retried_after_the_servers_retry_after():
-    # The backoff alone would take 30s; only honouring Retry-After: 0 finishes within the bound.
-    async with openai(timeout=5, backoff_seconds=30, backoff_max_seconds=30) as (fake, model):
-        fake.script = [error(429, "Rate limit reached", code="rate_limit_exceeded", headers={"Retry-After": "0"})]
+async def test_rate_limiting_is_retried_after_the_servers_retry_after(retry_waits: list[float]):
+    async with openai(backoff_seconds=30, backoff_max_seconds=30) as (fake, model):
+        fake.script = [error(429, "Rate limit reached", code="rate_limit_exceeded", headers={"Retry-After": "2"})]
         fake.script.append(reply("Back again."))
         answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
     assert answer.text == "Back again."
     assert len(fake.requests) == 2
+    assert retry_waits == [2]  # the server's wish, not the 15-30 s backoff
 
 
-async def test_a_long_retry_after_is_capped_by_the_maximum_backoff():
-    async with openai(timeout=5, backoff_max_seconds=0.01) as (fake, model):
+async def test_a_retry_after_above_the_maximum_backoff_is_capped(retry_waits: list[float]):
+    async with openai(backoff_max_seconds=7) as (fake, model):
         fake.script = [error(429, "Slow down", headers={"Retry-After": "3600"}), reply("Done.")]
         answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
     assert answer.text == "Done."
     assert len(fake.requests) == 2
+    assert retry_waits == [7]
+
+
+@pytest.mark.parametrize("retry_after", [None, "Wed, 21 Oct 2026 07:28:00 GMT", "-5"], ids=["none", "date", "negative"])
+async def test_without_a_usable_retry_after_the_waits_back_off_exponentially_with_jitter(
+    retry_after: str | None, retry_waits: list[float]
+):
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    async with openai(max_attempts=4, backoff_seconds=1, backoff_max_seconds=3) as (fake, model):
+        fake.script = [error(503, "The model is overloaded", headers=headers)] * 3 + [reply("Done.")]
+        answer = await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])
+    assert answer.text == "Done."
+    assert len(retry_waits) == 3
+    for delay, ceiling in zip(retry_waits, [1, 2, 3], strict=True):
+        assert ceiling / 2 <= delay <= ceiling
 
 
 async def test_persistent_rate_limiting_becomes_rate_limited():
@@ -306,7 +320,7 @@ async def test_an_unusable_answer_is_a_bad_model_response(answer: Answer, compla
 
 async def test_a_server_that_is_not_listening_is_unavailable_after_the_attempts():
     url = f"http://127.0.0.1:{free_port()}/v1"  # the port was free a moment ago; nothing listens there
-    model = OpenAICompatChatModel(url, "fake-model", max_attempts=2, backoff_seconds=0.01, timeout_seconds=2)
+    model = OpenAICompatChatModel(url, "fake-model", max_attempts=2, timeout_seconds=2)
     try:
         with anyio.fail_after(10), pytest.raises(ModelUnavailable, match="ConnectError") as caught:
             await model.generate(SYSTEM, [ChatMessage.user("Hi")], [])

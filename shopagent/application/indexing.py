@@ -27,7 +27,8 @@ from shopagent.application.leases import Leases
 from shopagent.application.ports import CatalogRepository, ChunkStore, EmbeddingModel, Outbox, SaveItem, SaveOutcome
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable, ShopagentError
-from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash, retry_delay
+from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash
+from shopagent.runtime.retry import Backoff
 
 log = logging.getLogger("shopagent.indexing")
 
@@ -167,7 +168,7 @@ class IndexProducts:
             if self._on_failed is not None:
                 self._on_failed(event, True)
             return
-        delay = retry_delay(failures, self._policy.backoff_seconds, self._policy.backoff_max_seconds)
+        delay = Backoff(self._policy.backoff_seconds, self._policy.backoff_max_seconds).delay(failures)
         log.warning(
             "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
             event.id,

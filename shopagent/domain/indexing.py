@@ -1,4 +1,4 @@
-"""Indexing rules: outbox events, how a product becomes chunks, and retry timing.
+"""Indexing rules: outbox events and how a product becomes chunks.
 
 Only text that describes the product is embedded: name and category, brand and material,
 the description. Price and stock never are: they change often and are filters read fresh
@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import math
-import random
 import re
 from collections.abc import Sequence
 
@@ -117,9 +116,3 @@ def chunk_set_hash(model: str, chunks: Sequence[Chunk]) -> bytes:
     for chunk in chunks:
         digest.update(chunk.content_hash)
     return digest.digest()
-
-
-def retry_delay(attempts: int, base: float, cap: float, rng: random.Random | None = None) -> float:
-    """Exponential backoff with jitter: about base * 2**(attempts-1), at most `cap`."""
-    ceiling = min(cap, base * 2 ** max(attempts - 1, 0))
-    return (rng or random).uniform(ceiling / 2, ceiling)

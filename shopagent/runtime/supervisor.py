@@ -5,20 +5,22 @@ needs, calls `task_status.started()` when it can do its job, then runs until can
 Each child runs in its own task group, so a crash restarts only that child. Restarts are
 charged to one budget (at most `max_restarts` within `within_seconds`, OTP's "intensity");
 past it the whole tree is cancelled and `Supervisor.run` raises `RestartBudgetExceeded`,
-so the process exits non-zero and the orchestrator restarts it.
+so the process exits non-zero and the orchestrator restarts it. Each restart waits a little
+longer than the last (the service's backoff, `runtime.retry`), counted over the same window.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import anyio
 from anyio.abc import TaskStatus
+
+from shopagent.runtime.retry import Backoff, wait
 
 log = logging.getLogger("shopagent.supervisor")
 
@@ -51,6 +53,11 @@ class RestartPolicy:
     within_seconds: float = 60.0
     backoff_seconds: float = 0.5
     backoff_max_seconds: float = 10.0
+    backoff_jitter: float = 0.2  # the random fraction of each restart delay
+
+    def backoff(self) -> Backoff:
+        """The restart delays; the budget, not an attempt count, bounds how many there are."""
+        return Backoff(base=self.backoff_seconds, cap=self.backoff_max_seconds, jitter=self.backoff_jitter)
 
 
 @dataclass
@@ -86,6 +93,7 @@ class Supervisor:
             raise ValueError(f"child names must be unique: {names}")
         self._children = list(children)
         self._policy = policy or RestartPolicy()
+        self._delays = self._policy.backoff()
         self._status = {c.name: ActorStatus(c.name) for c in children}
         self._restart_times: deque[float] = deque()
 
@@ -176,13 +184,11 @@ class Supervisor:
         status.recent_restarts.append(now)
         while now - status.recent_restarts[0] > window:
             status.recent_restarts.popleft()
-        exponent = len(status.recent_restarts) - 1
-        delay = min(self._policy.backoff_seconds * 2**exponent, self._policy.backoff_max_seconds)
-        delay *= random.uniform(0.8, 1.2)  # noqa: S311 - jitter, not cryptography
+        delay = self._delays.delay(len(status.recent_restarts))
         status.restarts += 1
         status.state = State.RESTARTING
         log.warning("restarting actor %s in %.2fs (restart %d)", child.name, delay, status.restarts)
-        await anyio.sleep(delay)
+        await wait(delay)
 
 
 def _unwrap(exc: Exception) -> Exception:

@@ -2,31 +2,27 @@
 
 Documents and queries use the matching task types. Requests stay under the API's batch
 limit; 429 and 5xx answers, timeouts (each request has `timeout_seconds`) and transport
-failures are retried with exponential backoff and jitter (honouring the server's suggested
-delay when it gives one), then reported as EmbeddingError. Vectors of a
+failures are retried with the service's backoff (`shopagent.runtime.retry`: exponential with
+jitter, the server's suggested delay honoured up to the cap), then reported as EmbeddingError. Vectors of a
 reduced dimensionality are not normalised by the API, so we normalise them.
 """
 
 from __future__ import annotations
 
 import logging
-import random
-import re
 from collections.abc import Sequence
 
-import anyio
 import numpy as np
 from google import genai
 from google.genai import errors, types
 
-from shopagent.adapters.gemini.chat import TRANSPORT_ERRORS
+from shopagent.adapters.gemini.transport import TRANSPORT_ERRORS, suggested_delay
 from shopagent.domain.errors import ConfigError, EmbeddingError
+from shopagent.runtime.retry import Backoff, wait
 
 log = logging.getLogger("shopagent.gemini")
 
 BATCH_LIMIT = 100  # texts per batchEmbedContents request
-# The server's hint, as "retry in 12s" in the message or a retryDelay detail (quoted either way).
-_RETRY_DELAY = re.compile(r"retry in ([0-9.]+)s|retryDelay['\"]?:\s*['\"]([0-9.]+)s", re.IGNORECASE)
 
 
 class GeminiEmbedder:
@@ -42,14 +38,12 @@ class GeminiEmbedder:
         backoff_max_seconds: float = 30.0,
         timeout_seconds: float = 30.0,
     ) -> None:
+        self._retry = Backoff(base=backoff_seconds, cap=backoff_max_seconds, attempts=max(1, max_attempts))
         options = types.HttpOptions(base_url=base_url, timeout=int(timeout_seconds * 1000))
         self._client = genai.Client(api_key=api_key, http_options=options)
         self._model = model
         self.dimension = dimensions
         self.model_id = f"{model}@{dimensions}"
-        self._max_attempts = max_attempts
-        self._backoff = backoff_seconds
-        self._backoff_max = backoff_max_seconds
 
     async def aclose(self) -> None:
         await self._client.aio.aclose()
@@ -66,7 +60,7 @@ class GeminiEmbedder:
 
     async def _embed(self, texts: list[str], task: str) -> np.ndarray:
         config = types.EmbedContentConfig(task_type=task, output_dimensionality=self.dimension)
-        for attempt in range(1, self._max_attempts + 1):
+        for attempt in range(1, self._retry.attempts + 1):
             try:
                 response = await self._client.aio.models.embed_content(model=self._model, contents=texts, config=config)
                 break
@@ -74,28 +68,21 @@ class GeminiEmbedder:
                 if exc.code in (400, 401, 403) and _looks_like_auth(exc):
                     raise ConfigError(f"Gemini rejected the API key (GEMINI_API_KEY): {exc.status}") from None
                 retryable = exc.code == 429 or (exc.code or 0) >= 500
-                if not retryable or attempt == self._max_attempts:
+                if not retryable or self._retry.is_last(attempt):
                     raise EmbeddingError(f"Gemini embeddings failed: {exc.code} {exc.status}: {exc.message}") from None
-                delay = self._delay(attempt, exc)
+                delay = self._retry.delay(attempt, suggested_delay(exc))
                 log.warning("Gemini embeddings answered %s; retrying in %.1fs", exc.code, delay)
-                await anyio.sleep(delay)
+                await wait(delay)
             except TRANSPORT_ERRORS as exc:  # a timeout, a refused or broken connection
-                if attempt == self._max_attempts:
+                if self._retry.is_last(attempt):
                     raise EmbeddingError(f"Gemini embeddings could not be reached: {type(exc).__name__}") from None
-                delay = self._delay(attempt, None)
+                delay = self._retry.delay(attempt)
                 log.warning("Gemini embeddings failed (%s); retrying in %.1fs", type(exc).__name__, delay)
-                await anyio.sleep(delay)
+                await wait(delay)
         vectors = np.array([e.values for e in response.embeddings or []], dtype=np.float32)
         if vectors.shape != (len(texts), self.dimension):
             raise EmbeddingError(f"Gemini returned embeddings of shape {vectors.shape} for {len(texts)} texts")
         return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
-
-    def _delay(self, attempt: int, exc: errors.APIError | None) -> float:
-        suggested = _RETRY_DELAY.search(str(exc)) if exc is not None else None
-        if suggested:
-            return min(float(suggested.group(1) or suggested.group(2)), self._backoff_max)
-        ceiling = min(self._backoff * 2 ** (attempt - 1), self._backoff_max)
-        return random.uniform(ceiling / 2, ceiling)  # noqa: S311 - jitter
 
 
 def _looks_like_auth(exc: errors.APIError) -> bool:
