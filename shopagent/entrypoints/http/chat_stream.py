@@ -16,6 +16,7 @@ from starlette.responses import StreamingResponse
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import ChatService
 from shopagent.domain.errors import ShopagentError
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.entrypoints.http.cards import product_cards
 from shopagent.entrypoints.http.chat_views import ChatRequest, message_view
 from shopagent.entrypoints.http.errors import domain_error_body
@@ -28,8 +29,8 @@ SSE_PING_SECONDS = 15.0
 STREAM_DESCRIPTION = (
     "With Accept: text/event-stream the answer is a stream of server-sent events, in order: delta (text: the "
     "next piece of the model's text, as it is written), step (step, calls: after each model reply), tool (name, "
-    "arguments, ms, isError, products: cards of the products a product-semantic-search or "
-    "get-product-full-details call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
+    f"arguments, ms, isError, products: cards of the products a {SEARCH_TOOL} or "
+    f"{DETAILS_TOOL} call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
     "availableColors, availableSizes, inStock), answer (text, message: the stored answer with its sequence), "
     "done (conversationId), and on failure error (status, code, message). A step that ends in tool calls may "
     'stream some text first ("Let me look…"); the answer\'s text is authoritative and equals the deltas since '
