@@ -60,6 +60,7 @@ class Answerer:
         self._names = names
 
     def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
+        """The answer to the tool results of `plan` (the list shown in `provider_state`)."""
         r = self._say_in
         failed = next((p for p in responses if p.result.get("isError")), None)
         if failed is not None:

@@ -74,11 +74,13 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
 
 
 def state_of(message: ChatMessage) -> dict[str, Any]:
+    """What the concierge stored with a message (nothing for another model's messages)."""
     state = message.provider_state or {}
     return state if state.get("provider") == PROVIDER else {}
 
 
 def decimal_or_none(value: Any) -> Decimal | None:
+    """A price from a tool result, or None when it is missing or not a number."""
     try:
         return Decimal(str(value)) if value is not None else None
     except InvalidOperation:

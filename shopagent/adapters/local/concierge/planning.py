@@ -46,6 +46,7 @@ class Planner:
         self._vocabulary = vocabulary
 
     async def plan(self, text: str, history: History) -> ModelReply:
+        """A reply to `text`, or the tool calls to make first (their plan in `provider_state`)."""
         r = self._say_in
         reading = self._lexicon.read(text)
         shown = history.shown
