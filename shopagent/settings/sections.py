@@ -23,14 +23,14 @@ class Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
     pass
 
 
-class StoreSettings(Section):
+class StoreSettings(Section, frozen=True):
     name: str = "Shopagent Demo Store"
     currency: Annotated[str, msgspec.Meta(pattern="^[A-Z]{3}$")] = "EUR"
     country: Annotated[str, msgspec.Meta(pattern="^[A-Z]{2}$")] = "DE"
     language: str = "en"
 
 
-class DatabaseSettings(Section):
+class DatabaseSettings(Section, frozen=True):
     pool_min_size: NonNegativeInt = 1
     pool_max_size: PositiveInt = 10
     connect_timeout_seconds: Seconds = 10.0
@@ -38,7 +38,7 @@ class DatabaseSettings(Section):
     embedded_start_timeout_seconds: Seconds = 60.0
 
 
-class RuntimeSettings(Section):
+class RuntimeSettings(Section, frozen=True):
     data_dir: str = ""
     generate_secrets: bool = False
     shutdown_grace_seconds: Seconds = 10.0
@@ -49,7 +49,7 @@ class RuntimeSettings(Section):
     mailbox_capacity: PositiveInt = 256
 
 
-class LoggingSettings(Section):
+class LoggingSettings(Section, frozen=True):
     level: Literal["debug", "info", "warning", "error"] = "info"
     format: Literal["auto", "text", "json"] = "auto"
     access_log: bool = False
@@ -58,7 +58,7 @@ class LoggingSettings(Section):
 Origin = Annotated[str, msgspec.Meta(pattern=r"^(\*|https?://[A-Za-z0-9.\-\[\]:]+)$")]
 
 
-class HttpSettings(Section):
+class HttpSettings(Section, frozen=True):
     host: str = "127.0.0.1"
     port: Port = 8080
     # Browser origins allowed to call the public API (CORS), e.g. ["https://shop.example"]; "*" = any.
@@ -71,7 +71,7 @@ class HttpSettings(Section):
     anonymous_rate_burst: PositiveInt = 5
 
 
-class McpSettings(Section):
+class McpSettings(Section, frozen=True):
     host: str = "127.0.0.1"
     port: Port = 8000
     allowed_hosts: list[str] = msgspec.field(default_factory=list)
@@ -81,12 +81,12 @@ class McpSettings(Section):
     rate_burst: PositiveInt = 100
 
 
-class AdminSettings(Section):
+class AdminSettings(Section, frozen=True):
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
     rate_burst: PositiveInt = 100
 
 
-class SearchSettings(Section):
+class SearchSettings(Section, frozen=True):
     ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
     max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
     exact_below_products: NonNegativeInt = 2_000
@@ -116,7 +116,7 @@ class SearchSettings(Section):
             )
 
 
-class OpsSettings(Section):
+class OpsSettings(Section, frozen=True):
     host: str = "127.0.0.1"
     port: Port = 9090
 
@@ -142,14 +142,14 @@ DEFAULT_COLORS = (
 DEFAULT_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "XXXL", *(str(n) for n in range(36, 47)), "ONE SIZE")
 
 
-class LanguageAliases(Section):
+class LanguageAliases(Section, frozen=True):
     """A language's words for the catalog's colours and sizes (word = colour / size)."""
 
     colors: dict[str, str] = msgspec.field(default_factory=dict)
     sizes: dict[str, str] = msgspec.field(default_factory=dict)
 
 
-class CatalogSettings(Section):
+class CatalogSettings(Section, frozen=True):
     colors: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_COLORS))
     color_aliases: dict[str, str] = msgspec.field(
         default_factory=lambda: {"gray": "grey", "dark blue": "navy", "tan": "camel", "violet": "purple"}
@@ -159,7 +159,7 @@ class CatalogSettings(Section):
     language_aliases: dict[str, LanguageAliases] = msgspec.field(default_factory=dict)
 
 
-class EmbeddingSettings(Section):
+class EmbeddingSettings(Section, frozen=True):
     model: Literal["local", "gemini", "hash"] = "local"
     batch_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 32
     chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
@@ -169,7 +169,7 @@ class EmbeddingSettings(Section):
     hash_dimensions: Annotated[int, msgspec.Meta(ge=8, le=2000)] = 384
 
 
-class IndexerSettings(Section):
+class IndexerSettings(Section, frozen=True):
     workers: PositiveInt = 2
     poll_interval_seconds: Seconds = 5.0
     claim_batch: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 32
@@ -181,7 +181,7 @@ class IndexerSettings(Section):
     index_build_memory_mb: Annotated[int, msgspec.Meta(ge=64, le=65_536)] = 512
 
 
-class ChatSettings(Section):
+class ChatSettings(Section, frozen=True):
     provider: Literal["auto", "offline", "gemini", "openai"] = "auto"
     gemini_model: str = "gemini-2.5-flash"
     openai_base_url: str = "https://api.openai.com/v1"
@@ -207,12 +207,12 @@ class ChatSettings(Section):
             )
 
 
-class ReaperSettings(Section):
+class ReaperSettings(Section, frozen=True):
     interval_seconds: Seconds = 30.0
     stuck_after_seconds: Seconds = 300.0
 
 
-class Settings(Section):
+class Settings(Section, frozen=True):
     store: StoreSettings = StoreSettings()
     database: DatabaseSettings = DatabaseSettings()
     runtime: RuntimeSettings = RuntimeSettings()

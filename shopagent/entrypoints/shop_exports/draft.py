@@ -85,7 +85,7 @@ class Draft:
             self.problems.append((where, ValidationError(f"it has no price ({price[0]} is empty)")))
             return
         discount = selling if regular is not None and regular > selling else None
-        self.prices.append((number, regular if discount is not None else selling, discount))
+        self.prices.append((number, regular if regular is not None and discount is not None else selling, discount))
         variation: dict[str, Any] = {"color": color, "size": size, "quantity": 0}
         if not quantity:
             self.no_stock_count += 1

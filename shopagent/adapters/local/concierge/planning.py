@@ -78,10 +78,10 @@ class Planner:
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
             if reading.attribute or same_subject:
                 return self._refine(reading, shown, attribute=reading.attribute and not set(named) <= earlier)
-        if (earlier := history.earlier_search(named)) is not None and shown is not None:
+        if (returned_to := history.earlier_search(named)) is not None and shown is not None:
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
-            subject = str(earlier.get("query", ""))
-            return self._refine(reading, Shown(earlier, subject, []), attribute=False)
+            subject = str(returned_to.get("query", ""))
+            return self._refine(reading, Shown(returned_to, subject, []), attribute=False)
         if reading.words:
             filters = _filters_of(reading)
             args: dict[str, Any] = {"query": reading.query, "limit": LIST_LENGTH}
@@ -135,8 +135,8 @@ class Planner:
         # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
         hide = shown.hide_price and reading.max_price is None and reading.min_price is None
         plan: dict[str, Any] = {"subject": shown.subject, "refined": True, "hide_price": hide}
-        prices = [decimal_or_none(p.get("effectivePrice")) for p in shown.products]
-        prices = [p for p in prices if p is not None]
+        found = (decimal_or_none(p.get("effectivePrice")) for p in shown.products)
+        prices = [p for p in found if p is not None]
         if reading.colors:
             filters["colors"] = reading.colors
         if reading.sizes:
