@@ -20,7 +20,7 @@ import anyio
 from shopagent.application.agent import AssistantAgent, EventSink
 from shopagent.application.ports import Conversations
 from shopagent.domain.chat import ChatMessage
-from shopagent.domain.conversation import Conversation, estimate_tokens, halve_history, title_for, trim_history
+from shopagent.domain.conversation import Conversation, estimate_context_tokens, halve_history, title_for, trim_history
 from shopagent.domain.errors import (
     ClaimLost,
     ContextLimitReached,
@@ -128,7 +128,7 @@ class ChatService:
     ) -> tuple[str, list[ChatMessage]]:
         """Run the agent within the turn timeout, trimming history when the policy says so."""
         trim = self._policy.context_policy == "trim"
-        if trim and estimate_tokens(history) > self._policy.context_token_budget:
+        if trim and estimate_context_tokens(history) > self._policy.context_token_budget:
             history = trim_history(history, self._policy.context_token_budget)
         with anyio.move_on_after(self._policy.turn_timeout_seconds) as deadline:
             try:

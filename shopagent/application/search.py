@@ -20,6 +20,7 @@ from shopagent.domain.search import (
     validate_search,
 )
 from shopagent.domain.text import EMPTY_VOCABULARY, Vocabulary, descriptive, fold
+from shopagent.domain.tools import SEARCH_TOOL
 
 
 class CatalogVocabulary:
@@ -125,7 +126,7 @@ class CatalogSearch:
     async def details(self, product_id: int) -> ProductDetails:
         product = await self._catalog.get(product_id)
         if product is None:
-            raise NotFound(f"product {product_id} does not exist; use a productId from product-semantic-search results")
+            raise NotFound(f"product {product_id} does not exist; use a productId from {SEARCH_TOOL} results")
         return product_details(product)
 
 

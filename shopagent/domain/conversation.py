@@ -49,15 +49,16 @@ def turns(messages: list[ChatMessage]) -> list[list[ChatMessage]]:
     return grouped
 
 
-def estimate_tokens(messages: list[ChatMessage]) -> int:
-    """A rough size of what the model would read (about 4 characters per token)."""
+def estimate_context_tokens(messages: list[ChatMessage]) -> int:
+    """A rough size of what the chat model would read, its tool calls and results as JSON
+    (about 4 bytes per token), for the `chat.context_token_budget` check."""
     return sum(len(msgspec.json.encode(m.parts)) for m in messages) // 4 + 1
 
 
 def trim_history(messages: list[ChatMessage], budget: int) -> list[ChatMessage]:
     """Drop the oldest whole turns until the rest fits `budget` (at least the newest turn stays)."""
     kept = turns(messages)
-    while len(kept) > 1 and estimate_tokens([m for t in kept for m in t]) > budget:
+    while len(kept) > 1 and estimate_context_tokens([m for t in kept for m in t]) > budget:
         kept.pop(0)
     return [m for t in kept for m in t]
 

@@ -39,12 +39,20 @@ class Chunk(msgspec.Struct, frozen=True):
     content_hash: bytes
 
 
+# The embedding model ids accepted. An id names its own vector index and reaches SQL as a
+# literal in that index's WHERE clause, so only these characters may appear in it.
+MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-def estimate_tokens(text: str) -> int:
-    """WordPiece-style token count estimate: words and punctuation, plus a margin for sub-words."""
+def estimate_wordpiece_tokens(text: str) -> int:
+    """The embedding model's tokens in `text`, estimated as its WordPiece tokenizer splits:
+    words and punctuation, plus a margin for sub-words. Chunks are cut by it, so it errs high.
+
+    Not `estimate_context_tokens` (domain/conversation.py): that one sizes JSON for a chat
+    model's context, where punctuation is cheap and this count would be about twice too high."""
     return math.ceil(len(_TOKEN.findall(text)) * 1.25)
 
 
@@ -59,7 +67,7 @@ def chunk_product(product: ProductDraft, token_budget: int) -> list[Chunk]:
     if details:
         texts.append(("details", f"{product.name}: {details}"))
     prefix = f"{product.name}: "
-    for piece in split_sentences(product.description, token_budget - estimate_tokens(prefix)):
+    for piece in split_sentences(product.description, token_budget - estimate_wordpiece_tokens(prefix)):
         texts.append(("description", prefix + piece))
     return [
         Chunk(ordinal=i, kind=kind, content=content, content_hash=content_hash(kind, content))
@@ -80,7 +88,7 @@ def split_sentences(text: str, budget: int) -> list[str]:
         if not sentence:
             continue
         for part in _cut_long(sentence, budget):
-            cost = estimate_tokens(part)
+            cost = estimate_wordpiece_tokens(part)
             if current and used + cost > budget:
                 pieces.append(" ".join(current))
                 current, used = [], 0
@@ -92,12 +100,12 @@ def split_sentences(text: str, budget: int) -> list[str]:
 
 
 def _cut_long(sentence: str, budget: int) -> list[str]:
-    if estimate_tokens(sentence) <= budget:
+    if estimate_wordpiece_tokens(sentence) <= budget:
         return [sentence]
     parts: list[str] = []
     words: list[str] = []
     for word in sentence.split():
-        if words and estimate_tokens(" ".join([*words, word])) > budget:
+        if words and estimate_wordpiece_tokens(" ".join([*words, word])) > budget:
             parts.append(" ".join(words))
             words = []
         words.append(word)

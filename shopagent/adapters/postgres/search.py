@@ -33,9 +33,9 @@ import numpy as np
 from pgvector import Vector
 
 from shopagent.application.ports import CandidateRow, SearchCandidates
+from shopagent.domain.indexing import MODEL_ID
 from shopagent.domain.search import SearchFilters
 
-_MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 _CONFIG = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -173,7 +173,7 @@ class PostgresSearchIndex:
         """Each leg's best `depth` products (a leg with no input is skipped) and their evidence.
 
         The HNSW plan looks further only while the vector leg has fewer than `need` products."""
-        if not _MODEL_ID.match(model):
+        if not MODEL_ID.match(model):
             raise ValueError(f"unsupported model id {model!r}")
         args = _filter_args(filters)
         terms = list(terms)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import re
 
 import anyio
 import asyncpg
 
 from shopagent.application.ports import IndexBuild, VectorIndexSpec, VectorIndexState
+from shopagent.domain.indexing import MODEL_ID
 
-_MODEL_ID = re.compile(r"^[A-Za-z0-9@._:/-]{1,100}$")
 # Serialises building and dropping the per-model vector index across processes.
 _VECTOR_INDEX_LOCK = 0x5A0B_A6E8
 _BUILD_TIMEOUT_SECONDS = 24 * 3600
@@ -40,7 +39,7 @@ class PostgresVectorIndexAdmin:
 
 
 def vector_index_name(model: str) -> str:
-    if not _MODEL_ID.match(model):
+    if not MODEL_ID.match(model):
         raise ValueError(f"unsupported model id {model!r}")
     return "product_chunk_hnsw_" + hashlib.sha256(model.encode()).hexdigest()[:12]
 

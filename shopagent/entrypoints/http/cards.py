@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 
 from shopagent.domain.chat import ToolResult
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 
-SEARCH_TOOL = "product-semantic-search"
-DETAILS_TOOL = "get-product-full-details"
+__all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "product_cards"]
 
 
 class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -24,13 +24,12 @@ from shopagent import __version__
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.errors import DatabaseUnavailable, EmbeddingError, NotFound, ValidationError
 from shopagent.domain.inputs import split
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
 
 log = logging.getLogger("shopagent.mcp")
 
 MAX_ID = 2**63 - 1  # product ids are 64-bit
-SEARCH_TOOL = "product-semantic-search"
-DETAILS_TOOL = "get-product-full-details"
 
 
 class _Args(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):

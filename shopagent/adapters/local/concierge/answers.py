@@ -1,0 +1,291 @@
+"""Tool results -> a grounded answer in the store language.
+
+Answers are honest: when the search grades nothing as a strong match the concierge says the
+shop does not seem to carry it and offers at most two closest items, labelled as such; lists
+are never padded with weak matches and available items come first. Product text is data:
+only names, prices, colours, sizes and a short summary of the description are shown, and
+sentences that read like instructions to an assistant are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from shopagent.adapters.local.concierge.memory import LIST_LENGTH, decimal_or_none, say, search_call
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
+from shopagent.domain.catalog import CatalogRules
+from shopagent.domain.chat import FunctionResponse, ModelReply
+from shopagent.domain.text import fold, words
+from shopagent.domain.tools import DETAILS_TOOL
+
+CLOSEST = 2  # alternatives offered when nothing matches well
+SUMMARY_CHARS = 180
+
+# Sentences of product text that talk to an assistant rather than describe a product.
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules|everything|above)\b"
+    r"|\b(?:system prompt|you are now|act as|pretend (?:to be|you are)|new instructions|jailbreak|developer mode)\b"
+    r"|\btell (?:the |every |all )?(?:customers?|users?|shoppers?|visitors?)\b"
+    r"|\b(?:as an? (?:ai|assistant|language model))\b"
+    r"|\b(?:assistant|system|ai|chatbot|model)\s*:"
+    r"|\b(?:ignoriere|vergiss|missachte)\b.{0,40}\b(?:anweisungen|regeln|alles)\b|\bsage? (?:dem|allen) kunden\b"
+    r"|\b(?:ignore[rz]?|oublie[rz]?)\b.{0,40}\binstructions\b|\bdi(?:s|tes) (?:au|aux) clients?\b"
+    r"|\b(?:every|all) (?:products?|items?) (?:costs?|are|is)\b"
+)
+
+
+class Answerer:
+    """Writes the answer to the tool results of a plan, or the next search when a
+    refinement found nothing and has a fallback."""
+
+    def __init__(
+        self,
+        replies: Replies,
+        store_name: str,
+        rules: CatalogRules,
+        lexicon: Lexicon,
+        language: str,
+        names: Mapping[str, LanguageNames],
+    ) -> None:
+        self._say_in = replies
+        self._store = store_name
+        self._rules = rules
+        self._lexicon = lexicon
+        self._language = language
+        self._names = names
+
+    def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
+        """The answer to the tool results of `plan` (the list shown in `provider_state`)."""
+        r = self._say_in
+        failed = next((p for p in responses if p.result.get("isError")), None)
+        if failed is not None:
+            return say(r.error.format(error=failed.result.get("content") or "the catalog did not answer"))
+        if responses[0].name == DETAILS_TOOL:
+            found = [p.result.get("structuredContent") or {} for p in responses]
+            if len(found) >= 2:
+                return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])
+            return say(self._details(found[0]), detailed=[found[0].get("productId")])
+        data = responses[0].result.get("structuredContent") or {}
+        fallback = plan.get("fallback")
+        if fallback and not self._showable(data, plan):
+            args = dict(plan.get("args", {}))
+            filters = {**args.get("filters", {}), **{k: v for k, v in fallback.items() if k != "exclude"}}
+            filters.pop("minPrice" if "maxPrice" in fallback else "maxPrice", None)
+            args.update(filters=filters, limit=LIST_LENGTH * 2)
+            retry = {**plan, "exclude": fallback["exclude"]}
+            retry.pop("fallback")
+            return search_call(args, retry)
+        return self._results(data, plan)
+
+    def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
+        """What of a search result is worth showing as a match, available first: the strong
+        ones; when refining a subject already shown ("cheaper ones?"), also partial ones whose
+        name has a word of that subject ("Snow Boot" for "warm winter boots", never "Wok" for
+        "cast iron pan"). Other partial matches are only offered as the closest, labelled so."""
+        exclude = set(plan.get("exclude", []))
+        products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
+        if plan.get("browse"):
+            return products[:LIST_LENGTH]
+        subject = {_stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
+
+        def fits(p: dict[str, Any]) -> bool:
+            if p.get("match") == "strong":
+                return True
+            named = {_stem(w) for w in words(str(p.get("name", "")))}
+            return bool(plan.get("refined")) and p.get("match") == "partial" and bool(subject & named)
+
+        shown = [p for p in products if fits(p)][:LIST_LENGTH]
+        return sorted(shown, key=lambda p: not p.get("inStock", True))  # stable: available first
+
+    def _results(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
+        r = self._say_in
+        call = plan.get("args", {})
+        filters = call.get("filters", {})
+        subject = plan.get("subject") or call.get("query", "")
+        exclude = set(plan.get("exclude", []))
+        products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
+        partial = [p for p in products if p.get("match") == "partial"]
+        shown = self._showable(data, plan)
+        hide_price = bool(plan.get("hide_price"))
+        wording = self._filters_text(filters, hide_price=hide_price)
+        lines: list[str] = []
+        if shown:
+            header = {"cheaper": r.found_cheaper, "pricier": r.found_pricier, "more": r.found_more,
+                      "similar": r.found_similar}.get(plan.get("refinement", ""), r.found)  # fmt: skip
+            if plan.get("browse"):
+                header = r.browse
+            lines.append(header.format(subject=subject, filters=wording))
+            if corrections := data.get("corrections"):
+                lines[0] += " " + r.corrected.format(words=", ".join(corrections.values()))
+            lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
+            if not any(p.get("inStock", True) for p in shown):
+                lines.append(r.all_sold_out.format(what=self._variation_text(filters, lead=" ")))
+            lines.append(r.footer)
+            return say("\n".join(lines), shown=shown, args=call, subject=subject, hide_price=hide_price)
+        refinement = plan.get("refinement")
+        if refinement in ("cheaper", "pricier", "more", "similar"):
+            template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
+            lines.append(template.format(subject=subject, filters=wording))
+        elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
+            lines.append(r.none_filtered.format(subject=subject, filters=wording))
+        elif _narrowing(filters):
+            lines.append(r.none_filtered.format(subject=subject, filters=wording))
+            lines.append(r.relax.format(hints=self._hints(filters)))
+        else:
+            lines.append(r.not_carried.format(store=self._store, subject=subject))
+        # The closest partial matches, labelled so; not after "cheaper", where they would be
+        # other, merely cheaper things rather than the subject.
+        closest = [p for p in partial if p.get("productId") not in exclude][:CLOSEST]
+        if refinement == "cheaper":
+            closest = []
+        if closest:
+            lines.append(r.closest)
+            lines += [self._line(n, p, filters) for n, p in enumerate(closest, start=1)]
+        elif refinement is None and not _narrowing(filters):
+            lines.append(r.rephrase)
+        return say("\n".join(lines), shown=closest, args=call, subject=subject, hide_price=hide_price)
+
+    def _line(self, number: int, p: dict[str, Any], filters: dict[str, Any]) -> str:
+        r = self._say_in
+        price = f"{p['effectivePrice']} {p['currency']}"
+        if p.get("discountedPrice"):
+            price += r.was.format(price=p["price"])
+        parts = [f"{number}. {p['name']} - {price}"]
+        colours = [self._colour(c) for c in p.get("availableColors", [])]
+        stock = r.colours.format(colours=", ".join(colours)) if colours else ""
+        if p.get("availableSizes"):
+            stock += r.sizes.format(sizes=", ".join(p["availableSizes"]))
+        if stock:
+            parts.append(" - " + stock.lstrip("; "))
+        if not p.get("inStock", True):
+            what = self._variation_text(filters)
+            parts.append(r.sold_out_in.format(what=what) if what else r.sold_out)
+        return "".join(parts)
+
+    def _details(self, d: dict[str, Any]) -> str:
+        r = self._say_in
+        price = f"{d['effectivePrice']} {d['currency']}"
+        if d.get("discountedPrice"):
+            price += r.was.format(price=d["price"])
+        brand = r.by.format(brand=d["brand"]) if d.get("brand") and not _instruction(d["brand"]) else ""
+        parts = [f"{d['name']}{brand} ({d['category']}) - {price}."]
+        if summary := summarise(d.get("description", "")):
+            parts.append(summary)
+        if d.get("material") and not _instruction(d["material"]):
+            parts.append(r.material.format(material=d["material"]))
+        parts.append(self._availability(d))
+        return " ".join(parts)
+
+    def _availability(self, d: dict[str, Any]) -> str:
+        r = self._say_in
+        available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
+        if not available:
+            return r.detail_sold_out
+        items = [r.item.format(colour=self._colour(v["color"]), size=v["size"], count=v["available"])
+                 for v in available[:8]]  # fmt: skip
+        listed = ", ".join(items) + (r.more_items.format(count=len(available) - 8) if len(available) > 8 else "")
+        return r.available.format(items=listed)
+
+    def _comparison(self, a: dict[str, Any], b: dict[str, Any]) -> str:
+        r = self._say_in
+        lines = [r.compare_head.format(first=a["name"], second=b["name"])]
+        for d in (a, b):
+            price = f"{d['effectivePrice']} {d['currency']}"
+            if d.get("discountedPrice"):
+                price += r.was.format(price=d["price"])
+            material = f"; {d['material']}" if d.get("material") and not _instruction(d["material"]) else ""
+            rating = r.rating.format(rating=d["rating"]) if d.get("rating") is not None else ""
+            lines.append(f"- {d['name']}: {price}{material}{rating}; {self._availability(d)}")
+        pa, pb = decimal_or_none(a.get("effectivePrice")), decimal_or_none(b.get("effectivePrice"))
+        if pa is not None and pb is not None and pa != pb:
+            lines.append(r.cheaper_one.format(name=a["name"] if pa < pb else b["name"]))
+        ra, rb = a.get("rating"), b.get("rating")
+        if ra is not None and rb is not None and ra != rb:
+            lines.append(r.better_rated.format(name=a["name"] if ra > rb else b["name"]))
+        return "\n".join(lines)
+
+    # -- words for filters ------------------------------------------------------------
+
+    def _colour(self, colour: str) -> str:
+        return self._lexicon.color_name(colour, self._language, self._names)
+
+    def _variation_text(self, filters: dict[str, Any], lead: str = "") -> str:
+        r = self._say_in
+        words = []
+        if filters.get("sizes"):
+            words.append(r.in_size.format(sizes=f" {r.alternative} ".join(filters["sizes"])))
+        if filters.get("colors"):
+            words.append(r.in_colour.format(colours=f" {r.alternative} ".join(map(self._colour, filters["colors"]))))
+        text = ", ".join(words)
+        return lead + text if text else ""
+
+    def _filters_text(self, filters: dict[str, Any], *, hide_price: bool = False) -> str:
+        r = self._say_in
+        words = [self._variation_text(filters)] if filters.get("sizes") or filters.get("colors") else []
+        low, high = filters.get("minPrice"), filters.get("maxPrice")
+        currency = self._rules.currency
+        if not hide_price:
+            if low is not None and high is not None:
+                words.append(r.between.format(low=f"{_amount(low)} {currency}", high=f"{_amount(high)} {currency}"))
+            elif high is not None:
+                words.append(r.under.format(amount=f"{_amount(high)} {currency}"))
+            elif low is not None:
+                words.append(r.over.format(amount=f"{_amount(low)} {currency}"))
+        if filters.get("inStock"):
+            words.append(r.in_stock)
+        return f" ({', '.join(words)})" if words else ""
+
+    def _hints(self, filters: dict[str, Any]) -> str:
+        r = self._say_in
+        hints = []
+        if filters.get("sizes"):
+            hints.append(r.another_size)
+        if filters.get("colors"):
+            hints.append(r.another_colour)
+        if "maxPrice" in filters or "minPrice" in filters:
+            hints.append(r.wider_price)
+        if filters.get("inStock"):
+            hints.append(r.sold_out_too)
+        return f" {r.alternative} ".join(hints)
+
+
+def summarise(description: str) -> str:
+    """A short summary of product text for the customer: the first sentences that describe
+    the product (never ones that read like instructions), capped at SUMMARY_CHARS."""
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(description.split()))
+    kept = [s for s in sentences if s and not _instruction(s)]
+    if not kept:
+        return ""
+    summary = kept[0]
+    if len(summary) > SUMMARY_CHARS:
+        cut = summary[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:-")
+        summary = cut + "…"
+    return summary
+
+
+def _stem(word: str) -> str:
+    """A word without a plural or inflection ending, for comparing names: boots ~ boot."""
+    for ending in ("es", "en", "er", "s", "e", "n", "x"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
+
+
+def _instruction(text: str) -> bool:
+    return bool(_INSTRUCTION.search(fold(text)))
+
+
+def _narrowing(filters: dict[str, Any]) -> bool:
+    return bool(filters.get("sizes") or filters.get("colors") or filters.get("inStock")
+                or "maxPrice" in filters or "minPrice" in filters)  # fmt: skip
+
+
+def _amount(value: float) -> str:
+    """A price bound as the customer said it: 50, 49.5."""
+    text = f"{Decimal(str(value)).normalize():f}"
+    return text

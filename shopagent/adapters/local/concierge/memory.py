@@ -1,0 +1,110 @@
+"""What the concierge remembers between turns, and the replies that carry it.
+
+The plan of a turn travels in `provider_state` of the model message that calls the tools,
+and the list shown to the customer in that of the answer, so a later turn can point at
+"the second one" exactly as it was shown. Another model's searches in the same
+conversation count too: their results are taken as shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, ModelReply, TextPart
+from shopagent.domain.text import words
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+
+PROVIDER = "offline-concierge"
+LIST_LENGTH = 5
+
+
+@dataclass
+class Shown:
+    """The last list the customer saw and the search that produced it."""
+
+    args: dict[str, Any]
+    subject: str
+    products: list[dict[str, Any]]
+    hide_price: bool = False  # its price bounds were derived from prices shown, not said
+
+
+@dataclass
+class History:
+    shown: Shown | None = None
+    detailed: list[int] = field(default_factory=list)  # productIds of the last details answer
+    searches: list[dict[str, Any]] = field(default_factory=list)  # every search's arguments, oldest first
+
+    def earlier_search(self, named: list[str]) -> dict[str, Any] | None:
+        """The latest search whose query has all these words: the subject the customer returns to."""
+        for args in reversed(self.searches):
+            if named and set(named) <= set(words(str(args.get("query", "")))):
+                return args
+        return None
+
+
+def history_of(messages: Sequence[ChatMessage]) -> History:
+    """What the conversation has shown so far, from its stored tool calls and answers."""
+    history = History()
+    args: dict[str, Any] = {}
+    result: dict[str, Any] = {}
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, FunctionCall) and part.name == SEARCH_TOOL:
+                args = part.args
+                history.searches.append(args)
+            elif isinstance(part, FunctionResponse) and part.name == SEARCH_TOOL and not part.result.get("isError"):
+                result = part.result.get("structuredContent") or {}
+        if message.role != "model" or not message.text:
+            continue
+        state = state_of(message)
+        if "shown" in state:
+            by_id = {p.get("productId"): p for p in result.get("products", [])}
+            products = [by_id[i] for i in state["shown"] if i in by_id]
+            subject = state.get("subject", args.get("query", ""))
+            history.shown = Shown(state.get("args", args), subject, products, bool(state.get("hide_price")))
+            history.detailed = []
+        elif "detailed" in state:
+            history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
+        elif result and args:  # another model answered from a search: take its results as shown
+            history.shown = Shown(args, str(args.get("query", "")), list(result.get("products", []))[:LIST_LENGTH])
+    return history
+
+
+def state_of(message: ChatMessage) -> dict[str, Any]:
+    """What the concierge stored with a message (nothing for another model's messages)."""
+    state = message.provider_state or {}
+    return state if state.get("provider") == PROVIDER else {}
+
+
+def decimal_or_none(value: Any) -> Decimal | None:
+    """A price from a tool result, or None when it is missing or not a number."""
+    try:
+        return Decimal(str(value)) if value is not None else None
+    except InvalidOperation:
+        return None
+
+
+def search_call(args: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
+    plan = {**plan, "args": args}
+    message = ChatMessage(
+        role="model",
+        parts=[FunctionCall(name=SEARCH_TOOL, args=args)],
+        provider_state={"provider": PROVIDER, "plan": plan},
+    )
+    return ModelReply(message=message)
+
+
+def details_call(product_ids: list[int], *, compare: bool = False) -> ModelReply:
+    calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
+    state = {"provider": PROVIDER, "plan": {"compare": compare}}
+    return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
+
+
+def say(text: str, **state: Any) -> ModelReply:
+    provider_state = {"provider": PROVIDER, **state} if state else None
+    if "shown" in state:
+        provider_state = {**(provider_state or {}), "shown": [p.get("productId") for p in state["shown"]]}
+    return ModelReply(message=ChatMessage(role="model", parts=[TextPart(text)], provider_state=provider_state))

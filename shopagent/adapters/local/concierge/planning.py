@@ -1,0 +1,225 @@
+"""The customer's words -> a plan: a short reply, or the tool calls that answer them.
+
+Small talk and clearly off-topic requests get a short reply; whether a message is off-topic
+is decided with the catalog's own words (names, categories, brands, materials), so
+"weatherproof jacket" is searched and "weather in Berlin" is not. Follow-ups ("cheaper
+ones?", "in size 42?", "only in stock", "anything else?", "something similar to the second
+one", "tell me about the first", "compare the first two") refine the last search, recovered
+from the conversation's stored tool calls and the list shown. Everything else is searched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from decimal import Decimal
+from typing import Any
+
+from shopagent.adapters.local.concierge.memory import (
+    LIST_LENGTH,
+    History,
+    Shown,
+    decimal_or_none,
+    details_call,
+    say,
+    search_call,
+)
+from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
+from shopagent.domain.chat import ModelReply
+from shopagent.domain.text import Vocabulary, fold, words
+
+_CENT = Decimal("0.01")
+
+VocabularySource = Callable[[], Awaitable[Vocabulary]]
+
+
+class Planner:
+    """Plans the reply to a customer's message against what the conversation has shown."""
+
+    def __init__(
+        self, replies: Replies, store_name: str, lexicon: Lexicon, vocabulary: VocabularySource | None
+    ) -> None:
+        self._say_in = replies
+        self._store = store_name
+        self._lexicon = lexicon
+        self._vocabulary = vocabulary
+
+    async def plan(self, text: str, history: History) -> ModelReply:
+        """A reply to `text`, or the tool calls to make first (their plan in `provider_state`)."""
+        r = self._say_in
+        reading = self._lexicon.read(text)
+        shown = history.shown
+        # The words the catalog uses for its products; the rest ("pls", "lol", "for my dad") only
+        # colour a message, and alone they do not make it a new request.
+        named = await self._catalog_words(reading.words)
+        cued = reading.follow_up or reading.refs or reading.compare or reading.details
+        # "merci bcp", "thanks, that's helpful": small talk with a word or two the catalog never uses.
+        chatter = reading.small_talk and not (named or cued or reading.request) and len(reading.words) <= 2
+        nothing_asked = not (reading.words or cued) or chatter
+        if nothing_asked:
+            if reading.identity:
+                return say(r.identity.format(store=self._store))
+            if reading.thanks:
+                return say(r.thanks.format(store=self._store))
+            if reading.bye:
+                return say(r.bye.format(store=self._store))
+            if reading.greeting:
+                return say(r.greet.format(store=self._store))
+            return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
+        if reading.compare or reading.refs or reading.details or reading.about:
+            pointed = self._pointed_at(reading, history)
+            if pointed is not None:
+                return pointed
+        if reading.off_topic and not named:
+            return say(r.off_topic.format(store=self._store))
+        if shown is not None and (reading.follow_up or reading.attribute):
+            earlier = set(words(str(shown.args.get("query", ""))))
+            same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
+            if reading.attribute or same_subject:
+                return self._refine(reading, shown, attribute=reading.attribute and not set(named) <= earlier)
+        if (returned_to := history.earlier_search(named)) is not None and shown is not None:
+            # "and the knives in black?" two turns after "knives under 30": that search, refined.
+            subject = str(returned_to.get("query", ""))
+            return self._refine(reading, Shown(returned_to, subject, []), attribute=False)
+        if reading.words:
+            filters = _filters_of(reading)
+            args: dict[str, Any] = {"query": reading.query, "limit": LIST_LENGTH}
+            if filters:
+                args["filters"] = filters
+            return search_call(args, {"subject": reading.query})
+        if reading.has_filters:  # "anything under 30 euros?" with nothing before it
+            args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
+                    "filters": _filters_of(reading)}  # fmt: skip
+            return search_call(args, {"subject": "", "browse": True})
+        return say(r.no_list if reading.refs or reading.details else r.unclear)
+
+    def _pointed_at(self, reading: Reading, history: History) -> ModelReply | None:
+        """Details or a comparison of shown products, or None when the message is not about them."""
+        r = self._say_in
+        shown = history.shown.products if history.shown else []
+        if reading.compare:
+            positions = reading.refs or [1, 2]
+            if len(shown) < 2:
+                return say(r.no_list)
+            picked = [_at(shown, p) for p in positions[:2]]
+            if any(p is None for p in picked):
+                return say(r.out_of_range.format(count=len(shown)))
+            ids = [p["productId"] for p in picked if p is not None]
+            if len(ids) == 1:  # "compare it with the first": the one detailed last and that one
+                ids = [*history.detailed[:1], *ids] if history.detailed else [*ids, shown[0]["productId"]]
+            return details_call(list(dict.fromkeys(ids))[:2], compare=True)
+        if reading.refs and not reading.similar:
+            if not shown:
+                return say(r.no_list)
+            product = _at(shown, reading.refs[0])
+            if product is None:
+                return say(r.out_of_range.format(count=len(shown)))
+            return details_call([product["productId"]])
+        if reading.similar and reading.refs:
+            return None  # a search for similar products (planned by _refine)
+        named = _named(reading.words, shown)
+        if named is not None:
+            return details_call([named["productId"]])
+        if reading.details and not reading.words:
+            if history.detailed:
+                return details_call(history.detailed[:1])
+            if len(shown) == 1:
+                return details_call([shown[0]["productId"]])
+            return say(r.which if shown else r.no_list)
+        return None
+
+    def _refine(self, reading: Reading, shown: Shown, *, attribute: bool) -> ModelReply:
+        args = {"query": shown.args.get("query", shown.subject), "limit": LIST_LENGTH}
+        filters = dict(shown.args.get("filters") or {})
+        # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
+        hide = shown.hide_price and reading.max_price is None and reading.min_price is None
+        plan: dict[str, Any] = {"subject": shown.subject, "refined": True, "hide_price": hide}
+        found = (decimal_or_none(p.get("effectivePrice")) for p in shown.products)
+        prices = [p for p in found if p is not None]
+        if reading.colors:
+            filters["colors"] = reading.colors
+        if reading.sizes:
+            filters["sizes"] = reading.sizes
+        if reading.in_stock:
+            filters["inStock"] = True
+        if reading.max_price is not None:
+            filters["maxPrice"] = float(reading.max_price)
+        if reading.min_price is not None:
+            filters["minPrice"] = float(reading.min_price)
+        shown_ids = [p["productId"] for p in shown.products]
+        if reading.cheaper and prices:
+            # Cheaper than all of them; failing that, than the dearest one, among the others.
+            filters["maxPrice"] = float(min(prices) - _CENT)
+            filters.pop("minPrice", None)
+            plan.update(refinement="cheaper", hide_price=True,
+                        fallback={"maxPrice": float(max(prices) - _CENT), "exclude": shown_ids})  # fmt: skip
+        elif reading.pricier and prices:
+            filters["minPrice"] = float(max(prices) + _CENT)
+            filters.pop("maxPrice", None)
+            plan.update(refinement="pricier", hide_price=True,
+                        fallback={"minPrice": float(min(prices) + _CENT), "exclude": shown_ids})  # fmt: skip
+        if reading.similar and reading.refs and (product := _at(shown.products, reading.refs[0])) is not None:
+            args["query"] = product["name"]
+            plan.update(refinement="similar", exclude=[product["productId"]])
+            args["limit"] = LIST_LENGTH * 2
+        elif reading.more or reading.similar:
+            plan.update(refinement="more", exclude=[p["productId"] for p in shown.products])
+            args["limit"] = LIST_LENGTH * 2
+        if attribute:
+            args["query"] = f"{args['query']} {reading.query}"
+            plan["subject"] = f"{shown.subject} {reading.query}".strip()
+        if "maxPrice" in filters and "minPrice" in filters and filters["minPrice"] > filters["maxPrice"]:
+            filters.pop("minPrice")
+        if filters:
+            args["filters"] = filters
+        return search_call(args, plan)
+
+    async def _catalog_words(self, found: list[str]) -> list[str]:
+        """Those of the words the catalog uses for its products (all of them while the catalog
+        has no words yet: then nothing can be told apart, and everything is searched)."""
+        if not found or self._vocabulary is None:
+            return found
+        vocabulary = await self._vocabulary()
+        if not len(vocabulary):
+            return found
+        return [w for w in found if vocabulary.names_products(w)]
+
+
+def _named(words: list[str], shown: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The shown product whose name the words point at ("the chelsea boots"), if one stands out."""
+    if not words or not shown:
+        return None
+    wanted = set(words)
+    scored = [(len(wanted & set(re.findall(r"[^\W_]+", fold(p.get("name", ""))))), p) for p in shown]
+    best = max(score for score, _ in scored)
+    leaders = [p for score, p in scored if score == best]
+    # Most of the words must be in the name, and the name must be the only one that has them.
+    if best == 0 or best * 2 < len(wanted) or len(leaders) > 1:
+        return None
+    return leaders[0]
+
+
+def _at(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
+    if position == -1:
+        return products[-1] if products else None
+    return products[position - 1] if 1 <= position <= len(products) else None
+
+
+def _filters_of(reading: Reading) -> dict[str, Any]:
+    filters: dict[str, Any] = {}
+    if reading.colors:
+        filters["colors"] = reading.colors
+    if reading.sizes:
+        filters["sizes"] = reading.sizes
+    if reading.min_price is not None:
+        filters["minPrice"] = float(reading.min_price)
+    if reading.max_price is not None:
+        filters["maxPrice"] = float(reading.max_price)
+    if reading.in_stock:
+        filters["inStock"] = True
+    return filters
+
+
+def _filter_words(reading: Reading) -> list[str]:
+    return [*reading.colors, *reading.sizes]

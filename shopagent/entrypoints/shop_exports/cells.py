@@ -1,0 +1,87 @@
+"""Reading the cells of a shop export: option names, HTML descriptions, numbers; and slugs."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from html.parser import HTMLParser
+
+from shopagent.domain.text import fold
+
+SIZE_OPTIONS = frozenset(
+    {"size", "sizes", "grosse", "groesse", "konfektionsgrosse", "schuhgrosse", "taille", "pointure", "talla",
+     "taglia", "maat", "shoe size"}
+)  # fmt: skip
+COLOR_OPTIONS = frozenset({"color", "colour", "colors", "colours", "farbe", "couleur", "colore", "kleur", "farbton"})
+MATERIAL_OPTIONS = frozenset({"material", "materiau", "matiere", "materiale"})
+BRAND_OPTIONS = frozenset({"brand", "marke", "marque", "hersteller"})
+
+
+def option_kind(name: str) -> str:
+    """ "size", "color", "material", "brand" or "other" for an option/attribute name."""
+    folded = fold(" ".join(name.split()))
+    folded = folded.removeprefix("pa_").replace("_", " ").replace("-", " ")
+    for kind, names in (("size", SIZE_OPTIONS), ("color", COLOR_OPTIONS), ("material", MATERIAL_OPTIONS),
+                        ("brand", BRAND_OPTIONS)):  # fmt: skip
+        if folded in names:
+            return kind
+    return "other"
+
+
+def is_number(text: str) -> bool:
+    try:
+        Decimal(text)
+    except InvalidOperation:
+        return False
+    return True
+
+
+_TRANSLITERATE = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "o", "œ": "oe"})
+
+
+def slugify(text: str) -> str:
+    """A catalog slug for a name: "Größe-Tabelle Ärmel" -> "groesse-tabelle-aermel"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_TRANSLITERATE))
+    ascii_text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:120].rstrip("-")
+
+
+class _TextOfHtml(HTMLParser):
+    BLOCKS = frozenset({"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table",
+                        "section", "article", "blockquote", "hr", "dd", "dt"})  # fmt: skip
+    HIDDEN = frozenset({"script", "style", "template", "head"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n- " if tag == "li" else "\n")
+        elif tag in ("td", "th"):
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.hidden = max(self.hidden - 1, 0)
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """The text of an HTML description: tags dropped, entities read, one line per block."""
+    if "<" not in html and "&" not in html:
+        return " ".join(html.split())
+    parser = _TextOfHtml()
+    parser.feed(html)
+    parser.close()
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+    return "\n".join(line for line in lines if line and line != "-")

@@ -1,0 +1,230 @@
+"""The settings sections: one frozen msgspec Struct per section of config.toml.
+
+Every section forbids unknown keys, so a typo in the file or in a `SHOPAGENT_<SECTION>__<KEY>`
+variable is an error naming the key, not a silently ignored setting. The defaults here are
+exactly what config.toml documents.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from shopagent.settings.secret import Secrets
+
+Port = Annotated[int, msgspec.Meta(ge=0, le=65535)]
+Seconds = Annotated[float, msgspec.Meta(gt=0)]
+PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class StoreSettings(Section, frozen=True):
+    name: str = "Shopagent Demo Store"
+    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z]{3}$")] = "EUR"
+    country: Annotated[str, msgspec.Meta(pattern="^[A-Z]{2}$")] = "DE"
+    language: str = "en"
+
+
+class DatabaseSettings(Section, frozen=True):
+    pool_min_size: NonNegativeInt = 1
+    pool_max_size: PositiveInt = 10
+    connect_timeout_seconds: Seconds = 10.0
+    command_timeout_seconds: Seconds = 30.0
+    embedded_start_timeout_seconds: Seconds = 60.0
+
+
+class RuntimeSettings(Section, frozen=True):
+    data_dir: str = ""
+    generate_secrets: bool = False
+    shutdown_grace_seconds: Seconds = 10.0
+    restart_max: NonNegativeInt = 5
+    restart_window_seconds: Seconds = 60.0
+    restart_backoff_seconds: Seconds = 0.5
+    restart_backoff_max_seconds: Seconds = 10.0
+    mailbox_capacity: PositiveInt = 256
+
+
+class LoggingSettings(Section, frozen=True):
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    format: Literal["auto", "text", "json"] = "auto"
+    access_log: bool = False
+
+
+Origin = Annotated[str, msgspec.Meta(pattern=r"^(\*|https?://[A-Za-z0-9.\-\[\]:]+)$")]
+
+
+class HttpSettings(Section, frozen=True):
+    host: str = "127.0.0.1"
+    port: Port = 8080
+    # Browser origins allowed to call the public API (CORS), e.g. ["https://shop.example"]; "*" = any.
+    cors_origins: list[Origin] = msgspec.field(default_factory=list)
+    # Anonymous visitors: POST /api/assistant-agent/visitor-token hands out a short-lived token
+    # for a new random user id, rate-limited per client address. Off: shops mint tokens themselves.
+    anonymous_chat: bool = False
+    anonymous_token_ttl_seconds: Annotated[int, msgspec.Meta(ge=60, le=86_400)] = 3600
+    anonymous_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6.0
+    anonymous_rate_burst: PositiveInt = 5
+
+
+class McpSettings(Section, frozen=True):
+    host: str = "127.0.0.1"
+    port: Port = 8000
+    allowed_hosts: list[str] = msgspec.field(default_factory=list)
+    allowed_origins: list[str] = msgspec.field(default_factory=list)
+    max_body_bytes: Annotated[int, msgspec.Meta(ge=1024)] = 1_048_576
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    rate_burst: PositiveInt = 100
+
+
+class AdminSettings(Section, frozen=True):
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    rate_burst: PositiveInt = 100
+
+
+class SearchSettings(Section, frozen=True):
+    ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
+    max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
+    exact_below_products: NonNegativeInt = 2_000
+    hnsw_m: Annotated[int, msgspec.Meta(ge=2, le=100)] = 16
+    hnsw_ef_construction: Annotated[int, msgspec.Meta(ge=4, le=1000)] = 64
+    text_search_config: Annotated[str, msgspec.Meta(pattern="^([a-z_][a-z0-9_]{0,62})?$")] = ""
+    vector_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.0
+    lexical_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.5
+    fusion_k: Annotated[float, msgspec.Meta(ge=1, le=1000)] = 2.0
+    candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 10
+    strong_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.33
+    title_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.6
+    strong_title_share: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
+    partial_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.5
+    vocabulary_refresh_seconds: Annotated[float, msgspec.Meta(ge=0)] = 60.0
+
+    def __post_init__(self) -> None:
+        if self.vector_weight == 0 and self.lexical_weight == 0:
+            raise ValueError("vector_weight and lexical_weight cannot both be 0")
+        if self.strong_distance > self.partial_distance:
+            raise ValueError(
+                f"strong_distance ({self.strong_distance}) must not exceed partial_distance ({self.partial_distance})"
+            )
+        if self.hnsw_ef_construction < 2 * self.hnsw_m:
+            raise ValueError(
+                f"hnsw_ef_construction ({self.hnsw_ef_construction}) must be at least twice hnsw_m ({self.hnsw_m})"
+            )
+
+
+class OpsSettings(Section, frozen=True):
+    host: str = "127.0.0.1"
+    port: Port = 9090
+
+
+DEFAULT_COLORS = (
+    "black",
+    "white",
+    "grey",
+    "navy",
+    "blue",
+    "red",
+    "burgundy",
+    "pink",
+    "green",
+    "olive",
+    "beige",
+    "brown",
+    "camel",
+    "yellow",
+    "orange",
+    "purple",
+)
+DEFAULT_SIZES = ("XS", "S", "M", "L", "XL", "XXL", "XXXL", *(str(n) for n in range(36, 47)), "ONE SIZE")
+
+
+class LanguageAliases(Section, frozen=True):
+    """A language's words for the catalog's colours and sizes (word = colour / size)."""
+
+    colors: dict[str, str] = msgspec.field(default_factory=dict)
+    sizes: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class CatalogSettings(Section, frozen=True):
+    colors: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_COLORS))
+    color_aliases: dict[str, str] = msgspec.field(
+        default_factory=lambda: {"gray": "grey", "dark blue": "navy", "tan": "camel", "violet": "purple"}
+    )
+    sizes: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_SIZES))
+    # language (BCP 47 primary tag) -> its words, added to the built-in German and French colour names
+    language_aliases: dict[str, LanguageAliases] = msgspec.field(default_factory=dict)
+
+
+class EmbeddingSettings(Section, frozen=True):
+    model: Literal["local", "gemini", "hash"] = "local"
+    batch_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 32
+    chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
+    gemini_model: str = "gemini-embedding-001"
+    gemini_dimensions: Annotated[int, msgspec.Meta(ge=128, le=3072)] = 768
+    gemini_timeout_seconds: Seconds = 30.0
+    hash_dimensions: Annotated[int, msgspec.Meta(ge=8, le=2000)] = 384
+
+
+class IndexerSettings(Section, frozen=True):
+    workers: PositiveInt = 2
+    poll_interval_seconds: Seconds = 5.0
+    claim_batch: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 32
+    lease_seconds: Annotated[float, msgspec.Meta(ge=1)] = 15.0
+    max_attempts: PositiveInt = 5
+    retry_backoff_seconds: Seconds = 1.0
+    retry_backoff_max_seconds: Seconds = 300.0
+    bulk_load_events: NonNegativeInt = 2_000
+    index_build_memory_mb: Annotated[int, msgspec.Meta(ge=64, le=65_536)] = 512
+
+
+class ChatSettings(Section, frozen=True):
+    provider: Literal["auto", "offline", "gemini", "openai"] = "auto"
+    gemini_model: str = "gemini-2.5-flash"
+    openai_base_url: str = "https://api.openai.com/v1"
+    openai_model: str = "gpt-4o-mini"
+    max_steps: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
+    temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] | None = None
+    mcp_url: str = ""
+    context_policy: Literal["stop", "trim"] = "stop"
+    context_token_budget: Annotated[int, msgspec.Meta(ge=1000)] = 100_000
+    turn_timeout_seconds: Seconds = 120.0
+    rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
+    rate_burst: PositiveInt = 10
+    token_ttl_seconds: PositiveInt = 86_400
+    token_max_ttl_seconds: PositiveInt = 2_592_000  # tokens whose expiry lies further ahead are refused
+    audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000
+    sse_ping_seconds: Annotated[float, msgspec.Meta(gt=0, le=300)] = 15.0
+
+    def __post_init__(self) -> None:
+        if self.token_ttl_seconds > self.token_max_ttl_seconds:
+            raise ValueError(
+                f"token_ttl_seconds ({self.token_ttl_seconds}) must not exceed token_max_ttl_seconds "
+                f"({self.token_max_ttl_seconds})"
+            )
+
+
+class ReaperSettings(Section, frozen=True):
+    interval_seconds: Seconds = 30.0
+    stuck_after_seconds: Seconds = 300.0
+
+
+class Settings(Section, frozen=True):
+    store: StoreSettings = StoreSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    runtime: RuntimeSettings = RuntimeSettings()
+    logging: LoggingSettings = LoggingSettings()
+    http: HttpSettings = HttpSettings()
+    mcp: McpSettings = McpSettings()
+    admin: AdminSettings = AdminSettings()
+    ops: OpsSettings = OpsSettings()
+    catalog: CatalogSettings = CatalogSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    search: SearchSettings = SearchSettings()
+    chat: ChatSettings = ChatSettings()
+    indexer: IndexerSettings = IndexerSettings()
+    reaper: ReaperSettings = ReaperSettings()
+    secrets: Secrets = Secrets()
