@@ -54,7 +54,6 @@ from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import ensure_database, open_pool
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning, _filters
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec

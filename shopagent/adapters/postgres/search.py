@@ -316,15 +316,16 @@ class PostgresSearchIndex:
             f"SET LOCAL hnsw.max_scan_tuples = {int(tuning.max_scan_tuples)}"
         )
         # The expression and the model literal must match the partial index exactly for the
-        # planner to use it (a parameter would not prove the index predicate).
-        distance = f"c.embedding::vector({int(dimension)}) <=> $1::vector({int(dimension)})"
+        # planner to use it (a parameter would not prove the index predicate). The index holds
+        # half-precision copies: it orders the candidates, their full-precision distances rank them.
+        approximate = f"c.embedding::halfvec({int(dimension)}) <=> $1::vector::halfvec({int(dimension)})"
         candidates = max(limit * tuning.chunks_per_product, 40)
         sql = f"""
             WITH nearest AS MATERIALIZED (
-                SELECT c.product_id, {distance} AS distance
+                SELECT c.product_id, c.embedding <=> $1::vector AS distance
                 FROM product_chunk c JOIN product p ON p.id = c.product_id
                 WHERE c.model = '{model}' AND {_filters(2)}
-                ORDER BY {distance}
+                ORDER BY {approximate}
                 LIMIT $8
             )
             SELECT product_id, min(distance) AS distance FROM nearest
