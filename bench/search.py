@@ -435,25 +435,30 @@ def scratch(prefix: str) -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _commit() -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        rev = subprocess.run(  # noqa: S603 - git on this checkout
+            ["git", "-C", str(root), "describe", "--always", "--dirty"],  # noqa: S607 - git from PATH
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        rev = "unknown"
+    return rev
+
+
 class Provenance:
     """Date, commit, machine and load of a run: taken at the start, printed at the end."""
 
     def __init__(self) -> None:
         self.started = datetime.datetime.now(datetime.UTC)
         self.load_at_start = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
+        self.commit = _commit()  # of the code this run imported, not of the checkout at its end
 
     def line(self) -> str:
-        root = Path(__file__).resolve().parent.parent
-        try:
-            rev = subprocess.run(  # noqa: S603 - git on this checkout
-                ["git", "-C", str(root), "describe", "--always", "--dirty"],  # noqa: S607 - git from PATH
-                capture_output=True, text=True, check=True,
-            ).stdout.strip()  # fmt: skip
-        except (OSError, subprocess.CalledProcessError):
-            rev = "unknown"
         end = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
         return (
-            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {rev}; {os.cpu_count()} CPUs, "
+            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {self.commit}; {os.cpu_count()} CPUs, "
             f"{os.uname().machine}; /proc/loadavg at the start {self.load_at_start}, at the end {end}"
         )
 
