@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import os
 import random
 import shutil
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -195,6 +197,7 @@ async def run_pipeline_until_indexed(services, total: int) -> tuple[float, float
     services.index_product = IndexProducts(
         services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
         indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
+        leases=services.leases,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
     began = time.perf_counter()
@@ -233,6 +236,7 @@ async def freshness(services, updates: int) -> list[float]:
     services.index_product = IndexProducts(
         services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
         indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
+        leases=services.leases,
     )  # fmt: skip
     products = await services.catalog.list_products(limit=updates)
     latencies = []
@@ -256,6 +260,41 @@ def table(rows: list[tuple[str, str]]) -> None:
     print(f"{'measure'.ljust(width)}  value\n{'-' * width}  -----")
     for a, b in rows:
         print(f"{a.ljust(width)}  {b}")
+
+
+async def bulk_load_against_baseline(services, label: str, seconds: float, building: float) -> list[tuple[str, str]]:
+    """The bulk load's time against its floor: storing the chunks (the same run up to the last
+    product stored) plus pgvector building the same index alone, by a plain `CREATE INDEX` of
+    the same definition over the same vectors. Then the same standalone build with the other
+    element type (full-precision `vector` against `halfvec`)."""
+    name = vector_index_name("hash-384")
+    async with services.pool.acquire() as conn:
+        definition = await conn.fetchval("SELECT pg_get_indexdef(to_regclass($1))", name)
+        vectors = await conn.fetchval("SELECT count(*) FROM product_chunk")
+        await conn.execute(f"SET maintenance_work_mem = '{VectorIndexSpec().build_memory_mb}MB'")
+        if "halfvec" in definition:
+            other = definition.replace("::halfvec(", "::vector(").replace("halfvec_cosine_ops", "vector_cosine_ops")
+        else:
+            other = definition.replace("::vector(", "::halfvec(").replace("vector_cosine_ops", "halfvec_cosine_ops")
+        builds = {}
+        for which, statement in (("same", definition), ("other", other), ("restored", definition)):
+            await conn.execute(f'DROP INDEX IF EXISTS "{name}"')
+            began = time.perf_counter()
+            await conn.execute(statement, timeout=3600)
+            builds[which] = time.perf_counter() - began
+    stored = seconds - building
+    floor = stored + builds["same"]
+    kind, other_kind = ("halfvec", "vector") if "halfvec" in definition else ("vector", "halfvec")
+    return [
+        (
+            f"{label}: bulk load / (store only + standalone CREATE INDEX)",
+            f"{seconds / floor:.2f} ({seconds:.2f} s against {stored:.2f} s + {builds['same']:.2f} s)",
+        ),
+        (
+            f"standalone CREATE INDEX over {vectors} vectors: {kind} (used) / {other_kind}",
+            f"{builds['same']:.2f} s / {builds['other']:.2f} s ({builds['same'] / builds['other']:.2f})",
+        ),
+    ]
 
 
 # (m, ef_construction) pairs whose build cost --index-builds measures; recall: bench/search.py.
@@ -559,7 +598,7 @@ def in_seconds(value: float | None) -> str:
     return "not within the timeout" if value is None else f"{value:.2f} s"
 
 
-async def kill_section(args: argparse.Namespace) -> None:
+async def kill_section(args: argparse.Namespace, work: Path) -> None:
     """`measure_kills`, stopped cleanly (indexers and PostgreSQL ended) on SIGINT or SIGTERM."""
     stopped_by: list[signal.Signals] = []
     async with anyio.create_task_group() as tg:
@@ -571,17 +610,18 @@ async def kill_section(args: argparse.Namespace) -> None:
                     tg.cancel_scope.cancel()
 
         tg.start_soon(stop_on_signal)
-        await measure_kills(args)
+        await measure_kills(args, work)
         tg.cancel_scope.cancel()
     if stopped_by:
         raise SystemExit(f"stopped by {stopped_by[0].name}; indexers and PostgreSQL ended")
 
 
-async def measure_kills(args: argparse.Namespace) -> None:
+async def measure_kills(args: argparse.Namespace, scratch_dir: Path) -> None:
     """Two indexer processes drain a fresh backlog of `args.backlog` events, once left alone and
     once with `args.kill_count` kill -9s of one of them spread over the drain."""
     load_before = os.getloadavg()[0]
-    work = Path(tempfile.mkdtemp(prefix="shopagent-bench-kills-"))
+    work = scratch_dir / "kills"
+    work.mkdir()
     server = EmbeddedPostgres(work / "data")
     model = args.kills_model
     try:
@@ -634,23 +674,84 @@ async def measure_kills(args: argparse.Namespace) -> None:
     print(f"indexer processes left behind: {len(left) or 'none'}")
 
 
-async def main(args: argparse.Namespace) -> None:
+# -- a scratch folder removed on exit, and the run's provenance -------------------------------
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """One folder under TMPDIR for everything the run writes, removed on the way out (also on
+    an exception or Ctrl-C; SIGTERM becomes SystemExit, so `finally` blocks run first). It is
+    TMPDIR meanwhile, so whatever the libraries put in a temporary folder goes with it."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    previous = signal.getsignal(signal.SIGTERM)
+    # Libraries' own temporary files land in it too (onnxruntime leaves a `.ses` file in TMPDIR).
+    outer, tempfile.tempdir = os.environ.get("TMPDIR"), str(path)
+    os.environ["TMPDIR"] = str(path)
+
+    def on_term(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield path
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        tempfile.tempdir = None
+        if outer is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = outer
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _commit() -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        rev = subprocess.run(  # noqa: S603 - git on this checkout
+            ["git", "-C", str(root), "describe", "--always", "--dirty"],  # noqa: S607 - git from PATH
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        rev = "unknown"
+    return rev
+
+
+class Provenance:
+    """Date, commit, machine and load of a run: taken at the start, printed at the end."""
+
+    def __init__(self) -> None:
+        self.started = datetime.datetime.now(datetime.UTC)
+        self.load_at_start = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
+        self.commit = _commit()  # of the code this run imported, not of the checkout at its end
+
+    def line(self) -> str:
+        end = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
+        return (
+            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {self.commit}; {os.cpu_count()} CPUs, "
+            f"{os.uname().machine}; /proc/loadavg at the start {self.load_at_start}, at the end {end}"
+        )
+
+
+async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
     if args.kills:
-        await kill_section(args)
+        await kill_section(args, work)
+        print(provenance.line())
         return
     rows: list[tuple[str, str]] = []
     sample = [item for _, item in read_catalog_file(SAMPLE_CATALOG) if isinstance(item, ProductInput)]
     synthetic = synthetic_catalog(args.products)
-    server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="shopagent-bench-")))
+    server = EmbeddedPostgres(work / "data")
     await anyio.to_thread.run_sync(server.start)
     if args.index_builds:
         try:
             table(await index_build_costs(server, synthetic))
         finally:
-            await anyio.to_thread.run_sync(server.stop)
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(server.stop)
+        print(provenance.line())
         return
     try:
-        catalogs = [("sample", sample), (f"synthetic {args.products}", synthetic)]
+        catalogs = [("sample", sample), (f"synthetic {args.products}", synthetic)][1 if args.quick else 0 :]
         if not args.no_local:
             local = await MiniLMEmbedder.load()
             for label, products in catalogs:
@@ -681,6 +782,7 @@ async def main(args: argparse.Namespace) -> None:
                     )
                 )
                 if products is synthetic:
+                    rows += await bulk_load_against_baseline(services, label, seconds, building)
                     latencies = await freshness(services, args.freshness_updates)
         # The same with the vector index kept live through the load (bulk loading off): every
         # chunk grows the HNSW graph as it is stored.
@@ -703,9 +805,11 @@ async def main(args: argparse.Namespace) -> None:
             )
         )
     finally:
-        await anyio.to_thread.run_sync(server.stop)
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(server.stop)
     table(rows)
     print(f"\n2 CPUs expected; workers={Settings().indexer.workers}, batch_size={Settings().embedding.batch_size}")
+    print(provenance.line())
 
 
 if __name__ == "__main__":
@@ -729,7 +833,14 @@ if __name__ == "__main__":
     parser.add_argument(
         "--drain-timeout", type=float, default=900, help="--kills: give up on a drain after this many seconds"
     )
-    try:
-        anyio.run(main, parser.parse_args(), backend="asyncio")
-    finally:
-        kill_leftovers()
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, no local model: a check that it runs")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.products, arguments.freshness_updates, arguments.no_local = 200, 5, True
+        arguments.backlog, arguments.kill_count = 300, 1
+    provenance = Provenance()
+    with scratch("shopagent-bench-indexing-") as folder:
+        try:
+            anyio.run(main, arguments, folder, provenance, backend="asyncio")
+        finally:
+            kill_leftovers()

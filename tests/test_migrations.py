@@ -138,3 +138,36 @@ async def test_a_server_without_pgvector_is_reported_with_what_to_do(empty_datab
             await check_pgvector(conn)
     finally:
         await conn.close()
+
+
+async def test_a_vector_index_built_before_halfvec_is_replaced_by_a_halfvec_one(empty_database):
+    from shopagent.adapters.postgres.database import open_pool
+    from shopagent.adapters.postgres.vector_index import ensure_vector_index, vector_index_name
+
+    before = [m for m in load_migrations() if m.version <= 6]
+    name = vector_index_name("hash-384")
+    conn = await asyncpg.connect(empty_database)
+    try:
+        await migrate(conn, before)
+        # The index as versions before migration 0007 built it, over a product's chunk.
+        product = await conn.fetchval(
+            "INSERT INTO product (slug, name, category, price, currency) VALUES ('p', 'P', 'C', 1, 'EUR') RETURNING id"
+        )
+        await conn.execute(
+            "INSERT INTO product_chunk (product_id, model, ordinal, kind, content, content_hash, embedding) "
+            "VALUES ($1, 'hash-384', 0, 'title', 'P', '\\x00', array_fill(0.5, ARRAY[384])::vector)",
+            product,
+        )
+        await conn.execute(
+            f'CREATE INDEX "{name}" ON product_chunk USING hnsw ((embedding::vector(384)) vector_cosine_ops) '
+            "WHERE model = 'hash-384'"
+        )
+        await prepare_schema(empty_database, Settings())
+        assert await conn.fetchval("SELECT to_regclass($1)", name) is None  # dropped by the migration
+        async with open_pool(empty_database, min_size=1, max_size=2, connect_timeout=10, command_timeout=60) as pool:
+            await ensure_vector_index(pool, "hash-384", 384)
+        definition = await conn.fetchval("SELECT pg_get_indexdef(to_regclass($1))", name)
+        assert "halfvec(384)" in definition and "halfvec_cosine_ops" in definition
+        assert await conn.fetchval("SELECT count(*) FROM product_chunk") == 1  # the vectors stay
+    finally:
+        await conn.close()

@@ -1,11 +1,15 @@
 """PostgresSearchIndex: the two search legs and the evidence about their candidates.
 
 The **vector leg** takes the products whose best chunk is nearest the query vector, with
-one of two plans chosen per query:
-- selective filters (few products match): the exact distance to every chunk of the
-  matching products — perfect recall, and cheap because the set is small;
+one of two plans chosen per query by how many products the filters let through, as
+estimated from catalog statistics read once a refresh interval (`filter_statistics`; no
+counting query per search):
+- few products (selective filters, or a small catalog): the exact distance to every chunk
+  of the matching products, in one statement — perfect recall, and cheap because the set
+  is small;
 - otherwise the model's HNSW index with iterative scan (`SET LOCAL`, so pooled connections
   never keep it), with the filters applied as the scan goes, so they cannot starve results.
+  Should it still come back short (the estimate was too high), the exact plan answers.
 
 The **lexical leg** ranks products by PostgreSQL full-text search over the document the
 indexer stores for each product (name and category weighted above brand and material,
@@ -32,6 +36,7 @@ import asyncpg
 import numpy as np
 from pgvector import Vector
 
+from shopagent.adapters.postgres.filter_statistics import CatalogStatistics
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.indexing import MODEL_ID
 from shopagent.domain.search import SearchFilters
@@ -146,8 +151,9 @@ SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS N
 class SearchTuning:
     ef_search: int = 100  # HNSW candidate list per scan step
     max_scan_tuples: int = 20_000  # how far an iterative scan may go before giving up
-    exact_below_products: int = 2_000  # filters matching fewer products: exact distances instead
+    exact_below_products: int = 2_000  # filters matching fewer products (estimated): exact distances instead
     chunks_per_product: int = 6  # chunk candidates fetched per product wanted
+    statistics_refresh_seconds: float = 60.0  # how stale the statistics behind that estimate may get
 
 
 class PostgresSearchIndex:
@@ -157,6 +163,7 @@ class PostgresSearchIndex:
         self._pool = pool
         self._config = text_config
         self._tuning = tuning or SearchTuning()
+        self._statistics = CatalogStatistics(self._tuning.statistics_refresh_seconds)
 
     async def candidates(
         self,
@@ -238,8 +245,12 @@ class PostgresSearchIndex:
     async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            rows = await conn.fetch(f"SELECT p.id FROM product p WHERE {_filters(1)}", *_filter_args(filters))
-            return await self._exact(conn, vector, model, [r["id"] for r in rows], limit)
+            return await self._exact(conn, vector, model, _filter_args(filters), filters, limit)
+
+    async def estimated_matching(self, filters: SearchFilters) -> float:
+        """How many products `filters` lets through, as the plan choice estimates it."""
+        async with self._pool.acquire() as conn:
+            return (await self._statistics.current(conn)).matching(filters)
 
     async def _nearest(
         self,
@@ -252,32 +263,39 @@ class PostgresSearchIndex:
         limit: int,
         need: int,
     ) -> list[int]:
-        if filters.any:
-            where = _filters(1, filters)
-            matching = await conn.fetch(
-                f"SELECT p.id FROM product p WHERE {where} LIMIT $7", *args, self._tuning.exact_below_products
-            )
-            if len(matching) < self._tuning.exact_below_products:
-                return await self._exact(conn, vector, model, [r["id"] for r in matching], limit)
-        return await self._approximate(conn, vector, model, dimension, args, limit, need)
+        statistics = await self._statistics.current(conn)
+        if statistics.matching(filters) < self._tuning.exact_below_products:
+            return await self._exact(conn, vector, model, args, filters, limit)
+        found = await self._approximate(conn, vector, model, dimension, args, limit, need)
+        if len(found) < min(need, limit) and filters.any and self._tuning.exact_below_products > 0:
+            # Fewer products match than the statistics said (they are older than the catalog):
+            # the scan gave up before finding enough, the exact distances will not.
+            return await self._exact(conn, vector, model, args, filters, limit)
+        return found
 
     async def _exact(
-        self, conn: asyncpg.Connection, vector: np.ndarray, model: str, product_ids: list[int], limit: int
+        self,
+        conn: asyncpg.Connection,
+        vector: np.ndarray,
+        model: str,
+        args: tuple,
+        filters: SearchFilters,
+        limit: int,
     ) -> list[int]:
-        if not product_ids:
-            return []
+        # `embedding <=> $1` (not the index's `embedding::vector(n)` expression): no index
+        # scan can serve an order by the aggregate anyway.
         rows = await conn.fetch(
-            """
+            f"""
             SELECT c.product_id, min(c.embedding <=> $1) AS distance
-            FROM product_chunk c
-            WHERE c.model = $2 AND c.product_id = ANY($3::bigint[])
+            FROM product p JOIN product_chunk c ON c.product_id = p.id
+            WHERE c.model = $2 AND {_filters(3, filters)}
             GROUP BY c.product_id
             ORDER BY distance, c.product_id
-            LIMIT $4
+            LIMIT $9
             """,
             Vector(vector),
             model,
-            product_ids,
+            *args,
             limit,
         )
         return [r["product_id"] for r in rows]
@@ -298,15 +316,16 @@ class PostgresSearchIndex:
             f"SET LOCAL hnsw.max_scan_tuples = {int(tuning.max_scan_tuples)}"
         )
         # The expression and the model literal must match the partial index exactly for the
-        # planner to use it (a parameter would not prove the index predicate).
-        distance = f"c.embedding::vector({int(dimension)}) <=> $1::vector({int(dimension)})"
+        # planner to use it (a parameter would not prove the index predicate). The index holds
+        # half-precision copies: it orders the candidates, their full-precision distances rank them.
+        approximate = f"c.embedding::halfvec({int(dimension)}) <=> $1::vector::halfvec({int(dimension)})"
         candidates = max(limit * tuning.chunks_per_product, 40)
         sql = f"""
             WITH nearest AS MATERIALIZED (
-                SELECT c.product_id, {distance} AS distance
+                SELECT c.product_id, c.embedding <=> $1::vector AS distance
                 FROM product_chunk c JOIN product p ON p.id = c.product_id
                 WHERE c.model = '{model}' AND {_filters(2)}
-                ORDER BY {distance}
+                ORDER BY {approximate}
                 LIMIT $8
             )
             SELECT product_id, min(distance) AS distance FROM nearest

@@ -50,8 +50,10 @@ async def ensure_vector_index(
     """Build the HNSW cosine index over one model's chunks unless it exists or another
     process is building it.
 
-    A partial expression index: `embedding::vector(dimension)` gives the untyped column the
-    model's dimension, and `WHERE model = '...'` keeps other models' chunks out of it.
+    A partial expression index: `embedding::halfvec(dimension)` gives the untyped column the
+    model's dimension in half precision (half the size; searches re-rank its candidates by
+    the stored full-precision vectors), and `WHERE model = '...'` keeps other models' chunks
+    out of it.
     Built CONCURRENTLY, so searches and chunk writes go on; a build that failed or was
     cancelled leaves an invalid index behind, which the next build replaces.
     """
@@ -71,7 +73,7 @@ async def ensure_vector_index(
                 await conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
             statement = await conn.fetchval(
                 "SELECT format('CREATE INDEX CONCURRENTLY %I ON product_chunk USING hnsw "
-                "((embedding::vector(%s)) vector_cosine_ops) WITH (m = %s, ef_construction = %s) WHERE model = %L', "
+                "((embedding::halfvec(%s)) halfvec_cosine_ops) WITH (m = %s, ef_construction = %s) WHERE model = %L', "
                 "$1::text, $2::int, $3::int, $4::int, $5::text)",
                 name,
                 dimension,
