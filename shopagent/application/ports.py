@@ -5,7 +5,6 @@ Each has a production adapter under `shopagent.adapters` and a test twin.
 
 from __future__ import annotations
 
-import enum
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,13 +12,20 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Protocol
 
-import msgspec
 import numpy as np
 
 from shopagent.domain.catalog import Product, ProductDraft
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.conversation import Conversation
+
+# The value types these ports report live in the domain; named here too, for the adapters.
 from shopagent.domain.indexing import Chunk, OutboxEvent
+from shopagent.domain.indexing import IndexBacklog as IndexBacklog
+from shopagent.domain.indexing import IndexBuild as IndexBuild
+from shopagent.domain.indexing import IndexCoverage as IndexCoverage
+from shopagent.domain.indexing import SaveOutcome as SaveOutcome
+from shopagent.domain.indexing import VectorIndexSpec as VectorIndexSpec
+from shopagent.domain.indexing import VectorIndexState as VectorIndexState
 from shopagent.domain.search import SearchFilters
 
 
@@ -78,13 +84,6 @@ class CatalogRepository(Protocol):
     async def list(self, *, limit: int, after_id: int = 0) -> list[Product]: ...
 
     async def count(self) -> int: ...
-
-
-class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
-    pending: int  # waiting to be claimed (due, or backing off after a failure)
-    in_flight: int  # claimed by an indexer, not finished
-    dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
-    oldest_due_seconds: float = 0.0  # how long the oldest due event (claimable or in flight) has waited
 
 
 class Outbox(Protocol):
@@ -146,13 +145,6 @@ class Outbox(Protocol):
         ...
 
 
-class SaveOutcome(enum.Enum):
-    WRITTEN = "written"  # the chunk set was replaced
-    UNCHANGED = "unchanged"  # the stored chunk set was already this one
-    STALE = "stale"  # the product changed since it was read; its newer event will index it
-    GONE = "gone"  # the product no longer exists (its chunks went with it)
-
-
 @dataclass
 class SaveItem:
     """A product's chunk set to store; `vectors` is None when the stored set is already this one."""
@@ -161,14 +153,6 @@ class SaveItem:
     chunks: list[Chunk]
     set_hash: bytes
     vectors: np.ndarray | None = None
-
-
-@dataclass(frozen=True)
-class IndexCoverage:
-    products_indexed: int  # products whose chunks come from the model
-    products_total: int
-    text_search_config: str  # the configuration full-text documents are written in
-    text_documents: dict[str, int]  # products by the configuration of their full-text document
 
 
 class ChunkStore(Protocol):
@@ -196,30 +180,6 @@ class ChunkStore(Protocol):
         ...
 
     async def coverage(self, model: str) -> IndexCoverage: ...
-
-
-@dataclass(frozen=True)
-class VectorIndexSpec:
-    """How a model's vector index (HNSW, cosine) is built."""
-
-    m: int = 16
-    ef_construction: int = 64
-    build_memory_mb: int = 512
-
-    def describe(self) -> str:
-        return f"m={self.m}, ef_construction={self.ef_construction}"
-
-
-@dataclass(frozen=True)
-class VectorIndexState:
-    ready: bool  # the model's vector index exists and is valid
-    settings: str | None  # as VectorIndexSpec.describe() puts it, when ready
-
-
-class IndexBuild(enum.Enum):
-    BUILT = "built"
-    EXISTED = "existed"
-    BUSY = "busy"  # another process is building it
 
 
 class VectorIndexAdmin(Protocol):

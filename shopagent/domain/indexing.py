@@ -12,6 +12,7 @@ import hashlib
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import msgspec
 
@@ -124,3 +125,52 @@ def chunk_set_hash(model: str, chunks: Sequence[Chunk]) -> bytes:
     for chunk in chunks:
         digest.update(chunk.content_hash)
     return digest.digest()
+
+
+# -- what the indexing ports report (application/ports.py) --------------------------------
+
+
+class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
+    pending: int  # waiting to be claimed (due, or backing off after a failure)
+    in_flight: int  # claimed by an indexer, not finished
+    dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
+    oldest_due_seconds: float = 0.0  # how long the oldest due event (claimable or in flight) has waited
+
+
+class SaveOutcome(enum.Enum):
+    WRITTEN = "written"  # the chunk set was replaced
+    UNCHANGED = "unchanged"  # the stored chunk set was already this one
+    STALE = "stale"  # the product changed since it was read; its newer event will index it
+    GONE = "gone"  # the product no longer exists (its chunks went with it)
+
+
+@dataclass(frozen=True)
+class IndexCoverage:
+    products_indexed: int  # products whose chunks come from the model
+    products_total: int
+    text_search_config: str  # the configuration full-text documents are written in
+    text_documents: dict[str, int]  # products by the configuration of their full-text document
+
+
+@dataclass(frozen=True)
+class VectorIndexSpec:
+    """How a model's vector index (HNSW, cosine) is built."""
+
+    m: int = 16
+    ef_construction: int = 64
+    build_memory_mb: int = 512
+
+    def describe(self) -> str:
+        return f"m={self.m}, ef_construction={self.ef_construction}"
+
+
+@dataclass(frozen=True)
+class VectorIndexState:
+    ready: bool  # the model's vector index exists and is valid
+    settings: str | None  # as VectorIndexSpec.describe() puts it, when ready
+
+
+class IndexBuild(enum.Enum):
+    BUILT = "built"
+    EXISTED = "existed"
+    BUSY = "busy"  # another process is building it
