@@ -115,6 +115,10 @@ class _Uvicorn(uvicorn.Server):
         await super().startup(sockets=sockets)
         self.up.set()
 
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield  # Ctrl-C stops the whole benchmark (and cleans up), not this server alone
+
 
 async def serve_reference(app: Any, sock: socket.socket, *, task_status=anyio.TASK_STATUS_IGNORED) -> None:
     """As `MCPServer.run_streamable_http_async` does: uvicorn with its defaults."""
