@@ -17,7 +17,9 @@ run the same two use cases, the details of one product and a search (limit 5, no
   `run_streamable_http_async` serves it (a plain `uvicorn.Server`) with the same transport
   options as ours (stateless, JSON responses, the same DNS-rebinding protection for
   loopback), and the same `outputSchema` as ours (the SDK derives none from `dict[str, Any]`
-  worth the name, so ours is set on its tools: the client then validates the same schema).
+  worth the name, so ours is set on its tools: the client then validates the same schema);
+- no limit: shopagent's stack without its rate limit (a fourth row, for what the limit costs:
+  one PostgreSQL statement per request, and the pool's reset of the connection after it).
 
 Every MCP call goes through the real client (`mcp.Client` over `streamable_http_client`,
 which is a `ClientSession`: it validates each result against the tool's outputSchema), one
@@ -77,6 +79,7 @@ KEY = "bench-mcp-key"
 QUERIES = Path(__file__).resolve().parent.parent / "shopagent" / "sample_data" / "eval_queries.jsonl"
 FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 Call = Callable[[int], Awaitable[Any]]  # the n-th call of a measure
+UNLIMITED = "no limit"  # shopagent's stack without its rate limit
 
 
 def build_reference(search: CatalogSearch, currency: str) -> MCPServer:
@@ -209,9 +212,10 @@ async def main(args: argparse.Namespace) -> None:
 
 async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], list[dict[str, float]]]:
     secrets = Secrets(database_url=Secret(dsn), mcp_api_key=Secret(KEY))
-    ports = [bind_tcp("127.0.0.1", 0) for _ in range(2)]
-    ours_port = ports[0].getsockname()[1]
+    ports = [bind_tcp("127.0.0.1", 0) for _ in range(3)]
+    ours_port, unlimited_port = ports[0].getsockname()[1], ports[2].getsockname()[1]
     ports[0].close()  # run_mcp binds its own, as in production
+    ports[2].close()
     # The production limit is kept (one PostgreSQL transaction per request), set high enough
     # never to refuse a benchmark call.
     mcp = McpSettings(port=ours_port, rate_per_minute=1e9, rate_burst=1_000_000_000)
@@ -251,9 +255,13 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
         async with anyio.create_task_group() as tg:
             await tg.start(partial(run_mcp, settings, services.mcp_server, limit=_limit(services, settings),
                                    metrics=services.metrics))  # fmt: skip
+            # The same, without the rate limit: what the limit costs.
+            unlimited = msgspec.structs.replace(settings, mcp=msgspec.structs.replace(mcp, port=unlimited_port))
+            await tg.start(partial(run_mcp, unlimited, services.mcp_server, metrics=services.metrics))
             await tg.start(serve_reference, reference_app, ports[1])
             urls = {"shopagent": f"http://127.0.0.1:{ours_port}/mcp",
-                    "reference": f"http://127.0.0.1:{ports[1].getsockname()[1]}/mcp"}  # fmt: skip
+                    "reference": f"http://127.0.0.1:{ports[1].getsockname()[1]}/mcp",
+                    UNLIMITED: f"http://127.0.0.1:{unlimited_port}/mcp"}  # fmt: skip
             rows = await run_rounds(args, urls, {DETAILS_TOOL: (direct_details, details_args),
                                                  SEARCH_TOOL: (direct_search, search_args)})  # fmt: skip
             tg.cancel_scope.cancel()
@@ -278,14 +286,14 @@ async def run_rounds(args, urls: dict[str, str], tools) -> dict[tuple[str, str],
                 clients[name].append(client)
             print(f"{name}: protocol {clients[name][0].protocol_version}", file=sys.stderr)
         rows: dict[tuple[str, str], list[dict[str, float]]] = {}
-        contenders = ["direct", "shopagent", "reference"]
+        contenders = ["direct", "shopagent", "reference", UNLIMITED]
         for tool, (direct, arguments) in tools.items():  # warm-up: every path and session once
             for name in urls:
                 for client in clients[name]:
                     await mcp_call(client, tool, arguments)(0)
             await direct(0)
         for round_no in range(args.rounds):
-            order = contenders[round_no % 3 :] + contenders[: round_no % 3]
+            order = contenders[round_no % 4 :] + contenders[: round_no % 4]
             for tool, (direct, arguments) in tools.items():
                 figures: dict[str, dict[str, float]] = {name: {} for name in contenders}
                 for name in order:
@@ -303,7 +311,7 @@ async def run_rounds(args, urls: dict[str, str], tools) -> dict[tuple[str, str],
                 for name in contenders:
                     rows.setdefault((tool, name), []).append(figures[name])
                     f = figures[name]
-                    print(f"round {round_no + 1} {tool:26} {name:9} p50 {f['p50']:6.2f} ms  p95 {f['p95']:6.2f} ms  "
+                    print(f"round {round_no + 1} {tool:26} {name:10} p50 {f['p50']:6.2f} ms  p95 {f['p95']:6.2f} ms  "
                           f"cpu {f['cpu']:5.2f} ms  {f['rate']:6.0f} calls/s", file=sys.stderr)  # fmt: skip
         return rows
 
@@ -338,7 +346,7 @@ def print_table(rows: dict[tuple[str, str], list[dict[str, float]]], args: argpa
               "p50 / reference", "calls/s / reference", "p50 - direct ms")  # fmt: skip
     lines = [header]
     for tool in (DETAILS_TOOL, SEARCH_TOOL):
-        for name in ("direct", "shopagent", "reference"):
+        for name in ("direct", "shopagent", "reference", UNLIMITED):
             p50, rate = median(tool, name, "p50"), median(tool, name, "rate")
             ref_p50, ref_rate = median(tool, "reference", "p50"), median(tool, "reference", "rate")
             lines.append((
