@@ -195,7 +195,8 @@ def mcp_call(client: Client, tool: str, arguments: Callable[[int], dict[str, Any
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"load average at the start: {loadavg()}", file=sys.stderr)
+    started = loadavg()
+    print(f"load average at the start: {started}", file=sys.stderr)
     data_dir = Path(tempfile.mkdtemp(prefix="shopagent-bench-mcp-"))
     postgres = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
     try:
@@ -207,7 +208,7 @@ async def main(args: argparse.Namespace) -> None:
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
     print_table(rows, args)
-    print(f"load average at the end: {loadavg()}")
+    print(f"load average (/proc/loadavg) at the start: {started}; at the end: {loadavg()}")
 
 
 async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], list[dict[str, float]]]:
