@@ -224,7 +224,7 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         summary = await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
         assert not summary.rejected, summary.rejected
-        while events := await services.index_store.claim(64, 60, 5, "bench"):
+        while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
         async with services.pool.acquire() as conn:
             ids = [r["id"] for r in await conn.fetch("SELECT id FROM product ORDER BY id")]

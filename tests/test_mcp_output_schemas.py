@@ -63,7 +63,7 @@ def combinators(schema: Any) -> list[str]:
 async def test_every_tool_result_is_valid_against_its_declared_output_schema(settings):
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         ids = [(await services.catalog.create_product(item)).id for item in CATALOG]
-        while events := await services.index_store.claim(10, 60, 5, "t"):
+        while events := await services.outbox.claim(10, 60, 5, "t"):
             await services.index_product.index(events)
         async with Client(services.mcp_server) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
