@@ -137,9 +137,11 @@ def build_mcp_server(
         return await search.details(_decode(arguments, DetailsArgs).product_id)
 
     handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
+    listing = types.ListToolsResult(tools=tools)  # built once: the tools never change
+    input_schemas = {tool.name: tool.input_schema for tool in tools}
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return listing
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         handler = handlers.get(params.name)
@@ -167,6 +169,9 @@ def build_mcp_server(
         instructions=instructions,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        # Without it the Streamable HTTP transport runs the whole tools/list for every call
+        # (to check Mcp-Param headers against the tool's input schema).
+        get_tool_input_schema=input_schemas.get,
     )
 
 
