@@ -3,6 +3,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import unquote
 
 import anyio
 import asyncpg
@@ -63,6 +64,22 @@ async def test_a_data_directory_too_deep_for_a_unix_socket_still_works():
     try:
         await anyio.to_thread.run_sync(server.start)
         assert await query(server, "SELECT 1") == 1
+    finally:
+        await anyio.to_thread.run_sync(server.stop)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+async def test_a_temporary_directory_too_deep_for_the_socket_falls_back_to_tmp(monkeypatch):
+    base = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    deep_tmp = base / ("t" * 60) / ("u" * 60)
+    deep_tmp.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep_tmp))  # as TMPDIR=<deep_tmp> would
+    server = EmbeddedPostgres(base / ("d" * 60) / ("e" * 60), options=FAST_OPTIONS)
+    try:
+        await anyio.to_thread.run_sync(server.start)
+        assert await query(server, "SELECT 1") == 1
+        assert unquote(server.dsn("postgres").split("host=")[1]).startswith("/tmp/shopagent-pg-")  # noqa: S108 - where it should be
+        assert list(deep_tmp.iterdir()) == []
     finally:
         await anyio.to_thread.run_sync(server.stop)
         shutil.rmtree(base, ignore_errors=True)

@@ -181,13 +181,21 @@ class EmbeddedPostgres:
         return socket_dir
 
     def _choose_socket_dir(self) -> Path:
+        """pgdata itself when the socket's path fits the kernel's limit, else a folder of its
+        own in the temporary directory, or in /tmp when TMPDIR is itself too deep."""
         if len(str(self.pgdata / _SOCKET_NAME)) <= _MAX_SOCKET_PATH:
             return self.pgdata
         digest = hashlib.sha256(str(self.pgdata).encode()).hexdigest()[:12]
-        socket_dir = Path(tempfile.gettempdir()) / f"shopagent-pg-{digest}"
-        socket_dir.mkdir(mode=0o700, exist_ok=True)
-        self._give_to_service_user(socket_dir)
-        return socket_dir
+        for parent in dict.fromkeys([Path(tempfile.gettempdir()), Path("/tmp")]):  # noqa: S108 - a private 0700 folder
+            socket_dir = parent / f"shopagent-pg-{digest}"
+            if len(str(socket_dir / _SOCKET_NAME)) <= _MAX_SOCKET_PATH and parent.is_dir():
+                socket_dir.mkdir(mode=0o700, exist_ok=True)
+                self._give_to_service_user(socket_dir)
+                return socket_dir
+        raise DatabaseError(
+            f"no folder for the embedded PostgreSQL's socket: {self.pgdata} and the temporary directory"
+            f" are too deep for a Unix socket path ({_MAX_SOCKET_PATH} bytes at most); use a shorter data directory"
+        )
 
     def _server_running(self) -> bool:
         """Whether a server runs on pgdata (ready or not: starting, recovering, stopping)."""
