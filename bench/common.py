@@ -28,12 +28,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 @contextlib.contextmanager
 def scratch(prefix: str) -> Iterator[Path]:
-    """A fresh folder under TMPDIR for everything the run writes; removed on the way out.
-
-    SIGTERM is turned into SystemExit while it is open, so `finally` blocks (stopping
-    PostgreSQL, killing child processes) run before the folder goes."""
+    """One folder under TMPDIR for everything the run writes, removed on the way out (also on
+    an exception or Ctrl-C; SIGTERM becomes SystemExit, so `finally` blocks, which stop
+    PostgreSQL and child processes, run first). It is TMPDIR meanwhile, for this process and
+    the ones it starts, so whatever the libraries put in a temporary folder goes with it."""
     path = Path(tempfile.mkdtemp(prefix=prefix))
     previous = signal.getsignal(signal.SIGTERM)
+    outer, tempfile.tempdir = os.environ.get("TMPDIR"), str(path)
+    os.environ["TMPDIR"] = str(path)
 
     def on_term(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
@@ -43,6 +45,11 @@ def scratch(prefix: str) -> Iterator[Path]:
         yield path
     finally:
         signal.signal(signal.SIGTERM, previous)
+        tempfile.tempdir = None
+        if outer is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = outer
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -66,18 +73,24 @@ def commit() -> str:
     return f"{rev} with uncommitted changes" if dirty else rev
 
 
+def loadavg() -> str:
+    path = Path("/proc/loadavg")
+    return " ".join(path.read_text().split()[:3]) if path.exists() else "?"
+
+
 class Provenance:
-    """Date, commit, machine and load of a run: created at the start, printed at the end."""
+    """Date, commit, machine and load of a run: taken at the start, printed at the end."""
 
     def __init__(self) -> None:
         self.started = datetime.datetime.now(datetime.UTC)
-        self.load_at_start = os.getloadavg()[0]
+        self.load_at_start = loadavg()
+        self.commit = commit()  # of the code this run imported, not of the checkout at its end
 
     def line(self) -> str:
         return (
-            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {commit()}; "
-            f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
-            f"load average {self.load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {self.commit}; "
+            f"{os.cpu_count()} CPUs ({os.uname().machine}), Python {sys.version.split()[0]}; "
+            f"load average (1/5/15 min) {self.load_at_start} at the start, {loadavg()} at the end"
         )
 
 
