@@ -1,7 +1,7 @@
 """Chat endpoint throughput and latency against a plain endpoint on the same server, and
 the offline assistant's turn time in real conversations.
 
-    python bench/chat.py [--requests 400] [--concurrency 8] [--conversations 40]
+    python bench/chat.py [--requests 400] [--concurrency 8] [--conversations 40] [--quick]
 
 One process, an embedded PostgreSQL, a small catalog indexed with the hash embedder. The
 chat endpoint runs the real stack (token check, rate limiter, agent loop, in-process MCP
@@ -13,7 +13,8 @@ The offline assistant (the rule-based concierge that `shopagent demo` runs witho
 key) is then timed on the sample catalog indexed with the real local model, one customer at
 a time, through five-turn conversations (a request, a size, "cheaper ones?", details of the
 second one, thanks): each turn's wall time over HTTP, embedding the query included. The
-baseline is the scripted model's turn over the same catalog and server.
+baseline is the scripted model's turn over the same catalog and server. The database lives in
+a temporary folder that is removed at the end; `--quick` runs tiny sizes (a smoke run).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import secrets
 import socket
 import statistics
 import sys
-import tempfile
 import time
 from decimal import Decimal
 from functools import partial
@@ -37,6 +37,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from common import Provenance, scratch
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
@@ -90,7 +92,12 @@ def q(values: list[float], n: int) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="shopagent-bench-")))
+    provenance = Provenance()
+    with scratch("shopagent-bench-chat-") as work:
+        await measure(args, provenance, EmbeddedPostgres(work))
+
+
+async def measure(args: argparse.Namespace, provenance: Provenance, server: EmbeddedPostgres) -> None:
     await anyio.to_thread.run_sync(server.start)
     try:
         await ensure_database(server.dsn("postgres"), "bench_chat")
@@ -161,6 +168,7 @@ async def main(args: argparse.Namespace) -> None:
         print(f"{a.ljust(width)}  {b}")
     print(f"\n{args.requests} requests, {args.concurrency} concurrent, over loopback HTTP; "
           f"{len(offline)} offline-assistant turns in {args.conversations} conversations, one at a time")  # fmt: skip
+    print(provenance.line())
 
 
 CONVERSATIONS = [
@@ -212,4 +220,8 @@ if __name__ == "__main__":
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--conversations", type=int, default=40, help="offline-assistant conversations timed")
-    anyio.run(main, parser.parse_args(), backend="asyncio")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not figures")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.requests, arguments.concurrency, arguments.conversations = 20, 2, 1
+    anyio.run(main, arguments, backend="asyncio")

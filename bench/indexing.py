@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
 import os
 import random
 import shutil
@@ -31,9 +30,7 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -42,6 +39,7 @@ import anyio
 import httpx
 import msgspec
 import psutil
+from common import Provenance, scratch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -672,64 +670,6 @@ async def measure_kills(args: argparse.Namespace, scratch_dir: Path) -> None:
     print(f"\n{os.cpu_count()} CPUs (load average over 1 min at the start {load_before:.1f}, at the end "
           f"{os.getloadavg()[0]:.1f}); indexer settings: {indexer}")  # fmt: skip
     print(f"indexer processes left behind: {len(left) or 'none'}")
-
-
-# -- a scratch folder removed on exit, and the run's provenance -------------------------------
-
-
-@contextlib.contextmanager
-def scratch(prefix: str) -> Iterator[Path]:
-    """One folder under TMPDIR for everything the run writes, removed on the way out (also on
-    an exception or Ctrl-C; SIGTERM becomes SystemExit, so `finally` blocks run first). It is
-    TMPDIR meanwhile, so whatever the libraries put in a temporary folder goes with it."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
-    previous = signal.getsignal(signal.SIGTERM)
-    # Libraries' own temporary files land in it too (onnxruntime leaves a `.ses` file in TMPDIR).
-    outer, tempfile.tempdir = os.environ.get("TMPDIR"), str(path)
-    os.environ["TMPDIR"] = str(path)
-
-    def on_term(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield path
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        tempfile.tempdir = None
-        if outer is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = outer
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def _commit() -> str:
-    root = Path(__file__).resolve().parent.parent
-    try:
-        rev = subprocess.run(  # noqa: S603 - git on this checkout
-            ["git", "-C", str(root), "describe", "--always", "--dirty"],  # noqa: S607 - git from PATH
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        rev = "unknown"
-    return rev
-
-
-class Provenance:
-    """Date, commit, machine and load of a run: taken at the start, printed at the end."""
-
-    def __init__(self) -> None:
-        self.started = datetime.datetime.now(datetime.UTC)
-        self.load_at_start = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
-        self.commit = _commit()  # of the code this run imported, not of the checkout at its end
-
-    def line(self) -> str:
-        end = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
-        return (
-            f"taken {self.started:%Y-%m-%d %H:%M} UTC at commit {self.commit}; {os.cpu_count()} CPUs, "
-            f"{os.uname().machine}; /proc/loadavg at the start {self.load_at_start}, at the end {end}"
-        )
 
 
 async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:

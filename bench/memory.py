@@ -1,27 +1,33 @@
-"""Memory (RSS) of the real processes: all-in-one after the sample is indexed and after chat
-turns, each role of a split deployment, and where the memory of one process goes.
+"""Memory (RSS) of the real processes: idle, after indexing a catalog and over chat turns, for
+the all-in-one process and each role of a split deployment; and where one process's memory
+goes.
 
-    python bench/memory.py [--turns 1000] [--concurrency 4] [--before DIR] [--no-roles]
+    python bench/memory.py [--products 200] [--turns 1000] [--concurrency 4] [--before DIR] [--no-roles]
+    python bench/memory.py --products 10000      # a synthetic catalog of 10,000 products
     python bench/memory.py --breakdown [--before DIR]
+    python bench/memory.py --quick               # tiny sizes: a smoke run, not figures
 
-Each scenario gets a fresh embedded PostgreSQL in a temporary directory (measured apart: the
-sum of its processes' PSS, which counts its shared buffers once) and real `python -m
-shopagent` processes over its URL, with the local embedding model and the offline assistant:
+Each scenario gets a fresh embedded PostgreSQL (measured apart: the sum of its processes' PSS,
+which counts its shared buffers once) and real `python -m shopagent` processes over its URL,
+with the local embedding model and the offline assistant. `--products` up to 200 takes that
+many products of the sample catalog; more is a synthetic catalog (`bench/indexing.py`'s, a few
+sentences each, about 3.3 chunks per product).
 
-- all-in-one: `shopagent demo` (every role in one process). It imports the 200-product
-  sample and says it is ready once nothing waits to be indexed; measured then, and after
-  every quarter of --turns chat turns over HTTP (five-turn conversations of varied shopper
-  messages, --concurrency customers at a time).
-- roles: `shopagent migrate` and `shopagent catalog import` of the sample, then `run --role
-  indexer` until its backlog is 0, then `--role mcp`, `--role chat` (its tools over MCP,
-  `chat.mcp_url`) and `--role reaper`; measured once indexed and after the turns.
+- all-in-one: `shopagent run` with every role in one process (what `shopagent demo` runs),
+  started on an empty migrated database and measured once ready (idle); then the catalog is
+  imported with `shopagent catalog import`, measured once nothing waits to be indexed, and
+  after every quarter of --turns chat turns over HTTP (five-turn conversations of varied
+  shopper messages, --concurrency customers at a time).
+- roles: `run --role indexer`, `--role mcp`, `--role chat` (its tools over MCP,
+  `chat.mcp_url`) and `--role reaper` started on the empty database (idle), then the same
+  import, indexing and turns, each process measured at each point.
 
 --before DIR runs the same against another source tree (e.g. `git worktree add /tmp/base
 REV`), with this virtualenv, so that the table has a before column from the same run.
 --breakdown instead imports the parts one by one in a fresh interpreter, loads the model,
 embeds the sample's chunk texts and returns freed memory, printing the RSS after each step.
 Waits are bounded by progress (a stall limit that restarts whenever indexing advances),
-never by a fixed sleep.
+never by a fixed sleep. Everything is written under one temporary folder, removed at the end.
 """
 
 from __future__ import annotations
@@ -31,12 +37,9 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from collections.abc import Callable
@@ -47,7 +50,9 @@ from pathlib import Path
 import anyio
 import asyncpg
 import httpx
+import msgspec
 import psutil
+from common import Provenance, free_port, grid, postgres_pss, scratch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -61,12 +66,7 @@ MCP_KEY = "bench-mcp-key-0123"
 ADMIN_KEY = "bench-admin-key-0123"
 STALL_SECONDS = 120  # no indexing progress for this long: give up
 MiB = 2**20
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+IDLE = "idle (ready, no products)"
 
 
 @dataclass
@@ -86,20 +86,6 @@ def sample(pid: int) -> Sample:
             if line.startswith("VmHWM:"):
                 peak = int(line.split()[1]) * 1024
     return Sample(info.rss, info.uss, peak, proc.num_threads())
-
-
-def postgres_pss(data_dir: Path) -> tuple[int, int]:
-    """(sum of PSS, number of processes) of the PostgreSQL running on `data_dir`: its
-    postmaster (the process with the data directory on its command line) and its children."""
-    total, count = 0, 0
-    for p in psutil.process_iter(["name", "cmdline"]):
-        if p.info["name"] != "postgres" or not any(str(data_dir) in c for c in p.info["cmdline"] or []):
-            continue
-        for member in [p, *p.children()]:
-            with contextlib.suppress(psutil.Error):
-                total += member.memory_full_info().pss
-                count += 1
-    return total, count
 
 
 class Shopagent:
@@ -270,6 +256,15 @@ async def chat_turns(
 class Figures:
     rows: dict[str, str] = field(default_factory=dict)  # measure -> value
     numbers: dict[str, float] = field(default_factory=dict)  # measure -> MiB or seconds, for ratios
+    rss: dict[str, dict[str, float]] = field(default_factory=dict)  # process -> stage -> RSS in MiB
+
+    def summary(self) -> list[list[str]]:
+        """RSS per process (rows) and stage (columns): idle, indexed, after each quarter of turns, peak."""
+        stages = list(dict.fromkeys(stage for stages in self.rss.values() for stage in stages))
+        rows = [["RSS, MiB", *stages]]
+        for who, values in self.rss.items():
+            rows.append([who, *(f"{values[stage]:.0f}" if stage in values else "-" for stage in stages)])
+        return rows
 
     def mib(self, name: str, value: int) -> None:
         self.rows[name] = f"{value / MiB:.0f} MiB"
@@ -282,10 +277,14 @@ class Figures:
     def text(self, name: str, value: str) -> None:
         self.rows[name] = value
 
-    def process(self, label: str, pid: int, *, peak: bool = False) -> None:
+    def process(self, who: str, stage: str, pid: int, *, peak: bool = False) -> None:
         """RSS and USS (memory only this process has) of `pid`; with `peak`, also its highest
         RSS so far and its thread count."""
         s = sample(pid)
+        label = f"{who}, {stage}"
+        self.rss.setdefault(who, {})[stage] = s.rss / MiB
+        if peak:
+            self.rss[who]["peak"] = s.peak / MiB
         self.mib(f"{label}: RSS", s.rss)
         self.mib(f"{label}: USS", s.uss)
         if peak:
@@ -315,35 +314,64 @@ async def fresh_postgres(work: Path) -> tuple[EmbeddedPostgres, str]:
     return server, server.dsn("shopagent")
 
 
-async def all_in_one(tree: Path, args: argparse.Namespace, figures: Figures) -> None:
-    work = Path(tempfile.mkdtemp(prefix="shopagent-bench-memory-"))
-    server, dsn = await fresh_postgres(work)
-    env = child_env(tree, work, dsn)
-    demo = Shopagent(tree, ["demo"], env, work / "demo.log")
-    try:
+def write_catalog(products: int, path: Path) -> Path:
+    """A catalog file of `products` products: the sample's first ones, or a synthetic one."""
+    sample = json.loads((REPO / "shopagent" / "sample_data" / "catalog.json").read_text(encoding="utf-8"))
+    if products <= len(sample):
+        path.write_text(json.dumps(sample[:products]), encoding="utf-8")
+    else:
+        from indexing import synthetic_catalog  # bench/indexing.py: the catalog its figures use
+
+        path.write_bytes(msgspec.json.encode(synthetic_catalog(products)))
+    return path
+
+
+def catalog_label(products: int) -> str:
+    return f"{products} sample products" if products <= 200 else f"{products:,} synthetic products"
+
+
+async def index_catalog(tree: Path, env: dict[str, str], catalog: Path, indexer: Shopagent) -> float:
+    """Import `catalog` with the CLI, then wait until `indexer` reports nothing left to index.
+    Returns the seconds from the import's start."""
+    began = time.perf_counter()
+    await anyio.to_thread.run_sync(partial(run_cli, tree, env, "catalog", "import", str(catalog)))
+    async with httpx.AsyncClient(timeout=5) as client:
 
         async def events_left() -> int | None:
-            if "shopagent is ready" in demo.log.read_text(errors="replace"):
-                return 0
-            async with httpx.AsyncClient(timeout=5) as client:
-                health = await demo.health(client)
-            indexing = (health or {}).get("indexing") or None
-            return None if indexing is None else max(1, indexing["pending"] + indexing["inFlight"])
+            indexing = ((await indexer.health(client)) or {}).get("indexing")
+            return None if indexing is None else indexing["pending"] + indexing["inFlight"]
 
+        await wait_indexed(events_left, indexer.check_alive)
+    return time.perf_counter() - began
+
+
+async def all_in_one(tree: Path, work: Path, args: argparse.Namespace, figures: Figures) -> None:
+    server, dsn = await fresh_postgres(work)
+    env = child_env(tree, work, dsn)
+    label = catalog_label(args.products)
+    process = None
+    try:
+        run_cli(tree, env, "migrate")
         began = time.perf_counter()
-        await wait_indexed(events_left, demo.check_alive)
-        figures.seconds("all-in-one: spawn to the sample indexed (demo says ready)", time.perf_counter() - began)
-        figures.seconds("all-in-one: sample indexing, first event to last", await indexing_seconds(dsn))
-        figures.process("all-in-one, sample indexed", demo.proc.pid)
-        figures.postgres("all-in-one, sample indexed", work)
+        process = Shopagent(tree, ["run"], env, work / "run.log")
+        async with httpx.AsyncClient(timeout=5) as client:
+            await process.wait_ready(client)
+        figures.seconds("all-in-one: spawn to ready", time.perf_counter() - began)
+        figures.process("all-in-one", IDLE, process.proc.pid)
+        catalog = write_catalog(args.products, work / "catalog.json")
+        seconds = await index_catalog(tree, env, catalog, process)
+        figures.seconds(f"all-in-one: import and index {label}", seconds)
+        figures.seconds("all-in-one: indexing, first event to last", await indexing_seconds(dsn))
+        figures.process("all-in-one", f"{label} indexed", process.proc.pid)
+        figures.postgres(f"all-in-one, {label} indexed", work)
         quarter = max(1, args.turns // 4)
         marks = {
-            n: partial(figures.process, f"all-in-one, after {n} turns", demo.proc.pid)
+            n: partial(figures.process, "all-in-one", f"after {n} turns", process.proc.pid)
             for n in range(quarter, args.turns + 1, quarter)
         }
         http_port = int(env["SHOPAGENT_HTTP__PORT"])
         seconds, times = await chat_turns(http_port, args.turns, args.concurrency, marks)
-        figures.process(f"all-in-one, after {args.turns} turns", demo.proc.pid, peak=True)
+        figures.process("all-in-one", f"after {args.turns} turns", process.proc.pid, peak=True)
         figures.postgres(f"all-in-one, after {args.turns} turns", work)
         times.sort()
         figures.text(
@@ -351,9 +379,9 @@ async def all_in_one(tree: Path, args: argparse.Namespace, figures: Figures) -> 
             f"{seconds:.1f} s, p50 {times[len(times) // 2]:.0f} ms, p95 {times[int(len(times) * 0.95)]:.0f} ms",
         )
     finally:
-        demo.stop()
+        if process is not None:
+            process.stop()
         await anyio.to_thread.run_sync(server.stop)
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def run_cli(tree: Path, env: dict[str, str], *args: str) -> None:
@@ -364,12 +392,10 @@ def run_cli(tree: Path, env: dict[str, str], *args: str) -> None:
         raise SystemExit(f"shopagent {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
 
 
-async def roles(tree: Path, args: argparse.Namespace, figures: Figures) -> None:
-    work = Path(tempfile.mkdtemp(prefix="shopagent-bench-memory-roles-"))
+async def roles(tree: Path, work: Path, args: argparse.Namespace, figures: Figures) -> None:
     server, dsn = await fresh_postgres(work)
     env = child_env(tree, work, dsn)
-    run_cli(tree, env, "migrate")
-    run_cli(tree, env, "catalog", "import", str(tree / "shopagent" / "sample_data" / "catalog.json"))
+    label = catalog_label(args.products)
     started: dict[str, Shopagent] = {}
 
     def spawn(role: str, **extra: str) -> Shopagent:
@@ -378,29 +404,27 @@ async def roles(tree: Path, args: argparse.Namespace, figures: Figures) -> None:
         return started[role]
 
     try:
+        run_cli(tree, env, "migrate")
         async with httpx.AsyncClient(timeout=5) as client:
             indexer = spawn("indexer")
-            await indexer.wait_ready(client)
-
-            async def events_left() -> int | None:
-                health = await indexer.health(client)
-                indexing = (health or {}).get("indexing")
-                return None if indexing is None else indexing["pending"] + indexing["inFlight"]
-
-            await wait_indexed(events_left, indexer.check_alive)
             mcp = spawn("mcp")
             await mcp.wait_ready(client)
             mcp_url = f"http://127.0.0.1:{env['SHOPAGENT_MCP__PORT']}/mcp"
-            chat = spawn("chat", SHOPAGENT_CHAT__MCP_URL=mcp_url)
-            reaper = spawn("reaper")
-            await chat.wait_ready(client)
-            await reaper.wait_ready(client)
+            spawn("chat", SHOPAGENT_CHAT__MCP_URL=mcp_url)
+            spawn("reaper")
+            for proc in started.values():
+                await proc.wait_ready(client)
         for role, proc in started.items():
-            figures.process(f"{role} role, sample indexed", proc.proc.pid)
-        figures.postgres("roles, sample indexed", work)
+            figures.process(f"{role} role", IDLE, proc.proc.pid)
+        figures.postgres("roles, idle", work)
+        catalog = write_catalog(args.products, work / "catalog.json")
+        figures.seconds(f"roles: import and index {label}", await index_catalog(tree, env, catalog, indexer))
+        for role, proc in started.items():
+            figures.process(f"{role} role", f"{label} indexed", proc.proc.pid)
+        figures.postgres(f"roles, {label} indexed", work)
         await chat_turns(int(env["SHOPAGENT_HTTP__PORT"]), args.turns, args.concurrency, {})
         for role, proc in started.items():
-            figures.process(f"{role} role, after {args.turns} turns", proc.proc.pid, peak=True)
+            figures.process(f"{role} role", f"after {args.turns} turns", proc.proc.pid, peak=True)
         total = sum(sample(p.proc.pid).rss for p in started.values())
         figures.mib(f"roles: RSS of the four processes together, after {args.turns} turns", total)
         figures.postgres(f"roles, after {args.turns} turns", work)
@@ -408,7 +432,6 @@ async def roles(tree: Path, args: argparse.Namespace, figures: Figures) -> None:
         for proc in started.values():
             proc.stop()
         await anyio.to_thread.run_sync(server.stop)
-        shutil.rmtree(work, ignore_errors=True)
 
 
 BREAKDOWN = textwrap.dedent(
@@ -486,36 +509,37 @@ def print_breakdown(trees: dict[str, Path]) -> None:
     grid(rows)
 
 
-def grid(rows: list[list[str]]) -> None:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for n, row in enumerate(rows):
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
-
-
-async def measure(tree: Path, args: argparse.Namespace) -> Figures:
+async def measure(tree: Path, work: Path, args: argparse.Namespace) -> Figures:
     figures = Figures()
-    await all_in_one(tree, args, figures)
+    (work / "all-in-one").mkdir()
+    await all_in_one(tree, work / "all-in-one", args, figures)
     if not args.no_roles:
-        await roles(tree, args, figures)
+        (work / "roles").mkdir()
+        await roles(tree, work / "roles", args, figures)
     return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--products", type=int, default=200, help="up to 200: the sample's; more: synthetic")
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--before", type=Path, help="another source tree to measure first, for a before column")
     parser.add_argument("--no-roles", action="store_true", help="only the all-in-one process")
     parser.add_argument("--breakdown", action="store_true", help="where one process's memory goes, step by step")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not figures")
     args = parser.parse_args()
+    if args.quick:
+        args.products, args.turns, args.concurrency = 5, 8, 2
     trees = {"before": args.before.resolve(), "now": REPO} if args.before else {"now": REPO}
-    load = os.getloadavg()[0]
+    provenance = Provenance()
     if args.breakdown:
         print_breakdown(trees)
     else:
-        results = {label: anyio.run(measure, tree, args, backend="asyncio") for label, tree in trees.items()}
+        results = {}
+        for label, tree in trees.items():
+            with scratch(f"shopagent-bench-memory-{label}-") as work:
+                results[label] = anyio.run(measure, tree, work, args, backend="asyncio")
         names = list(results["now"].rows)
         if "before" in results:
             rows = [["measure", "before", "now", "now / before"]]
@@ -528,8 +552,10 @@ def main() -> None:
         else:
             rows = [["measure", "value"], *([name, results["now"].rows[name]] for name in names)]
         grid(rows)
-    print(f"\n{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {load:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end")  # fmt: skip
+        for label, figures in results.items():
+            print(f"\n{label}:" if len(results) > 1 else "")
+            grid(figures.summary())
+    print(f"\n{provenance.line()}")
 
 
 if __name__ == "__main__":

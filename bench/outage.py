@@ -1,13 +1,14 @@
 """Database outages under a running shopagent: what clients see, and how soon it is back.
 
-    python bench/outage.py [--outages 5,30,300] [--interval 0.1]
+    python bench/outage.py [--outages 5,30,300] [--interval 0.1] [--quick]
 
 Starts a PostgreSQL of its own (the embedded build, in a temporary directory) and one
 `shopagent run` process (every role, hash embedder) against it over its URL. For each outage
 length: stops PostgreSQL, calls the admin API and `/readyz` every `--interval` seconds while
 it is away, starts it again, and measures how long after PostgreSQL accepts connections
 again the API answers 200, `/readyz` answers 200, and a product edited then is indexed.
-The baseline in the same run is the API's latency with the database up.
+The baseline in the same run is the API's latency with the database up. Everything lives in
+one temporary folder, removed at the end; `--quick` is one outage of 1 s (a smoke run).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,6 +30,8 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import Provenance, scratch
+
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from tests.factories import product_input
@@ -38,11 +40,12 @@ from tests.helpers import AUTH_SECRET, free_port
 ADMIN_KEY = "admin-key-for-the-outage-bench"
 
 
-def env_for(dsn: str) -> dict[str, str]:
+def env_for(dsn: str, data_dir: Path) -> dict[str, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_")}
     return {
         **base,
         "SHOPAGENT_DATABASE_URL": dsn,
+        "SHOPAGENT_DATA_DIR": str(data_dir),
         "SHOPAGENT_EMBEDDING__MODEL": "hash",
         "SHOPAGENT_ADMIN_API_KEY": ADMIN_KEY,
         "SHOPAGENT_MCP_API_KEY": "mcp-key-for-the-outage-bench",
@@ -128,14 +131,15 @@ async def one_outage(server, dsn, process, api, ops, seconds: float, interval: f
 
 async def main(args: argparse.Namespace) -> None:
     outages = [float(x) for x in args.outages.split(",")]
-    with tempfile.TemporaryDirectory(prefix="shopagent-outage-") as directory:
-        server = EmbeddedPostgres(Path(directory))
+    provenance = Provenance()
+    with scratch("shopagent-bench-outage-") as directory:
+        server = EmbeddedPostgres(directory)
         await anyio.to_thread.run_sync(server.start)
         process = None
         try:
             await ensure_database(server.dsn("postgres"), "shopagent")
             dsn = server.dsn("shopagent")
-            env = env_for(dsn)
+            env = env_for(dsn, directory / "data")
             subprocess.run([sys.executable, "-m", "shopagent", "migrate"], env=env, check=True, capture_output=True)  # noqa: ASYNC221
             process = subprocess.Popen([sys.executable, "-m", "shopagent", "run"], env=env)  # noqa: ASYNC220
             api = httpx.AsyncClient(base_url=f"http://127.0.0.1:{env['SHOPAGENT_HTTP__PORT']}", timeout=30)
@@ -180,6 +184,7 @@ async def main(args: argparse.Namespace) -> None:
                     f"{ready_codes} | {r['api_after']:.2f} | {r['ready_after']:.2f} | {r['indexed_after']:.2f} | "
                     f"{r['pending']}"
                 )
+            print(f"\n{provenance.line()}")
             await api.aclose()
             await ops.aclose()
         finally:
@@ -196,4 +201,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--outages", default="5,30,300", help="outage lengths in seconds, comma-separated")
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between calls during an outage")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--quick", action="store_true", help="one outage of 1 s: a smoke run, not figures")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.outages = "1"
+    asyncio.run(main(arguments))
