@@ -45,10 +45,8 @@ import contextlib
 import cProfile
 import json
 import os
-import shutil
 import socket
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
@@ -58,6 +56,7 @@ import anyio
 import httpx2
 import msgspec
 import uvicorn
+from common import Provenance, scratch
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
@@ -150,11 +149,6 @@ async def serve_reference(app: Any, sock: socket.socket, *, task_status=anyio.TA
             sock.close()
 
 
-def loadavg() -> str:
-    with open("/proc/loadavg") as f:
-        return f.read().strip()
-
-
 def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
@@ -195,20 +189,16 @@ def mcp_call(client: Client, tool: str, arguments: Callable[[int], dict[str, Any
 
 
 async def main(args: argparse.Namespace) -> None:
-    started = loadavg()
-    print(f"load average at the start: {started}", file=sys.stderr)
-    data_dir = Path(tempfile.mkdtemp(prefix="shopagent-bench-mcp-"))
-    postgres = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
-    try:
+    provenance = Provenance()
+    with scratch("shopagent-bench-mcp-") as data_dir:
+        postgres = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
         await anyio.to_thread.run_sync(postgres.start)
         try:
             rows = await measure(args, postgres.dsn("postgres"))
         finally:
             await anyio.to_thread.run_sync(postgres.stop)
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
     print_table(rows, args)
-    print(f"load average (/proc/loadavg) at the start: {started}; at the end: {loadavg()}")
+    print(provenance.line())
 
 
 async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], list[dict[str, float]]]:
