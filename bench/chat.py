@@ -19,6 +19,13 @@ a temporary folder that is removed at the end; `--quick` runs tiny sizes (a smok
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import secrets
 import socket
@@ -36,10 +43,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from common import Provenance, scratch
-
+from bench.common import Provenance, scratch
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder

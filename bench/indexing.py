@@ -20,6 +20,13 @@ each killed one started again at once, as an orchestrator would.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import contextlib
 import os
@@ -39,10 +46,8 @@ import anyio
 import httpx
 import msgspec
 import psutil
-from common import Provenance, scratch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.common import Provenance, scratch
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.database import connect, ensure_database

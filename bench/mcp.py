@@ -29,16 +29,14 @@ contenders take turns within each measure and the order rotates from round to ro
 change of load on the machine falls on all of them alike.
 """
 
-# ruff: noqa: E402 - the path is set before the imports (see below)
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-# This file is named like the SDK's package: take its folder off the path before importing it.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
 import contextlib
@@ -56,12 +54,12 @@ import anyio
 import httpx2
 import msgspec
 import uvicorn
-from common import Provenance, scratch
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
+from bench.common import Provenance, scratch
 from shopagent.actors.mcp import run_mcp, transport_security
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres

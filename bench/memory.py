@@ -32,6 +32,13 @@ never by a fixed sleep. Everything is written under one temporary folder, remove
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import contextlib
 import json
@@ -52,10 +59,8 @@ import asyncpg
 import httpx
 import msgspec
 import psutil
-from common import Provenance, free_port, grid, postgres_pss, scratch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.common import Provenance, free_port, grid, postgres_pss, scratch
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.domain.tokens import issue_token
@@ -320,7 +325,7 @@ def write_catalog(products: int, path: Path) -> Path:
     if products <= len(sample):
         path.write_text(json.dumps(sample[:products]), encoding="utf-8")
     else:
-        from indexing import synthetic_catalog  # bench/indexing.py: the catalog its figures use
+        from bench.indexing import synthetic_catalog  # bench/indexing.py: the catalog its figures use
 
         path.write_bytes(msgspec.json.encode(synthetic_catalog(products)))
     return path

@@ -13,6 +13,13 @@ one temporary folder, removed at the end; `--quick` is one outage of 1 s (a smok
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import asyncio
 import os
@@ -28,10 +35,7 @@ import asyncpg
 import httpx
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from common import Provenance, scratch
-
+from bench.common import Provenance, scratch
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from tests.factories import product_input

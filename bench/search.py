@@ -22,6 +22,13 @@ Query embedding is excluded (a table lookup here; the model adds ~3 ms).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import socket
 import statistics
@@ -35,13 +42,11 @@ import anyio
 import httpx2
 import msgspec
 import numpy as np
-from common import Provenance, scratch
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from pgvector import Vector
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.common import Provenance, scratch
 from shopagent.actors.mcp import run_mcp
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog

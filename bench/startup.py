@@ -11,6 +11,13 @@ one temporary folder, removed at the end. Prints a table.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as `python bench/NAME.py`: the checkout goes first on the path instead of bench/, so that
+# bench/mcp.py cannot shadow the mcp package; the shared helpers are bench.common.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
 import argparse
 import os
 import signal
@@ -23,7 +30,8 @@ import urllib.request
 from pathlib import Path
 
 import psutil
-from common import REPO, Provenance, free_port, grid, postgres_pss, scratch
+
+from bench.common import REPO, Provenance, free_port, grid, postgres_pss, scratch
 
 MiB = 2**20
 
