@@ -52,7 +52,8 @@ from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import ensure_database, open_pool
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning, _filters
+from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
+from shopagent.adapters.postgres.search_sql import filters_clause
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
@@ -120,7 +121,7 @@ class CountingSearchIndex(PostgresSearchIndex):
         threshold = self._tuning.exact_below_products
         if filters.any:
             matching = await conn.fetch(
-                f"SELECT p.id FROM product p WHERE {_filters(1, filters)} LIMIT $7", *args, threshold
+                f"SELECT p.id FROM product p WHERE {filters_clause(1, filters)} LIMIT $7", *args, threshold
             )
             if len(matching) < threshold:
                 rows = await conn.fetch(
@@ -340,7 +341,7 @@ async def measure_selectivities(pool, variants, index, queries, texts, args) -> 
         request = variants["now"].request("q0", 10, **filters)
         async with pool.acquire() as conn:
             matching = await conn.fetchval(
-                f"SELECT count(*) FROM product p WHERE {_filters(1)}",
+                f"SELECT count(*) FROM product p WHERE {filters_clause(1)}",
                 request.filters.min_price, request.filters.max_price, request.filters.on_variation,
                 list(request.filters.colors), list(request.filters.sizes), request.filters.in_stock,
             )  # fmt: skip

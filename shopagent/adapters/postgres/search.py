@@ -27,7 +27,6 @@ reach SQL as parameters.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,114 +36,18 @@ import numpy as np
 from pgvector import Vector
 
 from shopagent.adapters.postgres.filter_statistics import CatalogStatistics
+from shopagent.adapters.postgres.search_sql import (
+    EVIDENCE,
+    LEXICAL_ANY,
+    TEXT_CONFIG_NAME,
+    VOCABULARY,
+    filter_args,
+    filters_clause,
+    lexical_sql,
+)
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.indexing import MODEL_ID
 from shopagent.domain.search import SearchFilters
-
-_CONFIG = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-def _filters(first: int, shape: SearchFilters | None = None) -> str:
-    """The filter predicate on `product p`, its six parameters numbered from `first`.
-
-    A NULL bound or an empty list means "no constraint". Given the filters' `shape`, the
-    variation test names only the constraints that are set, as a plain EXISTS: the planner
-    then drives it from the variation index, whatever plan it caches (a test such as
-    `cardinality($4) = 0 OR color = ANY($4)` cannot use an index in a generic plan).
-    """
-    low, high, variation, colors, sizes, in_stock = (f"${n}" for n in range(first, first + 6))
-    prices = f"""
-    ({low}::numeric IS NULL OR coalesce(p.discount_price, p.price) >= {low})
-    AND ({high}::numeric IS NULL OR coalesce(p.discount_price, p.price) <= {high})"""
-    if shape is None:
-        return f"""{prices}
-    AND (NOT {variation}::bool OR EXISTS (
-        SELECT 1 FROM product_variation v
-        WHERE v.product_id = p.id
-          AND (cardinality({colors}::text[]) = 0 OR v.color = ANY({colors}::text[]))
-          AND (cardinality({sizes}::text[]) = 0 OR v.size = ANY({sizes}::text[]))
-          AND (NOT {in_stock}::bool OR v.quantity > v.reserved)))
-    """
-    if not shape.on_variation:
-        return (
-            f"{prices} AND NOT {variation}::bool AND {colors}::text[] IS NOT NULL AND {sizes}::text[] IS NOT NULL "
-            f"AND {in_stock}::bool IS NOT NULL"
-        )
-    tests = [
-        f"v.color = ANY({colors}::text[])" if shape.colors else f"{colors}::text[] IS NOT NULL",
-        f"v.size = ANY({sizes}::text[])" if shape.sizes else f"{sizes}::text[] IS NOT NULL",
-        f"{in_stock}::bool AND v.quantity > v.reserved" if shape.in_stock else f"{in_stock}::bool IS NOT NULL",
-    ]
-    return f"""{prices}
-    AND {variation}::bool AND EXISTS (
-        SELECT 1 FROM product_variation v WHERE v.product_id = p.id AND {" AND ".join(tests)})
-    """
-
-
-# $1 config, $2 words, $3 vector (NULL: no distance), $4 model, $5 product ids, $6 colours, $7 sizes
-_EVIDENCE = """
-WITH term AS MATERIALIZED (
-    SELECT n::int AS n, q FROM unnest($2::text[]) WITH ORDINALITY AS u(w, n),
-         LATERAL plainto_tsquery($1::regconfig, w) AS q
-    WHERE numnode(q) > 0
-)
-SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating, p.main_image,
-       (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
-        WHERE c.product_id = p.id AND c.model = $4) AS distance,
-       array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
-       array(SELECT t.n FROM term t) AS content_terms,
-       v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes
-FROM product p
-LEFT JOIN product_index i ON i.product_id = p.id
-CROSS JOIN LATERAL (
-    SELECT coalesce(sum(v.quantity - v.reserved) FILTER (
-               WHERE (cardinality($6::text[]) = 0 OR v.color = ANY($6::text[]))
-                 AND (cardinality($7::text[]) = 0 OR v.size = ANY($7::text[]))), 0) AS available,
-           array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved) AS colors,
-           array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved) AS sizes
-    FROM product_variation v WHERE v.product_id = p.id
-) v
-WHERE p.id = ANY($5::bigint[])
-"""
-
-# The OR of the words' tsqueries is computed once (an InitPlan), then the GIN index finds the
-# matching documents; the filters are checked per match, best first, through the product's
-# primary key (a subquery the planner cannot turn into a join that would scan every product:
-# 4 ms against 17-30 ms on 50,000 products), until the limit is reached.
-_LEXICAL = """
-WITH q AS MATERIALIZED (
-    SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) AS q FROM unnest($2::text[]) AS w
-),
-matched AS MATERIALIZED (
-    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.q
-)
-SELECT m.product_id
-FROM {source}
-LIMIT $3
-"""
-_RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', m.document, (SELECT q FROM q))"
-_LEXICAL_ANY = _LEXICAL.format(source=f"matched m ORDER BY {_RANK} DESC, m.product_id")
-# Price filters let most matches through: rank them all, then check the filters best first
-# until the limit is reached. Colours, sizes and stock let few through: check them first,
-# then rank only the matches that passed.
-_LEXICAL_RANK_FIRST = _LEXICAL.format(
-    source=f"(SELECT m.product_id, {_RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
-    f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {_filters(4)})"
-)
-
-
-def _lexical_sql(filters: SearchFilters) -> str:
-    if not filters.on_variation:
-        return _LEXICAL_RANK_FIRST
-    return _LEXICAL.format(
-        source=f"matched m WHERE m.product_id IN (SELECT p.id FROM product p WHERE {_filters(4, filters)})"
-        f" ORDER BY {_RANK} DESC, m.product_id"
-    )
-
-
-_VOCABULARY = """
-SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS NOT NULL'{weights})
-"""
 
 
 @dataclass(frozen=True)
@@ -158,7 +61,7 @@ class SearchTuning:
 
 class PostgresSearchIndex:
     def __init__(self, pool: asyncpg.Pool, text_config: str = "english", tuning: SearchTuning | None = None) -> None:
-        if not _CONFIG.match(text_config):
+        if not TEXT_CONFIG_NAME.match(text_config):
             raise ValueError(f"unsupported text search configuration {text_config!r}")
         self._pool = pool
         self._config = text_config
@@ -182,7 +85,7 @@ class PostgresSearchIndex:
         The HNSW plan looks further only while the vector leg has fewer than `need` products."""
         if not MODEL_ID.match(model):
             raise ValueError(f"unsupported model id {model!r}")
-        args = _filter_args(filters)
+        args = filter_args(filters)
         terms = list(terms)
         legs: dict[str, list[int]] = {"vector": [], "lexical": []}
 
@@ -197,9 +100,9 @@ class PostgresSearchIndex:
             async with self._pool.acquire() as conn, conn.transaction(readonly=True):
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 if filters.any:
-                    rows = await conn.fetch(_lexical_sql(filters), self._config, terms, depth, *args)
+                    rows = await conn.fetch(lexical_sql(filters), self._config, terms, depth, *args)
                 else:
-                    rows = await conn.fetch(_LEXICAL_ANY, self._config, terms, depth)
+                    rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth)
             legs["lexical"] = [r["product_id"] for r in rows]
 
         # The legs run at once, each on a connection of its own: the search takes about as
@@ -217,7 +120,7 @@ class PostgresSearchIndex:
         if ids:
             async with self._pool.acquire() as conn:
                 rows = await conn.fetch(
-                    _EVIDENCE,
+                    EVIDENCE,
                     self._config,
                     terms,
                     Vector(vector) if vector is not None else None,
@@ -238,14 +141,14 @@ class PostgresSearchIndex:
         """Every word of the indexed products with its product count, and those of their
         names, categories, brands and materials."""
         async with self._pool.acquire() as conn:
-            known = await conn.fetch(_VOCABULARY.format(weights=""))
-            titles = await conn.fetch(_VOCABULARY.format(weights=", 'a'"))
+            known = await conn.fetch(VOCABULARY.format(weights=""))
+            titles = await conn.fetch(VOCABULARY.format(weights=", 'a'"))
         return {r["word"]: r["ndoc"] for r in known}, {r["word"]: r["ndoc"] for r in titles}
 
     async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            return await self._exact(conn, vector, model, _filter_args(filters), filters, limit)
+            return await self._exact(conn, vector, model, filter_args(filters), filters, limit)
 
     async def estimated_matching(self, filters: SearchFilters) -> float:
         """How many products `filters` lets through, as the plan choice estimates it."""
@@ -288,7 +191,7 @@ class PostgresSearchIndex:
             f"""
             SELECT c.product_id, min(c.embedding <=> $1) AS distance
             FROM product p JOIN product_chunk c ON c.product_id = p.id
-            WHERE c.model = $2 AND {_filters(3, filters)}
+            WHERE c.model = $2 AND {filters_clause(3, filters)}
             GROUP BY c.product_id
             ORDER BY distance, c.product_id
             LIMIT $9
@@ -324,7 +227,7 @@ class PostgresSearchIndex:
             WITH nearest AS MATERIALIZED (
                 SELECT c.product_id, c.embedding <=> $1::vector AS distance
                 FROM product_chunk c JOIN product p ON p.id = c.product_id
-                WHERE c.model = '{model}' AND {_filters(2)}
+                WHERE c.model = '{model}' AND {filters_clause(2)}
                 ORDER BY {approximate}
                 LIMIT $8
             )
@@ -337,10 +240,6 @@ class PostgresSearchIndex:
                 break
             candidates *= 4  # the best chunks crowded into few products: look further
         return [r["product_id"] for r in rows]
-
-
-def _filter_args(f: SearchFilters) -> tuple:
-    return (f.min_price, f.max_price, f.on_variation, list(f.colors), list(f.sizes), f.in_stock)
 
 
 def _row(row: asyncpg.Record) -> CandidateRow:
