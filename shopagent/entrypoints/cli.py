@@ -1,0 +1,150 @@
+"""The CLI commands' bodies: what each command does with the use cases it is given, and the
+lines (and exit code) it answers with. Opening the services is `shopagent.wiring.commands`'s."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from shopagent.domain.errors import ConfigError
+from shopagent.domain.tokens import issue_token
+
+if TYPE_CHECKING:
+    from shopagent.adapters.postgres.migrations import Migration
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.application.catalog import CatalogService
+    from shopagent.application.ports import IndexStatus
+    from shopagent.application.search import CatalogSearch
+    from shopagent.settings import Secret, Settings
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2  # as argparse's: the command was given something it cannot use
+Progress = Callable[[int, int], None]
+
+
+def report_migrations(applied: list[Migration]) -> None:
+    print(f"applied {len(applied)} migration(s)" if applied else "the schema is up to date")
+
+
+async def show_index(
+    status: Callable[[], Awaitable[IndexStatus]],
+    action: str,
+    *,
+    retry_dead: Callable[[], Awaitable[int]],
+    rebuild: Callable[[Progress], Awaitable[None]],
+) -> int:
+    """`index status`, `index retry-failed` and `index rebuild`: each ends with the status."""
+    from shopagent.entrypoints.cli_commands import ProgressBar, print_index_status
+
+    if action == "retry-failed":
+        print(f"{await retry_dead()} dead-lettered event(s) queued again")
+    elif action == "rebuild":
+        await rebuild(ProgressBar("indexing"))
+    print_index_status(await status())
+    return 0
+
+
+async def evaluate(
+    search: CatalogSearch,
+    catalog: CatalogService,
+    path: Path,
+    open_agent: Callable[[], AbstractAsyncContextManager[AssistantAgent]] | None,
+    json_out: Path | None,
+    min_hit5: float | None,
+) -> int:
+    """`eval`: score the search three ways (and the assistant, given `open_agent`) on FILE."""
+    from shopagent.application.evaluation import SEARCH_MODES, evaluate_assistant, evaluate_search, product_names
+    from shopagent.entrypoints.eval_files import EvalFileError, print_report, read_eval_file, write_json
+
+    names = await product_names(catalog)
+    try:
+        cases = read_eval_file(path, search, set(names))
+    except EvalFileError as exc:
+        print(f"shopagent: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    scores = [await evaluate_search(search, cases, mode) for mode in SEARCH_MODES]
+    answers = None
+    if open_agent is not None:
+        async with open_agent() as agent:
+            answers = await evaluate_assistant(agent, cases, names)
+    print_report(scores, answers, sys.stdout)
+    if json_out is not None:
+        if str(json_out) == "-":
+            write_json(scores, answers, sys.stdout)
+        else:
+            with json_out.open("w", encoding="utf-8") as out:
+                write_json(scores, answers, out)
+    if min_hit5 is not None and scores[-1].hit5 < min_hit5:
+        print(f"fused hit@5 {scores[-1].hit5:.2f} is below --min-hit5 {min_hit5}", file=sys.stderr)
+        return EXIT_FAILURE
+    return 0
+
+
+def print_token(secret: Secret | None, user_id: str, ttl: int | None, *, default_ttl: int, max_ttl: int) -> int:
+    """`token issue`: a chat token for `user_id`, alone on stdout."""
+    if secret is None:
+        raise ConfigError("set SHOPAGENT_AUTH_SECRET (or run `shopagent demo` once, which generates one)")
+    ttl = ttl or default_ttl
+    if not 0 < ttl <= max_ttl:
+        raise ConfigError(f"--ttl must be 1-{max_ttl} seconds (chat.token_max_ttl_seconds)")
+    try:
+        print(issue_token(secret.reveal(), user_id, ttl))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return 0
+
+
+async def print_banner(settings: Settings, wait_until_indexed: Callable[[Progress], Awaitable[None]]) -> None:
+    """Once the catalog is indexed (with progress meanwhile), the URLs, keys, a token and a
+    request to paste: the first answer is then the right one."""
+    from shopagent.settings import resolve_data_dir
+
+    shown: list[tuple[int, int]] = []
+
+    def progress(indexed: int, total: int) -> None:
+        if (indexed, total) not in shown and indexed < total:
+            shown.append((indexed, total))
+            print(f"indexing the catalog: {indexed}/{total} products …", flush=True)
+
+    print("shopagent is starting: the services are up, the catalog is being indexed.", flush=True)
+    await wait_until_indexed(progress)
+    secrets = settings.secrets
+    admin_key = secrets.admin_api_key.reveal() if secrets.admin_api_key else "(disabled)"
+    mcp_key = secrets.mcp_api_key.reveal() if secrets.mcp_api_key else "(none: loopback only)"
+    if secrets.auth_secret is None:  # the demo generates one when the environment has none
+        raise ConfigError("the demo's chat needs SHOPAGENT_AUTH_SECRET")
+    demo_token = issue_token(secrets.auth_secret.reveal(), "demo", settings.chat.token_ttl_seconds)
+    http = f"http://{settings.http.host}:{settings.http.port}"
+    lines = [
+        "",
+        "shopagent is ready. Press Ctrl-C to stop.",
+        f"  chat page  {http}/#token={demo_token}",
+        f"  HTTP API   {http}/api",
+        f"  admin API  {http}/api/admin/products",
+        f"             Authorization: Bearer {admin_key}",
+        f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
+        f"             Authorization: Bearer {mcp_key}",
+        f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
+        f"  chat       POST {http}/api/assistant-agent/chat",
+        f"             Authorization: Bearer {demo_token}",
+        f"             (a token for the user 'demo'; mint others with `{command()} token issue USER_ID`)",
+        f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
+        "",
+        "Ask it something:",
+        f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "
+        """-H 'Content-Type: application/json' -d '{"query": "warm winter boots under 200 euros"}'""",
+        f"or chat in a terminal, in another window: {command()} repl",
+        "",
+    ]
+    print("\n".join(lines), flush=True)
+
+
+def command() -> str:
+    """How this command was started, to repeat in hints: the script's path, or `python -m`."""
+    launched = Path(sys.argv[0])
+    if launched.name == "__main__.py":
+        return f"{sys.executable} -m shopagent"
+    return str(launched) if launched.is_absolute() or launched.parent != Path() else launched.name
