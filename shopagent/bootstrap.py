@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
@@ -83,11 +84,11 @@ __all__ = [  # the stable surface tests, benchmarks and the CLI import from here
 log = logging.getLogger("shopagent")
 
 SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
-Health_ = Callable[[], Awaitable[Health]]
+HealthReport = Callable[[], Awaitable[Health]]
 Offered = dict[str, Callable[[], ChildSpec]]
 
 
-def roster_for(actors: frozenset[str], services: CoreServices, health: Health_ | None = None) -> list[ChildSpec]:
+def roster_for(actors: frozenset[str], services: CoreServices, health: HealthReport | None = None) -> list[ChildSpec]:
     """The child specs for the chosen actors, in start order: each actor is offered by the
     bundle that holds what it needs (ops also needs the `health` report)."""
     offered = core_children(services, health)
@@ -101,7 +102,7 @@ def roster_for(actors: frozenset[str], services: CoreServices, health: Health_ |
     return [offered[name]() for name in START_ORDER if name in actors]
 
 
-def core_children(services: CoreServices, health: Health_ | None) -> Offered:
+def core_children(services: CoreServices, health: HealthReport | None) -> Offered:
     s = services.settings
     offered: Offered = {
         "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
@@ -117,8 +118,12 @@ def core_children(services: CoreServices, health: Health_ | None) -> Offered:
 def search_children(services: SearchServices) -> Offered:
     s = services.settings
     limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst)
-    run = partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics)
-    return {"mcp": lambda: ChildSpec("mcp", run)}
+    # The MCP server is built (and its stack imported) only when the mcp actor runs.
+    return {
+        "mcp": lambda: ChildSpec(
+            "mcp", partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics)
+        )
+    }
 
 
 def indexer_children(services: IndexerServices) -> Offered:
@@ -160,10 +165,10 @@ def sweeps(services: CoreServices) -> list[Sweep]:
     ]
 
 
-async def _run_mcp(*args: object, **kwargs: object) -> None:
+async def _run_mcp(*args: Any, **kwargs: Any) -> None:
     from shopagent.actors.mcp import run_mcp  # the MCP stack: only the roles that serve it import it
 
-    await run_mcp(*args, **kwargs)  # type: ignore[arg-type]
+    await run_mcp(*args, **kwargs)
 
 
 def build_public_app(services: CoreServices, chat_model: ChatModel | None = None) -> Starlette:

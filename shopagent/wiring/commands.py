@@ -64,11 +64,9 @@ async def migrate(settings: Settings) -> None:
 
 
 async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
-    from shopagent.entrypoints.cli_commands import import_catalog_file
-
     words = bootstrap.option_words(settings)
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await import_catalog_file(services.catalog, path, format=format, words=words)
+        summary = await cli.import_catalog_file(services.catalog, path, format=format, words=words)
     return 1 if summary.rejected else 0
 
 
