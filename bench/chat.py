@@ -109,7 +109,7 @@ async def main(args: argparse.Namespace) -> None:
                                  description="A warm lined boot for snowy days.",
                                  variations=[VariationInput(color="black", size="42", quantity=5)])
                 )  # fmt: skip
-            while events := await services.index_store.claim(100, 60, 5, "bench"):
+            while events := await services.outbox.claim(100, 60, 5, "bench"):
                 await services.index_product.index(events)
 
             async def ping(request: Request) -> JSONResponse:
@@ -184,7 +184,7 @@ async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[l
     url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
     async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=await MiniLMEmbedder.load()) as services:
         await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
-        while events := await services.index_store.claim(64, 60, 5, "bench"):
+        while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
         timings: dict[str, list[float]] = {}
         for name, model in (("offline", None), ("scripted", ScriptedChatModel(one_tool_call))):

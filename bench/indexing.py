@@ -47,7 +47,7 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.database import connect, ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import drop_vector_index, ensure_vector_index, vector_index_name
+from shopagent.adapters.postgres.vector_index import drop_vector_index, ensure_vector_index, vector_index_name
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.bootstrap import (
@@ -193,7 +193,7 @@ async def run_pipeline_until_indexed(services, total: int) -> tuple[float, float
             finished.set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.index_store, services.embedder,
+        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
         indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
@@ -231,7 +231,7 @@ async def freshness(services, updates: int) -> list[float]:
             waiting[event.product_id].set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.index_store, services.embedder,
+        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
         indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
     )  # fmt: skip
     products = await services.catalog.list_products(limit=updates)

@@ -41,8 +41,8 @@ from shopagent.actors.mcp import run_mcp
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import ensure_database, open_pool
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.adapters.postgres.index_store import ensure_vector_index
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
+from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
 from shopagent.bootstrap import catalog_rules, prepare_schema

@@ -156,7 +156,7 @@ def sweeps(services: CoreServices) -> list[Sweep]:
     """The reaper's housekeeping."""
     s = services.settings
     return [
-        Sweep("expired-leases", partial(services.index_store.release_expired_leases, s.indexer.max_attempts)),
+        Sweep("expired-leases", partial(services.outbox.release_expired_leases, s.indexer.max_attempts)),
         Sweep(
             "stuck-conversations",
             partial(release_stuck_conversations, services.conversations, s.reaper.stuck_after_seconds),
@@ -185,7 +185,7 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
         auth_secret=s.secrets.auth_secret.reveal(),
         admin_key=s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None,
         catalog=services.catalog,
-        index_status=partial(services.index_store.status, embedding_model_id(s)),
+        index_status=partial(services.index_status, embedding_model_id(s)),
         open_chat=partial(open_chat, services, chat_model),
         chat_limit=RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages"),
         admin_limit=RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst),
@@ -250,7 +250,7 @@ def supervise(services: CoreServices, scrub: Callable[[str], str]) -> Supervisor
     checks = dependency_checks(services)
     indexing = services if isinstance(services, IndexerServices) else None
     mailbox = indexing.mailbox if indexing is not None else None
-    backlog = indexing.index_store.backlog if indexing is not None else None
+    backlog = indexing.outbox.backlog if indexing is not None else None
 
     async def health() -> Health:
         return await health_of(supervisor, mailbox, scrub, checks, backlog)
@@ -272,7 +272,7 @@ async def drain_index(
     (see `application.index_runs.drain_index`)."""
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services), restart_policy(services.settings))
     await index_runs.drain_index(
-        services.index_store,
+        services.outbox,
         services.index_keeper,
         supervisor.run,
         first_event,

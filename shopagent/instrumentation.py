@@ -21,7 +21,14 @@ from prometheus_client.metrics_core import Metric
 
 from shopagent.adapters.postgres.database import GuardedPool
 from shopagent.application.conversations import ChatService, TurnResult
-from shopagent.application.ports import ChatModel, EmbeddingModel, IndexStore, SaveOutcome, ToolGateway
+from shopagent.application.ports import (
+    ChatModel,
+    ChunkStore,
+    EmbeddingModel,
+    SaveOutcome,
+    ToolGateway,
+    VectorIndexAdmin,
+)
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.errors import ShopagentError
 from shopagent.domain.indexing import OutboxEvent
@@ -213,7 +220,7 @@ def pool_source(pool: GuardedPool) -> Callable[[], Awaitable[list[Metric]]]:
 
 
 def vector_index_source(
-    pool: GuardedPool, store: IndexStore, model: str, max_attempts: int
+    pool: GuardedPool, vector_index: VectorIndexAdmin, chunks: ChunkStore, model: str
 ) -> Callable[[], Awaitable[list[Metric]]]:
     """Whether the model's vector index is built, and how many products it covers; nothing
     while the database is down (`shopagent_dependency_up` says so)."""
@@ -221,7 +228,8 @@ def vector_index_source(
     async def read() -> list[Metric]:
         if not pool.up:
             return []
-        state = await store.vector_index_state(model, max_attempts)
+        state = await vector_index.state(model)
+        products_indexed = await chunks.products_indexed(model)
         ready = GaugeMetricFamily(
             "shopagent_vector_index_ready", "1 when the model's vector index is built (until then searches scan).",
             labels=["model"],
@@ -230,7 +238,7 @@ def vector_index_source(
         indexed = GaugeMetricFamily(
             "shopagent_indexed_products", "Products whose chunks come from the model.", labels=["model"]
         )
-        indexed.add_metric([model], state.products_indexed)
+        indexed.add_metric([model], products_indexed)
         return [ready, indexed]
 
     return read

@@ -131,7 +131,7 @@ async def _indexed_shop(embedded_pg: EmbeddedPostgres, template_db: str, catalog
         async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
             summary = await import_products(services.catalog, read_catalog_file(catalog))
             assert summary.rejected == []
-            while events := await services.index_store.claim(64, 60, 5, "shop"):
+            while events := await services.outbox.claim(64, 60, 5, "shop"):
                 await services.index_product.index(events)
             yield services
 
@@ -171,3 +171,17 @@ async def kitchen_fr_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     shop = DATA / "kitchen_fr"
     async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
         yield services
+
+
+@pytest.fixture(params=["postgres"])
+def index_backend_opener(request: pytest.FixtureRequest):
+    from tests.index_backends import BACKENDS
+
+    return BACKENDS[request.param](request)
+
+
+@pytest.fixture
+async def index_backend(index_backend_opener):
+    """Each implementation of the indexing ports (tests/index_backends.py), over a fresh store."""
+    async with index_backend_opener as backend:
+        yield backend

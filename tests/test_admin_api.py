@@ -99,7 +99,7 @@ async def test_invalid_input_is_a_400_naming_the_problem_and_nothing_is_written(
         listed = (await client.get("/api/admin/products")).json()["products"]
     assert [p["slug"] for p in listed] == ["other"]
     assert listed[0]["variations"][1]["quantity"] == 0
-    assert await services.index_store.status("hash-384") is not None
+    assert await services.index_status("hash-384") is not None
     async with services.pool.acquire() as conn:
         assert await conn.fetchval("SELECT count(*) FROM outbox_event") == 1  # only the one valid create
 

@@ -24,7 +24,7 @@ async def tools(settings):
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         await services.catalog.create_product(product_input("alpine-boot"))
         await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
-        while events := await services.index_store.claim(50, 60, 5, "t"):
+        while events := await services.outbox.claim(50, 60, 5, "t"):
             await services.index_product.index(events)
         async with open_in_process(services.mcp_server) as gateway:
             yield gateway

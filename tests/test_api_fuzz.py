@@ -67,7 +67,7 @@ async def live_server(embedded_pg, template_db):
         async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
             for slug in ("alpine-boot", "harbour-coat"):
                 await services.catalog.create_product(product_input(slug))
-            while events := await services.index_store.claim(10, 60, 5, "t"):
+            while events := await services.outbox.claim(10, 60, 5, "t"):
                 await services.index_product.index(events)
             async with anyio.create_task_group() as tg:
                 await tg.start(partial(run_http, settings, partial(build_public_app, services)))

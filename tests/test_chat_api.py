@@ -60,7 +60,7 @@ async def chat_api(settings, model, **chat_settings):
     )
     async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
         await services.catalog.create_product(product_input("alpine-boot"))
-        await services.index_product.index(await services.index_store.claim(10, 60, 5, "t"))
+        await services.index_product.index(await services.outbox.claim(10, 60, 5, "t"))
         async with anyio.create_task_group() as tg:
             await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:

@@ -329,7 +329,7 @@ async def test_an_injected_description_is_never_shown(sample_shop, clothing):
         assert INJECTION in audit["structuredContent"]["description"]
     finally:
         await sample_shop.catalog.update_product(current.id, ProductPatch(description=current.description))
-        while events := await sample_shop.index_store.claim(64, 60, 5, "restore"):
+        while events := await sample_shop.outbox.claim(64, 60, 5, "restore"):
             await sample_shop.index_product.index(events)
 
 

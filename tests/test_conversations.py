@@ -57,7 +57,7 @@ class GatedModel(ScriptedChatModel):
 async def services(settings):
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         await services.catalog.create_product(product_input("alpine-boot"))
-        await services.index_product.index(await services.index_store.claim(10, 60, 5, "t"))
+        await services.index_product.index(await services.outbox.claim(10, 60, 5, "t"))
         yield services
 
 

@@ -12,7 +12,7 @@ import asyncpg
 import msgspec
 import pytest
 
-from shopagent.adapters.postgres.index_store import vector_index_name
+from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.application.catalog import ImportNote, import_products
 from shopagent.bootstrap import option_words
 from shopagent.domain.catalog import ProductInput

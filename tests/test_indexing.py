@@ -8,19 +8,20 @@ from functools import partial
 import anyio
 import asyncpg
 import msgspec
-import numpy as np
 import pytest
 
 from shopagent.actors.embedding_pool import run_embedding_pool
 from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.adapters.postgres.index_store import _VECTOR_INDEX_LOCK, vector_index_name
-from shopagent.application.indexing import IndexingPolicy, IndexProducts, Leases, VectorIndexKeeper
-from shopagent.application.ports import SaveItem, SaveOutcome, VectorIndexSpec
+from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, vector_index_name
+from shopagent.application.indexing import IndexingPolicy, IndexProducts
+from shopagent.application.leases import Leases
+from shopagent.application.ports import SaveOutcome, VectorIndexSpec
+from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
-from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash
+from shopagent.domain.indexing import OutboxEvent, chunk_product
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import SearchSettings
@@ -41,7 +42,7 @@ async def chunks_of(services, product_id: int) -> list[tuple[int, str, str]]:
 async def process_all(services, worker: str = "test", lease: float = 60) -> list[SaveOutcome | None]:
     """Claim and process every due event, the way the pipeline does, one at a time."""
     outcomes = []
-    while events := await services.index_store.claim(50, lease, 5, worker):
+    while events := await services.outbox.claim(50, lease, 5, worker):
         for event in events:
             outcomes.append(await index_one(services, event))
     return outcomes
@@ -95,7 +96,7 @@ async def test_deleting_a_product_removes_its_chunks_and_a_late_upsert_cannot_br
     await process_all(services)
     # The upsert event of an edit is claimed, then the product is deleted before it is processed.
     await services.catalog.update_product(product.id, ProductPatch(name="Alpine Boot II"))
-    late = await services.index_store.claim(10, 60, 5, "slow-worker")
+    late = await services.outbox.claim(10, 60, 5, "slow-worker")
     await services.catalog.delete_product(product.id)
     assert await chunks_of(services, product.id) == []
     assert [await index_one(services, e) for e in late] == [SaveOutcome.GONE]
@@ -103,32 +104,15 @@ async def test_deleting_a_product_removes_its_chunks_and_a_late_upsert_cannot_br
     assert await chunks_of(services, product.id) == []
 
 
-async def test_a_stale_read_never_overwrites_newer_chunks(services):
-    product = await services.catalog.create_product(product_input())
-    await process_all(services)
-    await services.catalog.update_product(product.id, ProductPatch(name="First Rename"))
-    (old_event,) = await services.index_store.claim(10, 60, 5, "a")
-    old_read = await services.catalog.get_product(product.id)
-    await services.catalog.update_product(product.id, ProductPatch(name="Second Rename"))
-    assert await process_all(services) == [SaveOutcome.WRITTEN]  # the newer event, by another worker
-    # The slow worker now saves what it read before the second rename.
-    chunks = chunk_product(old_read, 96)
-    vectors = np.stack([services.embedder.vector(c.content) for c in chunks])
-    item = SaveItem(old_read, chunks, chunk_set_hash("hash-384", chunks), vectors)
-    outcome = await services.index_store.save_batch([old_event], [item], "hash-384")
-    assert outcome == {old_event.id: SaveOutcome.STALE}
-    assert (await chunks_of(services, product.id))[0][2] == "Second Rename. Boots"
-
-
 async def test_a_duplicated_job_is_a_no_op_success(services):
     embedder: HashEmbedder = services.embedder
     await services.catalog.create_product(product_input())
-    (event,) = await services.index_store.claim(10, 60, 5, "w")
+    (event,) = await services.outbox.claim(10, 60, 5, "w")
     assert await index_one(services, event) == SaveOutcome.WRITTEN
     calls = embedder.calls
     assert await index_one(services, event) is None  # delivered again
     assert embedder.calls == calls
-    assert (await services.index_store.status("hash-384")).dead == 0
+    assert (await services.index_status("hash-384")).dead == 0
 
 
 async def lost_leases_and_attempts(services, event_id: int) -> tuple[int, int]:
@@ -139,9 +123,9 @@ async def lost_leases_and_attempts(services, event_id: int) -> tuple[int, int]:
 
 async def test_a_worker_killed_mid_job_is_recovered_after_its_lease_which_costs_no_attempt(services):
     product = await services.catalog.create_product(product_input())
-    (event,) = await services.index_store.claim(10, 0.2, 5, "doomed-worker")  # then it "dies"
-    assert await services.index_store.claim(10, 60, 5, "other") == []  # leased: nobody else takes it
-    retaken = await eventually(lambda: services.index_store.claim(10, 60, 5, "rescuer"))
+    (event,) = await services.outbox.claim(10, 0.2, 5, "doomed-worker")  # then it "dies"
+    assert await services.outbox.claim(10, 60, 5, "other") == []  # leased: nobody else takes it
+    retaken = await eventually(lambda: services.outbox.claim(10, 60, 5, "rescuer"))
     assert [e.id for e in retaken] == [event.id]
     # Nothing failed: the lost lease is counted apart, the attempts are untouched.
     assert retaken[0].attempts == 0
@@ -157,12 +141,12 @@ async def test_the_leases_of_an_indexer_whose_connection_is_gone_are_taken_over_
     await services.catalog.create_product(product_input())
     doomed = "indexer/host-a/4242/0a1b2c3d"
     alive = await asyncpg.connect(database, server_settings={"application_name": doomed})  # its LISTEN connection
-    (event,) = await services.index_store.claim(10, 60, 5, doomed)
-    assert await services.index_store.claim(10, 60, 5, "indexer/host-b/7/00000000") == []  # alive: its lease holds
+    (event,) = await services.outbox.claim(10, 60, 5, doomed)
+    assert await services.outbox.claim(10, 60, 5, "indexer/host-b/7/00000000") == []  # alive: its lease holds
     await alive.close()  # the process is killed: its connections close with it
 
     async def taken_over():
-        return await services.index_store.claim(10, 60, 5, "indexer/host-b/7/00000000")
+        return await services.outbox.claim(10, 60, 5, "indexer/host-b/7/00000000")
 
     retaken = await eventually(taken_over, timeout=5)  # long before the 60 s lease runs out
     assert [e.id for e in retaken] == [event.id]
@@ -183,24 +167,24 @@ class FlakyEmbedder(HashEmbedder):
 async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_failed_recovers(services):
     flaky = FlakyEmbedder()
     policy = IndexingPolicy(max_attempts=3, backoff_seconds=0.01, backoff_max_seconds=0.02)
-    index = IndexProducts(services.catalog.repository, services.index_store, flaky, policy)
+    index = IndexProducts(services.catalog.repository, services.outbox, services.chunk_store, flaky, policy)
     product = await services.catalog.create_product(product_input())
 
     async def dead_lettered():
-        for event in await services.index_store.claim(10, 60, 3, "w"):
+        for event in await services.outbox.claim(10, 60, 3, "w"):
             await index([event])
-        return (await services.index_store.status("hash-384")).dead == 1
+        return (await services.index_status("hash-384")).dead == 1
 
     await eventually(dead_lettered)
-    status = await services.index_store.status("hash-384")
+    status = await services.index_status("hash-384")
     assert status.dead_events[0]["attempts"] == 3
     assert status.dead_events[0]["lastError"] == "the embedding service is down"
     assert status.pending == 0
 
     flaky.broken = False
-    assert await services.index_store.retry_dead() == 1
-    await index(await services.index_store.claim(10, 60, 3, "w"))
-    status = await services.index_store.status("hash-384")
+    assert await services.outbox.retry_dead() == 1
+    await index(await services.outbox.claim(10, 60, 3, "w"))
+    status = await services.index_status("hash-384")
     assert (status.dead, status.products_indexed) == (0, 1)
     assert len(await chunks_of(services, product.id)) == len(chunk_product(product, 96))
 
@@ -247,7 +231,7 @@ async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_sa
                 await first.catalog.create_product(product_input(f"boot-{n}", name=f"Boot number {n}"))
 
             async def all_indexed():
-                status = await first.index_store.status("hash-384")
+                status = await first.index_status("hash-384")
                 return status.products_indexed == 120 and status.pending + status.in_flight == 0
 
             await eventually(all_indexed, timeout=30)
@@ -277,31 +261,6 @@ async def test_the_running_pipeline_indexes_a_write_within_moments_of_its_commit
         tg.cancel_scope.cancel()
 
 
-async def test_the_reaper_sweep_frees_expired_leases_and_dead_letters_exhausted_events(services):
-    store = services.index_store
-    first = await services.catalog.create_product(product_input("boot-one"))
-    second = await services.catalog.create_product(product_input("boot-two"))
-    (event,) = await store.claim(1, 0.05, 5, "crashing-worker")  # never finished
-
-    async def lease_over() -> bool:
-        async with services.pool.acquire() as conn:
-            return await conn.fetchval("SELECT locked_until < now() FROM outbox_event WHERE id = $1", event.id)
-
-    await eventually(lease_over)
-    retaken = await store.claim(2, 0.05, 5, "crashing-worker")  # the first one's lease is lost once
-    assert [(e.product_id, e.attempts) for e in retaken] == [(first.id, 0), (second.id, 0)]
-
-    # With at most 2: the first event has lost its second lease (it seems to take its workers
-    # down with it) and is dead-lettered; the second only needs a new lease.
-    assert await eventually(lambda: store.release_expired_leases(max_attempts=2)) == 2
-    status = await store.status("hash-384")
-    assert (status.dead, status.pending, status.in_flight) == (1, 1, 0)
-    assert status.dead_events[0]["productId"] == first.id
-    assert status.dead_events[0]["attempts"] == 0
-    assert status.dead_events[0]["lastError"] == "its lease ran out 2 times: the indexer holding it stopped or hung"
-    assert await lost_leases_and_attempts(services, retaken[1].id) == (1, 0)
-
-
 async def vector_index_definition(services) -> str | None:
     """The hash model's vector index as PostgreSQL describes it, or None when there is none."""
     async with services.pool.acquire() as conn:
@@ -329,7 +288,7 @@ async def run_indexer_watching_the_vector_index(services, products: int) -> list
     services.index_product = watched
 
     async def done():
-        status = await services.index_store.status("hash-384")
+        status = await services.index_status("hash-384")
         return (
             status.products_indexed == products
             and status.pending + status.in_flight == 0
@@ -375,21 +334,8 @@ async def test_a_small_backlog_is_indexed_into_the_live_vector_index(settings):
     assert seen and all(seen)
 
 
-async def test_only_events_in_flight_or_due_hold_back_the_build(services):
-    store = services.index_store
-    assert not await store.has_backlog(5)
-    product = await services.catalog.create_product(product_input())
-    assert await store.has_backlog(5)  # due
-    [event] = await store.claim(10, 60, 5, "test")
-    assert await store.has_backlog(5)  # in flight
-    await store.fail(event, "the embedding service is down", 3600)
-    assert not await store.has_backlog(5)  # waiting an hour for its retry: not worth waiting for
-    await services.catalog.update_product(product.id, ProductPatch(name="Renamed"))
-    assert await store.has_backlog(5)
-
-
 def leases_of(services, *, lease: float = 60, ahead: int = 32, worker: str = "this-indexer") -> Leases:
-    return Leases(services.index_store, lease_seconds=lease, max_attempts=5, worker=worker, ahead=ahead)
+    return Leases(services.outbox, lease_seconds=lease, max_attempts=5, worker=worker, ahead=ahead)
 
 
 async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(services):
@@ -419,7 +365,7 @@ async def test_the_poller_hands_a_whole_claim_to_an_idle_worker_as_one_batch(ser
 
 async def test_an_idle_indexer_builds_the_missing_vector_index_once_another_finishes_its_work(services):
     await services.catalog.create_product(product_input())
-    [event] = await services.index_store.claim(10, 60, 5, "another-indexer")  # in flight elsewhere
+    [event] = await services.outbox.claim(10, 60, 5, "another-indexer")  # in flight elsewhere
     async with anyio.create_task_group() as tg:
         await tg.start(Supervisor(roster_for(INDEXER_ACTORS, services)).run)
         await services.index_keeper.settle()
@@ -428,7 +374,7 @@ async def test_an_idle_indexer_builds_the_missing_vector_index_once_another_fini
             await conn.execute("UPDATE outbox_event SET status = 'done', locked_until = NULL WHERE id = $1", event.id)
         await eventually(lambda: vector_index_definition(services), timeout=10)
         tg.cancel_scope.cancel()
-    status = await services.index_store.status("hash-384")
+    status = await services.index_status("hash-384")
     assert status.vector_index_ready and status.vector_index_settings == "m=16, ef_construction=64"
 
 
@@ -454,8 +400,8 @@ async def test_an_invalid_index_left_by_a_failed_build_is_replaced(services):
     name = vector_index_name("hash-384")
     async with services.pool.acquire() as conn:  # what a cancelled CREATE INDEX CONCURRENTLY leaves
         await conn.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass($1)", name)
-    state = await services.index_store.vector_index_state("hash-384", 5)
-    assert not state.ready and not (await services.index_store.status("hash-384")).vector_index_ready
+    state = await services.vector_index.state("hash-384")
+    assert not state.ready and not (await services.index_status("hash-384")).vector_index_ready
     await services.index_keeper.prepare()
     assert services.index_keeper.pending
     await services.index_keeper.settle()
@@ -472,8 +418,8 @@ def test_hnsw_settings_pgvector_would_refuse_are_refused_at_load():
 async def test_a_failing_build_is_logged_and_tried_again_later_without_stopping_the_indexer(services, caplog):
     # Settings pgvector refuses (our settings would not let them through): the build fails.
     keeper = VectorIndexKeeper(
-        services.index_store, "hash-384", 384, VectorIndexSpec(m=40, ef_construction=64),
-        bulk_load_events=2000, max_attempts=5,
+        services.vector_index, services.outbox, services.chunk_store, "hash-384", 384,
+        VectorIndexSpec(m=40, ef_construction=64), bulk_load_events=2000, max_attempts=5,
     )  # fmt: skip
     await keeper.prepare()
     await keeper.settle()
@@ -486,14 +432,14 @@ async def test_a_failing_build_is_logged_and_tried_again_later_without_stopping_
 
 
 async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services, monkeypatch):
-    import shopagent.application.indexing as indexing
+    import shopagent.application.vector_index as vector_index
 
     await services.catalog.create_product(product_input())  # one event due, and it stays due
     keeper = services.index_keeper
     await keeper.prepare()
     await keeper.settle()
     assert keeper.pending  # waits for the backlog to drain...
-    monkeypatch.setattr(indexing, "_PATIENCE_SECONDS", 0.0)
+    monkeypatch.setattr(vector_index, "_PATIENCE_SECONDS", 0.0)
     await keeper.settle()
     assert not keeper.pending  # ...but not for ever, when it is far from a bulk load
     assert await vector_index_definition(services) is not None
@@ -511,7 +457,7 @@ async def test_a_build_cancelled_midway_leaves_no_lock_and_the_next_one_replaces
             return await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
 
     await services.catalog.create_product(product_input())
-    [event] = await services.index_store.claim(10, 60, 5, "test")
+    [event] = await services.outbox.claim(10, 60, 5, "test")
     await services.index_product.index([event])
     await keeper.prepare()
     writer = await asyncpg.connect(database)  # an open chunk write: the concurrent build waits for it
@@ -546,12 +492,12 @@ async def test_draining_the_index_reports_a_build_that_fails_instead_of_waiting_
     from shopagent.domain.errors import DatabaseError
 
     failing = VectorIndexKeeper(
-        services.index_store, "hash-384", 384, VectorIndexSpec(m=40, ef_construction=64),
-        bulk_load_events=2000, max_attempts=5,
+        services.vector_index, services.outbox, services.chunk_store, "hash-384", 384,
+        VectorIndexSpec(m=40, ef_construction=64), bulk_load_events=2000, max_attempts=5,
     )  # fmt: skip
     services.index_keeper = services.index_product.keeper = failing
     await services.catalog.create_product(product_input())
-    total, first = await services.index_store.enqueue_all()
+    total, first = await services.outbox.enqueue_all()
     with anyio.fail_after(30), pytest.raises(DatabaseError, match="building the vector index failed: ef_construction"):
         await drain_index(services, first, total, lambda done, total: None, rebuild_vector_index=True)
 
@@ -581,7 +527,7 @@ async def test_the_poller_claims_one_batch_ahead_per_worker_and_a_stop_hands_bac
             await eventually(lambda: _equals(held, 12))
             tg.cancel_scope.cancel()
     assert await held() == 0
-    taken = await services.index_store.claim(100, 60, 5, "indexer/another/1/00000000")
+    taken = await services.outbox.claim(100, 60, 5, "indexer/another/1/00000000")
     assert len(taken) == 40  # at once: no lease to wait for
 
 

@@ -85,7 +85,7 @@ async def mcp_client(embedded_pg, template_db, transport: str):
         settings = msgspec.structs.replace(settings, secrets=secrets, mcp=McpSettings(port=free_port()))
         async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
             await services.catalog.create_product(product_input("alpine-boot"))
-            while events := await services.index_store.claim(10, 60, 5, "t"):
+            while events := await services.outbox.claim(10, 60, 5, "t"):
                 await services.index_product.index(events)
             if transport == "memory":
                 async with Client(services.mcp_server) as client:

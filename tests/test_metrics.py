@@ -218,7 +218,7 @@ async def test_a_scrape_in_a_database_outage_answers_with_dependency_up_0_and_th
                 checks = dependency_checks(services)
 
                 async def health():
-                    return await health_of(supervisor, services.mailbox, str, checks, services.index_store.backlog)
+                    return await health_of(supervisor, services.mailbox, str, checks, services.outbox.backlog)
 
                 services.metrics.add_source("health", partial(health_metrics, health))
                 supervisor = Supervisor(roster_for(frozenset({"ops"}), services, health), RestartPolicy())

@@ -227,4 +227,4 @@ async def test_products_indexed_before_the_lexical_leg_get_their_documents_from_
     assert await slugs(shop, "polarhavn", LEXICAL_ONLY) == []
     await index_everything(shop)
     assert (await slugs(shop, "polarhavn", LEXICAL_ONLY))[0] == "tundra-boot"
-    assert (await shop.index_store.status("hash-384")).pending == 0
+    assert (await shop.index_status("hash-384")).pending == 0

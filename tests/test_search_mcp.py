@@ -17,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from shopagent.actors.mcp import build_mcp_app, run_mcp
-from shopagent.adapters.postgres.index_store import vector_index_name
+from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.catalog import VariationInput
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import McpSettings, SearchSettings, Secret, Settings
@@ -47,11 +47,11 @@ CATALOG = [
 
 
 async def index_everything(services) -> None:
-    while events := await services.index_store.claim(100, 60, 5, "test"):
+    while events := await services.outbox.claim(100, 60, 5, "test"):
         await services.index_product.index(events)
     await services.index_keeper.prepare()
     await services.index_keeper.settle()
-    assert (await services.index_store.vector_index_state("hash-384", 5)).ready
+    assert (await services.vector_index.state("hash-384")).ready
 
 
 @pytest.fixture(params=["exact", "hnsw"])
@@ -99,7 +99,7 @@ async def test_without_the_vector_index_a_search_scans_the_chunks_and_finds_the_
         before = await search(client, query="warm lined winter boots", limit=5)
         if shop.settings.search.exact_below_products == 0:  # the HNSW plan: it used the index
             await eventually(lambda: _more_scans_than(shop, scans), timeout=20)
-        assert await shop.index_store.drop_vector_index("hash-384")
+        assert await shop.vector_index.drop("hash-384")
         after = await search(client, query="warm lined winter boots", limit=5)
     assert before and after == before
 

@@ -21,7 +21,7 @@ from anyio.abc import TaskStatus
 
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
 from shopagent.adapters.postgres.database import GuardedPool
-from shopagent.application.indexing import Leases
+from shopagent.application.leases import Leases
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.runtime.mailbox import Mailbox

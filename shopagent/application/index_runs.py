@@ -9,8 +9,8 @@ from typing import Any, Protocol
 
 import anyio
 
-from shopagent.application.indexing import VectorIndexKeeper
-from shopagent.application.ports import IndexStatus
+from shopagent.application.index_status import IndexStatus
+from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseError
 
 log = logging.getLogger("shopagent.indexing")

@@ -80,6 +80,72 @@ class CatalogRepository(Protocol):
     async def count(self) -> int: ...
 
 
+class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
+    pending: int  # waiting to be claimed (due, or backing off after a failure)
+    in_flight: int  # claimed by an indexer, not finished
+    dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
+    oldest_due_seconds: float = 0.0  # how long the oldest due event (claimable or in flight) has waited
+
+
+class Outbox(Protocol):
+    """The queue of catalog changes to index. An event is leased to one worker at a time and
+    ends done (by `ChunkStore.save_batch`) or dead-lettered; a lease that runs out frees it
+    for others and counts as a lost lease, not a failed attempt."""
+
+    async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
+        """Lease up to `limit` due events no one else holds (expired leases count as free),
+        oldest first; events with `max_attempts` failures or lost leases are left alone."""
+        ...
+
+    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
+        """Extend `worker`'s leases of these events; returns the ids it still holds."""
+        ...
+
+    async def release(self, worker: str) -> int:
+        """Give up every lease `worker` holds, so that others take those events at once."""
+        ...
+
+    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
+        """Which of these events still wait to be completed."""
+        ...
+
+    async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
+        """Count a failed attempt: retry after `retry_in` seconds, or dead-letter it (None)."""
+        ...
+
+    async def release_expired_leases(self, max_attempts: int) -> int:
+        """Free leases that ran out, counting them; dead-letter events that lost too many."""
+        ...
+
+    async def backlog(self) -> IndexBacklog:
+        """How many events wait, are in flight, are dead-lettered (cheap: for readiness)."""
+        ...
+
+    async def has_backlog(self, max_attempts: int) -> bool:
+        """Whether any event is in flight or claimable now (retries still backing off do not count)."""
+        ...
+
+    async def products_waiting(self, max_attempts: int) -> int:
+        """How many products have an event in flight or claimable now (as `has_backlog`)."""
+        ...
+
+    async def dead_letters(self, limit: int) -> list[dict[str, Any]]:
+        """The newest dead-lettered events, newest first, as `IndexStatus.dead_events` shows them."""
+        ...
+
+    async def retry_dead(self) -> int:
+        """Queue every dead-lettered event again, its attempts forgotten; how many."""
+        ...
+
+    async def enqueue_all(self) -> tuple[int, int]:
+        """Queue every product for indexing: (how many events, id of the first)."""
+        ...
+
+    async def finished_since(self, first_event: int) -> int:
+        """How many events from `first_event` on are finished (done or dead-lettered)."""
+        ...
+
+
 class SaveOutcome(enum.Enum):
     WRITTEN = "written"  # the chunk set was replaced
     UNCHANGED = "unchanged"  # the stored chunk set was already this one
@@ -97,25 +163,39 @@ class SaveItem:
     vectors: np.ndarray | None = None
 
 
-class IndexBacklog(msgspec.Struct, frozen=True, rename="camel"):
-    pending: int  # waiting to be claimed (due, or backing off after a failure)
-    in_flight: int  # claimed by an indexer, not finished
-    dead: int  # dead-lettered: `shopagent index status`, `index retry-failed`
-    oldest_due_seconds: float = 0.0  # how long the oldest due event (claimable or in flight) has waited
-
-
-class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
-    model: str
-    pending: int
-    in_flight: int
-    dead: int
-    products_indexed: int
+@dataclass(frozen=True)
+class IndexCoverage:
+    products_indexed: int  # products whose chunks come from the model
     products_total: int
-    dead_events: list[dict[str, Any]]
-    vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
-    vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
-    text_search_config: str = ""  # the configuration full-text documents are written in
-    text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
+    text_search_config: str  # the configuration full-text documents are written in
+    text_documents: dict[str, int]  # products by the configuration of their full-text document
+
+
+class ChunkStore(Protocol):
+    """Each product's embedded chunk set and full-text document, one model's at a time."""
+
+    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+        """The chunk-set hash stored for each product indexed with `model`."""
+        ...
+
+    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
+        """Embeddings already stored for these products and model, by chunk content hash."""
+        ...
+
+    async def save_batch(
+        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+    ) -> dict[int, SaveOutcome]:
+        """In one transaction: store each item's chunk set unless the product changed or is gone
+        (checked under a row lock), and complete the events (and older ones they cover). It
+        completes outbox events, yet is this port's: an event is done exactly when its chunks
+        are stored, so the two commit together or not at all. Saving again is a no-op."""
+        ...
+
+    async def products_indexed(self, model: str) -> int:
+        """How many products have their chunks from `model`."""
+        ...
+
+    async def coverage(self, model: str) -> IndexCoverage: ...
 
 
 @dataclass(frozen=True)
@@ -134,8 +214,6 @@ class VectorIndexSpec:
 class VectorIndexState:
     ready: bool  # the model's vector index exists and is valid
     settings: str | None  # as VectorIndexSpec.describe() puts it, when ready
-    backlog: int  # products with an event due or in flight
-    products_indexed: int  # products whose chunks come from the model
 
 
 class IndexBuild(enum.Enum):
@@ -144,75 +222,18 @@ class IndexBuild(enum.Enum):
     BUSY = "busy"  # another process is building it
 
 
-class IndexStore(Protocol):
-    """The outbox and the semantic index in the database."""
+class VectorIndexAdmin(Protocol):
+    """Builds, drops and inspects each model's HNSW index over the stored chunks (searches use
+    it through `SearchIndex`, chunk writes maintain it); without it searches are exact, slower."""
 
-    async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
-        """Lease up to `limit` due events no one else holds (expired leases count as free)."""
-        ...
+    async def state(self, model: str) -> VectorIndexState: ...
 
-    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
-        """Extend `worker`'s leases of these events; returns the ids it still holds."""
-        ...
-
-    async def release(self, worker: str) -> int:
-        """Give up every lease `worker` holds, so that others take those events at once."""
-        ...
-
-    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
-        """Which of these events still wait to be completed."""
-        ...
-
-    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
-        """The chunk-set hash stored for each product indexed with `model`."""
-        ...
-
-    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
-        """Embeddings already stored for these products and model, by chunk content hash."""
-        ...
-
-    async def save_batch(
-        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
-    ) -> dict[int, SaveOutcome]:
-        """In one transaction: store each item's chunk set unless the product changed or is gone
-        (checked under a row lock), and complete the events (and older ones they cover)."""
-        ...
-
-    async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
-        """Count a failed attempt: retry after `retry_in` seconds, or dead-letter it (None)."""
-        ...
-
-    async def release_expired_leases(self, max_attempts: int) -> int:
-        """Free leases that ran out, counting them; dead-letter events that lost too many."""
-        ...
-
-    async def backlog(self) -> IndexBacklog:
-        """How many events wait, are in flight, are dead-lettered (cheap: for readiness)."""
-        ...
-
-    async def status(self, model: str) -> IndexStatus: ...
-
-    async def retry_dead(self) -> int: ...
-
-    async def enqueue_all(self) -> tuple[int, int]:
-        """Queue every product for indexing: (how many events, id of the first)."""
-        ...
-
-    async def finished_since(self, first_event: int) -> int: ...
-
-    async def vector_index_state(self, model: str, max_attempts: int) -> VectorIndexState: ...
-
-    async def has_backlog(self, max_attempts: int) -> bool:
-        """Whether any event is in flight or could be claimed now (retries waiting for their
-        backoff do not count)."""
-        ...
-
-    async def build_vector_index(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
+    async def build(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
         """Build the model's vector index unless it exists or another process is building it.
         Searches and chunk writes go on meanwhile."""
         ...
 
-    async def drop_vector_index(self, model: str) -> bool:
+    async def drop(self, model: str) -> bool:
         """Drop the model's vector index (after any build in progress); True when there was one."""
         ...
 

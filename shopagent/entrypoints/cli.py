@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from shopagent.application.catalog import CatalogService, ImportSummary, import_products
-from shopagent.application.ports import IndexStatus
+from shopagent.application.index_status import IndexStatus
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token

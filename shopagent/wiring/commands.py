@@ -42,7 +42,7 @@ async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str],
 
 async def demo(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
     async def banner(services: CoreServices) -> None:
-        status = partial(services.index_store.status, bootstrap.embedding_model_id(settings))
+        status = partial(services.index_status, bootstrap.embedding_model_id(settings))
         await cli.print_banner(settings, partial(wait_until_indexed, status))
 
     await bootstrap.serve(settings, actors, scrub=scrub, prepare=import_sample_catalog_if_empty, on_ready=banner)
@@ -74,15 +74,14 @@ async def index(settings: Settings, action: str) -> int:
     """`index status|retry-failed` need the database alone; `index rebuild` runs the indexer here."""
     actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
     async with open_core(settings, actors) as core:
-        store = core.index_store
 
         async def rebuild(progress: cli.Progress) -> None:
             async with open_search(core) as searching, open_indexer(searching) as indexing:
-                total, first = await store.enqueue_all()
+                total, first = await core.outbox.enqueue_all()
                 await bootstrap.drain_index(indexing, first, total, progress, rebuild_vector_index=True)
 
-        status = partial(store.status, bootstrap.embedding_model_id(settings))
-        return await cli.show_index(status, action, retry_dead=store.retry_dead, rebuild=rebuild)
+        status = partial(core.index_status, bootstrap.embedding_model_id(settings))
+        return await cli.show_index(status, action, retry_dead=core.outbox.retry_dead, rebuild=rebuild)
 
 
 async def evaluate(

@@ -21,15 +21,20 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from shopagent.adapters.postgres.catalog import PostgresCatalog
+from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import GuardedPool, open_pool
-from shopagent.adapters.postgres.index_store import LIVE_WORKER_PREFIX, PostgresIndexStore
+from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
+from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.catalog import CatalogService
-from shopagent.application.indexing import IndexProducts, Leases, VectorIndexKeeper
+from shopagent.application.index_status import IndexStatus, index_status
+from shopagent.application.indexing import IndexProducts
+from shopagent.application.leases import Leases
 from shopagent.application.ports import EmbeddingModel
 from shopagent.application.search import CatalogSearch
+from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.instrumentation import (
     MeasuredEmbedder,
@@ -79,12 +84,17 @@ class CoreServices:
     dsn: str
     pool: GuardedPool
     catalog: CatalogService
-    index_store: PostgresIndexStore
+    outbox: PostgresOutbox
+    chunk_store: PostgresChunkStore
+    vector_index: PostgresVectorIndexAdmin
     conversations: PostgresConversations
     rate_limits: PostgresRateLimits
     metrics: Metrics  # the process's own registry and instruments
     stop: StopRequest  # the process's stop, for servers that drain
     remote_tools: RemoteTools = field(default_factory=RemoteTools)
+
+    async def index_status(self, model: str) -> IndexStatus:
+        return await index_status(self.outbox, self.chunk_store, self.vector_index, model)
 
 
 @dataclass(kw_only=True)
@@ -189,7 +199,9 @@ def core_services(
         dsn=dsn,
         pool=pool,
         catalog=CatalogService(PostgresCatalog(pool), catalog_rules(settings)),
-        index_store=PostgresIndexStore(pool, text_search_config(settings)),
+        outbox=PostgresOutbox(pool),
+        chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
+        vector_index=PostgresVectorIndexAdmin(pool),
         conversations=PostgresConversations(pool),
         rate_limits=PostgresRateLimits(pool),
         metrics=metrics,
@@ -207,18 +219,22 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
 
 def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -> IndexerServices:
     s, i = searching.settings, searching.settings.indexer
-    store, embedder, metrics = searching.index_store, searching.embedder, searching.metrics
+    outbox, chunks, embedder, metrics = searching.outbox, searching.chunk_store, searching.embedder, searching.metrics
     keeper = VectorIndexKeeper(
-        store,
+        searching.vector_index,
+        outbox,
+        chunks,
         embedder.model_id,
         embedder.dimension,
         vector_index_spec(s),
         bulk_load_events=i.bulk_load_events,
         max_attempts=i.max_attempts,
     )
-    metrics.add_source("vector-index", vector_index_source(searching.pool, store, embedder.model_id, i.max_attempts))
+    metrics.add_source(
+        "vector-index", vector_index_source(searching.pool, searching.vector_index, chunks, embedder.model_id)
+    )
     leases = Leases(
-        store,
+        outbox,
         lease_seconds=i.lease_seconds,
         max_attempts=i.max_attempts,
         worker=indexer_name(),
@@ -227,7 +243,8 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
     indexed, failed = index_observers(metrics)
     index_product = IndexProducts(
         searching.catalog.repository,
-        store,
+        outbox,
+        chunks,
         embedder,
         indexing_policy(s),
         on_indexed=indexed,

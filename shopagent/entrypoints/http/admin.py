@@ -19,8 +19,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from shopagent.application.catalog import CatalogService
+from shopagent.application.index_status import IndexStatus
 from shopagent.application.limits import RateLimit
-from shopagent.application.ports import IndexStatus
 from shopagent.domain.catalog import ProductInput, ProductPatch, product_to_input
 from shopagent.domain.inputs import ascii_int, is_ascii_int, same_secret
 from shopagent.entrypoints.http.bodies import read_json

@@ -21,8 +21,8 @@ from starlette.routing import BaseRoute, Route
 
 from shopagent.application.catalog import CatalogService
 from shopagent.application.conversations import ChatService
+from shopagent.application.index_status import IndexStatus
 from shopagent.application.limits import RateLimit
-from shopagent.application.ports import IndexStatus
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes

@@ -1,0 +1,156 @@
+"""PostgresChunkStore: each product's chunk set (with embeddings) and full-text document."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import asyncpg
+import numpy as np
+from pgvector import Vector
+
+from shopagent.adapters.postgres.outbox import complete_events
+from shopagent.application.ports import IndexCoverage, SaveItem, SaveOutcome
+from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.text import lexical_fields
+
+
+class PostgresChunkStore:
+    def __init__(self, pool: asyncpg.Pool, text_config: str = "english") -> None:
+        self._pool = pool
+        self._text_config = text_config  # of the full-text documents written with each chunk set
+
+    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+        async with self._pool.acquire() as conn:
+            return await _indexed_sets(conn, product_ids, model)
+
+    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT content_hash, embedding FROM product_chunk WHERE product_id = ANY($1::bigint[]) AND model = $2",
+                product_ids,
+                model,
+            )
+        return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
+
+    async def save_batch(
+        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+    ) -> dict[int, SaveOutcome]:
+        """Store the chunk sets and complete the events in one transaction. The outbox's part
+        is its own SQL (`complete_events`), run on this transaction's connection: an event
+        must be done exactly when its chunks are stored, never one without the other."""
+        by_product = {item.product.id: item for item in items}
+        async with self._pool.acquire() as conn, conn.transaction():
+            # Losing this commit in a crash is harmless: the event is not marked done either,
+            # so it is redelivered and redone. Not waiting for the WAL flush is then free speed.
+            await conn.execute("SET LOCAL synchronous_commit = off")
+            # Row locks, taken in id order so two workers never deadlock, hold off catalog
+            # writes and other workers on these products until this transaction ends.
+            versions = {
+                r["id"]: r["version"]
+                for r in await conn.fetch(
+                    "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
+                    sorted({e.product_id for e in events}),
+                )
+            }
+            indexed = await _indexed_sets(conn, list(versions), model)
+            outcome_of: dict[int, SaveOutcome] = {}
+            writes, records = [], []
+            for product_id in {e.product_id for e in events}:
+                item = by_product.get(product_id)
+                if product_id not in versions or item is None:
+                    outcome_of[product_id] = SaveOutcome.GONE
+                elif versions[product_id] != item.product.version:
+                    outcome_of[product_id] = SaveOutcome.STALE
+                elif indexed.get(product_id) == item.set_hash:
+                    outcome_of[product_id] = SaveOutcome.UNCHANGED
+                    records.append(item)
+                elif item.vectors is None:  # indexed differently meanwhile (another model?): let it be
+                    outcome_of[product_id] = SaveOutcome.STALE
+                else:
+                    outcome_of[product_id] = SaveOutcome.WRITTEN
+                    writes.append(item)
+                    records.append(item)
+            await _write_chunks(conn, writes, model)
+            await _record_index(conn, records, model, self._text_config)
+            await complete_events(conn, events)
+        return {e.id: outcome_of[e.product_id] for e in events}
+
+    async def products_indexed(self, model: str) -> int:
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
+
+    async def coverage(self, model: str) -> IndexCoverage:
+        async with self._pool.acquire() as conn:
+            indexed = await conn.fetchval("SELECT count(*) FROM product_index WHERE model = $1", model)
+            total = await conn.fetchval("SELECT count(*) FROM product")
+            documents = await conn.fetch(
+                "SELECT text_config::text AS config, count(*) AS n FROM product_index "
+                "WHERE document IS NOT NULL GROUP BY 1 ORDER BY 1"
+            )
+        return IndexCoverage(
+            products_indexed=indexed,
+            products_total=total,
+            text_search_config=self._text_config,
+            text_documents={r["config"]: r["n"] for r in documents},
+        )
+
+
+async def _indexed_sets(conn: asyncpg.Connection, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+    rows = await conn.fetch(
+        "SELECT product_id, chunk_set_hash FROM product_index WHERE product_id = ANY($1::bigint[]) AND model = $2",
+        product_ids,
+        model,
+    )
+    return {r["product_id"]: bytes(r["chunk_set_hash"]) for r in rows}
+
+
+async def _write_chunks(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str) -> None:
+    if not items:
+        return
+    # A product's chunks all come from one model: a new set replaces the old, whatever its model.
+    await conn.execute("DELETE FROM product_chunk WHERE product_id = ANY($1::bigint[])", [i.product.id for i in items])
+    await conn.executemany(
+        """
+        INSERT INTO product_chunk (product_id, model, ordinal, kind, content, content_hash, embedding)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        """,
+        [
+            (item.product.id, model, c.ordinal, c.kind, c.content, c.content_hash, Vector(vector))
+            for item in items
+            for c, vector in zip(item.chunks, item.vectors, strict=True)  # type: ignore[arg-type]
+        ],
+    )
+
+
+async def _record_index(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str, text_config: str) -> None:
+    """The idempotency record: which chunk set of which product version is stored, with the
+    product's full-text document and words (rewritten every time: cheap, and how a changed
+    text search configuration reaches every product after `index rebuild`)."""
+    if not items:
+        return
+    fields = [lexical_fields(i.product) for i in items]
+    await conn.execute(
+        """
+        INSERT INTO product_index (product_id, model, product_version, chunk_set_hash, text_config, document, words)
+        SELECT u.id, $2, u.version, u.set_hash, $5::regconfig,
+               setweight(to_tsvector($5::regconfig, u.primary_text), 'A')
+               || setweight(to_tsvector($5::regconfig, u.secondary_text), 'B')
+               || setweight(to_tsvector($5::regconfig, u.body_text), 'D'),
+               setweight(to_tsvector('simple', u.primary_text || ' ' || u.secondary_text), 'A')
+               || to_tsvector('simple', u.body_text)
+        FROM unnest($1::bigint[], $3::bigint[], $4::bytea[], $6::text[], $7::text[], $8::text[])
+             AS u(id, version, set_hash, primary_text, secondary_text, body_text)
+        ON CONFLICT (product_id) DO UPDATE
+        SET model = excluded.model, product_version = excluded.product_version,
+            chunk_set_hash = excluded.chunk_set_hash, indexed_at = now(),
+            text_config = excluded.text_config, document = excluded.document, words = excluded.words
+        """,
+        [i.product.id for i in items],
+        model,
+        [i.product.version for i in items],
+        [i.set_hash for i in items],
+        text_config,
+        [f.primary for f in fields],
+        [f.secondary for f in fields],
+        [f.body for f in fields],
+    )

@@ -1,0 +1,272 @@
+"""PostgresOutbox: the outbox events' queue (claims, leases, retries, dead letters)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
+from shopagent.application.ports import IndexBacklog
+from shopagent.domain.indexing import EventKind, OutboxEvent
+
+# An indexer process names itself "indexer/<host>/<pid>/<random>" and keeps a connection open
+# under that application name (its LISTEN connection) while it runs. When that connection is
+# gone, so is the process (`kill -9` closes its sockets at once): its leases are free to take
+# at once. A lease of any other holder (or of a machine that vanished without closing its
+# connections) lasts until it runs out.
+LIVE_WORKER_PREFIX = "indexer/"
+_BACKLOG = """
+    SELECT
+        count(*) FILTER (WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now())) AS pending,
+        count(*) FILTER (WHERE status = 'pending' AND locked_until >= now()) AS in_flight,
+        count(*) FILTER (WHERE status = 'dead') AS dead,
+        coalesce(extract(epoch FROM now() - min(available_at) FILTER (
+            WHERE status = 'pending' AND available_at <= now()
+        )), 0)::float8 AS oldest_due_seconds
+    FROM outbox_event WHERE status <> 'done'
+"""
+# In flight, or claimable now: what an idle indexer would still work on.
+_WAITING = """
+    status = 'pending' AND (locked_until >= now() OR (attempts < $1 AND available_at <= now()))
+"""
+
+
+class PostgresOutbox:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
+        """Lease up to `limit` due events to `worker`. An event whose previous lease ran out
+        (its holder died or hung) is taken over, and the lost lease counted; so is one held
+        by an indexer process that is gone (see `LIVE_WORKER_PREFIX`), without waiting for
+        its lease to run out."""
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                """
+                WITH live AS (
+                    SELECT application_name AS worker FROM pg_stat_activity WHERE application_name LIKE $5 || '%'
+                ),
+                due AS (
+                    SELECT id FROM outbox_event
+                    WHERE status = 'pending' AND available_at <= now() AND attempts < $3 AND lost_leases < $3
+                      AND (locked_until IS NULL OR locked_until < now()
+                           OR (starts_with(locked_by, $5) AND locked_by NOT IN (SELECT worker FROM live)))
+                    ORDER BY id
+                    LIMIT $1
+                    FOR UPDATE SKIP LOCKED
+                )
+                UPDATE outbox_event e
+                SET locked_until = now() + make_interval(secs => $2), locked_by = $4,
+                    lost_leases = e.lost_leases + (e.locked_until IS NOT NULL)::int
+                FROM due WHERE e.id = due.id
+                RETURNING e.id, e.kind, e.product_id, e.attempts
+                """,
+                limit,
+                lease_seconds,
+                max_attempts,
+                worker,
+                LIVE_WORKER_PREFIX,
+            )
+        events = [OutboxEvent(r["id"], EventKind(r["kind"]), r["product_id"], r["attempts"]) for r in rows]
+        return sorted(events, key=lambda e: e.id)
+
+    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
+        """Extend `worker`'s leases of these events; returns the ids it still holds."""
+        if not event_ids:
+            return []
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                """
+                UPDATE outbox_event SET locked_until = now() + make_interval(secs => $2)
+                WHERE id = ANY($1::bigint[]) AND locked_by = $3 AND status = 'pending'
+                RETURNING id
+                """,
+                list(event_ids),
+                lease_seconds,
+                worker,
+            )
+        return [r["id"] for r in rows]
+
+    async def release(self, worker: str) -> int:
+        """Give up every lease `worker` holds (on a stop: nothing of them is stored yet; a claim
+        cut short by the stop may have leased events its caller never saw) and wake the other
+        indexers, so they take them at once."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await conn.fetch(
+                """
+                UPDATE outbox_event SET locked_until = NULL, locked_by = NULL
+                WHERE locked_by = $1 AND status = 'pending' AND locked_until IS NOT NULL
+                RETURNING id
+                """,
+                worker,
+            )
+            if rows:
+                await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return len(rows)
+
+    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT id FROM outbox_event WHERE id = ANY($1::bigint[]) AND status = 'pending'", event_ids
+            )
+        return [r["id"] for r in rows]
+
+    async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
+        async with self._pool.acquire() as conn:
+            if retry_in is None:
+                await conn.execute(
+                    """
+                    UPDATE outbox_event
+                    SET status = 'dead', attempts = attempts + 1, locked_until = NULL, last_error = $2
+                    WHERE id = $1 AND status = 'pending'
+                    """,
+                    event.id,
+                    error[:2000],
+                )
+            else:
+                await conn.execute(
+                    """
+                    UPDATE outbox_event
+                    SET attempts = attempts + 1, locked_until = NULL, last_error = $2,
+                        available_at = now() + make_interval(secs => $3)
+                    WHERE id = $1 AND status = 'pending'
+                    """,
+                    event.id,
+                    error[:2000],
+                    retry_in,
+                )
+
+    async def release_expired_leases(self, max_attempts: int) -> int:
+        """Free the leases that ran out (their indexer died or hung), counting each lost lease;
+        an event that lost `max_attempts` leases is dead-lettered: it seems to take its
+        workers down with it."""
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                """
+                UPDATE outbox_event
+                SET locked_until = NULL, locked_by = NULL, lost_leases = lost_leases + 1,
+                    status = CASE WHEN lost_leases + 1 >= $1 THEN 'dead' ELSE status END,
+                    last_error = CASE WHEN lost_leases + 1 >= $1
+                        THEN coalesce(last_error || '; ', '') || format(
+                            'its lease ran out %s times: the indexer holding it stopped or hung', lost_leases + 1)
+                        ELSE last_error END
+                WHERE status = 'pending' AND locked_until < now()
+                RETURNING id
+                """,
+                max_attempts,
+            )
+        return len(rows)
+
+    async def backlog(self) -> IndexBacklog:
+        """The outbox events waiting (due or backing off), in flight and dead-lettered."""
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(_BACKLOG)
+        return IndexBacklog(
+            pending=row["pending"],
+            in_flight=row["in_flight"],
+            dead=row["dead"],
+            oldest_due_seconds=max(0.0, row["oldest_due_seconds"]),
+        )
+
+    async def has_backlog(self, max_attempts: int) -> bool:
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM outbox_event WHERE {_WAITING})", max_attempts)
+
+    async def products_waiting(self, max_attempts: int) -> int:
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(
+                f"SELECT count(DISTINCT product_id) FROM outbox_event WHERE {_WAITING}", max_attempts
+            )
+
+    async def dead_letters(self, limit: int) -> list[dict[str, Any]]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(
+                """
+                SELECT id, kind, product_id, attempts, lost_leases, last_error, created_at FROM outbox_event
+                WHERE status = 'dead' ORDER BY id DESC LIMIT $1
+                """,
+                limit,
+            )
+        return [
+            {
+                "id": r["id"],
+                "kind": r["kind"],
+                "productId": r["product_id"],
+                "attempts": r["attempts"],
+                "lostLeases": r["lost_leases"],
+                "lastError": r["last_error"],
+                "createdAt": r["created_at"].isoformat(),
+            }
+            for r in rows
+        ]
+
+    async def retry_dead(self) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            revived = await conn.fetch(
+                """
+                UPDATE outbox_event
+                SET status = 'pending', attempts = 0, available_at = now(), locked_until = NULL, locked_by = NULL
+                WHERE status = 'dead'
+                RETURNING id
+                """
+            )
+            if revived:
+                await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return len(revived)
+
+    async def enqueue_all(self) -> tuple[int, int]:
+        """An upsert event for every product: (how many, id of the first)."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                """
+                WITH added AS (
+                    INSERT INTO outbox_event (kind, product_id)
+                    SELECT 'product.upserted', id FROM product ORDER BY id
+                    RETURNING id
+                )
+                SELECT count(*) AS n, coalesce(min(id), 0) AS first FROM added
+                """
+            )
+            await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return row["n"], row["first"]
+
+    async def finished_since(self, first_event: int) -> int:
+        """How many events from `first_event` on are finished (done or dead-lettered)."""
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(
+                "SELECT count(*) FROM outbox_event WHERE id >= $1 AND status <> 'pending'", first_event
+            )
+
+
+async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent]) -> list[int]:
+    """Mark the events done, and older unclaimed events of the same products with them, on
+    the caller's connection (in its transaction: `PostgresChunkStore.save_batch`).
+
+    Those older events are covered: the product was read after they committed (catalog
+    writes lock the product row before inserting their event, so a product's event ids
+    follow commit order). Returns the ids this call completed.
+    """
+    done = await conn.fetch(
+        """
+        UPDATE outbox_event SET status = 'done', done_at = now(), locked_until = NULL
+        WHERE id = ANY($1::bigint[]) AND status = 'pending'
+        RETURNING id
+        """,
+        [e.id for e in events],
+    )
+    newest: dict[int, int] = {}
+    for e in events:
+        newest[e.product_id] = max(e.id, newest.get(e.product_id, 0))
+    await conn.execute(
+        """
+        UPDATE outbox_event e SET status = 'done', done_at = now(), last_error = 'covered by event ' || t.event_id
+        FROM unnest($1::bigint[], $2::bigint[]) AS t(product_id, event_id)
+        WHERE e.product_id = t.product_id AND e.id < t.event_id AND e.status = 'pending'
+          AND (e.locked_until IS NULL OR e.locked_until < now())
+        """,
+        list(newest),
+        list(newest.values()),
+    )
+    return [r["id"] for r in done]

@@ -1,0 +1,66 @@
+"""Implementations of the indexing ports (`Outbox`, `ChunkStore`, `VectorIndexAdmin`) for the
+contract suites: each gives all three over one fresh store, with the catalog whose writes
+record the outbox events. Another implementation joins the suites by adding a factory to
+`BACKENDS` (and its name to the `index_backend` fixture's params): it takes the pytest request
+(for the fixtures it needs, synchronously) and returns the async context that opens it."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+
+import asyncpg
+import pytest
+
+from shopagent.application.catalog import CatalogService
+from shopagent.application.ports import ChunkStore, Outbox, VectorIndexAdmin
+
+
+@dataclass
+class IndexBackend:
+    outbox: Outbox
+    chunks: ChunkStore
+    vector_index: VectorIndexAdmin
+    catalog: CatalogService  # its writes queue the outbox events
+    # While entered, another process is building the vector index (and holds off others).
+    building_elsewhere: Callable[[], AbstractAsyncContextManager[None]]
+
+
+def postgres_backend(request: pytest.FixtureRequest) -> AbstractAsyncContextManager[IndexBackend]:
+    """The PostgreSQL adapters over a fresh migrated database."""
+    return _postgres_backend(request.getfixturevalue("database"))
+
+
+@contextlib.asynccontextmanager
+async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
+    from shopagent.adapters.postgres.catalog import PostgresCatalog
+    from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
+    from shopagent.adapters.postgres.database import GuardedPool, open_pool
+    from shopagent.adapters.postgres.outbox import PostgresOutbox
+    from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, PostgresVectorIndexAdmin
+    from shopagent.bootstrap import catalog_rules
+    from shopagent.settings import Settings
+
+    @contextlib.asynccontextmanager
+    async def building_elsewhere() -> AsyncIterator[None]:
+        other = await asyncpg.connect(dsn)
+        try:
+            await other.execute("SELECT pg_advisory_lock($1)", _VECTOR_INDEX_LOCK)
+            yield
+        finally:
+            await other.close()
+
+    async with open_pool(dsn, min_size=1, max_size=4, connect_timeout=10, command_timeout=60) as raw:
+        pool = GuardedPool(raw, dsn)
+        yield IndexBackend(
+            outbox=PostgresOutbox(pool),
+            chunks=PostgresChunkStore(pool),
+            vector_index=PostgresVectorIndexAdmin(pool),
+            catalog=CatalogService(PostgresCatalog(pool), catalog_rules(Settings())),
+            building_elsewhere=building_elsewhere,
+        )
+
+
+BACKENDS = {"postgres": postgres_backend}
