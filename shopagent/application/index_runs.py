@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 import anyio
 
 from shopagent.application.index_status import IndexStatus
+from shopagent.application.ports import Outbox
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseError
 
@@ -19,14 +20,8 @@ Progress = Callable[[int, int], None]
 POLL_SECONDS = 0.2
 
 
-class FinishedEvents(Protocol):
-    async def finished_since(self, first_event: int) -> int:
-        """How many outbox events from `first_event` on are done or dead-lettered."""
-        ...
-
-
 async def drain_index(
-    events: FinishedEvents,
+    outbox: Outbox,
     keeper: VectorIndexKeeper,
     run_indexer: Callable[..., Awaitable[Any]],
     first_event: int,
@@ -45,7 +40,7 @@ async def drain_index(
         await keeper.prepare(rebuild=True)
     async with anyio.create_task_group() as tg:
         await tg.start(run_indexer)
-        while (finished := await events.finished_since(first_event)) < total:
+        while (finished := await outbox.finished_since(first_event)) < total:
             progress(finished, total)
             await anyio.sleep(POLL_SECONDS)  # polled: the work may be another indexer process's
         progress(total, total)
