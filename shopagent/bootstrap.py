@@ -29,6 +29,7 @@ from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
+from shopagent.runtime.metrics import RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
 from shopagent.settings import Settings, describe
@@ -200,9 +201,11 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
         cors_origins=s.http.cors_origins,
         stop=services.stop,
         grace_seconds=s.runtime.shutdown_grace_seconds,
-        metrics=services.metrics,
     )
-    return public_app(api)
+    app = public_app(api)
+    route_of = route_templates(lambda: app.router.routes)
+    app.add_middleware(RequestMetrics, metrics=services.metrics, server="http", route_of=route_of)
+    return app
 
 
 def dependency_checks(services: CoreServices) -> list[DependencyCheck]:

@@ -5,8 +5,9 @@ lines (and exit code) it answers with, for people. Opening the services is
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -16,10 +17,8 @@ from shopagent.domain.errors import ConfigError
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
-from shopagent.settings import Secret, Settings, resolve_data_dir
 
 if TYPE_CHECKING:
-    from shopagent.adapters.postgres.migrations import Migration
     from shopagent.application.agent import AssistantAgent
     from shopagent.application.search import CatalogSearch
 
@@ -28,7 +27,7 @@ EXIT_USAGE = 2  # as argparse's: the command was given something it cannot use
 Progress = Callable[[int, int], None]
 
 
-def report_migrations(applied: list[Migration]) -> None:
+def report_migrations(applied: Sequence[object]) -> None:
     print(f"applied {len(applied)} migration(s)" if applied else "the schema is up to date")
 
 
@@ -84,7 +83,7 @@ async def evaluate(
     return 0
 
 
-def print_token(secret: Secret | None, user_id: str, ttl: int | None, *, default_ttl: int, max_ttl: int) -> int:
+def print_token(secret: str | None, user_id: str, ttl: int | None, *, default_ttl: int, max_ttl: int) -> int:
     """`token issue`: a chat token for `user_id`, alone on stdout."""
     if secret is None:
         raise ConfigError("set SHOPAGENT_AUTH_SECRET (or run `shopagent demo` once, which generates one)")
@@ -92,13 +91,27 @@ def print_token(secret: Secret | None, user_id: str, ttl: int | None, *, default
     if not 0 < ttl <= max_ttl:
         raise ConfigError(f"--ttl must be 1-{max_ttl} seconds (chat.token_max_ttl_seconds)")
     try:
-        print(issue_token(secret.reveal(), user_id, ttl))
+        print(issue_token(secret, user_id, ttl))
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     return 0
 
 
-async def print_banner(settings: Settings, wait_until_indexed: Callable[[Progress], Awaitable[None]]) -> None:
+@dataclass(frozen=True, kw_only=True)
+class Banner:
+    """What the demo's banner shows: where each server listens, with which key."""
+
+    http: str  # http://host:port of the public API
+    mcp: str
+    ops: str
+    admin_key: str | None
+    mcp_key: str | None
+    auth_secret: str | None
+    token_ttl_seconds: int
+    data_dir: Path
+
+
+async def print_banner(banner: Banner, wait_until_indexed: Callable[[Progress], Awaitable[None]]) -> None:
     """Once the catalog is indexed (with progress meanwhile), the URLs, keys, a token and a
     request to paste: the first answer is then the right one."""
     shown: list[tuple[int, int]] = []
@@ -110,13 +123,12 @@ async def print_banner(settings: Settings, wait_until_indexed: Callable[[Progres
 
     print("shopagent is starting: the services are up, the catalog is being indexed.", flush=True)
     await wait_until_indexed(progress)
-    secrets = settings.secrets
-    admin_key = secrets.admin_api_key.reveal() if secrets.admin_api_key else "(disabled)"
-    mcp_key = secrets.mcp_api_key.reveal() if secrets.mcp_api_key else "(none: loopback only)"
-    if secrets.auth_secret is None:  # the demo generates one when the environment has none
+    admin_key = banner.admin_key or "(disabled)"
+    mcp_key = banner.mcp_key or "(none: loopback only)"
+    if banner.auth_secret is None:  # the demo generates one when the environment has none
         raise ConfigError("the demo's chat needs SHOPAGENT_AUTH_SECRET")
-    demo_token = issue_token(secrets.auth_secret.reveal(), "demo", settings.chat.token_ttl_seconds)
-    http = f"http://{settings.http.host}:{settings.http.port}"
+    demo_token = issue_token(banner.auth_secret, "demo", banner.token_ttl_seconds)
+    http = banner.http
     lines = [
         "",
         "shopagent is ready. Press Ctrl-C to stop.",
@@ -124,13 +136,13 @@ async def print_banner(settings: Settings, wait_until_indexed: Callable[[Progres
         f"  HTTP API   {http}/api",
         f"  admin API  {http}/api/admin/products",
         f"             Authorization: Bearer {admin_key}",
-        f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
+        f"  MCP        {banner.mcp}/mcp",
         f"             Authorization: Bearer {mcp_key}",
-        f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
+        f"  readiness  {banner.ops}/readyz",
         f"  chat       POST {http}/api/assistant-agent/chat",
         f"             Authorization: Bearer {demo_token}",
         f"             (a token for the user 'demo'; mint others with `{command()} token issue USER_ID`)",
-        f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
+        f"  data       {banner.data_dir} (generated demo keys: demo-secrets.json)",
         "",
         "Ask it something:",
         f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "

@@ -43,9 +43,23 @@ async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str],
 async def demo(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
     async def banner(services: CoreServices) -> None:
         status = partial(services.index_status, bootstrap.embedding_model_id(settings))
-        await cli.print_banner(settings, partial(wait_until_indexed, status))
+        await cli.print_banner(banner_of(settings), partial(wait_until_indexed, status))
 
     await bootstrap.serve(settings, actors, scrub=scrub, prepare=import_sample_catalog_if_empty, on_ready=banner)
+
+
+def banner_of(settings: Settings) -> cli.Banner:
+    s = settings.secrets
+    return cli.Banner(
+        http=f"http://{settings.http.host}:{settings.http.port}",
+        mcp=f"http://{settings.mcp.host}:{settings.mcp.port}",
+        ops=f"http://{settings.ops.host}:{settings.ops.port}",
+        admin_key=s.admin_api_key.reveal() if s.admin_api_key else None,
+        mcp_key=s.mcp_api_key.reveal() if s.mcp_api_key else None,
+        auth_secret=s.auth_secret.reveal() if s.auth_secret else None,
+        token_ttl_seconds=settings.chat.token_ttl_seconds,
+        data_dir=resolve_data_dir(settings),
+    )
 
 
 async def import_sample_catalog_if_empty(services: CoreServices) -> None:
@@ -95,7 +109,13 @@ async def evaluate(
 async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
     secret = settings.secrets.auth_secret or demo_secret(settings, "auth_secret")
     chat = settings.chat
-    return cli.print_token(secret, user_id, ttl, default_ttl=chat.token_ttl_seconds, max_ttl=chat.token_max_ttl_seconds)
+    return cli.print_token(
+        secret.reveal() if secret else None,
+        user_id,
+        ttl,
+        default_ttl=chat.token_ttl_seconds,
+        max_ttl=chat.token_max_ttl_seconds,
+    )
 
 
 async def repl(settings: Settings) -> None:

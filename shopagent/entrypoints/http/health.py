@@ -12,10 +12,24 @@ import msgspec
 from shopagent.application.ports import IndexBacklog
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, IndexingHealth, MailboxHealth
-from shopagent.runtime.mailbox import Mailbox
-from shopagent.runtime.supervisor import Supervisor
 
 DependencyCheck = Callable[[], Awaitable[DependencyHealth]]
+
+
+class Supervised(Protocol):
+    """The supervisor, as the report reads it."""
+
+    def statuses(self) -> Sequence[Any]:
+        """Each child's status: `name`, `state.value`, `restarts`, `last_error`."""
+        ...
+
+    def all_ready(self) -> bool: ...
+
+
+class Inbox(Protocol):
+    def statistics(self) -> Any:
+        """`capacity`, `depth`, `waiting_senders`, `waiting_receivers`."""
+        ...
 
 
 class Database(Protocol):
@@ -61,8 +75,8 @@ def mcp_check(current: Callable[[], Gateway | None]) -> DependencyCheck:
 
 
 async def health_of(
-    supervisor: Supervisor,
-    mailbox: Mailbox[Any] | None,
+    supervisor: Supervised,
+    mailbox: Inbox | None,
     scrub: Callable[[str], str],
     dependencies: Sequence[DependencyCheck] = (),
     backlog: Callable[[], Awaitable[IndexBacklog]] | None = None,

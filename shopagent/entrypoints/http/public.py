@@ -11,7 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from starlette.applications import Starlette
@@ -29,10 +29,15 @@ from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.visitors import visitor_routes
 from shopagent.entrypoints.http.web import web_routes
-from shopagent.runtime.metrics import Metrics, RequestMetrics, route_templates
-from shopagent.runtime.signals import StopRequest
 
 log = logging.getLogger("shopagent")
+
+
+class Stop(Protocol):
+    """The process's stop request: `requested` is set at once, `at` is its `anyio.current_time()`."""
+
+    requested: anyio.Event
+    at: float | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,9 +59,8 @@ class PublicApi:
     anonymous_chat: bool
     visitor_token_ttl_seconds: int
     cors_origins: Sequence[str]
-    stop: StopRequest  # the process's stop: refuse new turns, end running ones within the grace period
+    stop: Stop  # the process's stop: refuse new turns, end running ones within the grace period
     grace_seconds: float
-    metrics: Metrics
 
 
 class RunningChat:
@@ -86,7 +90,7 @@ class RunningChat:
 
 
 def public_app(api: PublicApi) -> Starlette:
-    """The public app over `api`, its requests counted on `api.metrics`."""
+    """The public app over `api`."""
     guard = TurnGuard()
     chat = RunningChat()
 
@@ -113,10 +117,7 @@ def public_app(api: PublicApi) -> Starlette:
         guard.end_all()
 
     routes = public_routes(api, chat, guard)
-    app = build_http_app(api.store_name, routes, lifespan=lifespan, cors_origins=api.cors_origins)
-    route_of = route_templates(lambda: app.router.routes)
-    app.add_middleware(RequestMetrics, metrics=api.metrics, server="http", route_of=route_of)
-    return app
+    return build_http_app(api.store_name, routes, lifespan=lifespan, cors_origins=api.cors_origins)
 
 
 def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[BaseRoute]:
