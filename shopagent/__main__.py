@@ -1,4 +1,5 @@
-"""The `shopagent` command line: parses arguments, then hands over to bootstrap."""
+"""The `shopagent` command line: parses arguments, then hands the command over to
+`shopagent.wiring.commands`, importing the service stack only then (`--help` stays quick)."""
 
 from __future__ import annotations
 
@@ -7,29 +8,16 @@ import gc
 import logging
 import sys
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-import anyio
-
-from shopagent import __version__, bootstrap
-from shopagent.domain.errors import ConfigError, ShopagentError
-from shopagent.domain.tokens import issue_token
-from shopagent.entrypoints.catalog_files import CSV_FORMATS, CsvFormat
-from shopagent.entrypoints.cli_commands import ProgressBar, import_catalog_file, print_index_status
-from shopagent.runtime.asgi import ListenError, ServerError
-from shopagent.runtime.logging import Scrubber, configure_logging
-from shopagent.runtime.signals import StopRequest, cancel_on_signals
-from shopagent.runtime.supervisor import SupervisorError
-from shopagent.settings import Settings, load_settings, resolve_data_dir
+from shopagent import __version__
+from shopagent.entrypoints.catalog_formats import CSV_FORMATS
 
 log = logging.getLogger("shopagent")
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
-# Failures we expect and explain in one line; anything else is a bug and gets a traceback.
-_EXPLAINED = (ShopagentError, SupervisorError, ListenError, ServerError)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -175,17 +163,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # Only now the command's own stack: `--help` and usage errors need none of it.
+    import anyio
+
+    from shopagent.domain.errors import ConfigError
+    from shopagent.runtime.asgi import ListenError
+    from shopagent.runtime.logging import Scrubber, configure_logging
+    from shopagent.settings import load_settings, resolve_data_dir
+    from shopagent.wiring import commands, generated_secrets, startup
+
     try:
         settings = load_settings(args.config)
-        actors = bootstrap.parse_roles(args.role if args.command == "run" else "all")
+        actors = startup.parse_roles(args.role if args.command == "run" else "all")
         if args.command == "demo":
-            bootstrap.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
-            settings = bootstrap.with_demo_secrets(settings)
+            startup.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
+            settings = generated_secrets.with_demo_secrets(settings)
         elif args.command == "run" and settings.runtime.generate_secrets:
-            bootstrap.check_data_dir(resolve_data_dir(settings))
-            settings = bootstrap.with_demo_secrets(settings, bootstrap.GENERATED_SECRETS_FILE)
+            startup.check_data_dir(resolve_data_dir(settings))
+            settings = generated_secrets.with_demo_secrets(settings, generated_secrets.GENERATED_SECRETS_FILE)
         if args.command in ("run", "demo"):
-            bootstrap.preflight(settings, actors)  # before the database starts
+            startup.preflight(settings, actors)  # before the database starts
     except (ConfigError, ListenError) as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -199,183 +196,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         secrets=settings.secrets.values(),
         access_log=settings.logging.access_log,
     )
-    if args.command == "run" and settings.runtime.generate_secrets:
-        where = resolve_data_dir(settings) / bootstrap.GENERATED_SECRETS_FILE
-        log.info("keys the environment does not set are the generated ones in %s", where)
-
-    async def run() -> None:
-        await bootstrap.preflight_mcp(settings, actors)
-        await bootstrap.serve(settings, actors, scrub=scrub)
-
     jobs = {
-        "run": run,
-        "demo": lambda: bootstrap.serve(
-            settings,
-            actors,
-            scrub=scrub,
-            prepare=bootstrap.import_sample_catalog_if_empty,
-            on_ready=partial(_print_banner, settings),
-        ),
-        "migrate": lambda: _migrate(settings),
-        "catalog": lambda: _import(settings, args.file, args.format),
-        "index": lambda: _index(settings, args.action),
-        "mcp": lambda: _mcp_stdio(settings),
-        "repl": lambda: _repl(settings),
-        "token": lambda: _issue_token(settings, args.user_id, args.ttl),
-        "eval": lambda: _eval(settings, args.file, args.assistant, args.json, args.min_hit5),
+        "run": lambda: commands.run(settings, actors, scrub),
+        "demo": lambda: commands.demo(settings, actors, scrub),
+        "migrate": lambda: commands.migrate(settings),
+        "catalog": lambda: commands.catalog_import(settings, args.file, args.format),
+        "index": lambda: commands.index(settings, args.action),
+        "mcp": lambda: commands.mcp_stdio(settings),
+        "repl": lambda: commands.repl(settings),
+        "token": lambda: commands.issue_token(settings, args.user_id, args.ttl),
+        "eval": lambda: commands.evaluate(settings, args.file, args.assistant, args.json, args.min_hit5),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0
     except BaseException as exc:
         return _report_failure(exc)
-
-
-async def _migrate(settings: Settings) -> None:
-    async with bootstrap.open_database(settings) as dsn:
-        applied = await bootstrap.prepare_schema(dsn, settings)
-    print(f"applied {len(applied)} migration(s)" if applied else "the schema is up to date")
-
-
-async def _import(settings: Settings, path: Path, format: CsvFormat) -> int:
-    words = bootstrap.option_words(settings)
-    async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await import_catalog_file(services.catalog, path, format=format, words=words)
-    return 1 if summary.rejected else 0
-
-
-async def _index(settings: Settings, action: str) -> int:
-    actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
-    async with bootstrap.open_services(settings, actors) as services:
-        outbox = services.outbox
-        if action == "retry-failed":
-            print(f"{await outbox.retry_dead()} dead-lettered event(s) queued again")
-        elif action == "rebuild":
-            total, first = await outbox.enqueue_all()
-            await bootstrap.drain_index(services, first, total, ProgressBar("indexing"), rebuild_vector_index=True)
-        status = await services.index_status(bootstrap.embedding_model_id(settings))
-    print_index_status(status)
-    return 0
-
-
-async def _eval(settings: Settings, path: Path, assistant: bool, json_out: Path | None, min_hit5: float | None) -> int:
-    from shopagent.application.evaluation import SEARCH_MODES, evaluate_assistant, evaluate_search, product_names
-    from shopagent.entrypoints.eval_files import EvalFileError, print_report, read_eval_file, write_json
-
-    async with bootstrap.open_services(settings, frozenset({"mcp"})) as services:
-        search = services.search
-        assert search is not None  # the mcp actor set builds it
-        names = await product_names(services.catalog)
-        try:
-            cases = read_eval_file(path, search, set(names))
-        except EvalFileError as exc:
-            print(f"shopagent: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        scores = [await evaluate_search(search, cases, mode) for mode in SEARCH_MODES]
-        answers = None
-        if assistant:
-            async with bootstrap.open_agent(services) as agent:
-                answers = await evaluate_assistant(agent, cases, names)
-    print_report(scores, answers, sys.stdout)
-    if json_out is not None:
-        if str(json_out) == "-":
-            write_json(scores, answers, sys.stdout)
-        else:
-            with json_out.open("w", encoding="utf-8") as out:
-                write_json(scores, answers, out)
-    if min_hit5 is not None and scores[-1].hit5 < min_hit5:
-        print(f"fused hit@5 {scores[-1].hit5:.2f} is below --min-hit5 {min_hit5}", file=sys.stderr)
-        return EXIT_FAILURE
-    return 0
-
-
-async def _issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
-    secret = settings.secrets.auth_secret or bootstrap.demo_secret(settings, "auth_secret")
-    if secret is None:
-        raise ConfigError("set SHOPAGENT_AUTH_SECRET (or run `shopagent demo` once, which generates one)")
-    ttl = ttl or settings.chat.token_ttl_seconds
-    if not 0 < ttl <= settings.chat.token_max_ttl_seconds:
-        raise ConfigError(f"--ttl must be 1-{settings.chat.token_max_ttl_seconds} seconds (chat.token_max_ttl_seconds)")
-    try:
-        print(issue_token(secret.reveal(), user_id, ttl))
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    return 0
-
-
-async def _repl(settings: Settings) -> None:
-    from shopagent.entrypoints.repl import run_repl
-
-    async with (
-        bootstrap.open_services(settings, frozenset({"mcp"})) as services,
-        bootstrap.open_agent(services) as agent,
-    ):
-        await run_repl(agent)
-
-
-async def _mcp_stdio(settings: Settings) -> None:
-    """Serve MCP on stdin/stdout; SIGTERM and SIGINT end it like the end of input (the
-    embedded PostgreSQL is stopped, exit 0)."""
-    from shopagent.entrypoints.mcp.stdio import serve_stdio
-
-    stop = StopRequest()
-    async with anyio.create_task_group() as signals:
-        with anyio.CancelScope() as serving:
-            await signals.start(
-                partial(cancel_on_signals, serving, stop, grace_seconds=settings.runtime.shutdown_grace_seconds)
-            )
-            async with bootstrap.open_services(settings, frozenset({"mcp"})) as services:
-                assert services.mcp_server is not None
-                await serve_stdio(services.mcp_server)
-        signals.cancel_scope.cancel()
-
-
-async def _print_banner(settings: Settings, services: bootstrap.Services) -> None:
-    """Once the catalog is indexed (with progress meanwhile), the URLs, keys, a token and a
-    request to paste: the first answer is then the right one."""
-    shown: list[tuple[int, int]] = []
-
-    def progress(indexed: int, total: int) -> None:
-        if (indexed, total) not in shown and indexed < total:
-            shown.append((indexed, total))
-            print(f"indexing the catalog: {indexed}/{total} products …", flush=True)
-
-    print("shopagent is starting: the services are up, the catalog is being indexed.", flush=True)
-    await bootstrap.wait_until_indexed(services, progress)
-    admin_key = settings.secrets.admin_api_key.reveal() if settings.secrets.admin_api_key else "(disabled)"
-    mcp_key = settings.secrets.mcp_api_key.reveal() if settings.secrets.mcp_api_key else "(none: loopback only)"
-    assert settings.secrets.auth_secret is not None  # the demo always has one
-    demo_token = issue_token(settings.secrets.auth_secret.reveal(), "demo", settings.chat.token_ttl_seconds)
-    http = f"http://{settings.http.host}:{settings.http.port}"
-    lines = [
-        "",
-        "shopagent is ready. Press Ctrl-C to stop.",
-        f"  chat page  {http}/#token={demo_token}",
-        f"  HTTP API   {http}/api",
-        f"  admin API  {http}/api/admin/products",
-        f"             Authorization: Bearer {admin_key}",
-        f"  MCP        http://{settings.mcp.host}:{settings.mcp.port}/mcp",
-        f"             Authorization: Bearer {mcp_key}",
-        f"  readiness  http://{settings.ops.host}:{settings.ops.port}/readyz",
-        f"  chat       POST {http}/api/assistant-agent/chat",
-        f"             Authorization: Bearer {demo_token}",
-        f"             (a token for the user 'demo'; mint others with `{_command()} token issue USER_ID`)",
-        f"  data       {resolve_data_dir(settings)} (generated demo keys: demo-secrets.json)",
-        "",
-        "Ask it something:",
-        f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "
-        """-H 'Content-Type: application/json' -d '{"query": "warm winter boots under 200 euros"}'""",
-        f"or chat in a terminal, in another window: {_command()} repl",
-        "",
-    ]
-    print("\n".join(lines), flush=True)
-
-
-def _command() -> str:
-    """How this command was started, to repeat in hints: the script's path, or `python -m`."""
-    launched = Path(sys.argv[0])
-    if launched.name == "__main__.py":
-        return f"{sys.executable} -m shopagent"
-    return str(launched) if launched.is_absolute() or launched.parent != Path() else launched.name
 
 
 def _report_failure(exc: BaseException) -> int:
@@ -390,7 +225,12 @@ def _report_failure(exc: BaseException) -> int:
 
 
 def _find_explained(exc: BaseException) -> BaseException | None:
-    if isinstance(exc, _EXPLAINED):
+    from shopagent.domain.errors import ShopagentError
+    from shopagent.runtime.asgi import ListenError, ServerError
+    from shopagent.runtime.supervisor import SupervisorError
+
+    # Failures we expect and explain in one line; anything else is a bug and gets a traceback.
+    if isinstance(exc, (ShopagentError, SupervisorError, ListenError, ServerError)):
         return exc
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:

@@ -131,3 +131,13 @@ async def import_products(
         if progress is not None:
             progress(done, len(items))
     return summary
+
+
+async def import_if_empty(
+    service: CatalogService, read_items: Callable[[], list[tuple[str, ProductInput | ShopagentError | ImportNote]]]
+) -> ImportSummary | None:
+    """Import the products `read_items` gives into an empty catalog (the demo's sample
+    catalog); None, reading nothing, when the catalog has products already."""
+    if await service.repository.count() > 0:
+        return None
+    return await import_products(service, read_items())

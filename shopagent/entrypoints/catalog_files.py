@@ -22,19 +22,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints import shop_exports
+from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
 from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
 
 log = logging.getLogger("shopagent.catalog")
 
-CsvFormat = Literal["auto", "shopagent", "shopify", "woocommerce"]
-CSV_FORMATS: tuple[CsvFormat, ...] = ("auto", "shopagent", "shopify", "woocommerce")
+__all__ = ["CSV_FORMATS", "CsvFormat", "read_catalog_file"]
 
 PRODUCT_COLUMNS = (
     "slug",

@@ -1,0 +1,25 @@
+"""Housekeeping use cases the reaper runs every tick; each is idempotent and safe to run in
+several processes at once, and returns how many things it released."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Protocol
+
+log = logging.getLogger("shopagent.reaper")
+
+
+class StuckClaims(Protocol):
+    async def release_stuck(self, older_than_seconds: float) -> Sequence[uuid.UUID]:
+        """Release the claims on conversations whose turn has run longer than this."""
+        ...
+
+
+async def release_stuck_conversations(claims: StuckClaims, stuck_after_seconds: float) -> int:
+    """Free the conversations whose turn crashed or hangs, so their users can talk again."""
+    released = await claims.release_stuck(stuck_after_seconds)
+    for conversation_id in released:
+        log.warning("released conversation %s: its turn ran longer than %.0fs", conversation_id, stuck_after_seconds)
+    return len(released)

@@ -1,0 +1,70 @@
+"""Use cases that run the indexing to an end and watch it: `index rebuild` drains the outbox
+here, the demo waits until the catalog is indexed before saying it is ready."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+
+from shopagent.application.index_status import IndexStatus
+from shopagent.application.ports import Outbox
+from shopagent.application.vector_index import VectorIndexKeeper
+from shopagent.domain.errors import DatabaseError
+
+log = logging.getLogger("shopagent.indexing")
+
+Progress = Callable[[int, int], None]
+POLL_SECONDS = 0.2
+
+
+async def drain_index(
+    outbox: Outbox,
+    keeper: VectorIndexKeeper,
+    run_indexer: Callable[..., Awaitable[Any]],
+    first_event: int,
+    total: int,
+    progress: Progress,
+    *,
+    rebuild_vector_index: bool = False,
+) -> None:
+    """Run the indexer here (`run_indexer`, started with `task_status`, runs until cancelled)
+    until the `total` events from `first_event` on are finished and the vector index is built
+    (`rebuild_vector_index`: built anew once they are).
+
+    Other indexer processes on the same database may take part of the work; that is fine.
+    """
+    if rebuild_vector_index:
+        await keeper.prepare(rebuild=True)
+    async with anyio.create_task_group() as tg:
+        await tg.start(run_indexer)
+        while (finished := await outbox.finished_since(first_event)) < total:
+            progress(finished, total)
+            await anyio.sleep(POLL_SECONDS)  # polled: the work may be another indexer process's
+        progress(total, total)
+        while keeper.pending and keeper.build_error is None:  # settle here too: the last
+            await keeper.settle()  # events may have been another process's
+            await anyio.sleep(POLL_SECONDS)
+        tg.cancel_scope.cancel()
+    if keeper.build_error is not None:
+        raise DatabaseError(f"building the vector index failed: {keeper.build_error}")
+    if rebuild_vector_index and not await keeper.built_as_configured():
+        log.warning(
+            "another indexer process built the vector index first, with its own settings: "
+            "see `shopagent index status`, and rebuild again once every indexer runs the new ones"
+        )
+
+
+async def wait_until_indexed(
+    status: Callable[[], Awaitable[IndexStatus]], progress: Progress, *, poll_seconds: float = 0.5
+) -> None:
+    """Return once no catalog change waits to be indexed (dead letters aside), reporting
+    `progress(products indexed, products)` as it goes; the demo's "ready" waits for this."""
+    while True:
+        current = await status()
+        progress(current.products_indexed, current.products_total)
+        if current.pending + current.in_flight == 0:
+            return
+        await anyio.sleep(poll_seconds)  # polled: the work may be another indexer process's

@@ -1,0 +1,1 @@
+"""The composition ring beside bootstrap: settings turned into policies, providers and services."""

@@ -1,0 +1,141 @@
+"""Each CLI command wired: the services it needs opened (and closed), then its body in
+`shopagent.entrypoints.cli`. `shopagent.__main__` dispatches here once the arguments parse."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from pathlib import Path
+
+import anyio
+
+from shopagent import bootstrap
+from shopagent.application.catalog import import_if_empty
+from shopagent.application.index_runs import wait_until_indexed
+from shopagent.entrypoints import cli
+from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
+from shopagent.runtime.signals import StopRequest, cancel_on_signals
+from shopagent.settings import Settings, resolve_data_dir
+from shopagent.wiring.generated_secrets import GENERATED_SECRETS_FILE, demo_secret
+from shopagent.wiring.services import CoreServices, SearchServices, open_core, open_indexer, open_search
+
+log = logging.getLogger("shopagent")
+MCP = frozenset({"mcp"})  # the actor set that opens the search (and the in-process MCP server)
+
+
+@contextlib.asynccontextmanager
+async def open_search_only(settings: Settings) -> AsyncIterator[SearchServices]:
+    """The search over the catalog (and the in-process MCP server), without the indexer."""
+    async with open_core(settings, MCP) as core, open_search(core) as searching:
+        yield searching
+
+
+async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
+    if settings.runtime.generate_secrets:
+        where = resolve_data_dir(settings) / GENERATED_SECRETS_FILE
+        log.info("keys the environment does not set are the generated ones in %s", where)
+    await bootstrap.preflight_mcp(settings, actors)
+    await bootstrap.serve(settings, actors, scrub=scrub)
+
+
+async def demo(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
+    async def banner(services: CoreServices) -> None:
+        status = partial(services.index_status, bootstrap.embedding_model_id(settings))
+        await cli.print_banner(banner_of(settings), partial(wait_until_indexed, status))
+
+    await bootstrap.serve(settings, actors, scrub=scrub, prepare=import_sample_catalog_if_empty, on_ready=banner)
+
+
+def banner_of(settings: Settings) -> cli.Banner:
+    s = settings.secrets
+    return cli.Banner(
+        http=f"http://{settings.http.host}:{settings.http.port}",
+        mcp=f"http://{settings.mcp.host}:{settings.mcp.port}",
+        ops=f"http://{settings.ops.host}:{settings.ops.port}",
+        admin_key=s.admin_api_key.reveal() if s.admin_api_key else None,
+        mcp_key=s.mcp_api_key.reveal() if s.mcp_api_key else None,
+        auth_secret=s.auth_secret.reveal() if s.auth_secret else None,
+        token_ttl_seconds=settings.chat.token_ttl_seconds,
+        data_dir=resolve_data_dir(settings),
+    )
+
+
+async def import_sample_catalog_if_empty(services: CoreServices) -> None:
+    summary = await import_if_empty(services.catalog, partial(read_catalog_file, bootstrap.SAMPLE_CATALOG))
+    if summary is None:
+        return
+    log.info("imported the sample catalog: %d products", summary.created)
+    if summary.rejected:
+        log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
+
+
+async def migrate(settings: Settings) -> None:
+    async with bootstrap.open_database(settings) as dsn:
+        applied = await bootstrap.prepare_schema(dsn, settings)
+    cli.report_migrations(applied)
+
+
+async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
+    words = bootstrap.option_words(settings)
+    async with bootstrap.open_services(settings, frozenset()) as services:
+        summary = await cli.import_catalog_file(services.catalog, path, format=format, words=words)
+    return 1 if summary.rejected else 0
+
+
+async def index(settings: Settings, action: str) -> int:
+    """`index status|retry-failed` need the database alone; `index rebuild` runs the indexer here."""
+    actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
+    async with open_core(settings, actors) as core:
+
+        async def rebuild(progress: cli.Progress) -> None:
+            async with open_search(core) as searching, open_indexer(searching) as indexing:
+                total, first = await core.outbox.enqueue_all()
+                await bootstrap.drain_index(indexing, first, total, progress, rebuild_vector_index=True)
+
+        status = partial(core.index_status, bootstrap.embedding_model_id(settings))
+        return await cli.show_index(status, action, retry_dead=core.outbox.retry_dead, rebuild=rebuild)
+
+
+async def evaluate(
+    settings: Settings, path: Path, assistant: bool, json_out: Path | None, min_hit5: float | None
+) -> int:
+    async with open_search_only(settings) as services:
+        agent = partial(bootstrap.open_agent, services) if assistant else None
+        return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5)
+
+
+async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
+    secret = settings.secrets.auth_secret or demo_secret(settings, "auth_secret")
+    chat = settings.chat
+    return cli.print_token(
+        secret.reveal() if secret else None,
+        user_id,
+        ttl,
+        default_ttl=chat.token_ttl_seconds,
+        max_ttl=chat.token_max_ttl_seconds,
+    )
+
+
+async def repl(settings: Settings) -> None:
+    from shopagent.entrypoints.repl import run_repl
+
+    async with open_search_only(settings) as services, bootstrap.open_agent(services) as agent:
+        await run_repl(agent)
+
+
+async def mcp_stdio(settings: Settings) -> None:
+    """Serve MCP on stdin/stdout; SIGTERM and SIGINT end it like the end of input (the
+    embedded PostgreSQL is stopped, exit 0)."""
+    from shopagent.entrypoints.mcp.stdio import serve_stdio
+
+    stop = StopRequest()
+    async with anyio.create_task_group() as signals:
+        with anyio.CancelScope() as serving:
+            await signals.start(
+                partial(cancel_on_signals, serving, stop, grace_seconds=settings.runtime.shutdown_grace_seconds)
+            )
+            async with open_search_only(settings) as services:
+                await serve_stdio(services.mcp_server)
+        signals.cancel_scope.cancel()

@@ -1,0 +1,96 @@
+"""Settings turned into the plain policy values the use cases, adapters and runtime take."""
+
+from __future__ import annotations
+
+from shopagent.adapters.postgres.search import SearchTuning
+from shopagent.application.conversations import ChatPolicy
+from shopagent.application.indexing import IndexingPolicy
+from shopagent.application.ports import VectorIndexSpec
+from shopagent.application.search import SearchPolicy
+from shopagent.domain.catalog import CatalogRules
+from shopagent.domain.ranking import FusionWeights, GradeThresholds
+from shopagent.domain.text import text_search_config_for
+from shopagent.runtime.supervisor import RestartPolicy
+from shopagent.settings import Settings
+
+
+def catalog_rules(settings: Settings) -> CatalogRules:
+    c = settings.catalog
+    return CatalogRules.create(settings.store.currency, c.colors, c.sizes, c.color_aliases)
+
+
+def text_search_config(settings: Settings) -> str:
+    """`search.text_search_config`, or the one of the store language when it is empty."""
+    return settings.search.text_search_config or text_search_config_for(settings.store.language)
+
+
+def embedding_model_id(settings: Settings) -> str:
+    """The id the configured model records on chunks, known without loading the model."""
+    e = settings.embedding
+    if e.model == "local":
+        from shopagent.adapters.local.minilm import MiniLMEmbedder  # its runtime loads only in load()
+
+        return MiniLMEmbedder.model_id
+    if e.model == "hash":
+        return f"hash-{e.hash_dimensions}"
+    return f"{e.gemini_model}@{e.gemini_dimensions}"
+
+
+def indexing_policy(settings: Settings) -> IndexingPolicy:
+    i, e = settings.indexer, settings.embedding
+    return IndexingPolicy(
+        token_budget=e.chunk_token_budget,
+        batch_size=e.batch_size,
+        max_attempts=i.max_attempts,
+        backoff_seconds=i.retry_backoff_seconds,
+        backoff_max_seconds=i.retry_backoff_max_seconds,
+    )
+
+
+def vector_index_spec(settings: Settings) -> VectorIndexSpec:
+    return VectorIndexSpec(
+        m=settings.search.hnsw_m,
+        ef_construction=settings.search.hnsw_ef_construction,
+        build_memory_mb=settings.indexer.index_build_memory_mb,
+    )
+
+
+def search_policy(settings: Settings) -> SearchPolicy:
+    s = settings.search
+    return SearchPolicy(
+        weights=FusionWeights(vector=s.vector_weight, lexical=s.lexical_weight, k=s.fusion_k),
+        grades=GradeThresholds(
+            strong_distance=s.strong_distance,
+            title_distance=s.title_distance,
+            partial_distance=s.partial_distance,
+            strong_coverage=s.strong_title_share,
+        ),
+        depth=s.candidates_per_leg,
+        vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
+    )
+
+
+def search_tuning(settings: Settings) -> SearchTuning:
+    s = settings.search
+    return SearchTuning(
+        ef_search=s.ef_search, max_scan_tuples=s.max_scan_tuples, exact_below_products=s.exact_below_products
+    )
+
+
+def chat_policy(settings: Settings) -> ChatPolicy:
+    c = settings.chat
+    return ChatPolicy(
+        context_policy=c.context_policy,
+        context_token_budget=c.context_token_budget,
+        turn_timeout_seconds=c.turn_timeout_seconds,
+    )
+
+
+def restart_policy(settings: Settings) -> RestartPolicy:
+    r = settings.runtime
+    return RestartPolicy(
+        max_restarts=r.restart_max,
+        within_seconds=r.restart_window_seconds,
+        backoff_seconds=r.restart_backoff_seconds,
+        backoff_max_seconds=r.restart_backoff_max_seconds,
+    )

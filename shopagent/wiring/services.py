@@ -1,0 +1,263 @@
+"""The services a process's actors use, one bundle per capability, built for the roles asked.
+
+Each bundle extends the one below it, because each capability needs the one below: every role
+has the core (settings, database, catalog, conversations); a role that embeds text (mcp, the
+indexer, a chat app serving its own tools) adds the search; the indexer adds the mailbox and the
+indexing use case. `open_services` builds the smallest bundle the actors need; `open_core`,
+`open_search` and `open_indexer` build one each, so the type of what they yield says what is
+there: nothing optional, nothing to assert.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from shopagent.adapters.postgres.catalog import PostgresCatalog
+from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
+from shopagent.adapters.postgres.conversations import PostgresConversations
+from shopagent.adapters.postgres.database import GuardedPool, open_pool
+from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
+from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
+from shopagent.adapters.postgres.search import PostgresSearchIndex
+from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
+from shopagent.application.catalog import CatalogService
+from shopagent.application.index_status import IndexStatus, index_status
+from shopagent.application.indexing import IndexProducts
+from shopagent.application.leases import Leases
+from shopagent.application.ports import EmbeddingModel
+from shopagent.application.search import CatalogSearch
+from shopagent.application.vector_index import VectorIndexKeeper
+from shopagent.domain.indexing import OutboxEvent
+from shopagent.instrumentation import (
+    MeasuredEmbedder,
+    index_observers,
+    mcp_tool_observer,
+    pool_source,
+    vector_index_source,
+)
+from shopagent.runtime.mailbox import Mailbox
+from shopagent.runtime.metrics import Metrics
+from shopagent.runtime.signals import StopRequest
+from shopagent.settings import Settings
+from shopagent.wiring.database import open_database, prepare_schema
+from shopagent.wiring.policies import (
+    catalog_rules,
+    indexing_policy,
+    search_policy,
+    search_tuning,
+    text_search_config,
+    vector_index_spec,
+)
+from shopagent.wiring.providers import build_embedder
+from shopagent.wiring.startup import INDEXER_ACTORS, searches_here
+
+if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
+    from mcp.server.lowlevel import Server as McpServer
+
+    from shopagent.adapters.mcp.gateway import McpToolGateway
+
+B = TypeVar("B", bound="CoreServices")
+
+
+@dataclass
+class RemoteTools:
+    """The chat app's gateway to chat.mcp_url while the app runs (None otherwise); the
+    readiness check asks it whether the MCP server answers."""
+
+    gateway: McpToolGateway | None = None
+
+
+@dataclass(kw_only=True)
+class CoreServices:
+    """What every role has."""
+
+    settings: Settings
+    actors: frozenset[str]
+    dsn: str
+    pool: GuardedPool
+    catalog: CatalogService
+    outbox: PostgresOutbox
+    chunk_store: PostgresChunkStore
+    vector_index: PostgresVectorIndexAdmin
+    conversations: PostgresConversations
+    rate_limits: PostgresRateLimits
+    metrics: Metrics  # the process's own registry and instruments
+    stop: StopRequest  # the process's stop, for servers that drain
+    remote_tools: RemoteTools = field(default_factory=RemoteTools)
+
+    async def index_status(self, model: str) -> IndexStatus:
+        return await index_status(self.outbox, self.chunk_store, self.vector_index, model)
+
+
+@dataclass(kw_only=True)
+class SearchServices(CoreServices):
+    """The core, and the search over the catalog with its embedding model."""
+
+    embedder: EmbeddingModel
+    search: CatalogSearch
+
+    @cached_property
+    def mcp_server(self) -> McpServer[Any]:
+        """The MCP server over this process's search (built on first use)."""
+        from shopagent.entrypoints.mcp.server import build_mcp_server
+
+        store = self.settings.store
+        return build_mcp_server(self.search, store.name, store.currency, observe=mcp_tool_observer(self.metrics))
+
+
+@dataclass(kw_only=True)
+class IndexerServices(SearchServices):
+    """The search, and the indexer's mailbox, leases, indexing use case and vector index keeper."""
+
+    mailbox: Mailbox[OutboxEvent]
+    leases: Leases
+    index_keeper: VectorIndexKeeper
+    index_product: IndexProducts
+
+
+def indexer_name() -> str:
+    """Whose leases: unique per indexer (a container restarted with the same host name and
+    pid 1 must not take its predecessor's leases for its own), at most 63 bytes (it is also
+    the application name of the indexer's LISTEN connection)."""
+    return f"{LIVE_WORKER_PREFIX}{socket.gethostname()[:24]}/{os.getpid()}/{secrets.token_hex(4)}"
+
+
+@contextlib.asynccontextmanager
+async def open_services(
+    settings: Settings,
+    actors: frozenset[str],
+    *,
+    embedder: EmbeddingModel | None = None,
+    stop: StopRequest | None = None,
+) -> AsyncIterator[CoreServices]:
+    """The services the chosen actors need: `IndexerServices` for the indexer actors,
+    `SearchServices` for the others that embed text, `CoreServices` otherwise. `embedder`
+    replaces the configured model (the caller closes it); `stop` is the process's stop request."""
+    async with open_core(settings, actors, stop=stop) as core:
+        if not searches_here(settings, actors):
+            yield core
+            return
+        async with open_search(core, embedder=embedder) as searching:
+            if not INDEXER_ACTORS & actors:
+                yield searching
+                return
+            async with open_indexer(searching) as indexing:
+                yield indexing
+
+
+@contextlib.asynccontextmanager
+async def open_core(
+    settings: Settings, actors: frozenset[str], *, stop: StopRequest | None = None
+) -> AsyncIterator[CoreServices]:
+    """The database (migrated), its pool, and the services every role has."""
+    async with open_database(settings) as dsn:
+        await prepare_schema(dsn, settings)
+        db = settings.database
+        async with open_pool(
+            dsn,
+            min_size=db.pool_min_size,
+            max_size=db.pool_max_size,
+            connect_timeout=db.connect_timeout_seconds,
+            command_timeout=db.command_timeout_seconds,
+        ) as raw_pool:
+            yield core_services(settings, actors, dsn, GuardedPool(raw_pool, dsn), stop or StopRequest())
+
+
+@contextlib.asynccontextmanager
+async def open_search(core: CoreServices, *, embedder: EmbeddingModel | None = None) -> AsyncIterator[SearchServices]:
+    """The core and the search, with the configured embedding model (closed on exit) or `embedder`."""
+    async with contextlib.AsyncExitStack() as exits:
+        model = embedder or await build_embedder(core.settings)
+        if embedder is None:  # ours to close
+            exits.push_async_callback(model.aclose)
+        yield search_services(core, model)
+
+
+@contextlib.asynccontextmanager
+async def open_indexer(searching: SearchServices) -> AsyncIterator[IndexerServices]:
+    """The search and the indexer's mailbox (closed on exit), leases and use cases."""
+    with Mailbox[OutboxEvent](searching.settings.runtime.mailbox_capacity) as mailbox:
+        yield indexer_services(searching, mailbox)
+
+
+def core_services(
+    settings: Settings, actors: frozenset[str], dsn: str, pool: GuardedPool, stop: StopRequest
+) -> CoreServices:
+    metrics = Metrics()
+    metrics.add_source("database-pool", pool_source(pool))
+    return CoreServices(
+        settings=settings,
+        actors=actors,
+        dsn=dsn,
+        pool=pool,
+        catalog=CatalogService(PostgresCatalog(pool), catalog_rules(settings)),
+        outbox=PostgresOutbox(pool),
+        chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
+        vector_index=PostgresVectorIndexAdmin(pool),
+        conversations=PostgresConversations(pool),
+        rate_limits=PostgresRateLimits(pool),
+        metrics=metrics,
+        stop=stop,
+    )
+
+
+def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices:
+    s = core.settings
+    embedder = MeasuredEmbedder(model, core.metrics)
+    index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
+    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, search_policy(s))
+    return _extend(core, SearchServices, embedder=embedder, search=search)
+
+
+def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -> IndexerServices:
+    s, i = searching.settings, searching.settings.indexer
+    outbox, chunks, embedder, metrics = searching.outbox, searching.chunk_store, searching.embedder, searching.metrics
+    keeper = VectorIndexKeeper(
+        searching.vector_index,
+        outbox,
+        chunks,
+        embedder.model_id,
+        embedder.dimension,
+        vector_index_spec(s),
+        bulk_load_events=i.bulk_load_events,
+        max_attempts=i.max_attempts,
+    )
+    metrics.add_source(
+        "vector-index", vector_index_source(searching.pool, searching.vector_index, chunks, embedder.model_id)
+    )
+    leases = Leases(
+        outbox,
+        lease_seconds=i.lease_seconds,
+        max_attempts=i.max_attempts,
+        worker=indexer_name(),
+        ahead=i.workers * i.claim_batch,  # one batch waiting per worker
+    )
+    indexed, failed = index_observers(metrics)
+    index_product = IndexProducts(
+        searching.catalog.repository,
+        outbox,
+        chunks,
+        embedder,
+        indexing_policy(s),
+        on_indexed=indexed,
+        on_failed=failed,
+        keeper=keeper,
+        leases=leases,
+        database_back=searching.pool.wait_until_up,
+    )
+    return _extend(
+        searching, IndexerServices, mailbox=mailbox, leases=leases, index_keeper=keeper, index_product=index_product
+    )
+
+
+def _extend(base: CoreServices, bundle: type[B], **more: Any) -> B:
+    """`base`'s services and `more`, as the larger `bundle`."""
+    return bundle(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)}, **more)
