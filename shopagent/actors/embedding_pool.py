@@ -13,9 +13,9 @@ build it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 from anyio.abc import TaskStatus
@@ -34,7 +34,7 @@ async def run_embedding_pool(
     workers: int,
     batch: int = 1,
     prepare: Callable[[], Awaitable[None]] | None = None,
-    maintain: Callable[[], Awaitable[None]] | None = None,
+    maintain: Callable[[], Coroutine[Any, Any, None]] | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     if prepare is not None:

@@ -134,7 +134,7 @@ async def import_products(
 
 
 async def import_if_empty(
-    service: CatalogService, read_items: Callable[[], list[tuple[str, ProductInput | ShopagentError | ImportNote]]]
+    service: CatalogService, read_items: Callable[[], Sequence[tuple[str, ProductInput | ShopagentError | ImportNote]]]
 ) -> ImportSummary | None:
     """Import the products `read_items` gives into an empty catalog (the demo's sample
     catalog); None, reading nothing, when the catalog has products already."""

@@ -4,7 +4,7 @@ here, the demo waits until the catalog is indexed before saying it is ready."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -23,7 +23,7 @@ POLL_SECONDS = 0.2
 async def drain_index(
     outbox: Outbox,
     keeper: VectorIndexKeeper,
-    run_indexer: Callable[..., Awaitable[Any]],
+    run_indexer: Callable[..., Coroutine[Any, Any, Any]],
     first_event: int,
     total: int,
     progress: Progress,

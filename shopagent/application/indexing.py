@@ -144,7 +144,9 @@ class IndexProducts:
                     missing[chunk.content_hash] = chunk.content
         fresh = dict(zip(missing, await self._embed(list(missing.values())), strict=True))
         for item in items:
-            item.vectors = np.stack([stored.get(c.content_hash, fresh.get(c.content_hash)) for c in item.chunks])
+            item.vectors = np.stack(
+                [stored[c.content_hash] if c.content_hash in stored else fresh[c.content_hash] for c in item.chunks]
+            )
 
     async def _embed(self, texts: list[str]) -> list[np.ndarray]:
         size = self._policy.batch_size

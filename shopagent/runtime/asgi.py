@@ -147,7 +147,8 @@ async def serve_asgi(
         lifespan="auto",
         log_config=None,
         access_log=False,
-        timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),
+        # uvicorn annotates this as int but uses it as an asyncio timeout: fractions work.
+        timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),  # type: ignore[arg-type]
         server_header=False,
     )
     server = _EmbeddedServer(config)

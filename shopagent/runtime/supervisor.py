@@ -14,8 +14,9 @@ from __future__ import annotations
 import enum
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import anyio
 from anyio.abc import TaskStatus
@@ -42,7 +43,7 @@ class State(enum.StrEnum):
 @dataclass(frozen=True)
 class ChildSpec:
     name: str
-    run: Callable[..., Awaitable[None]]
+    run: Callable[..., Coroutine[Any, Any, None]]
     restart: Restart = Restart.PERMANENT
     ready_timeout: float = 60.0
 
@@ -201,9 +202,10 @@ def _first_supervisor_error(group: ExceptionGroup) -> Exception:
     matched, _ = group.split(SupervisorError)
     if matched is None:
         return group
-    while isinstance(matched, ExceptionGroup):
-        matched = matched.exceptions[0]
-    return matched
+    first: Exception = matched
+    while isinstance(first, ExceptionGroup):
+        first = first.exceptions[0]
+    return first
 
 
 def _describe(exc: BaseException) -> str:

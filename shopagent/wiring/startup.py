@@ -7,7 +7,7 @@ from pathlib import Path
 
 from shopagent.domain.errors import ConfigError
 from shopagent.runtime.asgi import check_free, is_loopback
-from shopagent.settings import Settings, resolve_data_dir
+from shopagent.settings import HttpSettings, McpSettings, OpsSettings, Settings, resolve_data_dir
 
 INDEXER_ACTORS = frozenset({"embedding-pool", "outbox-poller"})
 # Actors that embed text, so need the embedding model (and the search use case).
@@ -66,7 +66,11 @@ def preflight(settings: Settings, actors: frozenset[str]) -> None:
         )
     if secrets.database_url is None:
         check_data_dir(resolve_data_dir(settings))
-    servers = {"ops": settings.ops, "http": settings.http, "mcp": settings.mcp}
+    servers: dict[str, HttpSettings | McpSettings | OpsSettings] = {
+        "ops": settings.ops,
+        "http": settings.http,
+        "mcp": settings.mcp,
+    }
     for name, server in servers.items():
         if name in actors:
             check_free(server.host, server.port, what=name)

@@ -44,6 +44,9 @@ log = logging.getLogger("shopagent.gemini")
 
 _CONTEXT_OVERFLOW = re.compile(r"token count.*exceeds the maximum|exceeds the maximum number of tokens", re.IGNORECASE)
 
+# A transport failure or a stream cut short: retried like a 5xx.
+_RETRYABLE: tuple[type[Exception], ...] = (*TRANSPORT_ERRORS, StreamCut)
+
 
 class GeminiChatModel:
     """The `ChatModel` port on Gemini: one generateContent request per turn, tools declared
@@ -106,7 +109,8 @@ class GeminiChatModel:
                         model=self._model, contents=contents, config=config
                     )
                     # Closed at once, not by the garbage collector, should the turn be cancelled.
-                    async with contextlib.aclosing(chunks):
+                    # The SDK annotates its stream as an AsyncIterator; it is an async generator (aclose).
+                    async with contextlib.aclosing(chunks):  # type: ignore[type-var]
                         async for chunk in chunks:
                             stream.add(chunk)
                     response = stream.response()
@@ -117,7 +121,7 @@ class GeminiChatModel:
                 failure = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
                 rate_limited = exc.code == 429
                 hint = suggested_delay(exc)
-            except (*TRANSPORT_ERRORS, StreamCut) as exc:
+            except _RETRYABLE as exc:
                 failure = self._redact(f"{type(exc).__name__}: {exc}")
                 rate_limited = False
             except (json.JSONDecodeError, errors.UnknownApiResponseError, pydantic.ValidationError) as exc:

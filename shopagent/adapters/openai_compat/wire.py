@@ -94,7 +94,8 @@ class StreamedMessage:
         # The first piece of a call brings its id and name; later ones more of its arguments.
         key = piece.get("index") if isinstance(piece.get("index"), int) else piece.get("id") or position
         call = self._calls.setdefault(key, {"id": None, "type": "function", "function": {"name": "", "arguments": ""}})
-        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        given = piece.get("function")
+        function: dict[str, Any] = given if isinstance(given, dict) else {}
         if isinstance(piece.get("id"), str) and piece["id"] and not call["id"]:
             call["id"] = piece["id"]
         if isinstance(function.get("name"), str) and not call["function"]["name"]:

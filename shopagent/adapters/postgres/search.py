@@ -89,7 +89,7 @@ class PostgresSearchIndex:
         terms = list(terms)
         legs: dict[str, list[int]] = {"vector": [], "lexical": []}
 
-        async def vector_leg() -> None:
+        async def vector_leg(vector: np.ndarray) -> None:
             async with self._pool.acquire() as conn, conn.transaction(readonly=True):
                 # Which plan is best depends on how selective the filter values are: plan with
                 # the values every time, never with a cached generic plan.
@@ -107,11 +107,12 @@ class PostgresSearchIndex:
 
         # The legs run at once, each on a connection of its own: the search takes about as
         # long as the slower one.
-        wanted = [leg for leg, on in ((vector_leg, vector is not None), (lexical_leg, bool(terms and lexical))) if on]
         try:
             async with anyio.create_task_group() as tg:
-                for leg in wanted:
-                    tg.start_soon(leg)
+                if vector is not None:
+                    tg.start_soon(vector_leg, vector)
+                if terms and lexical:
+                    tg.start_soon(lexical_leg)
         except ExceptionGroup as group:  # one leg's failure is the search's failure
             raise group.exceptions[0] from None
         nearest, matches = legs["vector"], legs["lexical"]
@@ -161,7 +162,7 @@ class PostgresSearchIndex:
         vector: np.ndarray,
         model: str,
         dimension: int,
-        args: tuple,
+        args: tuple[object, ...],
         filters: SearchFilters,
         limit: int,
         need: int,
@@ -181,7 +182,7 @@ class PostgresSearchIndex:
         conn: asyncpg.Connection,
         vector: np.ndarray,
         model: str,
-        args: tuple,
+        args: tuple[object, ...],
         filters: SearchFilters,
         limit: int,
     ) -> list[int]:
@@ -209,7 +210,7 @@ class PostgresSearchIndex:
         vector: np.ndarray,
         model: str,
         dimension: int,
-        args: tuple,
+        args: tuple[object, ...],
         limit: int,
         need: int,
     ) -> list[int]:

@@ -68,7 +68,7 @@ class RunningChat:
 
     def __init__(self) -> None:
         self._service: ChatService | None = None
-        self._spawn: Callable[..., None] | None = None
+        self._spawn: Callable[..., object] | None = None
 
     def service(self) -> ChatService:
         if self._service is None:
@@ -81,7 +81,7 @@ class RunningChat:
         self._spawn(function, *args)
 
     @contextlib.contextmanager
-    def serving(self, service: ChatService, spawn: Callable[..., None]) -> Any:
+    def serving(self, service: ChatService, spawn: Callable[..., object]) -> Any:
         self._service, self._spawn = service, spawn
         try:
             yield

@@ -194,7 +194,7 @@ async def answer(name: str, handler: Handler, arguments: dict[str, Any]) -> tupl
         message = "the catalog could not be searched because of an internal error; try again later"
         return _error(message), "internal_error"
     text = msgspec.json.encode(result).decode()
-    content = [types.TextContent(type="text", text=text)]
+    content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
     return types.CallToolResult(content=content, structured_content=result), "ok"
 
 

@@ -42,7 +42,7 @@ async def serve_stdio(server: Server[Any]) -> None:
                         await send.send(item)
 
         tg.start_soon(forward)
-        await server.run(receive, write, server.create_initialization_options())  # type: ignore[arg-type]
+        await server.run(receive, write, server.create_initialization_options())
         tg.cancel_scope.cancel()
 
 
