@@ -94,7 +94,7 @@ def test_chat_messages_round_trip_through_json_losslessly():
     assert messages_decoder.decode(message_encoder.encode(messages)) == messages
 
 
-async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(services):
+async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(services, retry_waits):
     """The mcp instance stops, a turn is answered with the tool unreachable, the instance comes
     back on the same port: the next turns work (JSON and event stream) without a restart."""
     from shopagent.actors.http import run_http
@@ -149,8 +149,13 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
             assert (ready.ready, ready.status) == (True, "ready")
             mcp_scope.cancel()  # the mcp instance goes away
             await eventually(lambda: _closed(mcp_port))
+            retry_waits.clear()
             down = await turn()
             assert down.status_code == 200 and "could not be reached" in down.json()["response"]
+            # Three attempts, two waits from the shared retry policy: 0.25 s then 0.5 s, each up
+            # to half shorter (jitter).
+            assert len(retry_waits) == 2, retry_waits
+            assert 0.125 <= retry_waits[0] <= 0.25 and 0.25 <= retry_waits[1] <= 0.5, retry_waits
             degraded = await eventually(lambda: readiness("down"), timeout=10)
             assert (degraded.ready, degraded.status) == (True, "degraded")  # serving, without the catalog tools
             assert next(d.detail for d in degraded.dependencies if d.name == "mcp")

@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from shopagent.domain.chat import ToolResult, ToolSpec
 from shopagent.domain.errors import ConfigError
+from shopagent.runtime.retry import Backoff
 
 log = logging.getLogger("shopagent.tools")
 
@@ -44,13 +45,14 @@ class McpToolGateway:
         connect: Callable[[], Any] | None = None,
         attempts: int = 3,
         backoff_seconds: float = 0.25,
+        backoff_max_seconds: float = 2.0,
     ) -> None:
         assert (client is None) != (connect is None), "a session or a way to open one"
         self._client = client
         self._connect = connect
         self._where = where
         self._attempts = attempts if client is None else 1
-        self._backoff = backoff_seconds
+        self._retry = Backoff(base=backoff_seconds, cap=backoff_max_seconds, attempts=self._attempts)
         self._tools: list[ToolSpec] | None = None
         self._stale = True
         self.last_error: str | None = None  # why the server could not be reached, until it can
@@ -120,7 +122,7 @@ class McpToolGateway:
                 if attempt == self._attempts:
                     log.warning("tool %s at %s failed %d time(s): %s", name, self._where, attempt, _reason(exc))
                     return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
-                await anyio.sleep(self._backoff * 2 ** (attempt - 1))
+                await self._retry.wait(attempt)
         self.last_error = None
         text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
         structured = result.structured_content if not result.is_error else None
