@@ -28,7 +28,6 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
 import secrets
-import socket
 import statistics
 import sys
 import time
@@ -43,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from bench.common import Provenance, scratch
+from bench.common import Provenance, free_port, scratch
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
@@ -60,12 +59,6 @@ from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
 
 BENCH_SECRET = secrets.token_urlsafe(32)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def one_tool_call(messages):

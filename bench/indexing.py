@@ -33,7 +33,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,7 +46,7 @@ import httpx
 import msgspec
 import psutil
 
-from bench.common import Provenance, scratch
+from bench.common import Provenance, free_port, grid, scratch
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.database import connect, ensure_database
@@ -335,12 +334,6 @@ KILL_SPREAD = (0.10, 0.80)  # kills evenly spaced over this share of the drain w
 _SPAWNED: list[subprocess.Popen[bytes]] = []  # every indexer started, for the last-resort cleanup
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def kill_leftovers() -> None:
     """SIGKILL every indexer process group still alive (a crash or Ctrl-C of the bench)."""
     for proc in _SPAWNED:
@@ -583,14 +576,6 @@ async def drain_run(
                     await anyio.to_thread.run_sync(indexer.proc.wait)
             await conn.close()
     return run
-
-
-def grid(rows: list[tuple[str, ...]]) -> None:
-    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
-    for number, row in enumerate(rows):
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
-        if number == 0:
-            print("  ".join("-" * width for width in widths))
 
 
 def since_ready(run: DrainRun) -> float | None:
