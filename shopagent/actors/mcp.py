@@ -19,6 +19,8 @@ from starlette.types import ASGIApp, Scope
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
+from shopagent.entrypoints.mcp.fast_path import FastToolCalls
+from shopagent.entrypoints.mcp.server import CatalogServer
 from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
 from shopagent.runtime.metrics import Metrics, RequestMetrics
 from shopagent.settings import McpSettings, Settings
@@ -55,13 +57,16 @@ def build_mcp_app(
         raise ConfigError(
             f"refusing to serve MCP on {mcp.host} without a key; set SHOPAGENT_MCP_API_KEY (or listen on 127.0.0.1)"
         )
+    security = transport_security(mcp)
     app: ASGIApp = server.streamable_http_app(
         stateless_http=True,
         json_response=True,
         host=mcp.host,
-        transport_security=transport_security(mcp),
+        transport_security=security,
         max_request_body_size=mcp.max_body_bytes,
     )
+    if isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
+        app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
     app = PostOnly(app)
     if limit is not None:
         app = Throttle(app, limit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -94,9 +95,59 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 ToolObserver = Callable[[str, str, float], None]
 
 
+@dataclass(frozen=True)
+class ToolAnswer:
+    """One tool call's answer, before any wire format: the result as JSON (also the text block)
+    and as builtins for `structuredContent`, or the message of a tool error."""
+
+    text: str
+    is_error: bool
+    outcome: str  # ok, invalid, unavailable or internal_error (the metrics' label)
+    json: bytes = b""  # the result encoded once (empty for an error)
+
+    def structured(self) -> Any:
+        return None if self.is_error else msgspec.json.decode(self.json)
+
+
+class CatalogTools:
+    """The tools' handlers behind both MCP entries: the SDK's server (`call_tool` below) and the
+    HTTP fast path (`fast_path.py`), so both answer a call alike and count it alike."""
+
+    def __init__(self, handlers: dict[str, Handler], observe: ToolObserver | None) -> None:
+        self._handlers = handlers
+        self._observe = observe
+        self.names = frozenset(handlers)
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> ToolAnswer:
+        """The answer of a known tool (see `names`); never raises but for cancellation."""
+        started = time.perf_counter()
+        outcome = "internal_error"
+        try:
+            answer = await _answer(name, self._handlers[name], arguments)
+            outcome = answer.outcome
+            return answer
+        finally:  # a cancelled call counts as the internal error it is to the client
+            if self._observe is not None:
+                self._observe(name, outcome, time.perf_counter() - started)
+
+    def unknown(self, name: str) -> MCPError:
+        """The protocol error for an unknown tool, as the MCP specification says (not a tool result)."""
+        if self._observe is not None:
+            self._observe("unknown", "unknown_tool", 0.0)
+        return MCPError(types.INVALID_PARAMS, f"unknown tool {name!r}; the tools are {', '.join(self._handlers)}")
+
+
+class CatalogServer(Server[Any]):
+    """The SDK's low-level server with our tools, which it carries for the HTTP fast path."""
+
+    def __init__(self, tools: CatalogTools, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tools = tools
+
+
 def build_mcp_server(
     search: CatalogSearch, store_name: str, currency: str, *, observe: ToolObserver | None = None
-) -> Server[Any]:
+) -> CatalogServer:
     rules = search.rules
     search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency)
     details_in, details_out = details_schemas(currency)
@@ -136,7 +187,7 @@ def build_mcp_server(
     async def run_details(arguments: dict[str, Any]) -> Any:
         return await search.details(_decode(arguments, DetailsArgs).product_id)
 
-    handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
+    catalog_tools = CatalogTools({SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}, observe)
     listing = types.ListToolsResult(tools=tools)  # built once: the tools never change
     input_schemas = {tool.name: tool.input_schema for tool in tools}
 
@@ -144,25 +195,20 @@ def build_mcp_server(
         return listing
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        handler = handlers.get(params.name)
-        if handler is None:  # a protocol error, as the MCP specification says (not a tool result)
-            if observe is not None:
-                observe("unknown", "unknown_tool", 0.0)
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}; the tools are {', '.join(handlers)}")
-        started = time.perf_counter()
-        outcome = "internal_error"
-        try:
-            result, outcome = await answer(params.name, handler, params.arguments or {})
-            return result
-        finally:  # a cancelled call counts as the internal error it is to the client
-            if observe is not None:
-                observe(params.name, outcome, time.perf_counter() - started)
+        if params.name not in catalog_tools.names:
+            raise catalog_tools.unknown(params.name)
+        answer = await catalog_tools.call(params.name, params.arguments or {})
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=answer.text)]
+        if answer.is_error:
+            return types.CallToolResult(content=content, is_error=True)
+        return types.CallToolResult(content=content, structured_content=answer.structured())
 
     instructions = (
         f"Catalog tools of {store_name}. Find products with {SEARCH_TOOL}; fetch one product's full "
         f"details with {DETAILS_TOOL}. Prices are in {currency}."
     )
-    return Server(
+    return CatalogServer(
+        catalog_tools,
         "shopagent",
         version=__version__,
         title=f"{store_name} catalog",
@@ -175,27 +221,26 @@ def build_mcp_server(
     )
 
 
-async def answer(name: str, handler: Handler, arguments: dict[str, Any]) -> tuple[types.CallToolResult, str]:
-    """The tool's result and its outcome: ok, invalid, unavailable or internal_error."""
+async def _answer(name: str, handler: Handler, arguments: dict[str, Any]) -> ToolAnswer:
+    """The tool's answer; every failure becomes a tool error the model can read."""
     try:
-        result = msgspec.to_builtins(await handler(arguments))
+        result = await handler(arguments)
+        encoded = msgspec.json.encode(result)
     except (ValidationError, NotFound) as exc:
-        return _error(str(exc)), "invalid"
+        return ToolAnswer(str(exc), True, "invalid")
     except DatabaseUnavailable:
         log.warning("tool %s failed: the database is unavailable", name)
         message = "the catalog is temporarily unavailable (its database cannot be reached); try again shortly"
-        return _error(message), "unavailable"
+        return ToolAnswer(message, True, "unavailable")
     except EmbeddingError:
         log.warning("search failed: the embedding model is unavailable", exc_info=True)
         message = "search is unavailable for a moment (the embedding service failed); try again shortly"
-        return _error(message), "unavailable"
+        return ToolAnswer(message, True, "unavailable")
     except Exception:
         log.exception("tool %s failed", name)
         message = "the catalog could not be searched because of an internal error; try again later"
-        return _error(message), "internal_error"
-    text = msgspec.json.encode(result).decode()
-    content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
-    return types.CallToolResult(content=content, structured_content=result), "ok"
+        return ToolAnswer(message, True, "internal_error")
+    return ToolAnswer(encoded.decode(), False, "ok", encoded)
 
 
 def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:
@@ -206,7 +251,3 @@ def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:
         raise ValidationError(
             f"invalid argument `{where}`: {what}" if where else f"invalid arguments: {what}"
         ) from None
-
-
-def _error(message: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
