@@ -12,7 +12,9 @@ import pytest
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, says
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
+from shopagent.application.limits import RateLimit, Taken
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.errors import RateLimitExceeded
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import AdminSettings, ChatSettings, Secret
 from tests.helpers import AUTH_SECRET
@@ -71,7 +73,7 @@ async def test_the_admin_api_is_limited_across_the_replicas(settings):
 async def test_a_bucket_refills_with_time_and_concurrent_takes_never_overspend(settings):
     async with open_services(settings, frozenset(), embedder=HashEmbedder()) as services:
         limits = PostgresRateLimits(services.pool)
-        results: list[float | None] = []
+        results: list[Taken] = []
 
         async def take() -> None:
             results.append(await limits.take("k", 60, 5))
@@ -79,12 +81,66 @@ async def test_a_bucket_refills_with_time_and_concurrent_takes_never_overspend(s
         async with anyio.create_task_group() as tg:
             for _ in range(12):
                 tg.start_soon(take)
-        assert sum(r is None for r in results) == 5  # exactly the burst, however they interleave
-        waits = [r for r in results if r is not None]
-        assert all(0 < w <= 1.0 for w in waits)  # 60 per minute: one back within a second
+        assert sum(r.tokens for r in results) == 5  # exactly the burst, however they interleave
+        waits = [r.wait for r in results if not r.tokens]
+        assert len(waits) == 7 and all(0 < w <= 1.0 for w in waits)  # 60 per minute: one back within a second
         async with services.pool.acquire() as conn:
             await conn.execute("UPDATE rate_bucket SET updated_at = updated_at - interval '3 seconds'")
-        assert await limits.take("k", 60, 5) is None  # refilled meanwhile
+        assert (await limits.take("k", 60, 5)).tokens == 1  # refilled meanwhile
         async with services.pool.acquire() as conn:
             await conn.execute("UPDATE rate_bucket SET updated_at = updated_at - interval '2 hours'")
         assert await limits.forget_idle(3600) == 1
+
+
+async def test_a_take_of_many_gets_what_the_bucket_holds_and_concurrent_batches_never_overspend(settings):
+    async with open_services(settings, frozenset(), embedder=HashEmbedder()) as services:
+        limits = PostgresRateLimits(services.pool)
+        results: list[Taken] = []
+
+        async def take() -> None:
+            results.append(await limits.take("k", 60, 25, most=4))
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(10):
+                tg.start_soon(take)
+        assert sum(r.tokens for r in results) == 25  # the whole burst, in batches of at most 4
+        assert all(0 <= r.tokens <= 4 for r in results)
+        assert [r for r in results if not r.tokens] and all(0 < r.wait <= 1.0 for r in results if not r.tokens)
+
+
+class CountingStore:
+    """The real store, counting its round trips."""
+
+    def __init__(self, store: PostgresRateLimits) -> None:
+        self.store = store
+        self.takes = 0
+
+    async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
+        self.takes += 1
+        return await self.store.take(key, per_minute, burst, most)
+
+
+async def test_replicas_taking_batches_admit_exactly_the_burst_with_a_tenth_of_the_round_trips(settings):
+    async with open_services(settings, frozenset(), embedder=HashEmbedder()) as services:
+        store = CountingStore(PostgresRateLimits(services.pool))
+        replicas = [RateLimit(store, per_minute=1, burst=100) for _ in range(2)]
+        outcomes: list[bool] = []
+
+        async def request(limit: RateLimit, key: str) -> None:
+            try:
+                await limit.take(key)
+                outcomes.append(True)
+            except RateLimitExceeded:
+                outcomes.append(False)
+
+        for _ in range(60):  # one after the other, alternating replicas
+            for limit in replicas:
+                await request(limit, "one-by-one")
+        assert (outcomes.count(True), outcomes.count(False)) == (100, 20)
+        assert store.takes == 10 + 20  # batches of 10, and each refusal asked the store
+
+        outcomes.clear()
+        async with anyio.create_task_group() as tg:  # all at once
+            for i in range(150):
+                tg.start_soon(request, replicas[i % 2], "at-once")
+        assert (outcomes.count(True), outcomes.count(False)) == (100, 50)

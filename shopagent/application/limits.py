@@ -3,28 +3,80 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from shopagent.domain.errors import RateLimitExceeded
 
+# A process takes up to a tenth of a bucket's burst in one go, at most this many.
+MAX_BATCH = 16
+# Tokens a process took ahead and has not used by then are dropped (they stay spent).
+HELD_SECONDS = 5.0
+# Keys whose tokens a process holds at most; the oldest are dropped past it.
+MAX_HELD_KEYS = 10_000
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What a take got: `tokens` (0 to the number asked for); with none, the seconds until one is back."""
+
+    tokens: int
+    wait: float = 0.0
+
 
 class RateLimits(Protocol):
-    async def take(self, key: str, per_minute: float, burst: int) -> float | None:
-        """None when a request may go ahead; else the seconds until it may."""
+    async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
+        """Up to `most` tokens of `key`'s bucket (as many as it holds, whole ones), in one step."""
         ...
 
 
 @dataclass(frozen=True)
 class RateLimit:
-    """`burst` requests at once per key, refilled at `per_minute`."""
+    """`burst` requests at once per key, refilled at `per_minute`.
+
+    With a burst of 20 or more, a request that finds no token held by this process takes a
+    batch from the shared bucket (a tenth of the burst, at most `MAX_BATCH`) and keeps the rest
+    for the next requests of the same key for `HELD_SECONDS`, so most requests do not wait for
+    the store. Every token is taken from the shared bucket before it is used, so the replicas
+    together never admit more than the bucket gives over time; a burst can exceed `burst` by
+    the tokens a replica still holds from before the bucket refilled (at most a batch less one,
+    for a few seconds), and a replica's unused tokens are lost to the others meanwhile.
+    """
 
     limits: RateLimits
     per_minute: float
     burst: int
     what: str = "requests"
+    # key -> (tokens held, when they lapse); owned by this process.
+    _held: dict[str, tuple[int, float]] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def batch(self) -> int:
+        return max(1, min(MAX_BATCH, self.burst // 10))
 
     async def take(self, key: str) -> None:
-        wait = await self.limits.take(key, self.per_minute, self.burst)
-        if wait is not None:
+        if self._use_held(key):
+            return
+        taken = await self.limits.take(key, self.per_minute, self.burst, self.batch)
+        if taken.tokens > 1:
+            self._keep(key, taken.tokens - 1)
+        # None left in the bucket, but a concurrent take of this key may have brought some.
+        if not taken.tokens and not self._use_held(key):
+            wait = taken.wait
             raise RateLimitExceeded(f"too many {self.what}; try again in {math.ceil(wait)}s", retry_after=wait)
+
+    def _use_held(self, key: str) -> bool:
+        held, lapses = self._held.pop(key, (0, 0.0))
+        if not held or time.monotonic() >= lapses:
+            return False
+        if held > 1:
+            self._held[key] = (held - 1, lapses)
+        return True
+
+    def _keep(self, key: str, tokens: int) -> None:
+        held, lapses = self._held.pop(key, (0, 0.0))  # added to any a concurrent take left
+        now = time.monotonic()
+        self._held[key] = (tokens + (held if now < lapses else 0), now + HELD_SECONDS)
+        while len(self._held) > MAX_HELD_KEYS:
+            del self._held[next(iter(self._held))]

@@ -1,44 +1,58 @@
 """PostgresRateLimits: token buckets in PostgreSQL, so N replicas share one limit, not N.
 
-Taking a token is one statement: the bucket is refilled for the time since its last use (up
-to `burst`) and a token taken if one is there, under the row's lock, so concurrent takes from
-any replica queue up. When none is left, the caller learns how long to wait.
+Taking tokens is one statement: the bucket's row is locked, refilled for the time since its
+last use (up to `burst`), and up to the tokens asked for taken if at least one is there, so
+concurrent takes from any replica queue up on the row and never overspend. When none is left,
+the same statement tells how long until one is back. A key's first take creates its bucket.
 """
 
 from __future__ import annotations
 
 import asyncpg
 
+from shopagent.application.limits import Taken
+
 _REFILLED = "least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.updated_at)::float8 * $3::float8)"
+# (tokens taken or NULL, tokens there before; NULL when the bucket does not exist). A refused
+# take changes nothing: refilling later from the old time gives the same tokens.
 _TAKE = f"""
-    INSERT INTO rate_bucket AS b (key, tokens, updated_at) VALUES ($1, $2::float8 - 1, clock_timestamp())
-    ON CONFLICT (key) DO UPDATE SET tokens = {_REFILLED} - 1, updated_at = clock_timestamp()
-    WHERE {_REFILLED} >= 1
-    RETURNING tokens
+    WITH bucket AS (
+        SELECT b.key, {_REFILLED} AS available FROM rate_bucket b WHERE b.key = $1 FOR UPDATE
+    ), took AS (
+        UPDATE rate_bucket b
+        SET tokens = bucket.available - least($4::int, floor(bucket.available)), updated_at = clock_timestamp()
+        FROM bucket WHERE b.key = bucket.key AND bucket.available >= 1
+        RETURNING least($4::int, floor(bucket.available))::int AS tokens
+    )
+    SELECT (SELECT tokens FROM took), (SELECT available FROM bucket)
 """
-_AVAILABLE = f"SELECT {_REFILLED} FROM rate_bucket b WHERE key = $1"
+_CREATE = """
+    INSERT INTO rate_bucket (key, tokens, updated_at)
+    VALUES ($1, $2::float8 - least($3::int, $2::float8), clock_timestamp())
+    ON CONFLICT (key) DO NOTHING
+    RETURNING least($3::int, $2::float8)::int
+"""
 
 
 class PostgresRateLimits:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 
-    async def take(self, key: str, per_minute: float, burst: int) -> float | None:
-        """None when a request may go ahead (a token was taken); else the seconds until one is back."""
+    async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
+        """Up to `most` tokens (as many whole ones as the bucket holds), or the wait for one."""
         rate = per_minute / 60
         async with self._pool.acquire() as conn:
             for _ in range(3):
-                # One statement, so one round trip and the row locked only while it runs: a new
-                # bucket starts full less the token taken; an old one is refilled for the time
-                # since its last use and a token taken if one is there. A refused take changes
-                # nothing (refilling later from the old time gives the same tokens).
-                if await conn.fetchval(_TAKE, key, float(burst), rate) is not None:
-                    return None
-                available = await conn.fetchval(_AVAILABLE, key, float(burst), rate)
-                if available is not None and available < 1:
-                    return (1 - available) / rate
-                # Refilled (or forgotten) in between: try again.
-        return 1 / rate
+                tokens, available = await conn.fetchrow(_TAKE, key, float(burst), rate, most)
+                if tokens is not None:
+                    return Taken(tokens)
+                if available is not None:
+                    return Taken(0, (1 - available) / rate)
+                created = await conn.fetchval(_CREATE, key, float(burst), most)
+                if created is not None:
+                    return Taken(created)
+                # Created by another take in between: take from it.
+        return Taken(0, 1 / rate)
 
     async def forget_idle(self, idle_seconds: float = 3600) -> int:
         """Drop buckets unused for a while (they are full again by then anyway)."""
