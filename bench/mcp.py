@@ -19,14 +19,24 @@ run the same two use cases, the details of one product and a search (limit 5, no
   loopback), and the same `outputSchema` as ours (the SDK derives none from `dict[str, Any]`
   worth the name, so ours is set on its tools: the client then validates the same schema);
 - no limit: shopagent's stack without its rate limit (a fourth row, for what the limit costs:
-  one PostgreSQL statement per request, and the pool's reset of the connection after it).
+  a PostgreSQL statement for one request in ten, the other nine taking the tokens held);
+- client floor: a server that answers every `tools/call` with a result recorded from
+  shopagent beforehand (same size and shape, the id put in), and passes every other request to
+  shopagent's app: what the SDK's client and the HTTP exchange cost with no tool work at all.
+
+Besides the SDK's client, each server is measured from the other end: the same `tools/call`
+sent as raw HTTP/1.1 bytes on one kept-alive connection (headers as the SDK's client sends
+them), the answer read by its Content-Length, so the time is the server's own (its HTTP
+parsing, checks, the tool, the encoding) plus a loopback round trip.
 
 Every MCP call goes through the real client (`mcp.Client` over `streamable_http_client`,
 which is a `ClientSession`: it validates each result against the tool's outputSchema), one
 session per simulated client held for the whole run. Each round measures, for each tool,
-sequential calls (p50/p95) and `--clients` clients calling at once (calls/s); the
-contenders take turns within each measure and the order rotates from round to round, so a
-change of load on the machine falls on all of them alike.
+sequential calls (p50/p95) and `--clients` clients calling at once (calls/s). The contenders
+take turns call by call (sequential: call i of each, in an order that rotates with i; at once:
+turns of 10 calls per client), so a change of the machine's speed, which on a shared 2-core
+machine moves wall times by up to 2x within minutes, falls on all of them alike; compare the
+rows of one run.
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
+import asyncio
 import contextlib
 import cProfile
 import json
@@ -49,6 +60,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import httpx2
@@ -60,7 +72,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from bench.common import Provenance, scratch
-from shopagent.actors.mcp import run_mcp, transport_security
+from shopagent.actors.mcp import build_mcp_app, run_mcp, transport_security
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
@@ -77,6 +89,14 @@ QUERIES = Path(__file__).resolve().parent.parent / "shopagent" / "sample_data" /
 FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 Call = Callable[[int], Awaitable[Any]]  # the n-th call of a measure
 UNLIMITED = "no limit"  # shopagent's stack without its rate limit
+FLOOR = "client floor"  # recorded answers: the client's and HTTP's own cost
+SERVERS = ["shopagent", "reference", UNLIMITED, FLOOR]
+CONTENDERS = ["direct", *SERVERS]
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 
 def build_reference(search: CatalogSearch, currency: str) -> MCPServer:
@@ -151,20 +171,48 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
-async def sequential(call: Call, n: int) -> tuple[list[float], float]:
-    """Each call's wall time (ms), and the CPU time of this process per call (ms): client and
+class Interleaved:
+    """Sequential calls of several contenders taken in turns (call i of each, in an order that
+    rotates with i), so a change of the machine's speed during a measure falls on all alike:
+    each call's wall time (ms), and the CPU time of this process per call (ms): client and
     server together, PostgreSQL apart; steadier than wall time on a loaded machine."""
-    times = []
-    cpu = time.process_time()
-    for i in range(n):
-        began = time.perf_counter()
-        await call(i)
-        times.append((time.perf_counter() - began) * 1000)
-    return times, (time.process_time() - cpu) * 1000 / n
+
+    def __init__(self, profile_dir: str | None = None) -> None:
+        self.times: dict[str, list[float]] = {}
+        self.cpu: dict[str, float] = {}
+        self._profiles: dict[str, cProfile.Profile] = {}
+        self._profile_dir = profile_dir
+
+    async def run(self, calls: dict[str, Call], n: int) -> None:
+        names = list(calls)
+        for i in range(n):
+            for name in names[i % len(names) :] + names[: i % len(names)]:
+                profile = self._profile(name)
+                began, cpu = time.perf_counter(), time.process_time()
+                if profile is not None:
+                    profile.enable()
+                await calls[name](i)
+                if profile is not None:
+                    profile.disable()
+                self.cpu[name] = self.cpu.get(name, 0.0) + time.process_time() - cpu
+                self.times.setdefault(name, []).append((time.perf_counter() - began) * 1000)
+
+    def cpu_per_call(self, name: str) -> float:
+        return self.cpu[name] * 1000 / len(self.times[name])
+
+    def _profile(self, name: str) -> cProfile.Profile | None:
+        if self._profile_dir is None:
+            return None
+        return self._profiles.setdefault(name, cProfile.Profile())
+
+    def dump_profiles(self, suffix: str) -> None:
+        """With `--profile DIR`: one cProfile file per contender."""
+        for name, profile in self._profiles.items():
+            profile.dump_stats(Path(self._profile_dir or ".") / f"{name}-{suffix}.prof")
 
 
 async def concurrent(calls: list[Call], n: int) -> float:
-    """`len(calls)` clients, each making `n` calls one after the other; calls per second."""
+    """`len(calls)` clients, each making `n` calls one after the other; the seconds it took."""
 
     async def client(k: int, call: Call) -> None:
         for i in range(n):
@@ -174,7 +222,7 @@ async def concurrent(calls: list[Call], n: int) -> float:
     async with anyio.create_task_group() as tg:
         for k, call in enumerate(calls):
             tg.start_soon(client, k, call)
-    return len(calls) * n / (time.perf_counter() - began)
+    return time.perf_counter() - began
 
 
 def mcp_call(client: Client, tool: str, arguments: Callable[[int], dict[str, Any]]) -> Call:
@@ -201,12 +249,11 @@ async def main(args: argparse.Namespace) -> None:
 
 async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], list[dict[str, float]]]:
     secrets = Secrets(database_url=Secret(dsn), mcp_api_key=Secret(KEY))
-    ports = [bind_tcp("127.0.0.1", 0) for _ in range(3)]
+    ports = [bind_tcp("127.0.0.1", 0) for _ in range(4)]
     ours_port, unlimited_port = ports[0].getsockname()[1], ports[2].getsockname()[1]
     ports[0].close()  # run_mcp binds its own, as in production
     ports[2].close()
-    # The production limit is kept (one PostgreSQL transaction per request), set high enough
-    # never to refuse a benchmark call.
+    # The production limit is kept, set high enough never to refuse a benchmark call.
     mcp = McpSettings(port=ours_port, rate_per_minute=1e9, rate_burst=1_000_000_000)
     settings = Settings(secrets=secrets, embedding=EmbeddingSettings(model="hash"), mcp=mcp)
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
@@ -241,6 +288,7 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
         async def direct_search(i: int) -> Any:
             return await search.search(search.request(queries[i % len(queries)], 5))
 
+        tools = {DETAILS_TOOL: (direct_details, details_args), SEARCH_TOOL: (direct_search, search_args)}
         async with anyio.create_task_group() as tg:
             await tg.start(partial(run_mcp, settings, services.mcp_server, limit=_limit(services, settings),
                                    metrics=services.metrics))  # fmt: skip
@@ -250,9 +298,13 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
             await tg.start(serve_reference, reference_app, ports[1])
             urls = {"shopagent": f"http://127.0.0.1:{ours_port}/mcp",
                     "reference": f"http://127.0.0.1:{ports[1].getsockname()[1]}/mcp",
-                    UNLIMITED: f"http://127.0.0.1:{unlimited_port}/mcp"}  # fmt: skip
-            rows = await run_rounds(args, urls, {DETAILS_TOOL: (direct_details, details_args),
-                                                 SEARCH_TOOL: (direct_search, search_args)})  # fmt: skip
+                    UNLIMITED: f"http://127.0.0.1:{unlimited_port}/mcp",
+                    FLOOR: f"http://127.0.0.1:{ports[3].getsockname()[1]}/mcp"}  # fmt: skip
+            async with RawHttp(urls["shopagent"]) as raw:  # one answer of each tool, for the floor
+                recorded = {tool: await raw.call(tool, arguments(0)) for tool, (_, arguments) in tools.items()}
+            floor = build_mcp_app(services.mcp_server, settings)  # its discover and tools/list
+            await tg.start(serve_reference, recorded_answers(floor, recorded), ports[3])
+            rows = await run_rounds(args, urls, tools)
             tg.cancel_scope.cancel()
     return rows
 
@@ -264,60 +316,128 @@ def _limit(services: Any, settings: Settings) -> Any:
     return RateLimit(PostgresRateLimits(services.pool), settings.mcp.rate_per_minute, settings.mcp.rate_burst)
 
 
+class RawHttp:
+    """`tools/call` as raw HTTP/1.1 bytes on one kept-alive connection: the server's side alone."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self._address = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self._head = (f"POST {parts.path} HTTP/1.1\r\nhost: {parts.netloc}\r\nauthorization: Bearer {KEY}\r\n"
+                      "accept: application/json, text/event-stream\r\ncontent-type: application/json\r\n"
+                      "mcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\n")  # fmt: skip
+        self._ids = 0
+
+    async def __aenter__(self) -> RawHttp:
+        await self.reconnect()
+        return self
+
+    async def reconnect(self) -> None:
+        """A new connection (the server closes an idle one after its keep-alive timeout, 5 s)."""
+        if hasattr(self, "_writer"):
+            self._writer.close()
+        self._reader, self._writer = await asyncio.open_connection(*self._address)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._writer.close()
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The JSON-RPC response (its result checked: not a tool error)."""
+        self._ids += 1
+        body = json.dumps({"jsonrpc": "2.0", "id": self._ids, "method": "tools/call",
+                           "params": {"name": tool, "arguments": arguments, "_meta": META}}).encode()  # fmt: skip
+        head = f"{self._head}mcp-name: {tool}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
+        self._writer.write(head + body)
+        lines = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        length = next(int(line.split(":")[1]) for line in lines if line.lower().startswith("content-length:"))
+        answer = json.loads(await self._reader.readexactly(length))
+        assert lines[0].split()[1] == "200" and answer["result"]["isError"] is False, (lines[0], answer)
+        return answer
+
+
+def raw_call(connection: RawHttp, tool: str, arguments: Callable[[int], dict[str, Any]]) -> Call:
+    async def call(i: int) -> Any:
+        return await connection.call(tool, arguments(i))
+
+    return call
+
+
+def recorded_answers(app: Any, recorded: dict[str, dict[str, Any]]) -> Any:
+    """`tools/call` answered at once with `recorded[tool]` (the request's id put in); any other
+    request (the client's discovery, its tools/list) goes to `app`."""
+    bodies = {
+        tool: json.dumps({**answer, "id": 0}, separators=(",", ":")).encode() for tool, answer in recorded.items()
+    }
+
+    async def answer(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or (b"mcp-method", b"tools/call") not in scope["headers"]:
+            await app(scope, receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        request = json.loads(body)
+        reply = bodies[request["params"]["name"]].replace(
+            b'"id":0,', b'"id":%s,' % json.dumps(request["id"]).encode(), 1
+        )
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": reply})
+
+    return answer
+
+
 async def run_rounds(args, urls: dict[str, str], tools) -> dict[tuple[str, str], list[dict[str, float]]]:
     async with contextlib.AsyncExitStack() as exits:
         clients: dict[str, list[Client]] = {}
+        raws: dict[str, RawHttp] = {}
         for name, url in urls.items():
             clients[name] = []
             for _ in range(args.clients):
                 http = await exits.enter_async_context(httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY}"}))
                 client = await exits.enter_async_context(Client(streamable_http_client(url, http_client=http)))
                 clients[name].append(client)
+            raws[name] = await exits.enter_async_context(RawHttp(url))
             print(f"{name}: protocol {clients[name][0].protocol_version}", file=sys.stderr)
         rows: dict[tuple[str, str], list[dict[str, float]]] = {}
-        contenders = ["direct", "shopagent", "reference", UNLIMITED]
         for tool, (direct, arguments) in tools.items():  # warm-up: every path and session once
             for name in urls:
                 for client in clients[name]:
                     await mcp_call(client, tool, arguments)(0)
+                await raws[name].call(tool, arguments(0))
             await direct(0)
+        burst = min(10, args.concurrent_calls)  # calls per client in one turn of the concurrent measure
         for round_no in range(args.rounds):
-            order = contenders[round_no % 4 :] + contenders[: round_no % 4]
             for tool, (direct, arguments) in tools.items():
-                figures: dict[str, dict[str, float]] = {name: {} for name in contenders}
-                for name in order:
-                    call = direct if name == "direct" else mcp_call(clients[name][0], tool, arguments)
-                    with profiling(args, name, tool):
-                        times, cpu = await sequential(call, args.calls)
-                    figures[name].update(p50=percentile(times, 50), p95=percentile(times, 95), cpu=cpu)
-                for name in order:
-                    calls = (
-                        [direct] * args.clients
-                        if name == "direct"
-                        else [mcp_call(c, tool, arguments) for c in clients[name]]
-                    )
-                    figures[name]["rate"] = await concurrent(calls, args.concurrent_calls)
-                for name in contenders:
-                    rows.setdefault((tool, name), []).append(figures[name])
-                    f = figures[name]
-                    print(f"round {round_no + 1} {tool:26} {name:10} p50 {f['p50']:6.2f} ms  p95 {f['p95']:6.2f} ms  "
-                          f"cpu {f['cpu']:5.2f} ms  {f['rate']:6.0f} calls/s", file=sys.stderr)  # fmt: skip
+                calls = {name: mcp_call(clients[name][0], tool, arguments) for name in SERVERS}
+                sequential = Interleaved(args.profile)
+                await sequential.run({"direct": direct, **calls}, args.calls)
+                sequential.dump_profiles(f"{tool}-round{round_no + 1}")
+                server_side = Interleaved()
+                for raw in raws.values():
+                    await raw.reconnect()  # an idle one may have been closed meanwhile
+                await server_side.run({name: raw_call(raws[name], tool, arguments) for name in SERVERS}, args.calls)
+                seconds = dict.fromkeys(CONTENDERS, 0.0)
+                for turn in range(max(1, args.concurrent_calls // burst)):  # the contenders in turns
+                    for name in CONTENDERS[turn % len(CONTENDERS) :] + CONTENDERS[: turn % len(CONTENDERS)]:
+                        group = (
+                            [direct] * args.clients
+                            if name == "direct"
+                            else [mcp_call(c, tool, arguments) for c in clients[name]]
+                        )
+                        seconds[name] += await concurrent(group, burst)
+                done = args.clients * burst * max(1, args.concurrent_calls // burst)
+                for name in CONTENDERS:
+                    times = sequential.times[name]
+                    f = {"p50": percentile(times, 50), "p95": percentile(times, 95),
+                         "cpu": sequential.cpu_per_call(name), "rate": done / seconds[name]}  # fmt: skip
+                    if name != "direct":
+                        f["server"] = percentile(server_side.times[name], 50)
+                    rows.setdefault((tool, name), []).append(f)
+                    print(f"round {round_no + 1} {tool:26} {name:12} p50 {f['p50']:6.2f} ms  p95 {f['p95']:6.2f} ms  "
+                          f"server side {f.get('server', 0):5.2f} ms  cpu {f['cpu']:5.2f} ms  {f['rate']:6.0f} calls/s",
+                          file=sys.stderr)  # fmt: skip
         return rows
-
-
-@contextlib.contextmanager
-def profiling(args: argparse.Namespace, name: str, tool: str) -> Iterator[None]:
-    """With `--profile DIR`: cProfile of each contender's sequential calls, one file per tool."""
-    if not args.profile:
-        yield
-        return
-    profile = cProfile.Profile()
-    profile.enable()
-    try:
-        yield
-    finally:
-        profile.disable()
-        profile.dump_stats(Path(args.profile) / f"{name}-{tool}.prof")
 
 
 def print_table(rows: dict[tuple[str, str], list[dict[str, float]]], args: argparse.Namespace) -> None:
@@ -331,26 +451,37 @@ def print_table(rows: dict[tuple[str, str], list[dict[str, float]]], args: argpa
     print(f"{args.rounds} round(s): {args.calls} sequential calls per tool and contender, "
           f"{args.clients} clients x {args.concurrent_calls} calls at once; medians over the rounds, "
           f"ranges in brackets")  # fmt: skip
-    header = ("tool", "contender", "seq p50 ms", "seq p95 ms", "CPU ms/call", f"{args.clients} clients calls/s",
-              "p50 / reference", "calls/s / reference", "p50 - direct ms")  # fmt: skip
+    header = ("tool", "contender", "seq p50 ms", "seq p95 ms", "server side p50 ms", "CPU ms/call",
+              f"{args.clients} clients calls/s", "p50 / reference", "calls/s / reference",
+              "p50 - direct ms")  # fmt: skip
     lines = [header]
     for tool in (DETAILS_TOOL, SEARCH_TOOL):
-        for name in ("direct", "shopagent", "reference", UNLIMITED):
+        direct = median(tool, "direct", "p50")
+        ref_p50, ref_rate = median(tool, "reference", "p50"), median(tool, "reference", "rate")
+        for name in CONTENDERS:
             p50, rate = median(tool, name, "p50"), median(tool, name, "rate")
-            ref_p50, ref_rate = median(tool, "reference", "p50"), median(tool, "reference", "rate")
+            server = "" if name == "direct" else f"{median(tool, name, 'server'):.2f}"
             lines.append((
                 tool, name,
                 f"{p50:.2f} ({spread(tool, name, 'p50', '.2f')})",
                 f"{median(tool, name, 'p95'):.2f}",
+                server,
                 f"{median(tool, name, 'cpu'):.2f}",
                 f"{rate:.0f} ({spread(tool, name, 'rate', '.0f')})",
                 "" if name == "direct" else f"{p50 / ref_p50:.2f}",
                 "" if name == "direct" else f"{rate / ref_rate:.2f}",
-                "" if name == "direct" else f"+{p50 - median(tool, 'direct', 'p50'):.2f}",
+                "" if name == "direct" else f"+{p50 - direct:.2f}",
             ))  # fmt: skip
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    for tool in (DETAILS_TOOL, SEARCH_TOOL):
+        gap = median(tool, "shopagent", "p50") - median(tool, "direct", "p50")
+        client = median(tool, FLOOR, "p50") - median(tool, FLOOR, "server")
+        server = median(tool, "shopagent", "server") - median(tool, FLOOR, "server")
+        print(f"{tool}: shopagent is {gap:.2f} ms above the direct call at p50; the SDK's client takes "
+              f"{client:.2f} ms with any server (the client floor less its server side); shopagent's server "
+              f"{server:.2f} ms more than one sending a recorded answer (the tool's own work included)")  # fmt: skip
 
 
 if __name__ == "__main__":
