@@ -252,6 +252,10 @@ class SearchIndex(Protocol):
         names, categories, brands and materials."""
         ...
 
+    async def refresh(self) -> None:
+        """Re-read now what the index keeps between searches (its plan statistics)."""
+        ...
+
 
 class ChatModel(Protocol):
     """A chat model that may call tools. Errors: ContextWindowExceeded, ModelUnavailable

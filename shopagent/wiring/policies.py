@@ -73,7 +73,10 @@ def search_policy(settings: Settings) -> SearchPolicy:
 def search_tuning(settings: Settings) -> SearchTuning:
     s = settings.search
     return SearchTuning(
-        ef_search=s.ef_search, max_scan_tuples=s.max_scan_tuples, exact_below_products=s.exact_below_products
+        ef_search=s.ef_search,
+        max_scan_tuples=s.max_scan_tuples,
+        exact_below_products=s.exact_below_products,
+        statistics_refresh_seconds=s.vocabulary_refresh_seconds,  # refreshed together in the background
     )
 
 

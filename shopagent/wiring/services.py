@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 import secrets
 import socket
@@ -19,6 +20,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
 
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
@@ -33,8 +36,9 @@ from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.leases import Leases
 from shopagent.application.ports import EmbeddingModel
-from shopagent.application.search import CatalogSearch
+from shopagent.application.search import CatalogSearch, keep_search_fresh
 from shopagent.application.vector_index import VectorIndexKeeper
+from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.instrumentation import (
     MeasuredEmbedder,
@@ -65,6 +69,7 @@ if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that
     from shopagent.adapters.mcp.gateway import McpToolGateway
 
 B = TypeVar("B", bound="CoreServices")
+log = logging.getLogger("shopagent.search")
 
 
 @dataclass
@@ -178,7 +183,18 @@ async def open_search(core: CoreServices, *, embedder: EmbeddingModel | None = N
         model = embedder or await build_embedder(core.settings)
         if embedder is None:  # ours to close
             exits.push_async_callback(model.aclose)
-        yield search_services(core, model)
+        searching = search_services(core, model)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(keep_search_fresh, searching.search, _refresh_failed)
+            yield searching
+            tg.cancel_scope.cancel()
+
+
+def _refresh_failed(exc: Exception) -> None:
+    if isinstance(exc, DatabaseUnavailable):  # the outage is reported where it is met
+        log.debug("search data not refreshed: the database is unavailable")
+    else:
+        log.error("search data not refreshed: %s", exc, exc_info=exc)
 
 
 @contextlib.asynccontextmanager

@@ -104,7 +104,8 @@ async def read_filter_statistics(conn: asyncpg.Connection) -> FilterStatistics:
 
 class CatalogStatistics:
     """The latest `FilterStatistics`, re-read when older than `refresh_seconds`; while one
-    search re-reads them, the others use the copy they have."""
+    search re-reads them, the others use the copy they have. `refresh` re-reads them at once
+    (the search's background refresh calls it before they get that old)."""
 
     def __init__(self, refresh_seconds: float = 60.0) -> None:
         self._refresh = refresh_seconds
@@ -121,3 +122,6 @@ class CatalogStatistics:
                 self._read_at = previous
                 raise
         return self._statistics
+
+    async def refresh(self, conn: asyncpg.Connection) -> None:
+        self._statistics, self._read_at = await read_filter_statistics(conn), time.monotonic()

@@ -151,6 +151,10 @@ class PostgresSearchIndex:
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             return await self._exact(conn, vector, model, filter_args(filters), filters, limit)
 
+    async def refresh(self) -> None:
+        async with self._pool.acquire() as conn:
+            await self._statistics.refresh(conn)
+
     async def estimated_matching(self, filters: SearchFilters) -> float:
         """How many products `filters` lets through, as the plan choice estimates it."""
         async with self._pool.acquire() as conn:
