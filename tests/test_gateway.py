@@ -10,7 +10,7 @@ import httpx
 import msgspec
 import pytest
 
-from shopagent.actors.mcp import run_mcp
+from shopagent.actors.mcp import build_mcp_app, run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process, open_over_http
 from shopagent.bootstrap import INDEXER_ACTORS, dependency_checks, health_of, open_services
@@ -24,6 +24,7 @@ from shopagent.domain.chat import (
     messages_decoder,
 )
 from shopagent.domain.errors import ConfigError
+from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import McpSettings, Secret
 from tests.factories import product_input
@@ -69,6 +70,31 @@ async def test_over_http_the_gateway_uses_the_key_and_a_wrong_key_fails_at_open(
             async with open_over_http(url, "wrong-key"):
                 pass
         tg.cancel_scope.cancel()
+
+
+async def test_over_http_the_gateway_keeps_one_session_for_all_its_calls(services):
+    """Discovery and the tool list once, then only the calls: a session per call paid both
+    (and the compilation of the output schemas' validators) every time."""
+    methods: list[str] = []
+    secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
+    settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
+    app = build_mcp_app(services.mcp_server, settings)
+
+    async def counted(scope, receive, send):
+        if scope["type"] == "http":
+            methods.append(dict(scope["headers"]).get(b"mcp-method", b"").decode())
+        await app(scope, receive, send)
+
+    sock = bind_tcp("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    async with anyio.create_task_group() as tg:
+        await tg.start(partial(serve_asgi, counted, sock, name="mcp", grace_seconds=1))
+        async with open_over_http(url, "gateway-key") as gateway:
+            results = [await gateway.safe_call("product-semantic-search", {"query": "boot"}) for _ in range(5)]
+            results.append(await gateway.safe_call("get-product-full-details", {"productId": 424242}))
+        tg.cancel_scope.cancel()
+    assert [r.is_error for r in results] == [False] * 5 + [True]
+    assert sorted(methods) == ["server/discover"] + ["tools/call"] * 6 + ["tools/list"], methods
 
 
 async def test_an_unreachable_mcp_server_fails_at_open():
