@@ -7,7 +7,7 @@ import asyncpg
 import pytest
 
 from shopagent.adapters.postgres.database import check_pgvector
-from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
+from shopagent.adapters.postgres.migrations import EQUIVALENT_CHECKSUMS, Migration, load_migrations, migrate
 from shopagent.bootstrap import prepare_schema
 from shopagent.domain.errors import DatabaseError, MigrationError
 from shopagent.settings import Settings
@@ -95,6 +95,44 @@ async def test_a_migration_changed_after_it_was_applied_is_refused(empty_databas
     with pytest.raises(MigrationError, match="0001_colours was changed after it was applied"):
         await run_migrations(empty_database, [edited, SLOW])
     assert await recorded(empty_database) == [1]
+
+
+# What each shipped migration file hashes to. A database records it when it applies the file
+# and refuses to start if the file changes afterwards, so a released file must never change:
+# put a schema change in a new migration. If only comments changed, add the old checksum to
+# EQUIVALENT_CHECKSUMS in shopagent/adapters/postgres/migrations.py, then update it here.
+SHIPPED = {
+    "0001_pgvector": "a705d2055fb652ccd83c935273ab62cd7d32ba6bedf3c6a52dfbb2adf271536f",
+    "0002_catalog": "75639bf69c1970252f052e657d4a52a864ac2635f92d1fde79de66f88478c974",
+    "0003_conversations": "cbd7830f7f31f2a9f8301a51deac341a8bed8972411fe8d4463b5b28c2741802",
+    "0004_lexical_search": "7168938140614162b5a39b3ff46d8fd4e30321935fdc02103d7f23b209de1506",
+    "0005_rate_limits": "afad0ed7047f45ae72d51ea573f2fbf9a9b6726a4222c617750b3c31aac1b018",
+    "0006_lost_leases": "30dea7116e18fddb3474f18a43392e5085c7a165961dc39654cc8c302d65a7ad",
+    "0007_halfvec_vector_index": "d36fbfc2369b676786adb1c510b07d4d4dde499d7b17bd474da63d787049fdac",
+}
+
+
+def test_a_shipped_migration_file_never_changes():
+    shipped = {str(m): m.checksum for m in load_migrations()}
+    changed = {name for name, checksum in SHIPPED.items() if shipped.get(name) != checksum}
+    assert not changed, f"released migrations were edited: {sorted(changed)} (see the comment above SHIPPED)"
+
+
+async def test_a_database_migrated_before_a_comment_was_edited_still_starts(empty_database):
+    """0004's comments were re-wrapped after release: databases that recorded the earlier
+    file's checksum are up to date, and start; any other checksum is still refused."""
+    shipped = load_migrations()
+    await run_migrations(empty_database, shipped)
+    conn = await asyncpg.connect(empty_database)
+    try:
+        for checksum in EQUIVALENT_CHECKSUMS[4]:
+            await conn.execute("UPDATE schema_migration SET checksum = $1 WHERE version = 4", checksum)
+            assert await run_migrations(empty_database, shipped) == []
+        await conn.execute("UPDATE schema_migration SET checksum = $1 WHERE version = 4", "0" * 64)
+        with pytest.raises(MigrationError, match="0004_lexical_search was changed after it was applied"):
+            await run_migrations(empty_database, shipped)
+    finally:
+        await conn.close()
 
 
 async def test_a_database_migrated_by_a_newer_version_is_accepted_with_a_warning(empty_database, caplog):
