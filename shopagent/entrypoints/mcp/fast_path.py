@@ -74,7 +74,8 @@ class FastToolCalls:
     ) -> None:  # fmt: skip
         self._app = app
         self._tools: CatalogTools = server.tools
-        self._input_schemas = {name: server.get_tool_input_schema(name) for name in self._tools.names}  # type: ignore[misc]
+        lookup = server.get_tool_input_schema
+        self._input_schemas = {name: lookup(name) if lookup else None for name in self._tools.names}
         self._security = security
         self._max_body = max_body
         self._path = path
@@ -178,7 +179,8 @@ class FastToolCalls:
         verdict = classify_inbound_request(decoded, headers=dict(request.headers))
         if isinstance(verdict, InboundLadderRejection):
             return None
-        if arguments and validate_mcp_param_headers(self._input_schemas[name], arguments, request.headers):
+        schema = self._input_schemas[name]
+        if arguments and schema is not None and validate_mcp_param_headers(schema, arguments, request.headers):
             return None
         try:
             protocol_methods.validate_client_request("tools/call", verdict.protocol_version, params)

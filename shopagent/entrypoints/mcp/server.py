@@ -97,8 +97,9 @@ ToolObserver = Callable[[str, str, float], None]
 
 @dataclass(frozen=True)
 class ToolAnswer:
-    """One tool call's answer, before any wire format: the result as JSON (also the text block)
-    and as builtins for `structuredContent`, or the message of a tool error."""
+    """One tool call's answer, before any wire format: the result encoded once as JSON (the text
+    block's text, and `structuredContent` decoded from it or embedded as it is), or the message
+    of a tool error."""
 
     text: str
     is_error: bool
