@@ -130,6 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", metavar="OUT", type=Path, help="also write the full report as JSON to OUT (- = stdout)"
     )
     evaluate.add_argument("--min-hit5", type=float, metavar="X", help="fail (exit 1) when the fused hit@5 is below X")
+    evaluate.add_argument(
+        "--split",
+        choices=("tune", "heldout"),
+        help='only the lines of FILE with this "split" (a held-out half is what to report; tune on the other)',
+    )
     token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
     token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     issue = token_commands.add_parser(
@@ -205,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mcp": lambda: commands.mcp_stdio(settings),
         "repl": lambda: commands.repl(settings),
         "token": lambda: commands.issue_token(settings, args.user_id, args.ttl),
-        "eval": lambda: commands.evaluate(settings, args.file, args.assistant, args.json, args.min_hit5),
+        "eval": lambda: commands.evaluate(settings, args.file, args.assistant, args.json, args.min_hit5, args.split),
     }
     try:
         return anyio.run(jobs[args.command], backend="asyncio") or 0

@@ -33,6 +33,7 @@ class EvalCase:
     request: SearchRequest  # the query and filters, validated, limit 10
     acceptable: tuple[str, ...]
     kind: str = ""
+    split: str = ""  # tune | heldout | "" (not split)
 
     @property
     def answerable(self) -> bool:
@@ -52,6 +53,8 @@ class ModeScore:
     false_alarms: float | None = None  # share of answerable cases flagged noStrongMatch
     misses: list[dict[str, Any]] = field(default_factory=list)  # answerable cases with no hit in the top 5
     by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> cases, hit@5, honesty
+    corrections: list[dict[str, Any]] = field(default_factory=list)  # typo corrections made, per query
+    suspect_corrections: float | None = None  # share of queries not marked "typo" whose words were corrected
 
 
 @dataclass
@@ -71,9 +74,14 @@ async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode
     score = ModeScore(mode=mode, cases=len(cases))
     hits1 = hits5 = reciprocal = honest = alarms = 0.0
     kinds: dict[str, list[float]] = {}  # kind -> [cases, answerable, hits@5, no-match, honest]
+    suspects = 0
+    vocabulary = await search.vocabulary()
     for case in cases:
         result = await search.search(case.request, weights)
         slugs = [p.slug for p in result.products]
+        if fixes := vocabulary.terms(case.request.query).typo_fixes:
+            score.corrections.append({"line": case.line, "kind": case.kind, "corrections": dict(fixes)})
+            suspects += case.kind != "typo"
         tally = kinds.setdefault(case.kind or "-", [0, 0, 0, 0, 0])
         tally[0] += 1
         if not case.answerable:
@@ -93,6 +101,9 @@ async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode
         if rank is None or rank > 5:
             score.misses.append({"line": case.line, "query": case.request.query, "got": slugs[:5]})
     graded = weights is None or weights.vector > 0  # grades need the distances of the vector leg
+    typo_cases = sum(case.kind == "typo" for case in cases)
+    if len(cases) > typo_cases:
+        score.suspect_corrections = suspects / (len(cases) - typo_cases)
     if score.answerable:
         score.hit1, score.hit5, score.mrr10 = (x / score.answerable for x in (hits1, hits5, reciprocal))
         score.false_alarms = alarms / score.answerable if graded else None

@@ -213,6 +213,8 @@ class CandidateRow:
     main_image: str | None
     distance: float | None  # cosine distance of its closest chunk (None: no chunks of the model, or no vector)
     title_terms: frozenset[int]  # positions of the query terms its name/category/brand/material contain
+    body_terms: frozenset[int]  # positions of the query terms anywhere in its text
+    category_terms: frozenset[int]  # positions of the query terms its category contains
     available: int  # units of the asked variation (colours/sizes), of every variation when none asked
     colors: list[str]  # colours in stock
     sizes: list[str]  # sizes in stock

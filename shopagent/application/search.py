@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 import anyio
 
-from shopagent.application.ports import CandidateRow, CatalogRepository, EmbeddingModel, SearchIndex
+import numpy as np
+
+from shopagent.application.ports import (
+    CandidateRow,
+    CatalogRepository,
+    EmbeddingModel,
+    SearchCandidates,
+    SearchIndex,
+)
 from shopagent.domain.catalog import CatalogRules, Product
 from shopagent.domain.errors import NotFound
-from shopagent.domain.ranking import Evidence, FusionWeights, GradeThresholds, Match, fuse, rank
+from shopagent.domain.grade_model import GRADE_MODEL
+from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
     ProductDetails,
@@ -22,7 +31,7 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import EMPTY_VOCABULARY, Vocabulary, descriptive, fold
+from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive, fold
 from shopagent.domain.tools import SEARCH_TOOL
 
 
@@ -31,9 +40,17 @@ class CatalogVocabulary:
     `refresh_seconds`; a failed read leaves the old copy and is tried again next time.
     `keep_search_fresh` re-reads it in the background before then, so no search waits for it."""
 
-    def __init__(self, index: SearchIndex, refresh_seconds: float) -> None:
+    def __init__(
+        self,
+        index: SearchIndex,
+        refresh_seconds: float,
+        real_words: Container[str] = frozenset(),
+        synonyms: Synonyms = NO_SYNONYMS,
+    ) -> None:
         self._index = index
         self._refresh = refresh_seconds
+        self._real_words = real_words
+        self._synonyms = synonyms
         self._vocabulary = EMPTY_VOCABULARY
         self._read_at: float | None = None
 
@@ -46,21 +63,24 @@ class CatalogVocabulary:
             except BaseException:
                 self._read_at = previous
                 raise
-            self._vocabulary = Vocabulary(known, targets)
+            self._vocabulary = Vocabulary(known, targets, self._real_words, self._synonyms)
         return self._vocabulary
 
     async def refresh(self) -> None:
         """Read the words again now."""
         known, targets = await self._index.vocabulary()
-        self._vocabulary, self._read_at = Vocabulary(known, targets), time.monotonic()
+        self._vocabulary = Vocabulary(known, targets, self._real_words, self._synonyms)
+        self._read_at = time.monotonic()
 
 
 @dataclass(frozen=True)
 class SearchPolicy:
     weights: FusionWeights = field(default_factory=FusionWeights)
-    grades: GradeThresholds = field(default_factory=GradeThresholds)
+    grades: GradeModel = GRADE_MODEL
     depth: int = 10  # candidates taken from each leg (at least the limit)
     vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
+    real_words: Container[str] = frozenset()  # words of the shop's languages: never "corrected"
+    synonyms: Synonyms = NO_SYNONYMS  # shoppers' words -> the catalog's
 
 
 class CatalogSearch:
@@ -77,8 +97,11 @@ class CatalogSearch:
         self._catalog = catalog
         self.rules = rules
         self.policy = policy or SearchPolicy()
-        self._vocabulary = CatalogVocabulary(index, self.policy.vocabulary_refresh_seconds)
+        self._vocabulary = CatalogVocabulary(
+            index, self.policy.vocabulary_refresh_seconds, self.policy.real_words, self.policy.synonyms
+        )
         self._filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
+        self._category_vectors: dict[str, np.ndarray] = {}  # category name -> its embedding
 
     def request(
         self,
@@ -100,8 +123,24 @@ class CatalogSearch:
         `weights` overrides the configured fusion (`VECTOR_ONLY` / `LEXICAL_ONLY` run one leg).
         """
         weights = weights or self.policy.weights
+        found, terms, evidence = await self.gather(request, weights)
+        ranked = rank(fuse(found.vector, found.lexical, weights), evidence, self.policy.grades, request.limit)
+        products = [_hit(found.rows[r.product_id], r.match) for r in ranked]
+        return SearchResult(
+            products=products,
+            best_match=products[0].match if products else None,
+            no_strong_match=not any(p.match == Match.STRONG for p in products),
+            corrections=dict(terms.corrections),
+        )
+
+    async def gather(
+        self, request: SearchRequest, weights: FusionWeights
+    ) -> tuple[SearchCandidates, QueryTerms, dict[int, Evidence]]:
+        """Both legs' candidates for `request` and the evidence on each (what `search` ranks
+        and grades; scripts/fit_grades.py fits the grades on it)."""
         use_vector, use_lexical = weights.legs
-        terms = (await self.vocabulary()).terms(request.query)
+        vocabulary = await self.vocabulary()
+        terms = vocabulary.terms(request.query)
         vector = None
         if use_vector:
             vector = await self._embedder.embed_query(terms.corrected_text(request.query))
@@ -115,18 +154,34 @@ class CatalogSearch:
             request.limit,
             lexical=use_lexical,
         )
-        scores = fuse(found.vector, found.lexical, weights)
         # The words that describe the item: numbers, colours and sizes are filters' business.
-        wanted = {n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words)}
-        evidence = {pid: _evidence(row, wanted) for pid, row in found.rows.items()}
-        ranked = rank(scores, evidence, self.policy.grades, request.limit)
-        products = [_hit(found.rows[r.product_id], r.match) for r in ranked]
-        return SearchResult(
-            products=products,
-            best_match=products[0].match if products else None,
-            no_strong_match=not any(p.match == Match.STRONG for p in products),
-            corrections=dict(terms.corrections),
+        wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))
+        head = _head(terms.terms, wanted)
+        query = _QueryFacts(
+            wanted=frozenset(wanted),
+            head=head,
+            head_unknown=head is not None and not vocabulary.uses(terms.terms[head]),
+            modifiers={n: n - 1 for n in wanted if n - 1 in wanted},
+            vector_ranks={pid: n for n, pid in enumerate(found.vector, start=1)},
+            lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
+            closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
         )
+        best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
+        return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
+
+    async def _category_closeness(self, vector: np.ndarray | None, categories: set[str]) -> dict[str, float]:
+        """Each category's cosine to the query, minus the best one's (0 for the closest)."""
+        if vector is None or not categories:
+            return {}
+        missing = [c for c in categories if c not in self._category_vectors]
+        if missing:
+            if len(self._category_vectors) > _MAX_KEPT_CATEGORIES:
+                self._category_vectors.clear()
+            rows = await self._embedder.embed_documents(missing)
+            self._category_vectors.update(zip(missing, rows, strict=True))
+        cosine = {c: float(np.dot(self._category_vectors[c], vector)) for c in categories}
+        top = max(cosine.values())
+        return {c: value - top for c, value in cosine.items()}
 
     async def vocabulary(self) -> Vocabulary:
         """The catalog's words for typo correction, re-read when older than the policy allows."""
@@ -179,12 +234,62 @@ def product_details(product: Product) -> ProductDetails:
     )
 
 
-def _evidence(row: CandidateRow, wanted: set[int]) -> Evidence:
+_MAX_KEPT_CATEGORIES = 10_000
+# Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
+# eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
+_QUALIFIERS = frozenset(
+    "for with to at in on under from that who which when because like "
+    "fur mit zum zur bei unter von als "
+    "pour avec sans sous chez qui que quand".split()
+)
+
+
+def _head(terms: tuple[str, ...], wanted: list[int]) -> int | None:
+    """The query's head word: the last descriptive word before the first qualifier after one."""
+    if not wanted:
+        return None
+    head = None
+    for n, term in enumerate(terms):
+        if term in _QUALIFIERS and head is not None:
+            break
+        if n in wanted:
+            head = n
+    return head if head is not None else wanted[-1]
+
+
+@dataclass(frozen=True)
+class _QueryFacts:
+    """What one query's evidence shares across its candidates."""
+
+    wanted: frozenset[int]  # positions of the descriptive query terms
+    head: int | None  # position of the head word: the thing asked for
+    head_unknown: bool
+    modifiers: dict[int, int]  # a descriptive term's position -> the descriptive term just before it
+    vector_ranks: dict[int, int]
+    lexical_ranks: dict[int, int]
+    closeness: dict[str, float]
+
+
+def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
+    wanted = query.wanted
+    named = wanted & row.category_terms
     return Evidence(
         product_id=row.product_id,
         distance=row.distance,
         title_coverage=len(wanted & row.title_terms) / len(wanted) if wanted else 0.0,
         available=row.available,
+        body_coverage=len(wanted & row.body_terms) / len(wanted) if wanted else 0.0,
+        category_match=bool(named),
+        category_closeness=query.closeness.get(row.category, -1.0),
+        vector_rank=query.vector_ranks.get(row.product_id),
+        lexical_rank=query.lexical_ranks.get(row.product_id),
+        gap=row.distance - best if row.distance is not None and best is not None else 1.0,
+        head_in_text=query.head in row.body_terms,
+        head_in_category=query.head in row.category_terms,
+        head_unknown=query.head_unknown,
+        modifier_missing=any(
+            n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in named
+        ),
     )
 
 

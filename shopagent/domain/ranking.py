@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,24 +51,67 @@ LEXICAL_ONLY = FusionWeights(vector=0.0, lexical=1.0)
 
 
 @dataclass(frozen=True)
-class GradeThresholds:
-    """Cosine distances and title shares that grade a hit (measured on the local model: see
-    bench/README.md; recalibrate with `shopagent eval` for another embedding model)."""
-
-    strong_distance: float = 0.33  # this close in meaning is strong on its own
-    title_distance: float = 0.6  # with the title words in common, this close is strong
-    strong_coverage: float = 0.5  # the share of the descriptive query words its title must have for that
-    partial_distance: float = 0.5  # this close, or a title word in common within title_distance: partial
-
-
-@dataclass(frozen=True)
 class Evidence:
-    """What both legs know about one candidate product."""
+    """What both legs know about one candidate product of one query."""
 
     product_id: int
     distance: float | None  # closest chunk; None when the product has no chunks of the model yet
     title_coverage: float  # share of the query's descriptive words in name/category/brand/material
     available: int  # units of the asked variation (of any variation when none was asked)
+    body_coverage: float = 0.0  # share of the query's descriptive words anywhere in its text
+    category_match: bool = False  # a descriptive word of the query names its category
+    category_closeness: float = 0.0  # query-to-category-name cosine, minus the best candidate category's
+    vector_rank: int | None = None  # its place in the vector leg (1 = nearest)
+    lexical_rank: int | None = None  # its place in the full-text leg
+    gap: float = 0.0  # its distance minus the best candidate's
+    modifier_missing: bool = False  # it is of the kind named, but the word before that name is not in its text
+    head_in_text: bool = False  # the query's head word (the thing asked for) is in its text
+    head_in_category: bool = False  # ... in its category
+    head_unknown: bool = False  # no product's text uses the query's head word
+
+
+def features(e: Evidence) -> tuple[float, ...]:
+    """The numbers the grade model weighs, in `GradeModel.weights` order."""
+    distance = min(e.distance, 1.0) if e.distance is not None else 1.0
+    vector = 1.0 / e.vector_rank if e.vector_rank else 0.0
+    lexical = 1.0 / e.lexical_rank if e.lexical_rank else 0.0
+    return (
+        distance,
+        min(e.gap, 1.0) if e.distance is not None else 1.0,
+        vector,
+        lexical,
+        e.title_coverage,
+        e.body_coverage,
+        1.0 if e.category_match else 0.0,
+        e.category_closeness,
+        1.0 if e.modifier_missing else 0.0,
+        1.0 if e.head_in_text else 0.0,
+        1.0 if e.head_in_category else 0.0,
+        1.0 if e.head_unknown else 0.0,
+    )
+
+
+FEATURE_NAMES = (
+    "distance", "gap", "vector_rr", "lexical_rr", "title_coverage", "body_coverage", "category_match",
+    "category_closeness", "modifier_missing", "head_in_text", "head_in_category",
+    "head_unknown",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GradeModel:
+    """A logistic model of "a judge would accept this product for this query", fitted on the
+    `tune` halves of the judged query sets (scripts/fit_grades.py), and the probabilities at
+    which a hit is graded strong or partial."""
+
+    weights: tuple[float, ...]
+    bias: float
+    strong_at: float
+    partial_at: float
+
+    def relevance(self, e: Evidence) -> float:
+        z = self.bias + sum(w * x for w, x in zip(self.weights, features(e), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
 def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: FusionWeights) -> dict[int, float]:
@@ -79,12 +123,14 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
     return scores
 
 
-def grade(evidence: Evidence, thresholds: GradeThresholds) -> Match:
-    distance = evidence.distance if evidence.distance is not None else 2.0
-    titled = distance <= thresholds.title_distance
-    if distance <= thresholds.strong_distance or (titled and evidence.title_coverage >= thresholds.strong_coverage):
+def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
+    """Strong and partial by the fitted relevance, with a rule the data must never overrule: a
+    product of the kind asked for whose text lacks the word that qualifies that kind in the
+    query (a bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike") is at most
+    partial. A product not yet embedded is never strong."""
+    if relevance >= model.strong_at and not evidence.modifier_missing and evidence.distance is not None:
         return Match.STRONG
-    if distance <= thresholds.partial_distance or (titled and evidence.title_coverage > 0):
+    if relevance >= model.partial_at:
         return Match.PARTIAL
     return Match.WEAK
 
@@ -96,10 +142,12 @@ class Ranked:
     score: float
 
 
-def rank(
-    scores: dict[int, float], evidence: dict[int, Evidence], thresholds: GradeThresholds, limit: int
-) -> list[Ranked]:
-    """The best `limit` products: by grade, then available first, then fused score."""
-    ranked = [Ranked(pid, grade(evidence[pid], thresholds), score) for pid, score in scores.items() if pid in evidence]
+def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeModel, limit: int) -> list[Ranked]:
+    """The best `limit` products: by grade, then available first, then relevance."""
+    ranked = []
+    for pid in scores:
+        if pid in evidence:
+            relevance = model.relevance(evidence[pid])
+            ranked.append(Ranked(pid, grade(relevance, evidence[pid], model), relevance))
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].available == 0, -r.score, r.product_id))
     return ranked[:limit]

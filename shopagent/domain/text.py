@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rapidfuzz import process
@@ -95,36 +95,59 @@ def lexical_fields(product: ProductDraft) -> LexicalFields:
 
 @dataclass(frozen=True)
 class QueryTerms:
-    terms: tuple[str, ...]  # the words to match, corrected where the catalog never uses them
-    corrections: Mapping[str, str] = field(default_factory=dict)  # shopper's word -> catalog word
+    terms: tuple[str, ...]  # the words to match: corrected, and with the shop's synonyms applied
+    corrections: Mapping[str, str] = field(default_factory=dict)  # shopper's word or phrase -> what was searched
+    rewritten: tuple[str, ...] = ()  # the query's words as searched (what the vector leg embeds)
+    typo_fixes: Mapping[str, str] = field(default_factory=dict)  # the corrections that were misspellings
 
     def corrected_text(self, text: str) -> str:
-        """`text` with each corrected word replaced (what the vector leg embeds)."""
+        """`text` with each corrected word and synonym replaced (what the vector leg embeds)."""
         if not self.corrections:
             return text
-        return " ".join(self.corrections.get(w, w) for w in words(text))
+        return " ".join(self.rewritten)
 
 
 class Vocabulary:
     """The catalog's words: `known` (any field) and `targets` (name, category, brand,
-    material), each with the number of products using it.
+    material), each with the number of products using it; `real_words`, the words of the
+    languages the shop's customers write; `synonyms`, the shop's words for shoppers' words.
 
-    A query word is corrected only when no product uses it anywhere, it is at least four
-    letters long and not a number, and a target lies within one edit (two from seven letters
-    on), a swap of neighbours counting as one; ties go to the more common word, and so does a
-    word one edit further that is at least five times as common.
+    A query word is corrected only when no product uses it anywhere, it is no real word of
+    those languages (nor a plural of a catalog word), it is at least four letters long and not
+    a number, and a target lies within one edit (two from seven letters on), a swap of
+    neighbours counting as one; ties go to the more common word, and so does a word one edit
+    further that is at least five times as common. So "stock" is never turned into "sock",
+    nor "mens" into "lens"; "snekers" still finds "sneakers".
+
+    A synonym (a shopper's word or phrase -> the catalog's) applies unless the catalog's names,
+    categories, brands and materials use the shopper's word (every word of a phrase)
+    themselves: a shop that calls its boots "gumboots" keeps that word.
     """
 
-    def __init__(self, known: Mapping[str, int], targets: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        known: Mapping[str, int],
+        targets: Mapping[str, int],
+        real_words: Container[str] = frozenset(),
+        synonyms: Synonyms | None = None,
+    ) -> None:
         self.known = known
         self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
         self._choices = list(self._targets)
+        self._real = real_words
+        self._synonyms = synonyms or NO_SYNONYMS
 
     def __len__(self) -> int:
         return len(self.known)
 
+    def with_words(self, real_words: Container[str], synonyms: Synonyms) -> Vocabulary:
+        """The same catalog words with other languages' words and synonyms."""
+        return Vocabulary(self.known, self._targets, real_words, synonyms)
+
     def correct(self, word: str) -> str | None:
         if word in self.known or len(word) < 4 or any(ch.isdigit() for ch in word) or not self._choices:
+            return None
+        if self._plural_of_target(word) or word in self._real:
             return None
         allowed = 1 if len(word) < 7 else 2
         reach = allowed + 1 if len(word) >= 6 else allowed
@@ -138,24 +161,86 @@ class Vocabulary:
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
         return max(common, key=lambda w: (self._targets[w], w)) if common else best
 
+    def _plural_of_target(self, word: str) -> bool:
+        return any(word.endswith(end) and word[: -len(end)] in self._targets for end in _PLURALS)
+
     def names_products(self, word: str) -> bool:
         """Whether a (folded) word is one the catalog names its products with: in a name,
         category, brand or material, maybe misspelt or in the plural ("jackets", "snekers")."""
-        if word in self._targets or self.correct(word) is not None:
-            return True
-        return any(word.endswith(end) and word[: -len(end)] in self._targets for end in _PLURALS)
+        return word in self._targets or self._plural_of_target(word) or self.correct(word) is not None
 
     def terms(self, text: str) -> QueryTerms:
+        """The words to search for `text`: synonyms applied, misspellings corrected."""
         found: dict[str, None] = {}
-        corrections = {}
-        for word in words(text):
-            fixed = self.correct(word)
-            if fixed is not None:
-                corrections[word] = fixed
-            found.setdefault(fixed or word, None)
-            if len(found) == MAX_QUERY_TERMS:
-                break
-        return QueryTerms(terms=tuple(found), corrections=corrections)
+        corrections: dict[str, str] = {}
+        typo_fixes: dict[str, str] = {}
+        rewritten: list[str] = []
+        for phrase, replacement in self._synonyms.rewrite(words(text), self._uses):
+            if replacement is not None:
+                corrections[phrase] = replacement
+                new = replacement.split()
+            elif (fixed := self.correct(phrase)) is not None:
+                corrections[phrase] = typo_fixes[phrase] = fixed
+                new = [fixed]
+            else:
+                new = [phrase]
+            rewritten.extend(new)
+            for word in new:
+                if len(found) < MAX_QUERY_TERMS:
+                    found.setdefault(word, None)
+        return QueryTerms(
+            terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
+        )
+
+    def uses(self, word: str) -> bool:
+        """Whether any product's text uses a (folded) word, maybe in the plural."""
+        return word in self.known or any(word.endswith(end) and word[: -len(end)] in self.known for end in _PLURALS)
+
+    def _uses(self, word: str) -> bool:
+        """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
+        it). No plural endings here: a German "Sandalen" or French "veste" is not the English
+        "sandal" or "vest"."""
+        return word in self._targets
+
+
+class Synonyms:
+    """Shoppers' words and phrases -> the catalog's words (all folded), longest phrase first.
+
+    `rewrite` walks a query's words and yields each word, or each phrase of up to
+    `MAX_SYNONYM_WORDS` words that has a synonym, with its replacement (None for a plain word).
+    """
+
+    def __init__(self, pairs: Mapping[str, str]) -> None:
+        self._pairs = {" ".join(words(k)): " ".join(words(v)) for k, v in pairs.items() if words(k) and words(v)}
+        self._longest = max((k.count(" ") + 1 for k in self._pairs), default=0)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __or__(self, other: Synonyms) -> Synonyms:
+        """These synonyms with `other`'s over them (the shop's own list over the built-in one)."""
+        return Synonyms({**self._pairs, **other._pairs})
+
+    def get(self, phrase: str) -> str | None:
+        return self._pairs.get(phrase)
+
+    def rewrite(self, query: list[str], catalog_uses: Callable[[str], bool]) -> Iterator[tuple[str, str | None]]:
+        at = 0
+        while at < len(query):
+            for size in range(min(self._longest, len(query) - at), 0, -1):
+                phrase = " ".join(query[at : at + size])
+                replacement = self._pairs.get(phrase)
+                words_used = all(catalog_uses(w) for w in query[at : at + size])
+                if replacement is not None and replacement != phrase and not words_used:
+                    yield phrase, replacement
+                    at += size
+                    break
+            else:
+                yield query[at], None
+                at += 1
+
+
+NO_SYNONYMS = Synonyms({})
 
 
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")

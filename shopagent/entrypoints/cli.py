@@ -54,8 +54,10 @@ async def evaluate(
     open_agent: Callable[[], AbstractAsyncContextManager[AssistantAgent]] | None,
     json_out: Path | None,
     min_hit5: float | None,
+    split: str | None = None,
 ) -> int:
-    """`eval`: score the search three ways (and the assistant, given `open_agent`) on FILE."""
+    """`eval`: score the search three ways (and the assistant, given `open_agent`) on FILE
+    (on its lines of one `split` when given)."""
     from shopagent.application.evaluation import SEARCH_MODES, evaluate_assistant, evaluate_search, product_names
     from shopagent.entrypoints.eval_files import EvalFileError, print_report, read_eval_file, write_json
 
@@ -65,6 +67,11 @@ async def evaluate(
     except EvalFileError as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if split is not None:
+        cases = [case for case in cases if case.split == split]
+        if not cases:
+            print(f'shopagent: error: {path} has no lines with "split": "{split}"', file=sys.stderr)
+            return EXIT_USAGE
     scores = [await evaluate_search(search, cases, mode) for mode in SEARCH_MODES]
     answers = None
     if open_agent is not None:

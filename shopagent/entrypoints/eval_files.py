@@ -1,7 +1,8 @@
 """`shopagent eval FILE`: judged queries (JSONL) in, a table of search quality out.
 
-Each line: `{"query": "...", "acceptable": ["slug", ...], "filters": {...}?, "kind": "..."?}`;
-`acceptable: []` marks a query the shop has no right product for. `filters` takes the
+Each line: `{"query": "...", "acceptable": ["slug", ...], "filters": {...}?, "kind": "..."?,
+"split": "tune" | "heldout"?, "why": "..."?}`; `acceptable: []` marks a query the shop has no
+right product for. `split` keeps a held-out half apart: tune the search on `tune`, report `heldout`. `filters` takes the
 search tool's shape: colors, sizes, minPrice, maxPrice, inStock. Every line is checked
 before anything runs; a bad line (or a slug the catalog does not have) is an error that
 names it, and nothing is skipped.
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 import msgspec
 
@@ -41,6 +42,8 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     acceptable: list[str]
     filters: _Filters | None = None
     kind: str = ""
+    split: Literal["tune", "heldout"] | None = None
+    why: str = ""  # the judge's reason, for readers of the file
 
 
 def read_eval_file(path: Path, search: CatalogSearch, slugs: set[str]) -> list[EvalCase]:
@@ -82,7 +85,9 @@ def _case(number: int, text: str, search: CatalogSearch, slugs: set[str]) -> Eva
     unknown = [s for s in line.acceptable if s not in slugs]
     if unknown:
         raise ValidationError(f"acceptable slug(s) not in the catalog: {', '.join(unknown)}")
-    return EvalCase(line=number, request=request, acceptable=tuple(line.acceptable), kind=line.kind)
+    return EvalCase(
+        line=number, request=request, acceptable=tuple(line.acceptable), kind=line.kind, split=line.split or ""
+    )
 
 
 def _pct(value: float | None) -> str:
@@ -118,6 +123,14 @@ def print_report(scores: Sequence[ModeScore], assistant: AssistantScore | None, 
         for kind, k in fused.by_kind.items():
             print(f"  {kind:<12} {k['cases']:>4} queries  hit@5 {_pct(k['hit5']):>5}  no-match honesty "
                   f"{_pct(k['honesty']):>5}", file=out)  # fmt: skip
+    if fused.suspect_corrections is not None:
+        print(
+            f"typo corrections: {len(fused.corrections)} queries; outside the queries marked typo: "
+            f"{fused.suspect_corrections:.2f} of them (check each below: a real word corrected is a bug)",
+            file=out,
+        )
+    for fixed in fused.corrections:
+        print(f"  corrected ({fixed['kind'] or '-'}), line {fixed['line']}: {fixed['corrections']}", file=out)
     for miss in fused.misses:
         print(f"  miss ({fused.mode}), line {miss['line']}: {miss['query']!r} -> {', '.join(miss['got'])}", file=out)
 

@@ -86,6 +86,10 @@ class AdminSettings(Section, frozen=True):
     rate_burst: PositiveInt = 100
 
 
+# A shopper's word or phrase, or the catalog's words it stands for (`[search.synonyms]`).
+SynonymText = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+
+
 class SearchSettings(Section, frozen=True):
     ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
     max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
@@ -97,19 +101,17 @@ class SearchSettings(Section, frozen=True):
     lexical_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.5
     fusion_k: Annotated[float, msgspec.Meta(ge=1, le=1000)] = 2.0
     candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 10
-    strong_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.33
-    title_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.6
-    strong_title_share: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
-    partial_distance: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.5
     vocabulary_refresh_seconds: Annotated[float, msgspec.Meta(ge=0)] = 60.0
+    synonyms: Annotated[dict[SynonymText, SynonymText], msgspec.Meta(max_length=10_000)] = msgspec.field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
+        for word, meaning in self.synonyms.items():
+            if not any(ch.isalnum() for ch in word) or not any(ch.isalnum() for ch in meaning):
+                raise ValueError(f"synonym {word!r} = {meaning!r} needs letters or digits on both sides")
         if self.vector_weight == 0 and self.lexical_weight == 0:
             raise ValueError("vector_weight and lexical_weight cannot both be 0")
-        if self.strong_distance > self.partial_distance:
-            raise ValueError(
-                f"strong_distance ({self.strong_distance}) must not exceed partial_distance ({self.partial_distance})"
-            )
         if self.hnsw_ef_construction < 2 * self.hnsw_m:
             raise ValueError(
                 f"hnsw_ef_construction ({self.hnsw_ef_construction}) must be at least twice hnsw_m ({self.hnsw_m})"

@@ -17,7 +17,7 @@ from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogVocabulary
 from shopagent.domain.errors import ConfigError
 from shopagent.instrumentation import MeasuredChatModel, MeasuredChatService, MeasuredToolGateway
-from shopagent.wiring.policies import chat_policy, search_tuning, text_search_config
+from shopagent.wiring.policies import chat_policy, search_policy, search_tuning, text_search_config
 from shopagent.wiring.providers import Vocabulary, build_chat_model, chat_provider
 from shopagent.wiring.services import CoreServices, SearchServices
 
@@ -82,4 +82,5 @@ def vocabulary_source(services: CoreServices) -> Vocabulary:
         return services.search.vocabulary
     s = services.settings
     index = PostgresSearchIndex(services.pool, text_search_config(s), search_tuning(s))
-    return CatalogVocabulary(index, s.search.vocabulary_refresh_seconds)
+    policy = search_policy(s)
+    return CatalogVocabulary(index, policy.vocabulary_refresh_seconds, policy.real_words, policy.synonyms)

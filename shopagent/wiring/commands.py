@@ -99,11 +99,16 @@ async def index(settings: Settings, action: str) -> int:
 
 
 async def evaluate(
-    settings: Settings, path: Path, assistant: bool, json_out: Path | None, min_hit5: float | None
+    settings: Settings,
+    path: Path,
+    assistant: bool,
+    json_out: Path | None,
+    min_hit5: float | None,
+    split: str | None = None,
 ) -> int:
     async with open_search_only(settings) as services:
         agent = partial(bootstrap.open_agent, services) if assistant else None
-        return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5)
+        return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5, split)
 
 
 async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from shopagent.adapters.local.wordlists import known_words
 from shopagent.adapters.postgres.search import SearchTuning
 from shopagent.application.conversations import ChatPolicy
 from shopagent.application.indexing import IndexingPolicy
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import SearchPolicy
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.ranking import FusionWeights, GradeThresholds
-from shopagent.domain.text import text_search_config_for
+from shopagent.domain.ranking import FusionWeights
+from shopagent.domain.synonyms import builtin_synonyms
+from shopagent.domain.text import Synonyms, text_search_config_for
 from shopagent.runtime.supervisor import RestartPolicy
 from shopagent.settings import Settings
 
@@ -59,15 +61,16 @@ def search_policy(settings: Settings) -> SearchPolicy:
     s = settings.search
     return SearchPolicy(
         weights=FusionWeights(vector=s.vector_weight, lexical=s.lexical_weight, k=s.fusion_k),
-        grades=GradeThresholds(
-            strong_distance=s.strong_distance,
-            title_distance=s.title_distance,
-            partial_distance=s.partial_distance,
-            strong_coverage=s.strong_title_share,
-        ),
         depth=s.candidates_per_leg,
         vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
+        real_words=known_words(settings.store.language),
+        synonyms=shop_synonyms(settings),
     )
+
+
+def shop_synonyms(settings: Settings) -> Synonyms:
+    """The built-in starter list for the catalog's language, with the shop's `[search.synonyms]` over it."""
+    return Synonyms(builtin_synonyms(settings.store.language)) | Synonyms(settings.search.synonyms)
 
 
 def search_tuning(settings: Settings) -> SearchTuning:

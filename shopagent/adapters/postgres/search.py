@@ -260,6 +260,8 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         main_image=row["main_image"],
         distance=float(row["distance"]) if row["distance"] is not None else None,
         title_terms=frozenset(n - 1 for n in row["title_terms"]),
+        body_terms=frozenset(n - 1 for n in row["body_terms"]),
+        category_terms=frozenset(n - 1 for n in row["category_terms"]),
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
         sizes=list(row["sizes"]),

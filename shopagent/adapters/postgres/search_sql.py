@@ -60,6 +60,8 @@ SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, 
        (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
         WHERE c.product_id = p.id AND c.model = $4) AS distance,
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
+       array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
+       array(SELECT t.n FROM term t WHERE to_tsvector($1::regconfig, p.category) @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes
 FROM product p

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Fit the search's grade model on the `tune` halves of the judged query sets.
+
+    python scripts/fit_grades.py [--data-dir DIR] [--write]
+
+Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
+imported into an embedded PostgreSQL and indexed with the local model; every `tune` query is
+searched and each candidate of either leg becomes one example: its evidence
+(shopagent.domain.ranking.features) and whether the judge accepted it. A logistic model is
+fitted on them (L2-regularised, Newton's method), then two thresholds on its probability:
+`strong_at`, the lowest that keeps the false alarms (answerable queries with nothing strong)
+and the queries the shop cannot serve but shows something strong for in balance, and
+`partial_at`, the highest that still grades 90 % of the accepted candidates at least partial.
+
+Only `tune` lines are read: the `heldout` halves are for reporting (`shopagent eval --split
+heldout`). `--write` replaces shopagent/domain/grade_model.py. `--data-dir` keeps the indexed
+databases for the next run (the first run takes a few minutes on two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+import msgspec  # noqa: E402
+
+from shopagent.adapters.local.minilm import MiniLMEmbedder  # noqa: E402
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres  # noqa: E402
+from shopagent.application.catalog import import_products  # noqa: E402
+from shopagent.application.evaluation import EvalCase, product_names  # noqa: E402
+from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services, prepare_schema  # noqa: E402
+from shopagent.domain.ranking import FEATURE_NAMES, GradeModel, Match, features, fuse, rank  # noqa: E402
+from shopagent.entrypoints.catalog_files import read_catalog_file  # noqa: E402
+from shopagent.entrypoints.eval_files import read_eval_file  # noqa: E402
+from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+TRADES = {
+    "clothing": (SAMPLE_CATALOG, None, SAMPLE_CATALOG.parent / "eval_queries.jsonl"),
+    "kitchen": (DATA / "kitchen" / "catalog.json", DATA / "kitchen" / "config.toml", DATA / "kitchen" / "queries.jsonl"),
+    "electronics": (
+        DATA / "electronics" / "catalog.json",
+        DATA / "electronics" / "config.toml",
+        DATA / "electronics" / "queries.jsonl",
+    ),
+}
+GRADE_MODEL_FILE = ROOT / "shopagent" / "domain" / "grade_model.py"
+
+
+@dataclass
+class Query:
+    trade: str
+    case: EvalCase
+    x: np.ndarray  # one row of features per candidate
+    y: np.ndarray  # 1 where the judge accepted the candidate
+    ids: list[int]
+    slugs: list[str]
+    fused: dict[int, float]
+    evidence: dict
+
+
+def settings_for(dsn: str, config: Path | None) -> Settings:
+    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="local"))
+    if config is not None:
+        shop = load_settings(config, environ={})
+        settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
+    return settings
+
+
+@contextlib.asynccontextmanager
+async def indexed_shop(server: EmbeddedPostgres, trade: str, embedder: MiniLMEmbedder) -> AsyncIterator[object]:
+    catalog, config, _ = TRADES[trade]
+    digest = hashlib.sha256(catalog.read_bytes() + (config.read_bytes() if config else b"")).hexdigest()[:10]
+    name = f"fit_{trade}_{digest}"
+    admin = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        fresh = not await admin.fetchval("SELECT true FROM pg_database WHERE datname = $1", name)
+        if fresh:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    settings = settings_for(server.dsn(name), config)
+    if fresh:
+        await prepare_schema(server.dsn(name), settings)
+    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=embedder) as services:
+        if fresh:
+            summary = await import_products(services.catalog, read_catalog_file(catalog))
+            assert not summary.rejected, summary.rejected
+            while events := await services.outbox.claim(64, 60, 5, "fit"):
+                await services.index_product.index(events)
+        yield services
+
+
+async def collect(server: EmbeddedPostgres, split: str) -> list[Query]:
+    embedder = MiniLMEmbedder()
+    queries = []
+    for trade, (_, _, query_file) in TRADES.items():
+        if not query_file.is_file():
+            print(f"{trade}: no {query_file.relative_to(ROOT)}, left out", file=sys.stderr)
+            continue
+        async with indexed_shop(server, trade, embedder) as shop:
+            names = await product_names(shop.catalog)
+            by_id = {}
+            cases = [c for c in read_eval_file(query_file, shop.search, set(names)) if c.split == split]
+            for case in cases:
+                weights = shop.search.policy.weights
+                found, _, evidence = await shop.search.gather(case.request, weights)
+                ids = list(evidence)
+                by_id.update({pid: row.slug for pid, row in found.rows.items()})
+                queries.append(
+                    Query(
+                        trade=trade,
+                        case=case,
+                        x=np.array([features(evidence[pid]) for pid in ids], dtype=float).reshape(len(ids), -1),
+                        y=np.array([by_id[pid] in case.acceptable for pid in ids], dtype=float),
+                        ids=ids,
+                        slugs=[by_id[pid] for pid in ids],
+                        fused=fuse(found.vector, found.lexical, weights),
+                        evidence=evidence,
+                    )
+                )
+            print(f"{trade}: {len(cases)} {split} queries", file=sys.stderr)
+    return queries
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 50) -> tuple[np.ndarray, float]:
+    """Weights and bias maximising the L2-penalised log-likelihood (Newton's method)."""
+    a = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(a.shape[1])
+    penalty = np.full(a.shape[1], l2)
+    penalty[-1] = 0.0  # the bias is not shrunk
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-np.clip(a @ w, -50, 50)))
+        gradient = a.T @ (p - y) + penalty * w
+        hessian = (a * (p * (1 - p))[:, None]).T @ a + np.diag(penalty) + 1e-9 * np.eye(a.shape[1])
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+@dataclass
+class Outcome:
+    hit1: float
+    hit5: float
+    false_alarms: float
+    honesty: float
+
+
+def measure(queries: list[Query], model: GradeModel) -> Outcome:
+    hit1 = hit5 = alarms = honest = answerable = unanswerable = 0
+    for q in queries:
+        ranked = rank(q.fused, q.evidence, model, q.case.request.limit)[:5]
+        strong = any(r.match == Match.STRONG for r in ranked)
+        accepted = [q.y[q.ids.index(r.product_id)] == 1 for r in ranked]
+        if q.case.answerable:
+            answerable += 1
+            hit1 += bool(accepted and accepted[0])
+            hit5 += any(accepted)
+            alarms += not strong
+        else:
+            unanswerable += 1
+            honest += not strong
+    return Outcome(hit1 / answerable, hit5 / answerable, alarms / answerable, honest / max(unanswerable, 1))
+
+
+def choose(queries: list[Query], weights: np.ndarray, bias: float) -> GradeModel:
+    probabilities = np.concatenate([1 / (1 + np.exp(-(q.x @ weights + bias))) for q in queries])
+    labels = np.concatenate([q.y for q in queries])
+    accepted = np.sort(probabilities[labels == 1])
+    partial_at = float(accepted[int(0.1 * len(accepted))]) if len(accepted) else 0.5
+    best, best_cost = None, None
+    for strong_at in np.linspace(max(partial_at, 0.05), 0.95, 91):
+        model = GradeModel(tuple(weights), bias, float(strong_at), partial_at)
+        outcome = measure(queries, model)
+        cost = outcome.false_alarms + (1 - outcome.honesty)
+        if best_cost is None or cost < best_cost - 1e-9:
+            best, best_cost = model, cost
+    assert best is not None
+    return best
+
+
+def write_model(model: GradeModel, summary: str) -> None:
+    weights = ", ".join(f"{w:.4f}" for w in model.weights)
+    names = "\n".join(f"#   {n}: {w:+.3f}" for n, w in zip(FEATURE_NAMES, model.weights, strict=True))
+    GRADE_MODEL_FILE.write_text(
+        '"""The fitted grade model (written by scripts/fit_grades.py from the `tune` halves of the judged\n'
+        'query sets; do not edit by hand, run the script again)."""\n\n'
+        "from shopagent.domain.ranking import GradeModel\n\n"
+        f"# {summary}\n# Weights per feature (shopagent.domain.ranking.features):\n{names}\n"
+        f"GRADE_MODEL = GradeModel(\n    weights=({weights}),\n    bias={model.bias:.4f},\n"
+        f"    strong_at={model.strong_at:.4f},\n    partial_at={model.partial_at:.4f},\n)\n"
+    )
+
+
+async def main(args: argparse.Namespace) -> None:
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="shopagent-fit-"))
+    server = EmbeddedPostgres(data_dir)
+    await asyncio.to_thread(server.start)
+    try:
+        queries = await collect(server, "tune")
+    finally:
+        await asyncio.to_thread(server.stop)
+        if args.data_dir is None:
+            shutil.rmtree(data_dir, ignore_errors=True)
+    x = np.vstack([q.x for q in queries])
+    y = np.concatenate([q.y for q in queries])
+    weights, bias = fit_logistic(x, y, args.l2)
+    model = choose(queries, weights, bias)
+    for name, w in zip(FEATURE_NAMES, weights, strict=True):
+        print(f"  {name:<28} {w:+.3f}")
+    print(f"  bias {bias:+.3f}, strong at {model.strong_at:.3f}, partial at {model.partial_at:.3f}")
+    print(f"{len(queries)} tune queries, {len(y)} candidates ({int(y.sum())} accepted)")
+    for trade in [*TRADES, "all"]:
+        chosen = [q for q in queries if trade in ("all", q.trade)]
+        if not chosen:
+            continue
+        o = measure(chosen, model)
+        print(f"  tune {trade:<12} hit@1 {o.hit1:.2f} hit@5 {o.hit5:.2f} false alarms {o.false_alarms:.2f} "
+              f"honesty {o.honesty:.2f}")  # fmt: skip
+    if args.write:
+        o = measure(queries, model)
+        write_model(model, f"{len(queries)} tune queries of {len(TRADES)} trades: hit@1 {o.hit1:.2f}, "
+                    f"false alarms {o.false_alarms:.2f}, honesty {o.honesty:.2f}")  # fmt: skip
+        print(f"wrote {GRADE_MODEL_FILE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, help="keep the indexed shops here for the next run")
+    parser.add_argument("--write", action="store_true", help="write shopagent/domain/grade_model.py")
+    parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,136 @@
+"""The built-in starter list of shoppers' words for things, by the catalog's language.
+
+For an English catalog: regional and everyday words for common retail products (clothing,
+footwear, outdoor, kitchen, electronics) and the German and French nouns for them, so a
+German shopper in an English shop is served on day one. A shop's own `[search.synonyms]`
+goes over this list, and a word the catalog's own names use is never replaced (see
+`Vocabulary`), so a shop that sells "trainers" keeps that word.
+
+Keys and values are plain words (folded when the list is built: case and accents do not
+matter); a value may be several words ("running shoes"). Catalogs in other languages start
+with no built-in list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+_ENGLISH_EVERYDAY = {
+    # clothing
+    "jumper": "sweater", "pullover": "sweater", "sweatshirt": "sweater", "hoody": "hoodie",
+    "body warmer": "gilet", "bodywarmer": "gilet", "puffa": "puffer jacket",
+    "puffer": "puffer jacket", "anorak": "jacket", "cagoule": "rain jacket", "kagoul": "rain jacket",
+    "windcheater": "windbreaker", "pants": "trousers",
+    "slacks": "trousers", "trackies": "jogger", "tracksuit bottoms": "jogger",
+    "sweatpants": "jogger", "tee": "t shirt", "tees": "t shirt", "tshirt": "t shirt", "vest top": "tank top",
+    "singlet": "tank top", "knickers": "briefs", "undies": "underwear", "jim jams": "pyjamas",
+    "pjs": "pyjamas", "pajamas": "pyjamas", "beanie hat": "beanie", "woolly hat": "beanie",
+    "bobble hat": "beanie", "toque": "beanie", "teddy": "sherpa", "teddy lined": "sherpa lined",
+    "fleecy": "fleece", "frock": "dress", "tux": "tuxedo", "dinner jacket": "tuxedo",
+    # footwear
+    "trainers": "sneakers", "runners": "running shoes", "kicks": "sneakers", "plimsolls": "sneakers",
+    "gumboots": "wellington boots", "gummies": "wellington boots", "wellies": "wellington boots",
+    "rain boots": "wellington boots", "rainboots": "wellington boots", "galoshes": "wellington boots",
+    "flip flops": "sandals", "flipflops": "sandals", "sliders": "slides",
+    "stilettos": "heels", "hiking shoes": "hiking boots", "walking boots": "hiking boots",
+    "booties": "ankle boots",     # accessories
+    "sunnies": "sunglasses", "shades": "sunglasses",     "handbag": "bag", "rucksack": "backpack", "knapsack": "backpack", "daypack": "backpack",
+    "bumbag": "belt bag", "bum bag": "belt bag", "fanny pack": "belt bag", "brolly": "umbrella",
+    "mitts": "mittens", "muffler": "scarf", "snood": "neck warmer",
+    # outdoor
+    "torch": "flashlight", "head torch": "headlamp", "headtorch": "headlamp", "head lamp": "headlamp",
+    "sleeping mat": "sleeping pad", "roll mat": "sleeping pad", "bivvy": "bivy",     "gas bottle": "gas canister", "flask": "vacuum flask", "thermos": "vacuum flask",
+    "hydration bladder": "hydration reservoir", "camelbak": "hydration reservoir", "bike": "bicycle",
+    "push bike": "bicycle", "bike lock": "lock", "d lock": "lock",
+    # kitchen
+    "frying pan": "skillet", "fry pan": "skillet",     "casserole": "dutch oven", "cocotte": "dutch oven", "cafetiere": "french press",
+    "cafetière": "french press", "press pot": "french press",     "chopping board": "cutting board", "tea towel": "dish towel", "clingfilm": "cling wrap",
+    "baking tray": "baking sheet", "oven gloves": "oven mitts",     "sieve": "strainer", "cutlery": "flatware",
+    "silverware": "flatware", "crockery": "tableware",     # electronics
+    "telly": "tv", "television": "tv", "cans": "headphones", "earphones": "earbuds", "ear buds": "earbuds",
+    "in ear": "earbuds", "earpods": "earbuds", "headset": "headphones",     "power brick": "charger", "wall plug": "charger", "powerbank": "power bank",
+    "battery pack": "power bank", "portable charger": "power bank",     "charging lead": "charging cable", "charging cord": "charging cable", "dongle": "adapter",
+    "adaptor": "adapter", "memory stick": "usb flash drive", "usb stick": "usb flash drive",
+    "thumb drive": "usb flash drive", "pen drive": "usb flash drive", "sd card": "memory card",
+    "mobile": "phone", "cell phone": "phone", "cellphone": "phone", "smartphone": "phone",
+    "mobile cover": "phone case", "phone cover": "phone case", "screen guard": "screen protector",
+    "tempered glass": "screen protector", "sat nav": "gps", "satnav": "gps", "webcam": "web camera",
+    "cam": "camera", "dashcam": "dash cam", "fitness tracker": "activity tracker", "smart watch": "smartwatch",
+    "gamepad": "controller", "joypad": "controller", "ereader": "e reader", "kindle": "e reader",
+    "wifi": "wi fi", "extension lead": "power strip", "multi plug": "power strip", "mouse pad": "mouse mat",
+}  # fmt: skip
+
+_GERMAN = {
+    # Kleidung
+    "jacke": "jacket", "jacken": "jacket", "mantel": "coat", "mäntel": "coat",     "daunenjacke": "down jacket", "regenjacke": "rain jacket", "weste": "gilet", "pullover": "sweater",
+    "strickjacke": "cardigan", "kapuzenpullover": "hoodie", "hemd": "shirt", "hemden": "shirt",
+    "bluse": "blouse", "kleid": "dress", "kleider": "dress",     "hosen": "trousers", "socken": "socks", "strümpfe": "socks",
+    "mütze": "beanie", "muetze": "beanie", "schal": "scarf", "handschuhe": "gloves", "gürtel": "belt",
+    "guertel": "belt", "tasche": "bag", "rucksack": "backpack", "sonnenbrille": "sunglasses",
+    "wolle": "wool", "leder": "leather", "baumwolle": "cotton", "leinen": "linen",
+    "damen": "women", "herren": "men", "kinder": "kids", "warme": "warm", "wasserdicht": "waterproof",
+    # Schuhe
+    "schuhe": "shoes", "schuh": "shoes", "turnschuhe": "sneakers", "sportschuhe": "sneakers",
+    "laufschuhe": "running shoes", "stiefel": "boots", "winterstiefel": "winter boots",
+    "gummistiefel": "wellington boots", "wanderschuhe": "hiking boots", "wanderstiefel": "hiking boots",
+    "sandalen": "sandals", "hausschuhe": "slipper", "pantoffeln": "slipper",
+    # Outdoor
+    "zelt": "tent", "schlafsack": "sleeping bag", "isomatte": "sleeping pad", "stirnlampe": "headlamp",
+    "taschenlampe": "flashlight", "fahrrad": "bicycle", "fahrradhelm": "bicycle helmet",
+    "helm": "helmet", "schloss": "lock", "fahrradschloss": "bicycle lock", "trinkflasche": "bottle",
+    "thermoskanne": "vacuum flask", "kocher": "stove", "wandern": "hiking", "zelten": "camping",
+    # Küche
+    "pfanne": "pan", "bratpfanne": "skillet", "topf": "pot", "töpfe": "pot", "kochtopf": "pot",
+    "messer": "knife", "brett": "board", "schneidebrett": "cutting board", "schüssel": "bowl",
+    "tasse": "mug", "becher": "mug", "teller": "plate", "glas": "glass", "gläser": "glass",
+    "kaffeemaschine": "coffee machine", "wasserkocher": "kettle", "backform": "baking tin",
+    "besteck": "flatware", "geschirr": "tableware", "kanne": "pot", "teekanne": "teapot",
+    # Elektronik
+    "kopfhörer": "headphones", "kopfhoerer": "headphones", "ohrhörer": "earbuds", "lautsprecher": "speaker",
+    "ladegerät": "charger", "ladegeraet": "charger", "netzteil": "charger", "ladekabel": "charging cable",
+    "kabel": "cable", "akku": "battery", "handyhülle": "phone case",
+    "hülle": "case", "huelle": "case", "displayschutz": "screen protector", "fernseher": "tv",
+    "tastatur": "keyboard", "maus": "mouse", "bildschirm": "monitor", "speicherkarte": "memory card",
+    "kamera": "camera", "uhr": "watch", "geschenk": "gift", "günstig": "cheap", "guenstig": "cheap",
+    "billig": "cheap", "kabellos": "wireless",
+}  # fmt: skip
+
+_FRENCH = {
+    # vêtements
+    "veste": "jacket", "vestes": "jacket", "blouson": "jacket", "manteau": "coat", "doudoune": "down jacket",
+    "imperméable": "raincoat", "impermeable": "waterproof",     "chandail": "sweater", "chemise": "shirt", "chemisier": "blouse",
+    "jupe": "skirt", "pantalon": "trousers", "chaussettes": "socks", "bonnet": "beanie",
+    "écharpe": "scarf", "echarpe": "scarf", "gants": "gloves", "ceinture": "belt", "sac": "bag",
+    "sac à dos": "backpack", "sac a dos": "backpack", "lunettes de soleil": "sunglasses",
+    "pull": "sweater", "pulls": "sweater", "laine": "wool", "cuir": "leather", "coton": "cotton", "lin": "linen",
+    "femme": "women", "femmes": "women", "homme": "men", "hommes": "men", "enfant": "kids", "enfants": "kids",
+    "chaud": "warm", "chaude": "warm", "chauds": "warm",
+    # chaussures
+    "chaussures": "shoes", "chaussure": "shoes",     "bottes": "boots", "bottines": "ankle boots", "bottes de pluie": "wellington boots",
+    "chaussures de randonnée": "hiking boots", "sandales": "sandals", "chaussons": "slipper",
+    "pantoufles": "slipper", "escarpins": "heels", "baskets": "sneakers",
+    # plein air
+    "tente": "tent", "sac de couchage": "sleeping bag", "lampe frontale": "headlamp", "frontale": "headlamp",
+    "lampe de poche": "flashlight", "vélo": "bicycle", "velo": "bicycle", "casque vélo": "bicycle helmet",
+    "antivol": "lock", "gourde": "bottle", "réchaud": "stove", "randonnée": "hiking", "randonnee": "hiking",
+    # cuisine
+    "poêle": "pan", "poele": "pan", "marmite": "pot", "cocotte": "dutch oven",
+    "couteau": "knife", "couteaux": "knife", "planche à découper": "cutting board", "bol": "bowl",
+    "saladier": "bowl", "tasse": "mug", "assiette": "plate", "verre": "glass", "verres": "glass",
+    "cafetière": "coffee maker", "bouilloire": "kettle", "moule": "baking tin", "théière": "teapot",
+    "couverts": "flatware", "vaisselle": "tableware",
+    # électronique
+    "casque": "headphones", "écouteurs": "earbuds", "ecouteurs": "earbuds", "enceinte": "speaker",
+    "haut parleur": "speaker", "chargeur": "charger", "câble": "cable",     "batterie externe": "power bank", "batterie": "battery", "téléphone": "phone",
+    "telephone": "phone", "coque": "phone case", "protection écran": "screen protector",
+    "télé": "tv", "tele": "tv", "téléviseur": "tv", "clavier": "keyboard", "souris": "mouse",
+    "écran": "monitor", "ecran": "monitor", "carte mémoire": "memory card", "appareil photo": "camera",
+    "montre": "watch", "cadeau": "gift", "pas cher": "cheap", "sans fil": "wireless",
+}  # fmt: skip
+
+BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}
+
+
+def builtin_synonyms(catalog_language: str) -> Mapping[str, str]:
+    """The starter list for a catalog written in `catalog_language` (empty when there is none)."""
+    return BUILTIN_SYNONYMS.get(catalog_language.split("-")[0].casefold(), {})
