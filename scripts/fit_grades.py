@@ -10,7 +10,8 @@ searched and each candidate of either leg becomes one example: its evidence
 fitted on them (L2-regularised, Newton's method), then two thresholds on its probability:
 `strong_at`, the lowest that keeps the false alarms (answerable queries with nothing strong)
 and the queries the shop cannot serve but shows something strong for in balance, and
-`partial_at`, the highest that still grades 90 % of the accepted candidates at least partial.
+`partial_at`, the lowest at which at least one in four candidates graded partial or better
+was accepted by the judge.
 
 Only `tune` lines are read: the `heldout` halves are for reporting (`shopagent eval --split
 heldout`). `--write` replaces shopagent/domain/grade_model.py. `--data-dir` keeps the indexed
@@ -51,13 +52,12 @@ from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, loa
 DATA = ROOT / "tests" / "data"
 TRADES = {
     "clothing": (SAMPLE_CATALOG, None, SAMPLE_CATALOG.parent / "eval_queries.jsonl"),
-    "kitchen": (DATA / "kitchen" / "catalog.json", DATA / "kitchen" / "config.toml", DATA / "kitchen" / "queries.jsonl"),
-    "electronics": (
-        DATA / "electronics" / "catalog.json",
-        DATA / "electronics" / "config.toml",
-        DATA / "electronics" / "queries.jsonl",
-    ),
+    **{
+        trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
+        for trade in ("kitchen", "electronics")
+    },
 }
+PARTIAL_PRECISION = 0.25
 GRADE_MODEL_FILE = ROOT / "shopagent" / "domain" / "grade_model.py"
 
 
@@ -182,8 +182,13 @@ def measure(queries: list[Query], model: GradeModel) -> Outcome:
 def choose(queries: list[Query], weights: np.ndarray, bias: float) -> GradeModel:
     probabilities = np.concatenate([1 / (1 + np.exp(-(q.x @ weights + bias))) for q in queries])
     labels = np.concatenate([q.y for q in queries])
-    accepted = np.sort(probabilities[labels == 1])
-    partial_at = float(accepted[int(0.1 * len(accepted))]) if len(accepted) else 0.5
+    # Partial: at least one in PARTIAL_PRECISION of the candidates graded so is one a judge accepted.
+    partial_at = 0.5
+    for threshold in np.linspace(0.01, 0.5, 50):
+        graded = probabilities >= threshold
+        if graded.any() and labels[graded].mean() >= PARTIAL_PRECISION:
+            partial_at = float(threshold)
+            break
     best, best_cost = None, None
     for strong_at in np.linspace(max(partial_at, 0.05), 0.95, 91):
         model = GradeModel(tuple(weights), bias, float(strong_at), partial_at)

@@ -169,6 +169,15 @@ async def kitchen_shop(embedded_pg: EmbeddedPostgres, template_db: str):
 
 
 @pytest.fixture(scope="session")
+async def electronics_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A third trade (tests/data/electronics: 79 products of a consumer-electronics shop, written
+    by someone who never saw its queries), indexed with the real local model."""
+    shop = DATA / "electronics"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
 async def kitchen_de_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     """The kitchenware shop in German (store.language = "de", German product text)."""
     shop = DATA / "kitchen_de"

@@ -25,13 +25,15 @@ async def test_eval_scores_the_bundled_queries_and_the_assistant(sample_shop, tm
         sample_shop, QUERIES, "--assistant", "--json", str(report_file), "--min-hit5", "0.6"
     )
     assert code == 0, (out, logs)
-    assert "96 queries: 76 with a right product, 20 without" in out
+    assert "136 queries: 111 with a right product, 25 without" in out
+    assert "typo corrections:" in out and "corrected (typo)" in out
     for mode in ("vector", "lexical", "fused"):
         assert any(line.startswith(mode) for line in out.splitlines()), out
     report = json.loads(report_file.read_text())
     fused = report["search"]["fused"]
-    assert fused["answerable"] == 76 and 0.6 <= fused["hit5"] <= 1
-    assert report["assistant"]["cases"] == 96
+    assert fused["answerable"] == 111 and 0.6 <= fused["hit5"] <= 1
+    assert fused["suspect_corrections"] is not None and fused["corrections"]
+    assert report["assistant"]["cases"] == 136
     # The offline concierge only ever quotes its tool results.
     assert report["assistant"]["grounding"] == 1.0, report["assistant"]["ungrounded"]
 
@@ -71,5 +73,12 @@ async def test_eval_runs_the_kitchen_shops_queries_with_its_config(kitchen_shop)
     async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
         assert await process.wait_exit(timeout=180) == 0, process.logs
     table, _, report = process.stdout.partition("{")
-    assert "48 queries: 37 with a right product, 11 without" in table
-    assert json.loads("{" + report)["search"]["fused"]["answerable"] == 37
+    assert "78 queries: 56 with a right product, 22 without" in table
+    assert json.loads("{" + report)["search"]["fused"]["answerable"] == 56
+
+
+async def test_eval_reports_one_split_when_asked(kitchen_shop):
+    args = ("--config", "tests/data/kitchen/config.toml", "tests/data/kitchen/queries.jsonl", "--split", "heldout")
+    async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
+        assert await process.wait_exit(timeout=180) == 0, process.logs
+    assert "36 queries: 25 with a right product, 11 without" in process.stdout

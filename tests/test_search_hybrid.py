@@ -11,7 +11,8 @@ import pytest
 from mcp import Client
 
 from shopagent.domain.errors import ConfigError
-from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, Evidence, GradeThresholds, Match, grade
+from shopagent.domain.grade_model import GRADE_MODEL
+from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, Evidence, Match, grade
 from shopagent.settings import SearchSettings, StoreSettings
 from tests.conftest import settings_for
 from tests.factories import product_input
@@ -122,18 +123,18 @@ async def test_an_available_asked_size_ranks_above_an_otherwise_similar_sold_out
     assert plain["alpine-boot"].available_quantity == 5  # black 43
 
 
-def test_grades_follow_distance_and_title_words():
-    t = GradeThresholds(strong_distance=0.3, title_distance=0.6, strong_coverage=0.5, partial_distance=0.5)
-
-    def g(distance, title):
-        return grade(Evidence(1, distance, title, 1), t)
-
-    assert g(0.2, 0.0) is Match.STRONG
-    assert g(0.55, 0.5) is Match.STRONG
-    assert g(0.55, 0.25) is Match.PARTIAL
-    assert g(0.45, 0.0) is Match.PARTIAL
-    assert g(0.65, 1.0) is Match.WEAK
-    assert g(None, 1.0) is Match.WEAK
+def test_grades_follow_the_fitted_relevance_and_never_make_a_wrong_qualifier_strong():
+    model = GRADE_MODEL
+    close = Evidence(1, 0.2, 1.0, 1, body_coverage=1.0, vector_rank=1, lexical_rank=1, category_match=True)
+    assert grade(model.relevance(close), close, model) is Match.STRONG
+    far = Evidence(1, 0.9, 0.0, 1, gap=0.5)
+    assert grade(model.relevance(far), far, model) is Match.WEAK
+    qualifier_missing = Evidence(1, 0.2, 0.5, 1, body_coverage=0.5, category_match=True, modifier_missing=True,
+                                 vector_rank=1, lexical_rank=1)  # fmt: skip
+    assert model.relevance(qualifier_missing) >= model.strong_at
+    assert grade(model.relevance(qualifier_missing), qualifier_missing, model) is Match.PARTIAL
+    unembedded = Evidence(1, None, 1.0, 1, body_coverage=1.0, lexical_rank=1, category_match=True)
+    assert grade(1.0, unembedded, model) is not Match.STRONG
 
 
 async def test_results_say_when_nothing_strong_was_found(shop):

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 import anyio
-
 import numpy as np
 
 from shopagent.application.ports import (
@@ -237,11 +236,11 @@ def product_details(product: Product) -> ProductDetails:
 _MAX_KEPT_CATEGORIES = 10_000
 # Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
 # eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
-_QUALIFIERS = frozenset(
-    "for with to at in on under from that who which when because like "
-    "fur mit zum zur bei unter von als "
-    "pour avec sans sous chez qui que quand".split()
-)
+_QUALIFIERS = frozenset({
+    "for", "with", "to", "at", "in", "on", "under", "from", "that", "who", "which", "when", "because", "like",
+    "fur", "mit", "zum", "zur", "bei", "unter", "von", "als",
+    "pour", "avec", "sans", "sous", "chez", "qui", "que", "quand",
+})  # fmt: skip
 
 
 def _head(terms: tuple[str, ...], wanted: list[int]) -> int | None:

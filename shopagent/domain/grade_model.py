@@ -20,6 +20,6 @@ from shopagent.domain.ranking import GradeModel
 GRADE_MODEL = GradeModel(
     weights=(-1.6535, -2.8466, 0.5998, 1.4651, -0.0097, 1.2099, 0.4103, 1.7268, -0.6429, 0.3384, -0.1483, -0.1232),
     bias=-1.5753,
-    strong_at=0.2622,
-    partial_at=0.0657,
+    strong_at=0.2637,
+    partial_at=0.0800,
 )

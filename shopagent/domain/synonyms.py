@@ -34,22 +34,28 @@ _ENGLISH_EVERYDAY = {
     "flip flops": "sandals", "flipflops": "sandals", "sliders": "slides",
     "stilettos": "heels", "hiking shoes": "hiking boots", "walking boots": "hiking boots",
     "booties": "ankle boots",     # accessories
-    "sunnies": "sunglasses", "shades": "sunglasses",     "handbag": "bag", "rucksack": "backpack", "knapsack": "backpack", "daypack": "backpack",
+    "sunnies": "sunglasses", "shades": "sunglasses", "handbag": "bag", "rucksack": "backpack",
+    "knapsack": "backpack", "daypack": "backpack",
     "bumbag": "belt bag", "bum bag": "belt bag", "fanny pack": "belt bag", "brolly": "umbrella",
     "mitts": "mittens", "muffler": "scarf", "snood": "neck warmer",
     # outdoor
     "torch": "flashlight", "head torch": "headlamp", "headtorch": "headlamp", "head lamp": "headlamp",
-    "sleeping mat": "sleeping pad", "roll mat": "sleeping pad", "bivvy": "bivy",     "gas bottle": "gas canister", "flask": "vacuum flask", "thermos": "vacuum flask",
+    "sleeping mat": "sleeping pad", "roll mat": "sleeping pad", "bivvy": "bivy", "gas bottle": "gas canister",
+    "flask": "vacuum flask", "thermos": "vacuum flask",
     "hydration bladder": "hydration reservoir", "camelbak": "hydration reservoir", "bike": "bicycle",
     "push bike": "bicycle", "bike lock": "lock", "d lock": "lock",
     # kitchen
-    "frying pan": "skillet", "fry pan": "skillet",     "casserole": "dutch oven", "cocotte": "dutch oven", "cafetiere": "french press",
-    "cafetière": "french press", "press pot": "french press",     "chopping board": "cutting board", "tea towel": "dish towel", "clingfilm": "cling wrap",
+    "frying pan": "skillet", "fry pan": "skillet", "casserole": "dutch oven", "cocotte": "dutch oven",
+    "cafetiere": "french press",
+    "cafetière": "french press", "press pot": "french press", "chopping board": "cutting board",
+    "tea towel": "dish towel", "clingfilm": "cling wrap",
     "baking tray": "baking sheet", "oven gloves": "oven mitts",     "sieve": "strainer", "cutlery": "flatware",
     "silverware": "flatware", "crockery": "tableware",     # electronics
     "telly": "tv", "television": "tv", "cans": "headphones", "earphones": "earbuds", "ear buds": "earbuds",
-    "in ear": "earbuds", "earpods": "earbuds", "headset": "headphones",     "power brick": "charger", "wall plug": "charger", "powerbank": "power bank",
-    "battery pack": "power bank", "portable charger": "power bank",     "charging lead": "charging cable", "charging cord": "charging cable", "dongle": "adapter",
+    "in ear": "earbuds", "earpods": "earbuds", "headset": "headphones", "power brick": "charger",
+    "wall plug": "charger", "powerbank": "power bank",
+    "battery pack": "power bank", "portable charger": "power bank", "charging lead": "charging cable",
+    "charging cord": "charging cable", "dongle": "adapter",
     "adaptor": "adapter", "memory stick": "usb flash drive", "usb stick": "usb flash drive",
     "thumb drive": "usb flash drive", "pen drive": "usb flash drive", "sd card": "memory card",
     "mobile": "phone", "cell phone": "phone", "cellphone": "phone", "smartphone": "phone",
@@ -62,9 +68,11 @@ _ENGLISH_EVERYDAY = {
 
 _GERMAN = {
     # Kleidung
-    "jacke": "jacket", "jacken": "jacket", "mantel": "coat", "mäntel": "coat",     "daunenjacke": "down jacket", "regenjacke": "rain jacket", "weste": "gilet", "pullover": "sweater",
+    "jacke": "jacket", "jacken": "jacket", "mantel": "coat", "mäntel": "coat", "daunenjacke": "down jacket",
+    "regenjacke": "rain jacket", "weste": "gilet", "pullover": "sweater",
     "strickjacke": "cardigan", "kapuzenpullover": "hoodie", "hemd": "shirt", "hemden": "shirt",
-    "bluse": "blouse", "kleid": "dress", "kleider": "dress",     "hosen": "trousers", "socken": "socks", "strümpfe": "socks",
+    "bluse": "blouse", "kleid": "dress", "kleider": "dress", "hosen": "trousers", "socken": "socks",
+    "strümpfe": "socks",
     "mütze": "beanie", "muetze": "beanie", "schal": "scarf", "handschuhe": "gloves", "gürtel": "belt",
     "guertel": "belt", "tasche": "bag", "rucksack": "backpack", "sonnenbrille": "sunglasses",
     "wolle": "wool", "leder": "leather", "baumwolle": "cotton", "leinen": "linen",
@@ -98,7 +106,8 @@ _GERMAN = {
 _FRENCH = {
     # vêtements
     "veste": "jacket", "vestes": "jacket", "blouson": "jacket", "manteau": "coat", "doudoune": "down jacket",
-    "imperméable": "raincoat", "impermeable": "waterproof",     "chandail": "sweater", "chemise": "shirt", "chemisier": "blouse",
+    "imperméable": "raincoat", "impermeable": "waterproof", "chandail": "sweater", "chemise": "shirt",
+    "chemisier": "blouse",
     "jupe": "skirt", "pantalon": "trousers", "chaussettes": "socks", "bonnet": "beanie",
     "écharpe": "scarf", "echarpe": "scarf", "gants": "gloves", "ceinture": "belt", "sac": "bag",
     "sac à dos": "backpack", "sac a dos": "backpack", "lunettes de soleil": "sunglasses",
@@ -106,7 +115,8 @@ _FRENCH = {
     "femme": "women", "femmes": "women", "homme": "men", "hommes": "men", "enfant": "kids", "enfants": "kids",
     "chaud": "warm", "chaude": "warm", "chauds": "warm",
     # chaussures
-    "chaussures": "shoes", "chaussure": "shoes",     "bottes": "boots", "bottines": "ankle boots", "bottes de pluie": "wellington boots",
+    "chaussures": "shoes", "chaussure": "shoes", "bottes": "boots", "bottines": "ankle boots",
+    "bottes de pluie": "wellington boots",
     "chaussures de randonnée": "hiking boots", "sandales": "sandals", "chaussons": "slipper",
     "pantoufles": "slipper", "escarpins": "heels", "baskets": "sneakers",
     # plein air
@@ -121,7 +131,8 @@ _FRENCH = {
     "couverts": "flatware", "vaisselle": "tableware",
     # électronique
     "casque": "headphones", "écouteurs": "earbuds", "ecouteurs": "earbuds", "enceinte": "speaker",
-    "haut parleur": "speaker", "chargeur": "charger", "câble": "cable",     "batterie externe": "power bank", "batterie": "battery", "téléphone": "phone",
+    "haut parleur": "speaker", "chargeur": "charger", "câble": "cable", "batterie externe": "power bank",
+    "batterie": "battery", "téléphone": "phone",
     "telephone": "phone", "coque": "phone case", "protection écran": "screen protector",
     "télé": "tv", "tele": "tv", "téléviseur": "tv", "clavier": "keyboard", "souris": "mouse",
     "écran": "monitor", "ecran": "monitor", "carte mémoire": "memory card", "appareil photo": "camera",

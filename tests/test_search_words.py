@@ -1,0 +1,189 @@
+"""What the search does with shoppers' words, on the real PostgreSQL with the real local model:
+no real word of English, German or French is ever "corrected", misspellings still are,
+synonyms (built in and the shop's own) reach both legs, and the grades keep their promises
+for a product of the kind asked for with the wrong qualifier, or one that only shares a word."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from shopagent.domain.synonyms import builtin_synonyms
+from shopagent.domain.text import Synonyms, Vocabulary
+from shopagent.settings import SearchSettings
+from tests.conftest import _indexed_shop
+
+pytestmark = pytest.mark.anyio
+
+
+def words_of(text: str) -> list[str]:
+    return text.split()
+
+
+# 500 words shoppers write, in the three languages the shop's customers use, chosen for being
+# one or two letters from words a catalog uses (stock/sock, mens/lens, shops/shoes, stop/step,
+# work/fork, sell/shell, ...), then the everyday rest of a shopping message.
+REAL_WORDS = words_of("""
+stock mens shops stop work sell robbed messages basket wife kids hill walking cycle cycling gift
+dad mum wedding party office beach winter summer autumn spring rain snow cold warm hot cheap
+cheaper expensive price budget under over between around about less more most best good great
+nice lovely pretty smart casual formal comfy comfortable soft hard heavy light lighter long
+short wide narrow tall small big large medium little tiny huge size sizes fit fits fitting
+colour color colours dark bright pale black white grey gray navy blue red pink green brown beige
+yellow orange purple gold silver match matching same different other another second first last
+something anything nothing everything someone anyone need needs want wants looking look looks
+find found help please thanks thank hello hi hey does do did have has had would could should
+will can cant dont doesnt isnt wont with without for from into onto near next back front side
+top bottom inside outside waterproof water proof breathable insulated lined padded quilted
+leather wool cotton linen silk suede denim rubber plastic metal steel iron glass wood bamboo
+walk walks run runs running ride rides riding hike hikes hiking climb climbing camp camping
+travel travelling trip holiday weekend morning evening night day week month year today tomorrow
+school college uni university job interview meeting commute commuting city town country road
+trail mountain river lake sea coast park garden home house kitchen bedroom bathroom living room
+cook cooking bake baking roast fry boil brew coffee tea cake bread pasta soup steak fish chicken
+cut cutting chop slice peel grate mix whisk stir pour store storage keep keeps clean cleaning
+wash washing dry drying iron ironing fold folding pack packing carry carrying hold holding wear
+wearing wore dress dresses shirt shirts trousers jeans shorts skirt coat coats jacket jackets
+boots boot shoes shoe sandals socks hat hats scarf gloves belt bag bags wallet watch phone
+charger cable speaker headphones screen battery charge charging wireless bluetooth music sound
+loud quiet noise noisy travel gaming game games play playing watch watching stream streaming
+laptop computer tablet keyboard mouse camera photo photos video videos light lights lamp bulb
+plug socket power home smart door bell doorbell alarm clock television telly remote control son
+daughter husband boyfriend girlfriend friend friends brother sister mother father grandma
+grandad baby toddler teenager teen child children adult women woman men man ladies lady boys
+girls birthday christmas anniversary present presents surprise ideas idea suggest recommend
+which what where when why how who whose whom this that these those there here then than them
+they their theirs yours ours mine very really quite rather too also just only still even ever
+never always often sometimes usually again already soon later now yet maybe perhaps probably old
+new used second hand broken fixed lost stolen replace replacement spare extra pair pairs set
+sets pack packs kit kits bundle piece pieces item items thing things stuff product products
+delivery deliver shipping ship post posted return returns refund exchange order orders ordered
+buy buying bought pay paying paid card cash online shop store available stocked sold sale
+""")
+REAL_WORDS_DE = words_of("""
+gute guten warme warmen jacke schuhe stiefel hose hemd kleid tasche geschenk vater mutter kinder
+damen herren frau mann winter sommer regen wasserdicht bequem billig teuer unter etwa zwischen
+haben suche brauche möchte bitte danke hallo groß klein mittel größe farbe schwarz weiß rot blau
+grün braun grau zum zur für mit ohne und oder aber auch noch nicht kein keine etwas welche
+""")
+REAL_WORDS_FR = words_of("""
+bonne bon chaud chaude veste chaussures bottes pantalon chemise robe sac cadeau père mère
+enfants femme homme hiver été pluie imperméable confortable pas cher moins plus entre environ
+avez cherche besoin voudrais merci bonjour grand petit moyen taille couleur noir blanc rouge
+bleu vert marron gris pour avec sans et ou mais aussi encore quelque chose quel quelle
+""")
+ALL_REAL_WORDS = list(dict.fromkeys(REAL_WORDS + REAL_WORDS_DE + REAL_WORDS_FR))
+
+MISSPELLINGS = {"snekers": "sneakers", "jakcet": "jacket", "sandles": "sandals", "cardigen": "cardigan"}
+
+
+def test_the_real_word_list_is_long_enough():
+    assert len(ALL_REAL_WORDS) >= 500
+
+
+async def test_no_real_word_is_corrected_in_any_of_the_three_shops(sample_shop, kitchen_shop, electronics_shop):
+    for shop in (sample_shop, kitchen_shop, electronics_shop):
+        vocabulary = await shop.search.vocabulary()
+        corrected = {w: vocabulary.terms(w).typo_fixes for w in ALL_REAL_WORDS if vocabulary.terms(w).typo_fixes}
+        assert corrected == {}
+
+
+async def test_misspellings_of_catalog_words_are_still_corrected(sample_shop):
+    vocabulary = await sample_shop.search.vocabulary()
+    assert {w: vocabulary.terms(w).typo_fixes.get(w) for w in MISSPELLINGS} == MISSPELLINGS
+    result = await sample_shop.search.search(sample_shop.search.request("kids snekers in stock", 5))
+    assert result.corrections == {"snekers": "sneakers"}  # "stock" stays: it is a word
+
+
+async def test_built_in_synonyms_reach_both_legs_and_are_reported(sample_shop):
+    # "gumboots" and "Gummistiefel" are words the sample catalog never uses; it sells wellingtons.
+    for query in ("gumboots", "Gummistiefel"):
+        result = await sample_shop.search.search(sample_shop.search.request(query, 5))
+        assert "wellington" in next(iter(result.corrections.values()))
+        assert "wellington" in result.products[0].slug or "wellie" in result.products[0].slug, result.products
+
+
+def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_kept():
+    synonyms = Synonyms(builtin_synonyms("en")) | Synonyms({"Trainers": "running shoes"})
+    plain = Vocabulary({"sneakers": 3}, {"sneakers": 3}, frozenset(), synonyms)
+    assert plain.terms("white trainers").corrections == {"trainers": "running shoes"}
+    assert plain.terms("white trainers").rewritten == ("white", "running", "shoes")
+    # A catalog whose product names say "trainers" keeps the shopper's word.
+    own = Vocabulary({"trainers": 3}, {"trainers": 3}, frozenset(), synonyms)
+    assert own.terms("white trainers").corrections == {}
+
+
+def test_synonyms_in_settings_are_checked():
+    assert SearchSettings(synonyms={"gumboots": "wellington"}).synonyms == {"gumboots": "wellington"}
+    with pytest.raises(ValueError, match="letters or digits"):
+        SearchSettings(synonyms={"--": "wellington"})
+
+
+CYCLING = [
+    {"slug": "ridge-bicycle-helmet", "name": "Ridge Road Bicycle Helmet", "category": "Helmets",
+     "description": "A light, ventilated helmet for road cycling with a rear adjustment dial."},
+    {"slug": "urban-commuter-helmet", "name": "Urban Commuter Bicycle Helmet", "category": "Helmets",
+     "description": "A city cycling helmet with an integrated rear light and a magnetic buckle."},
+    {"slug": "kids-16-bike", "name": "Sprout 16\" Kids' Bike", "category": "Bikes",
+     "description": "A first pedal bike for children aged 4 to 6, with stabilisers and a chain guard."},
+    {"slug": "trail-hardtail", "name": "Summit Hardtail Mountain Bike", "category": "Bikes",
+     "description": "A hardtail mountain bike with front suspension and hydraulic disc brakes for trails."},
+    {"slug": "front-light", "name": "Beam 800 Bike Front Light", "category": "Lights",
+     "description": "A USB-rechargeable 800 lumen front light for bikes."},
+    {"slug": "wicker-basket", "name": "Market Wicker Front Basket", "category": "Bags & baskets",
+     "description": "A handwoven front basket that clips onto the handlebars, for shopping trips."},
+    {"slug": "d-lock", "name": "Fortress D-Lock", "category": "Locks",
+     "description": "A hardened steel D-lock with a frame bracket, to keep your bicycle from thieves."},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def cycling_shop(embedded_pg, template_db, tmp_path_factory):
+    products = []
+    for item in CYCLING:
+        products.append({
+            **item, "brand": item["name"].split()[0], "material": "mixed", "price": "49.00", "discountPrice": None,
+            "rating": 4.5, "mainImage": None, "images": [],
+            "variations": [{"color": "black", "size": "ONE SIZE", "quantity": 5, "reserved": 0, "weightGrams": 500}],
+        })  # fmt: skip
+    path = tmp_path_factory.mktemp("cycling") / "catalog.json"
+    path.write_text(json.dumps(products))
+    async for services in _indexed_shop(embedded_pg, template_db, path):
+        yield services
+
+
+async def grades(shop, query: str) -> dict[str, str]:
+    result = await shop.search.search(shop.search.request(query, 7))
+    return {p.slug: p.match for p in result.products}
+
+
+async def test_a_product_of_the_kind_asked_for_with_the_wrong_qualifier_is_at_most_partial(cycling_shop):
+    found = await grades(cycling_shop, "motorbike helmet")
+    assert found["ridge-bicycle-helmet"] != "strong" and found["urban-commuter-helmet"] != "strong"
+    found = await grades(cycling_shop, "gravel bike")
+    assert found["kids-16-bike"] != "strong"
+
+
+async def test_a_shared_word_alone_does_not_make_a_strong_match(cycling_shop):
+    request = cycling_shop.search.request("bike for doing the shopping with a basket", 7)
+    result = await cycling_shop.search.search(request)
+    assert result.products[0].slug == "wicker-basket"
+    assert {p.slug: p.match for p in result.products}["front-light"] != "strong"
+
+
+async def test_the_product_of_the_kind_asked_for_comes_first_and_is_strong(cycling_shop):
+    result = await cycling_shop.search.search(cycling_shop.search.request("helmet for cycling to work", 7))
+    assert result.products[0].slug in ("urban-commuter-helmet", "ridge-bicycle-helmet")
+    assert result.products[0].match == "strong" and not result.no_strong_match
+    query = "my bike got robbed, how do I stop it happening again"
+    result = await cycling_shop.search.search(cycling_shop.search.request(query, 7))
+    # "stop" is a word, not a misspelt "step"; the lock is found (its first place is still to win).
+    assert result.corrections == {}
+    assert "d-lock" in [p.slug for p in result.products[:5]]
+
+
+def test_settings_without_grade_distances_are_refused_with_the_field_named():
+    with pytest.raises(msgspec.ValidationError, match="strong_distance"):
+        msgspec.convert({"strong_distance": 0.3}, SearchSettings)
