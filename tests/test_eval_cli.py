@@ -72,7 +72,7 @@ async def test_eval_runs_the_kitchen_shops_queries_with_its_config(kitchen_shop)
     args = ("--config", "tests/data/kitchen/config.toml", "tests/data/kitchen/queries.jsonl", "--json", "-")
     async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
         assert await process.wait_exit(timeout=180) == 0, process.logs
-    table, _, report = process.stdout.partition("{")
+    table, _, report = process.stdout.partition("\n{\n")
     assert "78 queries: 56 with a right product, 22 without" in table
     assert json.loads("{" + report)["search"]["fused"]["answerable"] == 56
 
