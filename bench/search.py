@@ -95,19 +95,24 @@ SENTENCES = [
 
 
 class TableEmbedder:
-    """Embeds a query "q<n> ..." as the n-th prepared query vector (already embedded by the model)."""
+    """Embeds a query "q<n> ..." as the n-th prepared query vector, and a category name (which the
+    ranking compares queries with) as its prepared vector; both embedded by the model beforehand."""
 
     model_id = MODEL
     dimension = DIM
 
-    def __init__(self, queries: np.ndarray) -> None:
+    def __init__(self, queries: np.ndarray, categories: dict[str, np.ndarray]) -> None:
         self.queries = queries
+        self.categories = categories
 
     async def embed_query(self, text: str) -> np.ndarray:
         return self.queries[int(text.split()[0][1:])]
 
     async def embed_documents(self, texts):
-        raise TypeError("the benchmark inserts chunk vectors directly")
+        unknown = [t for t in texts if t not in self.categories]
+        if unknown:
+            raise TypeError(f"the benchmark inserts chunk vectors directly (asked for {unknown[:3]})")
+        return np.stack([self.categories[t] for t in texts])
 
     async def aclose(self) -> None:
         pass
@@ -280,7 +285,7 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
             composed = np.stack([r["embedding"].to_numpy() for r in stored])
             agreement = float(np.mean(np.sum(unit(whole) * composed, axis=1)))
             texts = [f"q{n} {phrase}" for n, phrase in enumerate(phrases)]
-            embedder = TableEmbedder(queries)
+            embedder = TableEmbedder(queries, {c: embedder_model.embed_sync([c])[0] for c in KINDS})
             tuning = SearchTuning(ef_search=args.ef_search, exact_below_products=args.threshold)
             index = PostgresSearchIndex(pool, "english", tuning)
             rules = catalog_rules(settings)

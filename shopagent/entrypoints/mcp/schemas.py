@@ -125,12 +125,14 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             },
             "noStrongMatch": {
                 "type": "boolean",
-                "description": "True when no product is a strong match: the shop may not carry what was asked.",
+                "description": "True when no product is a strong match: the shop may not carry exactly what was "
+                "asked (see the tool description for how often this is wrong).",
             },
             "corrections": {
                 "type": "object",
                 "additionalProperties": {"type": "string"},
-                "description": "Query words the catalog never uses, with the catalog word searched instead.",
+                "description": "Shopper's words searched as other words: misspellings corrected to the catalog's "
+                "word, and synonyms (shopper's word or phrase -> the catalog's).",
             },
         },
         "required": ["products", "bestMatch", "noStrongMatch", "corrections"],
