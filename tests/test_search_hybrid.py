@@ -229,3 +229,19 @@ async def test_products_indexed_before_the_lexical_leg_get_their_documents_from_
     await index_everything(shop)
     assert (await slugs(shop, "polarhavn", LEXICAL_ONLY))[0] == "tundra-boot"
     assert (await shop.index_status("hash-384")).pending == 0
+
+
+async def test_in_a_large_catalog_the_lexical_leg_matches_on_the_rarest_words_and_ranks_on_all(database):
+    # A budget of one product stands for a catalog where "boot" is common: products are then
+    # matched on "cotton" (the rarer word) alone.
+    cm, shop = await open_shop(database, CATALOG, search=SearchSettings(lexical_match_products=1))
+    try:
+        assert set(await slugs(shop, "cotton boot", LEXICAL_ONLY)) == {"split-tee", "red-tee"}
+        assert (await slugs(shop, "cotton pocket boot", LEXICAL_ONLY))[0] == "red-tee"  # ranked on every word
+    finally:
+        await cm.__aexit__(None, None, None)
+
+
+async def test_in_a_small_catalog_the_lexical_leg_matches_on_every_word(shop):
+    found = set(await slugs(shop, "cotton boot", LEXICAL_ONLY))
+    assert {"split-tee", "red-tee", "alpine-boot", "tundra-boot", "chelsea-boot"} <= found

@@ -187,3 +187,10 @@ async def test_the_product_of_the_kind_asked_for_comes_first_and_is_strong(cycli
 def test_settings_without_grade_distances_are_refused_with_the_field_named():
     with pytest.raises(msgspec.ValidationError, match="strong_distance"):
         msgspec.convert({"strong_distance": 0.3}, SearchSettings)
+
+
+def test_the_rarest_words_are_chosen_up_to_the_budget_in_query_order():
+    vocabulary = Vocabulary({"warm": 9000, "wool": 1500, "socks": 400, "hiking": 3000}, {})
+    assert vocabulary.rarest(("warm", "wool", "hiking", "socks"), 2000) == ("wool", "socks")
+    assert vocabulary.rarest(("warm", "hiking"), 2000) == ("hiking",)  # at least the rarest one
+    assert vocabulary.rarest(("warm", "unheard"), 10) == ("unheard",)  # a word no product uses costs nothing

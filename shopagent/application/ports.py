@@ -242,11 +242,13 @@ class SearchIndex(Protocol):
         need: int = 1,
         *,
         lexical: bool = True,
+        match_terms: Sequence[str] | None = None,
     ) -> SearchCandidates:
         """The `depth` products nearest `vector` among the model's chunks (none when it is
         None), the `depth` best full-text matches of `terms` (none when empty or `lexical` is
         False; the terms still grade the evidence), and the
-        evidence of each. The vector leg may stop short of `depth` once it has `need`."""
+        evidence of each. The vector leg may stop short of `depth` once it has `need`. The
+        lexical leg matches on `match_terms` (all `terms` when None) and ranks on `terms`."""
         ...
 
     async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:

@@ -80,6 +80,7 @@ class SearchPolicy:
     vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
     real_words: Container[str] = frozenset()  # words of the shop's languages: never "corrected"
     synonyms: Synonyms = NO_SYNONYMS  # shoppers' words -> the catalog's
+    lexical_match_products: int = 2_000  # the full-text leg matches on the rarest words up to this many products
 
 
 class CatalogSearch:
@@ -152,6 +153,7 @@ class CatalogSearch:
             max(self.policy.depth, request.limit),
             request.limit,
             lexical=use_lexical,
+            match_terms=vocabulary.rarest(terms.terms, self.policy.lexical_match_products),
         )
         # The words that describe the item: numbers, colours and sizes are filters' business.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))

@@ -192,6 +192,20 @@ class Vocabulary:
             terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
         )
 
+    def rarest(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
+        """The query's rarest words whose products add up to at most `products` (at least the
+        rarest one), by the catalog's word counts: what the full-text leg matches on. In a small
+        catalog that is every word."""
+        chosen: list[str] = []
+        total = 0
+        for term in sorted(terms, key=lambda t: self.known.get(t, 0)):
+            count = self.known.get(term, 0)
+            if chosen and total + count > products:
+                break
+            chosen.append(term)
+            total += count
+        return tuple(t for t in terms if t in chosen)
+
     def uses(self, word: str) -> bool:
         """Whether any product's text uses a (folded) word, maybe in the plural."""
         return word in self.known or any(word.endswith(end) and word[: -len(end)] in self.known for end in _PLURALS)

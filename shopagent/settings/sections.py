@@ -101,6 +101,7 @@ class SearchSettings(Section, frozen=True):
     lexical_weight: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.5
     fusion_k: Annotated[float, msgspec.Meta(ge=1, le=1000)] = 2.0
     candidates_per_leg: Annotated[int, msgspec.Meta(ge=5, le=500)] = 10
+    lexical_match_products: Annotated[int, msgspec.Meta(ge=1)] = 2_000
     vocabulary_refresh_seconds: Annotated[float, msgspec.Meta(ge=0)] = 60.0
     synonyms: Annotated[dict[SynonymText, SynonymText], msgspec.Meta(max_length=10_000)] = msgspec.field(
         default_factory=dict

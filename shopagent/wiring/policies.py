@@ -62,6 +62,7 @@ def search_policy(settings: Settings) -> SearchPolicy:
     return SearchPolicy(
         weights=FusionWeights(vector=s.vector_weight, lexical=s.lexical_weight, k=s.fusion_k),
         depth=s.candidates_per_leg,
+        lexical_match_products=s.lexical_match_products,
         vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
         real_words=known_words(settings.store.language),
         synonyms=shop_synonyms(settings),

@@ -16,7 +16,9 @@ indexer stores for each product (name and category weighted above brand and mate
 above the description and colours), under the same filters. Query words arrive as a list of plain
 words and each goes through `plainto_tsquery`, which accepts any text: user input can
 never be a tsquery syntax error. The words are OR-ed (`shopagent_tsquery_any`), so a
-product matching some of them still ranks.
+product matching some of them still ranks; products are matched on the rarest of them (the
+search says which) and ranked on all, so a common word does not make the leg rank a third of
+a large catalog.
 
 The two legs run at once, each on a pooled connection of its own. Then one query reads,
 for every candidate of either leg, what the ranking needs: the exact distance of its
@@ -79,14 +81,18 @@ class PostgresSearchIndex:
         need: int = 1,
         *,
         lexical: bool = True,
+        match_terms: Sequence[str] | None = None,
     ) -> SearchCandidates:
         """Each leg's best `depth` products (a leg with no input is skipped) and their evidence.
 
-        The HNSW plan looks further only while the vector leg has fewer than `need` products."""
+        The HNSW plan looks further only while the vector leg has fewer than `need` products.
+        The lexical leg matches products on `match_terms` (all `terms` when None) and ranks
+        them on all `terms`."""
         if not MODEL_ID.match(model):
             raise ValueError(f"unsupported model id {model!r}")
         args = filter_args(filters)
         terms = list(terms)
+        matching = list(match_terms) if match_terms is not None else terms
         legs: dict[str, list[int]] = {"vector": [], "lexical": []}
 
         async def vector_leg(vector: np.ndarray) -> None:
@@ -100,9 +106,9 @@ class PostgresSearchIndex:
             async with self._pool.acquire() as conn, conn.transaction(readonly=True):
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 if filters.any:
-                    rows = await conn.fetch(lexical_sql(filters), self._config, terms, depth, *args)
+                    rows = await conn.fetch(lexical_sql(filters), self._config, terms, depth, *args, matching)
                 else:
-                    rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth)
+                    rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth, matching)
             legs["lexical"] = [r["product_id"] for r in rows]
 
         # The legs run at once, each on a connection of its own: the search takes about as

@@ -81,23 +81,29 @@ WHERE p.id = ANY($5::bigint[])
 # matching documents; the filters are checked per match, best first, through the product's
 # primary key (a subquery the planner cannot turn into a join that would scan every product:
 # 4 ms against 17-30 ms on 50,000 products), until the limit is reached.
+# Products are matched on the query's rarest words only ({match}: the words whose products add up
+# to a few thousand at most, chosen by the search from the catalog's word counts) and ranked on
+# all of them: at 50,000 products a word such as "warm" or "home" matches a third of the
+# catalog, and ranking every match cost 40 ms where the vector leg takes 10.
 LEXICAL = """
 WITH q AS MATERIALIZED (
-    SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) AS q FROM unnest($2::text[]) AS w
+    SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
+           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest({match}::text[]) AS w) AS qm
 ),
 matched AS MATERIALIZED (
-    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.q
+    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.qm
 )
 SELECT m.product_id
 FROM {source}
 LIMIT $3
 """
 RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', m.document, (SELECT q FROM q))"
-LEXICAL_ANY = LEXICAL.format(source=f"matched m ORDER BY {RANK} DESC, m.product_id")
+LEXICAL_ANY = LEXICAL.format(match="$4", source=f"matched m ORDER BY {RANK} DESC, m.product_id")
 # Price filters let most matches through: rank them all, then check the filters best first
 # until the limit is reached. Colours, sizes and stock let few through: check them first,
 # then rank only the matches that passed.
 LEXICAL_RANK_FIRST = LEXICAL.format(
+    match="$10",
     source=f"(SELECT m.product_id, {RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
     f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {filters_clause(4)})"
 )
@@ -107,6 +113,7 @@ def lexical_sql(filters: SearchFilters) -> str:
     if not filters.on_variation:
         return LEXICAL_RANK_FIRST
     return LEXICAL.format(
+        match="$10",
         source=f"matched m WHERE m.product_id IN (SELECT p.id FROM product p WHERE {filters_clause(4, filters)})"
         f" ORDER BY {RANK} DESC, m.product_id"
     )
