@@ -3,23 +3,23 @@ query sets; do not edit by hand, run the script again)."""
 
 from shopagent.domain.ranking import GradeModel
 
-# 158 tune queries of 3 trades: hit@1 0.64, false alarms 0.20, honesty 0.49
+# 158 tune queries of 3 trades: hit@1 0.65, false alarms 0.20, honesty 0.46
 # Weights per feature (shopagent.domain.ranking.features):
-#   distance: -1.654
-#   gap: -2.847
-#   vector_rr: +0.600
-#   lexical_rr: +1.465
-#   title_coverage: -0.010
-#   body_coverage: +1.210
-#   category_match: +0.410
-#   category_closeness: +1.727
-#   modifier_missing: -0.643
-#   head_in_text: +0.338
-#   head_in_category: -0.148
-#   head_unknown: -0.123
+#   distance: -1.613
+#   gap: -2.869
+#   vector_rr: +0.520
+#   lexical_rr: +1.466
+#   title_coverage: +0.024
+#   body_coverage: +1.277
+#   category_match: +0.349
+#   category_closeness: +1.768
+#   modifier_missing: -0.642
+#   head_in_text: +0.344
+#   head_in_category: -0.134
+#   head_unknown: -0.080
 GRADE_MODEL = GradeModel(
-    weights=(-1.6535, -2.8466, 0.5998, 1.4651, -0.0097, 1.2099, 0.4103, 1.7268, -0.6429, 0.3384, -0.1483, -0.1232),
-    bias=-1.5753,
-    strong_at=0.2637,
+    weights=(-1.6127, -2.8693, 0.5201, 1.4655, 0.0240, 1.2773, 0.3492, 1.7678, -0.6421, 0.3438, -0.1340, -0.0800),
+    bias=-1.6067,
+    strong_at=0.2733,
     partial_at=0.0800,
 )
