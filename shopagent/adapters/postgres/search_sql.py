@@ -109,14 +109,28 @@ LEXICAL_RANK_FIRST = LEXICAL.format(
 )
 
 
+# Colours, sizes and stock let few products through: the planner then starts from them (the
+# variation index) and checks only their documents against the words, instead of collecting
+# every match first (3.7 -> 1.2 ms at 0.1 % of 50,000 products, 10.2 -> 7.3 at 10 %; the same
+# results on every query of bench/search.py's set).
+LEXICAL_ON_VARIATION = """
+WITH q AS MATERIALIZED (
+    SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
+           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($10::text[]) AS w) AS qm
+)
+SELECT m.product_id FROM (
+    SELECT i.product_id, i.document FROM q, product_index i
+    WHERE i.document @@ q.qm AND i.product_id IN (SELECT p.id FROM product p WHERE {clause})
+) m
+ORDER BY {rank} DESC, m.product_id
+LIMIT $3
+"""
+
+
 def lexical_sql(filters: SearchFilters) -> str:
     if not filters.on_variation:
         return LEXICAL_RANK_FIRST
-    return LEXICAL.format(
-        match="$10",
-        source=f"matched m WHERE m.product_id IN (SELECT p.id FROM product p WHERE {filters_clause(4, filters)})"
-        f" ORDER BY {RANK} DESC, m.product_id"
-    )
+    return LEXICAL_ON_VARIATION.format(clause=filters_clause(4, filters), rank=RANK)
 
 
 VOCABULARY = """
