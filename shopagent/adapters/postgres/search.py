@@ -106,7 +106,11 @@ class PostgresSearchIndex:
             async with self._pool.acquire() as conn, conn.transaction(readonly=True):
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 if filters.any:
-                    rows = await conn.fetch(lexical_sql(filters), self._config, terms, depth, *args, matching)
+                    # Filters estimated to let few products through: start from those products,
+                    # as the vector leg's exact plan does.
+                    few = (await self._statistics.current(conn)).matching(filters) < self._tuning.exact_below_products
+                    sql = lexical_sql(filters, filter_first=few)
+                    rows = await conn.fetch(sql, self._config, terms, depth, *args, matching)
                 else:
                     rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth, matching)
             legs["lexical"] = [r["product_id"] for r in rows]
