@@ -227,7 +227,6 @@ async def test_the_rate_limit_answers_429_with_retry_after(settings):
     [
         (Model([says("x")], error=ModelUnavailable("the model is down")), {}, 503, "model_unavailable"),
         (Model([says("x")], delay=2), {"turn_timeout_seconds": 0.2}, 504, "turn_timeout"),
-        (Model(lambda m: calls((SEARCH, {"query": "boot"}))), {"max_steps": 2}, 500, "max_steps_exceeded"),
     ],
 )
 async def test_model_failures_map_to_statuses_and_never_a_stack_trace(settings, model, options, status, code):

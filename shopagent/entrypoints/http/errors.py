@@ -22,7 +22,6 @@ from shopagent.domain.errors import (
     ConversationBusy,
     DatabaseUnavailable,
     EmbeddingError,
-    MaxStepsExceeded,
     ModelConfigError,
     ModelUnavailable,
     NotFound,
@@ -69,7 +68,6 @@ STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (DatabaseUnavailable, 503, "database_unavailable"),
     (ShuttingDown, 503, "shutting_down"),
     (TurnTimeout, 504, "turn_timeout"),
-    (MaxStepsExceeded, 500, "max_steps_exceeded"),
 ]
 
 
