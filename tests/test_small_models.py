@@ -109,9 +109,11 @@ async def test_a_repeated_call_is_answered_with_the_first_result_and_the_model_i
             reply(ANSWER),
         ]
         served_before = searches_served(shop)
-        answer, new = await agent.run([], "warm boots?")
+        events: list[AgentEvent] = []
+        answer, new = await agent.run([], "warm boots?", on_event=events.append)
     assert answer == ANSWER
     assert searches_served(shop) - served_before == 1
+    assert [e.repeated for e in events if e.kind == "tool"] == [False, True]
     first, repeat = new[1].parts[0], new[3].parts[0]
     assert repeat.id == "call_2"
     assert repeat.result["structuredContent"] == first.result["structuredContent"]

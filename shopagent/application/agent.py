@@ -62,6 +62,7 @@ class AgentEvent:
     is_error: bool = False
     usage: Usage | None = None
     result: ToolResult | None = None  # a tool event's whole result (`text` holds an excerpt)
+    repeated: bool = False  # a tool event of a call made before in the turn, answered with its result
 
 
 EventSink = Callable[[AgentEvent], None]
@@ -168,8 +169,7 @@ class AssistantAgent:
                 response = FunctionResponse(
                     response.name, {**response.result, "repeatedCall": REPEATED_CALL_NOTE}, response.id
                 )
-                emit(AgentEvent("tool", step, name=function_call.name, args=function_call.args,
-                                text="(a repeat: answered with the earlier result)"))  # fmt: skip
+                emit(AgentEvent("tool", step, name=function_call.name, args=function_call.args, repeated=True))
             responses.append(response)
         return responses, repeats
 
