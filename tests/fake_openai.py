@@ -72,8 +72,10 @@ class FakeOpenAI:
         return self.script.pop(0) if self.script else error(418, "the fake has no scripted answer left")
 
 
-# llama.cpp's MAX_REPETITION_THRESHOLD: its grammar parser refuses a repetition `x{m,n}` with m or n
-# above it, or whose count times the rules it repeats reaches it (so a count of 2000 fails).
+# llama.cpp's MAX_REPETITION_THRESHOLD. Its grammar parser refuses a repetition `x{m,n}` whose count
+# times the rules it repeats reaches it, and (some builds) any m or n above it: in the builds the
+# failures were seen with, a count of 2000 or more fails. The newest builds accept 2000 itself and
+# read a larger upper bound as no bound; what shopagent sends stays far below either.
 GRAMMAR_REPETITION_THRESHOLD = 2000
 _COUNTED = ("minLength", "maxLength", "minItems", "maxItems")
 _QUANTIFIER = re.compile(r"\{\s*(\d+)\s*(?:,\s*(\d*)\s*)?\}")
