@@ -5,8 +5,9 @@ Schema into a grammar that constrains what the model writes. Two things in a sch
 whole request there (400 "failed to parse grammar"), whatever the model would have written:
 
 - a repetition of 2000 or more: `"maxLength": 2000` becomes `char{0,2000}`, and the grammar
-  parser refuses any repetition whose count times the rules it repeats reaches 2000
-  (`MAX_REPETITION_THRESHOLD` in src/llama-grammar.cpp);
+  parser refuses a repetition whose count times the rules it repeats reaches 2000
+  (`MAX_REPETITION_THRESHOLD` in src/llama-grammar.cpp), some builds any count above it (the
+  newest accept 2000 itself and read a larger upper bound as no bound);
 - a `pattern` not anchored with `^…$`, which the schema converter refuses
   (common/json-schema-to-grammar.cpp).
 
