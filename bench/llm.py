@@ -14,8 +14,9 @@ conversations and one of two turns (a follow-up about the first answer). Per tur
   products), or the error code the chat API answered;
 - steps (model calls); tool calls, how many the tool accepted (valid: not an error result)
   and how many the model wrote as text instead of making them;
-- grounded: every catalog product name and every price in the answer appears in that turn's
-  tool results (`shopagent.application.evaluation.ungrounded`);
+- quotes: the catalog product names and prices the answer mentions, and whether it is
+  grounded: every one of them appears in that turn's tool results
+  (`shopagent.application.evaluation.ungrounded`; "-" for an answer that quotes nothing);
 - the turn's wall time over HTTP.
 
 Then a summary. The model is called one turn at a time; a CPU-only server needs a long
@@ -57,7 +58,7 @@ from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
-from shopagent.application.evaluation import ungrounded
+from shopagent.application.evaluation import quoted, ungrounded
 from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, build_public_app, open_services
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.chat import ChatMessage, FunctionResponse
@@ -96,7 +97,8 @@ class Turn:
     calls: int = 0
     valid: int = 0
     written: int = 0  # calls the model wrote as text (stored with ids written-…)
-    grounded: bool | None = None
+    quotes: int = 0  # catalog product names and prices the answer mentions
+    grounded: bool | None = None  # all of them in the turn's tool results
     seconds: float = 0.0
     answer: str = ""
     problems: list[str] = field(default_factory=list)
@@ -167,11 +169,12 @@ async def one_turn(
             turn.valid += not result["isError"]
             if isinstance(result["result"], dict):
                 responses.append(FunctionResponse(result["name"], result["result"], result["id"]))
+    named, prices = quoted(turn.answer, names)
+    turn.quotes = len(named) + len(prices)
     unknown_names, unknown_prices = ungrounded(turn.answer, [ChatMessage(role="user", parts=list(responses))], names)
     turn.grounded = not unknown_names and not unknown_prices
-    turn.problems += [f"not in the tool results: {', '.join(sorted(unknown_names | unknown_prices))}"] * (
-        not turn.grounded
-    )
+    if not turn.grounded:
+        turn.problems.append(f"not in the tool results: {', '.join(sorted(unknown_names | unknown_prices))}")
     return turn, conversation_id
 
 
@@ -242,11 +245,11 @@ async def converse(args: argparse.Namespace, dsn: str, url: str) -> list[Turn]:
 
 def report(args: argparse.Namespace, turns: list[Turn]) -> None:
     print()
-    rows = [("#", "message", "outcome", "steps", "calls valid/made (as text)", "grounded", "seconds")]
+    rows = [("#", "message", "outcome", "steps", "calls valid/made (as text)", "quotes", "grounded", "seconds")]
     for n, t in enumerate(turns, 1):
-        grounded = "-" if t.grounded is None else "yes" if t.grounded else "NO"
+        grounded = "-" if t.grounded is None or not t.quotes else "yes" if t.grounded else "NO"
         rows.append((str(n), t.question[:40], t.outcome, str(t.steps), f"{t.valid}/{t.calls} ({t.written})",
-                     grounded, f"{t.seconds:.1f}"))  # fmt: skip
+                     str(t.quotes), grounded, f"{t.seconds:.1f}"))  # fmt: skip
     grid(rows)
     for n, t in enumerate(turns, 1):
         for problem in t.problems:
@@ -264,7 +267,9 @@ def report(args: argparse.Namespace, turns: list[Turn]) -> None:
         ("turns answered from the last search (fallback)", f"{len(fallback)}"),
         ("turns failed", f"{len(turns) - len(answered) - len(fallback)}"),
         ("tool calls valid", f"{valid} of {calls}" + (f" ({written} written as text)" if written else "")),
-        ("model answers grounded", f"{sum(1 for t in answered if t.grounded)} of {len(answered)}"),
+        ("model answers quoting products or prices", f"{sum(1 for t in answered if t.quotes)} of {len(answered)}"),
+        ("... of which grounded (all in the tool results)",
+         f"{sum(1 for t in answered if t.quotes and t.grounded)} of {sum(1 for t in answered if t.quotes)}"),
         ("turn time p50 / max", f"{statistics.median(seconds):.1f} / {max(seconds):.1f} s"),
     ])  # fmt: skip
     print(f"\nmax_steps {args.max_steps}, request timeout {args.timeout:g} s, temperature {args.temperature}")

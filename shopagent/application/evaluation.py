@@ -141,9 +141,13 @@ def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str
     """The catalog's product names and the prices in `answer` that the turn's tool results
     (`messages`) do not hold: (names, prices). Both empty: the answer is grounded."""
     tool_names, tool_prices = tool_facts(messages)
-    named = _names_in(answer, sorted(catalog_names, key=len, reverse=True))
-    prices = set(_PRICE.findall(answer.replace(",", ".")))
-    return named - tool_names, {p for p in prices if p not in tool_prices}
+    named, prices = quoted(answer, catalog_names)
+    return named - tool_names, prices - tool_prices
+
+
+def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The catalog's product names and the prices (as "12.34") that `answer` mentions."""
+    return _names_in(answer, catalog_names), set(_PRICE.findall(answer.replace(",", ".")))
 
 
 def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
