@@ -2,12 +2,18 @@
 
 An `Answer` is one JSON body; a `Streamed` answer is server-sent events, one
 `data: {chat.completion.chunk}` each, then `data: [DONE]`.
+
+`LlamaServer` and `LlamaCppPythonServer` refuse what the real servers refuse, as read in
+their request handling (llama.cpp's src/llama-grammar.cpp and common/json-schema-to-grammar.cpp;
+llama-cpp-python's llama_cpp/llama_chat_format.py, server/types.py and server/errors.py), and
+`written_call` is a call a small model writes as its text instead of making it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -54,12 +60,125 @@ class FakeOpenAI:
     async def handle(self, request: Request) -> Response:
         body = await request.json()
         self.requests.append(RecordedRequest(body, {k.lower(): v for k, v in request.headers.items()}))
-        answer = self.script.pop(0) if self.script else error(418, "the fake has no scripted answer left")
+        answer = await self.answer(body)
         if isinstance(answer, Streamed):
             return StreamingResponse(answer.events(), media_type="text/event-stream")
         if answer.raw:
             return Response(answer.payload, status_code=answer.status, headers=answer.headers)
         return JSONResponse(answer.payload, status_code=answer.status, headers=answer.headers)
+
+    async def answer(self, body: dict[str, Any]) -> Answer | Streamed:
+        """The next scripted answer (a subclass first checks the request as its server would)."""
+        return self.script.pop(0) if self.script else error(418, "the fake has no scripted answer left")
+
+
+# llama.cpp's MAX_REPETITION_THRESHOLD. Its grammar parser refuses a repetition `x{m,n}` whose count
+# times the rules it repeats reaches it, and (some builds) any m or n above it: in the builds the
+# failures were seen with, a count of 2000 or more fails. The newest builds accept 2000 itself and
+# read a larger upper bound as no bound; what shopagent sends stays far below either.
+GRAMMAR_REPETITION_THRESHOLD = 2000
+_COUNTED = ("minLength", "maxLength", "minItems", "maxItems")
+_QUANTIFIER = re.compile(r"\{\s*(\d+)\s*(?:,\s*(\d*)\s*)?\}")
+
+
+def grammar_refusals(schema: Any, where: str = "$") -> list[str]:
+    """Where llama.cpp could not turn `schema` into a grammar: each repetition count of 2000 or
+    more (`maxLength` 2000 is `char{0,2000}`) and each pattern not anchored with ^…$ or holding
+    such a count."""
+    found: list[str] = []
+    if isinstance(schema, list):
+        for n, item in enumerate(schema):
+            found += grammar_refusals(item, f"{where}[{n}]")
+    elif isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in _COUNTED and isinstance(value, int) and value >= GRAMMAR_REPETITION_THRESHOLD:
+                found.append(f"{where}.{key} = {value}")
+            elif key == "pattern" and isinstance(value, str):
+                counts = [int(n) for m in _QUANTIFIER.finditer(value) for n in m.groups() if n]
+                if not (value.startswith("^") and value.endswith("$")) or any(
+                    c >= GRAMMAR_REPETITION_THRESHOLD for c in counts
+                ):
+                    found.append(f"{where}.pattern = {value!r}")
+            elif key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+                for name, subschema in value.items():
+                    found += grammar_refusals(subschema, f"{where}.{key}.{name}")
+            elif key not in ("enum", "const", "default", "examples", "description"):
+                found += grammar_refusals(value, f"{where}.{key}")
+    return found
+
+
+class LlamaServer(FakeOpenAI):
+    """llama.cpp's llama-server (with --jinja): the tools' parameter schemas are compiled into one
+    grammar before anything is sampled, and a schema it cannot compile fails the whole request
+    with a 400, whatever the model would have written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused: list[str] = []  # what the grammar builder refused, per refused request
+
+    async def answer(self, body: dict[str, Any]) -> Answer | Streamed:
+        refusals = [
+            where
+            for tool in body.get("tools") or []
+            for where in grammar_refusals(tool["function"].get("parameters", {}), tool["function"]["name"])
+        ]
+        if refusals:
+            self.refused += refusals
+            return Answer(
+                400,
+                {"error": {"code": 400, "message": "Failed to initialize samplers: failed to parse grammar",
+                           "type": "invalid_request_error"}},
+            )  # fmt: skip
+        return await super().answer(body)
+
+
+class LlamaCppPythonServer(FakeOpenAI):
+    """llama-cpp-python's server with its function-calling chat format (chatml-function-calling):
+
+    - without `tool_choice` the prompt is rendered without the tools, so the model cannot call
+      one: it answers in words (`without_tools`), whatever was scripted;
+    - an assistant message whose content is null fails the request's validation, which its
+      error handler answers as a 500.
+    """
+
+    without_tools = "I'm sorry, we don't carry anything like that at the moment."
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prompts_without_tools = 0
+
+    async def answer(self, body: dict[str, Any]) -> Answer | Streamed:
+        for n, message in enumerate(body.get("messages") or []):
+            if message.get("role") == "assistant" and "content" in message and message["content"] is None:
+                problem = (
+                    f"1 validation error for CreateChatCompletionRequest: messages.{n}.content: "
+                    "Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]"
+                )
+                return Answer(500, {"error": {"message": problem, "type": "internal_server_error",
+                                              "param": None, "code": None}})  # fmt: skip
+        scripted = await super().answer(body)
+        if body.get("tools") and body.get("tool_choice") in (None, "none"):
+            self.prompts_without_tools += 1
+            return reply(self.without_tools)
+        return scripted
+
+
+def written_call(
+    name: str,
+    args: dict[str, Any],
+    *,
+    fence: bool = True,
+    key: str = "arguments",
+    arguments_as_text: bool = False,
+    tags: bool = False,
+) -> Answer:
+    """A reply whose whole text is a tool call, as small models write one: in a ```json fence
+    (or bare, or in <tool_call> tags), with "arguments" (or `key`, e.g. "parameters") as an
+    object or as a JSON string."""
+    call = json.dumps({"name": name, key: json.dumps(args) if arguments_as_text else args})
+    if tags:
+        return reply(f"<tool_call>\n{call}\n</tool_call>")
+    return reply(f"```json\n{call}\n```" if fence else call)
 
 
 def tool_call(call_id: str, name: str, args: dict[str, Any] | str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.application.agent import AgentEvent, AssistantAgent
 from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.chat import FunctionResponse
-from shopagent.domain.errors import MaxStepsExceeded
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio
@@ -117,8 +116,13 @@ async def test_bad_arguments_reach_the_model_as_a_tool_error(tools):
     assert "limit 99 is out of range" in new[1].parts[0].result["content"]
 
 
-async def test_a_model_that_never_stops_calling_tools_hits_max_steps(tools):
-    model = ScriptedChatModel(lambda messages: calls((SEARCH, {"query": "boot"})))
-    with pytest.raises(MaxStepsExceeded, match="no answer after 3 steps"):
-        await agent(model, tools, max_steps=3).run([], "boots")
+async def test_a_model_that_never_stops_calling_tools_is_answered_with_the_last_search_after_max_steps(tools):
+    queries = iter(["sandal", "boot", "winter boot"])
+    model = ScriptedChatModel(lambda messages: calls((SEARCH, {"query": next(queries), "limit": 1})))
+    answer, new = await agent(model, tools, max_steps=3).run([], "boots")
     assert len(model.calls) == 3
+    lines = answer.splitlines()
+    assert lines[1:] == ["- Alpine Lined Winter Boot: 189.00 EUR", "Ask me about any of them for more details."]
+    assert "winter boot" in lines[0]
+    assert [m.role for m in new] == ["model", "user"] * 3 + ["model"]
+    assert new[-1].text == answer

@@ -16,11 +16,13 @@ import pytest
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
+from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
 from tests.factories import product_input
+from tests.fake_openai import FakeOpenAI, error, reply, serving, tool_call
 from tests.helpers import eventually, free_port, wait_until
 
 pytestmark = pytest.mark.anyio
@@ -227,7 +229,6 @@ async def test_the_rate_limit_answers_429_with_retry_after(settings):
     [
         (Model([says("x")], error=ModelUnavailable("the model is down")), {}, 503, "model_unavailable"),
         (Model([says("x")], delay=2), {"turn_timeout_seconds": 0.2}, 504, "turn_timeout"),
-        (Model(lambda m: calls((SEARCH, {"query": "boot"}))), {"max_steps": 2}, 500, "max_steps_exceeded"),
     ],
 )
 async def test_model_failures_map_to_statuses_and_never_a_stack_trace(settings, model, options, status, code):
@@ -430,3 +431,58 @@ async def _events(response: httpx.Response):
             kind = line.removeprefix("event: ")
         elif line.startswith("data: "):
             yield kind, line.removeprefix("data: ")
+
+
+def events_of(body: str) -> list[tuple[str, dict]]:
+    kinds = [line.removeprefix("event: ") for line in body.splitlines() if line.startswith("event: ")]
+    data = [json.loads(line.removeprefix("data: ")) for line in body.splitlines() if line.startswith("data: ")]
+    return list(zip(kinds, data, strict=True))
+
+
+async def test_a_model_that_never_answers_gets_the_shopper_the_last_searchs_products_stored_as_the_answer(settings):
+    def searches() -> list:
+        return [reply(tool_calls=[tool_call(f"call_{n}", SEARCH, {"query": q, "limit": 1})])
+                for n, q in enumerate(["boots", "winter boots"])]  # fmt: skip
+
+    with anyio.fail_after(60):
+        async with serving(FakeOpenAI()) as fake:
+            model = OpenAICompatChatModel(fake.base_url, "small-model", max_attempts=1)
+            async with chat_api(settings, model, max_steps=2) as api:
+                fake.script = searches()
+                response = await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=token("ana"))
+                conversation_id = response.json()["conversationId"]
+                detail = (await api.get(f"/api/conversations/{conversation_id}", headers=token("ana"))).json()
+                fake.script = searches()
+                streamed = await api.post("/api/assistant-agent/chat", json={"query": "boots"},
+                                          headers={**token("ana"), "Accept": "text/event-stream"})  # fmt: skip
+    assert response.status_code == 200
+    text = response.json()["response"]
+    assert text.splitlines()[1] == "- Alpine Lined Winter Boot: 189.00 EUR"
+    assert "winter boots" in text.splitlines()[0]
+    messages = detail["messages"]
+    assert [m["role"] for m in messages] == ["user", "model", "user", "model", "user", "model"]
+    assert messages[-1]["text"] == text
+    # Every stored call has its result, so the next turn's history is whole.
+    assert [c["id"] for m in messages for c in m["toolCalls"]] == [r["id"] for m in messages for r in m["toolResults"]]
+    events = events_of(streamed.text)
+    answer = next(data for kind, data in events if kind == "answer")
+    assert answer["text"] == text
+    assert [data["text"] for kind, data in events if kind == "delta"] == [text]
+    assert events[-1][0] == "done"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "event-stream"])
+async def test_a_failed_turn_is_logged_once_at_warning_with_its_status_code_and_reason(settings, caplog, stream):
+    with anyio.fail_after(60):
+        async with serving(FakeOpenAI()) as fake:
+            model = OpenAICompatChatModel(fake.base_url, "small-model", max_attempts=1)
+            async with chat_api(settings, model) as api:
+                fake.script = [error(400, "Failed to initialize samplers: failed to parse grammar")]
+                headers = {**token("ana"), **({"Accept": "text/event-stream"} if stream else {})}
+                with caplog.at_level(logging.INFO, logger="shopagent"):
+                    response = await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=headers)
+    assert "bad_model_response" in response.text
+    failures = [r for r in caplog.records if "chat turn failed" in r.getMessage()]
+    assert [(r.levelname, r.name) for r in failures] == [("WARNING", "shopagent.chat")]
+    assert "502 bad_model_response" in failures[0].getMessage()
+    assert "failed to parse grammar" in failures[0].getMessage()

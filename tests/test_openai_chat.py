@@ -27,7 +27,19 @@ from shopagent.domain.errors import (
     ModelUnavailable,
     RateLimited,
 )
-from tests.fake_openai import Answer, FakeOpenAI, error, reply, running_fake_openai, streamed, tool_call
+from shopagent.settings import ChatSettings, Settings
+from shopagent.wiring.providers import build_chat_model
+from tests.fake_openai import (
+    Answer,
+    FakeOpenAI,
+    LlamaCppPythonServer,
+    LlamaServer,
+    error,
+    reply,
+    serving,
+    streamed,
+    tool_call,
+)
 from tests.helpers import free_port
 
 pytestmark = pytest.mark.anyio
@@ -50,11 +62,11 @@ SECRET = "sk-test-secret-0123456789"
 
 @contextlib.asynccontextmanager
 async def openai(
-    *, timeout: float = 10, trailing_slash: bool = False, **options
+    *, timeout: float = 10, trailing_slash: bool = False, server: FakeOpenAI | None = None, **options
 ) -> AsyncIterator[tuple[FakeOpenAI, OpenAICompatChatModel]]:
     # Retry waits are off in tests (conftest); the bound catches a request that hangs.
     with anyio.fail_after(timeout):
-        async with running_fake_openai() as fake:
+        async with serving(server or FakeOpenAI()) as fake:
             base_url = fake.base_url + ("/" if trailing_slash else "")
             model = OpenAICompatChatModel(base_url, "fake-model", **options)
             try:
@@ -418,3 +430,121 @@ async def test_an_error_event_in_the_stream_is_a_bad_model_response():
         fake.script = [broken]
         with pytest.raises(BadModelResponse, match="the engine fell over"):
             await model.generate(SYSTEM, [ChatMessage.user("hello")], [], on_text=lambda text: None)
+
+
+# How the local servers behave (their request handling read in their source; see tests/fake_openai.py).
+
+LONG_QUERY_TOOL = ToolSpec(
+    "search_products",
+    "Find products matching a query.",
+    {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "What to find."},
+            "codes": {
+                "type": "array",
+                "items": {"type": "string", "pattern": "[A-Z]{2}"},
+                "maxItems": 5000,
+            },
+        },
+        "required": ["query"],
+    },
+)
+
+
+async def test_tool_schemas_are_sent_in_a_form_llama_servers_grammar_builder_compiles():
+    async with openai(server=LlamaServer()) as (fake, model):
+        fake.script = [reply(tool_calls=[tool_call("call_a", "search_products", {"query": "red boots"})])]
+        answer = await model.generate(SYSTEM, [ChatMessage.user("red boots?")], [LONG_QUERY_TOOL])
+    assert answer.function_calls == [FunctionCall("search_products", {"query": "red boots"}, "call_a")]
+    assert fake.refused == []
+    sent = fake.requests[0].body["tools"][0]["function"]["parameters"]
+    query, codes = sent["properties"]["query"], sent["properties"]["codes"]
+    # The limits the grammar cannot hold are said in words; the others stay as they were.
+    assert query == {"type": "string", "minLength": 1, "description": "What to find. (at most 2000 characters)"}
+    assert codes == {
+        "type": "array",
+        "items": {"type": "string", "description": "matching the regular expression [A-Z]{2}"},
+        "description": "at most 5000 items",
+    }
+    assert sent["required"] == ["query"]
+
+
+async def test_tools_go_with_tool_choice_auto_so_llama_cpp_python_keeps_them_in_the_prompt():
+    async with openai(server=LlamaCppPythonServer()) as (fake, model):
+        fake.script = [reply(tool_calls=[tool_call("call_a", "search_products", {"query": "parka"})]), reply("Hi!")]
+        answer = await model.generate(SYSTEM, [ChatMessage.user("a warm parka?")], TOOLS)
+        greeting = await model.generate(SYSTEM, [ChatMessage.user("hello")], [])
+    assert fake.prompts_without_tools == 0
+    assert answer.function_calls == [FunctionCall("search_products", {"query": "parka"}, "call_a")]
+    assert fake.requests[0].body["tool_choice"] == "auto"
+    assert greeting.text == "Hi!"
+    assert "tool_choice" not in fake.requests[1].body  # no tools, no choice among them
+
+
+async def test_an_assistant_message_with_tool_calls_is_sent_with_empty_content_which_llama_cpp_python_accepts():
+    conversation = [
+        ChatMessage.user("a warm parka?"),
+        ChatMessage(role="model", parts=[FunctionCall("search_products", {"query": "parka"}, "call_a")]),
+        ChatMessage(role="user", parts=[FunctionResponse("search_products", {"products": []}, "call_a")]),
+    ]
+    async with openai(server=LlamaCppPythonServer(), max_attempts=2) as (fake, model):
+        fake.script = [reply("We have no parkas at the moment.")]
+        answer = await model.generate(SYSTEM, conversation, TOOLS)
+    assert answer.text == "We have no parkas at the moment."
+    assistant = fake.requests[0].body["messages"][2]
+    assert (assistant["role"], assistant["content"]) == ("assistant", "")
+    assert len(fake.requests) == 1
+
+
+class SilentServer(FakeOpenAI):
+    """A server that takes the request and answers nothing until `release` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = anyio.Event()
+
+    async def answer(self, body):
+        await self.release.wait()
+        return reply("Too late.")
+
+
+async def test_a_request_not_answered_within_chat_openai_timeout_seconds_is_no_answer_and_is_not_repeated(caplog):
+    caplog.set_level("INFO")
+    with anyio.fail_after(10):
+        async with serving(SilentServer()) as fake:
+            chat = ChatSettings(provider="openai", openai_base_url=fake.base_url, openai_timeout_seconds=0.3)
+            model = build_chat_model(Settings(chat=chat))
+            try:
+                with pytest.raises(ModelUnavailable) as caught:
+                    await model.generate(SYSTEM, [ChatMessage.user("hello")], TOOLS)
+            finally:
+                fake.release.set()
+                await model.aclose()
+    assert "gave no answer within 0.3 s" in str(caught.value)
+    assert "Timeout" not in str(caught.value)
+    assert "answered" not in caplog.text
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "fix"),
+    [
+        (
+            error(400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'),
+            "start it with --enable-auto-tool-choice and a --tool-call-parser",
+        ),
+        (
+            Answer(500, {"error": {"message": "tools param requires --jinja flag", "type": "server_error"}}),
+            "start it with --jinja",
+        ),
+        (error(400, "registry.ollama.ai/library/gemma3:270m does not support tools"), "choose one that can"),
+    ],
+    ids=["vllm", "llama-server", "ollama"],
+)
+async def test_a_server_started_without_tool_calling_is_a_configuration_error_naming_the_fix(answer: Answer, fix: str):
+    async with openai() as (fake, model):
+        fake.script = [answer] * 4
+        with pytest.raises(ModelConfigError, match=fix):
+            await model.generate(SYSTEM, [ChatMessage.user("boots?")], TOOLS)
+    assert len(fake.requests) == 1

@@ -128,11 +128,8 @@ async def evaluate_assistant(
     catalog_names = sorted(set(names_by_slug.values()), key=len, reverse=True)
     for case in cases:
         answer, messages = await agent.run([], case.request.query)
-        tool_names, tool_prices = tool_facts(messages)
         named = _names_in(answer, catalog_names)
-        prices = set(_PRICE.findall(answer.replace(",", ".")))
-        unknown_names = named - tool_names
-        unknown_prices = {p for p in prices if p not in tool_prices}
+        unknown_names, unknown_prices = ungrounded(answer, messages, catalog_names)
         if unknown_names or unknown_prices:
             score.ungrounded.append(
                 {"line": case.line, "names": sorted(unknown_names), "prices": sorted(unknown_prices)}
@@ -149,6 +146,19 @@ async def evaluate_assistant(
     no_match = len(cases) - answerable
     score.honesty = honest / no_match if no_match else None
     return score
+
+
+def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The catalog's product names and the prices in `answer` that the turn's tool results
+    (`messages`) do not hold: (names, prices). Both empty: the answer is grounded."""
+    tool_names, tool_prices = tool_facts(messages)
+    named, prices = quoted(answer, catalog_names)
+    return named - tool_names, prices - tool_prices
+
+
+def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The catalog's product names and the prices (as "12.34") that `answer` mentions."""
+    return _names_in(answer, catalog_names), set(_PRICE.findall(answer.replace(",", ".")))
 
 
 def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:

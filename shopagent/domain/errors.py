@@ -73,10 +73,6 @@ class BadModelResponse(ChatModelError):
     """The model answered something we cannot use (malformed, empty, blocked)."""
 
 
-class MaxStepsExceeded(ShopagentError):
-    """The agent used its step budget without reaching a final answer."""
-
-
 class ConversationBusy(Conflict):
     """Another turn of this conversation is running."""
 

@@ -30,7 +30,7 @@ def show(event: AgentEvent, out: TextIO) -> None:
         then = f" -> {event.text}" if event.text else " -> answer"
         out.write(f"  [step {event.step}] model {event.name} ({millis}){then}\n")
     elif event.kind == "tool":
-        status = "error" if event.is_error else "ok"
+        status = "a repeat, answered with the earlier result" if event.repeated else "error" if event.is_error else "ok"
         out.write(f"  [step {event.step}] tool {event.name} {json.dumps(event.args)} ({millis}, {status})\n")
     out.flush()
 

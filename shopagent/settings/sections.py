@@ -189,6 +189,7 @@ class ChatSettings(Section, frozen=True):
     gemini_model: str = "gemini-2.5-flash"
     openai_base_url: str = "https://api.openai.com/v1"
     openai_model: str = "gpt-4o-mini"
+    openai_timeout_seconds: Seconds = 60.0
     max_steps: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
     temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] | None = None
     mcp_url: str = ""

@@ -60,8 +60,9 @@ async def open_agent(services: CoreServices, model: ChatModel | None = None) -> 
             store = settings.store
             prompt = system_prompt(store.name, store.currency, store.country, store.language)
             yield AssistantAgent(
-                measured, tools, prompt, max_steps=settings.chat.max_steps, temperature=settings.chat.temperature
-            )
+                measured, tools, prompt, max_steps=settings.chat.max_steps, temperature=settings.chat.temperature,
+                language=store.language,
+            )  # fmt: skip
     finally:
         with anyio.CancelScope(shield=True):
             await measured.aclose()

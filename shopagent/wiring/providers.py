@@ -71,7 +71,16 @@ def build_chat_model(settings: Settings, vocabulary: Vocabulary | None = None) -
         from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
 
         key = secrets.openai_api_key.reveal() if secrets.openai_api_key else None
-        return OpenAICompatChatModel(chat.openai_base_url, chat.openai_model, api_key=key)
+        if chat.openai_timeout_seconds >= chat.turn_timeout_seconds:
+            log.warning(
+                "chat.openai_timeout_seconds (%g) is not below chat.turn_timeout_seconds (%g): a slow model "
+                "request ends with the turn's timeout instead",
+                chat.openai_timeout_seconds,
+                chat.turn_timeout_seconds,
+            )
+        return OpenAICompatChatModel(
+            chat.openai_base_url, chat.openai_model, api_key=key, timeout_seconds=chat.openai_timeout_seconds
+        )
     return build_concierge(settings, vocabulary)
 
 

@@ -1,12 +1,20 @@
 """A chat model behind any OpenAI-compatible Chat Completions endpoint, over plain HTTP.
 
-Works with OpenAI itself and with local servers that copy its API (Ollama, vLLM, llama.cpp
-server). The wire format, both ways, is in `wire`.
+Works with OpenAI itself and with local servers that copy its API (Ollama, vLLM, llama.cpp's
+llama-server, llama-cpp-python's server), as they behave: tools go with `tool_choice: "auto"`
+(llama-cpp-python leaves the tools out of the prompt without it; vLLM and llama-server assume
+it anyway), their schemas without the limits llama.cpp cannot compile (`schemas`), and an
+assistant message with tool calls has `""` as its content (llama-cpp-python refuses `null`).
+The wire format, both ways, is in `wire`.
 
 429, 5xx and transport failures are retried with the service's backoff
 (`shopagent.runtime.retry`: exponential with jitter, a numeric Retry-After honoured up to
-the cap), then reported as RateLimited or ModelUnavailable. Everything else is translated
-once into the domain's error tree. The API key never appears in an error.
+the cap), then reported as RateLimited or ModelUnavailable. A request that gets no answer
+within the timeout is not repeated: a model too slow for the timeout is no faster the second
+time, and the server is still busy with the first. A server that says it was started without
+tool calling (llama-server without --jinja, vLLM without --enable-auto-tool-choice, an Ollama
+model without tools) is a ModelConfigError naming the fix. Everything else is translated once
+into the domain's error tree. The API key never appears in an error.
 
 With `on_text` the request asks for a stream (`stream: true`, usage in the last chunk): the
 text deltas are passed on as they arrive. A server that ignores stream_options leaves the
@@ -25,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from shopagent.adapters.openai_compat.schemas import grammar_safe
 from shopagent.adapters.openai_compat.wire import (
     MESSAGE_LIMIT,
     StreamCut,
@@ -47,6 +56,14 @@ log = logging.getLogger("shopagent.openai_compat")
 # OpenAI and vLLM say "maximum context length"; llama.cpp says "exceeds the available context size".
 _CONTEXT_MESSAGE = re.compile(r"maximum context length|context[ _]length[ _]exceeded|available context size", re.I)
 _CONTEXT_CODES = {"context_length_exceeded", "exceed_context_size_error"}
+# What servers started without tool calling answer (any status), and what to do about it.
+_SETUP_PROBLEMS = [
+    (re.compile(r"--enable-auto-tool-choice|--tool-call-parser"),
+     "vLLM was started without tool calling: start it with --enable-auto-tool-choice and a --tool-call-parser "
+     "that fits the model"),
+    (re.compile(r"--jinja"), "llama-server was started without tool calling: start it with --jinja"),
+    (re.compile(r"does not support tools", re.I), "the model cannot call tools: choose one that can"),
+]  # fmt: skip
 
 
 class OpenAICompatChatModel:
@@ -73,6 +90,7 @@ class OpenAICompatChatModel:
             raise ModelConfigError(f"the model server URL must start with http:// or https://, not {base_url!r}")
         self._model = model
         self._api_key = api_key or None
+        self._timeout = timeout_seconds
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         self._client = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_seconds))
 
@@ -100,10 +118,15 @@ class OpenAICompatChatModel:
             body["tools"] = [
                 {
                     "type": "function",
-                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": grammar_safe(t.parameters),
+                    },
                 }
                 for t in tools
             ]
+            body["tool_choice"] = "auto"
         if temperature is not None:
             body["temperature"] = temperature
         if on_text is not None:
@@ -121,11 +144,13 @@ class OpenAICompatChatModel:
             except _Retryable as exc:
                 failure = exc
             if stream is not None and stream.sent_text:
-                raise self._failed(failure, f"broke off a streamed answer: {self._scrub(failure.problem)}")
+                raise self._failed(failure, f"broke off a streamed answer: it {self._scrub(failure.problem)}")
+            if failure.timed_out:
+                raise self._failed(failure, failure.problem)
             if self._retry.is_last(attempt):
                 break
             delay = self._retry.delay(attempt, failure.retry_after)
-            log.warning("the model server answered %s; retrying in %.1fs", self._scrub(failure.problem), delay)
+            log.warning("the model server at %s %s; retrying in %.1fs", self._url, self._scrub(failure.problem), delay)
             await wait(delay)
         verb = "kept rate-limiting" if failure.rate_limited else "is unavailable"
         raise self._failed(failure, f"{verb} after {self._retry.attempts} attempts: {self._scrub(failure.problem)}")
@@ -134,7 +159,7 @@ class OpenAICompatChatModel:
         try:
             response = await self._client.post(self._url, json=body)
         except httpx.TransportError as exc:
-            raise _Retryable(_transport_problem(exc)) from exc
+            raise self._transport_failure(exc) from exc
         self._check(response)
         return from_openai_response(self._json(response))
 
@@ -152,20 +177,33 @@ class OpenAICompatChatModel:
                     stream.feed(line)
                 stream.feed("")  # the last event, should the body end without a blank line
         except httpx.TransportError as exc:
-            raise _Retryable(_transport_problem(exc)) from exc
+            raise self._transport_failure(exc) from exc
         try:
             return stream.message()
         except StreamCut as exc:
             raise _Retryable(str(exc)) from exc
+
+    def _transport_failure(self, exc: httpx.TransportError) -> _Retryable:
+        # Said as what happened: a timeout is no answer, not something the server answered.
+        if isinstance(exc, httpx.ConnectTimeout):
+            return _Retryable(f"could not be reached within {self._timeout:g} s")
+        if isinstance(exc, httpx.TimeoutException):
+            return _Retryable(f"gave no answer within {self._timeout:g} s", timed_out=True)
+        # Connection refused, a dropped connection: the server may come back.
+        return _Retryable(f"could not be reached ({type(exc).__name__}: {exc})".replace(": )", ")"))
 
     def _check(self, response: httpx.Response) -> None:
         """Nothing for a success; _Retryable for 429 and 5xx; the domain error for another 4xx."""
         if response.is_success:
             return
         status = response.status_code
+        text = _error_text(response)
+        for complaint, fix in _SETUP_PROBLEMS:
+            if complaint.search(text):
+                raise ModelConfigError(f"{fix} (the server at {self._url} answered {status} {self._scrub(text)})")
         if status != 429 and status < 500:
             raise self._client_error(status, response)
-        problem = f"{status} {_error_text(response)}".strip()
+        problem = f"answered {status} {text}".strip()
         raise _Retryable(problem, rate_limited=status == 429, retry_after=_retry_after(response))
 
     def _json(self, response: httpx.Response) -> Any:
@@ -200,18 +238,17 @@ class OpenAICompatChatModel:
 
 
 class _Retryable(Exception):
-    """A failed attempt worth repeating: 429, 5xx, a transport failure, a stream cut short."""
+    """A failed attempt: 429, 5xx, a transport failure, a stream cut short, no answer in time.
+    `problem` says what the server did ("answered 503 …", "gave no answer within 60 s")."""
 
-    def __init__(self, problem: str, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
+    def __init__(
+        self, problem: str, *, rate_limited: bool = False, retry_after: float | None = None, timed_out: bool = False
+    ) -> None:
         super().__init__(problem)
         self.problem = problem
         self.rate_limited = rate_limited
         self.retry_after = retry_after
-
-
-def _transport_problem(exc: httpx.TransportError) -> str:
-    # Connection refused, timeouts, dropped connections: the server may come back.
-    return f"{type(exc).__name__}: {exc}".rstrip(": ")
+        self.timed_out = timed_out  # not repeated: see the module's docstring
 
 
 def _error_body(response: httpx.Response) -> Any:

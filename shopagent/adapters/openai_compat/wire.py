@@ -108,7 +108,7 @@ class StreamedMessage:
 
     def message(self) -> ChatMessage:
         if not self._done and self._finish is None:
-            raise StreamCut("the answer stream ended before the answer was finished")
+            raise StreamCut("ended the answer stream before the answer was finished")
         calls = [{k: v for k, v in call.items() if v is not None} for call in self._calls.values()]
         message = {"role": "assistant", "content": "".join(self._text), "tool_calls": calls}
         choice = {"index": 0, "message": message, "finish_reason": self._finish}
@@ -123,7 +123,8 @@ def to_openai_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
         texts = [p.text for p in message.parts if isinstance(p, TextPart)]
         if message.role == "model":
             calls = [p for p in message.parts if isinstance(p, FunctionCall)]
-            entry: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
+            # "" rather than null beside tool calls: llama-cpp-python's server refuses null content.
+            entry: dict[str, Any] = {"role": "assistant", "content": "".join(texts)}
             if calls:
                 ids = [call.id or _generated_id(index, n) for n, call in enumerate(calls)]
                 entry["tool_calls"] = [

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from shopagent.application.conversations import MAX_QUERY_CHARS, ChatService
 from shopagent.application.limits import RateLimit
 from shopagent.domain.conversation import Conversation
-from shopagent.domain.errors import ShuttingDown, Unauthorized
+from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
@@ -36,7 +36,7 @@ from shopagent.entrypoints.http.chat_views import (
     detail_view,
     summary_view,
 )
-from shopagent.entrypoints.http.errors import ApiError
+from shopagent.entrypoints.http.errors import ApiError, log_failed_turn
 from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 from shopagent.entrypoints.http.turn_guard import TurnGuard
 
@@ -76,7 +76,11 @@ def chat_routes(
         if "text/event-stream" in request.headers.get("accept", ""):
             return stream_turn(chat(), user, body, spawn, sse_ping_seconds, turns, audit_result_chars)
         with turns.turn():
-            result = await chat().run_turn(user, body.query, body.conversation_id)
+            try:
+                result = await chat().run_turn(user, body.query, body.conversation_id)
+            except ShopagentError as exc:
+                log_failed_turn(exc)
+                raise
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
 
     async def list_conversations(request: Request) -> Response:

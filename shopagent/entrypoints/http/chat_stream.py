@@ -19,7 +19,7 @@ from shopagent.domain.errors import ShopagentError
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.entrypoints.http.cards import product_cards
 from shopagent.entrypoints.http.chat_views import ChatRequest, message_view
-from shopagent.entrypoints.http.errors import domain_error_body
+from shopagent.entrypoints.http.errors import domain_error_body, log_failed_turn
 from shopagent.entrypoints.http.turn_guard import TurnGuard
 
 log = logging.getLogger("shopagent.chat")
@@ -75,6 +75,7 @@ def stream_turn(
                 with turns.turn():
                     result = await chat.run_turn(user, body.query, body.conversation_id, on_event)
             except ShopagentError as exc:
+                log_failed_turn(exc)
                 status, error = domain_error_body(exc)
                 emit("error", {"status": status, **error})
             except Exception:

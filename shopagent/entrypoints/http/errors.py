@@ -22,7 +22,6 @@ from shopagent.domain.errors import (
     ConversationBusy,
     DatabaseUnavailable,
     EmbeddingError,
-    MaxStepsExceeded,
     ModelConfigError,
     ModelUnavailable,
     NotFound,
@@ -37,6 +36,7 @@ from shopagent.domain.errors import (
 )
 
 log = logging.getLogger("shopagent.http")
+turn_log = logging.getLogger("shopagent.chat")
 
 _CODES = {
     400: "bad_request",
@@ -69,7 +69,6 @@ STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (DatabaseUnavailable, 503, "database_unavailable"),
     (ShuttingDown, 503, "shutting_down"),
     (TurnTimeout, 504, "turn_timeout"),
-    (MaxStepsExceeded, 500, "max_steps_exceeded"),
 ]
 
 
@@ -79,6 +78,15 @@ def domain_error_body(exc: ShopagentError) -> tuple[int, dict[str, str]]:
         if isinstance(exc, kind):
             return status, {"code": code, "message": str(exc)}
     return 500, {"code": "internal", "message": "internal error; the details are in the server log"}
+
+
+def log_failed_turn(exc: ShopagentError) -> None:
+    """One line for a chat turn that failed, with the status and code its client gets: a warning
+    when the failure is on the server's side (the model, the database: 5xx), else at info level
+    (a busy conversation, a bad query: the client's doing)."""
+    status, body = domain_error_body(exc)
+    level = logging.WARNING if status >= 500 else logging.INFO
+    turn_log.log(level, "chat turn failed: %d %s: %s", status, body["code"], body["message"])
 
 
 class ApiError(Exception):

@@ -40,7 +40,7 @@ ERRORS = {
     502: "the model answered something unusable",
     503: "the model (or embedding) service is unavailable",
     504: "the turn took too long",
-    500: "max_steps_exceeded or an internal error",
+    500: "an internal error",
 }
 SECURITY_SCHEMES = {
     "chatToken": {

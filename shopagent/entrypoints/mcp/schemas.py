@@ -1,11 +1,17 @@
 """JSON Schemas of the MCP tools, written for the models that read them: inline (no $ref,
-which several LLM function-calling APIs reject), with a description on every field."""
+which several LLM function-calling APIs reject), with a description on every field.
+
+An MCP client hands the input schemas to its model, and servers built on llama.cpp compile
+them into a grammar that cannot hold a repetition of 2000 or more: a limit that large (the
+query's length) is said in the description instead of as `maxLength`, and enforced when the
+tool runs (a longer query is a tool error the model can read)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from shopagent.domain.catalog import MAX_PRICE
+from shopagent.domain.search import MAX_QUERY_CHARS
 
 MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
 # The same JSON as anyOf [MONEY, null] (a pattern applies to strings only), checked in one step
@@ -50,8 +56,8 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "query": {
                 "type": "string",
                 "minLength": 1,
-                "maxLength": 2000,
-                "description": "What the customer is looking for, in plain words (kind of item, use, style).",
+                "description": "What the customer is looking for, in plain words (kind of item, use, style); "
+                f"at most {MAX_QUERY_CHARS} characters.",
             },
             "limit": {
                 "type": "integer",
