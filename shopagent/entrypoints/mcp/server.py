@@ -71,7 +71,7 @@ def search_description(store: str, currency: str) -> str:
         "this request: `strong` = likely what was asked for; `partial` = a close alternative (the kind of "
         "thing asked for with a detail that differs, or related in meaning), check it fits before "
         "recommending; `weak` = only loosely related, do not present it as a match. Measured on held-out "
-        "judged shopper queries of three shops: 45 % of strong, 17 % of partial and 8 % of weak hits were "
+        "judged shopper queries of three shops: 46 % of strong, 17 % of partial and 8 % of weak hits were "
         "right answers. Strong first, then partial, then weak; within a grade, products that can be bought "
         "come before sold-out ones. `noStrongMatch: true` means nothing strong was found (on those queries it "
         "was set for 23 % of the requests the shop could serve and 32 % of those it could not): say the shop "
