@@ -8,8 +8,8 @@ imported into an embedded PostgreSQL and indexed with the local model; every `tu
 searched and each candidate of either leg becomes one example: its evidence
 (shopagent.domain.ranking.features) and whether the judge accepted it. A logistic model is
 fitted on them (L2-regularised, Newton's method), then two thresholds on its probability:
-`strong_at`, the lowest that keeps the false alarms (answerable queries with nothing strong)
-and the queries the shop cannot serve but shows something strong for in balance, and
+`strong_at`, among those flagging at most 30 % of the answerable queries `noStrongMatch`, the
+one with the fewest false alarms plus missed "cannot serve" (both as shares), and
 `partial_at`, the lowest at which at least one in four candidates graded partial or better
 was accepted by the judge.
 
@@ -58,6 +58,10 @@ TRADES = {
     },
 }
 PARTIAL_PRECISION = 0.25
+# The grades trade false alarms against missed "cannot serve" almost one for one on the tune
+# halves (their sum stays within 0.75-0.82 from strong_at 0.08 to 0.60); of the thresholds that
+# flag at most this share of answerable queries, the one with the smallest sum is taken.
+MAX_FALSE_ALARMS = 0.30
 GRADE_MODEL_FILE = ROOT / "shopagent" / "domain" / "grade_model.py"
 
 
@@ -193,6 +197,8 @@ def choose(queries: list[Query], weights: np.ndarray, bias: float) -> GradeModel
     for strong_at in np.linspace(max(partial_at, 0.05), 0.95, 91):
         model = GradeModel(tuple(weights), bias, float(strong_at), partial_at)
         outcome = measure(queries, model)
+        if outcome.false_alarms > MAX_FALSE_ALARMS:
+            continue
         cost = outcome.false_alarms + (1 - outcome.honesty)
         if best_cost is None or cost < best_cost - 1e-9:
             best, best_cost = model, cost

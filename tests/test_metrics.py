@@ -149,9 +149,11 @@ async def test_after_a_chat_turn_an_mcp_call_and_an_indexing_event_their_series_
     assert value(s, "shopagent_model_tokens_total", provider="openai", direction="output") == 10
     # Indexing: the event, its embedding batch, and the queries embedded for the searches.
     assert value(s, "shopagent_index_events_processed_total", outcome="written") == 1
-    assert value(s, "shopagent_embedding_duration_seconds_count", model="hash-384", kind="documents") == 1
+    # Documents: the event's batch, and the category names the ranking compares queries with
+    # (embedded once, on the first search).
+    assert value(s, "shopagent_embedding_duration_seconds_count", model="hash-384", kind="documents") == 2
     assert value(s, "shopagent_embedding_duration_seconds_count", model="hash-384", kind="query") == 2
-    assert value(s, "shopagent_embedding_batch_size_count", model="hash-384") == 1
+    assert value(s, "shopagent_embedding_batch_size_count", model="hash-384") == 2
     assert value(s, "shopagent_embedding_batch_size_sum", model="hash-384") >= 1
     # Read at scrape time: the outbox, the vector index, the pool.
     for state in ("pending", "in_flight", "dead"):

@@ -287,6 +287,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         gap=row.distance - best if row.distance is not None and best is not None else 1.0,
         head_in_text=query.head in row.body_terms,
         head_in_category=query.head in row.category_terms,
+        head_in_title=query.head in row.title_terms,
         head_unknown=query.head_unknown,
         modifier_missing=any(
             n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in named

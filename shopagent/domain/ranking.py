@@ -68,6 +68,7 @@ class Evidence:
     head_in_text: bool = False  # the query's head word (the thing asked for) is in its text
     head_in_category: bool = False  # ... in its category
     head_unknown: bool = False  # no product's text uses the query's head word
+    head_in_title: bool = False  # ... in its name, category, brand or material
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -108,6 +109,10 @@ class GradeModel:
     bias: float
     strong_at: float
     partial_at: float
+    # Closer than these (cosine distance), a product may be strong although the query's head
+    # word is only in its description, or is a word no product uses (see `grade`).
+    description_only_distance: float = 0.35
+    unknown_head_distance: float = 0.5
 
     def relevance(self, e: Evidence) -> float:
         z = self.bias + sum(w * x for w, x in zip(self.weights, features(e), strict=True))
@@ -124,15 +129,30 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with a rule the data must never overrule: a
-    product of the kind asked for whose text lacks the word that qualifies that kind in the
-    query (a bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike") is at most
-    partial. A product not yet embedded is never strong."""
-    if relevance >= model.strong_at and not evidence.modifier_missing and evidence.distance is not None:
+    """Strong and partial by the fitted relevance, with three rules the data must never
+    overrule. At most partial is a product
+    - of the kind asked for whose text lacks the word that qualifies that kind in the query (a
+      bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike");
+    - whose text has the thing asked for (the query's head word) only in its description, not
+      in its name, category, brand or material ("tents" in a wellington's "festival tents"),
+      unless it is very close in meaning;
+    - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
+      it is close in meaning.
+    A product not yet embedded is never strong."""
+    if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model):
         return Match.STRONG
     if relevance >= model.partial_at:
         return Match.PARTIAL
     return Match.WEAK
+
+
+def _capped(e: Evidence, model: GradeModel) -> bool:
+    distance = e.distance if e.distance is not None else 2.0
+    if e.modifier_missing:
+        return True
+    if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
+        return True
+    return e.head_unknown and distance > model.unknown_head_distance
 
 
 @dataclass(frozen=True)
