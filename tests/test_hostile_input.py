@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import anyio
 import httpx
 import msgspec
 import pytest
@@ -10,6 +13,7 @@ from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.catalog import MAX_QUANTITY, VariationInput
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import ascii_int, check_text, same_secret
 from shopagent.domain.tokens import issue_token
@@ -99,6 +103,45 @@ async def test_a_stock_change_beyond_32_bits_is_400(api, shop):
     assert response.status_code == 400
     assert "quantityDelta" in response.json()["error"]["message"]
     assert (await shop.catalog.get_product(shop.product.id)) == shop.product
+
+
+async def test_stock_changes_keep_the_quantity_within_the_bound_create_and_update_enforce(api, shop):
+    url = f"/api/admin/products/{shop.product.id}/stock"
+    to_the_bound = await api.post(url, headers=ADMIN, json={"color": "black", "size": "42",
+                                                            "quantityDelta": MAX_QUANTITY - 5})  # fmt: skip
+    assert to_the_bound.status_code == 200
+    at_the_bound = to_the_bound.json()
+    for delta in (1, 1_000_000_000, 1_000_000_000):  # the last once overflowed the column into a 500
+        past = await api.post(url, headers=ADMIN, json={"color": "black", "size": "42", "quantityDelta": delta})
+        assert past.status_code == 400
+        assert past.json()["error"] == {
+            "code": "validation_error",
+            "message": f"variation black 42: quantity {MAX_QUANTITY + delta} must be 0-{MAX_QUANTITY}",
+        }
+    created = await api.post("/api/admin/products", headers=ADMIN, json=msgspec.to_builtins(
+        product_input("other-boot", variations=[VariationInput(color="black", size="42", quantity=MAX_QUANTITY + 1)])
+    ))  # fmt: skip
+    assert created.json()["error"]["message"] == f"variation 1: quantity {MAX_QUANTITY + 1} must be 0-{MAX_QUANTITY}"
+    below = await api.post(url, headers=ADMIN, json={"color": "brown", "size": "43", "quantityDelta": -1})
+    assert below.json()["error"]["message"] == f"variation brown 43: quantity -1 must be 0-{MAX_QUANTITY}"
+    reserved = await api.post(url, headers=ADMIN, json={"color": "brown", "size": "43", "reservedDelta": 1})
+    assert reserved.json()["error"]["message"] == (
+        "variation brown 43: reserved 1 must be between 0 and the quantity 0"
+    )
+    current = (await api.get(f"/api/admin/products/{shop.product.id}", headers=ADMIN)).json()
+    assert current == at_the_bound
+    written_back = await api.put(f"/api/admin/products/{shop.product.id}", headers=ADMIN, json=current)
+    assert written_back.status_code == 200
+
+
+async def test_concurrent_stock_changes_cannot_pass_the_bound_together(api, shop):
+    url = f"/api/admin/products/{shop.product.id}/stock"
+    change = {"color": "black", "size": "42", "quantityDelta": 600_000}  # each fits alone, not both
+    with anyio.fail_after(10):
+        responses = await asyncio.gather(*(api.post(url, headers=ADMIN, json=change) for _ in range(2)))
+    assert sorted(r.status_code for r in responses) == [200, 400]
+    stored = await shop.catalog.get_product(shop.product.id)
+    assert stored.variations[0].quantity == 5 + 600_000
 
 
 @pytest.mark.parametrize("query", ["limit=²", "limit=\u0661", "after=³", "after=\u0661", "limit=%EF%BC%95"])

@@ -237,13 +237,7 @@ def validate_variations(items: list[VariationInput], rules: CatalogRules) -> tup
                 f"{where}: {color} {size} already appears as variation {seen[color, size]}", field="variations"
             )
         seen[color, size] = number
-        if not 0 <= item.quantity <= MAX_QUANTITY:
-            raise ValidationError(f"{where}: quantity {item.quantity} must be 0-{MAX_QUANTITY}", field="variations")
-        if not 0 <= item.reserved <= item.quantity:
-            raise ValidationError(
-                f"{where}: reserved {item.reserved} must be between 0 and the quantity {item.quantity}",
-                field="variations",
-            )
+        check_stock(item.quantity, item.reserved, where)
         if item.weight_grams is not None and not 0 < item.weight_grams <= 100_000:
             raise ValidationError(f"{where}: weightGrams {item.weight_grams} must be 1-100000", field="variations")
         result.append(
@@ -252,6 +246,27 @@ def validate_variations(items: list[VariationInput], rules: CatalogRules) -> tup
             )
         )
     return tuple(result)
+
+
+def check_stock(quantity: int, reserved: int, where: str) -> None:
+    """The stock bounds every write path checks (create, update, import, stock changes), so
+    whatever one path accepts another can store and a stored product can be sent back."""
+    if not 0 <= quantity <= MAX_QUANTITY:
+        raise ValidationError(f"{where}: quantity {quantity} must be 0-{MAX_QUANTITY}", field="variations")
+    if not 0 <= reserved <= quantity:
+        raise ValidationError(
+            f"{where}: reserved {reserved} must be between 0 and the quantity {quantity}", field="variations"
+        )
+
+
+def adjusted_stock(variation: Variation, quantity_delta: int, reserved_delta: int) -> Variation:
+    """`variation` with its stock changed by the deltas, or ValidationError when the result
+    breaks the bounds (Python integers: the sum cannot overflow before it is checked)."""
+    changed = msgspec.structs.replace(
+        variation, quantity=variation.quantity + quantity_delta, reserved=variation.reserved + reserved_delta
+    )
+    check_stock(changed.quantity, changed.reserved, f"variation {variation.color} {variation.size}")
+    return changed
 
 
 def sort_variations(variations: Iterable[Variation]) -> tuple[Variation, ...]:
