@@ -4,6 +4,11 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import time
 
 import anyio
 import httpx
@@ -58,6 +63,24 @@ async def test_a_token_with_non_ascii_characters_is_401(api, header):
                               headers={"Authorization": header.encode()})  # fmt: skip
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("sub", ["ana\u0000", "ana\u001b[31m", "a" * 10_000])
+async def test_a_correctly_signed_token_with_an_unusable_user_id_is_401(api, sub):
+    payload = base64.urlsafe_b64encode(json.dumps({"sub": sub, "exp": int(time.time()) + 600}).encode())
+    payload_text = payload.rstrip(b"=").decode()
+    signature = hmac.new(SECRET.encode(), f"v2.{payload_text}".encode(), hashlib.sha256).digest()
+    token = f"v2.{payload_text}.{base64.urlsafe_b64encode(signature).rstrip(b'=').decode()}"
+    headers = {"Authorization": f"Bearer {token}"}
+    streaming = {**headers, "Accept": "text/event-stream"}
+    for response in (
+        await api.get("/api/conversations", headers=headers),
+        await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=headers),
+        await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=streaming),
+    ):
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "unauthorized"
+        assert "the token's user id (sub)" in response.json()["error"]["message"]
 
 
 async def test_an_admin_key_with_non_ascii_characters_is_401(api):
@@ -184,8 +207,6 @@ def test_the_edge_helpers():
 
 def _json(value) -> bytes:
     """JSON with lone surrogates escaped as JSON allows (\\ud800), as a hostile client sends them."""
-    import json
-
     return json.dumps(value).encode()
 
 
