@@ -83,6 +83,28 @@ async def test_a_correctly_signed_token_with_an_unusable_user_id_is_401(api, sub
         assert "the token's user id (sub)" in response.json()["error"]["message"]
 
 
+async def test_api_answers_are_not_stored_by_caches_nor_sniffed_by_browsers(api, shop):
+    streamed = await api.post("/api/assistant-agent/chat", json={"query": "winter boots"},
+                              headers={**chat_token(), "Accept": "text/event-stream"})  # fmt: skip
+    assert streamed.headers["content-type"].startswith("text/event-stream")
+    api_answers = [
+        streamed,
+        await api.get("/api"),
+        await api.get("/api/conversations", headers=chat_token()),
+        await api.get("/api/conversations"),  # 401
+        await api.get("/api/nowhere"),  # 404
+        await api.get(f"/api/admin/products/{shop.product.id}", headers=ADMIN),
+        await api.put(f"/api/admin/products/{shop.product.id}", headers=ADMIN, content=b"{"),  # 400
+    ]
+    for response in api_answers:
+        assert response.headers["cache-control"] == "no-store", response.request.url
+        assert response.headers["x-content-type-options"] == "nosniff", response.request.url
+    for path in ("/", "/widget.js", "/openapi.json", "/nowhere"):
+        response = await api.get(path)
+        assert response.headers["x-content-type-options"] == "nosniff", path
+        assert response.headers.get("cache-control") != "no-store", path  # the page keeps its ETag revalidation
+
+
 async def test_an_admin_key_with_non_ascii_characters_is_401(api):
     response = await api.get("/api/admin/products", headers={"Authorization": "Bearer clé".encode()})
     assert response.status_code == 401
