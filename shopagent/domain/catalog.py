@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -331,8 +332,23 @@ def _money(value: Decimal, field: str) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
+# An http(s) URL with a host, and none of the ASCII characters RFC 3986 leaves out (space, ",
+# <>, backslash, ^, `, {|}) unless percent-encoded; letters beyond ASCII are let through, as
+# browsers take them (IRIs).
+_URL = re.compile(r"https?://[^\s\"<>\\^`{|}]+")
+
+
 def _url(value: str, field: str) -> str:
     url = check_text(value, field).strip()
-    if not re.match(r"^https?://\S+$", url) or len(url) > 2000:
+    if not _URL.fullmatch(url) or len(url) > 2000 or not _has_host(url):
         raise ValidationError(f"{field} {value!r} must be an http(s) URL", field=field)
     return url
+
+
+def _has_host(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number 0-65535
+    except ValueError:
+        return False
+    return bool(parts.hostname)
