@@ -189,6 +189,32 @@ async def test_concurrent_stock_changes_cannot_pass_the_bound_together(api, shop
     assert stored.variations[0].quantity == 5 + 600_000
 
 
+@pytest.mark.parametrize(
+    "price", ["\u0661\u0660", "\uff11\uff10", "1_0", " 10", "10 ", "1e1", "+10", "NaN", True, [10]]
+)
+async def test_a_price_not_written_in_ascii_digits_is_400_on_create_and_update(api, shop, price):
+    body = {**msgspec.to_builtins(product_input("other-boot")), "price": price}
+    created = await api.post("/api/admin/products", json=body, headers=ADMIN)
+    assert created.status_code == 400
+    assert created.json()["error"]["message"].startswith("price: must be a decimal number written with the digits 0-9")
+    updated = await api.put(f"/api/admin/products/{shop.product.id}", json={"discountPrice": price}, headers=ADMIN)
+    assert updated.status_code == 400
+    assert updated.json()["error"]["message"].startswith("discountPrice: must be a decimal number")
+    assert (await shop.catalog.get_product(shop.product.id)) == shop.product
+    assert len(await shop.catalog.list_products()) == 1
+
+
+async def test_prices_in_ascii_digits_or_json_numbers_are_taken_exactly(api):
+    for slug, price, stored in (("a-boot", "129.9", "129.90"), ("b-boot", 10.15, "10.15"), ("c-boot", 42, "42.00")):
+        body = {**msgspec.to_builtins(product_input(slug)), "price": price}
+        created = await api.post("/api/admin/products", json=body, headers=ADMIN)
+        assert created.status_code == 201, created.text
+        assert created.json()["price"] == stored
+    too_precise = {**msgspec.to_builtins(product_input("d-boot")), "price": 10.151}
+    refused = await api.post("/api/admin/products", json=too_precise, headers=ADMIN)
+    assert refused.json()["error"]["message"] == "price 10.151 has more than two decimal places"
+
+
 @pytest.mark.parametrize("query", ["limit=²", "limit=\u0661", "after=³", "after=\u0661", "limit=%EF%BC%95"])
 async def test_non_ascii_digits_in_a_query_parameter_are_400(api, query):
     response = await api.get(f"/api/admin/products?{query}", headers=ADMIN)

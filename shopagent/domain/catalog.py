@@ -13,18 +13,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from shopagent.domain.errors import ValidationError
-from shopagent.domain.inputs import check_text
+from shopagent.domain.inputs import ASCII_DECIMAL, Amount, check_text
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PRICE = Decimal("10000000")
 MAX_QUANTITY = 1_000_000
+
+
+if TYPE_CHECKING:
+    Price = Decimal  # what an Amount is
+else:
+    # Decoded with domain.inputs.decode_hook: ASCII digits only, like ids and query parameters.
+    Price = Annotated[
+        Amount, msgspec.Meta(extra_json_schema={"type": "string", "format": "decimal", "pattern": f"^{ASCII_DECIMAL}$"})
+    ]
 
 
 class _Input(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
@@ -52,12 +61,12 @@ class ProductInput(_Input):
     slug: Annotated[str, _doc(maxLength=120)]
     name: Annotated[str, _doc(minLength=1, maxLength=200)]
     category: Annotated[str, _doc(minLength=1, maxLength=100)]
-    price: Decimal
+    price: Price
     variations: Annotated[list[VariationInput], _doc(minItems=1)]
     description: Annotated[str, _doc(maxLength=5000)] = ""
     brand: Annotated[str, _doc(maxLength=100)] = ""
     material: Annotated[str, _doc(maxLength=200)] = ""
-    discount_price: Decimal | None = None
+    discount_price: Price | None = None
     currency: str | None = None
     rating: Annotated[float, _doc(minimum=0, maximum=5)] | None = None
     main_image: str | None = None
@@ -74,12 +83,12 @@ class ProductPatch(_Input):
     slug: str | UnsetType = UNSET
     name: str | UnsetType = UNSET
     category: str | UnsetType = UNSET
-    price: Decimal | UnsetType = UNSET
+    price: Price | UnsetType = UNSET
     variations: list[VariationInput] | UnsetType = UNSET
     description: str | UnsetType = UNSET
     brand: str | UnsetType = UNSET
     material: str | UnsetType = UNSET
-    discount_price: Decimal | UnsetType | None = UNSET
+    discount_price: Price | UnsetType | None = UNSET
     currency: str | UnsetType | None = UNSET
     rating: float | UnsetType | None = UNSET
     main_image: str | UnsetType | None = UNSET
