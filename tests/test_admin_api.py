@@ -78,7 +78,7 @@ async def test_invalid_input_is_a_400_naming_the_problem_and_nothing_is_written(
 
         wrong_type = await client.post("/api/admin/products", json={**body(), "price": [1]})
         assert wrong_type.status_code == 400
-        assert wrong_type.json()["error"]["message"].startswith("price: Expected `decimal`")
+        assert wrong_type.json()["error"]["message"].startswith("price: must be a decimal number")
 
         unknown = await client.post("/api/admin/products", json={**body(), "colour": "red"})
         assert unknown.json()["error"]["message"] == "Object contains unknown field `colour`"
@@ -94,7 +94,7 @@ async def test_invalid_input_is_a_400_naming_the_problem_and_nothing_is_written(
         refused = await client.post(f"/api/admin/products/{pid}/stock", json={"color": "brown", "size": "43",
                                                                                "quantityDelta": -1})  # fmt: skip
         assert refused.status_code == 400
-        assert "cannot go below zero" in refused.json()["error"]["message"]
+        assert refused.json()["error"]["message"] == "variation brown 43: quantity -1 must be 0-1000000"
 
         listed = (await client.get("/api/admin/products")).json()["products"]
     assert [p["slug"] for p in listed] == ["other"]

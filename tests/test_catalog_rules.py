@@ -62,6 +62,11 @@ def test_a_valid_product_is_normalised():
         ({"currency": "USD"}, "currency 'USD' differs from the store currency EUR"),
         ({"rating": 5.5}, "rating 5.5 must be between 0 and 5"),
         ({"main_image": "ftp://x/y.jpg"}, "mainImage 'ftp://x/y.jpg' must be an http(s) URL"),
+        ({"main_image": 'https://img.test/a".jpg'}, "mainImage 'https://img.test/a\".jpg' must be an http(s) URL"),
+        ({"images": ["https://img.test/<b>.jpg"]}, "images[0] 'https://img.test/<b>.jpg' must be an http(s) URL"),
+        ({"images": ["https://img.test/a b.jpg"]}, "images[0] 'https://img.test/a b.jpg' must be an http(s) URL"),
+        ({"main_image": "https:///y.jpg"}, "mainImage 'https:///y.jpg' must be an http(s) URL"),
+        ({"main_image": "https://img.test:x/y.jpg"}, "mainImage 'https://img.test:x/y.jpg' must be an http(s) URL"),
     ],
 )
 def test_invalid_products_are_refused_with_a_specific_message(changes, message):
@@ -87,3 +92,12 @@ def test_a_patch_changes_only_the_given_fields():
 def test_colour_aliases_must_point_to_a_colour():
     with pytest.raises(ValidationError, match="alias 'teal' points to 'cyan'"):
         CatalogRules.create("EUR", ["black"], ["M"], {"teal": "cyan"})
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://img.test/a.jpg", "http://img.test:8080/a%22.jpg?w=1&h=2#x", "https://bilder.test/größe.jpg",
+     "https://[::1]/o'brien.jpg"],
+)  # fmt: skip
+def test_http_urls_are_accepted_as_images(url):
+    assert validate_product(product_input(main_image=url, images=[url]), RULES).main_image == url

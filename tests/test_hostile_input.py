@@ -3,6 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import time
+
+import anyio
 import httpx
 import msgspec
 import pytest
@@ -10,6 +18,7 @@ from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.catalog import MAX_QUANTITY, VariationInput
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import ascii_int, check_text, same_secret
 from shopagent.domain.tokens import issue_token
@@ -54,6 +63,46 @@ async def test_a_token_with_non_ascii_characters_is_401(api, header):
                               headers={"Authorization": header.encode()})  # fmt: skip
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("sub", ["ana\u0000", "ana\u001b[31m", "a" * 10_000])
+async def test_a_correctly_signed_token_with_an_unusable_user_id_is_401(api, sub):
+    payload = base64.urlsafe_b64encode(json.dumps({"sub": sub, "exp": int(time.time()) + 600}).encode())
+    payload_text = payload.rstrip(b"=").decode()
+    signature = hmac.new(SECRET.encode(), f"v2.{payload_text}".encode(), hashlib.sha256).digest()
+    token = f"v2.{payload_text}.{base64.urlsafe_b64encode(signature).rstrip(b'=').decode()}"
+    headers = {"Authorization": f"Bearer {token}"}
+    streaming = {**headers, "Accept": "text/event-stream"}
+    for response in (
+        await api.get("/api/conversations", headers=headers),
+        await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=headers),
+        await api.post("/api/assistant-agent/chat", json={"query": "boots"}, headers=streaming),
+    ):
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "unauthorized"
+        assert "the token's user id (sub)" in response.json()["error"]["message"]
+
+
+async def test_api_answers_are_not_stored_by_caches_nor_sniffed_by_browsers(api, shop):
+    streamed = await api.post("/api/assistant-agent/chat", json={"query": "winter boots"},
+                              headers={**chat_token(), "Accept": "text/event-stream"})  # fmt: skip
+    assert streamed.headers["content-type"].startswith("text/event-stream")
+    api_answers = [
+        streamed,
+        await api.get("/api"),
+        await api.get("/api/conversations", headers=chat_token()),
+        await api.get("/api/conversations"),  # 401
+        await api.get("/api/nowhere"),  # 404
+        await api.get(f"/api/admin/products/{shop.product.id}", headers=ADMIN),
+        await api.put(f"/api/admin/products/{shop.product.id}", headers=ADMIN, content=b"{"),  # 400
+    ]
+    for response in api_answers:
+        assert response.headers["cache-control"] == "no-store", response.request.url
+        assert response.headers["x-content-type-options"] == "nosniff", response.request.url
+    for path in ("/", "/widget.js", "/openapi.json", "/nowhere"):
+        response = await api.get(path)
+        assert response.headers["x-content-type-options"] == "nosniff", path
+        assert response.headers.get("cache-control") != "no-store", path  # the page keeps its ETag revalidation
 
 
 async def test_an_admin_key_with_non_ascii_characters_is_401(api):
@@ -101,6 +150,71 @@ async def test_a_stock_change_beyond_32_bits_is_400(api, shop):
     assert (await shop.catalog.get_product(shop.product.id)) == shop.product
 
 
+async def test_stock_changes_keep_the_quantity_within_the_bound_create_and_update_enforce(api, shop):
+    url = f"/api/admin/products/{shop.product.id}/stock"
+    to_the_bound = await api.post(url, headers=ADMIN, json={"color": "black", "size": "42",
+                                                            "quantityDelta": MAX_QUANTITY - 5})  # fmt: skip
+    assert to_the_bound.status_code == 200
+    at_the_bound = to_the_bound.json()
+    for delta in (1, 1_000_000_000, 1_000_000_000):  # the last once overflowed the column into a 500
+        past = await api.post(url, headers=ADMIN, json={"color": "black", "size": "42", "quantityDelta": delta})
+        assert past.status_code == 400
+        assert past.json()["error"] == {
+            "code": "validation_error",
+            "message": f"variation black 42: quantity {MAX_QUANTITY + delta} must be 0-{MAX_QUANTITY}",
+        }
+    created = await api.post("/api/admin/products", headers=ADMIN, json=msgspec.to_builtins(
+        product_input("other-boot", variations=[VariationInput(color="black", size="42", quantity=MAX_QUANTITY + 1)])
+    ))  # fmt: skip
+    assert created.json()["error"]["message"] == f"variation 1: quantity {MAX_QUANTITY + 1} must be 0-{MAX_QUANTITY}"
+    below = await api.post(url, headers=ADMIN, json={"color": "brown", "size": "43", "quantityDelta": -1})
+    assert below.json()["error"]["message"] == f"variation brown 43: quantity -1 must be 0-{MAX_QUANTITY}"
+    reserved = await api.post(url, headers=ADMIN, json={"color": "brown", "size": "43", "reservedDelta": 1})
+    assert reserved.json()["error"]["message"] == (
+        "variation brown 43: reserved 1 must be between 0 and the quantity 0"
+    )
+    current = (await api.get(f"/api/admin/products/{shop.product.id}", headers=ADMIN)).json()
+    assert current == at_the_bound
+    written_back = await api.put(f"/api/admin/products/{shop.product.id}", headers=ADMIN, json=current)
+    assert written_back.status_code == 200
+
+
+async def test_concurrent_stock_changes_cannot_pass_the_bound_together(api, shop):
+    url = f"/api/admin/products/{shop.product.id}/stock"
+    change = {"color": "black", "size": "42", "quantityDelta": 600_000}  # each fits alone, not both
+    with anyio.fail_after(10):
+        responses = await asyncio.gather(*(api.post(url, headers=ADMIN, json=change) for _ in range(2)))
+    assert sorted(r.status_code for r in responses) == [200, 400]
+    stored = await shop.catalog.get_product(shop.product.id)
+    assert stored.variations[0].quantity == 5 + 600_000
+
+
+@pytest.mark.parametrize(
+    "price", ["\u0661\u0660", "\uff11\uff10", "1_0", " 10", "10 ", "1e1", "+10", "NaN", True, [10]]
+)
+async def test_a_price_not_written_in_ascii_digits_is_400_on_create_and_update(api, shop, price):
+    body = {**msgspec.to_builtins(product_input("other-boot")), "price": price}
+    created = await api.post("/api/admin/products", json=body, headers=ADMIN)
+    assert created.status_code == 400
+    assert created.json()["error"]["message"].startswith("price: must be a decimal number written with the digits 0-9")
+    updated = await api.put(f"/api/admin/products/{shop.product.id}", json={"discountPrice": price}, headers=ADMIN)
+    assert updated.status_code == 400
+    assert updated.json()["error"]["message"].startswith("discountPrice: must be a decimal number")
+    assert (await shop.catalog.get_product(shop.product.id)) == shop.product
+    assert len(await shop.catalog.list_products()) == 1
+
+
+async def test_prices_in_ascii_digits_or_json_numbers_are_taken_exactly(api):
+    for slug, price, stored in (("a-boot", "129.9", "129.90"), ("b-boot", 10.15, "10.15"), ("c-boot", 42, "42.00")):
+        body = {**msgspec.to_builtins(product_input(slug)), "price": price}
+        created = await api.post("/api/admin/products", json=body, headers=ADMIN)
+        assert created.status_code == 201, created.text
+        assert created.json()["price"] == stored
+    too_precise = {**msgspec.to_builtins(product_input("d-boot")), "price": 10.151}
+    refused = await api.post("/api/admin/products", json=too_precise, headers=ADMIN)
+    assert refused.json()["error"]["message"] == "price 10.151 has more than two decimal places"
+
+
 @pytest.mark.parametrize("query", ["limit=²", "limit=\u0661", "after=³", "after=\u0661", "limit=%EF%BC%95"])
 async def test_non_ascii_digits_in_a_query_parameter_are_400(api, query):
     response = await api.get(f"/api/admin/products?{query}", headers=ADMIN)
@@ -141,8 +255,6 @@ def test_the_edge_helpers():
 
 def _json(value) -> bytes:
     """JSON with lone surrogates escaped as JSON allows (\\ud800), as a hostile client sends them."""
-    import json
-
     return json.dumps(value).encode()
 
 

@@ -58,7 +58,7 @@ def test_csv_rows_form_products_and_bad_rows_are_explained(tmp_path: Path):
     assert runner.images == ["https://img.example.com/a.jpg", "https://img.example.com/b.jpg"]
     assert str(parsed["row 7 (slug 'clash')"]) == "row 8: name differs from row 7"
     assert str(parsed["row 9"]) == "slug is empty"
-    assert "price: Invalid decimal" in str(parsed["row 10 (slug 'cheap')"])
+    assert "price: must be a decimal number" in str(parsed["row 10 (slug 'cheap')"])
     assert str(parsed["row 5 (slug 'trail-runner')"]).startswith("colour 'turquoise' is not one of black, white,")
     assert str(parsed["row 6 (slug 'bad-size')"]).startswith("size 'XXXXL' is not one of XS, S, M,")
 
@@ -339,3 +339,25 @@ async def test_importing_a_shopify_export_stores_what_it_says_and_reports_the_re
     async with shopagent("catalog", "import", str(path), env=env) as proc:
         assert await proc.wait_exit() == 1
     assert "5 unchanged" in proc.stdout
+
+
+ARABIC_INDIC_89_90 = "\u0668\u0669.\u0669\u0660"
+
+
+def test_a_price_in_other_digits_is_refused_in_every_file_format(tmp_path: Path):
+    native = tmp_path / "catalog.csv"
+    native.write_text(CSV.replace("89.90", ARABIC_INDIC_89_90))
+    assert "price: must be a decimal number written with the digits 0-9" in str(
+        dict(read_catalog_file(native, words=WORDS))["row 2 (slug 'trail-runner')"]
+    )
+    as_file = tmp_path / "catalog.json"
+    as_file.write_text(json.dumps([{**as_json(), "price": ARABIC_INDIC_89_90}]))
+    [(_, refused)] = read_catalog_file(as_file, words=WORDS)
+    assert "price: must be a decimal number written with the digits 0-9" in str(refused)
+
+    original = (IMPORTS / "shopify_products_export.csv").read_text()
+    assert ",79.90," in original
+    export = tmp_path / "export.csv"
+    export.write_text(original.replace(",79.90,", f",{ARABIC_INDIC_89_90},"))
+    _, rejected, _ = parsed_export("", path=export)
+    assert f"the Variant Price {ARABIC_INDIC_89_90!r} is not a number" in " ".join(rejected.values())

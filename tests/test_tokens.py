@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
+import re
 
 import pytest
 
@@ -51,3 +53,33 @@ def test_a_token_living_longer_than_allowed_is_refused():
 def test_hostile_tokens_are_unauthorized_never_an_error(token):
     with pytest.raises(Unauthorized):
         verify_token(NEW, token, now=NOW)
+
+
+def _signed(secret: str, claims: dict) -> str:
+    """A token with these claims, signed as a shop's backend would (not through issue_token)."""
+    b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()  # noqa: E731
+    payload = b64(json.dumps(claims).encode())
+    return f"v2.{payload}.{b64(hmac.new(secret.encode(), f'v2.{payload}'.encode(), hashlib.sha256).digest())}"
+
+
+@pytest.mark.parametrize(
+    ("sub", "why"),
+    [
+        ("ana\u0000", "contains a control character (U+0000)"),
+        ("ana\nbob", "contains a control character (U+000A)"),
+        ("\u009bana", "contains a control character (U+009B)"),
+        ("", "must be 1-200 characters"),
+        ("a" * 201, "must be 1-200 characters"),
+    ],
+)
+def test_a_signed_token_whose_user_id_breaks_the_rules_is_unauthorized(sub, why):
+    token = _signed(NEW, {"sub": sub, "exp": NOW + 60})
+    with pytest.raises(Unauthorized, match=re.escape(f"the token's user id (sub) {why}")):
+        verify_token(NEW, token, now=NOW)
+    with pytest.raises(ValueError, match=re.escape(f"the user id {why}")):
+        issue_token(NEW, sub, 60, now=NOW)
+
+
+def test_a_signed_token_for_any_printable_user_id_up_to_200_characters_is_valid():
+    for sub in ("a" * 200, "customer 42", "ana@example.com", "Zoë 🥾"):
+        assert verify_token(NEW, _signed(NEW, {"sub": sub, "exp": NOW + 60}), now=NOW) == sub

@@ -70,7 +70,8 @@ class CatalogRepository(Protocol):
     async def adjust_stock(
         self, product_id: int, color: str, size: str, quantity_delta: int, reserved_delta: int
     ) -> Product:
-        """Raises NotFound (product or variation) or ValidationError (stock would go negative)."""
+        """Raises NotFound (product or variation) or ValidationError (the result breaks
+        `domain.catalog.check_stock`, checked with the variation locked)."""
         ...
 
     async def get(self, product_id: int) -> Product | None: ...

@@ -13,17 +13,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
+from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from shopagent.domain.errors import ValidationError
-from shopagent.domain.inputs import check_text
+from shopagent.domain.inputs import ASCII_DECIMAL, Amount, check_text
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PRICE = Decimal("10000000")
 MAX_QUANTITY = 1_000_000
+
+
+if TYPE_CHECKING:
+    Price = Decimal  # what an Amount is
+else:
+    # Decoded with domain.inputs.decode_hook: ASCII digits only, like ids and query parameters.
+    Price = Annotated[
+        Amount, msgspec.Meta(extra_json_schema={"type": "string", "format": "decimal", "pattern": f"^{ASCII_DECIMAL}$"})
+    ]
 
 
 class _Input(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
@@ -51,12 +61,12 @@ class ProductInput(_Input):
     slug: Annotated[str, _doc(maxLength=120)]
     name: Annotated[str, _doc(minLength=1, maxLength=200)]
     category: Annotated[str, _doc(minLength=1, maxLength=100)]
-    price: Decimal
+    price: Price
     variations: Annotated[list[VariationInput], _doc(minItems=1)]
     description: Annotated[str, _doc(maxLength=5000)] = ""
     brand: Annotated[str, _doc(maxLength=100)] = ""
     material: Annotated[str, _doc(maxLength=200)] = ""
-    discount_price: Decimal | None = None
+    discount_price: Price | None = None
     currency: str | None = None
     rating: Annotated[float, _doc(minimum=0, maximum=5)] | None = None
     main_image: str | None = None
@@ -73,12 +83,12 @@ class ProductPatch(_Input):
     slug: str | UnsetType = UNSET
     name: str | UnsetType = UNSET
     category: str | UnsetType = UNSET
-    price: Decimal | UnsetType = UNSET
+    price: Price | UnsetType = UNSET
     variations: list[VariationInput] | UnsetType = UNSET
     description: str | UnsetType = UNSET
     brand: str | UnsetType = UNSET
     material: str | UnsetType = UNSET
-    discount_price: Decimal | UnsetType | None = UNSET
+    discount_price: Price | UnsetType | None = UNSET
     currency: str | UnsetType | None = UNSET
     rating: float | UnsetType | None = UNSET
     main_image: str | UnsetType | None = UNSET
@@ -237,13 +247,7 @@ def validate_variations(items: list[VariationInput], rules: CatalogRules) -> tup
                 f"{where}: {color} {size} already appears as variation {seen[color, size]}", field="variations"
             )
         seen[color, size] = number
-        if not 0 <= item.quantity <= MAX_QUANTITY:
-            raise ValidationError(f"{where}: quantity {item.quantity} must be 0-{MAX_QUANTITY}", field="variations")
-        if not 0 <= item.reserved <= item.quantity:
-            raise ValidationError(
-                f"{where}: reserved {item.reserved} must be between 0 and the quantity {item.quantity}",
-                field="variations",
-            )
+        check_stock(item.quantity, item.reserved, where)
         if item.weight_grams is not None and not 0 < item.weight_grams <= 100_000:
             raise ValidationError(f"{where}: weightGrams {item.weight_grams} must be 1-100000", field="variations")
         result.append(
@@ -252,6 +256,27 @@ def validate_variations(items: list[VariationInput], rules: CatalogRules) -> tup
             )
         )
     return tuple(result)
+
+
+def check_stock(quantity: int, reserved: int, where: str) -> None:
+    """The stock bounds every write path checks (create, update, import, stock changes), so
+    whatever one path accepts another can store and a stored product can be sent back."""
+    if not 0 <= quantity <= MAX_QUANTITY:
+        raise ValidationError(f"{where}: quantity {quantity} must be 0-{MAX_QUANTITY}", field="variations")
+    if not 0 <= reserved <= quantity:
+        raise ValidationError(
+            f"{where}: reserved {reserved} must be between 0 and the quantity {quantity}", field="variations"
+        )
+
+
+def adjusted_stock(variation: Variation, quantity_delta: int, reserved_delta: int) -> Variation:
+    """`variation` with its stock changed by the deltas, or ValidationError when the result
+    breaks the bounds (Python integers: the sum cannot overflow before it is checked)."""
+    changed = msgspec.structs.replace(
+        variation, quantity=variation.quantity + quantity_delta, reserved=variation.reserved + reserved_delta
+    )
+    check_stock(changed.quantity, changed.reserved, f"variation {variation.color} {variation.size}")
+    return changed
 
 
 def sort_variations(variations: Iterable[Variation]) -> tuple[Variation, ...]:
@@ -316,8 +341,23 @@ def _money(value: Decimal, field: str) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
+# An http(s) URL with a host, and none of the ASCII characters RFC 3986 leaves out (space, ",
+# <>, backslash, ^, `, {|}) unless percent-encoded; letters beyond ASCII are let through, as
+# browsers take them (IRIs).
+_URL = re.compile(r"https?://[^\s\"<>\\^`{|}]+")
+
+
 def _url(value: str, field: str) -> str:
     url = check_text(value, field).strip()
-    if not re.match(r"^https?://\S+$", url) or len(url) > 2000:
+    if not _URL.fullmatch(url) or len(url) > 2000 or not _has_host(url):
         raise ValidationError(f"{field} {value!r} must be an http(s) URL", field=field)
     return url
+
+
+def _has_host(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number 0-65535
+    except ValueError:
+        return False
+    return bool(parts.hostname)

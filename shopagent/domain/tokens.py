@@ -5,7 +5,9 @@ one per logged-in customer with a few lines (see the README) and hands it to the
 
 The auth secret may be a comma-separated list, for rotation: the first signs new tokens,
 every one verifies, so tokens signed with the previous secret stay valid until they expire.
-A token whose expiry lies further ahead than the allowed lifetime is refused, whoever signed it.
+A token whose expiry lies further ahead than the allowed lifetime is refused, whoever signed it,
+and so is one whose user id breaks the rule `issue_token` applies (a secret shared with a shop's
+backend may sign ids this code never minted).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import time
+import unicodedata
 
 import msgspec
 
@@ -22,6 +25,7 @@ from shopagent.domain.inputs import same_secret
 
 VERSION = "v2"
 MIN_SECRET_BYTES = 32
+MAX_USER_ID_CHARS = 200
 
 
 class Claims(msgspec.Struct, frozen=True):
@@ -36,8 +40,9 @@ def signing_keys(secret: str) -> list[str]:
 
 def issue_token(secret: str, user_id: str, ttl_seconds: int = 86_400, now: float | None = None) -> str:
     """A token for `user_id`, signed with the first of the secrets."""
-    if not user_id or len(user_id) > 200:
-        raise ValueError("the user id must be 1-200 characters")
+    problem = user_id_problem(user_id)
+    if problem is not None:
+        raise ValueError(f"the user id {problem}")
     claims = Claims(sub=user_id, exp=int((time.time() if now is None else now) + ttl_seconds))
     payload = _b64(msgspec.json.encode(claims))
     return f"{VERSION}.{payload}.{_sign(signing_keys(secret)[0], payload)}"
@@ -63,7 +68,20 @@ def verify_token(secret: str, token: str, now: float | None = None, max_ttl_seco
         raise TokenExpired("the token has expired; ask for a new one")
     if max_ttl_seconds is not None and claims.exp > now + max_ttl_seconds:
         raise Unauthorized(f"the token lives longer than the {max_ttl_seconds}s this shop allows; ask for a new one")
+    problem = user_id_problem(claims.sub)
+    if problem is not None:
+        raise Unauthorized(f"the token's user id (sub) {problem}; ask for a new one")
     return claims.sub
+
+
+def user_id_problem(user_id: str) -> str | None:
+    """What makes a user id unusable (it is stored and used in keys), or None when it is fine."""
+    if not 1 <= len(user_id) <= MAX_USER_ID_CHARS:
+        return f"must be 1-{MAX_USER_ID_CHARS} characters"
+    for ch in user_id:
+        if unicodedata.category(ch) in ("Cc", "Cs"):  # tab and line breaks too: no id has them
+            return f"contains a control character (U+{ord(ch):04X})"
+    return None
 
 
 def _sign(secret: str, payload: str) -> str:

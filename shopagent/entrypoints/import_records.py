@@ -17,7 +17,7 @@ import msgspec
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
-from shopagent.domain.inputs import explain
+from shopagent.domain.inputs import decode_hook, explain
 
 log = logging.getLogger("shopagent.catalog")
 
@@ -91,6 +91,6 @@ def convert(where: str, item: Any, *, strict: bool = True, name_slug: bool = Tru
     slug = item.get("slug") if isinstance(item, dict) else None
     label = f"{where} (slug {slug!r})" if name_slug and isinstance(slug, str) and slug else where
     try:
-        return label, msgspec.convert(item, ProductInput, strict=strict)
+        return label, msgspec.convert(item, ProductInput, strict=strict, dec_hook=decode_hook)
     except msgspec.ValidationError as exc:
         return label, ValidationError(explain(exc))

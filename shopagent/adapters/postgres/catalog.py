@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from shopagent.domain.catalog import Product, ProductDraft, Variation, sort_variations
-from shopagent.domain.errors import Conflict, NotFound, ValidationError, VersionConflict
+from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock, sort_variations
+from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
 
 OUTBOX_CHANNEL = "shopagent_outbox"
@@ -102,25 +102,32 @@ class PostgresCatalog:
             )
             if bumped is None:
                 raise NotFound(f"product {product_id} does not exist")
-            try:
-                row = await conn.fetchrow(
-                    """
-                    UPDATE product_variation SET quantity = quantity + $4, reserved = reserved + $5
-                    WHERE product_id = $1 AND color = $2 AND size = $3
-                    RETURNING quantity, reserved
-                    """,
-                    product_id,
-                    color,
-                    size,
-                    quantity_delta,
-                    reserved_delta,
-                )
-            except asyncpg.CheckViolationError:
-                raise ValidationError(
-                    f"stock of {color} {size} cannot go below zero, nor reserved above the quantity", field="stock"
-                ) from None
+            # The product row is locked by the version bump above, so concurrent changes of this
+            # product queue here and each checks the bounds against the stock the previous one left.
+            row = await conn.fetchrow(
+                """
+                SELECT quantity, reserved FROM product_variation
+                WHERE product_id = $1 AND color = $2 AND size = $3 FOR UPDATE
+                """,
+                product_id,
+                color,
+                size,
+            )
             if row is None:
                 raise NotFound(f"product {product_id} has no variation {color} {size}")
+            current = Variation(color=color, size=size, quantity=row["quantity"], reserved=row["reserved"])
+            changed = adjusted_stock(current, quantity_delta, reserved_delta)
+            await conn.execute(
+                """
+                UPDATE product_variation SET quantity = $4, reserved = $5
+                WHERE product_id = $1 AND color = $2 AND size = $3
+                """,
+                product_id,
+                color,
+                size,
+                changed.quantity,
+                changed.reserved,
+            )
             await record_event(conn, EventKind.UPSERTED, product_id)
             return await _fetch(conn, product_id)
 

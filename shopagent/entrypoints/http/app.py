@@ -15,6 +15,7 @@ from starlette.types import Lifespan
 
 from shopagent import __version__
 from shopagent.entrypoints.http.errors import EXCEPTION_HANDLERS
+from shopagent.entrypoints.http.headers import ResponseHeaders
 
 
 def merge_methods(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
@@ -51,12 +52,13 @@ def build_http_app(
     cors_origins: Sequence[str] = (),
 ) -> Starlette:
     """`cors_origins`: browser origins that may call the API from their pages (preflight included).
-    Credentials are bearer tokens in a header, never cookies, so none are allowed."""
+    Credentials are bearer tokens in a header, never cookies, so none are allowed. Every answer
+    gets the headers of `ResponseHeaders`."""
 
     async def index(request: Request) -> JSONResponse:
         return JSONResponse({"service": "shopagent", "store": store_name, "version": __version__})
 
-    middleware = []
+    middleware = [Middleware(ResponseHeaders)]
     if cors_origins:
         middleware.append(
             Middleware(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TypeVar
 
 import msgspec
 from starlette.requests import Request
 
-from shopagent.domain.inputs import explain, is_ascii_int
+from shopagent.domain.inputs import decode_hook, explain, is_ascii_int
 from shopagent.entrypoints.http.errors import ApiError
 
 T = TypeVar("T")
@@ -24,7 +25,9 @@ async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
         if len(body) > limit:
             raise ApiError(413, "payload_too_large", f"the body may be at most {limit} bytes")
     try:
-        return msgspec.json.decode(bytes(body), type=kind)
+        # JSON numbers reach decode_hook as Decimals (exact), not floats.
+        decoder = msgspec.json.Decoder(kind, dec_hook=decode_hook, float_hook=Decimal)
+        return decoder.decode(bytes(body))
     except msgspec.ValidationError as exc:
         raise ApiError(400, "validation_error", explain(exc)) from None
     except msgspec.DecodeError as exc:

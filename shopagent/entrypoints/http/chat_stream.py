@@ -105,4 +105,4 @@ def stream_turn(
                 kind, data = item
                 yield f"event: {kind}\ndata: {_encoder.encode(data).decode()}\n\n".encode()
 
-    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.catalog import SLUG
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.inputs import amount
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.import_records import Parsed, convert
 from shopagent.entrypoints.shop_exports.cells import is_number, option_kind, slugify
@@ -76,8 +77,8 @@ class Draft:
         amounts: list[Decimal | None] = []
         for column, raw in (price if price[1] else before, before):
             try:
-                amounts.append(Decimal(raw) if raw else None)
-            except InvalidOperation:
+                amounts.append(amount(raw) if raw else None)
+            except ValueError:
                 self.problems.append((where, ValidationError(f"the {column} {raw!r} is not a number")))
                 return
         selling, regular = amounts
