@@ -131,7 +131,7 @@ CYCLING = [
     {"slug": "trail-hardtail", "name": "Summit Hardtail Mountain Bike", "category": "Bikes",
      "description": "A hardtail mountain bike with front suspension and hydraulic disc brakes for trails."},
     {"slug": "front-light", "name": "Beam 800 Bike Front Light", "category": "Lights",
-     "description": "A USB-rechargeable 800 lumen front light for bikes."},
+     "description": "A USB-rechargeable 800 lumen front light for bikes, bright enough to find your tent."},
     {"slug": "wicker-basket", "name": "Market Wicker Front Basket", "category": "Bags & baskets",
      "description": "A handwoven front basket that clips onto the handlebars, for shopping trips."},
     {"slug": "d-lock", "name": "Fortress D-Lock", "category": "Locks",
@@ -171,6 +171,12 @@ async def test_a_shared_word_alone_does_not_make_a_strong_match(cycling_shop):
     result = await cycling_shop.search.search(request)
     assert result.products[0].slug == "wicker-basket"
     assert {p.slug: p.match for p in result.products}["front-light"] != "strong"
+
+
+async def test_a_thing_named_only_in_a_description_or_nowhere_is_not_a_strong_match(cycling_shop):
+    for query in ("tent", "swimming goggles"):
+        result = await cycling_shop.search.search(cycling_shop.search.request(query, 7))
+        assert result.no_strong_match, [(p.slug, p.match) for p in result.products]
 
 
 async def test_the_product_of_the_kind_asked_for_comes_first_and_is_strong(cycling_shop):
