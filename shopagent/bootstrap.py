@@ -160,7 +160,7 @@ def sweeps(services: CoreServices) -> list[Sweep]:
         Sweep("expired-leases", partial(services.outbox.release_expired_leases, s.indexer.max_attempts)),
         Sweep(
             "stuck-conversations",
-            partial(release_stuck_conversations, services.conversations, s.reaper.stuck_after_seconds),
+            partial(release_stuck_conversations, services.conversations, s.stuck_after_seconds),
         ),
         Sweep("idle-rate-limits", services.rate_limits.forget_idle),
     ]

@@ -265,3 +265,42 @@ async def test_another_users_conversation_does_not_exist_for_you(services):
         await chat.delete("ana", conversation_id)
         with pytest.raises(NotFound):
             await chat.get("ana", conversation_id)
+
+
+async def test_a_crashed_turns_claim_is_released_once_the_turn_timeout_and_a_margin_have_passed(services):
+    """A claim can only outlive the turn timeout if its turn crashed: by default the reaper's
+    sweep frees it 15 s after that (135 s with the default 120 s timeout), not after minutes."""
+    import asyncpg
+
+    from shopagent.bootstrap import sweeps
+
+    assert services.settings.stuck_after_seconds == services.settings.chat.turn_timeout_seconds + 15
+    store = PostgresConversations(services.pool)
+    release = next(sweep for sweep in sweeps(services) if sweep.name == "stuck-conversations")
+    async with chat_with(services, ScriptedChatModel([says("hi")])) as chat:
+        young = (await chat.run_turn("ana", "hello")).conversation_id
+        old = (await chat.run_turn("bob", "hello")).conversation_id
+    for conversation_id, age in ((young, services.settings.chat.turn_timeout_seconds), (old, 136)):
+        assert await store.claim(conversation_id) is not None  # a turn that crashed mid-way
+        conn = await asyncpg.connect(services.settings.secrets.database_url.reveal())
+        try:
+            await conn.execute(
+                "UPDATE conversation SET processing_started_at = now() - make_interval(secs => $2) WHERE id = $1",
+                conversation_id,
+                float(age),
+            )
+        finally:
+            await conn.close()
+    assert await release.run() == 1  # only the one claimed longer than the timeout and the margin
+    assert await store.claim(old) is not None
+    assert await store.claim(young) is None  # still "answering": it may yet finish
+
+
+def test_a_stuck_claim_threshold_at_or_below_the_turn_timeout_is_refused():
+    from shopagent.settings import ChatSettings, ReaperSettings, Settings
+
+    with pytest.raises(ValueError, match=r"must exceed chat\.turn_timeout_seconds"):
+        Settings(chat=ChatSettings(turn_timeout_seconds=120), reaper=ReaperSettings(stuck_after_seconds=100))
+    settings = Settings(chat=ChatSettings(turn_timeout_seconds=60), reaper=ReaperSettings(stuck_after_seconds=0))
+    assert settings.stuck_after_seconds == 75
+    assert Settings(reaper=ReaperSettings(stuck_after_seconds=600)).stuck_after_seconds == 600

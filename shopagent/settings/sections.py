@@ -211,9 +211,13 @@ class ChatSettings(Section, frozen=True):
             )
 
 
+# A stuck claim is released this long after the turn timeout has passed, by default.
+STUCK_MARGIN_SECONDS = 15.0
+
+
 class ReaperSettings(Section, frozen=True):
     interval_seconds: Seconds = 30.0
-    stuck_after_seconds: Seconds = 300.0
+    stuck_after_seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # 0: chat.turn_timeout_seconds + 15
 
 
 class Settings(Section, frozen=True):
@@ -232,3 +236,17 @@ class Settings(Section, frozen=True):
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
     secrets: Secrets = Secrets()
+
+    def __post_init__(self) -> None:
+        stuck, turn = self.reaper.stuck_after_seconds, self.chat.turn_timeout_seconds
+        if stuck and stuck <= turn:
+            raise ValueError(
+                f"reaper.stuck_after_seconds ({stuck:g}) must exceed chat.turn_timeout_seconds ({turn:g}), or a "
+                "turn still running would be released; 0 (the default) takes the turn timeout plus 15 s"
+            )
+
+    @property
+    def stuck_after_seconds(self) -> float:
+        """How long a conversation may stay claimed before the reaper releases it: as set, or
+        the turn timeout plus a margin (no turn can run longer, so the claim is a crashed one)."""
+        return self.reaper.stuck_after_seconds or self.chat.turn_timeout_seconds + STUCK_MARGIN_SECONDS
