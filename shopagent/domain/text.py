@@ -140,10 +140,6 @@ class Vocabulary:
     def __len__(self) -> int:
         return len(self.known)
 
-    def with_words(self, real_words: Container[str], synonyms: Synonyms) -> Vocabulary:
-        """The same catalog words with other languages' words and synonyms."""
-        return Vocabulary(self.known, self._targets, real_words, synonyms)
-
     def correct(self, word: str) -> str | None:
         if word in self.known or len(word) < 4 or any(ch.isdigit() for ch in word) or not self._choices:
             return None
@@ -175,7 +171,7 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        for phrase, replacement in self._synonyms.rewrite(words(text), self._uses):
+        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles):
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
@@ -210,7 +206,7 @@ class Vocabulary:
         """Whether any product's text uses a (folded) word, maybe in the plural."""
         return word in self.known or any(word.endswith(end) and word[: -len(end)] in self.known for end in _PLURALS)
 
-    def _uses(self, word: str) -> bool:
+    def _in_titles(self, word: str) -> bool:
         """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
         it). No plural endings here: a German "Sandalen" or French "veste" is not the English
         "sandal" or "vest"."""
