@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
 
@@ -31,3 +33,18 @@ def product_input(slug: str = "alpine-winter-boot", **changes: Any) -> ProductIn
         ],
     )
     return msgspec.structs.replace(base, **changes)
+
+
+@contextlib.asynccontextmanager
+async def boot_and_sandal_shop(settings: Any) -> AsyncIterator[Any]:
+    """Services (hash embedder, the mcp role) over a two-product catalog, indexed: a winter
+    boot and a beach sandal, for agent tests that need something to find."""
+    from shopagent.adapters.local.hash_embedder import HashEmbedder
+    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+
+    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
+        await services.catalog.create_product(product_input("alpine-boot"))
+        await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
+        while events := await services.outbox.claim(50, 60, 5, "t"):
+            await services.index_product.index(events)
+        yield services

@@ -5,13 +5,11 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.application.agent import AgentEvent, AssistantAgent
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.chat import FunctionResponse
-from tests.factories import product_input
+from tests.factories import boot_and_sandal_shop
 
 pytestmark = pytest.mark.anyio
 
@@ -20,13 +18,8 @@ SEARCH = "product-semantic-search"
 
 @pytest.fixture
 async def tools(settings):
-    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
-        await services.catalog.create_product(product_input("alpine-boot"))
-        await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
-        while events := await services.outbox.claim(50, 60, 5, "t"):
-            await services.index_product.index(events)
-        async with open_in_process(services.mcp_server) as gateway:
-            yield gateway
+    async with boot_and_sandal_shop(settings) as services, open_in_process(services.mcp_server) as gateway:
+        yield gateway
 
 
 def agent(model, tools, **options) -> AssistantAgent:

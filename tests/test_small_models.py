@@ -10,13 +10,11 @@ from collections.abc import AsyncIterator
 import anyio
 import pytest
 
-from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
 from shopagent.application.agent import AgentEvent, AssistantAgent
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
-from tests.factories import product_input
+from tests.factories import boot_and_sandal_shop
 from tests.fake_openai import FakeOpenAI, reply, serving, streamed, tool_call, written_call
 
 pytestmark = pytest.mark.anyio
@@ -27,11 +25,7 @@ ANSWER = "The Alpine Lined Winter Boot costs 189.00 EUR."
 
 @pytest.fixture
 async def shop(settings):
-    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
-        await services.catalog.create_product(product_input("alpine-boot"))
-        await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
-        while events := await services.outbox.claim(50, 60, 5, "t"):
-            await services.index_product.index(events)
+    async with boot_and_sandal_shop(settings) as services:
         yield services
 
 

@@ -158,7 +158,7 @@ class Vocabulary:
         return max(common, key=lambda w: (self._targets[w], w)) if common else best
 
     def _plural_of_target(self, word: str) -> bool:
-        return any(word.endswith(end) and word[: -len(end)] in self._targets for end in _PLURALS)
+        return _plural_of(word, self._targets)
 
     def names_products(self, word: str) -> bool:
         """Whether a (folded) word is one the catalog names its products with: in a name,
@@ -204,7 +204,7 @@ class Vocabulary:
 
     def uses(self, word: str) -> bool:
         """Whether any product's text uses a (folded) word, maybe in the plural."""
-        return word in self.known or any(word.endswith(end) and word[: -len(end)] in self.known for end in _PLURALS)
+        return word in self.known or _plural_of(word, self.known)
 
     def _in_titles(self, word: str) -> bool:
         """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
@@ -254,6 +254,13 @@ NO_SYNONYMS = Synonyms({})
 
 
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")
+
+
+def _plural_of(word: str, singulars: Container[str]) -> bool:
+    """Whether `word` is one of `singulars` with a plural ending (English, German or French)."""
+    return any(word.endswith(end) and word[: -len(end)] in singulars for end in _PLURALS)
+
+
 EMPTY_VOCABULARY = Vocabulary({}, {})
 
 

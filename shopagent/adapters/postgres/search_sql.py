@@ -61,11 +61,12 @@ SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, 
         WHERE c.product_id = p.id AND c.model = $4) AS distance,
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
-       array(SELECT t.n FROM term t WHERE to_tsvector($1::regconfig, p.category) @@ t.q) AS category_terms,
+       array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
+CROSS JOIN LATERAL (SELECT to_tsvector($1::regconfig, p.category) AS words) c  -- once per product, not per word
 CROSS JOIN LATERAL (
     SELECT coalesce(sum(v.quantity - v.reserved) FILTER (
                WHERE (cardinality($6::text[]) = 0 OR v.color = ANY($6::text[]))
