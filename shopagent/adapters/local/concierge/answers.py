@@ -23,7 +23,7 @@ from shopagent.domain.chat import FunctionResponse, ModelReply
 from shopagent.domain.text import fold, words
 from shopagent.domain.tools import DETAILS_TOOL
 
-CLOSEST = 2  # alternatives offered when nothing matches well
+CLOSEST = 3  # partial matches offered as close alternatives
 SUMMARY_CHARS = 180
 
 # Sentences of product text that talk to an assistant rather than describe a product.
@@ -109,28 +109,41 @@ class Answerer:
         subject = plan.get("subject") or call.get("query", "")
         exclude = set(plan.get("exclude", []))
         products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
-        partial = [p for p in products if p.get("match") == "partial"]
         shown = self._showable(data, plan)
         hide_price = bool(plan.get("hide_price"))
         wording = self._filters_text(filters, hide_price=hide_price)
+        refinement = plan.get("refinement")
+        # Partial matches are offered as close alternatives, labelled so; not after "cheaper",
+        # where they would be other, merely cheaper things rather than the subject.
+        taken = {p.get("productId") for p in shown}
+        partial = [p for p in products if p.get("match") == "partial" and p.get("productId") not in taken]
+        room = 0 if refinement == "cheaper" or plan.get("browse") else min(CLOSEST, LIST_LENGTH - len(shown))
+        close = partial[:room] if shown else partial[: 0 if refinement == "cheaper" else CLOSEST]
         lines: list[str] = []
         if shown:
             header = {"cheaper": r.found_cheaper, "pricier": r.found_pricier, "more": r.found_more,
-                      "similar": r.found_similar}.get(plan.get("refinement", ""), r.found)  # fmt: skip
+                      "similar": r.found_similar}.get(refinement or "", r.found)  # fmt: skip
             if plan.get("browse"):
                 header = r.browse
+            elif header is r.found and plan.get("quoted"):  # their own words are not repeated back
+                header = r.found_plain
             lines.append(header.format(subject=subject, filters=wording))
             if corrections := data.get("corrections"):
                 lines[0] += " " + r.corrected.format(words=", ".join(corrections.values()))
             lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
             if not any(p.get("inStock", True) for p in shown):
                 lines.append(r.all_sold_out.format(what=self._variation_text(filters, lead=" ")))
+            if close:
+                lines.append(r.also_close)
+                lines += [self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]
             lines.append(r.footer)
-            return say("\n".join(lines), shown=shown, args=call, subject=subject, hide_price=hide_price)
-        refinement = plan.get("refinement")
+            listed = [*shown, *close]
+            return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
             lines.append(template.format(subject=subject, filters=wording))
+        elif close:
+            lines.append(r.close.format(subject=subject, filters=wording))
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
             lines.append(r.none_filtered.format(subject=subject, filters=wording))
         elif _narrowing(filters):
@@ -138,17 +151,14 @@ class Answerer:
             lines.append(r.relax.format(hints=self._hints(filters)))
         else:
             lines.append(r.not_carried.format(store=self._store, subject=subject))
-        # The closest partial matches, labelled so; not after "cheaper", where they would be
-        # other, merely cheaper things rather than the subject.
-        closest = [p for p in partial if p.get("productId") not in exclude][:CLOSEST]
-        if refinement == "cheaper":
-            closest = []
-        if closest:
-            lines.append(r.closest)
-            lines += [self._line(n, p, filters) for n, p in enumerate(closest, start=1)]
-        elif refinement is None and not _narrowing(filters):
+        if close:
+            lines += [self._line(n, p, filters) for n, p in enumerate(close, start=1)]
+            lines.append(r.footer)
+            return say("\n".join(lines), shown=close, args=call, subject=subject, hide_price=hide_price)
+        if refinement is None and not _narrowing(filters):
             lines.append(r.rephrase)
-        return say("\n".join(lines), shown=closest, args=call, subject=subject, hide_price=hide_price)
+        # Nothing to show: the list the customer saw before stays the one "the second one" means.
+        return say("\n".join(lines), kept=True)
 
     def _line(self, number: int, p: dict[str, Any], filters: dict[str, Any]) -> str:
         r = self._say_in

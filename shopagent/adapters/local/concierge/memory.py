@@ -68,6 +68,8 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             history.detailed = []
         elif "detailed" in state:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
+        elif "kept" in state:  # a search that found nothing: the list shown before stays
+            continue
         elif result and args:  # another model answered from a search: take its results as shown
             history.shown = Shown(args, str(args.get("query", "")), list(result.get("products", []))[:LIST_LENGTH])
     return history

@@ -9,6 +9,7 @@ shop sells: what counts as a product comes from the catalog itself.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 # -- prices ---------------------------------------------------------------------------------
 
@@ -30,10 +31,26 @@ _MIN_WORDS = (
     r"uber|ueber|ab|mindestens|mehr als|"
     r"plus de|au moins|a partir de|superieur a|au-dessus de|au dessus de"
 )
+_TO = r"\s*(?:and|to|-|–|—|und|bis|et|a)\s*"
+_DASH = r"\s*(?:-|–|—|to|bis|a)\s*"
+# A range: "between 50 and 100", "€20 to €40", "20-40 eur", "budget 2000-2500" (a bare
+# "2000-2500" with no word for money around it may be a model number, and is not read).
 BETWEEN = re.compile(
-    rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}\s*(?:and|to|-|und|bis|et|a)\s*{AMOUNT}"
-    rf"|\b{_NUMBER}\s*-\s*{_NUMBER}\s*{_CURRENCY}"
+    rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}{_TO}{AMOUNT}"
+    rf"|{_CURRENCY}\s*{_NUMBER}{_DASH}{_CURRENCY}?\s*{_NUMBER}{_NOT_UNIT}"
+    rf"|\b{_NUMBER}{_DASH}{_NUMBER}\s*{_CURRENCY}"
+    rf"|\b(?:budget|price range|prices?|preis|preisrahmen|prix)\s*(?:of|is|:|von|de)?\s*{_NUMBER}{_DASH}{_NUMBER}{_NOT_UNIT}"
 )
+# "around 100", "so um die 70", "environ 90 €", "around 60-80": a price with a tolerance
+# (AROUND_TOLERANCE of one amount, AROUND_RANGE_TOLERANCE beyond the ends of a range).
+AROUND = re.compile(
+    r"\b(?:around|about|roughly|approximately|approx\.?|circa|ca\.?|something like|"
+    r"(?:so )?um die|ungef(?:a|ae)hr|etwa|rund|"
+    r"environ|autour de|a peu pres|aux alentours de)\s*"
+    rf"{AMOUNT}(?:{_DASH}{AMOUNT})?"
+)
+AROUND_TOLERANCE = Decimal("0.2")
+AROUND_RANGE_TOLERANCE = Decimal("0.1")
 MAX_PRICE = re.compile(rf"\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}")
 MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mini)\b|>\s*{AMOUNT}")
 
@@ -45,6 +62,15 @@ IN_STOCK = re.compile(
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
 SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointure|in gr(?:o|oe)sse"
+# Words for letter sizes; those "alone" are read anywhere, the "cued" ones only after a word
+# for size ("size large", "in small"), as "a small speaker" describes the speaker.
+SIZE_NAMES_ALONE = {
+    "extra small": "XS", "x-small": "XS", "xsmall": "XS", "medium": "M", "extra large": "XL", "x-large": "XL",
+    "xlarge": "XL", "xx-large": "XXL", "xxlarge": "XXL", "2xl": "XXL", "mittel": "M", "moyen": "M",
+    "moyenne": "M",
+}  # fmt: skip
+SIZE_NAMES_CUED = {"small": "S", "large": "L", "klein": "S", "gross": "L", "petit": "S", "petite": "S",
+                   "grand": "L", "grande": "L"}  # fmt: skip
 SIZE_LISTS = r"\s*(?:,|/|or|and|oder|und|ou|et)\s*"
 SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fais du 42"
 

@@ -30,6 +30,8 @@ from shopagent.domain.chat import ModelReply
 from shopagent.domain.text import Vocabulary, fold, words
 
 _CENT = Decimal("0.01")
+_PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
+_QUOTED_CHARS = 80
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -87,7 +89,7 @@ class Planner:
             args: dict[str, Any] = {"query": reading.query, "limit": LIST_LENGTH}
             if filters:
                 args["filters"] = filters
-            return search_call(args, {"subject": reading.query})
+            return search_call(args, self._subject(reading, named, text))
         if reading.has_filters:  # "anything under 30 euros?" with nothing before it
             args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
                     "filters": _filters_of(reading)}  # fmt: skip
@@ -174,6 +176,16 @@ class Planner:
         if filters:
             args["filters"] = filters
         return search_call(args, plan)
+
+    def _subject(self, reading: Reading, named: list[str], text: str) -> dict[str, Any]:
+        """How the answer refers to the request: the customer's words for the thing when they
+        are a few words the catalog uses ("warm winter boots"), else their message, quoted."""
+        if len(reading.words) <= _PLAIN_SUBJECT_WORDS and set(reading.words) <= set(named):
+            return {"subject": reading.query}
+        said = " ".join(text.split()).strip(" ?!.,;:")
+        if len(said) > _QUOTED_CHARS:
+            said = said[:_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"
+        return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
 
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog

@@ -17,6 +17,7 @@ from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.text import fold
 
+_CENT = Decimal("0.01")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
 
@@ -149,6 +150,16 @@ class Lexicon:
         self._letters = (
             re.compile(rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+)?({_alternatives(letters)})\b") if letters else None
         )
+        self._ranges = re.compile(rf"\b(?:{ph.SIZE_WORDS})\s*(\d{{1,3}})\s*[-\u2013]\s*(\d{{1,3}})\b(?![.,]?\d)")
+        # "medium", "size large": words for the letter sizes the catalog has ("small" and
+        # "large" only after a word for size, as they mostly describe the thing itself).
+        alone = {w: size for w, size in ph.SIZE_NAMES_ALONE.items() if size in rules.sizes}
+        cued = {**alone, **{w: size for w, size in ph.SIZE_NAMES_CUED.items() if size in rules.sizes}}
+        self._size_names = {**cued}
+        self._named_alone = _alternation(alone) if alone else None
+        self._named_cued = (
+            re.compile(rf"\b(?:{ph.SIZE_WORDS}|in|en|im)\s*[:.]?\s*({_alternatives(cued)})\b") if cued else None
+        )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
 
     def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
@@ -202,6 +213,14 @@ class Lexicon:
         return reading
 
     def _prices(self, text: _Text, reading: Reading) -> None:
+        if found := text.take(ph.AROUND):
+            amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
+            if amounts:
+                low, high = amounts[0], amounts[-1]
+                slack = ph.AROUND_TOLERANCE if low == high else ph.AROUND_RANGE_TOLERANCE
+                reading.min_price = _rounded(low * (1 - slack))
+                reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
+                return
         if found := text.take(ph.BETWEEN):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if len(amounts) == 2:
@@ -215,11 +234,25 @@ class Lexicon:
             reading.min_price, reading.max_price = reading.max_price, reading.min_price
 
     def _sizes(self, text: _Text, reading: Reading) -> None:
-        def add(raw: str) -> None:
-            size = self.sizes.get(_squeeze(raw))
+        def put(size: str | None) -> None:
             if size is not None and size not in reading.sizes:
                 reading.sizes.append(size)
 
+        def add(raw: str) -> None:
+            put(self.sizes.get(_squeeze(raw)))
+
+        for match in text.take(self._ranges):  # "taille 43-46": the shop's name for it, or its sizes
+            low, high = sorted(int(g) for g in match.groups())
+            if (named := self.sizes.get(f"{low}-{high}")) is not None:
+                put(named)
+                continue
+            for size in self.rules.sizes:
+                if size.isdigit() and low <= int(size) <= high:
+                    put(size)
+        for pattern in (self._named_cued, self._named_alone):
+            if pattern is not None:
+                for match in text.take(pattern):
+                    put(self._size_names[_squeeze(match.group(1))])
         for match in text.take(self._size_lists):
             for token in re.split(ph.SIZE_LISTS, match.group(1)):
                 add(token)
@@ -314,6 +347,11 @@ def _squeeze(raw: str) -> str:
     text = re.sub(r"(\d)[,](\d)", r"\1.\2", raw.strip())
     text = re.sub(r"(\d)\s*([a-z])", r"\1 \2", text)
     return " ".join(text.split())
+
+
+def _rounded(value: Decimal) -> Decimal:
+    """A bound to the cent, without trailing zeros: 54, 49.5."""
+    return value.quantize(_CENT)
 
 
 def _money(raw: str | None) -> Decimal | None:
