@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import os
 import statistics
@@ -103,7 +104,10 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
         catalog = Catalog(await s.catalog.list_products(limit=1000, after_id=0))
-        concierge = build_concierge(s.settings, vocabulary_source(s))
+        # Older trees' concierge takes no embedding model.
+        takes_model = "embedder" in inspect.signature(build_concierge).parameters
+        model = {"embedder": s.embedder} if takes_model else {}
+        concierge = build_concierge(s.settings, vocabulary_source(s), **model)
         async with open_in_process(s.mcp_server) as tools:
             agent = AssistantAgent(concierge, tools, "system")
             histories: dict[str, list[ChatMessage]] = {}

@@ -18,6 +18,8 @@ from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 
 PROVIDER = "offline-concierge"
+STORE_TOOL = "search-store-information"
+STORE_PASSAGES = 3
 LIST_LENGTH = 5
 
 
@@ -99,9 +101,16 @@ def search_call(args: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
     return ModelReply(message=message)
 
 
-def details_call(product_ids: list[int], *, compare: bool = False) -> ModelReply:
+def details_call(
+    product_ids: list[int], *, compare: bool = False, question: str = "", asked: dict[str, Any] | None = None
+) -> ModelReply:
+    """Looks the products up: to describe them, compare them, or answer `question` about them
+    (`asked` holds the colours, sizes or stock the question named)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
-    state = {"provider": PROVIDER, "plan": {"compare": compare}}
+    plan: dict[str, Any] = {"compare": compare}
+    if question:
+        plan.update(question=question, asked=asked or {})
+    state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 
 
@@ -110,3 +119,11 @@ def say(text: str, **state: Any) -> ModelReply:
     if "shown" in state:
         provider_state = {**(provider_state or {}), "shown": [p.get("productId") for p in state["shown"]]}
     return ModelReply(message=ChatMessage(role="model", parts=[TextPart(text)], provider_state=provider_state))
+
+
+def store_call(query: str, plan: dict[str, Any]) -> ModelReply:
+    """Searches the shop's own pages (shipping, returns, payment…) for `query`."""
+    args = {"query": query, "limit": STORE_PASSAGES}
+    call = FunctionCall(name=STORE_TOOL, args=args)
+    state = {"provider": PROVIDER, "plan": {**plan, "store": True}}
+    return ModelReply(message=ChatMessage(role="model", parts=[call], provider_state=state))

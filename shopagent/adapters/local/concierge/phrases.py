@@ -242,3 +242,70 @@ BUILTIN_SIZE_NAMES = {
     },
 }  # fmt: skip
 COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}
+
+# -- questions about a product shown ---------------------------------------------------
+
+# Words a question implies that its answer uses ("how long does the battery last" -> hours):
+# added to the question's words when the description's sentences are ranked against it.
+QUESTION_IMPLIES = {
+    "last": "hours battery", "long": "hours battery length", "far": "range km miles", "range": "km miles",
+    "battery": "hours charge charging", "charge": "hours charging battery", "charging": "hours charge",
+    "waterproof": "ipx4 ipx5 ipx7 ip54 ip65 ip67 ip68 water splash rain splashproof",
+    "water": "ipx4 ipx5 ipx7 ip54 ip65 ip67 ip68 waterproof splash", "rain": "waterproof ipx4 ipx5 splash",
+    "fold": "folds folding foldable flat", "box": "included comes", "included": "box comes",
+    "include": "box comes included",
+    "work": "works compatible", "compatible": "works", "android": "ios", "iphone": "ios",
+    "subscription": "monthly", "warranty": "guarantee years", "big": "size cm mm dimensions",
+    "fit": "fits size", "wash": "washable machine", "material": "made",
+    "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
+    "batterie": "heures autonomie charge", "autonomie": "heures batterie", "etanche": "ipx4 ipx7 ip67 eau",
+}  # fmt: skip
+# A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
+QUESTION = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
+    r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
+    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
+    r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
+    r"marche|fonctionne|va|ca|c'est)\b"
+)
+# Words pointing back at what was shown: one product, or all of them.
+POINTS_AT_ONE = re.compile(
+    r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
+    r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
+)
+POINTS_AT_ALL = re.compile(
+    r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"
+    r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle)\b"
+)
+# What a question about a product asks for (its answer is in the product's data).
+ASKS_ABOUT = re.compile(
+    r"\b(?:battery|charge|charging|last|range|far|long|waterproof|water|rain|weigh\w*|weight|heavy|heavier|"
+    r"light|lighter|lightest|fold\w*|include\w*|in the box|come with|comes with|work with|works with|"
+    r"compatible|fit|fits|warranty|material|made of|wash\w*|size|big|wide|tall|noise|connect\w*|"
+    r"akku|laufzeit|wasserdicht|gewicht|schwer|leicht\w*|steuern|passt|kompatibel|"
+    r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec)\b"
+)
+
+# -- questions about the shop, and broad needs ---------------------------------------------
+
+# Shipping, delivery, returns, payment, opening hours, contact, size guides: a question about
+# the shop, answered from its store pages, never searched as a product.
+STORE_QUESTION = re.compile(
+    r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
+    r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|pay|paying|payment\w*|paypal|klarna|"
+    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|"
+    r"contact|phone number|email address|your address|size guide|size chart|click and collect|pick up in store|"
+    r"versand\w*|versende\w*|verschick\w*|liefer(?:ung|zeit|kosten|t ihr|n sie)\w*|zustellung|porto|"
+    r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"
+    r"rechnung|(?:o|oe)ffnungszeiten|ge(?:o|oe)ffnet|kontakt\w*|gr(?:o|oe)ssentabelle|"
+    r"livr\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
+    r"horaires|ouvert\w*|contacter|guide des tailles)\b"
+)
+# A need rather than a thing ("first time camping, where do I start?"): one of each kind.
+BROAD_NEED = re.compile(
+    r"\b(?:what (?:do|would|will|should) (?:i|we|she|he|they) (?:need|get|buy|bring|take)|what does (?:she|he) need|"
+    r"where (?:do|should) (?:i|we) start|first time|just moved|starting (?:to|out)|getting into|"
+    r"what else (?:do|would|should) (?:i|we) need|"
+    r"was brauch(?:e|t|en) (?:ich|man|wir|sie|er)|womit fange ich an|zum ersten mal|"
+    r"de quoi (?:ai-je|j'ai|a-t-(?:il|elle)) besoin|par quoi commencer|premiere fois|je debute)\b"
+)

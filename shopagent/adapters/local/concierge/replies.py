@@ -81,6 +81,9 @@ class Replies:
     store_contact: str
     broad: str
     found_plain: str
+    cheaper_plain: str
+    pricier_plain: str
+    more_plain: str
 
 
 ENGLISH = Replies(
@@ -155,6 +158,9 @@ ENGLISH = Replies(
     store_contact='You can reach the shop at {contact}.',
     broad='A good start for {subject}, one of each kind:',
     found_plain='Here is what I found{filters}:',
+    cheaper_plain='Cheaper options{filters}:',
+    pricier_plain='Pricier options{filters}:',
+    more_plain='More options{filters}:',
 )
 
 GERMAN = Replies(
@@ -230,6 +236,9 @@ GERMAN = Replies(
     store_contact='Sie erreichen den Shop unter {contact}.',
     broad='Ein guter Anfang für {subject}, je eines pro Art:',
     found_plain='Das habe ich gefunden{filters}:',
+    cheaper_plain='Günstigere Angebote{filters}:',
+    pricier_plain='Hochwertigere Angebote{filters}:',
+    more_plain='Weitere Angebote{filters}:',
 )
 
 FRENCH = Replies(
@@ -306,6 +315,9 @@ FRENCH = Replies(
     store_contact='Vous pouvez joindre la boutique : {contact}.',
     broad='Pour bien commencer ({subject}), un de chaque :',
     found_plain="Voici ce que j'ai trouvé{filters} :",
+    cheaper_plain='Moins cher{filters} :',
+    pricier_plain='Plus haut de gamme{filters} :',
+    more_plain='Autres propositions{filters} :',
 )
 
 REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}

@@ -46,6 +46,7 @@ class Reading:
     about: bool = False  # "what about ...", which may point at a shown product or start a new search
     compare: bool = False
     refs: list[int] = field(default_factory=list)  # positions in the last list (1-based, -1 = last)
+    ordinals: list[int] = field(default_factory=list)  # positions named, pointing or not ("ist die erste aus …")
     greeting: bool = False
     thanks: bool = False
     bye: bool = False
@@ -53,6 +54,12 @@ class Reading:
     off_topic: bool = False
     attribute: bool = False  # the words left add a detail to the last request ("in leather?")
     request: bool = False  # worded as a request ("I'm looking for", "ich suche", "je cherche")
+    question: bool = False  # worded as a question ("is …", "does …", "kann man …", "est-ce que …")
+    points_at_one: bool = False  # "it", "that one", "den", "celui-ci"
+    points_at_all: bool = False  # "they", "which of them", "welche davon", "lesquels"
+    asks_about: bool = False  # names something a product's data tells (battery, weight, waterproof…)
+    store_question: bool = False  # about the shop: shipping, returns, payment, opening hours…
+    broad: bool = False  # a need rather than a thing ("what do I need for …")
     words: list[str] = field(default_factory=list)  # the folded words that describe the item
     query: str = ""  # the same words as the customer wrote them
 
@@ -172,6 +179,13 @@ class Lexicon:
     def read(self, message: str) -> Reading:
         text = _Text(message)
         reading = Reading()
+        whole = text.rest
+        reading.question = bool(ph.QUESTION.search(whole))
+        reading.points_at_one = bool(ph.POINTS_AT_ONE.search(whole))
+        reading.points_at_all = bool(ph.POINTS_AT_ALL.search(whole))
+        reading.asks_about = bool(ph.ASKS_ABOUT.search(whole))
+        reading.store_question = bool(ph.STORE_QUESTION.search(whole))
+        reading.broad = bool(ph.BROAD_NEED.search(whole))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
@@ -204,6 +218,7 @@ class Lexicon:
         reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
         reading.attribute = bool(lead and reading.words)
         cued = reading.details or reading.compare or reading.similar or reading.about
+        reading.ordinals = refs
         if refs and (cued or pointer or not reading.words):
             reading.refs = refs
             reading.details = reading.details or not (reading.compare or reading.similar)

@@ -1,0 +1,70 @@
+"""Product text as the concierge may show it: sentences, never instructions or markup.
+
+Descriptions are data written by whoever fills the catalog. A sentence that reads like an
+instruction to an assistant (in English, German or French), and markup that poses as a role
+("<system>…</system>", "[INST]"), is left out wherever product text is quoted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopagent.domain.text import fold
+
+SUMMARY_CHARS = 180
+
+# Sentences of product text that talk to an assistant rather than describe a product.
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules|everything|above)\b"
+    r"|\b(?:system prompt|you are now|act as|pretend (?:to be|you are)|new instructions|jailbreak|developer mode)\b"
+    r"|\btell (?:the |every |all )?(?:customers?|users?|shoppers?|visitors?)\b"
+    r"|\b(?:as an? (?:ai|assistant|language model))\b"
+    r"|\b(?:assistant|system|ai|chatbot|model)\s*:"
+    r"|\b(?:ignoriere|vergiss|missachte)\b.{0,40}\b(?:anweisungen|regeln|alles)\b|\bsage? (?:dem|allen) kunden\b"
+    r"|\b(?:ignore[rz]?|oublie[rz]?)\b.{0,40}\binstructions\b|\bdi(?:s|tes) (?:au|aux) clients?\b"
+    r"|\b(?:every|all) (?:products?|items?) (?:costs?|are|is)\b"
+)
+
+
+# Markup in product text: a role-like element is dropped with its content, any other tag is
+# dropped and its text kept.
+_ROLE_ELEMENT = re.compile(
+    r"<\s*(system|assistant|user|developer|instructions?|prompt|im_start|tool)\b[^>]*>.*?<\s*/\s*\1\s*>",
+    re.IGNORECASE | re.DOTALL,
+)
+_TAG = re.compile(r"<\s*/?\s*[A-Za-z_][^<>]{0,60}>|\[/?(?:INST|SYS|SYSTEM)\]|<<\s*/?SYS\s*>>|<\|[a-z_]+\|>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def clean_sentences(description: str) -> list[str]:
+    """The description's sentences that describe the product, markup removed."""
+    text = _TAG.sub(" ", _ROLE_ELEMENT.sub(" ", description))
+    sentences = _SENTENCE_END.split(" ".join(text.split()))
+    return [s for s in sentences if s and not instruction(s)]
+
+
+def summarise(description: str) -> str:
+    """A short summary of product text for the customer: the first sentences that describe
+    the product (never ones that read like instructions), capped at SUMMARY_CHARS."""
+    kept = clean_sentences(description)
+    if not kept:
+        return ""
+    summary = kept[0]
+    if len(summary) > SUMMARY_CHARS:
+        cut = summary[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:-")
+        summary = cut + "…"
+    return summary
+
+
+def stem(word: str) -> str:
+    """A word without a plural or inflection ending, for comparing names: boots ~ boot."""
+    for ending in ("es", "en", "er", "s", "e", "n", "x"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
+
+
+def instruction(text: str) -> bool:
+    return bool(_INSTRUCTION.search(fold(text)))
+
+
