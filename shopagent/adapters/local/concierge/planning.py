@@ -35,7 +35,7 @@ from shopagent.domain.text import Vocabulary, fold, words
 _CENT = Decimal("0.01")
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
 _QUOTED_CHARS = 80
-_BROAD_RESULTS = 20  # results a broad need picks one product of each kind from
+_BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]

@@ -26,21 +26,28 @@ _INSTRUCTION = re.compile(
 )
 
 
-# Markup in product text: a role-like element is dropped with its content, any other tag is
-# dropped and its text kept.
+# Markup in product text: a role-like element is dropped with its content ("<system>…</system>",
+# "[INST]…[/INST]"), a sentence with an unpaired role marker ("<|im_start|>assistant …") is
+# dropped whole, and any other tag is dropped with its text kept ("<b>Water-repellent</b>").
 _ROLE_ELEMENT = re.compile(
-    r"<\s*(system|assistant|user|developer|instructions?|prompt|im_start|tool)\b[^>]*>.*?<\s*/\s*\1\s*>",
+    r"<\s*(system|assistant|user|developer|instructions?|prompt|tool)\b[^>]*>.*?<\s*/\s*\1\s*>"
+    r"|\[(INST|SYS|SYSTEM)\].*?\[/\2\]|<<\s*SYS\s*>>.*?<<\s*/SYS\s*>>",
     re.IGNORECASE | re.DOTALL,
 )
-_TAG = re.compile(r"<\s*/?\s*[A-Za-z_][^<>]{0,60}>|\[/?(?:INST|SYS|SYSTEM)\]|<<\s*/?SYS\s*>>|<\|[a-z_]+\|>")
+_ROLE_MARKER = re.compile(
+    r"<\|[a-z_]+\|>|\[/?(?:INST|SYS|SYSTEM)\]|<<\s*/?SYS\s*>>"
+    r"|<\s*/?\s*(?:system|assistant|user|developer|instructions?|prompt|tool)\b",
+    re.IGNORECASE,
+)
+_TAG = re.compile(r"<\s*/?\s*[A-Za-z_][^<>]{0,60}>")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def clean_sentences(description: str) -> list[str]:
     """The description's sentences that describe the product, markup removed."""
-    text = _TAG.sub(" ", _ROLE_ELEMENT.sub(" ", description))
-    sentences = _SENTENCE_END.split(" ".join(text.split()))
-    return [s for s in sentences if s and not instruction(s)]
+    sentences = _SENTENCE_END.split(" ".join(_ROLE_ELEMENT.sub(" ", description).split()))
+    kept = [" ".join(_TAG.sub(" ", s).split()) for s in sentences if not _ROLE_MARKER.search(s)]
+    return [s for s in kept if s and not instruction(s)]
 
 
 def summarise(description: str) -> str:

@@ -210,6 +210,7 @@ class Lexicon:
         reading.bye = bool(text.take(ph.BYE))
         reading.off_topic = bool(ph.OFF_TOPIC.search(text.rest))
         reading.request = bool(text.take(ph.REQUEST_FILLERS))
+        text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.NEGATED)
         text.take(ph.MEASURE)
         if reading.small_talk or reading.follow_up:
