@@ -139,7 +139,7 @@ def split_passages(title: str, text: str, token_budget: int) -> list[Passage]:
             pieces.append((section.heading, piece))
     passages = []
     for ordinal, (heading, piece) in enumerate(pieces):
-        context = f"{title} — {heading}" if heading and heading != title else title
+        context = f"{title} — {heading}" if heading and heading not in (title, piece.partition("\n")[0]) else title
         content = f"{context}: {piece}"
         passages.append(Passage(ordinal, heading, piece, content, content_hash("passage", content)))
     return passages
@@ -180,8 +180,8 @@ def _is_question(paragraph: str) -> bool:
 
 
 def _section_pieces(section: _Section, budget: int) -> list[str]:
-    if section.heading.endswith("?"):  # an FAQ entry: the answer under its question stays whole
-        return ["\n\n".join(section.paragraphs)]
+    if section.heading.endswith("?"):  # an FAQ entry: the question with its whole answer
+        return ["\n\n".join([section.heading, *section.paragraphs])]
     pieces: list[str] = []
     current: list[str] = []
     used = 0
