@@ -3,8 +3,9 @@ are validated, and how a page becomes passages.
 
 A page is split at its headings and blank lines; short paragraphs under one heading are kept
 together up to the token budget, a long one is cut between sentences. A question and its
-answer are never split: a heading that asks (ends with "?") keeps everything under it as one
-passage, and so does a paragraph that is only a question with the paragraphs that answer it.
+answer are never split: a heading that asks (ends with "?") keeps the paragraphs under it as one
+passage (up to a paragraph that asks a question of its own), and so does a paragraph that is
+only a question ("Do you ship abroad?", "Q: Gift cards") with the paragraphs that answer it.
 Each passage is embedded with the page title and its heading in front, so "Austria: 5-7
 working days" still says what it is about when it is matched on its own.
 """
@@ -180,12 +181,15 @@ def _is_question(paragraph: str) -> bool:
 
 
 def _section_pieces(section: _Section, budget: int) -> list[str]:
-    if section.heading.endswith("?"):  # an FAQ entry: the question with its whole answer
-        return ["\n\n".join([section.heading, *section.paragraphs])]
     pieces: list[str] = []
+    paragraphs = section.paragraphs
+    if section.heading.endswith("?"):  # an FAQ entry: the question with its whole answer
+        answer = next((i for i, p in enumerate(paragraphs) if _is_question(p)), len(paragraphs))
+        pieces.append("\n\n".join([section.heading, *paragraphs[:answer]]))
+        paragraphs = paragraphs[answer:]
     current: list[str] = []
     used = 0
-    for unit in _units(section.paragraphs):
+    for unit in _units(paragraphs):
         cost = estimate_wordpiece_tokens(unit)
         asks = _is_question(unit.split("\n\n")[0])
         if current and (used + cost > budget or asks):
