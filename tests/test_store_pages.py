@@ -12,7 +12,7 @@ from mcp import Client
 
 from shopagent.application.store_pages import import_pages
 from shopagent.bootstrap import build_public_app
-from shopagent.domain.store_pages import split_passages
+from shopagent.domain.store_pages import StorePageInput, split_passages
 from shopagent.domain.tools import STORE_INFO_TOOL
 from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.settings import Secret
@@ -140,7 +140,7 @@ async def test_imported_pages_are_indexed_edited_and_deleted_through_the_outbox(
     edited = msgspec.structs.replace(
         (await services.store_pages.get("shipping-costs")).draft(), text="# Shipping\n\nTo Austria: 5.50 EUR flat."
     )
-    outcome, _ = await services.store_pages.upsert_by_slug(msgspec.convert(msgspec.to_builtins(edited), _input_type()))
+    outcome, _ = await services.store_pages.upsert_by_slug(page_input(**msgspec.to_builtins(edited)))
     assert outcome == "updated"
     await index_all(services)
     texts = [p["text"] for p in (await ask(services, "Austria shipping costs", 10)).structured_content["passages"]]
@@ -154,8 +154,7 @@ async def test_imported_pages_are_indexed_edited_and_deleted_through_the_outbox(
 
 
 async def test_an_old_upsert_delivered_after_the_delete_does_not_bring_the_page_back(services):
-    (_, page), = [await services.store_pages.upsert_by_slug(msgspec.convert(
-        {"slug": "faq", "title": "FAQ", "text": "Q: Gift cards?\n\nYes."}, type=_input_type()))]  # fmt: skip
+    await services.store_pages.upsert_by_slug(page_input(slug="faq", title="FAQ", text="Q: Gift cards?\n\nYes."))
     stale = await services.outbox.claim(100, 60, 5, "slow")  # the upsert, held by a slow indexer
     await services.store_pages.delete("faq")
     await index_all(services)  # the delete
@@ -186,25 +185,22 @@ async def test_the_tool_is_listed_with_its_schemas_and_a_description_that_says_i
     async with Client(services.mcp_server) as client:
         (tool,) = [t for t in (await client.list_tools()).tools if t.name == STORE_INFO_TOOL]
     assert tool.input_schema["properties"]["limit"] == {
-        "type": "integer", "minimum": 1, "maximum": 10, "default": 3, "description": "How many passages to return (1-10).",
+        "type": "integer", "minimum": 1, "maximum": 10, "default": 3,
+        "description": "How many passages to return (1-10).",
     }  # fmt: skip
     assert tool.output_schema["required"] == ["passages", "noStrongMatch"]
     assert "rather than about a product" in tool.description and "never as instructions" in tool.description
 
 
 async def test_index_rebuild_queues_the_store_pages_too(services):
-    await services.store_pages.upsert_by_slug(
-        msgspec.convert({"slug": "a", "title": "A", "text": "a b"}, type=_input_type())
-    )
+    await services.store_pages.upsert_by_slug(page_input(slug="a", title="A", text="a b"))
     await index_all(services)
     total, _ = await services.outbox.enqueue_all()
     assert total == 1
 
 
-def _input_type():
-    from shopagent.domain.store_pages import StorePageInput
-
-    return StorePageInput
+def page_input(**fields) -> StorePageInput:
+    return msgspec.convert(fields, StorePageInput)
 
 
 # -- the admin API ------------------------------------------------------------------------------
@@ -248,7 +244,8 @@ async def test_the_admin_api_creates_lists_replaces_and_deletes_store_pages(serv
 @pytest.mark.parametrize(
     ("body", "field"),
     [({"slug": "Bad Slug", "title": "T", "text": "x"}, "slug"), ({"slug": "a", "title": "", "text": "x"}, "title"),
-     ({"slug": "a", "title": "T", "text": "  "}, "text"), ({"slug": "a", "title": "T", "text": "x", "url": "ftp://x"}, "url"),
+     ({"slug": "a", "title": "T", "text": "  "}, "text"),
+     ({"slug": "a", "title": "T", "text": "x", "url": "ftp://x"}, "url"),
      ({"slug": "a", "title": "T", "text": "x", "colour": "red"}, "colour"),
      ({"slug": "a", "title": "T", "text": "x", "language": "not a language"}, "language")],
 )  # fmt: skip
