@@ -33,7 +33,8 @@ STREAM_DESCRIPTION = (
     f"arguments, ms, isError, products: cards of the products a {SEARCH_TOOL} or "
     f"{DETAILS_TOOL} call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
     f"availableColors, availableSizes, inStock; sources: the store pages a {STORE_INFO_TOOL} call found a strong "
-    "passage on, each with page (slug), title and url, to cite under the answer), answer (text, message: the stored answer with its sequence), "
+    "passage on, each with page (slug), title and url, to cite under the answer), "
+    "answer (text, message: the stored answer with its sequence), "
     "done (conversationId), and on failure error (status, code, message). A step that ends in tool calls may "
     'stream some text first ("Let me look…"); the answer\'s text is authoritative and equals the deltas since '
     "the last tool event. If the model fails after deltas were sent there is no retry: the turn ends with an "
