@@ -103,7 +103,7 @@ def build_concierge(
         names=language_names(settings),
         vocabulary=vocabulary,
         embedder=embedder,
-        contact=getattr(settings.store, "contact", ""),
+        contact=settings.store.contact,
         **({"replies": replies} if replies is not None else {}),
     )
 

@@ -96,15 +96,19 @@ class Answerer:
             return say("\n".join(lines), shown=kinds, args=plan.get("args", {}), subject=subject)
         if plan.get("store_fallback") and not any(p.get("match") in ("strong", "partial") for p in data.get("products", [])):
             # No product fits: perhaps the shop's own pages answer it ("can you post it to Galway?").
-            return store_call(plan["store_fallback"], {"fallback": self._results(data, plan).text, "strict": True})
+            # A question neither answers ("is there parking near your shop?") gets "I don't know";
+            # a request gets the search's own answer ("we don't seem to carry …").
+            fallback = None if plan.get("question") else self._results(data, plan).text
+            return store_call(plan["store_fallback"], {"fallback": fallback})
         return self._results(data, plan)
 
     def _store_answer(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
         """The best passage of the shop's pages, quoted with its title and link; or, when none
         answers, that the assistant does not know (and how to reach the shop)."""
         r = self._say_in
-        grades = ("strong",) if plan.get("strict") else ("strong", "partial")
-        passages = [p for p in data.get("passages", []) if p.get("grade") in grades]
+        # Only a strong passage is quoted as the answer: a partial one is often about something
+        # else on the same page ("open the order" for "are you open on sundays?").
+        passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
         text = " ".join(clean_sentences(str(passages[0].get("text", "")))) if passages else ""
         if not text:
             if plan.get("fallback"):

@@ -15,10 +15,10 @@ from typing import Any
 
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, ModelReply, TextPart
 from shopagent.domain.text import words
-from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 
 PROVIDER = "offline-concierge"
-STORE_TOOL = "search-store-information"
+STORE_TOOL = STORE_INFO_TOOL
 STORE_PASSAGES = 3
 LIST_LENGTH = 5
 

@@ -293,7 +293,11 @@ ASKS_ABOUT = re.compile(
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
     r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|pay|paying|payment\w*|paypal|klarna|"
-    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|"
+    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|arrives?|"
+    r"tracking|dispatch\w*|send (?:\w+ )?back|sent back|take (?:it|them) back|"
+    r"(?:which|what) size should (?:i|we) (?:order|get|buy)|sizes? runs?|"
+    r"(?:sizing|sizes) (?:run|fit)|fits? (?:small|large|true to size)|"
+    r"welche gr(?:o|oe)sse soll|quelle taille (?:dois|prendre)|zur(?:u|ue)ck(?:schick|send|geb)\w*|paket|"
     r"contact|phone number|email address|your address|size guide|size chart|click and collect|pick up in store|"
     r"versand\w*|versende\w*|verschick\w*|liefer(?:ung|zeit|kosten|t ihr|n sie)\w*|zustellung|porto|"
     r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"

@@ -112,7 +112,7 @@ class Planner:
                 args["limit"] = _BROAD_RESULTS
                 plan["broad"] = True
             if STORE_TOOL in tools:  # when no product fits, the shop's pages may answer
-                plan["store_fallback"] = " ".join(text.split())
+                plan.update(store_fallback=" ".join(text.split()), question=reading.question)
             return search_call(args, plan)
         if reading.has_filters:  # "anything under 30 euros?" with nothing before it
             args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
