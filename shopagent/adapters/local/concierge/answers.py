@@ -34,7 +34,7 @@ from shopagent.domain.chat import FunctionResponse, ModelReply
 from shopagent.domain.text import fold, words
 from shopagent.domain.tools import DETAILS_TOOL
 
-CLOSEST = 3  # partial matches offered as close alternatives
+CLOSEST = 2  # partial matches offered as close alternatives
 STORE_CHARS = 420  # of a store page's passage, quoted
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 
@@ -157,9 +157,10 @@ class Answerer:
         # where they would be other, merely cheaper things rather than the subject.
         taken = {p.get("productId") for p in shown}
         partial = [p for p in products if p.get("match") == "partial" and p.get("productId") not in taken]
-        if shown:  # beside strong matches, only the partial ones named like the request ("kids' bike")
+        if shown:  # beside strong matches, only partial ones named by the word that made those match
             asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
-            partial = [p for p in partial if asked & {stem(w) for w in words(str(p.get("name", "")))}]
+            matched = asked & {stem(w) for p in shown for w in words(str(p.get("name", "")))}
+            partial = [p for p in partial if matched & {stem(w) for w in words(str(p.get("name", "")))}]
         room = 0 if refinement == "cheaper" or plan.get("browse") else min(CLOSEST, LIST_LENGTH - len(shown))
         close = partial[:room] if shown else partial[: 0 if refinement == "cheaper" else CLOSEST]
         lines: list[str] = []

@@ -262,7 +262,7 @@ QUESTION_IMPLIES = {
 }  # fmt: skip
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
+    r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
