@@ -60,8 +60,25 @@ TRADES = {
 }
 
 
+def judge():
+    """tests/conversation_set.py of this checkout (also when another tree's package is measured)."""
+    import importlib.util
+
+    if "conversation_set" in sys.modules:
+        return sys.modules["conversation_set"]
+    spec = importlib.util.spec_from_file_location("conversation_set", HERE / "tests" / "conversation_set.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conversation_set"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def conversations_of(trade: str, split: str) -> list[dict]:
-    from tests.conversation_set import CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations
+    j = judge()
+    CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations = (
+        j.CONVERSATIONS, j.ELECTRONICS_CONVERSATIONS, j.load_conversations
+    )
 
     found = [c for c in load_conversations(CONVERSATIONS) if c["shop"] == trade]
     found = [{**c, "split": c.get("split", "tune")} for c in found]
@@ -81,7 +98,10 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     from shopagent.domain.chat import ChatMessage
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
-    from tests.conversation_set import NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts
+    j = judge()
+    NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts = (
+        j.NOT_CARRIED, j.Catalog, j.listed_names, j.run_conversation, j.tool_parts
+    )
 
     catalog_file, config, queries = TRADES[trade]
     admin = await asyncpg.connect(server.dsn("postgres"))
