@@ -77,7 +77,9 @@ def judge():
 def conversations_of(trade: str, split: str) -> list[dict]:
     j = judge()
     CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations = (
-        j.CONVERSATIONS, j.ELECTRONICS_CONVERSATIONS, j.load_conversations
+        j.CONVERSATIONS,
+        j.ELECTRONICS_CONVERSATIONS,
+        j.load_conversations,
     )
 
     found = [c for c in load_conversations(CONVERSATIONS) if c["shop"] == trade]
@@ -98,9 +100,14 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     from shopagent.domain.chat import ChatMessage
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
+
     j = judge()
     NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts = (
-        j.NOT_CARRIED, j.Catalog, j.listed_names, j.run_conversation, j.tool_parts
+        j.NOT_CARRIED,
+        j.Catalog,
+        j.listed_names,
+        j.run_conversation,
+        j.tool_parts,
     )
 
     catalog_file, config, queries = TRADES[trade]
@@ -242,11 +249,12 @@ def main() -> None:
     if args.show:
         for result in results:
             for q in result["queries"]:
-                if (q["answerable"] and not q["first_fits"]) or q["not_carried"] and q["answerable"]:
+                if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]):
                     print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
             for t in result["turns"]:
                 if not t["passed"]:
-                    print(f"\n[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}\n  {t['answer'][:300]!r}")
+                    head = f"[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}"
+                    print(f"\n{head}\n  {t['answer'][:300]!r}")
     print(provenance.line())
 
 

@@ -78,6 +78,8 @@ def test_size_words_and_ranges(text, sizes):
     assert reading.min_price is None and reading.max_price is None, text
 
 
-@pytest.mark.parametrize("text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"])
+@pytest.mark.parametrize(
+    "text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"]
+)
 def test_words_that_are_not_sizes(text):
     assert SHOP.read(text).sizes == [], text

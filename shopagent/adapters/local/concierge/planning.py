@@ -17,12 +17,12 @@ from typing import Any
 
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
+    STORE_TOOL,
     History,
     Shown,
     decimal_or_none,
     details_call,
     say,
-    STORE_TOOL,
     search_call,
     store_call,
 )
