@@ -273,6 +273,9 @@ QUESTION = re.compile(
 POINTS_AT_ONE = re.compile(
     r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
     r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
+    # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
+    r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
+    r"(?:der|die|das)\b"
 )
 POINTS_AT_ALL = re.compile(
     r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"
