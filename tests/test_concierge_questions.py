@@ -17,7 +17,7 @@ from tests.test_concierge_chat import SEARCH, _message, chat_with
 
 DETAILS = "get-product-full-details"
 pytestmark = pytest.mark.anyio
-TUNE_FLOOR, HELDOUT_FLOOR = 0, 0  # set from the measurement below
+TUNE_FLOOR, HELDOUT_FLOOR = 20, 36  # measured 22 of 29 and 38 of 88 (2026-12-02)
 
 
 @pytest.fixture
