@@ -32,7 +32,6 @@ import inspect
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -236,13 +235,11 @@ def main() -> None:
             print(json.dumps(asyncio.run(run(args.split, args.quick, folder))))
             return
         if args.before is not None:
-            command = [sys.executable, __file__, "--split", args.split, "--rows-json"]
-            command += ["--quick"] if args.quick else []
-            env = {**os.environ, "SHOPAGENT_TREE": str(args.before.resolve())}
-            # This interpreter runs this script on another tree of the same project.
-            done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)  # noqa: S603
+            from bench.common import on_other_tree  # this tree's (the subprocess imports another's)
+
+            before = on_other_tree(__file__, args.before, ["--split", args.split, *(["--quick"] * args.quick)])
             print(f"before ({args.before}), {args.split}:")
-            tables(json.loads(done.stdout.strip().splitlines()[-1]))
+            tables(before)
         results = asyncio.run(run(args.split, args.quick, folder))
     print(f"this tree, {args.split}:")
     tables(results)
