@@ -93,7 +93,7 @@ async def test_a_conversation_over_the_api(settings):
             json={"query": "and socks?", "conversationId": conversation_id},
             headers=token("ana"),
         )
-        assert second.json() == {"conversationId": conversation_id, "response": "answer 2"}
+        assert second.json() == {"conversationId": conversation_id, "response": "answer 2", "products": []}
         await api.post("/api/assistant-agent/chat", json={"query": "another topic"}, headers=token("ana"))
         await api.post("/api/assistant-agent/chat", json={"query": "bob's own"}, headers=token("bob"))
 

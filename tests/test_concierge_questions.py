@@ -6,12 +6,13 @@ request is referred to in the customer's words, never by leftover words."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from shopagent.adapters.local.concierge.text import clean_sentences, summarise
-from tests.conversation_set import ELECTRONICS_CONVERSATIONS, Report, load_conversations
+from tests.conversation_set import ELECTRONICS_CONVERSATIONS, Report, listed_names, load_conversations
 from tests.conversation_set import run_conversation as run_judged
 from tests.test_concierge_chat import SEARCH, _message, chat_with
 
@@ -167,3 +168,20 @@ async def test_the_judged_electronics_conversations(electronics_shop):
         assert not any(o.wrong_not_carried for o in report.outcomes), split
     tune, heldout = reports["tune"], reports["heldout"]
     assert tune.passed >= TUNE_FLOOR and heldout.passed >= HELDOUT_FLOOR, (tune.passed, heldout.passed)
+
+
+async def test_the_answer_says_which_products_it_presents_as_json_and_in_the_stream(electronics):
+    customer = electronics()
+    body = {"query": "a speaker i can take to the beach"}
+    reply = (await customer.client.post("/api/assistant-agent/chat", json=body, headers=customer.headers)).json()
+    named = [p["name"] for p in reply["products"]]
+    assert named and named == listed_names(reply["response"], [], customer.catalog), reply
+    detail = await customer.client.get(f"/api/conversations/{reply['conversationId']}", headers=customer.headers)
+    found = [p for m in detail.json()["messages"] for r in m["toolResults"]
+             for p in r["result"]["structuredContent"]["products"]]  # fmt: skip
+    assert len(found) > len(named)  # the search found more than the answer presents: no card for those
+    stream = {**customer.headers, "Accept": "text/event-stream"}
+    async with customer.client.stream("POST", "/api/assistant-agent/chat", json=body, headers=stream) as events:
+        text = "".join([chunk async for chunk in events.aiter_text()])
+    (answer,) = [json.loads(e.split("data: ", 1)[1]) for e in text.split("\n\n") if e.startswith("event: answer")]
+    assert [p["name"] for p in answer["products"]] == listed_names(answer["text"], [], customer.catalog)

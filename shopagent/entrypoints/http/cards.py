@@ -8,14 +8,15 @@ product is left out rather than failing the turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from shopagent.domain.chat import ToolResult
+from shopagent.domain.chat import FunctionResponse, ToolResult
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 
-__all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "product_cards"]
+__all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "presented_cards", "product_cards"]
 
 
 class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -71,6 +72,29 @@ def product_cards(tool: str, result: ToolResult | None) -> list[ProductCard]:
         card = _details_card(result.structured)
         return [card] if card else []
     return []
+
+
+def presented_cards(answer: str, results: Sequence[FunctionResponse]) -> list[ProductCard]:
+    """The cards of the products an answer presents: those of the turn's catalog results whose
+    name the answer says, in the order it says them (each once). A client draws exactly these,
+    so its cards never show products the text left out."""
+    by_name: dict[str, ProductCard] = {}
+    for response in results:
+        structured = response.result.get("structuredContent")
+        result = ToolResult(is_error=bool(response.result.get("isError")), text="", structured=structured)
+        for card in product_cards(response.name, result):
+            by_name.setdefault(card.name, card)
+    folded = answer.casefold()
+    named = [(folded.find(name.casefold()), card) for name, card in by_name.items()]
+    # Longest names first claim their place, so a name inside a longer one is not counted twice.
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, ProductCard]] = []
+    for start, card in sorted(named, key=lambda item: -len(item[1].name)):
+        end = start + len(card.name)
+        if start >= 0 and not any(s < end and start < e for s, e in taken):
+            taken.append((start, end))
+            found.append((start, card))
+    return [card for _, card in sorted(found, key=lambda item: item[0])]
 
 
 def _search_card(raw: Any) -> ProductCard | None:

@@ -26,6 +26,7 @@ from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
+from shopagent.entrypoints.http.cards import presented_cards
 from shopagent.entrypoints.http.chat_stream import SSE_PING_SECONDS, STREAM_DESCRIPTION, stream_turn
 from shopagent.entrypoints.http.chat_views import (
     AUDIT_RESULT_CHARS,
@@ -81,7 +82,8 @@ def chat_routes(
             except ShopagentError as exc:
                 log_failed_turn(exc)
                 raise
-        return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
+        products = presented_cards(result.response, result.tool_results)
+        return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response, products=products))
 
     async def list_conversations(request: Request) -> Response:
         user = user_of(request)

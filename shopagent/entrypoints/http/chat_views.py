@@ -15,6 +15,7 @@ import msgspec
 from shopagent.application.conversations import MAX_QUERY_CHARS
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
+from shopagent.entrypoints.http.cards import ProductCard
 
 _encoder = msgspec.json.Encoder()
 
@@ -29,6 +30,8 @@ class ChatRequest(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw
 class ChatResponse(msgspec.Struct, rename="camel", kw_only=True):
     conversation_id: uuid.UUID
     response: str
+    # The products the answer presents, in its order: a client draws these as cards.
+    products: list[ProductCard] = msgspec.field(default_factory=list)
 
 
 class UsageView(msgspec.Struct, rename="camel", kw_only=True):
