@@ -8,8 +8,9 @@ from shopagent.application.conversations import ChatPolicy
 from shopagent.application.indexing import IndexingPolicy
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import SearchPolicy
+from shopagent.domain import grade_model, grade_model_multilingual
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.ranking import FusionWeights
+from shopagent.domain.ranking import FusionWeights, GradeModel
 from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import Synonyms, text_search_config_for
 from shopagent.runtime.supervisor import RestartPolicy
@@ -33,9 +34,23 @@ def embedding_model_id(settings: Settings) -> str:
         from shopagent.adapters.local.minilm import MiniLMEmbedder  # its runtime loads only in load()
 
         return MiniLMEmbedder.model_id
+    if e.model == "multilingual":
+        from shopagent.adapters.local.multilingual import MultilingualEmbedder  # the package loads in load()
+
+        return MultilingualEmbedder.model_id
     if e.model == "hash":
         return f"hash-{e.hash_dimensions}"
     return f"{e.gemini_model}@{e.gemini_dimensions}"
+
+
+def grades_for(model_id: str) -> GradeModel:
+    """The grade model fitted with this embedding model's distances (each model has its own
+    scale); MiniLM's for a model without a fitted set of its own (gemini, hash)."""
+    from shopagent.adapters.local.multilingual import MultilingualEmbedder
+
+    if model_id == MultilingualEmbedder.model_id:
+        return grade_model_multilingual.GRADE_MODEL
+    return grade_model.GRADE_MODEL
 
 
 def indexing_policy(settings: Settings) -> IndexingPolicy:
@@ -57,10 +72,12 @@ def vector_index_spec(settings: Settings) -> VectorIndexSpec:
     )
 
 
-def search_policy(settings: Settings) -> SearchPolicy:
+def search_policy(settings: Settings, model_id: str | None = None) -> SearchPolicy:
+    """`model_id`: the embedding model in use (default: the configured one), whose grades apply."""
     s = settings.search
     return SearchPolicy(
         weights=FusionWeights(vector=s.vector_weight, lexical=s.lexical_weight, k=s.fusion_k),
+        grades=grades_for(model_id or embedding_model_id(settings)),
         depth=s.candidates_per_leg,
         lexical_match_products=s.lexical_match_products,
         vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,

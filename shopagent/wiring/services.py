@@ -229,7 +229,8 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     s = core.settings
     embedder = MeasuredEmbedder(model, core.metrics)
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
-    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, search_policy(s))
+    policy = search_policy(s, model.model_id)
+    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
     return _extend(core, SearchServices, embedder=embedder, search=search)
 
 
