@@ -1,6 +1,6 @@
 """A multilingual third search leg beside MiniLM, or a plain switch of the embedding model?
 
-    python bench/cross_language_legs.py [--split heldout]
+    python bench/cross_language_legs.py [--split heldout] [--quick]
 
 The clothing sample is indexed twice in an embedded PostgreSQL in a scratch folder, with MiniLM
 and with the multilingual encoder. Every judged query of the split (eval_queries.jsonl and the
@@ -15,6 +15,8 @@ is judged by the same rule):
   queries not in the catalog's language (as their set or kind says: a perfect language
   detector, so this is the best such a leg could do);
 - `third leg, always`: all three legs for every query.
+
+`--quick` indexes 30 products and asks 3 queries per set: a check that it runs, not figures.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ SAMPLE = ROOT / "shopagent" / "sample_data"
 SETS = {"english": "eval_queries.jsonl", "de": "eval_queries_de.jsonl", "fr": "eval_queries_fr.jsonl"}
 
 
-async def indexed(server, model: str):
+async def indexed(server, model: str, products: int | None):
     from shopagent.application.catalog import import_products
     from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services, prepare_schema
     from shopagent.entrypoints.catalog_files import read_catalog_file
@@ -56,7 +58,7 @@ async def indexed(server, model: str):
         from shopagent.adapters.local.minilm import MiniLMEmbedder as Embedder  # type: ignore[assignment]
     services = open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=Embedder())
     s = await services.__aenter__()
-    await import_products(s.catalog, read_catalog_file(SAMPLE_CATALOG))
+    await import_products(s.catalog, read_catalog_file(SAMPLE_CATALOG)[:products])
     while events := await s.outbox.claim(64, 60, 5, "bench"):
         await s.index_product.index(events)
     return services, s
@@ -78,22 +80,23 @@ def fused(ranked_lists: list[tuple[float, list[str]]], k: float) -> list[str]:
     return sorted(scores, key=lambda s: (-scores[s], s))
 
 
-async def run(split: str, folder: Path) -> list[dict]:
+async def run(split: str, folder: Path, quick: bool = False) -> list[dict]:
     from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 
     server = EmbeddedPostgres(folder / "pg")
     await asyncio.to_thread(server.start)
     opened = []
     try:
-        minilm_ctx, minilm = await indexed(server, "local")
+        products, per_set = (30, 3) if quick else (None, None)
+        minilm_ctx, minilm = await indexed(server, "local", products)
         opened.append(minilm_ctx)
-        multi_ctx, multi = await indexed(server, "multilingual")
+        multi_ctx, multi = await indexed(server, "multilingual", products)
         opened.append(multi_ctx)
         w = minilm.search.policy.weights
         rows = []
         for name, file in SETS.items():
-            for line in map(json.loads, (SAMPLE / file).read_text().splitlines()):
-                if split != "all" and line.get("split") != split or not line["acceptable"] or line.get("filters"):
+            for line in list(map(json.loads, (SAMPLE / file).read_text().splitlines()))[:per_set]:
+                if (split != "all" and line.get("split") != split) or not line["acceptable"] or line.get("filters"):
                     continue
                 language = name if name != "english" else {"german": "de", "french": "fr"}.get(line["kind"], "en")
                 vec_l, lex = await legs(minilm, line["query"])
@@ -119,10 +122,11 @@ async def run(split: str, folder: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
+    parser.add_argument("--quick", action="store_true", help="30 products, 3 queries per set: a check that it runs")
     args = parser.parse_args()
     provenance = Provenance()
     with scratch("cross-language-legs") as folder:
-        rows = asyncio.run(run(args.split, folder))
+        rows = asyncio.run(run(args.split, folder, args.quick))
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for row in rows:
         groups[(row["variant"], row["language"])].append(row)

@@ -1,13 +1,14 @@
 """What each local embedding model costs: load time, memory, indexing and per-query time.
 
-    python bench/embedding_models.py [--models local,multilingual] [--rounds 3] [--queries 200]
+    python bench/embedding_models.py [--models local,multilingual] [--rounds 3] [--queries 200] [--quick]
 
 Each model is measured in fresh interpreters (one per round, models alternated so both see the
 same machine load): the time to import its package and load it (sha256 checks included), the
 RSS after loading, the wall and CPU time to embed the sample catalog's chunk texts in the
 indexer's batches of 32, then --queries single-text embeddings of shopper queries (median and
 95th percentile), and the peak RSS of the process (VmHWM). The best round of each figure is
-printed: the machine is shared, and the best round is the one least disturbed.
+printed: the machine is shared, and the best round is the one least disturbed. `--quick`:
+one round, 64 texts and 10 queries (a check that it runs, not figures).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import os
 import subprocess
 import textwrap
 
-from bench.common import Provenance, grid
+from bench.common import Provenance, grid, scratch
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = textwrap.dedent(
@@ -35,7 +36,7 @@ PROBE = textwrap.dedent(
         with open("/proc/self/status") as f:
             return next(int(l.split()[1]) / 1024 for l in f if l.startswith(key + ":"))
 
-    model, count = sys.argv[1], int(sys.argv[2])
+    model, count, most = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     began = time.perf_counter()
     if model == "multilingual":
         from shopagent.adapters.local.multilingual import MultilingualEmbedder as Embedder
@@ -49,6 +50,7 @@ PROBE = textwrap.dedent(
     for p in json.load(open("shopagent/sample_data/catalog.json")):
         product = SimpleNamespace(**{k: p.get(k) for k in ("name", "category", "brand", "material", "description")})
         texts += [c.content for c in chunk_product(product, 96)]
+    texts = texts[:most]
     wall, cpu = time.perf_counter(), time.process_time()
     for start in range(0, len(texts), 32):
         embedder.embed_sync(texts[start : start + 32])
@@ -70,10 +72,12 @@ PROBE = textwrap.dedent(
 )
 
 
-def probe(model: str, queries: int) -> dict[str, float]:
+def probe(model: str, queries: int, texts: int, folder: Path) -> dict[str, float]:
+    # TMPDIR: onnxruntime leaves a session file there.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(folder)}
     done = subprocess.run(  # noqa: S603 - this interpreter, our own probe
-        [sys.executable, "-c", PROBE, model, str(queries)],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", PROBE, model, str(queries), str(texts)],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     return json.loads(done.stdout)
 
@@ -83,18 +87,23 @@ def main() -> None:
     parser.add_argument("--models", default="local,multilingual")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="one round, 64 texts, 10 queries: a check that it runs")
     args = parser.parse_args()
+    texts = 64 if args.quick else 1_000_000
+    if args.quick:
+        args.rounds, args.queries = 1, 10
     provenance = Provenance()
     models = args.models.split(",")
     runs: dict[str, list[dict[str, float]]] = {m: [] for m in models}
-    for _ in range(args.rounds):
-        for model in models:
-            runs[model].append(probe(model, args.queries))
+    with scratch("embedding-models") as folder:
+        for _ in range(args.rounds):
+            for model in models:
+                runs[model].append(probe(model, args.queries, texts, folder))
     rows = [("", *models)]
     figures = (
         ("import and load", "load", lambda v: f"{v:.2f} s"),
         ("RSS once loaded", "loaded_rss", lambda v: f"{v:.0f} MiB"),
-        ("embed the sample's chunk texts (wall)", "index_wall", lambda v: f"{v:.1f} s"),
+        ("embed the sample's chunk texts, batches of 32 (wall)", "index_wall", lambda v: f"{v:.1f} s"),
         ("... CPU time", "index_cpu", lambda v: f"{v:.1f} s"),
         ("one query, median", "query_median", lambda v: f"{v * 1000:.1f} ms"),
         ("one query, 95th percentile", "query_p95", lambda v: f"{v * 1000:.1f} ms"),
