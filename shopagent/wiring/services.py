@@ -32,6 +32,7 @@ from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.catalog import CatalogService
+from shopagent.application.index_runs import reindex_after_model_change
 from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.leases import Leases
@@ -199,8 +200,10 @@ def _refresh_failed(exc: Exception) -> None:
 
 @contextlib.asynccontextmanager
 async def open_indexer(searching: SearchServices) -> AsyncIterator[IndexerServices]:
-    """The search and the indexer's mailbox (closed on exit), leases and use cases."""
+    """The search and the indexer's mailbox (closed on exit), leases and use cases. Products
+    indexed with another embedding model than this one are queued for re-indexing first."""
     with Mailbox[OutboxEvent](searching.settings.runtime.mailbox_capacity) as mailbox:
+        await reindex_after_model_change(searching.outbox, searching.embedder.model_id)
         yield indexer_services(searching, mailbox)
 
 

@@ -232,6 +232,29 @@ class PostgresOutbox:
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
         return row["n"], row["first"]
 
+    async def enqueue_indexed_with_other_models(self, model: str) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # One at a time: a second indexer starting meanwhile sees the first one's events.
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('shopagent.outbox.model_change'))")
+            added = await conn.fetchval(
+                """
+                WITH added AS (
+                    INSERT INTO outbox_event (kind, product_id)
+                    SELECT 'product.upserted', i.product_id FROM product_index i
+                    WHERE i.model <> $1 AND NOT EXISTS (
+                        SELECT 1 FROM outbox_event e WHERE e.product_id = i.product_id AND e.status = 'pending'
+                    )
+                    ORDER BY i.product_id
+                    RETURNING id
+                )
+                SELECT count(*) FROM added
+                """,
+                model,
+            )
+            if added:
+                await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return added
+
     async def finished_since(self, first_event: int) -> int:
         """How many events from `first_event` on are finished (done or dead-lettered)."""
         async with self._pool.acquire() as conn:
