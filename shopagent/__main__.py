@@ -87,6 +87,22 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="layout of a .csv file (default: auto, told from its header)",
     )
+    store_info = commands.add_parser(
+        "store-info", help="manage the store pages", description="Manage the store pages (shipping, returns, FAQ...)."
+    )
+    store_info_commands = store_info.add_subparsers(
+        dest="action", metavar="ACTION", required=True, parser_class=_Parser
+    )
+    pages = store_info_commands.add_parser(
+        "import",
+        parents=[common],
+        help="create or update store pages from a folder of .md/.txt/.html files or a .json/.jsonl file",
+        description="Upsert store pages by slug from PATH: a folder (one page per .md, .txt or .html file; the slug "
+        "is the file name, the title its first heading) or a .json (an array of pages) or .jsonl (one page per "
+        "line) file with slug, title, text and optionally url and language. Bad pages are reported with their file "
+        "and line and skipped; the rest is imported. Exit code 1 if any page was rejected.",
+    )
+    pages.add_argument("path", metavar="PATH", type=Path)
     index = commands.add_parser("index", help="inspect and manage the semantic index", description="The index.")
     index_commands = index.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     index_commands.add_parser(
@@ -207,6 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "migrate": lambda: commands.migrate(settings),
         "catalog": lambda: commands.catalog_import(settings, args.file, args.format),
         "index": lambda: commands.index(settings, args.action),
+        "store-info": lambda: commands.store_pages_import(settings, args.path),
         "mcp": lambda: commands.mcp_stdio(settings),
         "repl": lambda: commands.repl(settings),
         "token": lambda: commands.issue_token(settings, args.user_id, args.ttl),

@@ -85,6 +85,7 @@ __all__ = [  # the stable surface tests, benchmarks and the CLI import from here
 log = logging.getLogger("shopagent")
 
 SAMPLE_CATALOG = Path(__file__).parent / "sample_data" / "catalog.json"
+SAMPLE_STORE_PAGES = Path(__file__).parent / "sample_data" / "store_pages"
 HealthReport = Callable[[], Awaitable[Health]]
 Offered = dict[str, Callable[[], ChildSpec]]
 
@@ -186,6 +187,7 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
         auth_secret=s.secrets.auth_secret.reveal(),
         admin_key=s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None,
         catalog=services.catalog,
+        store_pages=services.store_pages,
         index_status=partial(services.index_status, embedding_model_id(s)),
         open_chat=partial(open_chat, services, chat_model),
         chat_limit=RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages"),

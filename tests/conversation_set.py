@@ -35,7 +35,21 @@ from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 
 DATA = Path(__file__).parent / "data"
 CONVERSATIONS = DATA / "conversations.jsonl"
-SHOP_LANGUAGE = {"clothing": "en", "kitchen": "en", "kitchen-de": "de", "kitchen-fr": "fr"}
+SHOP_LANGUAGE = {"clothing": "en", "kitchen": "en", "kitchen-de": "de", "kitchen-fr": "fr", "electronics": "en"}
+ELECTRONICS_CONVERSATIONS = DATA / "electronics" / "conversations.jsonl"
+# An answer that says the shop does not have the thing asked for (in any of its languages).
+NOT_CARRIED = re.compile(
+    r"doesn't seem to (?:carry|have)|don't seem to (?:carry|have)|does not seem to (?:carry|have)|"
+    r"scheint .{0,60}nicht im Sortiment|führen wir (?:leider )?nicht|haben wir (?:leider )?nicht|"
+    r"ne semble pas (?:proposer|avoir)|nous n'avons pas",
+    re.IGNORECASE,
+)
+# An answer that says the product's data does not tell (for a fact the catalog lacks).
+NOT_TOLD = re.compile(
+    r"doesn't say|does not say|don't say|do not say|doesn't tell|does not tell|no information|not mentioned|"
+    r"doesn't mention|does not mention|sagt nicht|nicht angegeben|keine angabe|ne (?:précise|dit|mentionne) pas",
+    re.IGNORECASE,
+)
 SEARCH = "product-semantic-search"
 DETAILS = "get-product-full-details"
 _PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)")
@@ -126,6 +140,9 @@ class TurnOutcome:
     problems: list[str]
     answer: str
     grounded: bool
+    facts_ok: bool | None = None  # an info turn with judged facts: were they stated (or "not told")?
+    earlier_ok: bool | None = None  # a turn about a shown product: was the right one looked up?
+    wrong_not_carried: bool = False  # said "we don't carry it" though an acceptable product fits
 
 
 @dataclass
@@ -236,7 +253,7 @@ def language_of(text: str, catalog: Catalog) -> str:
 async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Catalog) -> list[TurnOutcome]:
     outcomes = []
     conversation_id = None
-    previous: list[str] = []  # the names of the last list shown
+    previous: list[str] = []  # the names of the last list shown (a search that lists nothing keeps it)
     language = SHOP_LANGUAGE[conversation["shop"]]
     for number, turn in enumerate(conversation["turns"], start=1):
         conversation_id, answer, messages = await say(conversation_id, turn["say"])
@@ -248,13 +265,58 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
             problems.append(f"answer not in {language}")
         ungrounded = grounded(answer, turn["say"], responses, catalog)
         problems += ungrounded
-        outcomes.append(TurnOutcome(conversation["id"], number, turn["say"], expect["reply"], not problems,
-                                    problems, answer, not ungrounded))  # fmt: skip
+        facts_ok = _facts_stated(expect, answer, responses, catalog)
+        if facts_ok is False:
+            problems.append("the asked fact was not stated")
+        wrong = bool(NOT_CARRIED.search(answer)) and bool(_achievable(expect, previous, catalog))
+        if wrong:
+            problems.append("said the shop does not carry what it carries")
+        outcome = TurnOutcome(conversation["id"], number, turn["say"], expect["reply"], not problems, problems,
+                              answer, not ungrounded, facts_ok, _earlier_ok(expect, problems), wrong)  # fmt: skip
+        outcomes.append(outcome)
         if listed and expect["reply"] not in ("details", "compare"):
             previous = listed
-        elif not listed and calls and all(c.name == SEARCH for c in calls):
-            previous = []
     return outcomes
+
+
+def _achievable(expect: dict[str, Any], previous: list[str], catalog: Catalog) -> set[str]:
+    """The acceptable products that meet a product turn's conditions (empty for other turns)."""
+    if expect["reply"] != "products":
+        return set()
+    filters = expect.get("filters", {})
+    previous_prices = [catalog.by_name[n].effective_price for n in previous if n in catalog.by_name]
+    below = max(previous_prices) if expect.get("cheaper") and previous_prices else None
+    above = min(previous_prices) if expect.get("pricier") and previous_prices else None
+    return {catalog.by_slug[s].name for s in expect.get("acceptable", []) if catalog.fits(s, filters, below, above)}
+
+
+def _facts_stated(
+    expect: dict[str, Any], answer: str, responses: list[FunctionResponse], catalog: Catalog
+) -> bool | None:
+    """For an info turn with judged facts: whether the answer states the fact of each product it
+    looked up (any one of the judged phrasings), or says the data does not tell where it does not."""
+    facts = expect.get("facts")
+    if expect["reply"] not in ("details", "compare") or not facts:
+        return None
+    looked_up = [catalog.by_name[n].slug for n in _detailed_names(responses) if n in catalog.by_name]
+    judged = [slug for slug in looked_up if slug in facts]
+    if not judged:
+        return False if looked_up or any(facts.values()) else None
+    folded = " ".join(answer.casefold().split())
+    for slug in judged:
+        wanted = facts[slug]
+        if wanted is None:
+            if not NOT_TOLD.search(answer):
+                return False
+        elif not any(" ".join(w.casefold().split()) in folded for w in wanted):
+            return False
+    return True
+
+
+def _earlier_ok(expect: dict[str, Any], problems: list[str]) -> bool | None:
+    if expect["reply"] not in ("details", "compare"):
+        return None
+    return not any(p.startswith(("did not look up", "looked up")) for p in problems)
 
 
 def judge(
@@ -267,8 +329,20 @@ def judge(
     catalog: Catalog,
 ) -> list[str]:
     reply = expect["reply"]
+    if reply == "store":
+        searched = [c for c in calls if c.name in (SEARCH, DETAILS)]
+        return (["searched the catalog for a store question"] if searched else []) + (
+            [f"listed {listed}"] if listed else []
+        )
+    if reply == "advice":
+        return []
     if reply == "smalltalk":
         return (["searched on small talk"] if calls else []) + ([f"listed {listed}"] if listed else [])
+    if reply == "details" and "refers_to" not in expect and expect.get("products"):
+        # The shopper named the product ("the headset one"): one of the judged candidates.
+        named = {catalog.by_slug[s].name for s in expect["products"] if s in catalog.by_slug}
+        looked_up = _detailed_names(responses)
+        return [] if named & set(looked_up) else [f"did not look up one of {sorted(named)}"]
     if reply in ("details", "compare"):
         positions = [expect.get("refers_to", 1)] if reply == "details" else expect.get("compare", [1, 2])
         wanted = [_position(previous, p) for p in positions]

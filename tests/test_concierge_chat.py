@@ -360,7 +360,7 @@ async def test_the_repl_holds_a_conversation_until_new(sample_shop, monkeypatch)
         await run_repl(AssistantAgent(concierge, tools, "system"), out=out)
     answers = re.findall(r"assistant> (.*)", out.getvalue())
     assert answers[0].startswith("Here is what I found for warm winter boots")
-    assert answers[1].startswith(("Cheaper warm winter boots", "I found no warm winter boots"))
+    assert answers[1].startswith(("Cheaper options for warm winter boots", "I found no warm winter boots"))
     assert "(a new conversation)" in out.getvalue()
     assert answers[2].startswith("What are you looking for?")  # nothing to be cheaper than any more
 

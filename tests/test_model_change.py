@@ -55,7 +55,8 @@ async def test_an_indexer_started_with_another_model_reindexes_what_the_old_one_
             with anyio.fail_after(10):
                 found = await services.search.search(services.search.request("alpine winter boot"))
             assert found.products[0].product_id == boots.id
-    assert "2 product(s) were indexed with another embedding model; re-indexing them with hash-48" in caplog.text
+    assert "2 product(s) and store page(s) were indexed with another embedding model" in caplog.text
+    assert "re-indexing them with hash-48" in caplog.text
 
     # The same model again: nothing to do.
     async with open_services(new, INDEXER_ACTORS, embedder=HashEmbedder(48)) as services:

@@ -111,7 +111,7 @@ async def _more_scans_than(services, scans: int) -> bool:
 async def test_tools_are_listed_with_input_and_output_schemas(shop):
     async with Client(shop.mcp_server) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(tools) == {"product-semantic-search", "get-product-full-details"}
+    assert set(tools) == {"product-semantic-search", "get-product-full-details", "search-store-information"}
     search_tool = tools["product-semantic-search"]
     assert search_tool.input_schema["required"] == ["query"]
     assert "red" in search_tool.input_schema["properties"]["filters"]["properties"]["colors"]["items"]["enum"]
@@ -309,7 +309,7 @@ async def test_mcp_stdio_serves_the_same_tools_to_a_real_stdio_client(shop):
         async with Client(parameters) as client:
             tools = [t.name for t in (await client.list_tools()).tools]
             found = await search(client, query="leather winter boot", limit=2)
-    assert tools == ["product-semantic-search", "get-product-full-details"]
+    assert tools == ["product-semantic-search", "get-product-full-details", "search-store-information"]
     assert found == ["sale-boot", "full-price-boot"]
 
 

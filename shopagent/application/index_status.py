@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from shopagent.application.ports import ChunkStore, Outbox, VectorIndexAdmin
+from shopagent.domain.store_pages import PageCoverage
 
 DEAD_EVENTS_SHOWN = 20
 
@@ -23,9 +24,17 @@ class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
     text_search_config: str = ""  # the configuration full-text documents are written in
     text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
+    store_pages_indexed: int = 0  # store pages whose passages come from the model
+    store_pages_total: int = 0
 
 
-async def index_status(outbox: Outbox, chunks: ChunkStore, vector_index: VectorIndexAdmin, model: str) -> IndexStatus:
+class PageCounts(Protocol):
+    async def coverage(self, model: str) -> PageCoverage: ...
+
+
+async def index_status(
+    outbox: Outbox, chunks: ChunkStore, vector_index: VectorIndexAdmin, model: str, pages: PageCounts | None = None
+) -> IndexStatus:
     """The outbox's backlog and newest dead letters, the products indexed with `model`, and
     whether its vector index is ready. Read one after the other, not as one snapshot: a
     report for people, who see it change anyway."""
@@ -33,6 +42,7 @@ async def index_status(outbox: Outbox, chunks: ChunkStore, vector_index: VectorI
     coverage = await chunks.coverage(model)
     state = await vector_index.state(model)
     dead = await outbox.dead_letters(DEAD_EVENTS_SHOWN)
+    page_coverage = await pages.coverage(model) if pages is not None else PageCoverage(0, 0)
     return IndexStatus(
         model=model,
         pending=backlog.pending,
@@ -45,4 +55,6 @@ async def index_status(outbox: Outbox, chunks: ChunkStore, vector_index: VectorI
         vector_index_settings=state.settings,
         text_search_config=coverage.text_search_config,
         text_documents=coverage.text_documents,
+        store_pages_indexed=page_coverage.pages_indexed,
+        store_pages_total=page_coverage.pages_total,
     )

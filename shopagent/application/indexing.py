@@ -1,4 +1,5 @@
-"""The indexing use case: a batch of outbox events in, each product's current chunk set stored.
+"""The indexing use case: a batch of outbox events in, each product's current chunk set stored
+(and each store page's passages: `application.store_pages.IndexStorePages`).
 
 Exactly-once in effect: events are processed against the *current* product (never the
 state at event time); chunks whose text is already stored are never embedded again; the
@@ -25,6 +26,7 @@ import numpy as np
 
 from shopagent.application.leases import Leases
 from shopagent.application.ports import CatalogRepository, ChunkStore, EmbeddingModel, Outbox, SaveItem, SaveOutcome
+from shopagent.application.store_pages import IndexStorePages
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable, ShopagentError
 from shopagent.domain.indexing import OutboxEvent, chunk_product, chunk_set_hash
@@ -58,6 +60,7 @@ class IndexProducts:
         keeper: VectorIndexKeeper | None = None,
         leases: Leases | None = None,
         database_back: Callable[[], Awaitable[None]] | None = None,
+        pages: IndexStorePages | None = None,
     ) -> None:
         self._catalog = catalog
         self._outbox = outbox
@@ -69,6 +72,7 @@ class IndexProducts:
         self.keeper = keeper
         self.leases = leases
         self._database_back = database_back or partial(anyio.sleep, 1.0)
+        self._pages = pages  # the store pages' events (the same outbox, another aggregate)
 
     async def __call__(self, events: Sequence[OutboxEvent]) -> None:
         """Index a batch. While the database is away the batch waits and is then done again:
@@ -111,6 +115,12 @@ class IndexProducts:
         pending = set(await self._outbox.pending_among([e.id for e in events]))
         live = [e for e in events if e.id in pending]  # the rest were delivered again: no-op
         outcomes: dict[int, SaveOutcome | None] = {e.id: None for e in events if e.id not in pending}
+        page_events = [e for e in live if e.kind.aggregate == "store_page"]
+        live = [e for e in live if e.kind.aggregate == "product"]
+        if page_events:
+            if self._pages is None:
+                raise ShopagentError("this indexer was built without store pages")
+            outcomes.update(await self._pages.index(page_events))
         if not live:
             return outcomes
         model = self._embedder.model_id
@@ -160,8 +170,9 @@ class IndexProducts:
         failures = event.attempts + 1  # `attempts` counts the earlier failures
         if failures >= self._policy.max_attempts:
             log.error(
-                "event %d (product %d) dead-lettered after %d failed attempts: %s",
+                "event %d (%s %d) dead-lettered after %d failed attempts: %s",
                 event.id,
+                event.kind.aggregate,
                 event.product_id,
                 failures,
                 reason,
@@ -172,8 +183,9 @@ class IndexProducts:
             return
         delay = Backoff(self._policy.backoff_seconds, self._policy.backoff_max_seconds).delay(failures)
         log.warning(
-            "event %d (product %d) failed (attempt %d), retrying in %.1fs: %s",
+            "event %d (%s %d) failed (attempt %d), retrying in %.1fs: %s",
             event.id,
+            event.kind.aggregate,
             event.product_id,
             failures,
             delay,

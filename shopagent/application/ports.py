@@ -27,6 +27,8 @@ from shopagent.domain.indexing import SaveOutcome as SaveOutcome
 from shopagent.domain.indexing import VectorIndexSpec as VectorIndexSpec
 from shopagent.domain.indexing import VectorIndexState as VectorIndexState
 from shopagent.domain.search import SearchFilters
+from shopagent.domain.store_information import PassageEvidence
+from shopagent.domain.store_pages import Passage, StorePage, StorePageDraft
 
 
 class EmbeddingModel(Protocol):
@@ -142,8 +144,9 @@ class Outbox(Protocol):
         ...
 
     async def enqueue_indexed_with_other_models(self, model: str) -> int:
-        """Queue every product indexed with another embedding model than `model` and not
-        waiting for indexing already; how many (indexers starting together queue each once)."""
+        """Queue every product and store page indexed with another embedding model than
+        `model` and not waiting for indexing already; how many (indexers starting together
+        queue each once)."""
         ...
 
     async def finished_since(self, first_event: int) -> int:
@@ -186,6 +189,58 @@ class ChunkStore(Protocol):
         ...
 
     async def coverage(self, model: str) -> IndexCoverage: ...
+
+
+@dataclass
+class PageItem:
+    """A store page's passage set to store; `vectors` is None when the stored set is already this one."""
+
+    page: StorePage
+    passages: list[Passage]
+    set_hash: bytes
+    vectors: np.ndarray | None = None
+
+
+class StorePageRepository(Protocol):
+    """The shop's store pages; every write queues its `store_page.*` outbox event with it."""
+
+    async def create(self, draft: StorePageDraft) -> StorePage:
+        """Raises Conflict when the slug is taken."""
+        ...
+
+    async def replace(self, page_id: int, draft: StorePageDraft, expected_version: int) -> StorePage:
+        """Raises VersionConflict when the page changed or went since that version was read."""
+        ...
+
+    async def delete(self, slug: str) -> bool: ...
+
+    async def get_by_slug(self, slug: str) -> StorePage | None: ...
+
+    async def get_many(self, page_ids: Sequence[int]) -> dict[int, StorePage]: ...
+
+    async def list(self) -> list[StorePage]: ...
+
+    async def count(self) -> int: ...
+
+
+class PassageStore(Protocol):
+    """Each store page's embedded passages and full-text documents (as `ChunkStore` for products)."""
+
+    async def indexed_sets(self, page_ids: Sequence[int], model: str) -> dict[int, bytes]: ...
+
+    async def stored_embeddings(self, page_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]: ...
+
+    async def save_batch(
+        self, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
+    ) -> dict[int, SaveOutcome]:
+        """As `ChunkStore.save_batch`, for store pages and their events."""
+        ...
+
+    async def candidates(
+        self, query: np.ndarray, words: Sequence[str], model: str, depth: int
+    ) -> list[PassageEvidence]:
+        """The passages nearest to the query vector and those having any of `words`."""
+        ...
 
 
 class VectorIndexAdmin(Protocol):

@@ -22,10 +22,18 @@ from shopagent.domain.catalog import ProductDraft
 class EventKind(enum.StrEnum):
     UPSERTED = "product.upserted"
     DELETED = "product.deleted"
+    PAGE_UPSERTED = "store_page.upserted"
+    PAGE_DELETED = "store_page.deleted"
+
+    @property
+    def aggregate(self) -> str:
+        """What the event's id names: "product" or "store_page"."""
+        return self.value.partition(".")[0]
 
 
 class OutboxEvent(msgspec.Struct, frozen=True):
-    """A claimed outbox event; `attempts` counts its earlier failed attempts."""
+    """A claimed outbox event; `attempts` counts its earlier failed attempts. `product_id` is
+    the id of the aggregate the kind names: a product's, or a store page's."""
 
     id: int
     kind: EventKind

@@ -1,4 +1,4 @@
-"""The names of the catalog tools: part of the public interface.
+"""The names of the shop's tools (the catalog and its store pages): part of the public interface.
 
 The MCP server serves them, chat models call them by name, the offline concierge plans with
 them and the chat API turns their results into product cards, so they are written once, here.
@@ -8,3 +8,4 @@ from __future__ import annotations
 
 SEARCH_TOOL = "product-semantic-search"
 DETAILS_TOOL = "get-product-full-details"
+STORE_INFO_TOOL = "search-store-information"

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, TextIO
 
 from shopagent.application.catalog import CatalogService, ImportSummary, import_products
 from shopagent.application.index_status import IndexStatus
-from shopagent.domain.errors import ConfigError
+from shopagent.application.store_pages import PageImportSummary, StorePageService, import_pages
+from shopagent.domain.errors import ConfigError, ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
+from shopagent.entrypoints.store_page_files import read_store_pages
 
 if TYPE_CHECKING:
     from shopagent.application.agent import AssistantAgent
@@ -211,6 +213,25 @@ async def import_catalog_file(
     return summary
 
 
+async def import_store_pages(
+    service: StorePageService, path: Path, out: TextIO = sys.stdout
+) -> PageImportSummary | None:
+    """`store-info import PATH`; None (with the reason on stderr) when PATH cannot be read at all."""
+    try:
+        items = read_store_pages(path)
+    except ValidationError as exc:
+        print(f"shopagent: error: {exc}", file=sys.stderr)
+        return None
+    summary = await import_pages(service, items, ProgressBar(f"importing {path.name}"))
+    out.write(
+        f"{path.name}: {summary.created} created, {summary.updated} updated, {summary.unchanged} unchanged, "
+        f"{len(summary.rejected)} rejected\n"
+    )
+    for where, why in summary.rejected:
+        out.write(f"  rejected {where}: {why}\n")
+    return summary
+
+
 def _row_order(entry: tuple[str, str]) -> int:
     """Where a record is ("row 12 (…)", "line 3", "item 4"), as a number to sort by; 0 when unknown."""
     number = entry[0].split(" ", 2)[1:2]
@@ -238,6 +259,7 @@ def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
     out.write(
         f"model     {status.model}\n"
         f"products  {status.products_indexed} indexed of {status.products_total}\n"
+        f"store pages  {status.store_pages_indexed} indexed of {status.store_pages_total}\n"
         f"events    {status.pending} pending, {status.in_flight} in flight, {status.dead} dead-lettered\n"
         f"vector index  {_vector_index(status)}\n"
         f"full text  {_full_text(status)}\n"
@@ -246,6 +268,7 @@ def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
         out.write("dead-lettered events (newest first; `shopagent index retry-failed` retries them):\n")
         for e in status.dead_events:
             out.write(
-                f"  #{e['id']} {e['kind']} product {e['productId']}, {e['attempts']} failed attempts, "
+                f"  #{e['id']} {e['kind']} {e['kind'].partition('.')[0].replace('_', ' ')} {e['productId']}, "
+                f"{e['attempts']} failed attempts, "
                 f"{e['lostLeases']} lost leases: {e['lastError']}\n"
             )

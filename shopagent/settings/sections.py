@@ -28,6 +28,9 @@ class StoreSettings(Section, frozen=True):
     currency: Annotated[str, msgspec.Meta(pattern="^[A-Z]{3}$")] = "EUR"
     country: Annotated[str, msgspec.Meta(pattern="^[A-Z]{2}$")] = "DE"
     language: str = "en"
+    # How customers reach the shop (e-mail, phone, a contact page), for answers the store pages
+    # do not give; empty = not said.
+    contact: str = ""
 
 
 class DatabaseSettings(Section, frozen=True):

@@ -12,7 +12,7 @@ import anyio
 from shopagent.adapters.postgres.search import PostgresSearchIndex
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.conversations import ChatService
-from shopagent.application.ports import ChatModel
+from shopagent.application.ports import ChatModel, EmbeddingModel
 from shopagent.application.prompts import system_prompt
 from shopagent.application.search import CatalogVocabulary
 from shopagent.domain.errors import ConfigError
@@ -52,7 +52,9 @@ async def open_agent(services: CoreServices, model: ChatModel | None = None) -> 
     settings = services.settings
     provider = chat_provider(settings) if model is None else "custom"  # a model given by a test or benchmark
     measured = MeasuredChatModel(
-        model or build_chat_model(settings, vocabulary_source(services)), services.metrics, provider
+        model or build_chat_model(settings, vocabulary_source(services), _embedder_of(services)),
+        services.metrics,
+        provider,
     )
     try:
         async with open_tool_gateway(services) as gateway:
@@ -85,3 +87,8 @@ def vocabulary_source(services: CoreServices) -> Vocabulary:
     index = PostgresSearchIndex(services.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s)
     return CatalogVocabulary(index, policy.vocabulary_refresh_seconds, policy.real_words, policy.synonyms)
+
+
+def _embedder_of(services: CoreServices) -> EmbeddingModel | None:
+    """The search's embedding model, when this process runs the search (not a chat-only role)."""
+    return services.embedder if isinstance(services, SearchServices) else None

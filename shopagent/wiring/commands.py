@@ -14,8 +14,10 @@ import anyio
 from shopagent import bootstrap
 from shopagent.application.catalog import import_if_empty
 from shopagent.application.index_runs import wait_until_indexed
+from shopagent.application.store_pages import import_pages
 from shopagent.entrypoints import cli
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
+from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.settings import Settings, resolve_data_dir
 from shopagent.wiring.generated_secrets import GENERATED_SECRETS_FILE, demo_secret
@@ -63,6 +65,20 @@ def banner_of(settings: Settings) -> cli.Banner:
 
 
 async def import_sample_catalog_if_empty(services: CoreServices) -> None:
+    await _import_sample_catalog(services)
+    await _import_sample_store_pages(services)
+
+
+async def _import_sample_store_pages(services: CoreServices) -> None:
+    if await services.store_pages.repository.count() > 0:
+        return
+    summary = await import_pages(services.store_pages, read_store_pages(bootstrap.SAMPLE_STORE_PAGES))
+    log.info("imported the sample store pages: %d pages", summary.created)
+    if summary.rejected:
+        log.warning("sample store pages: %d rejected: %s", len(summary.rejected), summary.rejected[:3])
+
+
+async def _import_sample_catalog(services: CoreServices) -> None:
     summary = await import_if_empty(services.catalog, partial(read_catalog_file, bootstrap.SAMPLE_CATALOG))
     if summary is None:
         return
@@ -82,6 +98,12 @@ async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> i
     async with bootstrap.open_services(settings, frozenset()) as services:
         summary = await cli.import_catalog_file(services.catalog, path, format=format, words=words)
     return 1 if summary.rejected else 0
+
+
+async def store_pages_import(settings: Settings, path: Path) -> int:
+    async with bootstrap.open_services(settings, frozenset()) as services:
+        summary = await cli.import_store_pages(services.store_pages, path)
+    return 1 if summary is None or summary.rejected else 0
 
 
 async def index(settings: Settings, action: str) -> int:

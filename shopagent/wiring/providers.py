@@ -57,11 +57,14 @@ def chat_provider(settings: Settings) -> str:
     return settings.chat.provider
 
 
-def build_chat_model(settings: Settings, vocabulary: Vocabulary | None = None) -> ChatModel:
+def build_chat_model(
+    settings: Settings, vocabulary: Vocabulary | None = None, embedder: EmbeddingModel | None = None
+) -> ChatModel:
     """The configured chat model (the offline concierge unless a provider is set up).
 
     `vocabulary` gives the catalog's words (`Vocabulary`), which the concierge uses to tell
-    shopping from off-topic requests.
+    shopping from off-topic requests; `embedder` (the search's model, when this process has
+    it) lets it find the description sentences that answer a question about a product.
     """
     chat, secrets = settings.chat, settings.secrets
     provider = chat_provider(settings)
@@ -85,10 +88,12 @@ def build_chat_model(settings: Settings, vocabulary: Vocabulary | None = None) -
         return OpenAICompatChatModel(
             chat.openai_base_url, chat.openai_model, api_key=key, timeout_seconds=chat.openai_timeout_seconds
         )
-    return build_concierge(settings, vocabulary)
+    return build_concierge(settings, vocabulary, embedder)
 
 
-def build_concierge(settings: Settings, vocabulary: Vocabulary | None = None) -> OfflineConcierge:
+def build_concierge(
+    settings: Settings, vocabulary: Vocabulary | None = None, embedder: EmbeddingModel | None = None
+) -> OfflineConcierge:
     from shopagent.adapters.local.concierge import OfflineConcierge, replies_for
 
     language = settings.store.language
@@ -101,6 +106,8 @@ def build_concierge(settings: Settings, vocabulary: Vocabulary | None = None) ->
         language=language.split("-")[0].casefold(),
         names=language_names(settings),
         vocabulary=vocabulary,
+        embedder=embedder,
+        contact=settings.store.contact,
         **({"replies": replies} if replies is not None else {}),
     )
 

@@ -30,6 +30,8 @@ from shopagent.adapters.postgres.database import GuardedPool, open_pool
 from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
+from shopagent.adapters.postgres.store_pages import PostgresStorePages
+from shopagent.adapters.postgres.store_passages import PostgresPassageStore
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.catalog import CatalogService
 from shopagent.application.index_runs import reindex_after_model_change
@@ -38,6 +40,12 @@ from shopagent.application.indexing import IndexProducts
 from shopagent.application.leases import Leases
 from shopagent.application.ports import EmbeddingModel
 from shopagent.application.search import CatalogSearch, keep_search_fresh
+from shopagent.application.store_pages import (
+    IndexStorePages,
+    StoreInformationSearch,
+    StorePageService,
+    StoreSearchPolicy,
+)
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
@@ -95,12 +103,14 @@ class CoreServices:
     vector_index: PostgresVectorIndexAdmin
     conversations: PostgresConversations
     rate_limits: PostgresRateLimits
+    store_pages: StorePageService
+    passages: PostgresPassageStore
     metrics: Metrics  # the process's own registry and instruments
     stop: StopRequest  # the process's stop, for servers that drain
     remote_tools: RemoteTools = field(default_factory=RemoteTools)
 
     async def index_status(self, model: str) -> IndexStatus:
-        return await index_status(self.outbox, self.chunk_store, self.vector_index, model)
+        return await index_status(self.outbox, self.chunk_store, self.vector_index, model, self.passages)
 
 
 @dataclass(kw_only=True)
@@ -109,6 +119,7 @@ class SearchServices(CoreServices):
 
     embedder: EmbeddingModel
     search: CatalogSearch
+    store_information: StoreInformationSearch
 
     @cached_property
     def mcp_server(self) -> McpServer[Any]:
@@ -116,7 +127,13 @@ class SearchServices(CoreServices):
         from shopagent.entrypoints.mcp.server import build_mcp_server
 
         store = self.settings.store
-        return build_mcp_server(self.search, store.name, store.currency, observe=mcp_tool_observer(self.metrics))
+        return build_mcp_server(
+            self.search,
+            store.name,
+            store.currency,
+            observe=mcp_tool_observer(self.metrics),
+            store_information=self.store_information,
+        )
 
 
 @dataclass(kw_only=True)
@@ -223,6 +240,8 @@ def core_services(
         vector_index=PostgresVectorIndexAdmin(pool),
         conversations=PostgresConversations(pool),
         rate_limits=PostgresRateLimits(pool),
+        store_pages=StorePageService(PostgresStorePages(pool), settings.store.language),
+        passages=PostgresPassageStore(pool, settings.store.language, text_search_config(settings)),
         metrics=metrics,
         stop=stop,
     )
@@ -234,7 +253,8 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s, model.model_id)
     search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
-    return _extend(core, SearchServices, embedder=embedder, search=search)
+    store_information = StoreInformationSearch(embedder, core.passages, StoreSearchPolicy())
+    return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
 
 
 def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -> IndexerServices:
@@ -272,6 +292,9 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         keeper=keeper,
         leases=leases,
         database_back=searching.pool.wait_until_up,
+        pages=IndexStorePages(
+            searching.store_pages.repository, searching.passages, embedder, indexing_policy(s).token_budget
+        ),
     )
     return _extend(
         searching, IndexerServices, mailbox=mailbox, leases=leases, index_keeper=keeper, index_product=index_product

@@ -177,7 +177,8 @@ class PostgresOutbox:
     async def products_waiting(self, max_attempts: int) -> int:
         async with self._pool.acquire() as conn:
             return await conn.fetchval(
-                f"SELECT count(DISTINCT product_id) FROM outbox_event WHERE {_WAITING}", max_attempts
+                f"SELECT count(DISTINCT product_id) FROM outbox_event WHERE {_WAITING} AND kind LIKE 'product.%'",
+                max_attempts,
             )
 
     async def dead_letters(self, limit: int) -> list[dict[str, Any]]:
@@ -217,13 +218,16 @@ class PostgresOutbox:
         return len(revived)
 
     async def enqueue_all(self) -> tuple[int, int]:
-        """An upsert event for every product: (how many, id of the first)."""
+        """An upsert event for every product and store page: (how many, id of the first)."""
         async with self._pool.acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
                 """
                 WITH added AS (
                     INSERT INTO outbox_event (kind, product_id)
-                    SELECT 'product.upserted', id FROM product ORDER BY id
+                    SELECT kind, id FROM (
+                        SELECT 'product.upserted' AS kind, id, 1 AS aggregate FROM product
+                        UNION ALL SELECT 'store_page.upserted', id, 2 FROM store_page
+                    ) AS every_aggregate ORDER BY aggregate, id
                     RETURNING id
                 )
                 SELECT count(*) AS n, coalesce(min(id), 0) AS first FROM added
@@ -238,13 +242,17 @@ class PostgresOutbox:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('shopagent.outbox.model_change'))")
             added = await conn.fetchval(
                 """
-                WITH added AS (
+                WITH stale AS (
+                    SELECT 'product.upserted' AS kind, product_id AS id, 1 AS aggregate FROM product_index
+                    WHERE model <> $1
+                    UNION ALL SELECT 'store_page.upserted', page_id, 2 FROM store_page_index WHERE model <> $1
+                ), added AS (
                     INSERT INTO outbox_event (kind, product_id)
-                    SELECT 'product.upserted', i.product_id FROM product_index i
-                    WHERE i.model <> $1 AND NOT EXISTS (
-                        SELECT 1 FROM outbox_event e WHERE e.product_id = i.product_id AND e.status = 'pending'
+                    SELECT kind, id FROM stale s WHERE NOT EXISTS (
+                        SELECT 1 FROM outbox_event e
+                        WHERE e.product_id = s.id AND e.kind = s.kind AND e.status = 'pending'
                     )
-                    ORDER BY i.product_id
+                    ORDER BY aggregate, id
                     RETURNING id
                 )
                 SELECT count(*) FROM added
@@ -267,7 +275,8 @@ async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent
     """Mark the events done, and older unclaimed events of the same products with them, on
     the caller's connection (in its transaction: `PostgresChunkStore.save_batch`).
 
-    Those older events are covered: the product was read after they committed (catalog
+    Those older events are covered: the product (or store page: events of the same id but
+    another aggregate are not) was read after they committed (catalog
     writes lock the product row before inserting their event, so a product's event ids
     follow commit order). Returns the ids this call completed.
     """
@@ -279,17 +288,20 @@ async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent
         """,
         [e.id for e in events],
     )
-    newest: dict[int, int] = {}
+    newest: dict[tuple[str, int], int] = {}
     for e in events:
-        newest[e.product_id] = max(e.id, newest.get(e.product_id, 0))
+        key = (e.kind.aggregate, e.product_id)
+        newest[key] = max(e.id, newest.get(key, 0))
     await conn.execute(
         """
         UPDATE outbox_event e SET status = 'done', done_at = now(), last_error = 'covered by event ' || t.event_id
-        FROM unnest($1::bigint[], $2::bigint[]) AS t(product_id, event_id)
+        FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS t(aggregate, product_id, event_id)
         WHERE e.product_id = t.product_id AND e.id < t.event_id AND e.status = 'pending'
+          AND split_part(e.kind, '.', 1) = t.aggregate
           AND (e.locked_until IS NULL OR e.locked_until < now())
         """,
-        list(newest),
+        [aggregate for aggregate, _ in newest],
+        [aggregate_id for _, aggregate_id in newest],
         list(newest.values()),
     )
     return [r["id"] for r in done]

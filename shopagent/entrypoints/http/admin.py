@@ -54,7 +54,7 @@ def json_response(data: object, status: int = 200, headers: dict[str, str] | Non
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _guarded(admin_key: str | None, limit: RateLimit | None) -> Callable[[Handler], Handler]:
+def admin_guard(admin_key: str | None, limit: RateLimit | None) -> Callable[[Handler], Handler]:
     def decorate(handler: Handler) -> Handler:
         @wraps(handler)
         async def checked(request: Request) -> Response:
@@ -91,7 +91,7 @@ def admin_routes(
     limit: RateLimit | None = None,
 ) -> list[Route]:
     """`limit`: requests allowed with the admin key, across every replica (None: unlimited)."""
-    guarded = _guarded(admin_key, limit)
+    guarded = admin_guard(admin_key, limit)
 
     @guarded
     async def create(request: Request) -> Response:

@@ -16,10 +16,11 @@ from starlette.responses import StreamingResponse
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import ChatService
 from shopagent.domain.errors import ShopagentError
-from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.entrypoints.http.cards import product_cards
 from shopagent.entrypoints.http.chat_views import ChatRequest, message_view
 from shopagent.entrypoints.http.errors import domain_error_body, log_failed_turn
+from shopagent.entrypoints.http.sources import page_sources
 from shopagent.entrypoints.http.turn_guard import TurnGuard
 
 log = logging.getLogger("shopagent.chat")
@@ -31,7 +32,9 @@ STREAM_DESCRIPTION = (
     "next piece of the model's text, as it is written), step (step, calls: after each model reply), tool (name, "
     f"arguments, ms, isError, products: cards of the products a {SEARCH_TOOL} or "
     f"{DETAILS_TOOL} call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
-    "availableColors, availableSizes, inStock), answer (text, message: the stored answer with its sequence), "
+    f"availableColors, availableSizes, inStock; sources: the store pages a {STORE_INFO_TOOL} call found a strong "
+    "passage on, each with page (slug), title and url, to cite under the answer), "
+    "answer (text, message: the stored answer with its sequence), "
     "done (conversationId), and on failure error (status, code, message). A step that ends in tool calls may "
     'stream some text first ("Let me look…"); the answer\'s text is authoritative and equals the deltas since '
     "the last tool event. If the model fails after deltas were sent there is no retry: the turn ends with an "
@@ -64,7 +67,8 @@ def stream_turn(
             emit("delta", {"text": event.text})
         elif event.kind == "tool":
             emit("tool", {"name": event.name, "arguments": event.args, "ms": round(event.seconds * 1000),
-                          "isError": event.is_error, "products": product_cards(event.name, event.result)})  # fmt: skip
+                          "isError": event.is_error, "products": product_cards(event.name, event.result),
+                          "sources": page_sources(event.name, event.result)})  # fmt: skip
         elif event.kind == "model":
             emit("step", {"step": event.step, "calls": [c for c in event.text.split(", ") if c]})
 

@@ -53,6 +53,7 @@ SECURITY_SCHEMES = {
 PATH_PARAMETERS = {
     "conversation_id": {"type": "string", "format": "uuid"},
     "product_id": {"type": "integer", "minimum": 1},
+    "slug": {"type": "string", "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$", "maxLength": 120},
 }
 
 

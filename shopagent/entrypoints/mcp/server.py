@@ -1,4 +1,5 @@
-"""The MCP tool surface: `product-semantic-search` and `get-product-full-details`.
+"""The MCP tool surface: `product-semantic-search`, `get-product-full-details` and
+`search-store-information`.
 
 Built on the SDK's low-level server, which does not validate arguments: we decode them with
 msgspec and the domain rules ourselves, so every bad argument becomes a tool result with
@@ -14,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import Annotated, Any
 
 import mcp.types as types
@@ -23,10 +25,12 @@ from mcp.shared.exceptions import MCPError
 
 from shopagent import __version__
 from shopagent.application.search import CatalogSearch
+from shopagent.application.store_pages import StoreInformationSearch
 from shopagent.domain.errors import DatabaseUnavailable, EmbeddingError, NotFound, ValidationError
 from shopagent.domain.inputs import split
-from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
+from shopagent.entrypoints.mcp.store_tool import StoreInfoArgs, store_info_description, store_info_schemas
 
 log = logging.getLogger("shopagent.mcp")
 
@@ -152,8 +156,14 @@ class CatalogServer(Server[Any]):
 
 
 def build_mcp_server(
-    search: CatalogSearch, store_name: str, currency: str, *, observe: ToolObserver | None = None
+    search: CatalogSearch,
+    store_name: str,
+    currency: str,
+    *,
+    observe: ToolObserver | None = None,
+    store_information: StoreInformationSearch | None = None,
 ) -> CatalogServer:
+    """The tools over `search`, and `search-store-information` over `store_information` when given."""
     rules = search.rules
     search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency)
     details_in, details_out = details_schemas(currency)
@@ -193,7 +203,11 @@ def build_mcp_server(
     async def run_details(arguments: dict[str, Any]) -> Any:
         return await search.details(_decode(arguments, DetailsArgs).product_id)
 
-    catalog_tools = CatalogTools({SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}, observe)
+    handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
+    if store_information is not None:
+        tools.append(_store_info_tool(store_name))
+        handlers[STORE_INFO_TOOL] = partial(_run_store_info, store_information)
+    catalog_tools = CatalogTools(handlers, observe)
     listing = types.ListToolsResult(tools=tools)  # built once: the tools never change
     input_schemas = {tool.name: tool.input_schema for tool in tools}
 
@@ -212,6 +226,7 @@ def build_mcp_server(
     instructions = (
         f"Catalog tools of {store_name}. Find products with {SEARCH_TOOL}; fetch one product's full "
         f"details with {DETAILS_TOOL}. Prices are in {currency}."
+        + (f" Answer questions about the shop itself with {STORE_INFO_TOOL}." if store_information else "")
     )
     return CatalogServer(
         catalog_tools,
@@ -225,6 +240,23 @@ def build_mcp_server(
         # (to check Mcp-Param headers against the tool's input schema).
         get_tool_input_schema=input_schemas.get,
     )
+
+
+def _store_info_tool(store_name: str) -> types.Tool:
+    inputs, outputs = store_info_schemas()
+    return types.Tool(
+        name=STORE_INFO_TOOL,
+        title="Search store information",
+        description=store_info_description(store_name),
+        input_schema=inputs,
+        output_schema=outputs,
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+
+
+async def _run_store_info(store_information: StoreInformationSearch, arguments: dict[str, Any]) -> Any:
+    args = _decode(arguments, StoreInfoArgs)
+    return await store_information.search(args.query, args.limit)
 
 
 async def _answer(name: str, handler: Handler, arguments: dict[str, Any]) -> ToolAnswer:
@@ -249,7 +281,7 @@ async def _answer(name: str, handler: Handler, arguments: dict[str, Any]) -> Too
     return ToolAnswer(encoded.decode(), False, "ok", encoded)
 
 
-def _decode(arguments: dict[str, Any], kind: type[_Args]) -> Any:
+def _decode(arguments: dict[str, Any], kind: type[msgspec.Struct]) -> Any:
     try:
         return msgspec.convert(arguments, kind)
     except msgspec.ValidationError as exc:

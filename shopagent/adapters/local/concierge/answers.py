@@ -12,32 +12,31 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from decimal import Decimal
+from difflib import SequenceMatcher
 from typing import Any
 
-from shopagent.adapters.local.concierge.memory import LIST_LENGTH, decimal_or_none, say, search_call
+from shopagent.adapters.local.concierge.facts import FactFinder
+from shopagent.adapters.local.concierge.memory import (
+    LIST_LENGTH,
+    STORE_TOOL,
+    decimal_or_none,
+    say,
+    search_call,
+    store_call,
+)
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
+from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply
 from shopagent.domain.text import fold, words
 from shopagent.domain.tools import DETAILS_TOOL
 
-CLOSEST = 2  # alternatives offered when nothing matches well
-SUMMARY_CHARS = 180
-
-# Sentences of product text that talk to an assistant rather than describe a product.
-_INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules|everything|above)\b"
-    r"|\b(?:system prompt|you are now|act as|pretend (?:to be|you are)|new instructions|jailbreak|developer mode)\b"
-    r"|\btell (?:the |every |all )?(?:customers?|users?|shoppers?|visitors?)\b"
-    r"|\b(?:as an? (?:ai|assistant|language model))\b"
-    r"|\b(?:assistant|system|ai|chatbot|model)\s*:"
-    r"|\b(?:ignoriere|vergiss|missachte)\b.{0,40}\b(?:anweisungen|regeln|alles)\b|\bsage? (?:dem|allen) kunden\b"
-    r"|\b(?:ignore[rz]?|oublie[rz]?)\b.{0,40}\binstructions\b|\bdi(?:s|tes) (?:au|aux) clients?\b"
-    r"|\b(?:every|all) (?:products?|items?) (?:costs?|are|is)\b"
-)
-
+CLOSEST = 3  # partial matches offered as close alternatives
+STORE_CHARS = 420  # of a store page's passage, quoted
+_TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 
 class Answerer:
     """Writes the answer to the tool results of a plan, or the next search when a
@@ -51,6 +50,8 @@ class Answerer:
         lexicon: Lexicon,
         language: str,
         names: Mapping[str, LanguageNames],
+        embedder: EmbeddingModel | None = None,
+        contact: str = "",
     ) -> None:
         self._say_in = replies
         self._store = store_name
@@ -58,15 +59,23 @@ class Answerer:
         self._lexicon = lexicon
         self._language = language
         self._names = names
+        self._facts = FactFinder(replies, embedder)
+        self._contact = contact
 
-    def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
+    async def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
         """The answer to the tool results of `plan` (the list shown in `provider_state`)."""
         r = self._say_in
         failed = next((p for p in responses if p.result.get("isError")), None)
         if failed is not None:
             return say(r.error.format(error=failed.result.get("content") or "the catalog did not answer"))
+        if responses[0].name == STORE_TOOL:
+            return self._store_answer(responses[0].result.get("structuredContent") or {}, plan)
         if responses[0].name == DETAILS_TOOL:
             found = [p.result.get("structuredContent") or {} for p in responses]
+            if plan.get("question"):
+                asked = plan.get("asked") or {}
+                lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead)
+                return say("\n".join(lines), detailed=[d.get("productId") for d in found])
             if len(found) >= 2:
                 return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])
             return say(self._details(found[0]), detailed=[found[0].get("productId")])
@@ -80,7 +89,38 @@ class Answerer:
             retry = {**plan, "exclude": fallback["exclude"]}
             retry.pop("fallback")
             return search_call(args, retry)
+        if plan.get("broad") and (kinds := _one_of_each_kind(data, plan)):
+            subject = plan.get("subject") or plan.get("args", {}).get("query", "")
+            lines = [r.broad.format(subject=subject)]
+            lines += [self._line(n, p, {}) for n, p in enumerate(kinds, start=1)]
+            return say("\n".join(lines), shown=kinds, args=plan.get("args", {}), subject=subject)
+        if plan.get("store_fallback") and not any(p.get("match") in ("strong", "partial") for p in data.get("products", [])):
+            # No product fits: perhaps the shop's own pages answer it ("can you post it to Galway?").
+            # A question neither answers ("is there parking near your shop?") gets "I don't know";
+            # a request gets the search's own answer ("we don't seem to carry …").
+            fallback = None if plan.get("question") else self._results(data, plan).text
+            return store_call(plan["store_fallback"], {"fallback": fallback})
         return self._results(data, plan)
+
+    def _store_answer(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
+        """The best passage of the shop's pages, quoted with its title and link; or, when none
+        answers, that the assistant does not know (and how to reach the shop)."""
+        r = self._say_in
+        # Only a strong passage is quoted as the answer: a partial one is often about something
+        # else on the same page ("open the order" for "are you open on sundays?").
+        passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
+        text = " ".join(clean_sentences(str(passages[0].get("text", "")))) if passages else ""
+        if not text:
+            if plan.get("fallback"):
+                return say(plan["fallback"], kept=True)
+            contact = r.store_contact.format(contact=self._contact) if self._contact else ""
+            return say(f"{r.store_unknown} {contact}".strip(), kept=True)
+        if len(text) > STORE_CHARS:
+            text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
+        lines = [r.store_from.format(title=passages[0].get("title", ""), text=text)]
+        if url := passages[0].get("url"):
+            lines.append(r.store_link.format(url=url))
+        return say("\n".join(lines), kept=True)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
         """What of a search result is worth showing as a match, available first: the strong
@@ -91,12 +131,12 @@ class Answerer:
         products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
         if plan.get("browse"):
             return products[:LIST_LENGTH]
-        subject = {_stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
+        subject = {stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
 
         def fits(p: dict[str, Any]) -> bool:
             if p.get("match") == "strong":
                 return True
-            named = {_stem(w) for w in words(str(p.get("name", "")))}
+            named = {stem(w) for w in words(str(p.get("name", "")))}
             return bool(plan.get("refined")) and p.get("match") == "partial" and bool(subject & named)
 
         shown = [p for p in products if fits(p)][:LIST_LENGTH]
@@ -109,28 +149,45 @@ class Answerer:
         subject = plan.get("subject") or call.get("query", "")
         exclude = set(plan.get("exclude", []))
         products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
-        partial = [p for p in products if p.get("match") == "partial"]
         shown = self._showable(data, plan)
         hide_price = bool(plan.get("hide_price"))
         wording = self._filters_text(filters, hide_price=hide_price)
+        refinement = plan.get("refinement")
+        # Partial matches are offered as close alternatives, labelled so; not after "cheaper",
+        # where they would be other, merely cheaper things rather than the subject.
+        taken = {p.get("productId") for p in shown}
+        partial = [p for p in products if p.get("match") == "partial" and p.get("productId") not in taken]
+        if shown:  # beside strong matches, only the partial ones named like the request ("kids' bike")
+            asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
+            partial = [p for p in partial if asked & {stem(w) for w in words(str(p.get("name", "")))}]
+        room = 0 if refinement == "cheaper" or plan.get("browse") else min(CLOSEST, LIST_LENGTH - len(shown))
+        close = partial[:room] if shown else partial[: 0 if refinement == "cheaper" else CLOSEST]
         lines: list[str] = []
         if shown:
             header = {"cheaper": r.found_cheaper, "pricier": r.found_pricier, "more": r.found_more,
-                      "similar": r.found_similar}.get(plan.get("refinement", ""), r.found)  # fmt: skip
+                      "similar": r.found_similar}.get(refinement or "", r.found)  # fmt: skip
             if plan.get("browse"):
                 header = r.browse
+            elif plan.get("quoted"):  # their own words are not repeated back over a list
+                header = {"cheaper": r.cheaper_plain, "pricier": r.pricier_plain, "more": r.more_plain,
+                          "similar": r.found_similar}.get(refinement or "", r.found_plain)  # fmt: skip
             lines.append(header.format(subject=subject, filters=wording))
-            if corrections := data.get("corrections"):
-                lines[0] += " " + r.corrected.format(words=", ".join(corrections.values()))
+            if (fixed := _misspelt(data.get("corrections") or {})) and not plan.get("refined"):
+                lines[0] += " " + r.corrected.format(words=", ".join(fixed))
             lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
             if not any(p.get("inStock", True) for p in shown):
                 lines.append(r.all_sold_out.format(what=self._variation_text(filters, lead=" ")))
+            if close:
+                lines.append(r.also_close)
+                lines += [self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]
             lines.append(r.footer)
-            return say("\n".join(lines), shown=shown, args=call, subject=subject, hide_price=hide_price)
-        refinement = plan.get("refinement")
+            listed = [*shown, *close]
+            return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
             lines.append(template.format(subject=subject, filters=wording))
+        elif close:
+            lines.append(r.close.format(subject=subject, filters=wording))
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
             lines.append(r.none_filtered.format(subject=subject, filters=wording))
         elif _narrowing(filters):
@@ -138,17 +195,14 @@ class Answerer:
             lines.append(r.relax.format(hints=self._hints(filters)))
         else:
             lines.append(r.not_carried.format(store=self._store, subject=subject))
-        # The closest partial matches, labelled so; not after "cheaper", where they would be
-        # other, merely cheaper things rather than the subject.
-        closest = [p for p in partial if p.get("productId") not in exclude][:CLOSEST]
-        if refinement == "cheaper":
-            closest = []
-        if closest:
-            lines.append(r.closest)
-            lines += [self._line(n, p, filters) for n, p in enumerate(closest, start=1)]
-        elif refinement is None and not _narrowing(filters):
+        if close:
+            lines += [self._line(n, p, filters) for n, p in enumerate(close, start=1)]
+            lines.append(r.footer)
+            return say("\n".join(lines), shown=close, args=call, subject=subject, hide_price=hide_price)
+        if refinement is None and not _narrowing(filters):
             lines.append(r.rephrase)
-        return say("\n".join(lines), shown=closest, args=call, subject=subject, hide_price=hide_price)
+        # Nothing to show: the list the customer saw before stays the one "the second one" means.
+        return say("\n".join(lines), kept=True)
 
     def _line(self, number: int, p: dict[str, Any], filters: dict[str, Any]) -> str:
         r = self._say_in
@@ -172,11 +226,11 @@ class Answerer:
         price = f"{d['effectivePrice']} {d['currency']}"
         if d.get("discountedPrice"):
             price += r.was.format(price=d["price"])
-        brand = r.by.format(brand=d["brand"]) if d.get("brand") and not _instruction(d["brand"]) else ""
+        brand = r.by.format(brand=d["brand"]) if d.get("brand") and not instruction(d["brand"]) else ""
         parts = [f"{d['name']}{brand} ({d['category']}) - {price}."]
         if summary := summarise(d.get("description", "")):
             parts.append(summary)
-        if d.get("material") and not _instruction(d["material"]):
+        if d.get("material") and not instruction(d["material"]):
             parts.append(r.material.format(material=d["material"]))
         parts.append(self._availability(d))
         return " ".join(parts)
@@ -198,7 +252,7 @@ class Answerer:
             price = f"{d['effectivePrice']} {d['currency']}"
             if d.get("discountedPrice"):
                 price += r.was.format(price=d["price"])
-            material = f"; {d['material']}" if d.get("material") and not _instruction(d["material"]) else ""
+            material = f"; {d['material']}" if d.get("material") and not instruction(d["material"]) else ""
             rating = r.rating.format(rating=d["rating"]) if d.get("rating") is not None else ""
             lines.append(f"- {d['name']}: {price}{material}{rating}; {self._availability(d)}")
         pa, pb = decimal_or_none(a.get("effectivePrice")), decimal_or_none(b.get("effectivePrice"))
@@ -223,6 +277,9 @@ class Answerer:
             words.append(r.in_colour.format(colours=f" {r.alternative} ".join(map(self._colour, filters["colors"]))))
         text = ", ".join(words)
         return lead + text if text else ""
+
+    def _variation_lead(self, filters: Mapping[str, Any]) -> str:
+        return self._variation_text(dict(filters), lead=" ")
 
     def _filters_text(self, filters: dict[str, Any], *, hide_price: bool = False) -> str:
         r = self._say_in
@@ -254,30 +311,20 @@ class Answerer:
         return f" {r.alternative} ".join(hints)
 
 
-def summarise(description: str) -> str:
-    """A short summary of product text for the customer: the first sentences that describe
-    the product (never ones that read like instructions), capped at SUMMARY_CHARS."""
-    sentences = re.split(r"(?<=[.!?])\s+", " ".join(description.split()))
-    kept = [s for s in sentences if s and not _instruction(s)]
-    if not kept:
-        return ""
-    summary = kept[0]
-    if len(summary) > SUMMARY_CHARS:
-        cut = summary[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:-")
-        summary = cut + "…"
-    return summary
+def _misspelt(corrections: dict[str, str]) -> list[str]:
+    """The corrections that fixed a misspelling ("waterprof" -> "waterproof"), not the
+    synonyms the search applied ("damen" -> "women"), which need no "did you mean"."""
+    return [new for old, new in corrections.items() if SequenceMatcher(None, old, new).ratio() >= _TYPO_LIKENESS]
 
 
-def _stem(word: str) -> str:
-    """A word without a plural or inflection ending, for comparing names: boots ~ boot."""
-    for ending in ("es", "en", "er", "s", "e", "n", "x"):
-        if len(word) > len(ending) + 3 and word.endswith(ending):
-            return word[: -len(ending)]
-    return word
-
-
-def _instruction(text: str) -> bool:
-    return bool(_INSTRUCTION.search(fold(text)))
+def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The best strong or partial match of each category, in the search's order (at most
+    LIST_LENGTH): the start for a broad need."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for p in data.get("products", []):
+        if p.get("match") in ("strong", "partial") and p.get("category") not in kinds:
+            kinds[p.get("category", "")] = p
+    return list(kinds.values())[:LIST_LENGTH] if len(kinds) >= 2 else []
 
 
 def _narrowing(filters: dict[str, Any]) -> bool:

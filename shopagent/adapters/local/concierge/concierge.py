@@ -19,6 +19,7 @@ from shopagent.adapters.local.concierge.memory import history_of, state_of
 from shopagent.adapters.local.concierge.planning import Planner, VocabularySource
 from shopagent.adapters.local.concierge.replies import ENGLISH, Replies
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon, Reading
+from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import ChatMessage, FunctionResponse, ModelReply, ToolSpec
 
@@ -37,12 +38,14 @@ class OfflineConcierge:
         language: str = "en",
         names: Mapping[str, LanguageNames] | None = None,
         vocabulary: VocabularySource | None = None,
+        embedder: EmbeddingModel | None = None,
+        contact: str = "",
     ) -> None:
         known_names = dict(names or {})
         self._say_in = replies
         self._lexicon = Lexicon(rules, known_names)
-        self._planner = Planner(replies, store_name, self._lexicon, vocabulary)
-        self._answerer = Answerer(replies, store_name, rules, self._lexicon, language, known_names)
+        self._planner = Planner(replies, store_name, self._lexicon, vocabulary, contact)
+        self._answerer = Answerer(replies, store_name, rules, self._lexicon, language, known_names, embedder, contact)
 
     @property
     def replies(self) -> Replies:
@@ -70,9 +73,9 @@ class OfflineConcierge:
         responses = [p for p in last.parts if isinstance(p, FunctionResponse)]
         if responses:
             plan = state_of(messages[-2]).get("plan", {}) if len(messages) > 1 else {}
-            reply = self._answerer.answer(responses, plan)
+            reply = await self._answerer.answer(responses, plan)
         else:
-            reply = await self._planner.plan(last.text, history_of(messages[:-1]))
+            reply = await self._planner.plan(last.text, history_of(messages[:-1]), frozenset(t.name for t in tools))
         if on_text is not None and reply.text:
             on_text(reply.text)
         return reply

@@ -15,9 +15,11 @@ from typing import Any
 
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, ModelReply, TextPart
 from shopagent.domain.text import words
-from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 
 PROVIDER = "offline-concierge"
+STORE_TOOL = STORE_INFO_TOOL
+STORE_PASSAGES = 3
 LIST_LENGTH = 5
 
 
@@ -68,6 +70,8 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             history.detailed = []
         elif "detailed" in state:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
+        elif "kept" in state:  # a search that found nothing: the list shown before stays
+            continue
         elif result and args:  # another model answered from a search: take its results as shown
             history.shown = Shown(args, str(args.get("query", "")), list(result.get("products", []))[:LIST_LENGTH])
     return history
@@ -97,9 +101,16 @@ def search_call(args: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
     return ModelReply(message=message)
 
 
-def details_call(product_ids: list[int], *, compare: bool = False) -> ModelReply:
+def details_call(
+    product_ids: list[int], *, compare: bool = False, question: str = "", asked: dict[str, Any] | None = None
+) -> ModelReply:
+    """Looks the products up: to describe them, compare them, or answer `question` about them
+    (`asked` holds the colours, sizes or stock the question named)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
-    state = {"provider": PROVIDER, "plan": {"compare": compare}}
+    plan: dict[str, Any] = {"compare": compare}
+    if question:
+        plan.update(question=question, asked=asked or {})
+    state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 
 
@@ -108,3 +119,11 @@ def say(text: str, **state: Any) -> ModelReply:
     if "shown" in state:
         provider_state = {**(provider_state or {}), "shown": [p.get("productId") for p in state["shown"]]}
     return ModelReply(message=ChatMessage(role="model", parts=[TextPart(text)], provider_state=provider_state))
+
+
+def store_call(query: str, plan: dict[str, Any]) -> ModelReply:
+    """Searches the shop's own pages (shipping, returns, payment…) for `query`."""
+    args = {"query": query, "limit": STORE_PASSAGES}
+    call = FunctionCall(name=STORE_TOOL, args=args)
+    state = {"provider": PROVIDER, "plan": {**plan, "store": True}}
+    return ModelReply(message=ChatMessage(role="model", parts=[call], provider_state=state))

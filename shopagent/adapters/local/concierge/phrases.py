@@ -9,6 +9,7 @@ shop sells: what counts as a product comes from the catalog itself.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 # -- prices ---------------------------------------------------------------------------------
 
@@ -30,10 +31,26 @@ _MIN_WORDS = (
     r"uber|ueber|ab|mindestens|mehr als|"
     r"plus de|au moins|a partir de|superieur a|au-dessus de|au dessus de"
 )
+_TO = r"\s*(?:and|to|-|–|—|und|bis|et|a)\s*"
+_DASH = r"\s*(?:-|–|—|to|bis|a)\s*"
+# A range: "between 50 and 100", "€20 to €40", "20-40 eur", "budget 2000-2500" (a bare
+# "2000-2500" with no word for money around it may be a model number, and is not read).
 BETWEEN = re.compile(
-    rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}\s*(?:and|to|-|und|bis|et|a)\s*{AMOUNT}"
-    rf"|\b{_NUMBER}\s*-\s*{_NUMBER}\s*{_CURRENCY}"
+    rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}{_TO}{AMOUNT}"
+    rf"|{_CURRENCY}\s*{_NUMBER}{_DASH}{_CURRENCY}?\s*{_NUMBER}{_NOT_UNIT}"
+    rf"|\b{_NUMBER}{_DASH}{_NUMBER}\s*{_CURRENCY}"
+    rf"|\b(?:budget|price range|prices?|preis|preisrahmen|prix)\s*(?:of|is|:|von|de)?\s*{_NUMBER}{_DASH}{_NUMBER}{_NOT_UNIT}"
 )
+# "around 100", "so um die 70", "environ 90 €", "around 60-80": a price with a tolerance
+# (AROUND_TOLERANCE of one amount, AROUND_RANGE_TOLERANCE beyond the ends of a range).
+AROUND = re.compile(
+    r"\b(?:around|about|roughly|approximately|approx\.?|circa|ca\.?|something like|"
+    r"(?:so )?um die|ungef(?:a|ae)hr|etwa|rund|"
+    r"environ|autour de|a peu pres|aux alentours de)\s*"
+    rf"{AMOUNT}(?:{_DASH}{AMOUNT})?"
+)
+AROUND_TOLERANCE = Decimal("0.2")
+AROUND_RANGE_TOLERANCE = Decimal("0.1")
 MAX_PRICE = re.compile(rf"\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}")
 MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mini)\b|>\s*{AMOUNT}")
 
@@ -45,6 +62,15 @@ IN_STOCK = re.compile(
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
 SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointure|in gr(?:o|oe)sse"
+# Words for letter sizes; those "alone" are read anywhere, the "cued" ones only after a word
+# for size ("size large", "in small"), as "a small speaker" describes the speaker.
+SIZE_NAMES_ALONE = {
+    "extra small": "XS", "x-small": "XS", "xsmall": "XS", "medium": "M", "extra large": "XL", "x-large": "XL",
+    "xlarge": "XL", "xx-large": "XXL", "xxlarge": "XXL", "2xl": "XXL", "mittel": "M", "moyen": "M",
+    "moyenne": "M",
+}  # fmt: skip
+SIZE_NAMES_CUED = {"small": "S", "large": "L", "klein": "S", "gross": "L", "petit": "S", "petite": "S",
+                   "grand": "L", "grande": "L"}  # fmt: skip
 SIZE_LISTS = r"\s*(?:,|/|or|and|oder|und|ou|et)\s*"
 SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fais du 42"
 
@@ -216,3 +242,74 @@ BUILTIN_SIZE_NAMES = {
     },
 }  # fmt: skip
 COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}
+
+# -- questions about a product shown ---------------------------------------------------
+
+# Words a question implies that its answer uses ("how long does the battery last" -> hours):
+# added to the question's words when the description's sentences are ranked against it.
+QUESTION_IMPLIES = {
+    "last": "hours battery", "long": "hours battery length", "far": "range km miles", "range": "km miles",
+    "battery": "hours charge charging", "charge": "hours charging battery", "charging": "hours charge",
+    "waterproof": "ipx4 ipx5 ipx7 ip54 ip65 ip67 ip68 water splash rain splashproof",
+    "water": "ipx4 ipx5 ipx7 ip54 ip65 ip67 ip68 waterproof splash", "rain": "waterproof ipx4 ipx5 splash",
+    "fold": "folds folding foldable flat", "box": "included comes", "included": "box comes",
+    "include": "box comes included",
+    "work": "works compatible", "compatible": "works", "android": "ios", "iphone": "ios",
+    "subscription": "monthly", "warranty": "guarantee years", "big": "size cm mm dimensions",
+    "fit": "fits size", "wash": "washable machine", "material": "made",
+    "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
+    "batterie": "heures autonomie charge", "autonomie": "heures batterie", "etanche": "ipx4 ipx7 ip67 eau",
+}  # fmt: skip
+# A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
+QUESTION = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
+    r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
+    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
+    r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
+    r"marche|fonctionne|va|ca|c'est)\b"
+)
+# Words pointing back at what was shown: one product, or all of them.
+POINTS_AT_ONE = re.compile(
+    r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
+    r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
+)
+POINTS_AT_ALL = re.compile(
+    r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"
+    r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle)\b"
+)
+# What a question about a product asks for (its answer is in the product's data).
+ASKS_ABOUT = re.compile(
+    r"\b(?:battery|charge|charging|last|range|far|long|waterproof|water|rain|weigh\w*|weight|heavy|heavier|"
+    r"light|lighter|lightest|fold\w*|include\w*|in the box|come with|comes with|work with|works with|"
+    r"compatible|fit|fits|warranty|material|made of|wash\w*|size|big|wide|tall|noise|connect\w*|"
+    r"akku|laufzeit|wasserdicht|gewicht|schwer|leicht\w*|steuern|passt|kompatibel|"
+    r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec)\b"
+)
+
+# -- questions about the shop, and broad needs ---------------------------------------------
+
+# Shipping, delivery, returns, payment, opening hours, contact, size guides: a question about
+# the shop, answered from its store pages, never searched as a product.
+STORE_QUESTION = re.compile(
+    r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
+    r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|pay|paying|payment\w*|paypal|klarna|"
+    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|arrives?|"
+    r"tracking|dispatch\w*|send (?:\w+ )?back|sent back|take (?:it|them) back|"
+    r"(?:which|what) size should (?:i|we) (?:order|get|buy)|sizes? runs?|"
+    r"(?:sizing|sizes) (?:run|fit)|fits? (?:small|large|true to size)|"
+    r"welche gr(?:o|oe)sse soll|quelle taille (?:dois|prendre)|zur(?:u|ue)ck(?:schick|send|geb)\w*|paket|"
+    r"contact|phone number|email address|your address|size guide|size chart|click and collect|pick up in store|"
+    r"versand\w*|versende\w*|verschick\w*|liefer(?:ung|zeit|kosten|t ihr|n sie)\w*|zustellung|porto|"
+    r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"
+    r"rechnung|(?:o|oe)ffnungszeiten|ge(?:o|oe)ffnet|kontakt\w*|gr(?:o|oe)ssentabelle|"
+    r"livr\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
+    r"horaires|ouvert\w*|contacter|guide des tailles)\b"
+)
+# A need rather than a thing ("first time camping, where do I start?"): one of each kind.
+BROAD_NEED = re.compile(
+    r"\b(?:what (?:do|would|will|should) (?:i|we|she|he|they) (?:need|get|buy|bring|take)|what does (?:she|he) need|"
+    r"where (?:do|should) (?:i|we) start|first time|just moved|starting (?:to|out)|getting into|"
+    r"what else (?:do|would|should) (?:i|we) need|"
+    r"was brauch(?:e|t|en) (?:ich|man|wir|sie|er)|womit fange ich an|zum ersten mal|"
+    r"de quoi (?:ai-je|j'ai|a-t-(?:il|elle)) besoin|par quoi commencer|premiere fois|je debute)\b"
+)

@@ -22,14 +22,21 @@ from shopagent.adapters.local.concierge.memory import (
     decimal_or_none,
     details_call,
     say,
+    STORE_TOOL,
     search_call,
+    store_call,
 )
 from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.text import Vocabulary, fold, words
 
 _CENT = Decimal("0.01")
+_PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
+_QUOTED_CHARS = 80
+_BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
+_ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -38,17 +45,28 @@ class Planner:
     """Plans the reply to a customer's message against what the conversation has shown."""
 
     def __init__(
-        self, replies: Replies, store_name: str, lexicon: Lexicon, vocabulary: VocabularySource | None
+        self,
+        replies: Replies,
+        store_name: str,
+        lexicon: Lexicon,
+        vocabulary: VocabularySource | None,
+        contact: str = "",
     ) -> None:
         self._say_in = replies
+        self._contact = contact
         self._store = store_name
         self._lexicon = lexicon
         self._vocabulary = vocabulary
 
-    async def plan(self, text: str, history: History) -> ModelReply:
-        """A reply to `text`, or the tool calls to make first (their plan in `provider_state`)."""
+    async def plan(self, text: str, history: History, tools: frozenset[str] = frozenset()) -> ModelReply:
+        """A reply to `text`, or the tool calls to make first (their plan in `provider_state`).
+        `tools` names the tools at hand (the shop's pages are searched only when one is)."""
         r = self._say_in
         reading = self._lexicon.read(text)
+        if reading.store_question:
+            if STORE_TOOL in tools:
+                return store_call(" ".join(text.split()), {})
+            return say(self._no_store_answer())
         shown = history.shown
         # The words the catalog uses for its products; the rest ("pls", "lol", "for my dad") only
         # colour a message, and alone they do not make it a new request.
@@ -67,6 +85,8 @@ class Planner:
             if reading.greeting:
                 return say(r.greet.format(store=self._store))
             return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
+        if (asked := self._asked_about_shown(reading, history, named, text)) is not None:
+            return asked
         if reading.compare or reading.refs or reading.details or reading.about:
             pointed = self._pointed_at(reading, history)
             if pointed is not None:
@@ -87,12 +107,63 @@ class Planner:
             args: dict[str, Any] = {"query": reading.query, "limit": LIST_LENGTH}
             if filters:
                 args["filters"] = filters
-            return search_call(args, {"subject": reading.query})
+            plan = self._subject(reading, named, text)
+            if reading.broad:  # "first time camping, where do I start?": one of each kind
+                args["limit"] = _BROAD_RESULTS
+                plan["broad"] = True
+            if STORE_TOOL in tools:  # when no product fits, the shop's pages may answer
+                plan.update(store_fallback=" ".join(text.split()), question=reading.question)
+            return search_call(args, plan)
         if reading.has_filters:  # "anything under 30 euros?" with nothing before it
             args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
                     "filters": _filters_of(reading)}  # fmt: skip
             return search_call(args, {"subject": "", "browse": True})
         return say(r.no_list if reading.refs or reading.details else r.unclear)
+
+    def _asked_about_shown(self, reading: Reading, history: History, named: list[str], text: str) -> ModelReply | None:
+        """A question about products shown ("is the second one waterproof?", "how far will the
+        battery go?", "which of them is lighter?", "does it come in blue?"): the details of the
+        product(s) it is about, to answer from; None when the message asks for something else."""
+        shown = history.shown.products if history.shown else []
+        if not reading.question or not (shown or history.detailed):
+            return None
+        refs = reading.refs or (reading.ordinals if shown else [])  # "ist die erste aus Stretch?"
+        if reading.more or reading.similar or reading.compare or reading.about:
+            return None
+        if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
+            return None
+        pointing = bool(refs or reading.points_at_one or reading.points_at_all)
+        if not (pointing or reading.asks_about or history.detailed):
+            return None  # "what headphones do you have?": a new search
+        new_subject = bool({stem(w) for w in named} - _words_of(shown))
+        if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
+            return None  # "do you have a cable to go with it?"
+        ids = self._asked_ids(reading, refs, history, shown)
+        if isinstance(ids, ModelReply):
+            return ids
+        return details_call(ids, question=text, asked=_filters_of(reading))
+
+    def _asked_ids(
+        self, reading: Reading, refs: list[int], history: History, shown: list[dict[str, Any]]
+    ) -> list[int] | ModelReply:
+        """Which shown products a question is about: the ones it points at by position or
+        name, all of them ("which of them"), or the one talked about last."""
+        if refs:
+            picked = [_at(shown, p) for p in refs[:LIST_LENGTH]]
+            if not shown:
+                return say(self._say_in.no_list)
+            if any(p is None for p in picked):
+                return say(self._say_in.out_of_range.format(count=len(shown)))
+            return [p["productId"] for p in picked if p is not None]
+        if (product := _named(reading.words, shown)) is not None:
+            return [product["productId"]]
+        if reading.points_at_all and shown:
+            return [p["productId"] for p in shown[:LIST_LENGTH]]
+        if history.detailed:
+            return history.detailed[:1]
+        if reading.points_at_one or len(shown) == 1:
+            return [shown[0]["productId"]]
+        return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
 
     def _pointed_at(self, reading: Reading, history: History) -> ModelReply | None:
         """Details or a comparison of shown products, or None when the message is not about them."""
@@ -175,6 +246,21 @@ class Planner:
             args["filters"] = filters
         return search_call(args, plan)
 
+    def _no_store_answer(self) -> str:
+        r = self._say_in
+        contact = r.store_contact.format(contact=self._contact) if self._contact else ""
+        return f"{r.store_unknown} {contact}".strip()
+
+    def _subject(self, reading: Reading, named: list[str], text: str) -> dict[str, Any]:
+        """How the answer refers to the request: the customer's words for the thing when they
+        are a few words the catalog uses ("warm winter boots"), else their message, quoted."""
+        if len(reading.words) <= _PLAIN_SUBJECT_WORDS and set(reading.words) <= set(named):
+            return {"subject": reading.query}
+        said = " ".join(text.split()).strip(" ?!.,;:")
+        if len(said) > _QUOTED_CHARS:
+            said = said[:_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"
+        return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
+
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog
         has no words yet: then nothing can be told apart, and everything is searched)."""
@@ -223,3 +309,8 @@ def _filters_of(reading: Reading) -> dict[str, Any]:
 
 def _filter_words(reading: Reading) -> list[str]:
     return [*reading.colors, *reading.sizes]
+
+
+def _words_of(products: list[dict[str, Any]]) -> set[str]:
+    """The words of the products' names and categories (a question naming only these is about them)."""
+    return {stem(w) for p in products for w in words(f"{p.get('name', '')} {p.get('category', '')}")}

@@ -64,6 +64,26 @@ class Replies:
     between: str
     in_stock: str
     alternative: str  # "or" between colours or sizes
+    close: str
+    also_close: str
+    quoted: str
+    not_told: str
+    quote: str
+    weighs: str
+    lightest: str
+    cheapest: str
+    costs: str
+    stock_yes: str
+    stock_no: str
+    store_from: str
+    store_link: str
+    store_unknown: str
+    store_contact: str
+    broad: str
+    found_plain: str
+    cheaper_plain: str
+    pricier_plain: str
+    more_plain: str
 
 
 ENGLISH = Replies(
@@ -75,12 +95,12 @@ ENGLISH = Replies(
     off_topic="I can only help with shopping at {store}. What are you looking for?",
     unclear="What are you looking for? Tell me in a few words, with a size, colour or budget if you like.",
     found="Here is what I found for {subject}{filters}:",
-    found_cheaper="Cheaper {subject}{filters}:",
-    found_pricier="Pricier {subject}{filters}:",
-    found_more="More {subject}{filters}:",
+    found_cheaper="Cheaper options for {subject}{filters}:",
+    found_pricier="Pricier options for {subject}{filters}:",
+    found_more="More options for {subject}{filters}:",
     found_similar="Similar to that one{filters}:",
     browse="Here are some products{filters}:",
-    corrected="(I searched for {words}.)",
+    corrected="(Did you mean {words}?)",
     was=" (was {price})",
     colours="colours: {colours}",
     sizes="; sizes {sizes}",
@@ -121,6 +141,26 @@ ENGLISH = Replies(
     between="between {low} and {high}",
     in_stock="in stock",
     alternative="or",
+    close='These come close to {subject}{filters}, though not exactly what you asked for:',
+    also_close='Also close, though not exactly what you asked for:',
+    quoted='“{text}”',
+    not_told="{name}: the product information doesn't say.",
+    quote='{name}: {text}',
+    weighs='{name} weighs {weight}.',
+    lightest='{name} is the lightest.',
+    cheapest='{name} is the cheapest.',
+    costs='{name} costs {price}.',
+    stock_yes='{name} is available{what}: {items}.',
+    stock_no='{name} is not available{what} at the moment.',
+    store_from='From our page “{title}”: {text}',
+    store_link='More: {url}',
+    store_unknown="I don't have that information.",
+    store_contact='You can reach the shop at {contact}.',
+    broad='A good start for {subject}, one of each kind:',
+    found_plain='Here is what I found{filters}:',
+    cheaper_plain='Cheaper options{filters}:',
+    pricier_plain='Pricier options{filters}:',
+    more_plain='More options{filters}:',
 )
 
 GERMAN = Replies(
@@ -137,7 +177,7 @@ GERMAN = Replies(
     found_more="Weitere Angebote für {subject}{filters}:",
     found_similar="Ähnliche Produkte{filters}:",
     browse="Hier sind einige Produkte{filters}:",
-    corrected="(Ich habe nach {words} gesucht.)",
+    corrected="(Meinten Sie {words}?)",
     was=" (statt {price})",
     colours="Farben: {colours}",
     sizes="; Größen {sizes}",
@@ -179,6 +219,26 @@ GERMAN = Replies(
     between="zwischen {low} und {high}",
     in_stock="auf Lager",
     alternative="oder",
+    close='Nicht genau {subject}{filters}, aber diese kommen nahe:',
+    also_close='Ebenfalls ähnlich, wenn auch nicht genau das Gesuchte:',
+    quoted='„{text}“',
+    not_told='{name}: Das ist in den Produktangaben nicht angegeben.',
+    quote='{name}: {text}',
+    weighs='{name} wiegt {weight}.',
+    lightest='{name} ist am leichtesten.',
+    cheapest='{name} ist am günstigsten.',
+    costs='{name} kostet {price}.',
+    stock_yes='{name} ist{what} verfügbar: {items}.',
+    stock_no='{name} ist{what} derzeit nicht verfügbar.',
+    store_from='Aus unserer Seite „{title}“: {text}',
+    store_link='Mehr: {url}',
+    store_unknown='Diese Information habe ich leider nicht.',
+    store_contact='Sie erreichen den Shop unter {contact}.',
+    broad='Ein guter Anfang für {subject}, je eines pro Art:',
+    found_plain='Das habe ich gefunden{filters}:',
+    cheaper_plain='Günstigere Angebote{filters}:',
+    pricier_plain='Hochwertigere Angebote{filters}:',
+    more_plain='Weitere Angebote{filters}:',
 )
 
 FRENCH = Replies(
@@ -196,7 +256,7 @@ FRENCH = Replies(
     found_more="Autres propositions pour {subject}{filters} :",
     found_similar="Dans le même genre{filters} :",
     browse="Voici quelques produits{filters} :",
-    corrected="(J'ai cherché {words}.)",
+    corrected="(Vouliez-vous dire {words} ?)",
     was=" (au lieu de {price})",
     colours="couleurs : {colours}",
     sizes=" ; tailles {sizes}",
@@ -238,6 +298,26 @@ FRENCH = Replies(
     between="entre {low} et {high}",
     in_stock="en stock",
     alternative="ou",
+    close="Pas exactement {subject}{filters}, mais ceux-ci s'en approchent :",
+    also_close='Proches aussi, sans être exactement ce que vous cherchez :',
+    quoted='« {text} »',
+    not_told='{name} : les informations du produit ne le précisent pas.',
+    quote='{name} : {text}',
+    weighs='{name} pèse {weight}.',
+    lightest='{name} est le plus léger.',
+    cheapest='{name} est le moins cher.',
+    costs='{name} coûte {price}.',
+    stock_yes='{name} est disponible{what} : {items}.',
+    stock_no="{name} n'est pas disponible{what} pour le moment.",
+    store_from='Extrait de notre page « {title} » : {text}',
+    store_link='Plus : {url}',
+    store_unknown="Je n'ai pas cette information.",
+    store_contact='Vous pouvez joindre la boutique : {contact}.',
+    broad='Pour bien commencer ({subject}), un de chaque :',
+    found_plain="Voici ce que j'ai trouvé{filters} :",
+    cheaper_plain='Moins cher{filters} :',
+    pricier_plain='Plus haut de gamme{filters} :',
+    more_plain='Autres propositions{filters} :',
 )
 
 REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}

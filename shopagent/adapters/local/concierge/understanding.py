@@ -17,6 +17,7 @@ from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.text import fold
 
+_CENT = Decimal("0.01")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
 
@@ -45,6 +46,7 @@ class Reading:
     about: bool = False  # "what about ...", which may point at a shown product or start a new search
     compare: bool = False
     refs: list[int] = field(default_factory=list)  # positions in the last list (1-based, -1 = last)
+    ordinals: list[int] = field(default_factory=list)  # positions named, pointing or not ("ist die erste aus …")
     greeting: bool = False
     thanks: bool = False
     bye: bool = False
@@ -52,6 +54,12 @@ class Reading:
     off_topic: bool = False
     attribute: bool = False  # the words left add a detail to the last request ("in leather?")
     request: bool = False  # worded as a request ("I'm looking for", "ich suche", "je cherche")
+    question: bool = False  # worded as a question ("is …", "does …", "kann man …", "est-ce que …")
+    points_at_one: bool = False  # "it", "that one", "den", "celui-ci"
+    points_at_all: bool = False  # "they", "which of them", "welche davon", "lesquels"
+    asks_about: bool = False  # names something a product's data tells (battery, weight, waterproof…)
+    store_question: bool = False  # about the shop: shipping, returns, payment, opening hours…
+    broad: bool = False  # a need rather than a thing ("what do I need for …")
     words: list[str] = field(default_factory=list)  # the folded words that describe the item
     query: str = ""  # the same words as the customer wrote them
 
@@ -149,6 +157,16 @@ class Lexicon:
         self._letters = (
             re.compile(rf"\b(?:(?:{ph.SIZE_PREPOSITIONS})\s+)?({_alternatives(letters)})\b") if letters else None
         )
+        self._ranges = re.compile(rf"\b(?:{ph.SIZE_WORDS})\s*(\d{{1,3}})\s*[-\u2013]\s*(\d{{1,3}})\b(?![.,]?\d)")
+        # "medium", "size large": words for the letter sizes the catalog has ("small" and
+        # "large" only after a word for size, as they mostly describe the thing itself).
+        alone = {w: size for w, size in ph.SIZE_NAMES_ALONE.items() if size in rules.sizes}
+        cued = {**alone, **{w: size for w, size in ph.SIZE_NAMES_CUED.items() if size in rules.sizes}}
+        self._size_names = {**cued}
+        self._named_alone = _alternation(alone) if alone else None
+        self._named_cued = (
+            re.compile(rf"\b(?:{ph.SIZE_WORDS}|in|en|im)\s*[:.]?\s*({_alternatives(cued)})\b") if cued else None
+        )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
 
     def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
@@ -161,6 +179,13 @@ class Lexicon:
     def read(self, message: str) -> Reading:
         text = _Text(message)
         reading = Reading()
+        whole = text.rest
+        reading.question = bool(ph.QUESTION.search(whole))
+        reading.points_at_one = bool(ph.POINTS_AT_ONE.search(whole))
+        reading.points_at_all = bool(ph.POINTS_AT_ALL.search(whole))
+        reading.asks_about = bool(ph.ASKS_ABOUT.search(whole))
+        reading.store_question = bool(ph.STORE_QUESTION.search(whole))
+        reading.broad = bool(ph.BROAD_NEED.search(whole))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
@@ -185,6 +210,7 @@ class Lexicon:
         reading.bye = bool(text.take(ph.BYE))
         reading.off_topic = bool(ph.OFF_TOPIC.search(text.rest))
         reading.request = bool(text.take(ph.REQUEST_FILLERS))
+        text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.NEGATED)
         text.take(ph.MEASURE)
         if reading.small_talk or reading.follow_up:
@@ -193,6 +219,7 @@ class Lexicon:
         reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
         reading.attribute = bool(lead and reading.words)
         cued = reading.details or reading.compare or reading.similar or reading.about
+        reading.ordinals = refs
         if refs and (cued or pointer or not reading.words):
             reading.refs = refs
             reading.details = reading.details or not (reading.compare or reading.similar)
@@ -202,6 +229,14 @@ class Lexicon:
         return reading
 
     def _prices(self, text: _Text, reading: Reading) -> None:
+        if found := text.take(ph.AROUND):
+            amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
+            if amounts:
+                low, high = amounts[0], amounts[-1]
+                slack = ph.AROUND_TOLERANCE if low == high else ph.AROUND_RANGE_TOLERANCE
+                reading.min_price = _rounded(low * (1 - slack))
+                reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
+                return
         if found := text.take(ph.BETWEEN):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if len(amounts) == 2:
@@ -215,11 +250,25 @@ class Lexicon:
             reading.min_price, reading.max_price = reading.max_price, reading.min_price
 
     def _sizes(self, text: _Text, reading: Reading) -> None:
-        def add(raw: str) -> None:
-            size = self.sizes.get(_squeeze(raw))
+        def put(size: str | None) -> None:
             if size is not None and size not in reading.sizes:
                 reading.sizes.append(size)
 
+        def add(raw: str) -> None:
+            put(self.sizes.get(_squeeze(raw)))
+
+        for match in text.take(self._ranges):  # "taille 43-46": the shop's name for it, or its sizes
+            low, high = sorted(int(g) for g in match.groups())
+            if (named := self.sizes.get(f"{low}-{high}")) is not None:
+                put(named)
+                continue
+            for size in self.rules.sizes:
+                if size.isdigit() and low <= int(size) <= high:
+                    put(size)
+        for pattern in (self._named_cued, self._named_alone):
+            if pattern is not None:
+                for match in text.take(pattern):
+                    put(self._size_names[_squeeze(match.group(1))])
         for match in text.take(self._size_lists):
             for token in re.split(ph.SIZE_LISTS, match.group(1)):
                 add(token)
@@ -314,6 +363,11 @@ def _squeeze(raw: str) -> str:
     text = re.sub(r"(\d)[,](\d)", r"\1.\2", raw.strip())
     text = re.sub(r"(\d)\s*([a-z])", r"\1 \2", text)
     return " ".join(text.split())
+
+
+def _rounded(value: Decimal) -> Decimal:
+    """A bound to the cent, without trailing zeros: 54, 49.5."""
+    return value.quantize(_CENT)
 
 
 def _money(raw: str | None) -> Decimal | None:

@@ -174,17 +174,36 @@
     return [];
   }
 
-  // The conversation as bubbles: user texts, and each answer with the cards of its turn's tool results.
+  // The store pages a store-information result cites: those of its strong passages, each once.
+  function sourcesOfResult(result) {
+    var found = result && (result.structuredContent || result);
+    if (!found || !Array.isArray(found.passages)) return [];
+    return found.passages.filter(function (p) { return p && p.grade === "strong" && p.title; })
+      .map(function (p) { return { page: p.page, title: p.title, url: p.url || null }; });
+  }
+
+  function uniqueSources(sources) {
+    var seen = {};
+    return sources.filter(function (s) { var fresh = !seen[s.page]; seen[s.page] = true; return fresh; }).slice(0, 2);
+  }
+
+  // The conversation as bubbles: user texts, and each answer with the cards (and cited store
+  // pages) of its turn's tool results.
   function turnsOf(messages) {
-    var turns = [], cards = [], args = {};
+    var turns = [], cards = [], sources = [], args = {};
     messages.forEach(function (m) {
       (m.toolCalls || []).forEach(function (c) { args[c.id || c.name] = c.arguments; args[c.name] = c.arguments; });
       (m.toolResults || []).forEach(function (r) {
-        if (!r.isError && !r.truncated) cards = cards.concat(cardsOfResult(r.result, args[r.id || r.name] || args[r.name]));
+        if (r.isError || r.truncated) return;
+        cards = cards.concat(cardsOfResult(r.result, args[r.id || r.name] || args[r.name]));
+        sources = sources.concat(sourcesOfResult(r.result));
       });
       var calls = (m.toolCalls || []).length, results = (m.toolResults || []).length;
-      if (m.role === "user" && m.text && !results) { turns.push({ role: "user", text: m.text }); cards = []; }
-      else if (m.role === "model" && m.text && !calls) { turns.push({ role: "assistant", text: m.text, cards: unique(cards) }); cards = []; }
+      if (m.role === "user" && m.text && !results) { turns.push({ role: "user", text: m.text }); cards = []; sources = []; }
+      else if (m.role === "model" && m.text && !calls) {
+        turns.push({ role: "assistant", text: m.text, cards: unique(cards), sources: uniqueSources(sources) });
+        cards = []; sources = [];
+      }
     });
     return turns;
   }
@@ -226,6 +245,8 @@
   .assistant { align-self: flex-start; background: #fff; border: 1px solid #dde1e6; border-bottom-left-radius: 4px; }
   .assistant.pending::after { content: "…"; }
   .error { align-self: stretch; background: #fff4f2; color: #8a1c0c; border: 1px solid #f1b5aa; }
+  .sources { margin: 6px 0 0; font-size: 0.85em; opacity: 0.85; }
+  .sources a { color: inherit; }
   .cards { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
   .card { background: #fff; border: 1px solid #dde1e6; border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
   .card img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
@@ -334,12 +355,27 @@
     return img;
   }
 
-  function answer(node, text, cards) {
+  // "Source: Shipping and delivery" under an answer drawn from a store page (a link when it has a url).
+  function sourceLine(sources) {
+    if (!sources || !sources.length) return null;
+    var links = [];
+    sources.forEach(function (s, i) {
+      if (i) links.push(document.createTextNode(", "));
+      links.push(s.url && /^https?:\/\//.test(s.url)
+        ? el("a", { href: s.url, target: "_blank", rel: "noopener", text: s.title })
+        : el("span", { text: s.title }));
+    });
+    return el("p", { class: "sources" }, [el("span", { text: "Source: " })].concat(links));
+  }
+
+  function answer(node, text, cards, sources) {
     node.textContent = text;
     node.classList.remove("pending");
     node.removeAttribute("aria-busy");
     var list = cardList(cards || []);
     if (list) node.after(list);
+    var cited = sourceLine(sources);
+    if (cited) node.appendChild(cited);
     // The answer's first line in view: the cards below it can be scrolled to.
     log.scrollTop = Math.max(0, node.offsetTop - 12);
   }
@@ -347,7 +383,7 @@
   function showTurns(turns) {
     if (!turns.length) return showHint();
     log.replaceChildren();
-    turns.forEach(function (t) { answer(bubble(t.role, ""), t.text, t.cards); });
+    turns.forEach(function (t) { answer(bubble(t.role, ""), t.text, t.cards, t.sources); });
   }
 
   function showError(error) {
@@ -378,7 +414,7 @@
   }
 
   async function ask(query) {
-    var reply = null, shownCards = [], streamed = false, usedTools = false;
+    var reply = null, shownCards = [], shownSources = [], streamed = false, usedTools = false;
     bubble("user", query);
     status.textContent = "The assistant is thinking…";
     try {
@@ -401,6 +437,7 @@
             var asked = askedOf(event.arguments);
             shownCards = unique(shownCards.concat(event.products.map(function (p) { return card(p, asked); })));
           }
+          if (Array.isArray(event.sources)) shownSources = uniqueSources(shownSources.concat(event.sources));
         } else if (kind === "delta") { reply.textContent += event.text; log.scrollTop = log.scrollHeight; }
         else if (kind === "answer") finalText = event.text;
         else if (kind === "done") doneId = event.conversationId;
@@ -410,7 +447,7 @@
       if (finalText === null || !doneId) throw new ChatError("The answer was cut off — please try again.", "cut_off");
       save({ conversationId: doneId });
       if (usedTools && !streamed) shownCards = await cardsOfLastTurn(doneId);
-      answer(reply, finalText, shownCards);
+      answer(reply, finalText, shownCards, shownSources);
     } catch (error) {
       if (reply) reply.remove();
       if (error instanceof ChatError && (error.code === "not_found" || error.code === "context_limit_reached")) {

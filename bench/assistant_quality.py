@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""What a shopper meets from the offline assistant, per trade and split, for this tree and
+(optionally) another.
+
+    python bench/assistant_quality.py [--split heldout] [--before DIR] [--quick]
+
+Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
+imported into an embedded PostgreSQL in a scratch folder and indexed with the local model.
+Then the offline assistant answers, through the agent loop and the in-process MCP tools:
+
+- every judged query of the split, each as the first message of a new conversation:
+  "first fits" is the share of answerable queries whose first named product is acceptable,
+  "wrong 'not carried'" the share of answerable ones told the shop does not carry it, and
+  "honest" the share of unanswerable ones where no product was presented as a strong match;
+- every judged conversation of the split (tests/data/conversations.jsonl counts as `tune`: it
+  was written for, and tuned on, the first two trades), checked turn by turn as in
+  tests/conversation_set.py: turns that pass, info turns whose asked facts were stated,
+  turns about a shown product that looked up the right one, and answers with a product name
+  or price that no tool result of the turn gave (must be 0).
+
+Turn times are wall-clock per message (search or details lookups included), one at a time.
+`--before DIR` measures another source tree first (e.g. a `git worktree` of an older commit),
+so before and after come from one run on one machine; the judged data always come from this
+checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+TREE = Path(os.environ.get("SHOPAGENT_TREE", Path(__file__).resolve().parent.parent))
+# Not this folder: bench/mcp.py would stand in for the `mcp` package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(TREE))
+HERE = Path(__file__).resolve().parent.parent  # the judged sets always come from this checkout
+sys.path.insert(1, str(HERE))
+
+import msgspec
+
+from bench.common import Provenance, grid, scratch
+
+DATA = HERE / "tests" / "data"
+SAMPLE = HERE / "shopagent" / "sample_data"
+TRADES = {
+    "clothing": (SAMPLE / "catalog.json", None, SAMPLE / "eval_queries.jsonl"),
+    **{
+        trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
+        for trade in ("kitchen", "electronics")
+    },
+}
+
+
+def conversations_of(trade: str, split: str) -> list[dict]:
+    from tests.conversation_set import CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations
+
+    found = [c for c in load_conversations(CONVERSATIONS) if c["shop"] == trade]
+    found = [{**c, "split": c.get("split", "tune")} for c in found]
+    if trade == "electronics":
+        found += load_conversations(ELECTRONICS_CONVERSATIONS)
+    return [c for c in found if split == "all" or c["split"] == split]
+
+
+async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
+    import asyncpg
+
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+    from shopagent.adapters.mcp.gateway import open_in_process
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.application.catalog import import_products
+    from shopagent.bootstrap import INDEXER_ACTORS, build_concierge, open_services, prepare_schema, vocabulary_source
+    from shopagent.domain.chat import ChatMessage
+    from shopagent.entrypoints.catalog_files import read_catalog_file
+    from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
+    from tests.conversation_set import NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts
+
+    catalog_file, config, queries = TRADES[trade]
+    admin = await asyncpg.connect(server.dsn("postgres"))
+    await admin.execute(f'CREATE DATABASE "a_{trade}"')
+    await admin.close()
+    dsn = server.dsn(f"a_{trade}")
+    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="local"))
+    if config is not None:
+        shop = load_settings(config, environ={})
+        settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
+    await prepare_schema(dsn, settings)
+    lines = [json.loads(t) for t in queries.read_text().splitlines() if t.strip()]
+    lines = [line for line in lines if split == "all" or line.get("split") == split][: 6 if quick else None]
+    conversations = conversations_of(trade, split)[: 2 if quick else None]
+    rows: list[dict] = []
+    times: list[float] = []
+    outcomes = []
+    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as s:
+        await import_products(s.catalog, read_catalog_file(catalog_file))
+        while events := await s.outbox.claim(64, 60, 5, "bench"):
+            await s.index_product.index(events)
+        catalog = Catalog(await s.catalog.list_products(limit=1000, after_id=0))
+        # Older trees' concierge takes no embedding model.
+        takes_model = "embedder" in inspect.signature(build_concierge).parameters
+        model = {"embedder": s.embedder} if takes_model else {}
+        concierge = build_concierge(s.settings, vocabulary_source(s), **model)
+        async with open_in_process(s.mcp_server) as tools:
+            agent = AssistantAgent(concierge, tools, "system")
+            histories: dict[str, list[ChatMessage]] = {}
+
+            async def say(conversation_id, text):
+                key = conversation_id or f"c{len(histories)}"
+                history = histories.setdefault(key, [])
+                began = time.perf_counter()
+                answer, new = await agent.run(history, text)
+                times.append((time.perf_counter() - began) * 1000)
+                history += [ChatMessage.user(text), *new]
+                return key, answer, new
+
+            for line in lines:
+                _, answer, new = await say(None, line["query"])
+                listed = listed_names(answer, new, catalog)
+                acceptable = {catalog.by_slug[x].name for x in line["acceptable"] if x in catalog.by_slug}
+                _, responses = tool_parts(new)
+                strong = {
+                    p.get("name")
+                    for r in responses
+                    for p in (r.result.get("structuredContent") or {}).get("products", [])
+                    if p.get("match") == "strong"
+                }
+                rows.append({
+                    "answerable": bool(acceptable), "first_fits": bool(listed) and listed[0] in acceptable,
+                    "not_carried": bool(NOT_CARRIED.search(answer)),
+                    "honest": not any(n in strong for n in listed), "query": line["query"], "answer": answer,
+                })  # fmt: skip
+            for conversation in conversations:
+                outcomes += await run_conversation(conversation, say, catalog)
+    turns = [
+        {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
+         "wrong_not_carried": o.wrong_not_carried, "say": o.say, "reply": o.reply, "problems": o.problems,
+         "answer": o.answer}
+        for o in outcomes
+    ]  # fmt: skip
+    return {"trade": trade, "queries": rows, "turns": turns, "times": times}
+
+
+def share(items: list, test) -> str:
+    return f"{sum(map(test, items))}/{len(items)} = {sum(map(test, items)) / len(items):.2f}" if items else "-"
+
+
+def tables(results: list[dict]) -> None:
+    out = [("trade", "queries", "first fits", "wrong 'not carried'", "honest (unanswerable)")]
+    conv = [("trade", "turns", "pass", "facts stated", "right earlier item", "wrong 'not carried'", "ungrounded")]
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for result in results:
+        groups[result["trade"]].append(result)
+        groups["all"].append(result)
+    for trade, items in groups.items():
+        queries = [q for r in items for q in r["queries"]]
+        answerable = [q for q in queries if q["answerable"]]
+        others = [q for q in queries if not q["answerable"]]
+        out.append((trade, str(len(queries)), share(answerable, lambda q: q["first_fits"]),
+                    share(answerable, lambda q: q["not_carried"]), share(others, lambda q: q["honest"])))  # fmt: skip
+        turns = [t for r in items for t in r["turns"]]
+        facts = [t for t in turns if t["facts_ok"] is not None]
+        earlier = [t for t in turns if t["earlier_ok"] is not None]
+        products = [t for t in turns if t["reply"] == "products"]
+        conv.append((trade, str(len(turns)), share(turns, lambda t: t["passed"]),
+                     share(facts, lambda t: t["facts_ok"]), share(earlier, lambda t: t["earlier_ok"]),
+                     share(products, lambda t: t["wrong_not_carried"]),
+                     str(sum(not t["grounded"] for t in turns))))  # fmt: skip
+    print("single messages (each opens a conversation):")
+    grid(out)
+    print("conversations:")
+    grid(conv)
+    times = [t for r in results for t in r["times"]]
+    if times:
+        ordered = sorted(times)
+        p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+        print(f"turn time: p50 {statistics.median(times):.1f} ms, p95 {p95:.1f} ms over {len(times)} turns")
+
+
+async def run(split: str, quick: bool, folder: Path) -> list[dict]:
+    from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+
+    server = EmbeddedPostgres(folder / "pg")
+    await asyncio.to_thread(server.start)
+    try:
+        return [await measure_trade(server, trade, split, quick) for trade in TRADES]
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
+    parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
+    parser.add_argument("--quick", action="store_true", help="6 queries and 2 conversations per trade")
+    parser.add_argument("--show", action="store_true", help="print every failing query and turn")
+    parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
+    args = parser.parse_args()
+    provenance = Provenance()
+    with scratch("assistant-quality") as folder:
+        if args.rows_json:
+            print(json.dumps(asyncio.run(run(args.split, args.quick, folder))))
+            return
+        if args.before is not None:
+            command = [sys.executable, __file__, "--split", args.split, "--rows-json"]
+            command += ["--quick"] if args.quick else []
+            env = {**os.environ, "SHOPAGENT_TREE": str(args.before.resolve())}
+            # This interpreter runs this script on another tree of the same project.
+            done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)  # noqa: S603
+            print(f"before ({args.before}), {args.split}:")
+            tables(json.loads(done.stdout.strip().splitlines()[-1]))
+        results = asyncio.run(run(args.split, args.quick, folder))
+    print(f"this tree, {args.split}:")
+    tables(results)
+    if args.show:
+        for result in results:
+            for q in result["queries"]:
+                if (q["answerable"] and not q["first_fits"]) or q["not_carried"] and q["answerable"]:
+                    print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
+            for t in result["turns"]:
+                if not t["passed"]:
+                    print(f"\n[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}\n  {t['answer'][:300]!r}")
+    print(provenance.line())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Answers to a question about products already shown, from their details.
+
+"Is the second one waterproof?", "how far will the battery go?", "which of them is lighter?",
+"is it in stock in L?": the structured facts answer what they can (stock per colour and
+size, weight, price), and the description answers the rest: its sentences are ranked against
+the question by the words they share (stems, with a few words a question implies: "how long
+… last" asks for hours) and, when the shop's embedding model is at hand, by closeness of
+meaning. The best sentence is quoted when it is about the question; otherwise the answer says
+plainly that the product's data does not tell. Product text is data: sentences that read
+like instructions, and markup, are never quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from shopagent.adapters.local.concierge.phrases import QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.text import clean_sentences, stem
+from shopagent.application.ports import EmbeddingModel
+from shopagent.domain.text import fold, words
+
+# A sentence is about the question when it shares a word with it, or, with no shared word,
+# when its meaning is this close (cosine of the local model's unit vectors).
+MEANING_ALONE = 0.55
+QUOTED_CHARS = 260
+_KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
+_IMPLIES = {stem(k): {stem(w) for w in v.split()} for k, v in QUESTION_IMPLIES.items()}
+
+_WEIGHT = re.compile(
+    r"\b(?:weigh\w*|weight|heavy|heavier|heaviest|light|lighter|lightest|"
+    r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
+)
+_LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
+_PRICE = re.compile(
+    r"\b(?:price|cost\w*|how much|expensive|cheap\w*|preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|"
+    r"prix|co(?:u|û)te\w*|combien|cher\w*)\b"
+)
+_CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
+_STOCK = re.compile(
+    r"\b(?:in[ -]stock|available|availability|left|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
+    r"en stock|disponibles?|dispo)\b|\b(?:come|comes|coming) in\b|\bgibt es (?:den|die|das|ihn|es)\b"
+)
+
+
+class FactFinder:
+    """Answers a question about one or more products from their details."""
+
+    def __init__(self, replies: Replies, embedder: EmbeddingModel | None = None) -> None:
+        self._say_in = replies
+        self._embedder = embedder
+        self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
+
+    async def answer(
+        self,
+        question: str,
+        found: list[dict[str, Any]],
+        asked: Mapping[str, Any],
+        colour: Callable[[str], str],
+        variation: Callable[[Mapping[str, Any]], str],
+    ) -> list[str]:
+        """The answer's lines: one per product, and a comparison line when one was asked for.
+        `asked` holds the filters the question named (colors, sizes, inStock); `colour` and
+        `variation` say a colour and those filters in the store language."""
+        r = self._say_in
+        folded = fold(question)
+        lines: list[str] = []
+        if _WEIGHT.search(folded):
+            lines += [self._weight(d) for d in found]
+            weighed = [(w, d) for d in found if (w := _grams(d)) is not None]
+            if len(weighed) >= 2 and _LIGHTER.search(folded):
+                lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
+            return lines
+        if _PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
+            lines += [r.costs.format(name=d["name"], price=_price(d, r)) for d in found]
+            priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
+            if len(priced) >= 2 and _CHEAPER.search(folded):
+                lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
+            return lines
+        if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or _STOCK.search(folded):
+            return [self._stock(d, asked, colour, variation(asked)) for d in found]
+        for d in found:
+            sentences = await self._relevant(question, d)
+            if sentences:
+                lines.append(r.quote.format(name=d["name"], text=" ".join(sentences)))
+            else:
+                lines.append(r.not_told.format(name=d["name"]))
+        return lines
+
+    # -- structured facts --------------------------------------------------------------
+
+    def _weight(self, d: dict[str, Any]) -> str:
+        grams = sorted({v["weightGrams"] for v in d.get("variations", []) if v.get("weightGrams")})
+        if not grams:
+            return self._say_in.not_told.format(name=d["name"])
+        weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}–{_grams_text(grams[-1])}"
+        return self._say_in.weighs.format(name=d["name"], weight=weight)
+
+    def _stock(self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str) -> str:
+        r = self._say_in
+        colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
+        fitting = [
+            v for v in d.get("variations", [])
+            if (not colours or v.get("color") in colours) and (not sizes or v.get("size") in sizes)
+        ]  # fmt: skip
+        available = [v for v in fitting if v.get("available", 0) > 0]
+        if available:
+            items = ", ".join(
+                r.item.format(colour=colour(v["color"]), size=v["size"], count=v["available"])
+                for v in available[:8]
+            )
+            return r.stock_yes.format(name=d["name"], what=what, items=items)
+        others = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
+        line = r.stock_no.format(name=d["name"], what=what)
+        if others and (colours or sizes):
+            items = ", ".join(
+                r.item.format(colour=colour(v["color"]), size=v["size"], count=v["available"])
+                for v in others[:6]
+            )
+            line += " " + r.available.format(items=items)
+        return line
+
+    # -- the description ----------------------------------------------------------------
+
+    async def _relevant(self, question: str, d: dict[str, Any]) -> list[str]:
+        """The description sentences about the question, best first (at most two, short)."""
+        sentences = clean_sentences(d.get("description", ""))
+        if not sentences:
+            return []
+        # The question's own words count fully; the product's name words and the words a
+        # question implies ("last" -> hours) count half.
+        own = {stem(w) for w in words(d.get("name", ""))}
+        asked = {stem(w) for w in words(question) if w not in STOPWORDS}
+        implied = {x for w in asked for x in _IMPLIES.get(w, set())} - asked
+        weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
+        shared = [sum(weights.get(stem(w), 0.0) for w in set(words(s))) for s in sentences]
+        meaning = await self._closeness(question, d, sentences)
+        scored = sorted(
+            ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
+        )
+        picked = [i for score, overlap, close, i in scored if overlap > 0 or close >= MEANING_ALONE][:2]
+        text: list[str] = []
+        for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] > 0]:
+            if sum(len(t) for t in text) + len(sentences[i]) > QUOTED_CHARS and text:
+                break
+            text.append(sentences[i])
+        return text
+
+    async def _closeness(self, question: str, d: dict[str, Any], sentences: list[str]) -> list[float]:
+        if self._embedder is None:
+            return [0.0] * len(sentences)
+        key = (d.get("productId"), hash(tuple(sentences)))
+        vectors = self._vectors.get(key)
+        if vectors is None:
+            vectors = await self._embedder.embed_documents(sentences)
+            self._vectors[key] = vectors
+            if len(self._vectors) > _KEPT_PRODUCTS:
+                self._vectors.popitem(last=False)
+        else:
+            self._vectors.move_to_end(key)
+        query = await self._embedder.embed_query(question)
+        return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _grams(d: dict[str, Any]) -> int | None:
+    grams = [v["weightGrams"] for v in d.get("variations", []) if v.get("weightGrams")]
+    return min(grams) if grams else None
+
+
+def _grams_text(grams: int) -> str:
+    return f"{grams} g" if grams < 1000 else f"{grams / 1000:.2f}".rstrip("0").rstrip(".") + " kg"
+
+
+def _price(d: dict[str, Any], r: Replies) -> str:
+    price = f"{d['effectivePrice']} {d['currency']}"
+    if d.get("discountedPrice"):
+        price += r.was.format(price=d["price"])
+    return price

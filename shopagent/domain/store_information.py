@@ -1,0 +1,92 @@
+"""How sure a store-page passage answers a question: its grade, and the result of the
+`search-store-information` tool.
+
+Passages are ranked like products (`ranking.fuse`: weighted reciprocal rank fusion of the
+vector and full-text legs), and graded by a rule on two pieces of evidence, calibrated on the
+demo shop's pages with questions written before reading them (tests/test_store_information.py):
+
+- `coverage`: the share of the question's words (those the page language does not drop as stop
+  words, stemmed in the page language) that the passage, its heading or its page title has;
+- `distance`: the cosine distance of the passage to the question (the catalog's embedding model).
+
+**strong** — the passage is very likely the answer: it has most of the question's words and is
+close in meaning, or is very close in meaning alone, or has every word and is not far in meaning;
+**partial** — on the topic (some of the words, or fairly close): it may hold the answer, read it
+before relying on it; **weak** — only loosely related: do not present it as the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from shopagent.domain.ranking import FusionWeights, Match, fuse
+
+_ORDER = {Match.STRONG: 0, Match.PARTIAL: 1, Match.WEAK: 2}
+
+
+@dataclass(frozen=True)
+class PassageGrading:
+    """The grade rule's thresholds (cosine distances and word shares)."""
+
+    strong_distance: float = 0.35  # this close, strong whatever its words
+    strong_coverage: float = 0.5  # ... this share of the words and
+    strong_coverage_distance: float = 0.6  # ... this close
+    full_coverage_distance: float = 0.75  # every word and this close: strong
+    partial_distance: float = 0.6  # this close, partial
+    partial_coverage: float = 0.25  # ... or this share of the words
+
+    def grade(self, e: PassageEvidence) -> Match:
+        if e.distance <= self.strong_distance:
+            return Match.STRONG
+        if e.coverage >= self.strong_coverage and e.distance <= self.strong_coverage_distance:
+            return Match.STRONG
+        if e.coverage >= 1.0 and e.distance <= self.full_coverage_distance:
+            return Match.STRONG
+        if e.distance <= self.partial_distance or e.coverage >= self.partial_coverage:
+            return Match.PARTIAL
+        return Match.WEAK
+
+
+@dataclass(frozen=True)
+class PassageEvidence:
+    """What both legs know about one candidate passage of one query."""
+
+    page: str  # the page's slug
+    title: str
+    url: str | None
+    text: str
+    distance: float
+    vector_rank: int | None
+    lexical_rank: int | None
+    coverage: float
+
+
+class PassageHit(msgspec.Struct, frozen=True):
+    page: str
+    title: str
+    url: str | None
+    text: str
+    grade: Match
+
+
+class StoreInformation(msgspec.Struct, frozen=True, rename="camel"):
+    passages: list[PassageHit]
+    no_strong_match: bool
+
+
+def rank_passages(
+    candidates: Sequence[PassageEvidence], grading: PassageGrading, weights: FusionWeights, limit: int
+) -> StoreInformation:
+    """The best `limit` passages: by grade, then fused score; `noStrongMatch` when none is strong."""
+    keys = {(c.page, c.text): c for c in candidates}
+    by_vector = sorted((c for c in candidates if c.vector_rank), key=lambda c: c.vector_rank or 0)
+    by_text = sorted((c for c in candidates if c.lexical_rank), key=lambda c: c.lexical_rank or 0)
+    ids = {key: i for i, key in enumerate(keys)}
+    scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
+    graded = [(grading.grade(c), scores.get(ids[key], 0.0), c) for key, c in keys.items()]
+    graded.sort(key=lambda g: (_ORDER[g[0]], -g[1], g[2].page, g[2].text))
+    hits = [PassageHit(c.page, c.title, c.url, c.text, grade) for grade, _, c in graded[:limit]]
+    return StoreInformation(passages=hits, no_strong_match=not any(h.grade is Match.STRONG for h in hits))

@@ -1,0 +1,83 @@
+"""Prices, ranges and sizes as shoppers write them, in English, German and French: every
+phrase of the table is read into the filters it means (the offline assistant's reading)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from shopagent.bootstrap import build_concierge
+from shopagent.settings import CatalogSettings, LanguageAliases, Settings
+
+# A shop with letter and number sizes, and one range the shop names by a letter.
+SHOP = build_concierge(
+    Settings(
+        catalog=CatalogSettings(
+            sizes=["XS", "S", "M", "L", "XL", "XXL", *map(str, range(36, 48))],
+            language_aliases={"en": LanguageAliases(sizes={"43-46": "L", "39-42": "M"})},
+        )
+    )
+)
+
+# (message, minimum price, maximum price); "around" widens a price by 20 % (a range by 10 %).
+PRICES = [
+    ("budget 2000-2500", 2000, 2500),
+    ("road bike, budget 2000 - 2500", 2000, 2500),
+    ("between 50 and 100", 50, 100),
+    ("between 50 and 100 euros", 50, 100),
+    ("something around 60-80", 54, 88),
+    ("around 100", 80, 120),
+    ("about 50 euro", 40, 60),
+    ("500 max", None, 500),
+    ("like 500 max", None, 500),
+    ("under 30 for the pair", None, 30),
+    ("no more than 45€", None, 45),
+    ("€20 to €40", 20, 40),
+    ("20-40 eur", 20, 40),
+    ("bis 80 €", None, 80),
+    ("zwischen 50 und 100 Euro", 50, 100),
+    ("so um die 70 euro", 56, 84),
+    ("ca. 40 €", 32, 48),
+    ("höchstens 120", None, 120),
+    ("moins de 25 €", None, 25),
+    ("entre 30 et 60 euros", 30, 60),
+    ("environ 90 €", 72, 108),
+    ("pas plus de 200", None, 200),
+    ("a partir de 15 euros", 15, None),
+]
+
+
+@pytest.mark.parametrize(("text", "low", "high"), PRICES)
+def test_prices_and_ranges(text, low, high):
+    reading = SHOP.read(text)
+    assert (reading.min_price, reading.max_price) == (
+        Decimal(low) if low is not None else None,
+        Decimal(high) if high is not None else None,
+    ), text
+
+
+# (message, sizes) — size words, ranges a shop names by a letter, ranges of number sizes.
+SIZES = [
+    ("hoodie in medium", ["M"]),
+    ("a medium t-shirt", ["M"]),
+    ("size large", ["L"]),
+    ("extra large jacket", ["XL"]),
+    ("taille 43-46", ["L"]),
+    ("socks size 43-46", ["L"]),
+    ("Größe 39-42", ["M"]),
+    ("shoes size 41-43", ["41", "42", "43"]),
+    ("size 42", ["42"]),
+]
+
+
+@pytest.mark.parametrize(("text", "sizes"), SIZES)
+def test_size_words_and_ranges(text, sizes):
+    reading = SHOP.read(text)
+    assert reading.sizes == sizes, text
+    assert reading.min_price is None and reading.max_price is None, text
+
+
+@pytest.mark.parametrize("text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"])
+def test_words_that_are_not_sizes(text):
+    assert SHOP.read(text).sizes == [], text

@@ -1,0 +1,87 @@
+"""The offline assistant on questions about the shop, with the demo shop's store pages: 19
+questions in English, German and French, written before the pages were read, each with the
+page a shop owner would expect to answer it; and questions the pages do not answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from shopagent.adapters.mcp.gateway import open_in_process
+from shopagent.application.agent import AssistantAgent
+from shopagent.bootstrap import build_concierge, vocabulary_source
+from shopagent.domain.chat import FunctionCall, FunctionResponse
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
+from tests.test_store_information import demo_pages  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.anyio
+
+# (question, the page that should answer it); the page titles are checked in the answer.
+QUESTIONS = [
+    ("do you deliver to Vienna?", "shipping"),
+    ("how much does delivery cost?", "shipping"),
+    ("how many days until my parcel arrives?", "shipping"),
+    ("is shipping free over a certain amount?", "shipping"),
+    ("can I send back shoes that don't fit?", "returns"),
+    ("how long do I have to return something?", "returns"),
+    ("who pays for return shipping?", "returns"),
+    ("which payment methods do you take?", "payment"),
+    ("can I pay with a credit card?", "payment"),
+    ("I'm usually a UK 8, which size should I order?", "size-guide"),
+    ("how do your shoe sizes run?", "size-guide"),
+    ("how can I contact customer service?", "faq"),
+    ("Liefert ihr auch nach Österreich?", "shipping"),
+    ("Wie hoch sind die Versandkosten?", "shipping"),
+    ("Kann ich Artikel zurückschicken?", "returns"),
+    ("Kann ich per Rechnung bezahlen?", "payment"),
+    ("Vous livrez en Suisse ?", "shipping"),
+    ("Quel est le délai de retour ?", "returns"),
+    ("Quels moyens de paiement acceptez-vous ?", "payment"),
+]
+UNANSWERED = ["what are your opening hours on sundays?", "is there parking near your shop?"]
+
+
+async def ask(services, text: str):
+    concierge = build_concierge(services.settings, vocabulary_source(services), services.embedder)
+    async with open_in_process(services.mcp_server) as tools:
+        answer, messages = await AssistantAgent(concierge, tools, "system").run([], text)
+    calls = [p for m in messages for p in m.parts if isinstance(p, FunctionCall)]
+    results = [p.result for m in messages for p in m.parts if isinstance(p, FunctionResponse) and p.name == STORE_INFO_TOOL]
+    return answer, calls, results
+
+
+async def test_store_questions_are_answered_from_the_right_page_and_never_with_products(demo_pages):  # noqa: F811
+    titles = {}
+    right, honest, wrong = [], [], []
+    for question, page in QUESTIONS:
+        answer, calls, results = await ask(demo_pages, question)
+        assert calls and calls[0].name == STORE_INFO_TOOL, (question, calls)
+        assert not any(c.name in (SEARCH_TOOL, DETAILS_TOOL) for c in calls), question
+        passages = (results[0].get("structuredContent") or {}).get("passages", [])
+        titles.update({p["page"]: p["title"] for p in passages})
+        cited = [slug for slug, title in titles.items() if f"“{title}”" in answer]
+        if cited == [page]:
+            right.append(question)
+        elif answer.startswith("I don't have that information"):
+            honest.append(question)
+        else:
+            wrong.append((question, answer[:300]))
+    english = [q for q, _ in QUESTIONS[:12]]
+    print(f"right page {len(right)}, honest 'don't know' {len(honest)}, another page {len(wrong)} of {len(QUESTIONS)}")
+    # Measured when written: 10 right (all English), 8 "I don't have that information" (German and
+    # French questions against English pages, with the English local model), 1 from another page
+    # (the size guide for sending shoes back).
+    assert len(wrong) <= 1, wrong
+    assert len([q for q in right if q in english]) >= 10, (right, honest)
+
+
+async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(demo_pages):  # noqa: F811
+    import msgspec
+
+    settings = msgspec.structs.replace(
+        demo_pages.settings, store=msgspec.structs.replace(demo_pages.settings.store, contact="help@shop.example")
+    )
+    services = type(demo_pages)(**{**demo_pages.__dict__, "settings": settings})
+    for question in UNANSWERED:
+        answer, calls, _ = await ask(services, question)
+        assert STORE_INFO_TOOL in [c.name for c in calls], question  # after a product search, maybe
+        assert answer == "I don't have that information. You can reach the shop at help@shop.example.", answer
