@@ -8,10 +8,12 @@ from __future__ import annotations
 import logging
 
 import anyio
+import msgspec
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, open_services
+from shopagent.domain.store_pages import StorePageInput
 from shopagent.settings import EmbeddingSettings
 from tests.conftest import settings_for
 from tests.factories import product_input
@@ -20,8 +22,6 @@ pytestmark = pytest.mark.anyio
 
 
 def with_model(settings, dimensions: int):
-    import msgspec
-
     return msgspec.structs.replace(settings, embedding=EmbeddingSettings(model="hash", hash_dimensions=dimensions))
 
 
@@ -34,8 +34,12 @@ async def index_everything(services) -> int:
 
 
 async def models_of(services) -> dict[str, int]:
+    """How many products and store pages each model indexed."""
     async with services.pool.acquire() as conn:
-        rows = await conn.fetch("SELECT model, count(*) AS n FROM product_index GROUP BY model")
+        rows = await conn.fetch(
+            "SELECT model, count(*) AS n FROM (SELECT model FROM product_index "
+            "UNION ALL SELECT model FROM store_page_index) AS indexed GROUP BY model"
+        )
     return {r["model"]: r["n"] for r in rows}
 
 
@@ -45,17 +49,21 @@ async def test_an_indexer_started_with_another_model_reindexes_what_the_old_one_
     async with open_services(old, INDEXER_ACTORS, embedder=HashEmbedder(32)) as services:
         boots = await services.catalog.create_product(product_input("alpine-winter-boot"))
         await services.catalog.create_product(product_input("harbour-rain-boot", name="Harbour Rain Boot"))
-        assert await index_everything(services) == 2
+        page = msgspec.convert(
+            {"slug": "returns", "title": "Returns", "text": "Returns within 30 days."}, StorePageInput
+        )
+        await services.store_pages.upsert_by_slug(page)
+        assert await index_everything(services) == 3
 
     with caplog.at_level(logging.WARNING, logger="shopagent.indexing"):
         async with open_services(new, INDEXER_ACTORS, embedder=HashEmbedder(48)) as services:
-            assert await models_of(services) == {"hash-32": 2}
-            assert await index_everything(services) == 2
-            assert await models_of(services) == {"hash-48": 2}
+            assert await models_of(services) == {"hash-32": 3}
+            assert await index_everything(services) == 3
+            assert await models_of(services) == {"hash-48": 3}
             with anyio.fail_after(10):
                 found = await services.search.search(services.search.request("alpine winter boot"))
             assert found.products[0].product_id == boots.id
-    assert "2 product(s) and store page(s) were indexed with another embedding model" in caplog.text
+    assert "3 product(s) and store page(s) were indexed with another embedding model" in caplog.text
     assert "re-indexing them with hash-48" in caplog.text
 
     # The same model again: nothing to do.
