@@ -75,7 +75,7 @@ def test_the_setting_names_the_model_and_its_own_grades():
     assert local.weights != search_policy(settings).grades.weights
 
 
-def test_the_model_is_one_of_the_documented_choices(tmp_path: Path):
+def test_the_model_is_one_of_the_documented_choices_and_a_wrong_one_names_them(tmp_path: Path):
     from shopagent.domain.errors import ConfigError
     from shopagent.settings import load_settings
 
@@ -83,8 +83,17 @@ def test_the_model_is_one_of_the_documented_choices(tmp_path: Path):
     config.write_text('[embedding]\nmodel = "multilingual"\n')
     assert load_settings(config, environ={}).embedding.model == "multilingual"
     config.write_text('[embedding]\nmodel = "multilingal"\n')
-    with pytest.raises(ConfigError, match="multilingual"):
+    choices = "one of 'local', 'multilingual', 'gemini', 'hash'"
+    with pytest.raises(ConfigError, match=f"`embedding.model`: Invalid enum value 'multilingal'; {choices}"):
         load_settings(config, environ={})
+    config.write_text("")
+    with pytest.raises(
+        ConfigError, match=f"SHOPAGENT_EMBEDDING__MODEL='minilm': Invalid enum value 'minilm'; {choices}"
+    ):
+        load_settings(config, environ={"SHOPAGENT_EMBEDDING__MODEL": "minilm"})
+    assert (
+        load_settings(config, environ={"SHOPAGENT_EMBEDDING__MODEL": "multilingual"}).embedding.model == "multilingual"
+    )
 
 
 def test_without_the_package_startup_says_which_extra_to_install():
