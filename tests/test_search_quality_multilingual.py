@@ -4,7 +4,7 @@ write them before the catalog was read (only its category names), judged against
 afterwards, never against results; the grade model was fitted on the `tune` half only
 (scripts/fit_grades.py --model multilingual), these tests read the **held-out half**.
 
-- shopagent/sample_data/eval_queries_de.jsonl (34 queries, 17 held out)
+- shopagent/sample_data/eval_queries_de.jsonl (34 queries, 16 held out)
 - shopagent/sample_data/eval_queries_fr.jsonl (28 queries, 14 held out)
 
 The floors are the issue's targets (hit@5 0.85 German, 0.70 French; measured 0.87 and 1.00,
