@@ -64,6 +64,7 @@ from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.policies import (
     catalog_rules,
     indexing_policy,
+    passage_grading_for,
     search_policy,
     search_tuning,
     text_search_config,
@@ -253,7 +254,8 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s, model.model_id)
     search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
-    store_information = StoreInformationSearch(embedder, core.passages, StoreSearchPolicy())
+    store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
+    store_information = StoreInformationSearch(embedder, core.passages, store_policy)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
 
 
