@@ -32,7 +32,6 @@ import inspect
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -60,8 +59,27 @@ TRADES = {
 }
 
 
+def judge():
+    """tests/conversation_set.py of this checkout (also when another tree's package is measured)."""
+    import importlib.util
+
+    if "conversation_set" in sys.modules:
+        return sys.modules["conversation_set"]
+    spec = importlib.util.spec_from_file_location("conversation_set", HERE / "tests" / "conversation_set.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conversation_set"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def conversations_of(trade: str, split: str) -> list[dict]:
-    from tests.conversation_set import CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations
+    j = judge()
+    CONVERSATIONS, ELECTRONICS_CONVERSATIONS, load_conversations = (
+        j.CONVERSATIONS,
+        j.ELECTRONICS_CONVERSATIONS,
+        j.load_conversations,
+    )
 
     found = [c for c in load_conversations(CONVERSATIONS) if c["shop"] == trade]
     found = [{**c, "split": c.get("split", "tune")} for c in found]
@@ -81,7 +99,15 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     from shopagent.domain.chat import ChatMessage
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
-    from tests.conversation_set import NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts
+
+    j = judge()
+    NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts = (
+        j.NOT_CARRIED,
+        j.Catalog,
+        j.listed_names,
+        j.run_conversation,
+        j.tool_parts,
+    )
 
     catalog_file, config, queries = TRADES[trade]
     admin = await asyncpg.connect(server.dsn("postgres"))
@@ -209,24 +235,23 @@ def main() -> None:
             print(json.dumps(asyncio.run(run(args.split, args.quick, folder))))
             return
         if args.before is not None:
-            command = [sys.executable, __file__, "--split", args.split, "--rows-json"]
-            command += ["--quick"] if args.quick else []
-            env = {**os.environ, "SHOPAGENT_TREE": str(args.before.resolve())}
-            # This interpreter runs this script on another tree of the same project.
-            done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)  # noqa: S603
+            from bench.common import on_other_tree  # this tree's (the subprocess imports another's)
+
+            before = on_other_tree(__file__, args.before, ["--split", args.split, *(["--quick"] * args.quick)])
             print(f"before ({args.before}), {args.split}:")
-            tables(json.loads(done.stdout.strip().splitlines()[-1]))
+            tables(before)
         results = asyncio.run(run(args.split, args.quick, folder))
     print(f"this tree, {args.split}:")
     tables(results)
     if args.show:
         for result in results:
             for q in result["queries"]:
-                if (q["answerable"] and not q["first_fits"]) or q["not_carried"] and q["answerable"]:
+                if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]):
                     print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
             for t in result["turns"]:
                 if not t["passed"]:
-                    print(f"\n[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}\n  {t['answer'][:300]!r}")
+                    head = f"[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}"
+                    print(f"\n{head}\n  {t['answer'][:300]!r}")
     print(provenance.line())
 
 

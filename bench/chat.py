@@ -11,8 +11,9 @@ by the same embedded uvicorn. Both are driven by the same HTTP client over loopb
 
 The offline assistant (the rule-based concierge that `shopagent demo` runs without a model
 key) is then timed on the sample catalog indexed with the real local model, one customer at
-a time, through five-turn conversations (a request, a size, "cheaper ones?", details of the
-second one, thanks): each turn's wall time over HTTP, embedding the query included. The
+a time, through six-turn conversations (a request, a size, "cheaper ones?", details of the
+second one, a question about it answered from its description, thanks): each turn's wall
+time over HTTP, embedding the query (and a description's sentences) included. The
 baseline is the scripted model's turn over the same catalog and server. The database lives in
 a temporary folder that is removed at the end; `--quick` runs tiny sizes (a smoke run).
 """
@@ -169,11 +170,13 @@ async def measure(args: argparse.Namespace, provenance: Provenance, server: Embe
 
 
 CONVERSATIONS = [
-    ["warm winter boots", "in size 42?", "cheaper ones?", "tell me more about the second one", "thanks!"],
-    ["schwarze Sneaker unter 100 Euro", "in Größe 42?", "günstiger?", "die zweite?", "danke"],
-    ["a linen shirt for summer", "in white?", "anything else?", "compare the first two", "thank you"],
-    ["robe d'été légère", "en rouge ?", "moins cher ?", "le premier", "merci"],
-]
+    ["warm winter boots", "in size 42?", "cheaper ones?", "tell me more about the second one",
+     "is it waterproof?", "thanks!"],
+    ["schwarze Sneaker unter 100 Euro", "in Größe 42?", "günstiger?", "die zweite?", "ist die aus Leder?", "danke"],
+    ["a linen shirt for summer", "in white?", "anything else?", "compare the first two",
+     "which of them is lighter?", "thank you"],
+    ["robe d'été légère", "en rouge ?", "moins cher ?", "le premier", "est-ce qu'elle se lave en machine ?", "merci"],
+]  # fmt: skip
 
 
 async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[list[float], list[float]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import os
 import shutil
 import signal
@@ -20,6 +21,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -122,3 +124,13 @@ def postgres_pss(data_dir: Path) -> tuple[int, int]:
                 total += member.memory_full_info().pss
                 count += 1
     return total, count
+
+
+def on_other_tree(script: str, tree: Path, args: list[str]) -> Any:
+    """What `script --rows-json ARGS` prints (JSON, its last line) when it runs on another
+    source tree of this project (e.g. a `git worktree` of an older commit), in a subprocess
+    of this interpreter: the "before" of a before/after table taken in one run."""
+    command = [sys.executable, script, *args, "--rows-json"]
+    env = {**os.environ, "SHOPAGENT_TREE": str(tree.resolve())}
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)  # noqa: S603
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Search quality per trade, split and kind of query, for this tree and (optionally) another.
 
-    python bench/search_quality.py [--split heldout] [--before DIR] [--quick]
+    python bench/search_quality.py [--split heldout] [--model local|multilingual] [--before DIR] [--quick]
 
 Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
-imported into an embedded PostgreSQL in a scratch folder and indexed with the local model;
-every judged query of the split is searched (limit 10, the line's filters) through the
+imported into an embedded PostgreSQL in a scratch folder and indexed with the chosen embedding
+model (`local`, MiniLM, by default); the clothing shop is also asked the German and French
+shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`). Every
+judged query of the split is searched (limit 10, the line's filters) through the
 public search use case. Printed per trade and kind: hit@1 and hit@5 over the answerable
 queries, false alarms (answerable, yet `noStrongMatch`), honesty (not answerable and
 `noStrongMatch`), and the queries whose words were corrected although the judge did not mark

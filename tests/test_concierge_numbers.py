@@ -78,6 +78,29 @@ def test_size_words_and_ranges(text, sizes):
     assert reading.min_price is None and reading.max_price is None, text
 
 
-@pytest.mark.parametrize("text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"])
+@pytest.mark.parametrize(
+    "text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"]
+)
 def test_words_that_are_not_sizes(text):
     assert SHOP.read(text).sizes == [], text
+
+
+# (message, a question?, pointing at one shown product, by position or a pronoun?)
+QUESTIONS = [
+    ("is the second one waterproof?", True, True),
+    ("how far will the battery go on one charge", True, False),
+    ("battery life?", True, False),
+    ("ok and the third one, is it any cheaper", True, True),
+    ("ist der wasserdicht?", True, True),
+    ("kann man den mit dem handy steuern?", True, True),
+    ("est-ce qu'elle est étanche ?", True, True),
+    ("in size 42?", False, False),
+    ("cheaper ones?", False, False),
+    ("warm winter boots", False, False),
+]
+
+
+@pytest.mark.parametrize(("text", "question", "one"), QUESTIONS)
+def test_questions_about_what_was_shown(text, question, one):
+    reading = SHOP.read(text)
+    assert (reading.question, reading.points_at_one or bool(reading.refs)) == (question, one), text

@@ -45,7 +45,9 @@ async def ask(services, text: str):
     async with open_in_process(services.mcp_server) as tools:
         answer, messages = await AssistantAgent(concierge, tools, "system").run([], text)
     calls = [p for m in messages for p in m.parts if isinstance(p, FunctionCall)]
-    results = [p.result for m in messages for p in m.parts if isinstance(p, FunctionResponse) and p.name == STORE_INFO_TOOL]
+    results = [
+        p.result for m in messages for p in m.parts if isinstance(p, FunctionResponse) and p.name == STORE_INFO_TOOL
+    ]
     return answer, calls, results
 
 

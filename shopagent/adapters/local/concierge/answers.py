@@ -9,7 +9,6 @@ sentences that read like instructions to an assistant are left out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from decimal import Decimal
 from difflib import SequenceMatcher
@@ -31,12 +30,13 @@ from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexi
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply
-from shopagent.domain.text import fold, words
+from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
-CLOSEST = 3  # partial matches offered as close alternatives
+CLOSEST = 2  # partial matches offered as close alternatives
 STORE_CHARS = 420  # of a store page's passage, quoted
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
+
 
 class Answerer:
     """Writes the answer to the tool results of a plan, or the next search when a
@@ -94,7 +94,9 @@ class Answerer:
             lines = [r.broad.format(subject=subject)]
             lines += [self._line(n, p, {}) for n, p in enumerate(kinds, start=1)]
             return say("\n".join(lines), shown=kinds, args=plan.get("args", {}), subject=subject)
-        if plan.get("store_fallback") and not any(p.get("match") in ("strong", "partial") for p in data.get("products", [])):
+        if plan.get("store_fallback") and not any(
+            p.get("match") in ("strong", "partial") for p in data.get("products", [])
+        ):
             # No product fits: perhaps the shop's own pages answer it ("can you post it to Galway?").
             # A question neither answers ("is there parking near your shop?") gets "I don't know";
             # a request gets the search's own answer ("we don't seem to carry …").
@@ -157,9 +159,10 @@ class Answerer:
         # where they would be other, merely cheaper things rather than the subject.
         taken = {p.get("productId") for p in shown}
         partial = [p for p in products if p.get("match") == "partial" and p.get("productId") not in taken]
-        if shown:  # beside strong matches, only the partial ones named like the request ("kids' bike")
+        if shown:  # beside strong matches, only partial ones named by the word that made those match
             asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
-            partial = [p for p in partial if asked & {stem(w) for w in words(str(p.get("name", "")))}]
+            matched = asked & {stem(w) for p in shown for w in words(str(p.get("name", "")))}
+            partial = [p for p in partial if matched & {stem(w) for w in words(str(p.get("name", "")))}]
         room = 0 if refinement == "cheaper" or plan.get("browse") else min(CLOSEST, LIST_LENGTH - len(shown))
         close = partial[:room] if shown else partial[: 0 if refinement == "cheaper" else CLOSEST]
         lines: list[str] = []
@@ -240,7 +243,7 @@ class Answerer:
         available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         if not available:
             return r.detail_sold_out
-        items = [r.item.format(colour=self._colour(v["color"]), size=v["size"], count=v["available"])
+        items = [r.item.format(colour=self._colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
                  for v in available[:8]]  # fmt: skip
         listed = ", ".join(items) + (r.more_items.format(count=len(available) - 8) if len(available) > 8 else "")
         return r.available.format(items=listed)
@@ -336,3 +339,9 @@ def _amount(value: float) -> str:
     """A price bound as the customer said it: 50, 49.5."""
     text = f"{Decimal(str(value)).normalize():f}"
     return text
+
+
+def _size(variation: dict[str, Any]) -> str:
+    """A variation's size as said to a customer: nothing for a product made in one size."""
+    size = str(variation.get("size", ""))
+    return "" if size.upper() == "ONE SIZE" else size

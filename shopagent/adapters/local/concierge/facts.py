@@ -99,7 +99,7 @@ class FactFinder:
         grams = sorted({v["weightGrams"] for v in d.get("variations", []) if v.get("weightGrams")})
         if not grams:
             return self._say_in.not_told.format(name=d["name"])
-        weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}–{_grams_text(grams[-1])}"
+        weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}\u2013{_grams_text(grams[-1])}"
         return self._say_in.weighs.format(name=d["name"], weight=weight)
 
     def _stock(self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str) -> str:
@@ -112,7 +112,7 @@ class FactFinder:
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
             items = ", ".join(
-                r.item.format(colour=colour(v["color"]), size=v["size"], count=v["available"])
+                r.item.format(colour=colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
                 for v in available[:8]
             )
             return r.stock_yes.format(name=d["name"], what=what, items=items)
@@ -120,7 +120,7 @@ class FactFinder:
         line = r.stock_no.format(name=d["name"], what=what)
         if others and (colours or sizes):
             items = ", ".join(
-                r.item.format(colour=colour(v["color"]), size=v["size"], count=v["available"])
+                r.item.format(colour=colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
                 for v in others[:6]
             )
             line += " " + r.available.format(items=items)
@@ -182,3 +182,9 @@ def _price(d: dict[str, Any], r: Replies) -> str:
     if d.get("discountedPrice"):
         price += r.was.format(price=d["price"])
     return price
+
+
+def _size(variation: dict[str, Any]) -> str:
+    """A variation's size as said to a customer: nothing for a product made in one size."""
+    size = str(variation.get("size", ""))
+    return "" if size.upper() == "ONE SIZE" else size

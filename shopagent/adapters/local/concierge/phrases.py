@@ -31,15 +31,16 @@ _MIN_WORDS = (
     r"uber|ueber|ab|mindestens|mehr als|"
     r"plus de|au moins|a partir de|superieur a|au-dessus de|au dessus de"
 )
-_TO = r"\s*(?:and|to|-|–|—|und|bis|et|a)\s*"
-_DASH = r"\s*(?:-|–|—|to|bis|a)\s*"
+_TO = r"\s*(?:and|to|-|\u2013|\u2014|und|bis|et|a)\s*"
+_DASH = r"\s*(?:-|\u2013|\u2014|to|bis|a)\s*"
 # A range: "between 50 and 100", "€20 to €40", "20-40 eur", "budget 2000-2500" (a bare
 # "2000-2500" with no word for money around it may be a model number, and is not read).
 BETWEEN = re.compile(
     rf"\b(?:between|from|zwischen|von|entre|de)\s+{AMOUNT}{_TO}{AMOUNT}"
     rf"|{_CURRENCY}\s*{_NUMBER}{_DASH}{_CURRENCY}?\s*{_NUMBER}{_NOT_UNIT}"
     rf"|\b{_NUMBER}{_DASH}{_NUMBER}\s*{_CURRENCY}"
-    rf"|\b(?:budget|price range|prices?|preis|preisrahmen|prix)\s*(?:of|is|:|von|de)?\s*{_NUMBER}{_DASH}{_NUMBER}{_NOT_UNIT}"
+    rf"|\b(?:budget|price range|prices?|preis|preisrahmen|prix)\s*(?:of|is|:|von|de)?\s*"
+    rf"{_NUMBER}{_DASH}{_NUMBER}{_NOT_UNIT}"
 )
 # "around 100", "so um die 70", "environ 90 €", "around 60-80": a price with a tolerance
 # (AROUND_TOLERANCE of one amount, AROUND_RANGE_TOLERANCE beyond the ends of a range).
@@ -262,7 +263,7 @@ QUESTION_IMPLIES = {
 }  # fmt: skip
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
+    r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
@@ -272,6 +273,9 @@ QUESTION = re.compile(
 POINTS_AT_ONE = re.compile(
     r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
     r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
+    # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
+    r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
+    r"(?:der|die|das)\b"
 )
 POINTS_AT_ALL = re.compile(
     r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"

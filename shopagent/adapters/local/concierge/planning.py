@@ -17,12 +17,12 @@ from typing import Any
 
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
+    STORE_TOOL,
     History,
     Shown,
     decimal_or_none,
     details_call,
     say,
-    STORE_TOOL,
     search_call,
     store_call,
 )
@@ -34,6 +34,7 @@ from shopagent.domain.text import Vocabulary, fold, words
 
 _CENT = Decimal("0.01")
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
+_PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
@@ -127,7 +128,8 @@ class Planner:
         shown = history.shown.products if history.shown else []
         if not reading.question or not (shown or history.detailed):
             return None
-        refs = reading.refs or (reading.ordinals if shown else [])  # "ist die erste aus Stretch?"
+        # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
+        refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
         if reading.more or reading.similar or reading.compare or reading.about:
             return None
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
@@ -253,8 +255,10 @@ class Planner:
 
     def _subject(self, reading: Reading, named: list[str], text: str) -> dict[str, Any]:
         """How the answer refers to the request: the customer's words for the thing when they
-        are a few words the catalog uses ("warm winter boots"), else their message, quoted."""
-        if len(reading.words) <= _PLAIN_SUBJECT_WORDS and set(reading.words) <= set(named):
+        are a few words the catalog uses ("warm winter boots") or just one or two ("tents", "warm winter boots"),
+        else their message, quoted."""
+        plain = len(reading.words) <= _PLAIN_SUBJECT_WORDS and set(reading.words) <= set(named)
+        if plain or len(reading.words) <= _PLAIN_ANY_WORDS:  # "tents", "a bicycle helmet"
             return {"subject": reading.query}
         said = " ".join(text.split()).strip(" ?!.,;:")
         if len(said) > _QUOTED_CHARS:

@@ -73,5 +73,3 @@ def stem(word: str) -> str:
 
 def instruction(text: str) -> bool:
     return bool(_INSTRUCTION.search(fold(text)))
-
-

@@ -180,10 +180,10 @@ class Lexicon:
         text = _Text(message)
         reading = Reading()
         whole = text.rest
-        reading.question = bool(ph.QUESTION.search(whole))
         reading.points_at_one = bool(ph.POINTS_AT_ONE.search(whole))
         reading.points_at_all = bool(ph.POINTS_AT_ALL.search(whole))
         reading.asks_about = bool(ph.ASKS_ABOUT.search(whole))
+        reading.question = bool(ph.QUESTION.search(whole))
         reading.store_question = bool(ph.STORE_QUESTION.search(whole))
         reading.broad = bool(ph.BROAD_NEED.search(whole))
         self._prices(text, reading)
@@ -216,6 +216,11 @@ class Lexicon:
         if reading.small_talk or reading.follow_up:
             text.take(ph.COURTESY)
         lead = ph.ATTRIBUTE_LEAD.match(text.rest)
+        # "battery life?", "the weight?": a question by its mark, about something a product tells
+        # (but "in size 42?" only narrows the list).
+        if whole.rstrip().endswith("?") and not reading.question:
+            pointing = reading.points_at_one or reading.points_at_all
+            reading.question = pointing or (reading.asks_about and not reading.has_filters)
         reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
         reading.attribute = bool(lead and reading.words)
         cued = reading.details or reading.compare or reading.similar or reading.about
