@@ -166,7 +166,7 @@ class CatalogSettings(Section, frozen=True):
 
 
 class EmbeddingSettings(Section, frozen=True):
-    model: Literal["local", "gemini", "hash"] = "local"
+    model: Literal["local", "multilingual", "gemini", "hash"] = "local"
     batch_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 32
     chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
     gemini_model: str = "gemini-embedding-001"
