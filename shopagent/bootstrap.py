@@ -106,7 +106,9 @@ def roster_for(actors: frozenset[str], services: CoreServices, health: HealthRep
 def core_children(services: CoreServices, health: HealthReport | None) -> Offered:
     s = services.settings
     offered: Offered = {
-        "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
+        "http": lambda: ChildSpec(
+            "http", partial(run_http, s, partial(build_public_app, services), metrics=services.metrics)
+        ),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, sweeps(services), interval_seconds=s.reaper.interval_seconds)
         ),

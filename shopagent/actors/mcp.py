@@ -16,6 +16,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Scope
 
+from shopagent.actors.serving import closed_counter, connection_limits
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
@@ -99,5 +100,7 @@ async def run_mcp(
         name="mcp",
         grace_seconds=settings.runtime.shutdown_grace_seconds,
         access_log=settings.logging.access_log,
+        limits=connection_limits(settings),
+        on_closed=closed_counter(metrics, "mcp"),
         task_status=task_status,
     )

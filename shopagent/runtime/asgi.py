@@ -8,18 +8,21 @@ within the grace period, runs the app's lifespan shutdown, and only then do we r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
 import uvicorn
 from anyio.abc import TaskStatus
 from starlette.types import ASGIApp
+
+from shopagent.runtime.connections import ConnectionLimits, guarded_protocol, quiet_accept_errors
 
 log = logging.getLogger("shopagent.asgi")
 _access = logging.getLogger("shopagent.access")
@@ -133,13 +136,19 @@ async def serve_asgi(
     name: str,
     grace_seconds: float,
     access_log: bool = False,
+    limits: ConnectionLimits | None = None,
+    on_closed: Callable[[str], None] | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve `app` on an already bound socket until cancelled, then drain gracefully.
 
+    Connections are bounded by `limits` (see runtime/connections.py; defaults when None), and
+    each one those rules close is reported to `on_closed(reason)`.
     Reports ready once the app's lifespan startup has completed and the socket accepts.
     Raises ServerError if the app's startup fails or the server stops on its own.
     """
+    limits = limits or ConnectionLimits(max_connections=0)
+    quiet_accept_errors(asyncio.get_running_loop())
     # uvicorn's own access log is one logger for the whole process (and each Config resets it),
     # so requests are logged here, per server, by AccessLog.
     config = uvicorn.Config(
@@ -150,6 +159,8 @@ async def serve_asgi(
         # uvicorn annotates this as int but uses it as an asyncio timeout: fractions work.
         timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),  # type: ignore[arg-type]
         server_header=False,
+        http=guarded_protocol(limits, on_closed or (lambda reason: None)),
+        timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works, as above
     )
     server = _EmbeddedServer(config)
     stopped = anyio.Event()

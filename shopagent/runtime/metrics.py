@@ -68,6 +68,15 @@ class Metrics:
             "shopagent_http_request_duration_seconds", "Time to answer an HTTP request (a whole event stream).",
             ["server", "route", "method"], buckets=HTTP_BUCKETS, registry=r,
         )  # fmt: skip
+        self.connections_closed = Counter(
+            "shopagent_connections_closed", "Connections a server closed by its connection rules, by reason: "
+            "header_timeout, body_timeout, evicted (its place taken at the cap), over_capacity (refused, 503).",
+            ["server", "reason"], registry=r,
+        )  # fmt: skip
+        self.client_disconnects = Counter(
+            "shopagent_http_client_disconnects", "Requests whose client went away before its request was read "
+            "or answered (not counted in shopagent_http_requests).", ["server", "route"], registry=r,
+        )  # fmt: skip
         self.mcp_tool_calls = Counter(
             "shopagent_mcp_tool_calls", "MCP tool calls served, by tool and outcome.", ["tool", "outcome"], registry=r
         )

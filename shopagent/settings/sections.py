@@ -124,6 +124,15 @@ class OpsSettings(Section, frozen=True):
     port: Port = 9090
 
 
+class ConnectionSettings(Section, frozen=True):
+    """Bounds on the connections of each server (http, mcp, ops): see runtime/connections.py."""
+
+    max_per_server: NonNegativeInt = 0  # 0: from the open-file limit (ops: at most 64)
+    header_timeout_seconds: Seconds = 5.0
+    body_timeout_seconds: Seconds = 10.0
+    keep_alive_seconds: Seconds = 5.0
+
+
 DEFAULT_COLORS = (
     "black",
     "white",
@@ -229,6 +238,7 @@ class Settings(Section, frozen=True):
     mcp: McpSettings = McpSettings()
     admin: AdminSettings = AdminSettings()
     ops: OpsSettings = OpsSettings()
+    connections: ConnectionSettings = ConnectionSettings()
     catalog: CatalogSettings = CatalogSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     search: SearchSettings = SearchSettings()
