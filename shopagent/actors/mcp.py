@@ -20,6 +20,7 @@ from shopagent.actors.serving import closed_counter, connection_limits
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
+from shopagent.entrypoints.mcp.bodies import BodyFirst
 from shopagent.entrypoints.mcp.fast_path import FastToolCalls
 from shopagent.entrypoints.mcp.server import CatalogServer
 from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
@@ -68,7 +69,7 @@ def build_mcp_app(
     )
     if isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
         app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
-    app = PostOnly(app)
+    app = PostOnly(BodyFirst(app, max_body=mcp.max_body_bytes))
     if limit is not None:
         app = Throttle(app, limit)
     if key is None:

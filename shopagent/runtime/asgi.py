@@ -25,6 +25,14 @@ from starlette.types import ASGIApp
 from shopagent.runtime.connections import ConnectionLimits, guarded_protocol, quiet_accept_errors
 
 log = logging.getLogger("shopagent.asgi")
+
+# The kernel's queue of connections not yet accepted.
+LISTEN_QUEUE = 2048
+# Connections accepted in one turn of the event loop. asyncio accepts up to its `backlog` in a
+# row before any of them reaches the protocol (where the connection cap acts), so a flood would
+# open that many files at once; uvicorn passes `backlog` to both listen() and the accept loop,
+# so the server is started with this one and the socket's queue set back to LISTEN_QUEUE.
+ACCEPT_BATCH = 16
 _access = logging.getLogger("shopagent.access")
 
 
@@ -63,7 +71,7 @@ def bind_tcp(host: str, port: int, *, what: str = "server") -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(2048)
+        sock.listen(LISTEN_QUEUE)
     except OSError as exc:
         sock.close()
         hint = " (another process is listening there; change the port)" if exc.errno == 98 else ""
@@ -92,6 +100,8 @@ class _EmbeddedServer(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
+        for sock in sockets or ():
+            sock.listen(LISTEN_QUEUE)  # asyncio set it to ACCEPT_BATCH; see there
         self.changed.set()
 
     @contextlib.contextmanager
@@ -159,6 +169,7 @@ async def serve_asgi(
         # uvicorn annotates this as int but uses it as an asyncio timeout: fractions work.
         timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),  # type: ignore[arg-type]
         server_header=False,
+        backlog=ACCEPT_BATCH,
         http=guarded_protocol(limits, on_closed or (lambda reason: None)),
         timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works, as above
     )

@@ -13,8 +13,9 @@ overrides only asyncio's protocol methods and httptools' parser callbacks, and a
   body sent a byte at a time is bounded too); past it 408, and the app reads a disconnect;
 - a cap on the connections of the server. At the cap a new connection takes the place of the
   oldest one that is not being answered (waiting for a request, or for its body), so idle and
-  slow sockets cannot lock out a client that sends its request at once; when every connection
-  is being answered, the new one gets a fast 503 and is closed.
+  slow sockets cannot lock out a client that sends its request at once (sockets that have never
+  had an answer go first, then connections idle between requests); when every connection is
+  being answered, the new one gets a fast 503 and is closed.
 
 Each connection closed by these rules is counted by reason (`observe`).
 """
@@ -101,10 +102,16 @@ class _Registry:
     lingering: int = 0
 
     def evictable(self) -> GuardedProtocol | None:
+        """The oldest connection not being answered that has never had an answer, else the oldest
+        idle one between requests: a client whose earlier request was answered keeps its
+        connection longer than a socket that has not yet sent one."""
+        between_requests = None
         for connection in self.open:
             if not connection.answering:
-                return connection
-        return None
+                if not connection.served:
+                    return connection
+                between_requests = between_requests or connection
+        return between_requests
 
 
 def guarded_protocol(limits: ConnectionLimits, observe: Callable[[str], None]) -> type[GuardedProtocol]:
@@ -127,6 +134,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.answering = False  # a request's body is complete and its response is not
+        self.served = False  # a response has been completed on this connection
         self._refused = False
         self._started = False  # a byte of the current request has arrived
         self._timer: asyncio.TimerHandle | None = None
@@ -177,6 +185,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         self.answering = False
+        self.served = True
         self._started = False
         super().on_response_complete()  # arms uvicorn's keep-alive timeout
 
@@ -185,6 +194,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def close_for(self, reason: str) -> None:
         """Close this connection (408 if a request had started and has no answer yet)."""
         self._disarm()
+        self._registry.open.pop(self, None)  # its place is free now, not once the socket is gone
         if self.transport.is_closing():
             return
         self._registry.observe(reason)

@@ -162,7 +162,10 @@ class RequestMetrics:
     """Counts each HTTP request and observes its duration, by `server`, route and method.
 
     The route is resolved before the app runs (routing rewrites parts of the scope); a
-    request the app fails without answering counts as the 500 the server sends for it.
+    request the app fails without answering counts as the 500 the server sends for it. A client
+    that goes away before its answer has started (a body cut short, a closed socket) is no error
+    of the server's: it is counted in `client_disconnects` only, and an exception the app raises
+    about it (reading a body that will not come) ends there, without a traceback.
     """
 
     def __init__(self, app: ASGIApp, *, metrics: Metrics, server: str, route_of: Callable[[Scope], str]) -> None:
@@ -178,16 +181,30 @@ class RequestMetrics:
         route = self._route_of(scope)
         method = scope["method"] if scope["method"] in METHODS else "other"
         status = "500"
+        answered = gone = False
         started = time.perf_counter()
 
+        async def receive_noting_disconnect() -> Message:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect" and not answered:
+                gone = True
+            return message
+
         async def send_noting_status(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
-                status = str(message["status"])
+                status, answered = str(message["status"]), True
             await send(message)
 
         try:
-            await self.app(scope, receive, send_noting_status)
+            await self.app(scope, receive_noting_disconnect, send_noting_status)
+        except Exception:
+            if not gone:
+                raise
         finally:
-            self._metrics.http_requests.labels(self._server, route, method, status).inc()
-            self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)
+            if gone:
+                self._metrics.client_disconnects.labels(self._server, route).inc()
+            else:
+                self._metrics.http_requests.labels(self._server, route, method, status).inc()
+                self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)

@@ -1,0 +1,131 @@
+"""Hostile and flaky clients against the real `shopagent run` process, with real sockets."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator
+
+import anyio
+import httpx
+import pytest
+
+from shopagent.domain.tokens import issue_token
+from tests.helpers import AUTH_SECRET, ShopagentProcess, eventually, shopagent, wait_until
+
+pytestmark = pytest.mark.anyio
+
+MCP_KEY = "mcp-key-of-16-bytes-or-more"
+
+
+@contextlib.asynccontextmanager
+async def running(database: str, *, open_files: int | None = None) -> AsyncIterator[ShopagentProcess]:
+    env = {
+        "SHOPAGENT_DATABASE_URL": database,
+        "SHOPAGENT_EMBEDDING__MODEL": "hash",
+        "SHOPAGENT_CHAT__PROVIDER": "offline",
+        "SHOPAGENT_CHAT__RATE_PER_MINUTE": "600",
+        "SHOPAGENT_CHAT__RATE_BURST": "100",
+        "SHOPAGENT_MCP_API_KEY": MCP_KEY,
+        "SHOPAGENT_CONNECTIONS__HEADER_TIMEOUT_SECONDS": "2",
+    }
+    launcher = ["prlimit", f"--nofile={open_files}:{open_files}"] if open_files else []
+    async with shopagent("run", env=env, launcher=launcher) as proc:
+        await proc.wait_for_log("all actors ready", timeout=60)
+        yield proc
+
+
+def port(proc: ShopagentProcess, server: str) -> int:
+    return int(proc.env[f"SHOPAGENT_{server.upper()}__PORT"])
+
+
+async def cut_body(proc: ShopagentProcess, server: str, path: str, headers: str) -> None:
+    """A request declaring 1000 bytes of body that sends 12 and closes."""
+    async with await anyio.connect_tcp("127.0.0.1", port(proc, server)) as stream:
+        head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port(proc, server)}\r\n{headers}Content-Length: 1000\r\n\r\n"
+        await stream.send(head.encode() + b'{"query": "b')
+
+
+async def _two(counted) -> bool:
+    return len(await counted()) >= 2
+
+
+def series(metrics: str, name: str) -> dict[str, float]:
+    return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+            for line in metrics.splitlines() if line.startswith(name)}  # fmt: skip
+
+
+async def test_a_client_dropping_its_request_mid_body_is_a_disconnect_not_a_server_error(database):
+    token = issue_token(AUTH_SECRET, "ana")
+    async with running(database) as proc, httpx.AsyncClient(timeout=10) as client:
+        await cut_body(proc, "http", "/api/assistant-agent/chat",
+                       f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n")  # fmt: skip
+        await cut_body(proc, "mcp", "/mcp", f"Authorization: Bearer {MCP_KEY}\r\nContent-Type: application/json\r\n"
+                       "Accept: application/json, text/event-stream\r\n")  # fmt: skip
+
+        async def counted() -> dict[str, float]:
+            text = (await client.get(f"{proc.ops_url}/metrics")).text
+            return series(text, "shopagent_http_client_disconnects_total")
+
+        await eventually(lambda: _two(counted), timeout=10, interval=0.05)
+        metrics = (await client.get(f"{proc.ops_url}/metrics")).text
+    gone = series(metrics, "shopagent_http_client_disconnects_total")
+    assert gone == {
+        'shopagent_http_client_disconnects_total{route="/api/assistant-agent/chat",server="http"}': 1.0,
+        'shopagent_http_client_disconnects_total{route="/mcp",server="mcp"}': 1.0,
+    }
+    assert not [k for k in series(metrics, "shopagent_http_requests_total") if 'status="500"' in k]
+    assert proc.errors() == []
+    assert not [e for e in proc.logs if "Traceback" in str(e)]
+
+
+async def hold_idle(port_: int, count: int, opened: list[int]) -> None:
+    """Keep `count` connections open that send half a request line and then nothing, opening a
+    new one for each the server closes, until cancelled."""
+
+    async def one() -> None:
+        while True:
+            try:
+                stream = await anyio.connect_tcp("127.0.0.1", port_)
+            except OSError:
+                await anyio.sleep(0.1)  # the listen queue is full: an attacker retries
+                continue
+            async with stream:
+                opened.append(1)
+                with contextlib.suppress(anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+                    await stream.send(b"GET /api HTTP/1.1\r\n")
+                    await stream.receive()
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(count):
+            tg.start_soon(one)
+
+
+async def test_idle_and_slow_connections_do_not_lock_out_chat_or_readiness(database):
+    """The soak of bench/connections.py, smaller: 600 idle sockets held against a process whose
+    open-file limit is 512, while a client chats and a probe asks /readyz."""
+    token = {"Authorization": f"Bearer {issue_token(AUTH_SECRET, 'ana')}"}
+    opened: list[int] = []
+    timings: list[tuple[float, float]] = []
+    async with running(database, open_files=512) as proc, httpx.AsyncClient(timeout=5) as client:
+        api = f"http://127.0.0.1:{port(proc, 'http')}"
+        warm = await client.post(f"{api}/api/assistant-agent/chat", json={"query": "boots"}, headers=token)
+        assert warm.status_code == 200, warm.text
+        lines_before = len(proc.logs)
+        async with anyio.create_task_group() as attack:
+            attack.start_soon(hold_idle, port(proc, "http"), 600, opened)
+            await wait_until(lambda: len(opened) >= 600, timeout=30, interval=0.05)
+            for turn in range(10):
+                began = time.perf_counter()
+                chat = await client.post(f"{api}/api/assistant-agent/chat", json={"query": f"boots {turn}"},
+                                         headers=token)  # fmt: skip
+                answered = time.perf_counter()
+                ready = await client.get(f"{proc.ops_url}/readyz")
+                timings.append((answered - began, time.perf_counter() - answered))
+                assert chat.status_code == 200, chat.text
+                assert ready.status_code == 200
+            attack.cancel_scope.cancel()
+        log_lines = len(proc.logs) - lines_before
+    assert max(max(t) for t in timings) < 1.0, timings
+    assert log_lines < 100
+    assert proc.errors() == []
