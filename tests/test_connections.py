@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.connections import AcceptErrorLog, ConnectionLimits, default_max_connections
+from tests.helpers import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -151,9 +152,8 @@ async def test_past_the_cap_of_connections_being_answered_a_client_gets_a_fast_5
     async with served() as server, httpx.AsyncClient(timeout=10) as client, anyio.create_task_group() as tg:
         for _ in range(LIMITS.max_connections):
             tg.start_soon(client.get, f"{server.url}/slow")
+        await wait_until(lambda: server.entered == LIMITS.max_connections, timeout=5)
         with anyio.fail_after(5):
-            while server.entered < LIMITS.max_connections:
-                await anyio.sleep(0.01)
             began = anyio.current_time()
             async with httpx.AsyncClient(timeout=5) as other:
                 refused = await other.get(f"{server.url}/fast")
