@@ -69,6 +69,9 @@ class HttpSettings(Section, frozen=True):
     anonymous_token_ttl_seconds: Annotated[int, msgspec.Meta(ge=60, le=86_400)] = 3600
     anonymous_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6.0
     anonymous_rate_burst: PositiveInt = 5
+    anonymous_tokens_per_hour: PositiveInt = 20  # per client address
+    # Chat messages of all anonymous visitors together, per minute (a minute's worth at once).
+    anonymous_messages_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 60.0
 
 
 class McpSettings(Section, frozen=True):
@@ -207,6 +210,9 @@ class ChatSettings(Section, frozen=True):
     turn_timeout_seconds: Seconds = 120.0
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     rate_burst: PositiveInt = 10
+    # Reading, listing and deleting conversations, per user: its own budget, not the messages'.
+    read_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 300.0
+    read_rate_burst: PositiveInt = 60
     token_ttl_seconds: PositiveInt = 86_400
     token_max_ttl_seconds: PositiveInt = 2_592_000  # tokens whose expiry lies further ahead are refused
     audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000

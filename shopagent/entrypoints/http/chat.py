@@ -39,6 +39,7 @@ from shopagent.entrypoints.http.chat_views import (
 from shopagent.entrypoints.http.errors import ApiError, log_failed_turn
 from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 from shopagent.entrypoints.http.turn_guard import TurnGuard
+from shopagent.entrypoints.http.visitors import VisitorBudgets, client_address, is_visitor
 
 __all__ = ["TurnGuard", "chat_routes"]
 
@@ -55,11 +56,29 @@ def chat_routes(
     audit_result_chars: int = AUDIT_RESULT_CHARS,
     token_max_ttl_seconds: int | None = None,
     sse_ping_seconds: float = SSE_PING_SECONDS,
+    read_limiter: RateLimit | None = None,
+    visitors: VisitorBudgets | None = None,
 ) -> list[Route]:
     """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns;
     `guard` holds the turns in flight. Stored tool results longer than `audit_result_chars`
-    (as JSON) are shown cut, with a marker."""
+    (as JSON) are shown cut, with a marker. Messages spend `limiter` per user, or for anonymous
+    visitors per client address plus the visitors' shared budget (`visitors`); listing,
+    reading and deleting conversations spend `read_limiter` per user."""
     turns = guard or TurnGuard()
+
+    async def take_message_budget(request: Request, user: str) -> None:
+        if is_visitor(user):
+            await limiter.take(f"chat:address:{client_address(request)}")
+            if visitors is not None:
+                await visitors.messages.take("chat:anonymous")
+        else:
+            await limiter.take(f"chat:{user}")
+
+    async def reader(request: Request) -> str:
+        user = user_of(request)
+        if read_limiter is not None:
+            await read_limiter.take(f"read:{user}")
+        return user
 
     def user_of(request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -70,7 +89,7 @@ def chat_routes(
     async def post_chat(request: Request) -> Response:
         user = user_of(request)
         body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
-        await limiter.take(f"chat:{user}")
+        await take_message_budget(request, user)
         if turns.closing:
             raise ShuttingDown("the assistant is restarting; send your message again in a moment")
         if "text/event-stream" in request.headers.get("accept", ""):
@@ -84,7 +103,7 @@ def chat_routes(
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
 
     async def list_conversations(request: Request) -> Response:
-        user = user_of(request)
+        user = await reader(request)
         limit = _limit(request)
         before = _cursor(request.query_params.get("before"))
         found = await chat().list(user, limit=limit, before=before)
@@ -92,11 +111,11 @@ def chat_routes(
         return _json(ConversationPage(conversations=[summary_view(c) for c in found], next=following))
 
     async def get_conversation(request: Request) -> Response:
-        conversation = await chat().get(user_of(request), _conversation_id(request))
+        conversation = await chat().get(await reader(request), _conversation_id(request))
         return _json(detail_view(conversation, audit_result_chars))
 
     async def delete_conversation(request: Request) -> Response:
-        await chat().delete(user_of(request), _conversation_id(request))
+        await chat().delete(await reader(request), _conversation_id(request))
         return Response(status_code=204)
 
     return [
@@ -105,7 +124,8 @@ def chat_routes(
             response=ChatResponse, body=ChatRequest, event_stream=True,
             errors=(400, 401, 404, 409, 413, 429, 502, 503, 504, 500), description=STREAM_DESCRIPTION)),
         ApiRoute("/api/conversations", list_conversations, method="GET", operation=Operation(
-            "Your conversations, most recently active first", response=ConversationPage, query=(
+            "Your conversations, most recently active first", response=ConversationPage, errors=(400, 401, 429),
+            query=(
                 Query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}),
                 Query("before", {"type": "string"}, "`next` of the previous page; absent or empty: the first page"),
             ))),
