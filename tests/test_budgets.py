@@ -82,8 +82,9 @@ async def test_the_conversation_endpoints_are_rate_limited_on_a_budget_of_their_
     async with public_api(settings, {"read_rate_burst": 2, "read_rate_per_minute": 0.5}) as api:
         answer = await api.post(CHAT, json={"query": "boots"}, headers=headers)
         url = f"/api/conversations/{answer.json()['conversationId']}"
+        missing = "/api/conversations/00000000-0000-0000-0000-000000000000"
         call = {"list": partial(api.get, "/api/conversations"), "read": partial(api.get, url),
-                "delete": partial(api.delete, "/api/conversations/00000000-0000-0000-0000-000000000000")}[method]  # fmt: skip
+                "delete": partial(api.delete, missing)}[method]  # fmt: skip
         statuses = [(await call(headers=headers)).status_code for _ in range(3)]
         limited = await call(headers=headers)
         still_chatting = await api.post(CHAT, json={"query": "boots"}, headers=headers)
