@@ -14,7 +14,8 @@ the answers that were not 200, and the log lines the process wrote meanwhile:
 - slow body: a whole request declaring 1000 bytes of body, then 12 of them;
 - reconnecting: half a request line, and a new connection at once for each one closed.
 
-The baseline in the same run: the same client with no hostile connections. Everything lives in
+The hostile clients run in a process of their own. The baseline in the same run: the same
+client with no hostile connections. Everything lives in
 one temporary folder, removed at the end; `--quick` is 50 connections for 2 s (a smoke run).
 """
 
@@ -34,6 +35,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 import anyio
 import httpx
@@ -73,6 +75,8 @@ ATTACKS: dict[str, tuple[Attack, bool]] = {  # name: (what each socket does, rec
 
 
 async def hold(port: int, count: int, attack: Attack, reconnect: bool, opened: list[int]) -> None:
+    """Hold `count` hostile connections until cancelled (in a process of its own: see `attacker`)."""
+
     async def one() -> None:
         while True:
             try:
@@ -113,6 +117,34 @@ async def chat_while(api: httpx.AsyncClient, ops: httpx.AsyncClient, seconds: fl
             if status != "200":
                 failures[f"{kind} {status}"] += 1
     return {"chat": chats, "readyz": readies, "failures": failures}
+
+
+async def attacker(args: argparse.Namespace) -> None:
+    """`--attacker NAME`: the hostile clients, printing how many connections they opened each second."""
+    attack, reconnect = ATTACKS[args.attacker]
+    opened: list[int] = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(hold, args.port, args.connections, attack, reconnect, opened)
+        while True:
+            await anyio.sleep(0.5)
+            print(len(opened), flush=True)
+
+
+async def attacked(port: int, name: str, count: int, run: Callable[[], Awaitable[dict]]) -> tuple[dict, int]:
+    """`run()` while a separate process holds `count` connections of kind `name` (so that the
+    hostile clients do not slow down the measuring client's own event loop)."""
+    command = [sys.executable, __file__, "--attacker", name, "--port", str(port), "--connections", str(count)]
+    async with await anyio.open_process(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+        assert process.stdout is not None
+        try:
+            result = await run()
+        finally:
+            process.terminate()
+        output = b""
+        async for chunk in process.stdout:
+            output += chunk
+    counts = output.split()
+    return result, int(counts[-1]) if counts else 0
 
 
 def figures(name: str, count: int, result: dict, opened: int, log_lines: int) -> list[str]:
@@ -156,16 +188,13 @@ async def main(args: argparse.Namespace) -> None:
                      "/readyz p50 / max ms", "not 200", "log lines"]]  # fmt: skip
             lines = len(log_path.read_bytes().splitlines())
             rows.append(figures("none (baseline)", 0, await chat_while(api, ops, args.seconds), 0, 0))
-            for name, (attack, reconnect) in ATTACKS.items():
+            for name in ATTACKS:
                 print(f"{name} …", file=sys.stderr, flush=True)
                 lines = len(log_path.read_bytes().splitlines())
-                opened: list[int] = []
-                async with anyio.create_task_group() as tg:
-                    tg.start_soon(hold, port, args.connections, attack, reconnect, opened)
-                    result = await chat_while(api, ops, args.seconds)
-                    tg.cancel_scope.cancel()
+                result, opened = await attacked(port, name, args.connections,
+                                                partial(chat_while, api, ops, args.seconds))  # fmt: skip
                 written = len(log_path.read_bytes().splitlines()) - lines
-                rows.append(figures(name, args.connections, result, len(opened), written))
+                rows.append(figures(name, args.connections, result, opened, written))
             print()
             grid(rows)
             print(f"\nopen-file limit of the process: {args.open_files}")
@@ -188,7 +217,13 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=60, help="how long each kind of client is held")
     parser.add_argument("--open-files", type=int, default=1024, help="the process's open-file limit")
     parser.add_argument("--quick", action="store_true", help="50 connections for 2 s: a smoke run, not figures")
+    parser.add_argument("--attacker", choices=list(ATTACKS), help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    if arguments.attacker:
+        with contextlib.suppress(KeyboardInterrupt):
+            anyio.run(attacker, arguments)
+        sys.exit(0)
     if arguments.quick:
         arguments.connections, arguments.seconds = 50, 2
     anyio.run(main, arguments)
