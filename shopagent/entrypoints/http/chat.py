@@ -8,10 +8,10 @@ an event stream does not lose its turn, which completes and is stored.
 
 from __future__ import annotations
 
-import base64
+import re
 import uuid
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -44,6 +44,9 @@ from shopagent.entrypoints.http.visitors import VisitorBudgets, client_address, 
 __all__ = ["TurnGuard", "chat_routes"]
 
 _encoder = msgspec.json.Encoder()
+# The largest valid chat request, written compactly with every character escaped at its longest
+# (a character outside the BMP as two \uXXXX escapes: 12 bytes), the keys and an id: less than this.
+MAX_CHAT_BODY = MAX_QUERY_CHARS * 12 + 1024
 
 
 def chat_routes(
@@ -88,7 +91,7 @@ def chat_routes(
 
     async def post_chat(request: Request) -> Response:
         user = user_of(request)
-        body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
+        body = await read_json(request, ChatRequest, limit=MAX_CHAT_BODY)
         await take_message_budget(request, user)
         if turns.closing:
             raise ShuttingDown("the assistant is restarting; send your message again in a moment")
@@ -127,7 +130,8 @@ def chat_routes(
             "Your conversations, most recently active first", response=ConversationPage, errors=(400, 401, 429),
             query=(
                 Query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}),
-                Query("before", {"type": "string"}, "`next` of the previous page; absent or empty: the first page"),
+                Query("before", {"type": "string", "pattern": CURSOR_PATTERN},
+                      "`next` of the previous page; absent or empty: the first page"),
             ))),
         ApiRoute("/api/conversations/{conversation_id}", get_conversation, method="GET", operation=Operation(
             "One conversation with its messages, tool calls and tool results", response=ConversationDetail,
@@ -154,15 +158,23 @@ def _limit(request: Request) -> int:
     return ascii_int(raw, "limit", 1, 100)
 
 
+# A cursor is the last conversation's activity time (microseconds since 1970, UTC) and its id:
+# every text of this shape is a cursor (the pattern in the document is exact), so any string
+# the document allows is answered with a page, never a 400.
+CURSOR_PATTERN = "^([0-9]{1,16}\\.[0-9a-f]{32})?$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def _make_cursor(c: Conversation) -> str:
-    return base64.urlsafe_b64encode(f"{c.updated_at.isoformat()}|{c.id}".encode()).decode()
+    micros = (c.updated_at - _EPOCH) // timedelta(microseconds=1)
+    return f"{micros}.{c.id.hex}"
 
 
 def _cursor(raw: str | None) -> tuple[datetime, uuid.UUID] | None:
     if not raw:  # absent or empty: the first page
         return None
-    try:
-        stamp, _, ident = base64.urlsafe_b64decode(raw.encode()).decode().partition("|")
-        return datetime.fromisoformat(stamp), uuid.UUID(ident)
-    except ValueError:
-        raise ApiError(400, "validation_error", "before is not a cursor this API returned") from None
+    if not _CURSOR.fullmatch(raw):
+        raise ApiError(400, "validation_error", "before is not a cursor this API returned")
+    micros, _, ident = raw.partition(".")
+    return _EPOCH + timedelta(microseconds=int(micros)), uuid.UUID(hex=ident)
