@@ -8,12 +8,42 @@ import json
 import re
 
 import httpx
+import msgspec
 import pytest
 
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.admin import MAX_AFTER
-from tests.test_hostile_input import ADMIN, api, chat_token, shop  # noqa: F401 - fixtures
+from shopagent.settings import Secret
+from tests.factories import product_input
+from tests.helpers import AUTH_SECRET
 
 pytestmark = pytest.mark.anyio
+
+KEY = "admin-key-for-tests"
+ADMIN = {"Authorization": f"Bearer {KEY}"}
+
+
+@pytest.fixture
+async def shop(settings):
+    secrets = msgspec.structs.replace(settings.secrets, admin_api_key=Secret(KEY))
+    settings = msgspec.structs.replace(settings, secrets=secrets)
+    async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services:
+        services.product = await services.catalog.create_product(product_input("alpine-boot"))
+        yield services
+
+
+@pytest.fixture
+async def api(shop):
+    app = build_public_app(shop)
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://shop.test") as client:
+            yield client
+
+
+def chat_token(user: str = "ana") -> dict[str, str]:
+    return {"Authorization": f"Bearer {issue_token(AUTH_SECRET, user)}"}
 
 
 async def document(api: httpx.AsyncClient) -> dict:
