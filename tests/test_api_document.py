@@ -37,9 +37,9 @@ async def shop(settings):
 @pytest.fixture
 async def api(shop):
     app = build_public_app(shop)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://shop.test") as client:
-            yield client
+    transport = httpx.ASGITransport(app=app)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        yield client
 
 
 def chat_token(user: str = "ana") -> dict[str, str]:
