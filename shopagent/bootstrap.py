@@ -30,6 +30,7 @@ from shopagent.entrypoints.http.health import DependencyCheck, database_check, h
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
 from shopagent.entrypoints.http.visitors import VisitorBudgets
+from shopagent.runtime.connections import raise_open_file_limit
 from shopagent.runtime.metrics import RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
@@ -242,6 +243,7 @@ async def serve(
 ) -> None:
     """Run the chosen actors until SIGTERM/SIGINT (returns) or a failure (raises)."""
     log.debug("settings: %s", describe(settings))
+    log.debug("open-file limit: %d", raise_open_file_limit())  # before the servers size their caps from it
     stop = StopRequest()
     main_scope = anyio.CancelScope()
     async with anyio.create_task_group() as outer:

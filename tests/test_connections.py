@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
@@ -180,3 +182,10 @@ def test_the_default_cap_leaves_room_for_the_other_servers_and_the_database():
     assert default_max_connections(1024) == 329  # http + mcp at their caps + ops: 722 of 1024
     assert default_max_connections(256) == 32
     assert default_max_connections(1_048_576) == 10_000
+
+
+def test_the_process_raises_its_open_file_limit_to_the_hard_one():
+    code = "from shopagent.runtime.connections import raise_open_file_limit as r; print(r())"
+    done = subprocess.run(["prlimit", "--nofile=256:2048", sys.executable, "-c", code],
+                          capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
+    assert done.stdout.strip() == "2048"
