@@ -28,7 +28,6 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
-import contextlib
 import signal
 import statistics
 import subprocess
@@ -46,54 +45,7 @@ from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.domain.tokens import issue_token
 from tests.helpers import AUTH_SECRET
-
-Attack = Callable[[anyio.abc.SocketStream], Awaitable[None]]
-
-
-async def idle(stream: anyio.abc.SocketStream) -> None:
-    await stream.receive()
-
-
-async def slow_headers(stream: anyio.abc.SocketStream) -> None:
-    await stream.send(b"GET /api HTTP/1.1\r\n")
-    for byte in b"X-Slow: " + b"a" * 10_000:
-        await stream.send(bytes([byte]))
-        await anyio.sleep(1)
-
-
-async def slow_body(stream: anyio.abc.SocketStream) -> None:
-    await stream.send(b"POST /api/assistant-agent/chat HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n" + b"x" * 12)
-    await stream.receive()
-
-
-ATTACKS: dict[str, tuple[Attack, bool]] = {  # name: (what each socket does, reconnect when closed)
-    "idle": (idle, False),
-    "slow headers": (slow_headers, False),
-    "slow body": (slow_body, False),
-    "reconnecting": (slow_headers, True),
-}
-
-
-async def hold(port: int, count: int, attack: Attack, reconnect: bool, opened: list[int]) -> None:
-    """Hold `count` hostile connections until cancelled (in a process of its own: see `attacker`)."""
-
-    async def one() -> None:
-        while True:
-            try:
-                stream = await anyio.connect_tcp("127.0.0.1", port)
-            except OSError:
-                await anyio.sleep(0.1)
-                continue
-            async with stream:
-                opened.append(1)
-                with contextlib.suppress(anyio.EndOfStream, anyio.BrokenResourceError, OSError):
-                    await attack(stream)
-                if not reconnect:
-                    await anyio.sleep_forever()
-
-    async with anyio.create_task_group() as tg:
-        for _ in range(count):
-            tg.start_soon(one)
+from tests.hostile_clients import KINDS, running
 
 
 async def chat_while(api: httpx.AsyncClient, ops: httpx.AsyncClient, seconds: float) -> dict:
@@ -119,32 +71,11 @@ async def chat_while(api: httpx.AsyncClient, ops: httpx.AsyncClient, seconds: fl
     return {"chat": chats, "readyz": readies, "failures": failures}
 
 
-async def attacker(args: argparse.Namespace) -> None:
-    """`--attacker NAME`: the hostile clients, printing how many connections they opened each second."""
-    attack, reconnect = ATTACKS[args.attacker]
-    opened: list[int] = []
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(hold, args.port, args.connections, attack, reconnect, opened)
-        while True:
-            await anyio.sleep(0.5)
-            print(len(opened), flush=True)
-
-
-async def attacked(port: int, name: str, count: int, run: Callable[[], Awaitable[dict]]) -> tuple[dict, int]:
-    """`run()` while a separate process holds `count` connections of kind `name` (so that the
-    hostile clients do not slow down the measuring client's own event loop)."""
-    command = [sys.executable, __file__, "--attacker", name, "--port", str(port), "--connections", str(count)]
-    async with await anyio.open_process(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
-        assert process.stdout is not None
-        try:
-            result = await run()
-        finally:
-            process.terminate()
-        output = b""
-        async for chunk in process.stdout:
-            output += chunk
-    counts = output.split()
-    return result, int(counts[-1]) if counts else 0
+async def attacked(port: int, kind: str, count: int, run: Callable[[], Awaitable[dict]]) -> tuple[dict, int]:
+    """`run()` while a separate process holds `count` connections of `kind`."""
+    async with running(port, count, kind) as clients:
+        result = await run()
+    return result, clients.opened
 
 
 def figures(name: str, count: int, result: dict, opened: int, log_lines: int) -> list[str]:
@@ -188,7 +119,7 @@ async def main(args: argparse.Namespace) -> None:
                      "/readyz p50 / max ms", "not 200", "log lines"]]  # fmt: skip
             lines = len(log_path.read_bytes().splitlines())
             rows.append(figures("none (baseline)", 0, await chat_while(api, ops, args.seconds), 0, 0))
-            for name in ATTACKS:
+            for name in KINDS:
                 print(f"{name} …", file=sys.stderr, flush=True)
                 lines = len(log_path.read_bytes().splitlines())
                 result, opened = await attacked(port, name, args.connections,
@@ -217,13 +148,7 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=60, help="how long each kind of client is held")
     parser.add_argument("--open-files", type=int, default=1024, help="the process's open-file limit")
     parser.add_argument("--quick", action="store_true", help="50 connections for 2 s: a smoke run, not figures")
-    parser.add_argument("--attacker", choices=list(ATTACKS), help=argparse.SUPPRESS)
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
-    if arguments.attacker:
-        with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(attacker, arguments)
-        sys.exit(0)
     if arguments.quick:
         arguments.connections, arguments.seconds = 50, 2
     anyio.run(main, arguments)
