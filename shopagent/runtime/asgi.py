@@ -170,6 +170,7 @@ async def serve_asgi(
         timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),  # type: ignore[arg-type]
         server_header=False,
         backlog=ACCEPT_BATCH,
+        ws="none",  # no app here speaks WebSocket; an upgrade would leave the connection bounds
         http=guarded_protocol(limits, on_closed or (lambda reason: None)),
         timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works, as above
     )
