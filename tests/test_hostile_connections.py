@@ -20,8 +20,9 @@ MCP_KEY = "mcp-key-of-16-bytes-or-more"
 
 
 @contextlib.asynccontextmanager
-async def running(database: str, *, open_files: int | None = None) -> AsyncIterator[ShopagentProcess]:
+async def running(database: str, *, open_files: int | None = None, **more: str) -> AsyncIterator[ShopagentProcess]:
     env = {
+        **more,
         "SHOPAGENT_DATABASE_URL": database,
         "SHOPAGENT_EMBEDDING__MODEL": "hash",
         "SHOPAGENT_CHAT__PROVIDER": "offline",
@@ -58,7 +59,7 @@ def series(metrics: str, name: str) -> dict[str, float]:
 
 async def test_a_client_dropping_its_request_mid_body_is_a_disconnect_not_a_server_error(database):
     token = issue_token(AUTH_SECRET, "ana")
-    async with running(database) as proc, httpx.AsyncClient(timeout=10) as client:
+    async with running(database, SHOPAGENT_LOGGING__ACCESS_LOG="true") as proc, httpx.AsyncClient(timeout=10) as client:
         await cut_body(proc, "http", "/api/assistant-agent/chat",
                        f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n")  # fmt: skip
         await cut_body(proc, "mcp", "/mcp", f"Authorization: Bearer {MCP_KEY}\r\nContent-Type: application/json\r\n"
@@ -78,6 +79,8 @@ async def test_a_client_dropping_its_request_mid_body_is_a_disconnect_not_a_serv
     assert not [k for k in series(metrics, "shopagent_http_requests_total") if 'status="500"' in k]
     assert proc.errors() == []
     assert not [e for e in proc.logs if "Traceback" in str(e)]
+    cut = [e["message"] for e in proc.logs if " POST /" in e.get("message", "")]
+    assert len(cut) == 2 and all(" 499 " in line for line in cut), cut  # the access log: not a 500
 
 
 async def test_idle_and_slow_connections_do_not_lock_out_chat_or_readiness(database):

@@ -122,7 +122,7 @@ class AccessLog:
             await self._app(scope, receive, send)
             return
         began = time.perf_counter()
-        status = [500]
+        status = [499]  # nothing answered and nothing raised: the client went away (nginx's 499)
 
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -131,6 +131,10 @@ class AccessLog:
 
         try:
             await self._app(scope, receive, sending)
+        except Exception:
+            if status[0] == 499:
+                status[0] = 500  # what the server answers for it
+            raise
         finally:
             query = scope.get("query_string", b"").decode("latin-1")
             path = scope.get("path", "") + (f"?{query}" if query else "")

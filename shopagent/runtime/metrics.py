@@ -202,6 +202,7 @@ class RequestMetrics:
         except Exception:
             if not gone:
                 raise
+            log.debug("%s %s: the client went away; what the app raised about it", method, route, exc_info=True)
         finally:
             if gone:
                 self._metrics.client_disconnects.labels(self._server, route).inc()
