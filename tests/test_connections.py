@@ -150,6 +150,17 @@ async def test_at_the_cap_a_new_client_takes_the_place_of_the_oldest_idle_connec
         assert server.closed["evicted"] >= 1
 
 
+async def test_a_client_answered_before_keeps_its_connection_longer_than_sockets_that_sent_nothing():
+    async with served() as server, httpx.AsyncClient(timeout=5) as client:
+        assert (await client.get(f"{server.url}/fast")).text == "hello"  # its connection is kept alive
+        for _ in range(LIMITS.max_connections + 2):
+            await server.connect()
+        await wait_until(lambda: server.closed["evicted"] >= 3, timeout=5)
+        again = await client.get(f"{server.url}/fast")
+    assert again.text == "hello"
+    assert server.closed["evicted"] == 3  # three silent sockets made room; the client's stayed
+
+
 async def test_past_the_cap_of_connections_being_answered_a_client_gets_a_fast_503():
     async with served() as server, httpx.AsyncClient(timeout=10) as client, anyio.create_task_group() as tg:
         for _ in range(LIMITS.max_connections):
