@@ -10,11 +10,13 @@ import anyio
 import httpx
 import msgspec
 import pytest
+from starlette.requests import Request
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
 from shopagent.domain.tokens import issue_token
+from shopagent.entrypoints.http.visitors import client_address
 from shopagent.settings import ChatSettings, HttpSettings
 from tests.helpers import AUTH_SECRET, free_port
 
@@ -74,6 +76,16 @@ async def test_visitor_tokens_are_capped_per_address_per_hour(settings):
     async with public_api(settings, {}, anonymous_rate_burst=100, anonymous_tokens_per_hour=3) as api:
         statuses = [(await api.post(TOKEN, headers=behind_proxy("203.0.113.9"))).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize(
+    ("host", "counted_as"),
+    [("203.0.113.7", "203.0.113.7"), ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+     ("2001:db8:1:2:bbbb::9", "2001:db8:1:2::/64"), ("::ffff:203.0.113.7", "203.0.113.7")],
+)  # fmt: skip
+def test_an_ipv6_client_is_counted_by_its_64_network(host, counted_as):
+    request = Request({"type": "http", "client": (host, 1234), "headers": []})
+    assert client_address(request) == counted_as
 
 
 @pytest.mark.parametrize("method", ["list", "read", "delete"])

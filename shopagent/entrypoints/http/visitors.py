@@ -16,6 +16,7 @@ ignored, so it cannot be used to dodge the limit.
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import time
 from dataclasses import dataclass
@@ -41,7 +42,18 @@ def is_visitor(user: str) -> bool:
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client's address as budgets count it: an IPv6 address by its /64 network, which one
+    subscriber usually holds whole (else each of its 2^64 addresses would get a budget)."""
+    host = request.client.host if request.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return host
 
 
 @dataclass(frozen=True)
