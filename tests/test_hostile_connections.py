@@ -109,3 +109,15 @@ async def test_idle_and_slow_connections_do_not_lock_out_chat_or_readiness(datab
     assert max(max(t) for t in timings) < 1.0, timings
     assert log_lines < 100
     assert proc.errors() == []
+
+
+async def test_running_out_of_file_descriptors_is_logged_once_a_minute_not_per_failed_accept(database):
+    """A cap set above what the open-file limit allows: the process runs out of descriptors."""
+    async with running(database, open_files=256, SHOPAGENT_CONNECTIONS__MAX_PER_SERVER="5000") as proc:
+        async with hostile_clients.running(port(proc, "http"), 600, "idle") as clients:
+            await clients.wait_opened(600, timeout=60)
+            await proc.wait_for_log("cannot accept connections", timeout=30)
+            await anyio.sleep(3)  # asyncio retries a failed accept every second: let it retry
+        lines = [e for e in proc.logs if "accept" in e.get("message", "")]
+    assert len(lines) == 1, [e["message"] for e in lines[:5]]
+    assert "Too many open files" in lines[0]["message"]
