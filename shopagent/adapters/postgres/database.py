@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -286,8 +286,10 @@ async def open_pool(
     connect_timeout: float,
     command_timeout: float,
     close_timeout: float = 5.0,
+    server_settings: Mapping[str, str] | None = None,
 ) -> AsyncIterator[asyncpg.Pool]:
-    """The application pool; every connection knows the vector and jsonb types.
+    """The application pool; every connection knows the vector and jsonb types and carries
+    `server_settings` (see `session_limits`).
 
     Open it after migrating: the vector codec needs the extension to exist.
     """
@@ -299,6 +301,7 @@ async def open_pool(
             timeout=connect_timeout,
             command_timeout=command_timeout,
             init=_init_connection,
+            server_settings=dict(server_settings or {}),
         )
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         raise DatabaseError(f"cannot open a pool to PostgreSQL at {redact_dsn(dsn)}: {exc}") from None
@@ -313,6 +316,16 @@ async def open_pool(
                 closed = True
             if not closed:
                 pool.terminate()
+
+
+def session_limits(lock_timeout: float, idle_in_transaction_timeout: float) -> dict[str, str]:
+    """PostgreSQL settings of every connection: how long a statement waits for a lock, and
+    how long a session may sit idle in an open transaction before the server ends it (so a
+    frozen or cut-off holder's row locks are freed); 0 turns a limit off."""
+    return {
+        "lock_timeout": str(round(lock_timeout * 1000)),
+        "idle_in_transaction_session_timeout": str(round(idle_in_transaction_timeout * 1000)),
+    }
 
 
 def _version(text: str) -> tuple[int, ...]:
