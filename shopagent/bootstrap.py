@@ -119,12 +119,10 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
 def search_children(services: SearchServices) -> Offered:
     s = services.settings
     limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst)
+    own_chat = RateLimit(services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst)
+    run = partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat)
     # The MCP server is built (and its stack imported) only when the mcp actor runs.
-    return {
-        "mcp": lambda: ChildSpec(
-            "mcp", partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics)
-        )
-    }
+    return {"mcp": lambda: ChildSpec("mcp", run)}
 
 
 def indexer_children(services: IndexerServices) -> Offered:

@@ -31,6 +31,13 @@ class RateLimits(Protocol):
         ...
 
 
+# The header a deployment's own chat instances send to its MCP server (with the MCP key): their
+# calls use the budget `mcp.chat_rate_per_minute` / `mcp.chat_rate_burst`, not the outside
+# clients' one, so shoppers' turns do not compete with other MCP clients for it.
+OWN_CHAT_HEADER = "X-Shopagent-Client"
+OWN_CHAT_CLIENT = "chat"
+
+
 @dataclass(frozen=True)
 class RateLimit:
     """`burst` requests at once per key, refilled at `per_minute`.

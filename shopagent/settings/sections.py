@@ -85,6 +85,10 @@ class McpSettings(Section, frozen=True):
     max_body_bytes: Annotated[int, msgspec.Meta(ge=1024)] = 1_048_576
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
     rate_burst: PositiveInt = 100
+    # The deployment's own chat instances (chat.mcp_url) together: a budget apart from the
+    # outside clients' one (each shopper's messages are limited by chat.rate_* already).
+    chat_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6000.0
+    chat_rate_burst: PositiveInt = 1000
 
 
 class AdminSettings(Section, frozen=True):
