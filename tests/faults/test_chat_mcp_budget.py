@@ -50,25 +50,25 @@ async def test_a_hundred_shoppers_on_a_split_deployment_are_never_told_a_tool_co
     env = {k: v for k, v in service_env(pg).items() if k not in default_mcp_rate}
     mcp_env = env | {"SHOPAGENT_MCP__PORT": str(free_port())}
     outcomes: Counter[str] = Counter()
-    async with run_role("mcp,indexer", mcp_env) as mcp:
-        async with (
-            run_role("chat", env | {"SHOPAGENT_CHAT__MCP_URL": mcp_url(mcp)}) as chat,
-            # No kept-alive connections: one the server closes as idle while the client reuses it
-            # is a client's race, not what is tested here.
-            httpx.AsyncClient(base_url=http_url(chat), timeout=60, limits=httpx.Limits(max_keepalive_connections=0))
-            as client,
-        ):
-            for n in range(3):
-                created = await client.post("/api/admin/products", json=product_body(n), headers=ADMIN_HEADERS)
-                assert created.status_code == 201, created.text
-            await eventually(lambda: _indexed(pg, 3), timeout=30, interval=0.1)
-            started = now()
-            with anyio.fail_after(120):
-                async with anyio.create_task_group() as tg:
-                    for _ in range(USERS):
-                        tg.start_soon(_shopper, client, outcomes)
-            took = now() - started
-            errors = {"chat": chat.errors(), "mcp": mcp.errors()}
+    # No kept-alive connections: one the server closes as idle while the client reuses it is a
+    # client's race, not what is tested here.
+    no_reuse = httpx.Limits(max_keepalive_connections=0)
+    async with (
+        run_role("mcp,indexer", mcp_env) as mcp,
+        run_role("chat", env | {"SHOPAGENT_CHAT__MCP_URL": mcp_url(mcp)}) as chat,
+        httpx.AsyncClient(base_url=http_url(chat), timeout=60, limits=no_reuse) as client,
+    ):
+        for n in range(3):
+            created = await client.post("/api/admin/products", json=product_body(n), headers=ADMIN_HEADERS)
+            assert created.status_code == 201, created.text
+        await eventually(lambda: _indexed(pg, 3), timeout=30, interval=0.1)
+        started = now()
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as tg:
+                for _ in range(USERS):
+                    tg.start_soon(_shopper, client, outcomes)
+        took = now() - started
+        errors = {"chat": chat.errors(), "mcp": mcp.errors()}
     print(f"{USERS} shoppers x {TURNS} turns in {took:.1f}s: {dict(outcomes)}")
     assert outcomes == Counter({"ok": USERS * TURNS}), outcomes
     assert errors == {"chat": [], "mcp": []}

@@ -13,7 +13,6 @@ from shopagent.application.ports import IndexCoverage, SaveItem, SaveOutcome
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.text import lexical_fields
 
-
 # A product whose row another transaction holds is tried again this much later.
 BUSY_RETRY_SECONDS = 0.5
 

@@ -1,0 +1,104 @@
+"""The one-process shop over its embedded PostgreSQL: the database killed under it is started
+again, and the demo's first indexing outlives a database restart."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from tests.faults.harness import (
+    ADMIN_HEADERS,
+    ADMIN_KEY,
+    MCP_KEY,
+    alive,
+    copy_cluster,
+    http_url,
+    now,
+    poll,
+    readyz,
+    run_role,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def embedded_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """A process over the embedded PostgreSQL in `data_dir` (no database URL)."""
+    return {
+        "SHOPAGENT_DATA_DIR": str(data_dir),
+        "SHOPAGENT_EMBEDDING__MODEL": "hash",
+        "SHOPAGENT_MCP_API_KEY": MCP_KEY,
+        "SHOPAGENT_ADMIN_API_KEY": ADMIN_KEY,
+        "SHOPAGENT_CHAT__PROVIDER": "offline",
+    } | extra
+
+
+def postmaster_pid(data_dir: Path) -> int | None:
+    try:
+        return int((data_dir / "postgres" / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+
+
+@contextlib.asynccontextmanager
+async def stopped_at_the_end(data_dir: Path) -> AsyncIterator[None]:
+    """Whatever the test did, no embedded PostgreSQL of `data_dir` outlives it (a killed
+    shopagent process leaves its server running for the next one, by design)."""
+    try:
+        yield
+    finally:
+        with anyio.CancelScope(shield=True):
+            if postmaster_pid(data_dir) is not None:
+                server = EmbeddedPostgres(data_dir)
+
+                def stop() -> None:
+                    with contextlib.suppress(Exception):
+                        server.start()  # reuses the running one, as one more user ...
+                    server.stop()  # ... and, the last, stops it
+
+                await anyio.to_thread.run_sync(stop)
+
+
+async def serves_writes(proc) -> bool:
+    status, body = await readyz(proc, timeout=2)
+    if status != 200 or body.get("status") != "ready":
+        return False
+    try:
+        async with httpx.AsyncClient(base_url=http_url(proc), timeout=2) as client:
+            listed = await client.get("/api/admin/products", headers=ADMIN_HEADERS)
+    except httpx.TransportError:
+        return False
+    return listed.status_code == 200
+
+
+async def test_a_killed_embedded_postgres_is_started_again(migrated_cluster, tmp_path):
+    data_dir = tmp_path / "data"
+    await anyio.to_thread.run_sync(copy_cluster, migrated_cluster, data_dir)
+    async with stopped_at_the_end(data_dir), run_role("all", embedded_env(data_dir)) as shop:
+        assert await serves_writes(shop)
+        first = postmaster_pid(data_dir)
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        killed = now()
+        back = await poll(lambda: serves_writes(shop), timeout=20, interval=0.1)
+        recovered_in = now() - killed
+        second = postmaster_pid(data_dir)
+        still_running = alive(shop)
+        shop.signal(signal.SIGTERM)
+        code = await shop.wait_exit(timeout=20)
+        restarted = [e["message"] for e in shop.logs if "stopped unexpectedly" in e.get("message", "")]
+    print(f"serving again {recovered_in:.1f}s after kill -9 of the postmaster")
+    assert still_running
+    assert back, f"not serving {recovered_in:.0f}s after the database was killed"
+    assert second is not None and second != first
+    assert len(restarted) == 1, restarted  # said once
+    assert code == 0
+    assert postmaster_pid(data_dir) is None  # stopped with the process
