@@ -21,11 +21,14 @@ from tests.faults.harness import (
     alive,
     copy_cluster,
     http_url,
+    index_report,
     now,
     poll,
     readyz,
     run_role,
+    service_env,
 )
+from tests.helpers import shopagent
 
 pytestmark = pytest.mark.anyio
 
@@ -102,3 +105,40 @@ async def test_a_killed_embedded_postgres_is_started_again(migrated_cluster, tmp
     assert len(restarted) == 1, restarted  # said once
     assert code == 0
     assert postmaster_pid(data_dir) is None  # stopped with the process
+
+
+# One product at a time: the sample catalog (200 products) takes a few seconds to index, so
+# the database can be restarted in the middle of it.
+ONE_AT_A_TIME = {
+    "SHOPAGENT_INDEXER__WORKERS": "1",
+    "SHOPAGENT_INDEXER__CLAIM_BATCH": "1",
+    "SHOPAGENT_EMBEDDING__BATCH_SIZE": "1",
+    "SHOPAGENT_RUNTIME__MAILBOX_CAPACITY": "1",
+}
+
+
+async def test_the_demo_waits_out_a_database_restart_during_its_first_indexing(pg, tmp_path):
+    env = service_env(pg, SHOPAGENT_DATA_DIR=str(tmp_path / "data"), **ONE_AT_A_TIME)
+    async with shopagent("demo", env=env) as demo:
+        await demo.wait_for_output("indexing the catalog:", timeout=60)
+        await pg.stop()
+        # The wait behind the ready banner has met the outage (or the demo exits: it used to).
+        await demo.wait_for_output("the database is unavailable; waiting for it", timeout=10)
+        indexing_when_stopped = "shopagent is ready" not in demo.stdout
+        await pg.start()
+        restarted = now()
+        ready = await poll(lambda: _said(demo, "shopagent is ready"), timeout=30, interval=0.1)
+        ready_in = now() - restarted
+        running = alive(demo)
+        report = await index_report(pg)
+        demo.signal(signal.SIGTERM)
+        code = await demo.wait_exit(timeout=20)
+    print(f"the demo was ready {ready_in:.1f}s after the database came back")
+    assert indexing_when_stopped, "harness: the sample was indexed before the database stopped"
+    assert running and ready, demo.stdout[-500:] + str(demo.errors())
+    assert report["products"] == 200 and report["pending"] == 0 and report["stale"] == 0, report
+    assert code == 0
+
+
+async def _said(proc, fragment: str) -> bool:
+    return fragment in proc.stdout
