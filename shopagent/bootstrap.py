@@ -26,7 +26,7 @@ from shopagent.application.housekeeping import release_stuck_conversations
 from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel
 from shopagent.domain.errors import ConfigError
-from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check
+from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check, storage_check
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
 from shopagent.runtime.metrics import RequestMetrics, route_templates
@@ -210,7 +210,7 @@ def dependency_checks(services: CoreServices) -> list[DependencyCheck]:
     """What this process's readiness depends on besides its actors: the database (required),
     and in a chat role with chat.mcp_url, the MCP server (optional: while it is away, turns
     are answered without the catalog tools, saying so)."""
-    checks = [database_check(services.pool)]
+    checks = [database_check(services.pool), storage_check(services.pool)]
     if services.settings.chat.mcp_url and "http" in services.actors:
         checks.append(mcp_check(lambda: services.remote_tools.gateway))
     return checks

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from shopagent.domain.errors import RateLimitExceeded
+from shopagent.domain.errors import RateLimitExceeded, StorageFull
 
 # A process takes up to a tenth of a bucket's burst in one go, at most this many.
 MAX_BATCH = 16
@@ -65,7 +65,12 @@ class RateLimit:
     async def take(self, key: str) -> None:
         if self._use_held(key):
             return
-        taken = await self.limits.take(key, self.per_minute, self.burst, self.batch)
+        try:
+            taken = await self.limits.take(key, self.per_minute, self.burst, self.batch)
+        except StorageFull:
+            # The buckets cannot be written while the disk is full: let the request through
+            # uncounted, so reads go on (a write behind it meets the full disk itself).
+            return
         if taken.tokens > 1:
             self._keep(key, taken.tokens - 1)
         # None left in the bucket, but a concurrent take of this key may have brought some.
