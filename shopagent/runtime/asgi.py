@@ -91,6 +91,15 @@ class _EmbeddedServer(uvicorn.Server):
         await super().startup(sockets=sockets)
         self.changed.set()
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        # Keep listening while requests are in flight (at most the graceful timeout): a request
+        # that comes meanwhile gets the app's answer (503 shutting_down), not a refused
+        # connection. An idle server closes at once.
+        with anyio.move_on_after(float(self.config.timeout_graceful_shutdown or 0)):
+            while self.server_state.tasks and not self.force_exit:  # noqa: ASYNC110 - uvicorn announces nothing
+                await anyio.sleep(0.05)
+        await super().shutdown(sockets=sockets)
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         # The process's signal handling belongs to shopagent, not to one of its servers.
