@@ -83,7 +83,14 @@ async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_n
                 # New messages while the turn drains (each on a new connection): the socket stays
                 # open for them (it used to close at once), and they get the documented answer.
                 await chat.wait_for_log("received SIGTERM", timeout=5)
-                late = [await _new_message(http_url(chat)) for _ in range(5)]
+                late: list[tuple[int | None, str]] = []
+
+                async def late_message() -> None:
+                    late.append(await _new_message(http_url(chat)))
+
+                async with anyio.create_task_group() as senders:  # at once: the turn ends in a second
+                    for _ in range(3):
+                        senders.start_soon(late_message)
                 code = await chat.wait_exit(timeout=GRACE_SECONDS + 10)
                 exited_in = now() - signalled
                 with anyio.fail_after(5):
