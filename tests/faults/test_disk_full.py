@@ -1,12 +1,15 @@
-"""The one-process shop with its embedded PostgreSQL on a disk that fills up: writes are
-answered 503 storage_full with Retry-After, reads go on, /readyz says degraded with the
-reason, the indexer pauses (no actor restarts, no exit), the log says it once, and everything
-resumes when space returns."""
+"""The one-process shop with its embedded PostgreSQL on a small disk. When the disk fills up,
+writes are answered 503 storage_full with Retry-After, reads go on, /readyz says degraded with
+the reason, the indexer pauses (no actor restarts, no exit), the log says it once, and
+everything resumes when space returns. Then its PostgreSQL is killed (`kill -9` of the
+postmaster): the process starts it again and serves on. One process for both: they share
+the costly part, a shop on a disk of its own."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator
@@ -29,7 +32,7 @@ from tests.faults.harness import (
     restarts,
     run_role,
 )
-from tests.faults.test_embedded_database import embedded_env, stopped_at_the_end
+from tests.faults.test_embedded_database import embedded_env, postmaster_pid, serves_writes, stopped_at_the_end
 
 pytestmark = pytest.mark.anyio
 
@@ -80,9 +83,7 @@ async def _storage_state(proc) -> tuple[int | None, dict] | None:
     return (status, body) if storage is not None else None
 
 
-async def test_a_full_disk_refuses_writes_with_503_and_everything_resumes_when_space_returns(
-    migrated_cluster, tmp_path
-):
+async def test_a_full_disk_refuses_writes_with_503_and_a_killed_database_is_started_again(migrated_cluster, tmp_path):
     async with small_disk(tmp_path / "disk", migrated_cluster) as disk:
         await anyio.to_thread.run_sync(copy_cluster, migrated_cluster, disk)
         async with (
@@ -115,9 +116,11 @@ async def test_a_full_disk_refuses_writes_with_503_and_everything_resumes_when_s
             write_back_in = now() - freed
             drained = await poll(lambda: _drained(client), timeout=20, interval=0.2)
             ready = await poll(lambda: _storage_state_is(shop, "up"), timeout=15)
+            recovered_in, pids = await _kill_the_database(disk, shop)
             running = alive(shop)
             said = [e["message"] for e in shop.logs if DISK_FULL_LOG in e.get("message", "")]
-            errors = [m for m in shop.errors() if DISK_FULL_LOG not in m]
+            restarted = [e["message"] for e in shop.logs if "stopped unexpectedly" in e.get("message", "")]
+            errors = [m for m in shop.errors() if DISK_FULL_LOG not in m and "stopped unexpectedly" not in m]
             shop.signal(signal.SIGTERM)
             code = await shop.wait_exit(timeout=20)
 
@@ -134,9 +137,25 @@ async def test_a_full_disk_refuses_writes_with_503_and_everything_resumes_when_s
     assert all(n == 0 for n in restarts(body).values()), body
     assert written and drained, (written, drained)
     assert ready is not None and ready[1]["status"] == "ready", ready
+    # The killed database: started again by the process, which served on.
+    print(f"serving again {recovered_in:.1f}s after kill -9 of the postmaster")
+    assert recovered_in is not None, "not serving 20s after the database was killed"
+    assert pids[1] is not None and pids[1] != pids[0], pids
+    assert len(restarted) == 1, restarted  # said once
     assert running and code == 0
     assert len(said) == 1, said  # said once
     assert errors == [], errors
+
+
+async def _kill_the_database(disk: Path, shop) -> tuple[float | None, tuple[int | None, int | None]]:
+    """kill -9 of the embedded postmaster; how long until the shop serves writes again (None:
+    not within 20 s), and the postmaster's pid before and after."""
+    first = postmaster_pid(disk)
+    assert first is not None
+    os.kill(first, signal.SIGKILL)
+    killed = now()
+    back = await poll(lambda: serves_writes(shop), timeout=20, interval=0.1)
+    return (now() - killed if back else None), (first, postmaster_pid(disk))
 
 
 async def _storage_state_is(proc, state: str):

@@ -1,10 +1,9 @@
-"""The one-process shop over its embedded PostgreSQL: the database killed under it is started
-again, and the demo's first indexing outlives a database restart."""
+"""The demo's first indexing outlives a database restart, and helpers for the one-process shop
+over its embedded PostgreSQL (`test_disk_full` kills that database too)."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,13 +18,11 @@ from tests.faults.harness import (
     ADMIN_KEY,
     MCP_KEY,
     alive,
-    copy_cluster,
     http_url,
     index_report,
     now,
     poll,
     readyz,
-    run_role,
     service_env,
 )
 from tests.helpers import shopagent
@@ -80,31 +77,6 @@ async def serves_writes(proc) -> bool:
     except httpx.TransportError:
         return False
     return listed.status_code == 200
-
-
-async def test_a_killed_embedded_postgres_is_started_again(migrated_cluster, tmp_path):
-    data_dir = tmp_path / "data"
-    await anyio.to_thread.run_sync(copy_cluster, migrated_cluster, data_dir)
-    async with stopped_at_the_end(data_dir), run_role("all", embedded_env(data_dir)) as shop:
-        assert await serves_writes(shop)
-        first = postmaster_pid(data_dir)
-        assert first is not None
-        os.kill(first, signal.SIGKILL)
-        killed = now()
-        back = await poll(lambda: serves_writes(shop), timeout=20, interval=0.1)
-        recovered_in = now() - killed
-        second = postmaster_pid(data_dir)
-        still_running = alive(shop)
-        shop.signal(signal.SIGTERM)
-        code = await shop.wait_exit(timeout=20)
-        restarted = [e["message"] for e in shop.logs if "stopped unexpectedly" in e.get("message", "")]
-    print(f"serving again {recovered_in:.1f}s after kill -9 of the postmaster")
-    assert still_running
-    assert back, f"not serving {recovered_in:.0f}s after the database was killed"
-    assert second is not None and second != first
-    assert len(restarted) == 1, restarted  # said once
-    assert code == 0
-    assert postmaster_pid(data_dir) is None  # stopped with the process
 
 
 # One product at a time: the sample catalog (200 products) takes a few seconds to index, so
