@@ -79,18 +79,18 @@ async def serves_writes(proc) -> bool:
     return listed.status_code == 200
 
 
-# One product at a time: the sample catalog (200 products) takes a few seconds to index, so
-# the database can be restarted in the middle of it.
-ONE_AT_A_TIME = {
+# A few products at a time: the sample catalog (200 products) takes a second or two to index,
+# so the database can be restarted in the middle of it.
+FEW_AT_A_TIME = {
     "SHOPAGENT_INDEXER__WORKERS": "1",
-    "SHOPAGENT_INDEXER__CLAIM_BATCH": "1",
-    "SHOPAGENT_EMBEDDING__BATCH_SIZE": "1",
-    "SHOPAGENT_RUNTIME__MAILBOX_CAPACITY": "1",
+    "SHOPAGENT_INDEXER__CLAIM_BATCH": "3",
+    "SHOPAGENT_EMBEDDING__BATCH_SIZE": "3",
+    "SHOPAGENT_RUNTIME__MAILBOX_CAPACITY": "3",
 }
 
 
 async def test_the_demo_waits_out_a_database_restart_during_its_first_indexing(pg, tmp_path):
-    env = service_env(pg, SHOPAGENT_DATA_DIR=str(tmp_path / "data"), **ONE_AT_A_TIME)
+    env = service_env(pg, SHOPAGENT_DATA_DIR=str(tmp_path / "data"), **FEW_AT_A_TIME)
     async with shopagent("demo", env=env) as demo:
         await demo.wait_for_output("indexing the catalog:", timeout=60)
         await pg.stop()
