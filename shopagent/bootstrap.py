@@ -26,7 +26,7 @@ from shopagent.application.housekeeping import release_stuck_conversations
 from shopagent.application.limits import RateLimit, RateLimits
 from shopagent.application.ports import ChatModel
 from shopagent.domain.errors import ConfigError
-from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check
+from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check, storage_check
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
 from shopagent.entrypoints.http.visitors import VisitorBudgets
@@ -124,12 +124,10 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
 def search_children(services: SearchServices) -> Offered:
     s = services.settings
     limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst)
+    own_chat = RateLimit(services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst)
+    run = partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat)
     # The MCP server is built (and its stack imported) only when the mcp actor runs.
-    return {
-        "mcp": lambda: ChildSpec(
-            "mcp", partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics)
-        )
-    }
+    return {"mcp": lambda: ChildSpec("mcp", run)}
 
 
 def indexer_children(services: IndexerServices) -> Offered:
@@ -229,7 +227,7 @@ def dependency_checks(services: CoreServices) -> list[DependencyCheck]:
     """What this process's readiness depends on besides its actors: the database (required),
     and in a chat role with chat.mcp_url, the MCP server (optional: while it is away, turns
     are answered without the catalog tools, saying so)."""
-    checks = [database_check(services.pool)]
+    checks = [database_check(services.pool), storage_check(services.pool)]
     if services.settings.chat.mcp_url and "http" in services.actors:
         checks.append(mcp_check(lambda: services.remote_tools.gateway))
     return checks

@@ -203,7 +203,8 @@ async def _terminate_backends(dsn: str) -> int:
 
 
 async def test_mcp_tools_answer_a_tool_error_in_an_outage_and_readiness_says_why(linked, link):
-    [database] = dependency_checks(linked)
+    database, storage = dependency_checks(linked)
+    assert (await storage()).state == "up"  # the disk: up until a write finds it full
     assert (await database()).state == "up"
     async with Client(linked.mcp_server) as client:
         link.cut()

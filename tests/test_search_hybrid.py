@@ -245,3 +245,36 @@ async def test_in_a_large_catalog_the_lexical_leg_matches_on_the_rarest_words_an
 async def test_in_a_small_catalog_the_lexical_leg_matches_on_every_word(shop):
     found = set(await slugs(shop, "cotton boot", LEXICAL_ONLY))
     assert {"split-tee", "red-tee", "alpine-boot", "tundra-boot", "chelsea-boot"} <= found
+
+
+async def test_a_sold_out_product_stays_findable_by_a_query_naming_it(services):
+    """Edited to carry a word no other product has, and sold out: a query with that word and
+    one the others share still finds it, after the available ones like it."""
+    from shopagent.domain.catalog import ProductPatch
+    from shopagent.domain.search import SearchRequest
+    from tests.test_search_mcp import index_everything
+
+    for n in range(8):
+        await services.catalog.create_product(
+            product_input(f"light-boot-{n}", name=f"Light Boot No. {n}", category="Boots",
+                          description=f"A light boot for every day, model {n}.", variations=[v("black", "42")])
+        )  # fmt: skip
+    scarf = await services.catalog.create_product(
+        product_input("light-scarf", name="Light Scarf", category="Accessories",
+                      description="A light scarf for every day.", variations=[v("grey", "M")])
+    )  # fmt: skip
+    await index_everything(services)
+    await services.catalog.update_product(
+        scarf.id,
+        ProductPatch(description="A light scarf for every day. Now in xk4fq9 finish.", variations=[v("grey", "M", 0)]),
+    )
+    await index_everything(services)
+
+    for query in ("xk4fq9", "light xk4fq9", "xk4fq9 light"):
+        found = (await services.search.search(SearchRequest(query=query, limit=5))).products
+        slugs = [p.slug for p in found]
+        assert "light-scarf" in slugs, (query, slugs)
+        assert all(p.in_stock for p in found if p.slug != "light-scarf")
+    # Sold out, it does not hide the available boots a query for them finds.
+    boots = [p.slug for p in (await services.search.search(SearchRequest(query="light boot", limit=5))).products]
+    assert "light-scarf" not in boots, boots

@@ -48,7 +48,11 @@ def transport_security(mcp: McpSettings) -> TransportSecuritySettings:
 
 
 def build_mcp_app(
-    server: Server[Any], settings: Settings, limit: RateLimit | None = None, metrics: Metrics | None = None
+    server: Server[Any],
+    settings: Settings,
+    limit: RateLimit | None = None,
+    metrics: Metrics | None = None,
+    own_chat_limit: RateLimit | None = None,
 ) -> ASGIApp:
     """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set,
     and `limit` per key (per client address without one), shared by every replica; its
@@ -71,7 +75,7 @@ def build_mcp_app(
         app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
     app = PostOnly(BodyFirst(app, max_body=mcp.max_body_bytes))
     if limit is not None:
-        app = Throttle(app, limit)
+        app = Throttle(app, limit, own_chat_limit)
     if key is None:
         log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
     else:
@@ -91,9 +95,10 @@ async def run_mcp(
     *,
     limit: RateLimit | None = None,
     metrics: Metrics | None = None,
+    own_chat_limit: RateLimit | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    app = build_mcp_app(server, settings, limit, metrics)
+    app = build_mcp_app(server, settings, limit, metrics, own_chat_limit)
     sock = bind_tcp(settings.mcp.host, settings.mcp.port, what="mcp")
     await serve_asgi(
         app,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import anyio
 from anyio.abc import TaskStatus
 
-from shopagent.domain.errors import DatabaseUnavailable
+from shopagent.domain.errors import DatabaseUnavailable, StorageFull
 
 log = logging.getLogger("shopagent.reaper")
 
@@ -37,6 +37,8 @@ async def run_reaper(
         for sweep in sweeps:
             try:
                 released = await sweep.run()
+            except StorageFull:
+                continue  # said once where it was met; nothing to release needs room meanwhile
             except DatabaseUnavailable as exc:
                 log.warning("sweep %s skipped: %s", sweep.name, exc)
                 continue

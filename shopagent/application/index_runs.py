@@ -12,7 +12,7 @@ import anyio
 from shopagent.application.index_status import IndexStatus
 from shopagent.application.ports import Outbox
 from shopagent.application.vector_index import VectorIndexKeeper
-from shopagent.domain.errors import DatabaseError
+from shopagent.domain.errors import DatabaseError, DatabaseUnavailable
 
 log = logging.getLogger("shopagent.indexing")
 
@@ -72,12 +72,27 @@ async def drain_index(
 
 
 async def wait_until_indexed(
-    status: Callable[[], Awaitable[IndexStatus]], progress: Progress, *, poll_seconds: float = 0.5
+    status: Callable[[], Awaitable[IndexStatus]],
+    progress: Progress,
+    *,
+    poll_seconds: float = 0.5,
+    on_outage: Callable[[], None] | None = None,
 ) -> None:
     """Return once no catalog change waits to be indexed (dead letters aside), reporting
-    `progress(products indexed, products)` as it goes; the demo's "ready" waits for this."""
+    `progress(products indexed, products)` as it goes; the demo's "ready" waits for this.
+    While the database is unavailable it waits for it, like the indexer does (`on_outage` is
+    told once per outage)."""
+    away = False
     while True:
-        current = await status()
+        try:
+            current = await status()
+        except DatabaseUnavailable:
+            if not away and on_outage is not None:
+                on_outage()
+            away = True
+            await anyio.sleep(poll_seconds)  # polled: the pool probes the database meanwhile
+            continue
+        away = False
         progress(current.products_indexed, current.products_total)
         if current.pending + current.in_flight == 0:
             return

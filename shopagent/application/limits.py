@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from shopagent.domain.errors import RateLimitExceeded
+from shopagent.domain.errors import RateLimitExceeded, StorageFull
 
 # A process takes up to a tenth of a bucket's burst in one go, at most this many.
 MAX_BATCH = 16
@@ -29,6 +29,13 @@ class RateLimits(Protocol):
     async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
         """Up to `most` tokens of `key`'s bucket (as many as it holds, whole ones), in one step."""
         ...
+
+
+# The header a deployment's own chat instances send to its MCP server (with the MCP key): their
+# calls use the budget `mcp.chat_rate_per_minute` / `mcp.chat_rate_burst`, not the outside
+# clients' one, so shoppers' turns do not compete with other MCP clients for it.
+OWN_CHAT_HEADER = "X-Shopagent-Client"
+OWN_CHAT_CLIENT = "chat"
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,12 @@ class RateLimit:
     async def take(self, key: str) -> None:
         if self._use_held(key):
             return
-        taken = await self.limits.take(key, self.per_minute, self.burst, self.batch)
+        try:
+            taken = await self.limits.take(key, self.per_minute, self.burst, self.batch)
+        except StorageFull:
+            # The buckets cannot be written while the disk is full: let the request through
+            # uncounted, so reads go on (a write behind it meets the full disk itself).
+            return
         if taken.tokens > 1:
             self._keep(key, taken.tokens - 1)
         # None left in the bucket, but a concurrent take of this key may have brought some.

@@ -21,6 +21,15 @@ class DatabaseUnavailable(DatabaseError):
     once it is back succeeds. Nothing of the failed operation was stored."""
 
 
+class StorageFull(DatabaseUnavailable):
+    """The database's disk is full: it refuses writes (reads go on). Nothing of the failed
+    operation was stored; retry after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class MigrationError(DatabaseError):
     """A schema migration failed; the schema is left as it was before that migration."""
 

@@ -150,6 +150,7 @@ class SaveOutcome(enum.Enum):
     UNCHANGED = "unchanged"  # the stored chunk set was already this one
     STALE = "stale"  # the product changed since it was read; its newer event will index it
     GONE = "gone"  # the product no longer exists (its chunks went with it)
+    BUSY = "busy"  # another transaction held the product's row: the event was handed back for later
 
 
 @dataclass(frozen=True)

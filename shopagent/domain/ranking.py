@@ -12,6 +12,8 @@
 - **Order**: by grade, then available before sold out (the asked colour/size, or any
   variation when none was asked), then fused score, so a sold-out product never hides an
   otherwise similar one that can be bought, and a weak match never outranks a strong one.
+  A sold-out product that has every descriptive word of the query is still never left out
+  for one with fewer of them: a query that names it finds it.
 """
 
 from __future__ import annotations
@@ -170,4 +172,24 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
             relevance = model.relevance(evidence[pid])
             ranked.append(Ranked(pid, grade(relevance, evidence[pid], model), relevance))
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].available == 0, -r.score, r.product_id))
-    return ranked[:limit]
+    return _keep_named_sold_out(ranked, evidence, limit)
+
+
+def _keep_named_sold_out(ranked: list[Ranked], evidence: dict[int, Evidence], limit: int) -> list[Ranked]:
+    """The first `limit`, except that a sold-out product with every descriptive word of the
+    query in its text is not left out for one of its grade or worse with fewer of them: it
+    takes the place of the last such one. Sold out, it ranks after the available ones that are
+    like it, but a query naming it finds it."""
+    top, rest = ranked[:limit], ranked[limit:]
+    for named in rest:
+        if evidence[named.product_id].available > 0 or evidence[named.product_id].body_coverage < 1.0:
+            continue
+        weaker = [
+            i for i, r in enumerate(top)
+            if evidence[r.product_id].body_coverage < 1.0 and _GRADE_ORDER[r.match] >= _GRADE_ORDER[named.match]
+        ]  # fmt: skip
+        if not weaker:
+            break
+        top[weaker[-1]] = named
+    top.sort(key=lambda r: _GRADE_ORDER[r.match])  # stable: only a better grade moves up
+    return top

@@ -120,6 +120,10 @@ class Banner:
     data_dir: Path
 
 
+def say_waiting_for_database() -> None:
+    print("indexing the catalog: the database is unavailable; waiting for it …", flush=True)
+
+
 async def print_banner(banner: Banner, wait_until_indexed: Callable[[Progress], Awaitable[None]]) -> None:
     """Once the catalog is indexed (with progress meanwhile), the URLs, keys, a token and a
     request to paste: the first answer is then the right one."""

@@ -107,6 +107,21 @@ class _EmbeddedServer(uvicorn.Server):
             sock.listen(LISTEN_QUEUE)  # asyncio set it to ACCEPT_BATCH; see there
         self.changed.set()
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        # Keep listening while requests are in flight (at most the graceful timeout): a request
+        # that comes meanwhile gets the app's answer (503 shutting_down), not a refused
+        # connection. An idle server closes at once.
+        # The drain's time is shared with uvicorn's own wait below.
+        budget = float(self.config.timeout_graceful_shutdown or 0)
+        began = anyio.current_time()
+        with anyio.move_on_after(budget):
+            while self.server_state.tasks and not self.force_exit:  # noqa: ASYNC110 - uvicorn announces nothing
+                await anyio.sleep(0.05)
+        left = max(budget - (anyio.current_time() - began), 0.01)
+        # uvicorn annotates this as int but uses it as an asyncio timeout: fractions work.
+        self.config.timeout_graceful_shutdown = left  # type: ignore[assignment]
+        await super().shutdown(sockets=sockets)
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         # The process's signal handling belongs to shopagent, not to one of its servers.

@@ -15,6 +15,7 @@ from shopagent.settings.secret import Secrets
 
 Port = Annotated[int, msgspec.Meta(ge=0, le=65535)]
 Seconds = Annotated[float, msgspec.Meta(gt=0)]
+NonNegativeSeconds = Annotated[float, msgspec.Meta(ge=0)]
 PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
 NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
 
@@ -38,6 +39,11 @@ class DatabaseSettings(Section, frozen=True):
     pool_max_size: PositiveInt = 10
     connect_timeout_seconds: Seconds = 10.0
     command_timeout_seconds: Seconds = 30.0
+    # PostgreSQL's own limits on every connection of every role (0 = off): a statement waits at
+    # most this long for a lock, and a session whose transaction is left open and idle this long
+    # (a frozen or cut-off holder) is ended by the server, so its row locks never outlive it.
+    lock_timeout_seconds: NonNegativeSeconds = 5.0
+    idle_in_transaction_timeout_seconds: NonNegativeSeconds = 10.0
     embedded_start_timeout_seconds: Seconds = 60.0
 
 
@@ -85,6 +91,10 @@ class McpSettings(Section, frozen=True):
     max_body_bytes: Annotated[int, msgspec.Meta(ge=1024)] = 1_048_576
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 600.0
     rate_burst: PositiveInt = 100
+    # The deployment's own chat instances (chat.mcp_url) together: a budget apart from the
+    # outside clients' one (each shopper's messages are limited by chat.rate_* already).
+    chat_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6000.0
+    chat_rate_burst: PositiveInt = 1000
 
 
 class AdminSettings(Section, frozen=True):

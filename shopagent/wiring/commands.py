@@ -45,7 +45,8 @@ async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str],
 async def demo(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
     async def banner(services: CoreServices) -> None:
         status = partial(services.index_status, bootstrap.embedding_model_id(settings))
-        await cli.print_banner(banner_of(settings), partial(wait_until_indexed, status))
+        waiting = partial(wait_until_indexed, status, on_outage=cli.say_waiting_for_database)
+        await cli.print_banner(banner_of(settings), waiting)
 
     await bootstrap.serve(settings, actors, scrub=scrub, prepare=import_sample_catalog_if_empty, on_ready=banner)
 

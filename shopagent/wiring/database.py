@@ -12,7 +12,7 @@ import asyncpg
 from shopagent.adapters.postgres.database import check_pgvector, connect, ensure_database, redact_dsn
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
-from shopagent.domain.errors import ConfigError
+from shopagent.domain.errors import ConfigError, DatabaseError
 from shopagent.settings import Settings, resolve_data_dir
 from shopagent.wiring.policies import text_search_config
 
@@ -36,10 +36,44 @@ async def open_database(settings: Settings) -> AsyncIterator[str]:
     try:
         await ensure_database(server.dsn("postgres"), DATABASE_NAME)
         log.info("using the embedded PostgreSQL in %s", server.pgdata)
-        yield server.dsn(DATABASE_NAME)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(supervise_embedded, server)
+            yield server.dsn(DATABASE_NAME)
+            tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
+
+
+async def supervise_embedded(
+    server: EmbeddedPostgres, *, every_seconds: float = 0.5, attempts: int = 5, backoff_seconds: float = 1.0
+) -> None:
+    """Start the embedded PostgreSQL again when it dies (killed, crashed): up to `attempts`
+    times in a row, waiting longer each time; past that, raise, so the process exits non-zero
+    and whoever runs it (a container's restart policy) starts it afresh. Meanwhile requests
+    get the usual 503 `database_unavailable` and recover with the server."""
+    failures = 0
+    while True:
+        await anyio.sleep(every_seconds)  # nothing announces a postmaster's death to us
+        if failures == 0 and server.alive():
+            continue
+        if failures == 0:
+            log.error("the embedded PostgreSQL stopped unexpectedly; starting it again")
+        try:
+            await anyio.to_thread.run_sync(server.restart)
+        except DatabaseError as exc:
+            failures += 1
+            if failures >= attempts:
+                raise DatabaseError(
+                    f"the embedded PostgreSQL stopped and could not be started again ({attempts} tries): {exc}"
+                ) from None
+            delay = backoff_seconds * 2 ** (failures - 1)
+            log.warning("the embedded PostgreSQL did not start (try %d of %d), next in %.0fs: %s",
+                        failures, attempts, delay, exc)  # fmt: skip
+            await anyio.sleep(delay)
+            continue
+        log.info("the embedded PostgreSQL runs again")
+        failures = 0
 
 
 async def prepare_schema(

@@ -26,7 +26,7 @@ import anyio
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
 from shopagent.adapters.postgres.conversations import PostgresConversations
-from shopagent.adapters.postgres.database import GuardedPool, open_pool
+from shopagent.adapters.postgres.database import GuardedPool, open_pool, session_limits
 from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
@@ -191,8 +191,16 @@ async def open_core(
             max_size=db.pool_max_size,
             connect_timeout=db.connect_timeout_seconds,
             command_timeout=db.command_timeout_seconds,
+            server_settings=session_limits(db.lock_timeout_seconds, db.idle_in_transaction_timeout_seconds)
+            | {"application_name": pool_connection_name()},
         ) as raw_pool:
             yield core_services(settings, actors, dsn, GuardedPool(raw_pool, dsn), stop or StopRequest())
+
+
+def pool_connection_name() -> str:
+    """What the pool's connections show in `pg_stat_activity.application_name`: which process
+    holds a lock or an open transaction (not `indexer/…`: that names live indexers' LISTEN)."""
+    return f"shopagent/{socket.gethostname()}/{os.getpid()}"
 
 
 @contextlib.asynccontextmanager

@@ -221,3 +221,79 @@ def test_the_default_lease_is_15_seconds():
     from shopagent.settings import IndexerSettings
 
     assert IndexerSettings().lease_seconds == 15
+
+
+FROZEN_LEASE_SECONDS = 2.0
+FROZEN_IDLE_SECONDS = 1.0  # idle_in_transaction_timeout_seconds: a frozen holder's locks last this long
+
+
+_IN_TRANSACTION_WITH_PRODUCT_LOCKS = """
+    SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+    WHERE a.application_name ~ $1 AND a.xact_start IS NOT NULL AND l.relation = 'product'::regclass
+      AND l.mode = 'RowShareLock' AND a.state_change < now() - make_interval(secs => $2)
+    LIMIT 1
+"""
+
+
+async def freeze_inside_a_transaction(pg: OwnedPostgres, victim: ShopagentProcess) -> int:
+    """SIGSTOP the victim while one of its pool's connections is in a transaction that holds
+    product row locks (`FOR NO KEY UPDATE` shows as a RowShareLock on the table), and return
+    that backend's pid once it has stayed idle in that transaction (the victim is frozen)."""
+    own = f"^shopagent/[^/]*/{victim.process.pid}$"
+    for _ in range(500):
+        victim.signal(signal.SIGSTOP)
+        # In a transaction now, and still in it a moment later (not committing as it stopped).
+        if await pg.fetchval(_IN_TRANSACTION_WITH_PRODUCT_LOCKS, own, 0.0) and (
+            backend := await poll(lambda: pg.fetchval(_IN_TRANSACTION_WITH_PRODUCT_LOCKS, own, 0.15), timeout=0.3)
+        ):
+            return backend
+        victim.signal(signal.SIGCONT)  # caught outside a transaction: again (the query paces it)
+    raise AssertionError("harness: the victim was never frozen inside a transaction")
+
+
+async def test_a_frozen_indexer_holding_row_locks_does_not_hold_up_the_other(backlog_pg):
+    """SIGSTOP one of two indexers while its transaction holds product row locks: the server
+    ends that idle transaction, the other indexer skips rows still locked instead of queueing
+    behind them, takes the frozen one's events over when their lease runs out, and drains the
+    backlog within twice the time the two would have taken (from their rate before the freeze)."""
+    pg = backlog_pg
+    env = service_env(
+        pg,
+        **SLOW_INDEXER
+        | {
+            "SHOPAGENT_INDEXER__LEASE_SECONDS": str(FROZEN_LEASE_SECONDS),
+            "SHOPAGENT_INDEXER__POLL_INTERVAL_SECONDS": "0.5",
+            "SHOPAGENT_DATABASE__IDLE_IN_TRANSACTION_TIMEOUT_SECONDS": str(FROZEN_IDLE_SECONDS),
+        },
+    )
+    async with (
+        run_role("indexer", env, wait_ready=False) as victim,
+        run_role("indexer", env, wait_ready=False) as survivor,
+    ):
+        await all_ready(victim, survivor)
+        started = now()
+        await eventually(partial(holding_mid_backlog, pg, victim, 1000, PRODUCTS - 200), timeout=30, interval=0.02)
+        backend = await freeze_inside_a_transaction(pg, victim)
+        frozen_at = now()
+        done_before = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'done'")
+        # Two indexers' pace before the freeze: the whole backlog at that pace is the bound's base.
+        unfrozen_estimate = (frozen_at - started) * PRODUCTS / max(done_before, 1)
+        bound = 2 * unfrozen_estimate
+        await poll(lambda: outbox_done(pg), timeout=max(bound - (now() - started), 1.0), interval=0.1)
+        drained_in = now() - started
+        report = await index_report(pg)
+        backend_gone = not await pg.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", backend)
+        counted = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE attempts <> 0")
+        victim.signal(signal.SIGKILL)
+        assert await victim.wait_exit(timeout=10) == -signal.SIGKILL
+        errors = survivor.errors()
+    print(
+        f"frozen after {done_before} of {PRODUCTS} events ({frozen_at - started:.1f}s); drained in "
+        f"{drained_in:.1f}s, bound {bound:.1f}s (2x the unfrozen estimate)"
+    )
+    assert report["pending"] == 0, f"{report['pending']} events still pending after {drained_in:.1f}s: {report}"
+    assert drained_in <= bound
+    assert backend_gone, "the frozen indexer's idle transaction was not ended"
+    assert report["dead"] == report["without_chunks"] == report["stale"] == report["duplicate_chunks"] == 0, report
+    assert counted == 0, "a busy row or a frozen holder counted as a failure"
+    assert errors == []

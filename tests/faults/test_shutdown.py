@@ -80,6 +80,17 @@ async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_n
                 running = await _conversation_row(pg, conversation)
                 signalled = now()
                 chat.signal(signal.SIGTERM)
+                # New messages while the turn drains (each on a new connection): the socket stays
+                # open for them (it used to close at once), and they get the documented answer.
+                await chat.wait_for_log("received SIGTERM", timeout=5)
+                late: list[tuple[int | None, str]] = []
+
+                async def late_message() -> None:
+                    late.append(await _new_message(http_url(chat)))
+
+                async with anyio.create_task_group() as senders:  # at once: the turn ends in a second
+                    for _ in range(3):
+                        senders.start_soon(late_message)
                 code = await chat.wait_exit(timeout=GRACE_SECONDS + 10)
                 exited_in = now() - signalled
                 with anyio.fail_after(5):
@@ -99,11 +110,24 @@ async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_n
     else:
         assert answer["status"] == 503, answer
         assert json.loads(answer["text"])["error"]["code"] == "shutting_down", answer
+    # The late message got the documented answer, not a refused connection.
+    assert set(late) == {(503, "shutting_down")}, late
     assert stored_after == {"is_processing": False, "claim_token": None, "messages": stored_before["messages"]}
     assert code == 0
     assert answered_in >= GRACE_SECONDS / 2 - 0.1  # the turn had its time, it was not cut at once
     assert answered_in <= GRACE_SECONDS + 0.5
     assert exited_in <= GRACE_SECONDS + 1
+
+
+async def _new_message(base_url: str) -> tuple[int | None, str]:
+    """A new chat message on a new connection: its status and error code (None: no answer)."""
+    try:
+        async with httpx.AsyncClient(base_url=base_url, timeout=10) as client:
+            body = {"query": "are you there?"}
+            response = await client.post("/api/assistant-agent/chat", json=body, headers=chat_headers(new_user()))
+    except httpx.TransportError as exc:
+        return None, repr(exc)
+    return response.status_code, response.json().get("error", {}).get("code", "")
 
 
 async def test_an_idle_chat_instance_exits_within_a_second_of_sigterm(pg):

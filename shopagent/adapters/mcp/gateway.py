@@ -6,7 +6,9 @@ Opening lists the tools at once, so a wrong URL or key fails at start-up, not on
 customer message. `safe_call` never raises: an unknown tool, arguments that are not an
 object, a transport failure or a tool error all become results the model can read; over
 HTTP one session serves every call and is replaced after a transport failure, so the server
-may restart at any time.
+may restart at any time. A call the server turns away (429, 5xx) leaves the session alone:
+the calls in flight on it go on. A 429 is waited out (its Retry-After) below the session, so
+the turn's own deadline is what bounds it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from shopagent.application.limits import OWN_CHAT_CLIENT, OWN_CHAT_HEADER
 from shopagent.domain.chat import ToolResult, ToolSpec
 from shopagent.domain.errors import ConfigError
 from shopagent.runtime.retry import Backoff
@@ -98,6 +101,37 @@ class _Opening:
             self.finished.set()
 
 
+class PatientTransport(httpx2.AsyncBaseTransport):
+    """Sends a request turned away with 429 again after its Retry-After (at most `max_wait`
+    seconds each time), for as long as the caller waits: a chat turn has its own deadline. Below
+    the MCP session, so a throttled call is just a slower one."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, *, max_wait: float = 10.0) -> None:
+        self._inner = inner
+        self._max_wait = max_wait
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        while True:
+            response = await self._inner.handle_async_request(request)
+            if response.status_code != 429:
+                return response
+            wait = _retry_after(response.headers.get("retry-after"), self._max_wait)
+            await response.aclose()
+            log.debug("the MCP server asked to wait %.1fs (429); waiting", wait)
+            await anyio.sleep(wait)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _retry_after(header: str | None, cap: float) -> float:
+    try:
+        seconds = float(header) if header else 1.0
+    except ValueError:
+        seconds = 1.0
+    return min(max(seconds, 0.05), cap)
+
+
 class McpToolGateway:
     """The tools of one MCP server, through one client session (in process, or over HTTP held by
     `HttpSessions`): a server that goes away and comes back costs the calls made meanwhile,
@@ -138,7 +172,7 @@ class McpToolGateway:
         try:
             yield client
         except Exception as exc:
-            if not _refused(exc):
+            if _broken(exc):  # not for an answer that refused one call: others are in flight on it
                 self._sessions.discard(client)
             raise
 
@@ -192,8 +226,8 @@ class McpToolGateway:
                 if _refused(exc):  # the server answered, with a protocol error: no retry helps
                     assert isinstance(exc, MCPError)
                     return ToolResult(is_error=True, text=f"the tool {name} refused the call: {exc.message}")
-                # A transport failure (the server is away?): retry, then report.
-                self._stale = True  # list the tools again once it is back
+                # A transport failure (the server is away?): retry, then report. The tool list
+                # stays: listing it again would spend the same budget (readiness checks do).
                 self.last_error = _reason(exc)
                 if attempt == self._attempts:
                     log.warning("tool %s at %s failed %d time(s): %s", name, self._where, attempt, _reason(exc))
@@ -218,9 +252,13 @@ async def open_in_process(server: Server[Any]) -> AsyncIterator[McpToolGateway]:
 
 @contextlib.asynccontextmanager
 async def open_over_http(url: str, key: str | None, *, timeout: float = 30.0) -> AsyncIterator[McpToolGateway]:
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    headers = {OWN_CHAT_HEADER: OWN_CHAT_CLIENT} | ({"Authorization": f"Bearer {key}"} if key else {})
+    transport = PatientTransport(httpx2.AsyncHTTPTransport())
     try:
-        async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http, anyio.create_task_group() as tg:
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport) as http,
+            anyio.create_task_group() as tg,
+        ):
             sessions = HttpSessions(lambda: streamable_http_client(url, http_client=http), open_timeout=timeout)
             await tg.start(sessions.run)
             gateway = McpToolGateway(sessions=sessions, where=url)
@@ -243,6 +281,12 @@ async def open_over_http(url: str, key: str | None, *, timeout: float = 30.0) ->
 # What the client reports as a protocol error when the exchange itself failed: the
 # connection closed, an HTTP error status without a JSON-RPC body, no answer in time.
 _TRANSPORT_CODES = frozenset({types.CONNECTION_CLOSED, types.INTERNAL_ERROR, types.REQUEST_TIMEOUT})
+
+
+def _broken(exc: Exception) -> bool:
+    """The session itself failed (its connection closed, or something below the protocol), as
+    opposed to one request answered with an error status or not answered in time."""
+    return not isinstance(exc, MCPError) or exc.error.code == types.CONNECTION_CLOSED
 
 
 def _refused(exc: Exception) -> bool:

@@ -8,10 +8,13 @@ import asyncpg
 import numpy as np
 from pgvector import Vector
 
-from shopagent.adapters.postgres.outbox import complete_events
+from shopagent.adapters.postgres.outbox import complete_events, postpone_events
 from shopagent.application.ports import IndexCoverage, SaveItem, SaveOutcome
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.text import lexical_fields
+
+# A product whose row another transaction holds is tried again this much later.
+BUSY_RETRY_SECONDS = 0.5
 
 
 class PostgresChunkStore:
@@ -44,20 +47,27 @@ class PostgresChunkStore:
             # so it is redelivered and redone. Not waiting for the WAL flush is then free speed.
             await conn.execute("SET LOCAL synchronous_commit = off")
             # Row locks, taken in id order so two workers never deadlock, hold off catalog
-            # writes and other workers on these products until this transaction ends.
+            # writes and other workers on these products until this transaction ends. A row
+            # another transaction holds is skipped, not waited for (its holder may be frozen):
+            # that product's events are handed back for a little later.
+            product_ids = sorted({e.product_id for e in events})
             versions = {
                 r["id"]: r["version"]
                 for r in await conn.fetch(
-                    "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
-                    sorted({e.product_id for e in events}),
+                    "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id "
+                    "FOR NO KEY UPDATE SKIP LOCKED",
+                    product_ids,
                 )
             }
+            busy = await _locked_elsewhere(conn, [i for i in product_ids if i not in versions])
             indexed = await _indexed_sets(conn, list(versions), model)
             outcome_of: dict[int, SaveOutcome] = {}
             writes, records = [], []
             for product_id in {e.product_id for e in events}:
                 item = by_product.get(product_id)
-                if product_id not in versions or item is None:
+                if product_id in busy:
+                    outcome_of[product_id] = SaveOutcome.BUSY
+                elif product_id not in versions or item is None:
                     outcome_of[product_id] = SaveOutcome.GONE
                 elif versions[product_id] != item.product.version:
                     outcome_of[product_id] = SaveOutcome.STALE
@@ -72,7 +82,8 @@ class PostgresChunkStore:
                     records.append(item)
             await _write_chunks(conn, writes, model)
             await _record_index(conn, records, model, self._text_config)
-            await complete_events(conn, events)
+            await complete_events(conn, [e for e in events if e.product_id not in busy])
+            await postpone_events(conn, [e for e in events if e.product_id in busy], BUSY_RETRY_SECONDS)
         return {e.id: outcome_of[e.product_id] for e in events}
 
     async def products_indexed(self, model: str) -> int:
@@ -93,6 +104,15 @@ class PostgresChunkStore:
             text_search_config=self._text_config,
             text_documents={r["config"]: r["n"] for r in documents},
         )
+
+
+async def _locked_elsewhere(conn: asyncpg.Connection, product_ids: Sequence[int]) -> set[int]:
+    """Which of these products (not locked by this transaction) exist: those were skipped for
+    a lock another transaction holds; the rest are gone."""
+    if not product_ids:
+        return set()
+    rows = await conn.fetch("SELECT id FROM product WHERE id = ANY($1::bigint[])", product_ids)
+    return {r["id"] for r in rows}
 
 
 async def _indexed_sets(conn: asyncpg.Connection, product_ids: Sequence[int], model: str) -> dict[int, bytes]:

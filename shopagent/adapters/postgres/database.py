@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -14,6 +14,7 @@ import asyncpg
 import msgspec
 from pgvector.asyncpg import register_vector
 
+from shopagent.adapters.postgres.storage import StorageWatch
 from shopagent.domain.errors import DatabaseError, DatabaseUnavailable
 
 log = logging.getLogger("shopagent.postgres")
@@ -104,6 +105,7 @@ class GuardedPool:
         self._probed_at = 0.0
         self._probing = False
         self._answered_at = -1e9  # when a use of the pool last went through
+        self.storage = StorageWatch()  # writes refused for lack of disk space
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.pool, name)
@@ -111,6 +113,11 @@ class GuardedPool:
     @property
     def up(self) -> bool:
         return self._down_since is None
+
+    @property
+    def storage_full(self) -> str | None:
+        """Why writes are refused for lack of disk space, while they are (see `StorageWatch`)."""
+        return self.storage.reason
 
     @property
     def reason(self) -> str | None:
@@ -138,6 +145,8 @@ class GuardedPool:
             # The pool resets a released connection with a statement, which meets a goodbye
             # that came after the caller's last one (see `_broken`); asyncpg has terminated it.
             said_goodbye = releasing and isinstance(exc, asyncpg.InternalClientError)
+            if isinstance(exc, asyncpg.DiskFullError):
+                raise self.storage.met(exc) from None
             if not (said_goodbye or is_unavailable(exc)):
                 raise
             self._went_down(exc)
@@ -176,9 +185,11 @@ class GuardedPool:
         return True
 
     async def wait_until_up(self) -> None:
-        """Return once the database answers again (at once while it is up)."""
+        """Return once the database answers again (at once while it is up), and, after a
+        write that failed for lack of disk space, once it is time to try writing again."""
         while not (self.up or await self._probe()):  # noqa: ASYNC110 - polling another server
             await anyio.sleep(self._probe_interval)
+        await self.storage.wait_for_room()
 
     def _went_down(self, exc: BaseException) -> None:
         self._reason = _short_reason(exc)
@@ -286,8 +297,10 @@ async def open_pool(
     connect_timeout: float,
     command_timeout: float,
     close_timeout: float = 5.0,
+    server_settings: Mapping[str, str] | None = None,
 ) -> AsyncIterator[asyncpg.Pool]:
-    """The application pool; every connection knows the vector and jsonb types.
+    """The application pool; every connection knows the vector and jsonb types and carries
+    `server_settings` (see `session_limits`).
 
     Open it after migrating: the vector codec needs the extension to exist.
     """
@@ -299,6 +312,7 @@ async def open_pool(
             timeout=connect_timeout,
             command_timeout=command_timeout,
             init=_init_connection,
+            server_settings=dict(server_settings or {}),
         )
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         raise DatabaseError(f"cannot open a pool to PostgreSQL at {redact_dsn(dsn)}: {exc}") from None
@@ -313,6 +327,16 @@ async def open_pool(
                 closed = True
             if not closed:
                 pool.terminate()
+
+
+def session_limits(lock_timeout: float, idle_in_transaction_timeout: float) -> dict[str, str]:
+    """PostgreSQL settings of every connection: how long a statement waits for a lock, and
+    how long a session may sit idle in an open transaction before the server ends it (so a
+    frozen or cut-off holder's row locks are freed); 0 turns a limit off."""
+    return {
+        "lock_timeout": str(round(lock_timeout * 1000)),
+        "idle_in_transaction_session_timeout": str(round(idle_in_transaction_timeout * 1000)),
+    }
 
 
 def _version(text: str) -> tuple[int, ...]:

@@ -96,6 +96,28 @@ class EmbeddedPostgres:
             self._users_file.close()
             self._users_file = None
 
+    def alive(self) -> bool:
+        """Whether the server's postmaster still runs (a cheap check: no pg_ctl)."""
+        try:
+            pid = int((self.pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, ValueError, IndexError):
+            return False
+        return state != "Z"  # a zombie is dead too (when we are the one to reap it)
+
+    def restart(self) -> None:
+        """Start the server again after it died (or reuse it if another process did so first),
+        on the same socket directory, so the DSNs handed out stay valid."""
+        with self._mutex():
+            # Not `_running_socket_dir`: pg_ctl takes an unreaped (zombie) postmaster for alive.
+            if self.alive():
+                running = self._running_socket_dir()
+                if running is None:
+                    raise DatabaseError("the embedded PostgreSQL is starting or stopping; not ready yet")
+                self._socket_dir = running
+                return
+            self._socket_dir = self._start_server()
+
     def dsn(self, database: str) -> str:
         """A libpq-style URL for `database` over the Unix socket (no password: socket-only trust)."""
         if self._socket_dir is None:

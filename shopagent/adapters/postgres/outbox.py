@@ -305,3 +305,19 @@ async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent
         list(newest.values()),
     )
     return [r["id"] for r in done]
+
+
+async def postpone_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent], delay: float) -> None:
+    """Hand the events back, due again in `delay` seconds, on the caller's connection: their
+    product was busy, which is nobody's failure (no attempt is counted)."""
+    if not events:
+        return
+    await conn.execute(
+        """
+        UPDATE outbox_event SET locked_until = NULL, locked_by = NULL,
+            available_at = now() + make_interval(secs => $2)
+        WHERE id = ANY($1::bigint[]) AND status = 'pending'
+        """,
+        [e.id for e in events],
+        delay,
+    )

@@ -29,6 +29,7 @@ from shopagent.domain.errors import (
     RateLimitExceeded,
     ShopagentError,
     ShuttingDown,
+    StorageFull,
     TokenExpired,
     TurnTimeout,
     Unauthorized,
@@ -66,6 +67,7 @@ STATUS: list[tuple[type[ShopagentError], int, str]] = [
     (RateLimited, 503, "model_rate_limited"),
     (ModelUnavailable, 503, "model_unavailable"),
     (EmbeddingError, 503, "embedding_unavailable"),
+    (StorageFull, 503, "storage_full"),
     (DatabaseUnavailable, 503, "database_unavailable"),
     (ShuttingDown, 503, "shutting_down"),
     (TurnTimeout, 504, "turn_timeout"),
@@ -112,9 +114,9 @@ async def _domain_error(request: Request, exc: Exception) -> Response:
     if status == 500 and body["code"] == "internal":
         return await _unhandled(request, exc)
     headers = {}
-    if isinstance(exc, RateLimitExceeded):
+    if isinstance(exc, RateLimitExceeded | StorageFull):
         headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
-    if isinstance(exc, DatabaseUnavailable | ShuttingDown):
+    elif isinstance(exc, DatabaseUnavailable | ShuttingDown):
         headers["Retry-After"] = "1"
     if isinstance(exc, Unauthorized):
         headers["WWW-Authenticate"] = 'Bearer realm="shopagent-chat"'

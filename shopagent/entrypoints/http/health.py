@@ -40,6 +40,11 @@ class Database(Protocol):
 
     async def check(self) -> bool: ...
 
+    @property
+    def storage_full(self) -> str | None:
+        """Why writes are refused for lack of disk space, while they are."""
+        ...
+
 
 class Gateway(Protocol):
     last_error: str | None
@@ -54,6 +59,18 @@ def database_check(database: Database) -> DependencyCheck:
         if await database.check():
             return DependencyHealth("database", "up", required=True)
         return DependencyHealth("database", "down", required=True, detail=database.reason)
+
+    return check
+
+
+def storage_check(database: Database) -> DependencyCheck:
+    """The database's disk: optional (while it is full, writes are refused with 503
+    `storage_full`; reads go on), so a full disk makes the process degraded, not unready."""
+
+    async def check() -> DependencyHealth:
+        if (reason := database.storage_full) is None:
+            return DependencyHealth("storage", "up", required=False)
+        return DependencyHealth("storage", "full", required=False, detail=f"disk full: {reason}")
 
     return check
 

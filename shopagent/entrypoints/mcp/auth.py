@@ -9,7 +9,7 @@ import math
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shopagent.application.limits import RateLimit
+from shopagent.application.limits import OWN_CHAT_CLIENT, OWN_CHAT_HEADER, RateLimit
 from shopagent.domain.errors import DatabaseUnavailable, RateLimitExceeded
 from shopagent.domain.inputs import same_secret
 
@@ -40,11 +40,14 @@ class PostOnly:
 
 class Throttle:
     """429 with Retry-After past the rate limit: per bearer key (hashed), else per client address.
-    Sits behind BearerKey, so only callers with the right key use up its budget."""
+    Sits behind BearerKey, so only callers with the right key use up its budget. The deployment's
+    own chat instances (they send `OWN_CHAT_HEADER`) have a budget of their own, `own_chat`."""
 
-    def __init__(self, app: ASGIApp, limit: RateLimit) -> None:
+    def __init__(self, app: ASGIApp, limit: RateLimit, own_chat: RateLimit | None = None) -> None:
         self._app = app
         self._limit = limit
+        self._own_chat = own_chat
+        self._own_chat_header = (OWN_CHAT_HEADER.lower().encode(), OWN_CHAT_CLIENT.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -52,8 +55,11 @@ class Throttle:
             return
         header = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
         caller = hashlib.sha256(header).hexdigest()[:16] if header else (scope.get("client") or ("-",))[0]
+        limit, bucket = self._limit, f"mcp:{caller}"
+        if self._own_chat is not None and self._own_chat_header in scope["headers"]:
+            limit, bucket = self._own_chat, f"mcp-chat:{caller}"
         try:
-            await self._limit.take(f"mcp:{caller}")
+            await limit.take(bucket)
         except RateLimitExceeded as exc:
             retry_after = str(math.ceil(exc.retry_after)).encode()
             await send_error(send, 429, "rate_limited", str(exc), [(b"retry-after", retry_after)])
