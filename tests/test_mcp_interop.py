@@ -77,7 +77,7 @@ async def test_the_typescript_sdk_client_lists_and_calls_the_tools(node, server,
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     got = json.loads(done.stdout)
     assert got["protocol"] == protocol
-    assert sorted(got["tools"]) == ["get-product-full-details", "product-semantic-search"]
+    assert sorted(got["tools"]) == ["get-product-full-details", "product-semantic-search", "search-store-information"]
     details = got["details"]
     assert not details["isError"] and details["structured"]["name"] == "Black Winter Boot"
     assert json.loads(details["text"]) == details["structured"]

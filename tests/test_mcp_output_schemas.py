@@ -15,6 +15,7 @@ from mcp import Client
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.catalog import VariationInput
+from shopagent.domain.store_pages import StorePageInput
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio
@@ -63,12 +64,17 @@ def combinators(schema: Any) -> list[str]:
 async def test_every_tool_result_is_valid_against_its_declared_output_schema(settings):
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         ids = [(await services.catalog.create_product(item)).id for item in CATALOG]
+        page = "## Delivery\n\nWe ship within 2 days.\n\n## Returns\n\nReturns within 30 days."
+        await services.store_pages.create(
+            StorePageInput(slug="help", title="Help", text=page, url="https://x.test/help")
+        )
         while events := await services.outbox.claim(10, 60, 5, "t"):
             await services.index_product.index(events)
         async with Client(services.mcp_server) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             calls = [("product-semantic-search", arguments) for arguments in SEARCHES]
             calls += [("get-product-full-details", {"productId": product_id}) for product_id in ids]
+            calls += [("search-store-information", {"query": q}) for q in ("how fast do you ship", "pizza")]
             results = [(name, await client.call_tool(name, arguments)) for name, arguments in calls]
     checked = set()
     for name, result in results:
