@@ -94,16 +94,22 @@ async def migrate(settings: Settings) -> None:
 
 
 async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
-    words = bootstrap.option_words(settings)
+    # The file is read whole before the database starts: one it cannot read costs no start-up.
+    file = cli.open_catalog_file(path, format=format, words=bootstrap.option_words(settings))
+    if file is None:
+        return cli.EXIT_USAGE
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await cli.import_catalog_file(services.catalog, path, format=format, words=words)
+        summary = await cli.import_catalog_file(services.catalog, path, file)
     return 1 if summary.rejected else 0
 
 
 async def store_pages_import(settings: Settings, path: Path) -> int:
+    pages = cli.open_store_pages(path)
+    if pages is None:
+        return cli.EXIT_USAGE
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await cli.import_store_pages(services.store_pages, path)
-    return 1 if summary is None or summary.rejected else 0
+        summary = await cli.import_store_pages(services.store_pages, path, pages)
+    return 1 if summary.rejected else 0
 
 
 async def index(settings: Settings, action: str) -> int:
