@@ -10,13 +10,17 @@ from functools import partial
 from pathlib import Path
 
 import anyio
+from msgspec.structs import replace
 
 from shopagent import bootstrap
 from shopagent.application.catalog import import_if_empty
 from shopagent.application.index_runs import wait_until_indexed
 from shopagent.application.store_pages import import_pages
+from shopagent.domain.catalog import ProductInput
 from shopagent.entrypoints import cli
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
+from shopagent.entrypoints.http.pictures import picture_url
+from shopagent.entrypoints.import_records import Parsed
 from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.settings import Settings, resolve_data_dir
@@ -79,12 +83,30 @@ async def _import_sample_store_pages(services: CoreServices) -> None:
 
 
 async def _import_sample_catalog(services: CoreServices) -> None:
-    summary = await import_if_empty(services.catalog, partial(read_catalog_file, bootstrap.SAMPLE_CATALOG))
+    summary = await import_if_empty(services.catalog, partial(sample_catalog, http_base_url(services.settings)))
     if summary is None:
         return
     log.info("imported the sample catalog: %d products", summary.created)
     if summary.rejected:
         log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
+
+
+def sample_catalog(base_url: str) -> list[Parsed]:
+    """The sample catalog, each product pictured by its category's picture on this server."""
+    return [
+        (where, replace(item, main_image=picture_url(base_url, item.category), images=[]))
+        if isinstance(item, ProductInput)
+        else (where, item)
+        for where, item in read_catalog_file(bootstrap.SAMPLE_CATALOG)
+    ]
+
+
+def http_base_url(settings: Settings) -> str:
+    """Where a browser on this machine reaches the http server (a wildcard address is reached as localhost)."""
+    host = settings.http.host
+    wildcard = host in ("0.0.0.0", "::", "")  # noqa: S104 - recognised here, not bound
+    host = "localhost" if wildcard else f"[{host}]" if ":" in host else host
+    return f"http://{host}:{settings.http.port}"
 
 
 async def migrate(settings: Settings) -> None:

@@ -283,7 +283,7 @@
   .sources a { color: inherit; }
   .cards { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
   .card { background: #fff; border: 1px solid #dde1e6; border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
-  .card img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
+  .card img, .card .noimg { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
   .card .body { padding: 8px 10px 10px; display: flex; flex-direction: column; gap: 3px; }
   .card p { margin: 0; }
   .card .name { font-weight: 600; font-size: 14px; color: #1b1d21; text-decoration: none; }
@@ -373,7 +373,7 @@
         : el("p", { class: "price", text: money(c.price, c.currency) });
       var where = c.asked.length ? " in " + c.asked.join(", ") : "";
       return el("li", { class: "card" }, [
-        c.mainImage ? picture(c) : null,
+        picture(c),
         el("div", { class: "body" }, [
           el(href ? "a" : "span", { class: "name", href: href, text: c.name }),
           price,
@@ -383,9 +383,11 @@
     }));
   }
 
+  // A picture that cannot be loaded gives way to a plain tile, so the cards stay alike.
   function picture(c) {
+    if (!c.mainImage) return el("div", { class: "noimg", "aria-hidden": "true" });
     var img = el("img", { src: c.mainImage, alt: c.name, loading: "lazy" });
-    img.addEventListener("error", function () { img.remove(); });  // a broken picture says nothing useful
+    img.addEventListener("error", function () { img.replaceWith(el("div", { class: "noimg", "aria-hidden": "true" })); });
     return img;
   }
 
