@@ -168,7 +168,7 @@ async def test_a_forged_token_is_explained_in_words(sample_shop, page):
     async with shop_server(sample_shop) as url:
         await page.goto(chat_page(url, issue_token("not-the-shops-secret-but-long-enough", user())))
         await ask(page, QUERY)
-        await expect(page.get_by_role("alert")).to_contain_text("Your chat session is not valid")
+        await expect(page.get_by_role("alert")).to_contain_text("This chat link has expired or is no longer valid")
 
 
 async def test_the_anonymous_mode_gives_a_visitor_a_token_and_keeps_the_conversation(sample_shop, page):
