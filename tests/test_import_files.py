@@ -4,6 +4,7 @@ command cannot use refused with exit 2 before any database starts."""
 from __future__ import annotations
 
 import codecs
+import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -52,6 +53,16 @@ def test_a_german_csv_reads_the_same_in_every_encoding_a_spreadsheet_saves(tmp_p
     assert (cap.name, cap.description) == ("Wollmütze Hochtal", "Grobstrick aus Schurwolle, für kalte Tage")
     assert (mitts.name, mitts.description) == ("Fäustlinge Ötztal", "Größe für große Hände")
     assert mitts.price == Decimal("1019.00")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_json_catalog_saved_with_a_byte_order_mark_is_read(tmp_path: Path, suffix: str):
+    product = {"slug": "cap", "name": "Wollmütze", "category": "Accessories", "price": "19.90", "variations": []}
+    text = json.dumps([product] if suffix == ".json" else product, ensure_ascii=False)
+    path = tmp_path / f"catalog{suffix}"
+    path.write_bytes(codecs.BOM_UTF8 + text.encode())
+    [(_, item)] = load_catalog_file(path).records
+    assert isinstance(item, ProductInput) and item.name == "Wollmütze"
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ with its mark, or else Windows-1252, as Excel saves "CSV" in Western Europe (see
 
 from __future__ import annotations
 
+import codecs
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,9 +88,9 @@ def load_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWo
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror}") from None
     if suffix == ".json":
-        return CatalogFile(list(_from_json(data)), None)
+        return CatalogFile(list(_from_json(data.removeprefix(codecs.BOM_UTF8))), None)  # as some editors save
     if suffix == ".jsonl":
-        return CatalogFile(list(_from_jsonl(data)), None)
+        return CatalogFile(list(_from_jsonl(data.removeprefix(codecs.BOM_UTF8))), None)
     text = decode_file_text(path.name, data)
     return CatalogFile(list(_from_csv(text.text, format, words)), text.encoding)
 
