@@ -49,8 +49,11 @@ async def demo_shop(services):
 
 async def test_every_sample_product_is_pictured_by_an_svg_this_server_answers(services):
     async with demo_shop(services) as url, httpx.AsyncClient(timeout=10) as client:
-        pictures = {item.main_image for _, item in sample_catalog(url) if isinstance(item, ProductInput)}
-        assert len(pictures) == 11  # one per category of the sample
+        products = [item for _, item in sample_catalog(url) if isinstance(item, ProductInput)]
+        boot = next(p for p in products if p.slug == "nordkap-lined-leather-winter-boot")
+        assert boot.main_image == f"{url}/sample-pictures/boots-{boot.variations[0].color}.svg"
+        pictures = {p.main_image for p in products}
+        assert len({p.category for p in products}) == 11 and len(pictures) > 11  # each category, in colours
         for picture in pictures:
             assert picture is not None and picture.startswith(f"{url}/sample-pictures/")
             response = await client.get(picture)
@@ -58,6 +61,7 @@ async def test_every_sample_product_is_pictured_by_an_svg_this_server_answers(se
             assert response.headers["content-type"] == "image/svg+xml"
             assert response.headers["cross-origin-resource-policy"] == "cross-origin"  # cards on a shop's page
             assert response.content.startswith(b"<svg") and len(response.content) < 2000
+        assert (await client.get(f"{url}/sample-pictures/product.svg")).status_code == 200  # a shop's own category
         assert (await client.get(f"{url}/sample-pictures/nothing.svg")).status_code == 404
 
 
@@ -73,7 +77,7 @@ async def test_the_demo_shows_a_picture_on_every_card_without_console_errors(ser
             picture = card.locator("img")
             await expect(picture).to_have_js_property("complete", True)
             assert await picture.evaluate("img => img.naturalWidth") == 400
-        assert requested and all(re.match(rf"{url}/sample-pictures/[a-z-]+\.svg$", r) for r in requested)
+        assert requested and all(re.match(rf"{url}/sample-pictures/[a-z-]+\.svg$", r) for r in requested), requested
         assert page.problems == []
 
 

@@ -92,13 +92,17 @@ async def _import_sample_catalog(services: CoreServices) -> None:
 
 
 def sample_catalog(base_url: str) -> list[Parsed]:
-    """The sample catalog, each product pictured by its category's picture on this server."""
+    """The sample catalog, each product pictured on this server by its category in its first colour."""
     return [
-        (where, replace(item, main_image=picture_url(base_url, item.category), images=[]))
+        (where, replace(item, main_image=picture_url(base_url, item.category, _first_color(item)), images=[]))
         if isinstance(item, ProductInput)
         else (where, item)
         for where, item in read_catalog_file(bootstrap.SAMPLE_CATALOG)
     ]
+
+
+def _first_color(product: ProductInput) -> str | None:
+    return product.variations[0].color if product.variations else None
 
 
 def http_base_url(settings: Settings) -> str:

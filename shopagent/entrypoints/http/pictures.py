@@ -1,6 +1,7 @@
-"""Pictures for the sample catalog: one small SVG per category (a silhouette on a tint, and the
-category's name), served at `GET /sample-pictures/{name}.svg`, so the demo's product cards look
-like a shop's without a picture host. `shopagent demo` points the sample's products at them.
+"""Pictures for the sample catalog: small SVGs, one per category and colour (the category's
+silhouette in the colour, on the category's tint, with its name), served at
+`GET /sample-pictures/{category}[-{colour}].svg`, so the demo's product cards look like a shop's
+without a picture host. `shopagent demo` points each sample product at its category and first colour.
 """
 
 from __future__ import annotations
@@ -43,27 +44,37 @@ _LOOKS = {
     "Accessories": (_BEANIE, "#e4ecec", "#2f6262"),
 }
 _OTHER = (_TAG, "#eceef1", "#5b616b")
+# The default catalog's colours, as a silhouette's fill.
+_COLORS = {
+    "black": "#262626", "white": "#fbfbfb", "grey": "#8c9096", "navy": "#1f2f57", "blue": "#3a6fc4",
+    "red": "#c23b32", "burgundy": "#6e1f31", "pink": "#e59ab4", "green": "#3f8a4f", "olive": "#6b6b2e",
+    "beige": "#dcc9a6", "brown": "#6b4427", "camel": "#c19a5b", "yellow": "#e8c33a", "orange": "#e07b2a",
+    "purple": "#6d4a9b",
+}  # fmt: skip
 
 
-def picture_name(category: str) -> str:
-    """The file name of a category's picture: `Shirts & tops` -> `shirts-tops`; `product` for others."""
-    return _slug(category) if category in _LOOKS else "product"
+def picture_name(category: str, color: str | None = None) -> str:
+    """The file name of a picture: `Shirts & tops`, `navy` -> `shirts-tops-navy`; `product` for other
+    categories; no colour part for colours not listed."""
+    name = _slug(category) if category in _LOOKS else "product"
+    return f"{name}-{color}" if color in _COLORS else name
 
 
-def picture_url(base_url: str, category: str) -> str:
-    return f"{base_url.rstrip('/')}{PICTURES_PATH}/{picture_name(category)}.svg"
+def picture_url(base_url: str, category: str, color: str | None = None) -> str:
+    return f"{base_url.rstrip('/')}{PICTURES_PATH}/{picture_name(category, color)}.svg"
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
-def _svg(category: str) -> bytes:
+def _svg(category: str, color: str | None = None) -> bytes:
     path, tint, ink = _LOOKS.get(category, _OTHER)
+    fill = f'fill="{_COLORS[color]}" stroke="{ink}" stroke-width="3"' if color else f'fill="{ink}" fill-opacity="0.85"'
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">'
         f'<rect width="400" height="300" fill="{tint}"/>'
-        f'<path d="{path}" fill="{ink}" fill-opacity="0.85" fill-rule="evenodd"/>'
+        f'<path d="{path}" {fill} fill-rule="evenodd" stroke-linejoin="round"/>'
         f'<text x="200" y="276" text-anchor="middle" font-family="system-ui, sans-serif" font-size="20" '
         f'fill="{ink}">{escape(category)}</text></svg>'
     ).encode()
@@ -71,8 +82,11 @@ def _svg(category: str) -> bytes:
 
 def picture_routes() -> list[Route]:
     embeddable = {"Cross-Origin-Resource-Policy": "cross-origin"}  # cards on a shop's page on another origin
-    files = {picture_name(c): StaticFile(_svg(c), "image/svg+xml", embeddable) for c in _LOOKS}
-    files["product"] = StaticFile(_svg("Product"), "image/svg+xml", embeddable)
+    files = {
+        picture_name(category, color): StaticFile(_svg(category, color), "image/svg+xml", embeddable)
+        for category in [*_LOOKS, "Product"]
+        for color in [None, *_COLORS]
+    }
 
     async def picture(request: Request) -> Response:
         file = files.get(request.path_params["name"])
