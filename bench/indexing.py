@@ -29,6 +29,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
 import contextlib
+import gzip
 import os
 import random
 import shutil
@@ -54,6 +55,7 @@ from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.vector_index import drop_vector_index, ensure_vector_index, vector_index_name
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.ports import VectorIndexSpec
+from shopagent.application.store_pages import IndexStorePages
 from shopagent.bootstrap import (
     INDEXER_ACTORS,
     SAMPLE_CATALOG,
@@ -255,6 +257,58 @@ async def freshness(services, updates: int) -> list[float]:
             latencies.append((stored_at[product.id] - committed) * 1000)
         tg.cancel_scope.cancel()
     return latencies
+
+
+async def searchable_freshness(services, updates: int) -> tuple[list[float], list[float]]:
+    """Commit-to-searchable latency (ms) of single edits, the same way for a product and for a
+    store page: each edit writes a word nothing else has, then the search (the product search's
+    public call, the store-information search) is asked for it every 5 ms until it is found."""
+    from shopagent.domain.store_pages import StorePageInput
+
+    products = await services.catalog.list_products(limit=updates)
+    await services.store_pages.create(StorePageInput(slug="bench-page", title="Delivery", text="Delivery times."))
+    # Real words no product has (the search never "corrects" a real word, while a made-up one
+    # could be, until its vocabulary refreshes): one per edit.
+    lexicon = gzip.decompress((REPO / "shopagent/adapters/local/words/en.txt.gz").read_bytes()).decode().split()
+    rare = [w for w in lexicon if len(w) >= 11 and w.isalpha()][::97][: len(products)]
+    product_ms: list[float] = []
+    page_ms: list[float] = []
+
+    async def until(found) -> float:
+        began = time.perf_counter()
+        with anyio.fail_after(10):
+            while not await found():  # noqa: ASYNC110 - polling the public search is what is measured
+                await anyio.sleep(0.005)
+        return (time.perf_counter() - began) * 1000
+
+    policy = indexing_policy(services.settings)
+    pages = IndexStorePages(services.store_pages.repository, services.passages, services.embedder, policy.token_budget)
+    services.index_product = IndexProducts(
+        services.catalog.repository, services.outbox, services.chunk_store, services.embedder, policy,
+        keeper=services.index_keeper, leases=services.leases, pages=pages,
+    )  # fmt: skip
+    supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
+    async with anyio.create_task_group() as tg:
+        await tg.start(supervisor.run)
+        await anyio.sleep(1)  # let any backlog drain
+        for n, product in enumerate(products):
+            word = rare[n]
+            await services.catalog.update_product(product.id, ProductPatch(name=f"Renamed {word}"))
+
+            async def product_found(word=word, product=product) -> bool:
+                hits = (await services.search.search(services.search.request(word, 5))).products
+                return any(h.product_id == product.id for h in hits)
+
+            product_ms.append(await until(product_found))
+            text = f"Delivery times. We ship {word} parcels within two days."
+            await services.store_pages.put("bench-page", StorePageInput(slug="bench-page", title="Delivery", text=text))
+
+            async def page_found(word=word) -> bool:
+                return any(word in p.text for p in (await services.store_information.search(word)).passages)
+
+            page_ms.append(await until(page_found))
+        tg.cancel_scope.cancel()
+    return product_ms, page_ms
 
 
 def table(rows: list[tuple[str, str]]) -> None:
@@ -714,6 +768,7 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
                 if products is synthetic:
                     rows += await bulk_load_against_baseline(services, label, seconds, building)
                     latencies = await freshness(services, args.freshness_updates)
+                    searchable = await searchable_freshness(services, min(args.freshness_updates, 50))
         # The same with the vector index kept live through the load (bulk loading off): every
         # chunk grows the HNSW graph as it is stored.
         dsn = await fresh_database(server, "bench_hash_live_index")
@@ -734,6 +789,12 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
                 f"p50 {quantiles[49]:.0f} ms, p95 {quantiles[94]:.0f} ms",
             )
         )
+        product_ms, page_ms = searchable
+        rows += [
+            (f"edit to searchable: product ({len(product_ms)} edits)", f"p50 {statistics.median(product_ms):.0f} ms"),
+            (f"edit to searchable: store page ({len(page_ms)} edits)", f"p50 {statistics.median(page_ms):.0f} ms"),
+            ("store page / product (p50)", f"{statistics.median(page_ms) / statistics.median(product_ms):.2f}"),
+        ]
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Search quality per trade, split and kind of query, for this tree and (optionally) another.
 
-    python bench/search_quality.py [--split heldout] [--before DIR] [--quick]
+    python bench/search_quality.py [--split heldout] [--model local|multilingual] [--before DIR] [--quick]
 
 Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
-imported into an embedded PostgreSQL in a scratch folder and indexed with the local model;
-every judged query of the split is searched (limit 10, the line's filters) through the
+imported into an embedded PostgreSQL in a scratch folder and indexed with the chosen embedding
+model (`local`, MiniLM, by default); the clothing shop is also asked the German and French
+shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`). Every
+judged query of the split is searched (limit 10, the line's filters) through the
 public search use case. Printed per trade and kind: hit@1 and hit@5 over the answerable
 queries, false alarms (answerable, yet `noStrongMatch`), honesty (not answerable and
 `noStrongMatch`), and the queries whose words were corrected although the judge did not mark
@@ -47,12 +49,25 @@ TRADES = {
         for trade in ("kitchen", "electronics")
     },
 }
+# Queries in another language than the trade's catalog, reported as their own rows.
+CROSS_LANGUAGE = {
+    "clothing": {"clothing-de": SAMPLE / "eval_queries_de.jsonl", "clothing-fr": SAMPLE / "eval_queries_fr.jsonl"}
+}
 
 
-async def measure_trade(server, trade: str, split: str, quick: bool) -> list[dict]:
+def load_embedder(model: str):
+    if model == "multilingual":
+        from shopagent.adapters.local.multilingual import MultilingualEmbedder
+
+        return MultilingualEmbedder()
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+async def measure_trade(server, trade: str, split: str, quick: bool, model: str = "local") -> list[dict]:
     import asyncpg
 
-    from shopagent.adapters.local.minilm import MiniLMEmbedder
     from shopagent.application.catalog import import_products
     from shopagent.bootstrap import INDEXER_ACTORS, open_services, prepare_schema
     from shopagent.entrypoints.catalog_files import read_catalog_file
@@ -63,15 +78,20 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> list[dic
     await admin.execute(f'CREATE DATABASE "q_{trade}"')
     await admin.close()
     dsn = server.dsn(f"q_{trade}")
-    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="local"))
+    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model=model))
     if config is not None:
         shop = load_settings(config, environ={})
         settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
     await prepare_schema(dsn, settings)
-    lines = [json.loads(t) for t in queries.read_text().splitlines() if t.strip()]
-    lines = [line for line in lines if split == "all" or line.get("split") == split][: 6 if quick else None]
+    lines = []
+    for label, path in {trade: queries, **CROSS_LANGUAGE.get(trade, {})}.items():
+        if not path.is_file():
+            continue  # an older checkout's query sets
+        chosen = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+        chosen = [line for line in chosen if split == "all" or line.get("split") == split][: 6 if quick else None]
+        lines += [{**line, "set": label} for line in chosen]
     rows = []
-    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as s:
+    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=load_embedder(model)) as s:
         await import_products(s.catalog, read_catalog_file(catalog))
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
@@ -93,7 +113,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> list[dic
             typo_fixes = dict(getattr(terms, "typo_fixes", result.corrections))
             rank = next((n for n, slug in enumerate(slugs, 1) if slug in line["acceptable"]), None)
             rows.append({
-                "trade": trade, "kind": line.get("kind", "-"), "answerable": bool(line["acceptable"]),
+                "trade": line["set"], "kind": line.get("kind", "-"), "answerable": bool(line["acceptable"]),
                 "rank": rank, "no_strong": result.no_strong_match, "corrections": typo_fixes,
                 "query": line["query"],
                 "grades": [(p.match, p.slug in line["acceptable"]) for p in result.products[:5]],
@@ -136,7 +156,7 @@ def table(rows: list[dict]) -> list[tuple[str, ...]]:
     return out
 
 
-async def run(split: str, quick: bool, folder: Path) -> list[dict]:
+async def run(split: str, quick: bool, folder: Path, model: str = "local") -> list[dict]:
     from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 
     server = EmbeddedPostgres(folder / "pg")
@@ -144,7 +164,7 @@ async def run(split: str, quick: bool, folder: Path) -> list[dict]:
     try:
         rows = []
         for trade in TRADES:
-            rows += await measure_trade(server, trade, split, quick)
+            rows += await measure_trade(server, trade, split, quick, model)
         return rows
     finally:
         await asyncio.to_thread(server.stop)
@@ -153,6 +173,7 @@ async def run(split: str, quick: bool, folder: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
+    parser.add_argument("--model", choices=("local", "multilingual"), default="local", help="the embedding model")
     parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
     parser.add_argument("--quick", action="store_true", help="6 queries per trade: a check that it runs")
     parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
@@ -160,10 +181,11 @@ def main() -> None:
     provenance = Provenance()
     with scratch("search-quality") as folder:
         if args.rows_json:
-            print(json.dumps(asyncio.run(run(args.split, args.quick, folder))))
+            print(json.dumps(asyncio.run(run(args.split, args.quick, folder, args.model))))
             return
         if args.before is not None:
             command = [sys.executable, __file__, "--split", args.split, "--rows-json"]
+            command += ["--model", args.model] if args.model != "local" else []  # older trees know only local
             command += ["--quick"] if args.quick else []
             env = {**os.environ, "SHOPAGENT_TREE": str(args.before.resolve())}
             # This interpreter runs this script on another tree of the same project.
@@ -172,8 +194,8 @@ def main() -> None:
             print(f"before ({args.before}), {args.split}:")
             grid(table(before))
             grid(grade_table(before))
-        rows = asyncio.run(run(args.split, args.quick, folder))
-    print(f"this tree, {args.split}:")
+        rows = asyncio.run(run(args.split, args.quick, folder, args.model))
+    print(f"this tree, {args.split}, embedding model {args.model}:")
     grid(table(rows))
     grid(grade_table(rows))
     for row in rows:

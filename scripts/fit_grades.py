@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Fit the search's grade model on the `tune` halves of the judged query sets.
 
-    python scripts/fit_grades.py [--data-dir DIR] [--write]
+    python scripts/fit_grades.py [--model local|multilingual] [--data-dir DIR] [--write]
+
+Each embedding model has its own grade model (its distances have their own scale):
+`--model local` (MiniLM, the default) writes shopagent/domain/grade_model.py, `--model
+multilingual` writes shopagent/domain/grade_model_multilingual.py and also reads the German and
+French queries against the English sample catalog (eval_queries_de/fr.jsonl), which are what
+that model is for.
 
 Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
-imported into an embedded PostgreSQL and indexed with the local model; every `tune` query is
+imported into an embedded PostgreSQL and indexed with the chosen model; every `tune` query is
 searched and each candidate of either leg becomes one example: its evidence
 (shopagent.domain.ranking.features) and whether the judge accepted it. A logistic model is
 fitted on them (L2-regularised, Newton's method), then two thresholds on its probability:
@@ -14,7 +20,7 @@ one with the fewest false alarms plus missed "cannot serve" (both as shares), an
 was accepted by the judge.
 
 Only `tune` lines are read: the `heldout` halves are for reporting (`shopagent eval --split
-heldout`). `--write` replaces shopagent/domain/grade_model.py. `--data-dir` keeps the indexed
+heldout`). `--write` replaces the model's grade file. `--data-dir` keeps the indexed
 databases for the next run (the first run takes a few minutes on two cores).
 """
 
@@ -40,9 +46,11 @@ import asyncpg  # noqa: E402
 import msgspec  # noqa: E402
 
 from shopagent.adapters.local.minilm import MiniLMEmbedder  # noqa: E402
+from shopagent.adapters.local.multilingual import MultilingualEmbedder  # noqa: E402
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres  # noqa: E402
 from shopagent.application.catalog import import_products  # noqa: E402
 from shopagent.application.evaluation import EvalCase, product_names  # noqa: E402
+from shopagent.application.ports import EmbeddingModel  # noqa: E402
 from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services, prepare_schema  # noqa: E402
 from shopagent.domain.ranking import FEATURE_NAMES, GradeModel, Match, features, fuse, rank  # noqa: E402
 from shopagent.entrypoints.catalog_files import read_catalog_file  # noqa: E402
@@ -57,12 +65,23 @@ TRADES = {
         for trade in ("kitchen", "electronics")
     },
 }
+# Query sets in other languages than their catalog's, read for the multilingual model only.
+CROSS_LANGUAGE = {
+    "clothing": [SAMPLE_CATALOG.parent / "eval_queries_de.jsonl", SAMPLE_CATALOG.parent / "eval_queries_fr.jsonl"]
+}
 PARTIAL_PRECISION = 0.25
 # The grades trade false alarms against missed "cannot serve" almost one for one on the tune
 # halves (their sum stays within 0.75-0.82 from strong_at 0.08 to 0.60); of the thresholds that
 # flag at most this share of answerable queries, the one with the smallest sum is taken.
 MAX_FALSE_ALARMS = 0.30
-GRADE_MODEL_FILE = ROOT / "shopagent" / "domain" / "grade_model.py"
+GRADE_MODEL_FILES = {
+    "local": ROOT / "shopagent" / "domain" / "grade_model.py",
+    "multilingual": ROOT / "shopagent" / "domain" / "grade_model_multilingual.py",
+}
+EMBEDDERS: dict[str, type[MiniLMEmbedder] | type[MultilingualEmbedder]] = {
+    "local": MiniLMEmbedder,
+    "multilingual": MultilingualEmbedder,
+}
 
 
 @dataclass
@@ -77,8 +96,9 @@ class Query:
     evidence: dict
 
 
-def settings_for(dsn: str, config: Path | None) -> Settings:
-    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="local"))
+def settings_for(dsn: str, config: Path | None, model: str = "local") -> Settings:
+    embedding = EmbeddingSettings(model=model)  # type: ignore[arg-type]
+    settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=embedding)
     if config is not None:
         shop = load_settings(config, environ={})
         settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
@@ -86,10 +106,11 @@ def settings_for(dsn: str, config: Path | None) -> Settings:
 
 
 @contextlib.asynccontextmanager
-async def indexed_shop(server: EmbeddedPostgres, trade: str, embedder: MiniLMEmbedder) -> AsyncIterator[object]:
+async def indexed_shop(server: EmbeddedPostgres, trade: str, embedder: EmbeddingModel) -> AsyncIterator[object]:
     catalog, config, _ = TRADES[trade]
     digest = hashlib.sha256(catalog.read_bytes() + (config.read_bytes() if config else b"")).hexdigest()[:10]
-    name = f"fit_{trade}_{digest}"
+    model = next(name for name, kind in EMBEDDERS.items() if isinstance(embedder, kind))
+    name = f"fit_{trade}_{digest}" + ("" if model == "local" else f"_{model}")
     admin = await asyncpg.connect(server.dsn("postgres"))
     try:
         fresh = not await admin.fetchval("SELECT true FROM pg_database WHERE datname = $1", name)
@@ -97,7 +118,7 @@ async def indexed_shop(server: EmbeddedPostgres, trade: str, embedder: MiniLMEmb
             await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    settings = settings_for(server.dsn(name), config)
+    settings = settings_for(server.dsn(name), config, model)
     if fresh:
         await prepare_schema(server.dsn(name), settings)
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=embedder) as services:
@@ -109,17 +130,20 @@ async def indexed_shop(server: EmbeddedPostgres, trade: str, embedder: MiniLMEmb
         yield services
 
 
-async def collect(server: EmbeddedPostgres, split: str) -> list[Query]:
-    embedder = MiniLMEmbedder()
+async def collect(server: EmbeddedPostgres, split: str, model: str) -> list[Query]:
+    embedder = EMBEDDERS[model]()
     queries = []
     for trade, (_, _, query_file) in TRADES.items():
-        if not query_file.is_file():
-            print(f"{trade}: no {query_file.relative_to(ROOT)}, left out", file=sys.stderr)
+        files = [query_file, *(CROSS_LANGUAGE.get(trade, []) if model == "multilingual" else [])]
+        for missing in [f for f in files if not f.is_file()]:
+            print(f"{trade}: no {missing.relative_to(ROOT)}, left out", file=sys.stderr)
+        files = [f for f in files if f.is_file()]
+        if not files:
             continue
         async with indexed_shop(server, trade, embedder) as shop:
             names = await product_names(shop.catalog)
             by_id = {}
-            cases = [c for c in read_eval_file(query_file, shop.search, set(names)) if c.split == split]
+            cases = [c for f in files for c in read_eval_file(f, shop.search, set(names)) if c.split == split]
             for case in cases:
                 weights = shop.search.policy.weights
                 found, _, evidence = await shop.search.gather(case.request, weights)
@@ -206,10 +230,10 @@ def choose(queries: list[Query], weights: np.ndarray, bias: float) -> GradeModel
     return best
 
 
-def write_model(model: GradeModel, summary: str) -> None:
+def write_model(path: Path, model: GradeModel, summary: str) -> None:
     weights = ", ".join(f"{w:.4f}" for w in model.weights)
     names = "\n".join(f"#   {n}: {w:+.3f}" for n, w in zip(FEATURE_NAMES, model.weights, strict=True))
-    GRADE_MODEL_FILE.write_text(
+    path.write_text(
         '"""The fitted grade model (written by scripts/fit_grades.py from the `tune` halves of the judged\n'
         'query sets; do not edit by hand, run the script again)."""\n\n'
         "from shopagent.domain.ranking import GradeModel\n\n"
@@ -224,7 +248,7 @@ async def main(args: argparse.Namespace) -> None:
     server = EmbeddedPostgres(data_dir)
     await asyncio.to_thread(server.start)
     try:
-        queries = await collect(server, "tune")
+        queries = await collect(server, "tune", args.model)
     finally:
         await asyncio.to_thread(server.stop)
         if args.data_dir is None:
@@ -237,8 +261,8 @@ async def main(args: argparse.Namespace) -> None:
         print(f"  {name:<28} {w:+.3f}")
     print(f"  bias {bias:+.3f}, strong at {model.strong_at:.3f}, partial at {model.partial_at:.3f}")
     print(f"{len(queries)} tune queries, {len(y)} candidates ({int(y.sum())} accepted)")
-    for trade in [*TRADES, "all"]:
-        chosen = [q for q in queries if trade in ("all", q.trade)]
+    for trade in [*TRADES, "german", "french", "all"]:
+        chosen = [q for q in queries if trade in ("all", q.trade, q.case.kind)]
         if not chosen:
             continue
         o = measure(chosen, model)
@@ -246,14 +270,17 @@ async def main(args: argparse.Namespace) -> None:
               f"honesty {o.honesty:.2f}")  # fmt: skip
     if args.write:
         o = measure(queries, model)
-        write_model(model, f"{len(queries)} tune queries of {len(TRADES)} trades: hit@1 {o.hit1:.2f}, "
-                    f"false alarms {o.false_alarms:.2f}, honesty {o.honesty:.2f}")  # fmt: skip
-        print(f"wrote {GRADE_MODEL_FILE.relative_to(ROOT)}")
+        path = GRADE_MODEL_FILES[args.model]
+        write_model(path, model, f"{EMBEDDERS[args.model].model_id}: {len(queries)} tune queries of "
+                    f"{len(TRADES)} trades: hit@1 {o.hit1:.2f}, false alarms {o.false_alarms:.2f}, "
+                    f"honesty {o.honesty:.2f}")  # fmt: skip
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, help="keep the indexed shops here for the next run")
-    parser.add_argument("--write", action="store_true", help="write shopagent/domain/grade_model.py")
+    parser.add_argument("--model", choices=sorted(EMBEDDERS), default="local", help="the embedding model to fit for")
+    parser.add_argument("--write", action="store_true", help="write the model's grade file in shopagent/domain/")
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
     asyncio.run(main(parser.parse_args()))

@@ -23,12 +23,14 @@ from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.application import index_runs
 from shopagent.application.housekeeping import release_stuck_conversations
-from shopagent.application.limits import RateLimit
+from shopagent.application.limits import RateLimit, RateLimits
 from shopagent.application.ports import ChatModel
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
+from shopagent.entrypoints.http.visitors import VisitorBudgets
+from shopagent.runtime.connections import raise_open_file_limit
 from shopagent.runtime.metrics import RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
@@ -107,7 +109,9 @@ def roster_for(actors: frozenset[str], services: CoreServices, health: HealthRep
 def core_children(services: CoreServices, health: HealthReport | None) -> Offered:
     s = services.settings
     offered: Offered = {
-        "http": lambda: ChildSpec("http", partial(run_http, s, partial(build_public_app, services))),
+        "http": lambda: ChildSpec(
+            "http", partial(run_http, s, partial(build_public_app, services), metrics=services.metrics)
+        ),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, sweeps(services), interval_seconds=s.reaper.interval_seconds)
         ),
@@ -195,6 +199,8 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
         visitor_limit=RateLimit(
             limits, s.http.anonymous_rate_per_minute, s.http.anonymous_rate_burst, "visitor tokens"
         ),
+        read_limit=RateLimit(limits, s.chat.read_rate_per_minute, s.chat.read_rate_burst),
+        visitor_budgets=visitor_budgets(s, limits),
         audit_result_chars=s.chat.audit_result_chars,
         token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
         sse_ping_seconds=s.chat.sse_ping_seconds,
@@ -208,6 +214,15 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
     route_of = route_templates(lambda: app.router.routes)
     app.add_middleware(RequestMetrics, metrics=services.metrics, server="http", route_of=route_of)
     return app
+
+
+def visitor_budgets(s: Settings, limits: RateLimits) -> VisitorBudgets:
+    hourly = s.http.anonymous_tokens_per_hour
+    per_minute = s.http.anonymous_messages_per_minute
+    return VisitorBudgets(
+        tokens_per_hour=RateLimit(limits, hourly / 60, hourly, "visitor tokens this hour"),
+        messages=RateLimit(limits, per_minute, max(1, int(per_minute)), "messages from anonymous visitors"),
+    )
 
 
 def dependency_checks(services: CoreServices) -> list[DependencyCheck]:
@@ -230,6 +245,7 @@ async def serve(
 ) -> None:
     """Run the chosen actors until SIGTERM/SIGINT (returns) or a failure (raises)."""
     log.debug("settings: %s", describe(settings))
+    log.debug("open-file limit: %d", raise_open_file_limit())  # before the servers size their caps from it
     stop = StopRequest()
     main_scope = anyio.CancelScope()
     async with anyio.create_task_group() as outer:

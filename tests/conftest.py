@@ -123,9 +123,11 @@ async def services(settings: Settings):
         yield s
 
 
-async def _indexed_shop(embedded_pg: EmbeddedPostgres, template_db: str, catalog: Path, config: Path | None = None):
-    """A shop's catalog imported and indexed with the real local model, with its store and
-    catalog settings (`config`); the other settings are the tests' defaults."""
+async def _indexed_shop(
+    embedded_pg: EmbeddedPostgres, template_db: str, catalog: Path, config: Path | None = None, embedder=None
+):
+    """A shop's catalog imported and indexed with the real local model (or `embedder`), with
+    its store and catalog settings (`config`); the other settings are the tests' defaults."""
     import msgspec
 
     from shopagent.adapters.local.minilm import MiniLMEmbedder
@@ -139,7 +141,8 @@ async def _indexed_shop(embedded_pg: EmbeddedPostgres, template_db: str, catalog
         if config is not None:
             shop = load_settings(config, environ={})
             settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
-        async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
+        embedder = embedder or MiniLMEmbedder()
+        async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=embedder) as services:
             summary = await import_products(services.catalog, read_catalog_file(catalog))
             assert summary.rejected == []
             while events := await services.outbox.claim(64, 60, 5, "shop"):
@@ -153,6 +156,23 @@ async def sample_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     from shopagent.bootstrap import SAMPLE_CATALOG
 
     async for services in _indexed_shop(embedded_pg, template_db, SAMPLE_CATALOG):
+        yield services
+
+
+@pytest.fixture(scope="session")
+def multilingual_embedder():
+    """The multilingual encoder, loaded once for the session (a few seconds each time)."""
+    from shopagent.adapters.local.multilingual import MultilingualEmbedder
+
+    return MultilingualEmbedder()
+
+
+@pytest.fixture(scope="session")
+async def multilingual_sample_shop(embedded_pg: EmbeddedPostgres, template_db: str, multilingual_embedder):
+    """The bundled sample catalog, indexed with the multilingual encoder (shared by the session)."""
+    from shopagent.bootstrap import SAMPLE_CATALOG
+
+    async for services in _indexed_shop(embedded_pg, template_db, SAMPLE_CATALOG, embedder=multilingual_embedder):
         yield services
 
 

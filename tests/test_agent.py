@@ -31,7 +31,7 @@ async def test_a_reply_without_function_calls_is_the_answer(tools):
     answer, new = await agent(model, tools).run([], "hi")
     assert answer == "Hello, how can I help?"
     assert [m.role for m in new] == ["model"]
-    assert model.tools_seen[0] == [SEARCH, "get-product-full-details"]
+    assert model.tools_seen[0] == [SEARCH, "get-product-full-details", "search-store-information"]
     assert model.calls[0][-1].text == "hi"
 
 

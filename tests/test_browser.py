@@ -265,8 +265,8 @@ async def test_a_streamed_answer_is_shown_as_it_comes_then_with_its_product_card
         await expect(reply).to_have_text("".join(PIECES))
         await expect(reply).not_to_have_attribute("aria-busy", "true")
 
-        cards = page.locator(".card")
-        await expect(cards).to_have_count(2)
+        cards = page.locator(".card")  # the search found two; the answer presents only the Kiruna boot
+        await expect(cards).to_have_count(1)
         kiruna = cards.filter(has_text="Kiruna Padded Apres-Ski Boot")
         await expect(kiruna.locator(".price s")).to_have_text("€129.00")
         await expect(kiruna.locator(".price")).to_have_text("Was €129.00, now €109.00")
@@ -285,6 +285,34 @@ async def test_a_streamed_answer_is_shown_as_it_comes_then_with_its_product_card
         ("user", QUERY), ("model", ""), ("user", ""), ("model", "".join(PIECES)),
     ]  # fmt: skip
     assert [r.body.get("stream") for r in fake.requests] == [True, True]
+
+
+async def test_an_answer_from_a_store_page_cites_its_title_as_a_link(sample_shop, page):
+    from shopagent.domain.store_pages import StorePageInput
+
+    text = "## Austria\n\nWe ship to Austria in 3-5 working days for 9.90 EUR; free from 100 EUR."
+    await sample_shop.store_pages.create(
+        StorePageInput(
+            slug="shipping-test", title="Shipping and delivery", text=text, url="https://shop.example/shipping"
+        )
+    )
+    try:
+        while events := await sample_shop.outbox.claim(64, 60, 5, "test"):
+            await sample_shop.index_product.index(events)
+        async with shop_server(sample_shop) as url:
+            await page.goto(chat_page(url, issue_token(SECRET, user())))
+            await ask(page, "do you ship to Austria?")
+            reply = page.locator(".msg.assistant").last
+            await expect(reply).to_contain_text("We ship to Austria in 3-5 working days", timeout=WAIT_MS)
+            link = reply.locator(".sources a")
+            await expect(link).to_have_text("Shipping and delivery")
+            await expect(link).to_have_attribute("href", "https://shop.example/shipping")
+            await expect(page.locator(".card")).to_have_count(0)  # a store answer shows no product cards
+            assert page.problems == []
+    finally:
+        await sample_shop.store_pages.delete("shipping-test")
+        while events := await sample_shop.outbox.claim(64, 60, 5, "test"):
+            await sample_shop.index_product.index(events)
 
 
 # -- screenshots -----------------------------------------------------------------------------

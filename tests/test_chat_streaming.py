@@ -151,7 +151,7 @@ async def test_deltas_arrive_in_order_and_the_answer_is_their_concatenation_stor
     assert detail["messages"][3] == answer["message"]
 
     # The JSON endpoint asks for no stream and answers as it always did.
-    assert follow_up.json() == {"conversationId": conversation, "response": "Size 42 is in stock."}
+    assert follow_up.json() == {"conversationId": conversation, "response": "Size 42 is in stock.", "products": []}
     assert provider.streamed_requests() == [True, True, False]
 
 

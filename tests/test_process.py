@@ -311,6 +311,8 @@ async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
                     "params": {"name": "product-semantic-search", "arguments": arguments}}  # fmt: skip
             await process.stdin.send(json.dumps(call).replace("\\\\", "\\").encode() + b"\n")
             searched = await _line(process.stdout)
+            await process.stdin.send(b'{"jsonrpc": "2.0", "id": "call-5", "method": "tools/call", "params": {"na\n')
+            cut = await _line(process.stdout)
             await process.stdin.send(b'{"jsonrpc": "2.0", "id": 4, "method": "ping"}\n')
             still_serving = await _line(process.stdout)
             await process.stdin.aclose()  # end of input: a clean stop
@@ -321,8 +323,12 @@ async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
     parse_error = {"code": -32700, "message": "Parse error: not a JSON-RPC message"}
     assert error == {"jsonrpc": "2.0", "id": None, "error": parse_error}
     assert pong == {"jsonrpc": "2.0", "id": 2, "result": {}}
-    # A lone surrogate is refused as unparseable JSON text (-32700) or searched without it;
-    # never a crash, and the server goes on answering.
-    assert searched.get("error", {}).get("code") == -32700 or searched["result"]["isError"] is False
+    # A lone surrogate is refused with the request's id, so the client fails that call at once
+    # (with id null it would wait for its timeout); never a crash, and the server goes on answering.
+    assert searched["id"] == 3
+    assert searched["error"]["code"] == -32600
+    assert "lone surrogate" in searched["error"]["message"]
+    parse_error_of_call_5 = {"code": -32700, "message": "Parse error: not a JSON-RPC message"}
+    assert cut == {"jsonrpc": "2.0", "id": "call-5", "error": parse_error_of_call_5}
     assert still_serving == {"jsonrpc": "2.0", "id": 4, "result": {}}
-    assert b"not a JSON-RPC message was answered with a parse error" in stderr
+    assert b"not a JSON-RPC message was answered with error -32700 (id None)" in stderr

@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import msgspec
 
-from shopagent.domain.chat import ToolResult
+from shopagent.domain.chat import FunctionCall, ToolResult
 from shopagent.domain.search import ProductDetails, ProductHit, SearchResult, VariationDetails
-from shopagent.entrypoints.http.cards import DETAILS_TOOL, SEARCH_TOOL, ProductCard, product_cards
+from shopagent.entrypoints.http.cards import DETAILS_TOOL, SEARCH_TOOL, ProductCard, presented_cards, product_cards
 
 
 def hit(product_id: int, **changes) -> ProductHit:
@@ -77,3 +77,19 @@ def test_errors_other_tools_and_unreadable_entries_give_no_cards():
     odd = ToolResult(is_error=False, text="…", structured=mixed)
     assert [card.id for card in product_cards(SEARCH_TOOL, odd)] == [3]
     assert product_cards(DETAILS_TOOL, ToolResult(is_error=False, text="…", structured={"productId": "x"})) == []
+
+
+def test_the_cards_an_answer_presents_are_the_products_it_names_in_its_order():
+    names = ["Kiruna Padded Apres-Ski Boot", "Nordkap Lined Leather Winter Boot", "Lapland Faux-Fur Cuff Snow Boot",
+             "Nordkap Lined Leather Winter Boot Kids"]  # fmt: skip
+    found = SearchResult(
+        products=[hit(i, name=n) for i, n in enumerate(names, 1)], best_match="strong", no_strong_match=False,
+        corrections={},
+    )  # fmt: skip
+    response = result_of(found).as_response(FunctionCall(SEARCH_TOOL, {"query": "boots"}))
+    offline = "1. Nordkap Lined Leather Winter Boot - 189.00 EUR\n2. Kiruna Padded Apres-Ski Boot - 109.00 EUR"
+    assert [c.id for c in presented_cards(offline, [response])] == [2, 1]  # not the kids' one inside it
+    assert [c.id for c in presented_cards("The Kiruna boot is warm, and on sale.", [response])] == [1]
+    assert [c.id for c in presented_cards("Both boots are warm.", [response])] == []  # "boot" names them all
+    failed = ToolResult(is_error=True, text="no").as_response(FunctionCall(SEARCH_TOOL, {}))
+    assert presented_cards(offline, [failed]) == []

@@ -16,9 +16,11 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Scope
 
+from shopagent.actors.serving import closed_counter, connection_limits
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
+from shopagent.entrypoints.mcp.bodies import BodyFirst
 from shopagent.entrypoints.mcp.fast_path import FastToolCalls
 from shopagent.entrypoints.mcp.server import CatalogServer
 from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
@@ -67,7 +69,7 @@ def build_mcp_app(
     )
     if isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
         app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
-    app = PostOnly(app)
+    app = PostOnly(BodyFirst(app, max_body=mcp.max_body_bytes))
     if limit is not None:
         app = Throttle(app, limit)
     if key is None:
@@ -99,5 +101,7 @@ async def run_mcp(
         name="mcp",
         grace_seconds=settings.runtime.shutdown_grace_seconds,
         access_log=settings.logging.access_log,
+        limits=connection_limits(settings),
+        on_closed=closed_counter(metrics, "mcp"),
         task_status=task_status,
     )

@@ -8,6 +8,7 @@ from functools import partial
 import anyio
 from anyio.abc import TaskStatus
 
+from shopagent.actors.serving import closed_counter, connection_limits
 from shopagent.entrypoints.http.ops import Health, build_ops_app, health_metrics
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.metrics import Metrics
@@ -32,5 +33,7 @@ async def run_ops(
         sock,
         name="ops",
         grace_seconds=settings.runtime.shutdown_grace_seconds,
+        limits=connection_limits(settings, ops=True),
+        on_closed=closed_counter(metrics, "ops"),
         task_status=task_status,
     )

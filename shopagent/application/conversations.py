@@ -19,7 +19,7 @@ import anyio
 
 from shopagent.application.agent import AssistantAgent, EventSink
 from shopagent.application.ports import Conversations
-from shopagent.domain.chat import ChatMessage
+from shopagent.domain.chat import ChatMessage, FunctionResponse
 from shopagent.domain.conversation import Conversation, estimate_context_tokens, halve_history, title_for, trim_history
 from shopagent.domain.errors import (
     ClaimLost,
@@ -51,6 +51,7 @@ class TurnResult:
     response: str
     answer: ChatMessage | None = None  # the stored model message holding the answer
     sequence: int = 0  # its place in the conversation, counted from 1 as the API shows it
+    tool_results: tuple[FunctionResponse, ...] = ()  # what the turn's tool calls returned, in order
 
 
 class ChatService:
@@ -70,7 +71,7 @@ class ChatService:
             response, new = await self._run([], query, on_event)
             user = ChatMessage.user(query)
             created = await self._store.create(user_id, title_for(query), self._agent.model.model_id, [user, *new])
-            return TurnResult(created, response, new[-1], 1 + len(new))
+            return TurnResult(created, response, new[-1], 1 + len(new), _results_of(new))
         conversation = await self._owned(user_id, conversation_id)
         if conversation.is_processing and await self._release_leftover(conversation_id):
             conversation = await self._owned(user_id, conversation_id)
@@ -121,7 +122,8 @@ class ChatService:
             raise ContextLimitReached("this conversation reached the model's context window; start a new one") from None
         if not await self._store.append(conversation_id, token, [ChatMessage.user(query), *new]):
             raise ClaimLost("this message took too long and was not saved; please send it again")
-        return TurnResult(conversation_id, response, new[-1], len(conversation.messages) + 1 + len(new))
+        sequence = len(conversation.messages) + 1 + len(new)
+        return TurnResult(conversation_id, response, new[-1], sequence, _results_of(new))
 
     async def _run(
         self, history: list[ChatMessage], query: str, on_event: EventSink | None
@@ -165,3 +167,7 @@ class ChatService:
             raise NotFound(f"conversation {conversation_id} does not exist")
         if not deleted:
             raise ConversationBusy("the conversation is answering a message; delete it once that is done")
+
+
+def _results_of(messages: list[ChatMessage]) -> tuple[FunctionResponse, ...]:
+    return tuple(p for m in messages for p in m.parts if isinstance(p, FunctionResponse))

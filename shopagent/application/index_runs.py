@@ -20,6 +20,20 @@ Progress = Callable[[int, int], None]
 POLL_SECONDS = 0.2
 
 
+async def reindex_after_model_change(outbox: Outbox, model: str) -> int:
+    """Queue the products and store pages indexed with another embedding model for `model`
+    (the setting was changed): until re-embedded, the search finds them by full text only."""
+    queued = await outbox.enqueue_indexed_with_other_models(model)
+    if queued:
+        log.warning(
+            "%d product(s) and store page(s) were indexed with another embedding model; re-indexing them "
+            "with %s (until then the search finds them by full text only)",
+            queued,
+            model,
+        )
+    return queued
+
+
 async def drain_index(
     outbox: Outbox,
     keeper: VectorIndexKeeper,

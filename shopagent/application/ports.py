@@ -143,6 +143,12 @@ class Outbox(Protocol):
         """Queue every product for indexing: (how many events, id of the first)."""
         ...
 
+    async def enqueue_indexed_with_other_models(self, model: str) -> int:
+        """Queue every product and store page indexed with another embedding model than
+        `model` and not waiting for indexing already; how many (indexers starting together
+        queue each once)."""
+        ...
+
     async def finished_since(self, first_event: int) -> int:
         """How many events from `first_event` on are finished (done or dead-lettered)."""
         ...

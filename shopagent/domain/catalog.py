@@ -46,13 +46,17 @@ def _doc(**schema: object) -> msgspec.Meta:
     return msgspec.Meta(extra_json_schema=schema)
 
 
+ReadOnlyInt = Annotated[int, _doc(readOnly=True)]
+ReadOnlyTime = Annotated[datetime, _doc(readOnly=True, format="date-time")]
+
+
 class VariationInput(_Input):
     color: str
     size: str
     quantity: int
     reserved: int = 0
     weight_grams: int | None = None
-    available: int | UnsetType = UNSET  # read-only; accepted so a GET can be sent back
+    available: Annotated[int, _doc(readOnly=True)] | UnsetType = UNSET  # accepted so a GET can be sent back
 
 
 class ProductInput(_Input):
@@ -71,10 +75,10 @@ class ProductInput(_Input):
     rating: Annotated[float, _doc(minimum=0, maximum=5)] | None = None
     main_image: str | None = None
     images: Annotated[list[str], _doc(maxItems=20)] = msgspec.field(default_factory=list)
-    # Read-only fields of a stored product, accepted so a GET can be edited and sent back.
-    id: int | UnsetType = UNSET
-    created_at: datetime | UnsetType = UNSET
-    updated_at: datetime | UnsetType = UNSET
+    # Read-only fields of a stored product, accepted (and ignored) so a GET can be edited and sent back.
+    id: ReadOnlyInt | UnsetType = UNSET
+    created_at: ReadOnlyTime | UnsetType = UNSET
+    updated_at: ReadOnlyTime | UnsetType = UNSET
 
 
 class ProductPatch(_Input):
@@ -93,9 +97,9 @@ class ProductPatch(_Input):
     rating: float | UnsetType | None = UNSET
     main_image: str | UnsetType | None = UNSET
     images: list[str] | UnsetType = UNSET
-    id: int | UnsetType = UNSET
-    created_at: datetime | UnsetType = UNSET
-    updated_at: datetime | UnsetType = UNSET
+    id: ReadOnlyInt | UnsetType = UNSET
+    created_at: ReadOnlyTime | UnsetType = UNSET
+    updated_at: ReadOnlyTime | UnsetType = UNSET
 
 
 class Variation(msgspec.Struct, frozen=True, kw_only=True):

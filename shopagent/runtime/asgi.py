@@ -8,12 +8,13 @@ within the grace period, runs the app's lifespan shutdown, and only then do we r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
@@ -21,7 +22,20 @@ import uvicorn
 from anyio.abc import TaskStatus
 from starlette.types import ASGIApp
 
+from shopagent.runtime.connections import ConnectionLimits, guarded_protocol, quiet_accept_errors
+
 log = logging.getLogger("shopagent.asgi")
+
+# The kernel's queue of connections not yet accepted.
+LISTEN_QUEUE = 2048
+# Connections accepted in one turn of the event loop. asyncio accepts up to its `backlog` in a
+# row before any of them reaches the protocol (where the connection cap acts), so a flood would
+# open that many files at once; uvicorn passes `backlog` to both listen() and the accept loop,
+# so the server is started with this one and the socket's queue set back to LISTEN_QUEUE.
+# Small, so that a flood of connections is taken in turns with the requests being answered (with
+# 16 a chat turn took up to 1.4 s under 2,000 new sockets, with 4 up to 0.3 s: bench/connections.py),
+# and so that asyncio's retries after a failed accept (one per batch slot) stay few.
+ACCEPT_BATCH = 4
 _access = logging.getLogger("shopagent.access")
 
 
@@ -60,7 +74,7 @@ def bind_tcp(host: str, port: int, *, what: str = "server") -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(2048)
+        sock.listen(LISTEN_QUEUE)
     except OSError as exc:
         sock.close()
         hint = " (another process is listening there; change the port)" if exc.errno == 98 else ""
@@ -89,6 +103,8 @@ class _EmbeddedServer(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
+        for sock in sockets or ():
+            sock.listen(LISTEN_QUEUE)  # asyncio set it to ACCEPT_BATCH; see there
         self.changed.set()
 
     @contextlib.contextmanager
@@ -109,7 +125,7 @@ class AccessLog:
             await self._app(scope, receive, send)
             return
         began = time.perf_counter()
-        status = [500]
+        status = [499]  # nothing answered and nothing raised: the client went away (nginx's 499)
 
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -118,6 +134,10 @@ class AccessLog:
 
         try:
             await self._app(scope, receive, sending)
+        except Exception:
+            if status[0] == 499:
+                status[0] = 500  # what the server answers for it
+            raise
         finally:
             query = scope.get("query_string", b"").decode("latin-1")
             path = scope.get("path", "") + (f"?{query}" if query else "")
@@ -133,13 +153,19 @@ async def serve_asgi(
     name: str,
     grace_seconds: float,
     access_log: bool = False,
+    limits: ConnectionLimits | None = None,
+    on_closed: Callable[[str], None] | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve `app` on an already bound socket until cancelled, then drain gracefully.
 
+    Connections are bounded by `limits` (see runtime/connections.py; defaults when None), and
+    each one those rules close is reported to `on_closed(reason)`.
     Reports ready once the app's lifespan startup has completed and the socket accepts.
     Raises ServerError if the app's startup fails or the server stops on its own.
     """
+    limits = limits or ConnectionLimits(max_connections=0)
+    quiet_accept_errors(asyncio.get_running_loop())
     # uvicorn's own access log is one logger for the whole process (and each Config resets it),
     # so requests are logged here, per server, by AccessLog.
     config = uvicorn.Config(
@@ -150,6 +176,10 @@ async def serve_asgi(
         # uvicorn annotates this as int but uses it as an asyncio timeout: fractions work.
         timeout_graceful_shutdown=max(grace_seconds - 0.5, 0.1),  # type: ignore[arg-type]
         server_header=False,
+        backlog=ACCEPT_BATCH,
+        ws="none",  # no app here speaks WebSocket; an upgrade would leave the connection bounds
+        http=guarded_protocol(limits, on_closed or (lambda reason: None)),
+        timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works, as above
     )
     server = _EmbeddedServer(config)
     stopped = anyio.Event()

@@ -68,6 +68,15 @@ class Metrics:
             "shopagent_http_request_duration_seconds", "Time to answer an HTTP request (a whole event stream).",
             ["server", "route", "method"], buckets=HTTP_BUCKETS, registry=r,
         )  # fmt: skip
+        self.connections_closed = Counter(
+            "shopagent_connections_closed", "Connections a server closed by its connection rules, by reason: "
+            "header_timeout, body_timeout, evicted (its place taken at the cap), over_capacity (refused, 503).",
+            ["server", "reason"], registry=r,
+        )  # fmt: skip
+        self.client_disconnects = Counter(
+            "shopagent_http_client_disconnects", "Requests whose client went away before its request was read "
+            "or answered (not counted in shopagent_http_requests).", ["server", "route"], registry=r,
+        )  # fmt: skip
         self.mcp_tool_calls = Counter(
             "shopagent_mcp_tool_calls", "MCP tool calls served, by tool and outcome.", ["tool", "outcome"], registry=r
         )
@@ -153,7 +162,10 @@ class RequestMetrics:
     """Counts each HTTP request and observes its duration, by `server`, route and method.
 
     The route is resolved before the app runs (routing rewrites parts of the scope); a
-    request the app fails without answering counts as the 500 the server sends for it.
+    request the app fails without answering counts as the 500 the server sends for it. A client
+    that goes away before its answer has started (a body cut short, a closed socket) is no error
+    of the server's: it is counted in `client_disconnects` only, and an exception the app raises
+    about it (reading a body that will not come) ends there, without a traceback.
     """
 
     def __init__(self, app: ASGIApp, *, metrics: Metrics, server: str, route_of: Callable[[Scope], str]) -> None:
@@ -169,16 +181,31 @@ class RequestMetrics:
         route = self._route_of(scope)
         method = scope["method"] if scope["method"] in METHODS else "other"
         status = "500"
+        answered = gone = False
         started = time.perf_counter()
 
+        async def receive_noting_disconnect() -> Message:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect" and not answered:
+                gone = True
+            return message
+
         async def send_noting_status(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
-                status = str(message["status"])
+                status, answered = str(message["status"]), True
             await send(message)
 
         try:
-            await self.app(scope, receive, send_noting_status)
+            await self.app(scope, receive_noting_disconnect, send_noting_status)
+        except Exception:
+            if not gone:
+                raise
+            log.debug("%s %s: the client went away; what the app raised about it", method, route, exc_info=True)
         finally:
-            self._metrics.http_requests.labels(self._server, route, method, status).inc()
-            self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)
+            if gone:
+                self._metrics.client_disconnects.labels(self._server, route).inc()
+            else:
+                self._metrics.http_requests.labels(self._server, route, method, status).inc()
+                self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)

@@ -7,7 +7,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import msgspec
 import platformdirs
@@ -114,17 +114,30 @@ def _convert(raw: Any, kind: type[_S], source: str) -> _S:
     try:
         return msgspec.convert(raw, kind)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"{source}: {_explain(exc)}") from None
+        raise ConfigError(f"{source}: {_explain(exc, kind)}") from None
 
 
-def _explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> str:
-    """msgspec's "... - at `$.http.port`" as "`http.port`: ..." (a key path users know)."""
+def _explain(exc: msgspec.ValidationError | msgspec.DecodeError, kind: Any = None) -> str:
+    """msgspec's "... - at `$.http.port`" as "`http.port`: ..." (a key path users know), with
+    the allowed values when `kind` (the type at the root of the path) has a fixed set there."""
     path, what = split(exc) if isinstance(exc, msgspec.ValidationError) else ("", str(exc))
     unknown = _UNKNOWN.match(what)
     if unknown:
         key = f"{path}.{unknown['field']}" if path else unknown["field"]
         return f"unknown setting `{key}`"
+    choices = _choices(kind, path)
+    if choices and what.startswith("Invalid enum value"):
+        what = f"{what}; one of {', '.join(repr(c) for c in choices)}"
     return f"`{path}`: {what}" if path else what
+
+
+def _choices(kind: Any, path: str) -> tuple[Any, ...]:
+    """The values a Literal setting allows, found by following `path` from `kind`."""
+    for name in [part for part in path.split(".") if part]:
+        if not (isinstance(kind, type) and issubclass(kind, msgspec.Struct)):
+            return ()
+        kind = {f.name: f.type for f in msgspec.structs.fields(kind)}.get(name)
+    return get_args(kind) if get_origin(kind) is Literal else ()
 
 
 def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings:
@@ -158,7 +171,7 @@ def _apply_env_overrides(settings: Settings, env: Mapping[str, str]) -> Settings
                 parsed = msgspec.json.decode(value) if value.lstrip()[:1] in ("[", "{") else value
                 changes[key] = msgspec.convert(parsed, types[key], strict=False)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                raise ConfigError(f"{variable}={value!r}: {_explain(exc)}") from None
+                raise ConfigError(f"{variable}={value!r}: {_explain(exc, types[key])}") from None
         try:  # the section's own checks (one setting against another) run here
             replaced = msgspec.structs.replace(current, **changes)
         except (ValueError, msgspec.ValidationError) as exc:

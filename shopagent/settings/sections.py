@@ -72,6 +72,9 @@ class HttpSettings(Section, frozen=True):
     anonymous_token_ttl_seconds: Annotated[int, msgspec.Meta(ge=60, le=86_400)] = 3600
     anonymous_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6.0
     anonymous_rate_burst: PositiveInt = 5
+    anonymous_tokens_per_hour: PositiveInt = 20  # per client address
+    # Chat messages of all anonymous visitors together, per minute (a minute's worth at once).
+    anonymous_messages_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 60.0
 
 
 class McpSettings(Section, frozen=True):
@@ -127,6 +130,15 @@ class OpsSettings(Section, frozen=True):
     port: Port = 9090
 
 
+class ConnectionSettings(Section, frozen=True):
+    """Bounds on the connections of each server (http, mcp, ops): see runtime/connections.py."""
+
+    max_per_server: NonNegativeInt = 0  # 0: from the open-file limit (ops: at most 64)
+    header_timeout_seconds: Seconds = 5.0
+    body_timeout_seconds: Seconds = 10.0
+    keep_alive_seconds: Seconds = 5.0
+
+
 DEFAULT_COLORS = (
     "black",
     "white",
@@ -166,7 +178,7 @@ class CatalogSettings(Section, frozen=True):
 
 
 class EmbeddingSettings(Section, frozen=True):
-    model: Literal["local", "gemini", "hash"] = "local"
+    model: Literal["local", "multilingual", "gemini", "hash"] = "local"
     batch_size: Annotated[int, msgspec.Meta(ge=1, le=100)] = 32
     chunk_token_budget: Annotated[int, msgspec.Meta(ge=16, le=250)] = 96
     gemini_model: str = "gemini-embedding-001"
@@ -201,6 +213,9 @@ class ChatSettings(Section, frozen=True):
     turn_timeout_seconds: Seconds = 120.0
     rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     rate_burst: PositiveInt = 10
+    # Reading, listing and deleting conversations, per user: its own budget, not the messages'.
+    read_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 300.0
+    read_rate_burst: PositiveInt = 60
     token_ttl_seconds: PositiveInt = 86_400
     token_max_ttl_seconds: PositiveInt = 2_592_000  # tokens whose expiry lies further ahead are refused
     audit_result_chars: Annotated[int, msgspec.Meta(ge=100)] = 16_000
@@ -232,6 +247,7 @@ class Settings(Section, frozen=True):
     mcp: McpSettings = McpSettings()
     admin: AdminSettings = AdminSettings()
     ops: OpsSettings = OpsSettings()
+    connections: ConnectionSettings = ConnectionSettings()
     catalog: CatalogSettings = CatalogSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     search: SearchSettings = SearchSettings()

@@ -1,6 +1,6 @@
 """The configured model providers, built from settings. Each optional provider's stack (the
 Gemini SDK, the OpenAI-compatible HTTP client, onnxruntime and tokenizers for MiniLM, the
-offline concierge) is imported inside the builder that needs it, so a process imports only
+multilingual encoder, the offline concierge) is imported inside the builder that needs it, so a process imports only
 the ones it uses."""
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ async def build_embedder(settings: Settings) -> EmbeddingModel:
         from shopagent.adapters.local.minilm import MiniLMEmbedder
 
         return await MiniLMEmbedder.load()
+    if e.model == "multilingual":
+        from shopagent.adapters.local.multilingual import MultilingualEmbedder
+
+        return await MultilingualEmbedder.load()
     if e.model == "hash":
         from shopagent.adapters.local.hash_embedder import HashEmbedder
 

@@ -34,6 +34,7 @@ from shopagent.adapters.postgres.store_pages import PostgresStorePages
 from shopagent.adapters.postgres.store_passages import PostgresPassageStore
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
 from shopagent.application.catalog import CatalogService
+from shopagent.application.index_runs import reindex_after_model_change
 from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.leases import Leases
@@ -63,6 +64,7 @@ from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.policies import (
     catalog_rules,
     indexing_policy,
+    passage_grading_for,
     search_policy,
     search_tuning,
     text_search_config,
@@ -216,8 +218,10 @@ def _refresh_failed(exc: Exception) -> None:
 
 @contextlib.asynccontextmanager
 async def open_indexer(searching: SearchServices) -> AsyncIterator[IndexerServices]:
-    """The search and the indexer's mailbox (closed on exit), leases and use cases."""
+    """The search and the indexer's mailbox (closed on exit), leases and use cases. Products
+    indexed with another embedding model than this one are queued for re-indexing first."""
     with Mailbox[OutboxEvent](searching.settings.runtime.mailbox_capacity) as mailbox:
+        await reindex_after_model_change(searching.outbox, searching.embedder.model_id)
         yield indexer_services(searching, mailbox)
 
 
@@ -248,8 +252,10 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     s = core.settings
     embedder = MeasuredEmbedder(model, core.metrics)
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
-    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, search_policy(s))
-    store_information = StoreInformationSearch(embedder, core.passages, StoreSearchPolicy())
+    policy = search_policy(s, model.model_id)
+    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
+    store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
+    store_information = StoreInformationSearch(embedder, core.passages, store_policy)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
 
 

@@ -236,6 +236,33 @@ class PostgresOutbox:
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
         return row["n"], row["first"]
 
+    async def enqueue_indexed_with_other_models(self, model: str) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # One at a time: a second indexer starting meanwhile sees the first one's events.
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('shopagent.outbox.model_change'))")
+            added = await conn.fetchval(
+                """
+                WITH stale AS (
+                    SELECT 'product.upserted' AS kind, product_id AS id, 1 AS aggregate FROM product_index
+                    WHERE model <> $1
+                    UNION ALL SELECT 'store_page.upserted', page_id, 2 FROM store_page_index WHERE model <> $1
+                ), added AS (
+                    INSERT INTO outbox_event (kind, product_id)
+                    SELECT kind, id FROM stale s WHERE NOT EXISTS (
+                        SELECT 1 FROM outbox_event e
+                        WHERE e.product_id = s.id AND e.kind = s.kind AND e.status = 'pending'
+                    )
+                    ORDER BY aggregate, id
+                    RETURNING id
+                )
+                SELECT count(*) FROM added
+                """,
+                model,
+            )
+            if added:
+                await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        return added
+
     async def finished_since(self, first_event: int) -> int:
         """How many events from `first_event` on are finished (done or dead-lettered)."""
         async with self._pool.acquire() as conn:

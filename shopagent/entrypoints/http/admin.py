@@ -101,7 +101,7 @@ def admin_routes(
     @guarded
     async def list_products(request: Request) -> Response:
         limit = _int_param(request, "limit", 50, 1, 500)
-        after = _int_param(request, "after", 0, 0, 2**62)
+        after = _int_param(request, "after", 0, 0, MAX_AFTER)
         products = await catalog.list_products(limit=limit, after_id=after)
         following = products[-1].id if len(products) == limit else None
         return json_response(ProductPage(products=[product_to_input(p) for p in products], next=following))
@@ -140,7 +140,7 @@ def admin_routes(
         ApiRoute("/api/admin/products", list_products, method="GET", operation=Operation(
             "Products by id, a page at a time", response=ProductPage, security="adminKey", errors=errors, query=(
                 Query("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
-                Query("after", {"type": "integer", "minimum": 0}, "`next` of the previous page"),
+                Query("after", {"type": "integer", "minimum": 0, "maximum": MAX_AFTER}, "`next` of the previous page"),
             ))),
         ApiRoute("/api/admin/products/{product_id}", read, method="GET", operation=Operation(
             "One product", response=ProductInput, security="adminKey", errors=(*errors, 404))),
@@ -155,6 +155,9 @@ def admin_routes(
         ApiRoute("/api/admin/index/status", status, method="GET", operation=Operation(
             "Indexing status", response=IndexStatus, security="adminKey", errors=errors)),
     ]  # fmt: skip
+
+
+MAX_AFTER = 2**62  # beyond any product id; a larger one would not fit a PostgreSQL bigint
 
 
 def _int_param(request: Request, name: str, default: int, least: int, most: int) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -12,6 +12,8 @@ from shopagent.domain.inputs import decode_hook, explain, is_ascii_int
 from shopagent.entrypoints.http.errors import ApiError
 
 T = TypeVar("T")
+_INT_BOUND = 2**63
+_untyped = msgspec.json.Decoder(float_hook=Decimal)
 
 
 async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
@@ -29,6 +31,29 @@ async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
         decoder = msgspec.json.Decoder(kind, dec_hook=decode_hook, float_hook=Decimal)
         return decoder.decode(bytes(body))
     except msgspec.ValidationError as exc:
-        raise ApiError(400, "validation_error", explain(exc)) from None
+        return _with_integral_numbers(bytes(body), kind, exc)
     except msgspec.DecodeError as exc:
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {exc}") from None
+
+
+def _with_integral_numbers(body: bytes, kind: type[T], refused: msgspec.ValidationError) -> T:
+    """The body decoded again with integral numbers written as decimals (`-3767.0`, `1e3`) read as
+    the integers they are, as JSON Schema counts them; the first refusal stands otherwise."""
+    try:
+        loose = _untyped.decode(body)
+        return msgspec.convert(_integral_to_int(loose), kind, dec_hook=decode_hook)
+    except (msgspec.ValidationError, ArithmeticError):  # ArithmeticError: a number past Decimal's range
+        raise ApiError(400, "validation_error", explain(refused)) from None
+
+
+def _integral_to_int(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        # Bounded first: int() of 1e999999999 would build a billion-digit number.
+        if value.is_finite() and abs(value) <= _INT_BOUND and value == value.to_integral_value():
+            return int(value)
+        return value
+    if isinstance(value, dict):
+        return {k: _integral_to_int(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral_to_int(v) for v in value]
+    return value

@@ -8,14 +8,16 @@ product is left out rather than failing the turn.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from shopagent.domain.chat import ToolResult
+from shopagent.domain.chat import FunctionResponse, ToolResult
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 
-__all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "product_cards"]
+__all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "presented_cards", "product_cards"]
 
 
 class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -71,6 +73,42 @@ def product_cards(tool: str, result: ToolResult | None) -> list[ProductCard]:
         card = _details_card(result.structured)
         return [card] if card else []
     return []
+
+
+def presented_cards(answer: str, results: Sequence[FunctionResponse]) -> list[ProductCard]:
+    """The cards of the products an answer presents: those of the turn's catalog results that
+    the answer names, in the order it names them (each once). A product is named by its whole
+    name or, as a model often shortens it ("the Kiruna boot"), by a word of its name that no
+    other result's name has. A client draws exactly these, so no card shows a product the
+    text left out."""
+    by_id: dict[int, ProductCard] = {}
+    for response in results:
+        structured = response.result.get("structuredContent")
+        result = ToolResult(is_error=bool(response.result.get("isError")), text="", structured=structured)
+        for card in product_cards(response.name, result):
+            by_id.setdefault(card.id, card)
+    folded = answer.casefold()
+    found: dict[int, int] = {}  # card id -> where the answer names it
+    taken: list[tuple[int, int]] = []
+    for card in sorted(by_id.values(), key=lambda c: -len(c.name)):  # a longer name claims its place first
+        start = folded.find(card.name.casefold())
+        end = start + len(card.name)
+        if start >= 0 and not any(s < end and start < e for s, e in taken):
+            taken.append((start, end))
+            found[card.id] = start
+    said = {m.group(): m.start() for m in reversed(list(_WORD.finditer(folded)))}  # each word's first place
+    for card in by_id.values():
+        if card.id in found:
+            continue
+        others = {w for c in by_id.values() if c.id != card.id for w in _WORD.findall(c.name.casefold())}
+        own = [w for w in _WORD.findall(card.name.casefold()) if len(w) >= _OWN_WORD and w not in others and w in said]
+        if own:
+            found[card.id] = min(said[w] for w in own)
+    return [by_id[i] for i, _ in sorted(found.items(), key=lambda item: item[1])]
+
+
+_WORD = re.compile(r"[^\W_]+")
+_OWN_WORD = 4  # letters of a name's own word that names the product alone ("Kiruna")
 
 
 def _search_card(raw: Any) -> ProductCard | None:

@@ -8,10 +8,10 @@ an event stream does not lose its turn, which completes and is stored.
 
 from __future__ import annotations
 
-import base64
+import re
 import uuid
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -26,6 +26,7 @@ from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
+from shopagent.entrypoints.http.cards import presented_cards
 from shopagent.entrypoints.http.chat_stream import SSE_PING_SECONDS, STREAM_DESCRIPTION, stream_turn
 from shopagent.entrypoints.http.chat_views import (
     AUDIT_RESULT_CHARS,
@@ -39,10 +40,14 @@ from shopagent.entrypoints.http.chat_views import (
 from shopagent.entrypoints.http.errors import ApiError, log_failed_turn
 from shopagent.entrypoints.http.openapi import ApiRoute, Operation, Query
 from shopagent.entrypoints.http.turn_guard import TurnGuard
+from shopagent.entrypoints.http.visitors import VisitorBudgets, client_address, is_visitor
 
 __all__ = ["TurnGuard", "chat_routes"]
 
 _encoder = msgspec.json.Encoder()
+# The largest valid chat request, written compactly with every character escaped at its longest
+# (a character outside the BMP as two \uXXXX escapes: 12 bytes), the keys and an id: less than this.
+MAX_CHAT_BODY = MAX_QUERY_CHARS * 12 + 1024
 
 
 def chat_routes(
@@ -55,11 +60,29 @@ def chat_routes(
     audit_result_chars: int = AUDIT_RESULT_CHARS,
     token_max_ttl_seconds: int | None = None,
     sse_ping_seconds: float = SSE_PING_SECONDS,
+    read_limiter: RateLimit | None = None,
+    visitors: VisitorBudgets | None = None,
 ) -> list[Route]:
     """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns;
     `guard` holds the turns in flight. Stored tool results longer than `audit_result_chars`
-    (as JSON) are shown cut, with a marker."""
+    (as JSON) are shown cut, with a marker. Messages spend `limiter` per user, or for anonymous
+    visitors per client address plus the visitors' shared budget (`visitors`); listing,
+    reading and deleting conversations spend `read_limiter` per user."""
     turns = guard or TurnGuard()
+
+    async def take_message_budget(request: Request, user: str) -> None:
+        if is_visitor(user):
+            await limiter.take(f"chat:address:{client_address(request)}")
+            if visitors is not None:
+                await visitors.messages.take("chat:anonymous")
+        else:
+            await limiter.take(f"chat:{user}")
+
+    async def reader(request: Request) -> str:
+        user = user_of(request)
+        if read_limiter is not None:
+            await read_limiter.take(f"read:{user}")
+        return user
 
     def user_of(request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -69,8 +92,8 @@ def chat_routes(
 
     async def post_chat(request: Request) -> Response:
         user = user_of(request)
-        body = await read_json(request, ChatRequest, limit=MAX_QUERY_CHARS * 4 + 1024)
-        await limiter.take(f"chat:{user}")
+        body = await read_json(request, ChatRequest, limit=MAX_CHAT_BODY)
+        await take_message_budget(request, user)
         if turns.closing:
             raise ShuttingDown("the assistant is restarting; send your message again in a moment")
         if "text/event-stream" in request.headers.get("accept", ""):
@@ -81,10 +104,11 @@ def chat_routes(
             except ShopagentError as exc:
                 log_failed_turn(exc)
                 raise
-        return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response))
+        products = presented_cards(result.response, result.tool_results)
+        return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response, products=products))
 
     async def list_conversations(request: Request) -> Response:
-        user = user_of(request)
+        user = await reader(request)
         limit = _limit(request)
         before = _cursor(request.query_params.get("before"))
         found = await chat().list(user, limit=limit, before=before)
@@ -92,11 +116,11 @@ def chat_routes(
         return _json(ConversationPage(conversations=[summary_view(c) for c in found], next=following))
 
     async def get_conversation(request: Request) -> Response:
-        conversation = await chat().get(user_of(request), _conversation_id(request))
+        conversation = await chat().get(await reader(request), _conversation_id(request))
         return _json(detail_view(conversation, audit_result_chars))
 
     async def delete_conversation(request: Request) -> Response:
-        await chat().delete(user_of(request), _conversation_id(request))
+        await chat().delete(await reader(request), _conversation_id(request))
         return Response(status_code=204)
 
     return [
@@ -105,9 +129,11 @@ def chat_routes(
             response=ChatResponse, body=ChatRequest, event_stream=True,
             errors=(400, 401, 404, 409, 413, 429, 502, 503, 504, 500), description=STREAM_DESCRIPTION)),
         ApiRoute("/api/conversations", list_conversations, method="GET", operation=Operation(
-            "Your conversations, most recently active first", response=ConversationPage, query=(
+            "Your conversations, most recently active first", response=ConversationPage, errors=(400, 401, 429),
+            query=(
                 Query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}),
-                Query("before", {"type": "string"}, "`next` of the previous page; absent or empty: the first page"),
+                Query("before", {"type": "string", "pattern": CURSOR_PATTERN},
+                      "`next` of the previous page; absent or empty: the first page"),
             ))),
         ApiRoute("/api/conversations/{conversation_id}", get_conversation, method="GET", operation=Operation(
             "One conversation with its messages, tool calls and tool results", response=ConversationDetail,
@@ -134,15 +160,23 @@ def _limit(request: Request) -> int:
     return ascii_int(raw, "limit", 1, 100)
 
 
+# A cursor is the last conversation's activity time (microseconds since 1970, UTC) and its id:
+# every text of this shape is a cursor (the pattern in the document is exact), so any string
+# the document allows is answered with a page, never a 400.
+CURSOR_PATTERN = "^([0-9]{1,16}\\.[0-9a-f]{32})?$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def _make_cursor(c: Conversation) -> str:
-    return base64.urlsafe_b64encode(f"{c.updated_at.isoformat()}|{c.id}".encode()).decode()
+    micros = (c.updated_at - _EPOCH) // timedelta(microseconds=1)
+    return f"{micros}.{c.id.hex}"
 
 
 def _cursor(raw: str | None) -> tuple[datetime, uuid.UUID] | None:
     if not raw:  # absent or empty: the first page
         return None
-    try:
-        stamp, _, ident = base64.urlsafe_b64decode(raw.encode()).decode().partition("|")
-        return datetime.fromisoformat(stamp), uuid.UUID(ident)
-    except ValueError:
-        raise ApiError(400, "validation_error", "before is not a cursor this API returned") from None
+    if not _CURSOR.fullmatch(raw):
+        raise ApiError(400, "validation_error", "before is not a cursor this API returned")
+    micros, _, ident = raw.partition(".")
+    return _EPOCH + timedelta(microseconds=int(micros)), uuid.UUID(hex=ident)

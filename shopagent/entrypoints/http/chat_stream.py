@@ -17,7 +17,7 @@ from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import ChatService
 from shopagent.domain.errors import ShopagentError
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
-from shopagent.entrypoints.http.cards import product_cards
+from shopagent.entrypoints.http.cards import presented_cards, product_cards
 from shopagent.entrypoints.http.chat_views import ChatRequest, message_view
 from shopagent.entrypoints.http.errors import domain_error_body, log_failed_turn
 from shopagent.entrypoints.http.sources import page_sources
@@ -34,7 +34,8 @@ STREAM_DESCRIPTION = (
     f"{DETAILS_TOOL} call found, each with id, slug, name, price, discountPrice, currency, mainImage, "
     f"availableColors, availableSizes, inStock; sources: the store pages a {STORE_INFO_TOOL} call found a strong "
     "passage on, each with page (slug), title and url, to cite under the answer), "
-    "answer (text, message: the stored answer with its sequence), "
+    "answer (text; products: the products the answer presents, in its order, to draw as cards; message: the stored "
+    "answer with its sequence), "
     "done (conversationId), and on failure error (status, code, message). A step that ends in tool calls may "
     'stream some text first ("Let me look…"); the answer\'s text is authoritative and equals the deltas since '
     "the last tool event. If the model fails after deltas were sent there is no retry: the turn ends with an "
@@ -86,7 +87,8 @@ def stream_turn(
                 log.exception("chat turn failed")
                 emit("error", {"status": 500, "code": "internal", "message": "internal error"})
             else:
-                answer: dict[str, Any] = {"text": result.response}
+                presented = presented_cards(result.response, result.tool_results)
+                answer: dict[str, Any] = {"text": result.response, "products": presented}
                 if result.answer is not None:
                     answer["message"] = message_view(result.sequence, result.answer, audit_result_chars)
                 emit("answer", answer)

@@ -15,20 +15,32 @@ import msgspec
 from shopagent.application.conversations import MAX_QUERY_CHARS
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
+from shopagent.entrypoints.http.cards import ProductCard
 
 _encoder = msgspec.json.Encoder()
 
 AUDIT_RESULT_CHARS = 16_000  # default: a tool result longer than this (as JSON) is shown cut, with a marker
 
 
+# What the chat service takes as a query, for the document (it checks with messages of its own):
+# no control characters but tab and line breaks, and something besides white space.
+_TEXT = "[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]"
+_VISIBLE = "[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+QUERY_PATTERN = f"^{_TEXT}*{_VISIBLE}{_TEXT}*$"
+
+
 class ChatRequest(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
-    query: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_QUERY_CHARS)]
+    query: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=MAX_QUERY_CHARS, extra_json_schema={"pattern": QUERY_PATTERN})
+    ]
     conversation_id: uuid.UUID | None = None
 
 
 class ChatResponse(msgspec.Struct, rename="camel", kw_only=True):
     conversation_id: uuid.UUID
     response: str
+    # The products the answer presents, in its order: a client draws these as cards.
+    products: list[ProductCard] = msgspec.field(default_factory=list)
 
 
 class UsageView(msgspec.Struct, rename="camel", kw_only=True):

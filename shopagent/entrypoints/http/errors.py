@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from shopagent.domain.errors import (
@@ -127,6 +127,13 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
 
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    """The client went away before its request was read: nothing to answer (the server drops what
+    is sent to a closed connection) and nothing wrong on this side; RequestMetrics counts it."""
+    log.debug("client went away on %s %s", request.method, request.url.path)
+    return Response(status_code=499)
+
+
 async def _unhandled(request: Request, exc: Exception) -> Response:
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(500, "internal", "internal error; the details are in the server log")
@@ -136,5 +143,6 @@ EXCEPTION_HANDLERS = {
     ApiError: _api_error,
     ShopagentError: _domain_error,
     HTTPException: _http_exception,
+    ClientDisconnect: _client_gone,
     Exception: _unhandled,
 }

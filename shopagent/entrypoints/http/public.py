@@ -30,7 +30,7 @@ from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.entrypoints.http.pictures import picture_routes
-from shopagent.entrypoints.http.visitors import visitor_routes
+from shopagent.entrypoints.http.visitors import VisitorBudgets, visitor_routes
 from shopagent.entrypoints.http.web import web_routes
 
 log = logging.getLogger("shopagent")
@@ -56,6 +56,8 @@ class PublicApi:
     chat_limit: RateLimit
     admin_limit: RateLimit
     visitor_limit: RateLimit
+    read_limit: RateLimit | None = None  # listing, reading, deleting conversations, per user
+    visitor_budgets: VisitorBudgets | None = None
     audit_result_chars: int
     token_max_ttl_seconds: int
     sse_ping_seconds: float
@@ -136,6 +138,8 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
             token_max_ttl_seconds=api.token_max_ttl_seconds,
             sse_ping_seconds=api.sse_ping_seconds,
             guard=guard,
+            read_limiter=api.read_limit,
+            visitors=api.visitor_budgets,
         ),
         *admin_routes(api.catalog, api.index_status, api.admin_key, api.admin_limit),
         *(store_page_routes(api.store_pages, api.admin_key, api.admin_limit) if api.store_pages else []),
@@ -144,6 +148,7 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
             api.visitor_limit,
             enabled=api.anonymous_chat,
             ttl_seconds=api.visitor_token_ttl_seconds,
+            budgets=api.visitor_budgets,
         ),
     ]
     return [*routes, openapi_route(api.store_name, routes), *web_routes(api.store_name), *picture_routes()]

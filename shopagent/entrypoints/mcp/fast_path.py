@@ -47,8 +47,9 @@ from mcp_types import methods as protocol_methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from shopagent.entrypoints.mcp.bodies import read_body, replay
 from shopagent.entrypoints.mcp.server import CatalogServer, CatalogTools, ToolAnswer
 
 _MODERN = frozenset(v.encode() for v in MODERN_PROTOCOL_VERSIONS)
@@ -98,10 +99,12 @@ class FastToolCalls:
         ):
             await self._app(scope, receive, send)
             return
-        messages, body = await self._read_body(receive)
+        messages, body = await read_body(receive, self._max_body)
+        if messages[-1]["type"] == "http.disconnect":
+            return  # the client went away mid-body: nothing to answer, nothing for the SDK to log
         call = self._call_of(body, request) if body is not None else None
         if call is None:
-            await self._app(scope, _replay(messages, receive), send)
+            await self._app(scope, replay(messages, receive), send)
             return
         self._answered += 1
         answer = await self._tools.call(call.name, call.arguments)
@@ -142,22 +145,6 @@ class FastToolCalls:
         return _allowed(request.headers.get("host"), settings.allowed_hosts) and (
             not origin or _allowed(origin, settings.allowed_origins)
         )
-
-    async def _read_body(self, receive: Receive) -> tuple[list[Message], bytes | None]:
-        """The messages read and the whole body; None for the body if it did not end within the
-        size limit (a disconnect, or more than declared), so the SDK answers as it would."""
-        messages: list[Message] = []
-        size = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                return messages, None
-            size += len(message.get("body", b""))
-            if size > self._max_body:
-                return messages, None
-            if not message.get("more_body", False):
-                return messages, b"".join(m.get("body", b"") for m in messages)
 
     def _call_of(self, body: bytes, request: Request) -> _Call | None:
         """The call, if the body is exactly an ordinary `tools/call` of one of our tools that every
@@ -214,13 +201,3 @@ def _allowed(value: str | None, allowed: list[str]) -> bool:
     if not value:
         return False
     return value in allowed or any(a.endswith(":*") and value.startswith(a[:-1]) for a in allowed)
-
-
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    """`receive` as if nothing had been read: the messages already taken first."""
-    pending = list(reversed(messages))
-
-    async def replayed() -> Message:
-        return pending.pop() if pending else await receive()
-
-    return replayed

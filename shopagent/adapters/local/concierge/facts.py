@@ -29,6 +29,30 @@ from shopagent.domain.text import fold, words
 # A sentence is about the question when it shares a word with it, or, with no shared word,
 # when its meaning is this close (cosine of the local model's unit vectors).
 MEANING_ALONE = 0.55
+SHARED_ENOUGH = 0.5  # the weight of shared words that makes a sentence about the question
+# Verbs any question has ("does it come with…", "will it work…"): they count a quarter.
+_WEAK = {
+    stem(w)
+    for w in [
+        "come",
+        "comes",
+        "came",
+        "work",
+        "works",
+        "use",
+        "used",
+        "get",
+        "got",
+        "go",
+        "goes",
+        "make",
+        "need",
+        "have",
+        "has",
+        "take",
+    ]
+}
+_WEAK_WEIGHT = 0.25
 QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 _IMPLIES = {stem(k): {stem(w) for w in v.split()} for k, v in QUESTION_IMPLIES.items()}
@@ -39,8 +63,13 @@ _WEIGHT = re.compile(
 )
 _LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 _PRICE = re.compile(
-    r"\b(?:price|cost\w*|how much|expensive|cheap\w*|preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|"
-    r"prix|co(?:u|û)te\w*|combien|cher\w*)\b"
+    r"\b(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien|cher\w*)\b"
+)
+# Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
+_SIZES = re.compile(
+    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|length|"
+    r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
 _CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
 _STOCK = re.compile(
@@ -85,6 +114,8 @@ class FactFinder:
             return lines
         if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or _STOCK.search(folded):
             return [self._stock(d, asked, colour, variation(asked)) for d in found]
+        if _SIZES.search(folded) and (sized := [d for d in found if _sizes(d)]):
+            return [r.comes_in.format(name=d["name"], sizes=", ".join(_sizes(d))) for d in sized]
         for d in found:
             sentences = await self._relevant(question, d)
             if sentences:
@@ -139,14 +170,16 @@ class FactFinder:
         asked = {stem(w) for w in words(question) if w not in STOPWORDS}
         implied = {x for w in asked for x in _IMPLIES.get(w, set())} - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
+        weights.update({w: _WEAK_WEIGHT for w in weights.keys() & _WEAK})
         shared = [sum(weights.get(stem(w), 0.0) for w in set(words(s))) for s in sentences]
         meaning = await self._closeness(question, d, sentences)
         scored = sorted(
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
-        picked = [i for score, overlap, close, i in scored if overlap > 0 or close >= MEANING_ALONE][:2]
+        about = [i for _, overlap, close, i in scored if overlap >= SHARED_ENOUGH or close >= MEANING_ALONE]
+        picked = about[:2]
         text: list[str] = []
-        for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] > 0]:
+        for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] >= SHARED_ENOUGH]:
             if sum(len(t) for t in text) + len(sentences[i]) > QUOTED_CHARS and text:
                 break
             text.append(sentences[i])
@@ -166,6 +199,12 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _sizes(d: dict[str, Any]) -> list[str]:
+    """The sizes a product comes in, in the catalog's order (none for a one-size product)."""
+    sizes = dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", []))
+    return [s for s in sizes if s and s.upper() != "ONE SIZE"]
 
 
 def _grams(d: dict[str, Any]) -> int | None:

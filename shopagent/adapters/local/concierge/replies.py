@@ -84,6 +84,7 @@ class Replies:
     cheaper_plain: str
     pricier_plain: str
     more_plain: str
+    comes_in: str
 
 
 ENGLISH = Replies(
@@ -161,6 +162,7 @@ ENGLISH = Replies(
     cheaper_plain="Cheaper options{filters}:",
     pricier_plain="Pricier options{filters}:",
     more_plain="More options{filters}:",
+    comes_in="{name} comes in {sizes}.",
 )
 
 GERMAN = Replies(
@@ -239,6 +241,7 @@ GERMAN = Replies(
     cheaper_plain="Günstigere Angebote{filters}:",
     pricier_plain="Hochwertigere Angebote{filters}:",
     more_plain="Weitere Angebote{filters}:",
+    comes_in="{name} gibt es in {sizes}.",
 )
 
 FRENCH = Replies(
@@ -318,6 +321,7 @@ FRENCH = Replies(
     cheaper_plain="Moins cher{filters} :",
     pricier_plain="Plus haut de gamme{filters} :",
     more_plain="Autres propositions{filters} :",
+    comes_in="{name} existe en {sizes}.",
 )
 
 REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}

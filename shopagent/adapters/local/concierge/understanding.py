@@ -313,16 +313,15 @@ class Lexicon:
         rest = text.rest
         for index, pattern in ph.ORDINALS:
             for match in list(pattern.finditer(rest)):
-                found.append((match.start(), index))
                 before, after = rest[: match.start()], rest[match.end() :]
-                pointer = (
-                    pointer
-                    or bool(ph.POINTER_AFTER.match(after))
-                    or (
-                        bool(ph.POINTER_BEFORE.search(before))
-                        and (not re.match(r"\s*[^\W\d_]", after) or ph.LEADING_ARTICLE.fullmatch(before) is not None)
-                    )
+                pointing = bool(ph.POINTER_AFTER.match(after)) or (
+                    bool(ph.POINTER_BEFORE.search(before))
+                    and (not re.match(r"\s*[^\W\d_]", after) or ph.LEADING_ARTICLE.fullmatch(before) is not None)
                 )
+                if index == -1 and not pointing:
+                    continue  # "how long does the battery last": a verb, not "the last one"
+                found.append((match.start(), index))
+                pointer = pointer or pointing
                 text.cut(*match.span())
         return list(dict.fromkeys(index for _, index in sorted(found))), pointer
 

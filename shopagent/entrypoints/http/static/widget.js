@@ -235,11 +235,35 @@
       var calls = (m.toolCalls || []).length, results = (m.toolResults || []).length;
       if (m.role === "user" && m.text && !results) { turns.push({ role: "user", text: m.text }); cards = []; sources = []; }
       else if (m.role === "model" && m.text && !calls) {
-        turns.push({ role: "assistant", text: m.text, cards: unique(cards), sources: uniqueSources(sources) });
+        turns.push({ role: "assistant", text: m.text, cards: presented(m.text, unique(cards)), sources: uniqueSources(sources) });
         cards = []; sources = [];
       }
     });
     return turns;
+  }
+
+  // The cards of the products an answer names, in the order it names them (as the server's
+  // `products` does): by the whole name, or by a word of the name no other card's name has
+  // ("the Kiruna boot"). Never a card for a product the text left out.
+  function presented(text, cards) {
+    var folded = (text || "").toLowerCase(), taken = [], at = {};
+    var words = function (t) { return t.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []; };
+    cards.slice().sort(function (a, b) { return b.name.length - a.name.length; }).forEach(function (c) {
+      var start = folded.indexOf(c.name.toLowerCase()), end = start + c.name.length;
+      if (start < 0 || taken.some(function (t) { return t[0] < end && start < t[1]; })) return;
+      taken.push([start, end]);
+      at[c.id] = start;
+    });
+    var said = {}, re = /[\p{L}\p{N}]+/gu, m;
+    while ((m = re.exec(folded))) if (!(m[0] in said)) said[m[0]] = m.index;
+    cards.forEach(function (c) {
+      if (c.id in at) return;
+      var others = {};
+      cards.forEach(function (o) { if (o.id !== c.id) words(o.name).forEach(function (w) { others[w] = true; }); });
+      var own = words(c.name).filter(function (w) { return w.length >= 4 && !others[w] && w in said; });
+      if (own.length) at[c.id] = Math.min.apply(null, own.map(function (w) { return said[w]; }));
+    });
+    return cards.filter(function (c) { return c.id in at; }).sort(function (a, b) { return at[a.id] - at[b.id]; });
   }
 
   function unique(cards) {
@@ -480,7 +504,14 @@
           }
           if (Array.isArray(event.sources)) shownSources = uniqueSources(shownSources.concat(event.sources));
         } else if (kind === "delta") { reply.textContent += event.text; log.scrollTop = log.scrollHeight; }
-        else if (kind === "answer") finalText = event.text;
+        else if (kind === "answer") {
+          finalText = event.text;
+          // The products the answer presents, in its order; a card only for those.
+          var seen = {};
+          shownCards.forEach(function (c) { seen[c.id] = c; });  // keeps what the search asked (size, colour)
+          if (Array.isArray(event.products)) shownCards = event.products.map(function (p) { return seen[p.id] || card(p, []); });
+          else shownCards = presented(finalText, shownCards);
+        }
         else if (kind === "done") doneId = event.conversationId;
         else if (kind === "error") failed = describe(event.status, event.code, event.message);
       });
