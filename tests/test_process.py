@@ -242,6 +242,17 @@ async def test_weak_secrets_and_bad_settings_from_the_environment_stop_start_up_
             assert value not in line  # never the secret itself
 
 
+async def test_the_example_env_file_left_unfilled_is_named_whole_in_one_line():
+    async with shopagent("run", env=EXAMPLE_ENV) as proc:
+        assert await proc.wait_exit() == 2
+    (line,) = proc.errors()
+    filled_in = sorted(name for name in EXAMPLE_ENV if name.startswith("SHOPAGENT_"))
+    assert len(filled_in) == 4
+    assert line.startswith(f"shopagent: error: {', '.join(filled_in[:-1])} and {filled_in[-1]} still hold placeholders")
+    assert "SHOPAGENT_STORE__NAME: the shop's name as shoppers see it" in line
+    assert not any(value in line for value in EXAMPLE_ENV.values())  # names, never values
+
+
 async def _stdio(env: dict[str, str]):
     """`shopagent mcp stdio` with pipes for stdin, stdout and stderr."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}

@@ -14,13 +14,16 @@ given"; other columns are ignored, with one warning naming them):
 Rows with the same slug form one product; product columns may be left empty on its later
 rows, but must not contradict the first. The separator is read from the header: `,`, `;`
 (as spreadsheets write CSV in locales whose decimal mark is a comma: then `12,50` and
-`1.234,50` are prices too) or a tab; a UTF-8 byte order mark is skipped.
+`1.234,50` are prices too) or a tab. The text is UTF-8 (a byte order mark is skipped), UTF-16
+with its mark, or else Windows-1252, as Excel saves "CSV" in Western Europe (see file_text).
 """
 
 from __future__ import annotations
 
+import codecs
 import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +33,12 @@ from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints import shop_exports
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
+from shopagent.entrypoints.file_text import SAVE_AS_CSV, decode_file_text
 from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
 
 log = logging.getLogger("shopagent.catalog")
 
-__all__ = ["CSV_FORMATS", "CsvFormat", "read_catalog_file"]
+__all__ = ["CSV_FORMATS", "CatalogFile", "CsvFormat", "load_catalog_file", "read_catalog_file"]
 
 PRODUCT_COLUMNS = (
     "slug",
@@ -53,26 +57,42 @@ PRODUCT_COLUMNS = (
 VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams")
 _CAMEL = {"discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams"}
 _DECIMAL_COLUMNS = ("price", "discount_price", "rating")
+_SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
+
+
+@dataclass(frozen=True)
+class CatalogFile:
+    records: list[Parsed]
+    encoding: str | None  # how a CSV file's bytes were read as text (see file_text); None for JSON
 
 
 def read_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> list[Parsed]:
-    """Parse a catalog file by its extension. Raises ValidationError only for the file as a whole.
+    """The records of `load_catalog_file`."""
+    return load_catalog_file(path, format=format, words=words).records
+
+
+def load_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> CatalogFile:
+    """Parse a catalog file by its extension. Raises ValidationError only for the file as a whole
+    (missing, of a kind it cannot read, text in no known encoding, a header that does not fit).
 
     `format` chooses the CSV layout (auto: from the header). With `words`, a CSV row whose colour
     or size the catalog lacks is rejected alone (the product keeps its other rows), and the
     colours and sizes are read as shops write them ("Schwarz", "Medium")."""
     suffix = path.suffix.lower()
+    if suffix in _SPREADSHEETS:
+        raise ValidationError(f"{path.name} is a spreadsheet workbook, not a CSV file; {SAVE_AS_CSV}")
+    if suffix not in (".json", ".jsonl", ".csv"):
+        raise ValidationError(f"{path.name}: unsupported file type {suffix or '(none)'}; use .json, .jsonl or .csv")
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror}") from None
     if suffix == ".json":
-        return list(_from_json(data))
+        return CatalogFile(list(_from_json(data.removeprefix(codecs.BOM_UTF8))), None)  # as some editors save
     if suffix == ".jsonl":
-        return list(_from_jsonl(data))
-    if suffix == ".csv":
-        return list(_from_csv(data.decode("utf-8-sig", errors="replace"), format, words))
-    raise ValidationError(f"{path.name}: unsupported file type {suffix or '(none)'}; use .json, .jsonl or .csv")
+        return CatalogFile(list(_from_jsonl(data.removeprefix(codecs.BOM_UTF8))), None)
+    text = decode_file_text(path.name, data)
+    return CatalogFile(list(_from_csv(text.text, format, words)), text.encoding)
 
 
 def _from_json(data: bytes) -> Iterator[Parsed]:

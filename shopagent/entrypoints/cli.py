@@ -17,8 +17,8 @@ from shopagent.application.store_pages import PageImportSummary, StorePageServic
 from shopagent.domain.errors import ConfigError, ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token
-from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
-from shopagent.entrypoints.store_page_files import read_store_pages
+from shopagent.entrypoints.catalog_files import CatalogFile, CsvFormat, load_catalog_file
+from shopagent.entrypoints.store_page_files import ParsedPage, read_store_pages
 
 if TYPE_CHECKING:
     from shopagent.application.agent import AssistantAgent
@@ -195,16 +195,25 @@ class ProgressBar:
             self.stream.write(f"{self.label}: {done}/{total}\n")
 
 
+def open_catalog_file(
+    path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None
+) -> CatalogFile | None:
+    """`catalog import FILE`, before any database: the file read and parsed whole; None (with the
+    reason on stderr) when it cannot be read at all (missing, a workbook, unreadable text, a header
+    that does not fit)."""
+    try:
+        return load_catalog_file(path, format=format, words=words)
+    except ValidationError as exc:
+        print(f"shopagent: error: {exc}", file=sys.stderr)
+        return None
+
+
 async def import_catalog_file(
-    catalog: CatalogService,
-    path: Path,
-    out: TextIO = sys.stdout,
-    *,
-    format: CsvFormat = "auto",
-    words: OptionWords | None = None,
+    catalog: CatalogService, path: Path, file: CatalogFile, out: TextIO = sys.stdout
 ) -> ImportSummary:
-    items = read_catalog_file(path, format=format, words=words)
-    summary = await import_products(catalog, items, ProgressBar(f"importing {path.name}"))
+    if file.encoding is not None:
+        out.write(f"{path.name}: read as {file.encoding} text\n")
+    summary = await import_products(catalog, file.records, ProgressBar(f"importing {path.name}"))
     out.write(
         f"{path.name}: {summary.created} created, {summary.updated} updated, "
         f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected"
@@ -217,15 +226,19 @@ async def import_catalog_file(
     return summary
 
 
-async def import_store_pages(
-    service: StorePageService, path: Path, out: TextIO = sys.stdout
-) -> PageImportSummary | None:
-    """`store-info import PATH`; None (with the reason on stderr) when PATH cannot be read at all."""
+def open_store_pages(path: Path) -> list[ParsedPage] | None:
+    """`store-info import PATH`, before any database: its pages; None (with the reason on stderr)
+    when PATH cannot be read at all."""
     try:
-        items = read_store_pages(path)
+        return read_store_pages(path)
     except ValidationError as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return None
+
+
+async def import_store_pages(
+    service: StorePageService, path: Path, items: list[ParsedPage], out: TextIO = sys.stdout
+) -> PageImportSummary:
     summary = await import_pages(service, items, ProgressBar(f"importing {path.name}"))
     out.write(
         f"{path.name}: {summary.created} created, {summary.updated} updated, {summary.unchanged} unchanged, "

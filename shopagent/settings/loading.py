@@ -14,7 +14,7 @@ import platformdirs
 
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.inputs import split
-from shopagent.settings.secret import SECRET_ENV, Secret, Secrets, check_secrets
+from shopagent.settings.secret import PLACEHOLDER, SECRET_ENV, Secret, Secrets, check_secrets
 from shopagent.settings.sections import Section, Settings
 
 ENV_PREFIX = "SHOPAGENT_"
@@ -44,6 +44,7 @@ def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | 
     Raises ConfigError with a one-line message naming the file and key.
     """
     env = os.environ if environ is None else environ
+    _refuse_placeholders(env)
     path = _choose_config_file(config_path, env)
     raw: dict[str, Any] = _read_toml(path) if path is not None else {}
     source = str(path) if path is not None else "defaults"
@@ -53,6 +54,25 @@ def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | 
     secrets = _secrets_from_env(env)
     check_secrets(secrets)
     return msgspec.structs.replace(settings, secrets=secrets)
+
+
+def _refuse_placeholders(env: Mapping[str, str]) -> None:
+    """One ConfigError naming every variable still as deploy/shopagent.env.example has it (never
+    a value): a container restarted by its orchestrator then says it all at once, not one a start."""
+    ours = set(SECRET_ENV.values())
+    held = sorted(n for n, v in env.items() if (n.startswith(ENV_PREFIX) or n in ours) and PLACEHOLDER in v.casefold())
+    if not held:
+        return
+    hints = []
+    if set(held) & ours - {SECRET_ENV["database_url"]}:
+        hints.append("keys and secrets: a random value each, e.g. openssl rand -base64 32")
+    if SECRET_ENV["database_url"] in held:
+        hints.append("the database URL: POSTGRES_PASSWORD")
+    if "SHOPAGENT_STORE__NAME" in held:
+        hints.append("SHOPAGENT_STORE__NAME: the shop's name as shoppers see it")
+    named = held[0] if len(held) == 1 else ", ".join(held[:-1]) + " and " + held[-1]
+    verb = "still holds a placeholder" if len(held) == 1 else "still hold placeholders"
+    raise ConfigError(f"{named} {verb} of deploy/shopagent.env.example; fill in ({'; '.join(hints)})")
 
 
 def _choose_config_file(config_path: Path | None, env: Mapping[str, str]) -> Path | None:

@@ -10,13 +10,17 @@ from functools import partial
 from pathlib import Path
 
 import anyio
+from msgspec.structs import replace
 
 from shopagent import bootstrap
 from shopagent.application.catalog import import_if_empty
 from shopagent.application.index_runs import wait_until_indexed
 from shopagent.application.store_pages import import_pages
+from shopagent.domain.catalog import ProductInput
 from shopagent.entrypoints import cli
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
+from shopagent.entrypoints.http.pictures import picture_url
+from shopagent.entrypoints.import_records import Parsed
 from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.settings import Settings, resolve_data_dir
@@ -80,12 +84,34 @@ async def _import_sample_store_pages(services: CoreServices) -> None:
 
 
 async def _import_sample_catalog(services: CoreServices) -> None:
-    summary = await import_if_empty(services.catalog, partial(read_catalog_file, bootstrap.SAMPLE_CATALOG))
+    summary = await import_if_empty(services.catalog, partial(sample_catalog, http_base_url(services.settings)))
     if summary is None:
         return
     log.info("imported the sample catalog: %d products", summary.created)
     if summary.rejected:
         log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
+
+
+def sample_catalog(base_url: str) -> list[Parsed]:
+    """The sample catalog, each product pictured on this server by its category in its first colour."""
+    return [
+        (where, replace(item, main_image=picture_url(base_url, item.category, _first_color(item)), images=[]))
+        if isinstance(item, ProductInput)
+        else (where, item)
+        for where, item in read_catalog_file(bootstrap.SAMPLE_CATALOG)
+    ]
+
+
+def _first_color(product: ProductInput) -> str | None:
+    return product.variations[0].color if product.variations else None
+
+
+def http_base_url(settings: Settings) -> str:
+    """Where a browser on this machine reaches the http server (a wildcard address is reached as localhost)."""
+    host = settings.http.host
+    wildcard = host in ("0.0.0.0", "::", "")  # noqa: S104 - recognised here, not bound
+    host = "localhost" if wildcard else f"[{host}]" if ":" in host else host
+    return f"http://{host}:{settings.http.port}"
 
 
 async def migrate(settings: Settings) -> None:
@@ -95,16 +121,22 @@ async def migrate(settings: Settings) -> None:
 
 
 async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
-    words = bootstrap.option_words(settings)
+    # The file is read whole before the database starts: one it cannot read costs no start-up.
+    file = cli.open_catalog_file(path, format=format, words=bootstrap.option_words(settings))
+    if file is None:
+        return cli.EXIT_USAGE
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await cli.import_catalog_file(services.catalog, path, format=format, words=words)
+        summary = await cli.import_catalog_file(services.catalog, path, file)
     return 1 if summary.rejected else 0
 
 
 async def store_pages_import(settings: Settings, path: Path) -> int:
+    pages = cli.open_store_pages(path)
+    if pages is None:
+        return cli.EXIT_USAGE
     async with bootstrap.open_services(settings, frozenset()) as services:
-        summary = await cli.import_store_pages(services.store_pages, path)
-    return 1 if summary is None or summary.rejected else 0
+        summary = await cli.import_store_pages(services.store_pages, path, pages)
+    return 1 if summary.rejected else 0
 
 
 async def index(settings: Settings, action: str) -> int:

@@ -29,6 +29,7 @@ from shopagent.entrypoints.http.admin_pages import store_page_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
+from shopagent.entrypoints.http.pictures import picture_routes
 from shopagent.entrypoints.http.visitors import VisitorBudgets, visitor_routes
 from shopagent.entrypoints.http.web import web_routes
 
@@ -150,7 +151,7 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
             budgets=api.visitor_budgets,
         ),
     ]
-    return [*routes, openapi_route(api.store_name, routes), *web_routes(api.store_name)]
+    return [*routes, openapi_route(api.store_name, routes), *web_routes(api.store_name), *picture_routes()]
 
 
 def openapi_route(store_name: str, routes: Sequence[BaseRoute]) -> Route:

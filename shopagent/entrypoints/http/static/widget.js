@@ -94,6 +94,20 @@
     return token;
   }
 
+  // When a token ends, from its own payload ("v2.<base64url JSON with exp>.<signature>"); null if unknown.
+  function expiryOf(token) {
+    try {
+      var payload = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+      var exp = JSON.parse(atob(payload + "===".slice((payload.length + 3) % 4))).exp;
+      return typeof exp === "number" ? exp * 1000 : null;
+    } catch (e) { return null; }
+  }
+
+  function usable(token, expiresAt) {
+    var ends = expiresAt ? Date.parse(expiresAt) - 60000 : expiryOf(token);  // a visitor's is renewed early
+    return !ends || ends > Date.now();
+  }
+
   async function token() {
     if (tokenInMemory) return tokenInMemory;
     if (data.token) return (tokenInMemory = data.token);
@@ -108,15 +122,35 @@
       return (tokenInMemory = (await response.json()).token);
     }
     var state = load();
-    var fromAddress = tokenFromAddress();
-    if (fromAddress) return (tokenInMemory = fromAddress);
-    if (state.token && (!state.tokenExpiresAt || Date.parse(state.tokenExpiresAt) > Date.now() + 60000)) {
-      return (tokenInMemory = state.token);
-    }
-    var visitor = await (await call("/api/assistant-agent/visitor-token", { method: "POST" })).json();
+    var kept = tokenFromAddress() || state.token;
+    if (kept && usable(kept, state.tokenExpiresAt)) return (tokenInMemory = kept);
+    if (kept) save({ token: null, tokenExpiresAt: null });  // an ended token kept would end every later visit too
+    var visitor;
+    try { visitor = await (await call("/api/assistant-agent/visitor-token", { method: "POST" })).json(); }
+    catch (error) { throw kept && error.code === "anonymous_chat_disabled" ? linkEnded() : error; }
     // A new visitor is a new user: the old conversation was someone else's as far as the API knows.
     save({ token: visitor.token, tokenExpiresAt: visitor.expiresAt, conversationId: null });
     return (tokenInMemory = visitor.token);
+  }
+
+  function linkEnded() {
+    return new ChatError(PAGE ? "This chat link has expired or is no longer valid. Please open a new one " +
+      "(…/#token=YOUR_TOKEN): `shopagent demo` prints a fresh link each time it starts." : EXPIRED, "token_expired");
+  }
+
+  function refused(error) {
+    return error instanceof ChatError && (error.code === "token_expired" || error.code === "unauthorized");
+  }
+
+  // The API refused the token (it ended, or the shop changed its secret): forget it, and send `request` once more
+  // with a new one where this page can get one (the shop's token URL, a visitor token); else say what to do.
+  async function renewed(error, request) {
+    if (!refused(error)) throw error;
+    tokenInMemory = null;
+    if (data.token) throw error;  // rendered into the page by the shop: a reload brings a new one
+    if (!data.tokenUrl) save({ token: null, tokenExpiresAt: null });
+    try { await token(); } catch (again) { throw again.code === "anonymous_chat_disabled" ? linkEnded() : again; }
+    return await request();
   }
 
   async function authorized(extra) {
@@ -273,7 +307,7 @@
   .sources a { color: inherit; }
   .cards { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
   .card { background: #fff; border: 1px solid #dde1e6; border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
-  .card img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
+  .card img, .card .noimg { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #eceef1; display: block; }
   .card .body { padding: 8px 10px 10px; display: flex; flex-direction: column; gap: 3px; }
   .card p { margin: 0; }
   .card .name { font-weight: 600; font-size: 14px; color: #1b1d21; text-decoration: none; }
@@ -363,7 +397,7 @@
         : el("p", { class: "price", text: money(c.price, c.currency) });
       var where = c.asked.length ? " in " + c.asked.join(", ") : "";
       return el("li", { class: "card" }, [
-        c.mainImage ? picture(c) : null,
+        picture(c),
         el("div", { class: "body" }, [
           el(href ? "a" : "span", { class: "name", href: href, text: c.name }),
           price,
@@ -373,9 +407,11 @@
     }));
   }
 
+  // A picture that cannot be loaded gives way to a plain tile, so the cards stay alike.
   function picture(c) {
+    if (!c.mainImage) return el("div", { class: "noimg", "aria-hidden": "true" });
     var img = el("img", { src: c.mainImage, alt: c.name, loading: "lazy" });
-    img.addEventListener("error", function () { img.remove(); });  // a broken picture says nothing useful
+    img.addEventListener("error", function () { img.replaceWith(el("div", { class: "noimg", "aria-hidden": "true" })); });
     return img;
   }
 
@@ -425,13 +461,17 @@
     showHint();
     try {
       await token();  // an anonymous visitor gets their token now, so the first answer is not slower
-      var id = load().conversationId;
-      if (!id) return;
-      var response = await fetch(API + "/api/conversations/" + encodeURIComponent(id), { headers: await authorized() })
-        .catch(function () { throw unreachable(); });
-      if (response.status === 404) return save({ conversationId: null });  // deleted, or another user's
-      if (!response.ok) throw await failure(response);
-      showTurns(turnsOf((await response.json()).messages));
+      var conversation = async function () {
+        var id = load().conversationId;  // read again after a renewal: a new visitor has none
+        if (!id) return null;
+        var response = await fetch(API + "/api/conversations/" + encodeURIComponent(id), { headers: await authorized() })
+          .catch(function () { throw unreachable(); });
+        if (response.status === 404) return save({ conversationId: null });  // deleted, or another user's
+        if (!response.ok) throw await failure(response);
+        return await response.json();
+      };
+      var detail = await conversation().catch(function (error) { return renewed(error, conversation); });
+      if (detail) showTurns(turnsOf(detail.messages));
     } catch (error) {
       showError(error);
     }
@@ -442,12 +482,13 @@
     bubble("user", query);
     status.textContent = "The assistant is thinking…";
     try {
-      var conversationId = load().conversationId;
-      var response = await call("/api/assistant-agent/chat", {
-        method: "POST",
-        headers: await authorized({ "Content-Type": "application/json", Accept: "text/event-stream" }),
-        body: JSON.stringify(conversationId ? { query: query, conversationId: conversationId } : { query: query }),
-      });
+      var post = async function () {
+        var headers = await authorized({ "Content-Type": "application/json", Accept: "text/event-stream" });
+        var conversationId = load().conversationId;  // after the token: a new visitor starts a new conversation
+        return await call("/api/assistant-agent/chat", { method: "POST", headers: headers,
+          body: JSON.stringify(conversationId ? { query: query, conversationId: conversationId } : { query: query }) });
+      };
+      var response = await post().catch(function (error) { return renewed(error, post); });
       reply = bubble("assistant", "");
       reply.classList.add("pending");
       reply.setAttribute("aria-busy", "true");  // screen readers read the answer once, when it is complete
