@@ -151,6 +151,8 @@ class Answerer:
         subject = plan.get("subject") or call.get("query", "")
         exclude = set(plan.get("exclude", []))
         products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
+        if plan.get("catalog_empty") and not data.get("products"):
+            return say(r.empty_catalog.format(store=self._store), kept=True)
         shown = self._showable(data, plan)
         hide_price = bool(plan.get("hide_price"))
         wording = self._filters_text(filters, hide_price=hide_price)

@@ -114,11 +114,13 @@ class Planner:
                 plan["broad"] = True
             if STORE_TOOL in tools:  # when no product fits, the shop's pages may answer
                 plan.update(store_fallback=" ".join(text.split()), question=reading.question)
+            if await self._catalog_is_empty():  # then "try a wider price range" would mislead
+                plan["catalog_empty"] = True
             return search_call(args, plan)
         if reading.has_filters:  # "anything under 30 euros?" with nothing before it
             args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
                     "filters": _filters_of(reading)}  # fmt: skip
-            return search_call(args, {"subject": "", "browse": True})
+            return search_call(args, {"subject": "", "browse": True, "catalog_empty": await self._catalog_is_empty()})
         return say(r.no_list if reading.refs or reading.details else r.unclear)
 
     def _asked_about_shown(self, reading: Reading, history: History, named: list[str], text: str) -> ModelReply | None:
@@ -264,6 +266,9 @@ class Planner:
         if len(said) > _QUOTED_CHARS:
             said = said[:_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"
         return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
+
+    async def _catalog_is_empty(self) -> bool:
+        return self._vocabulary is not None and not len(await self._vocabulary())
 
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog

@@ -85,6 +85,7 @@ class Replies:
     pricier_plain: str
     more_plain: str
     comes_in: str
+    empty_catalog: str
 
 
 ENGLISH = Replies(
@@ -163,6 +164,7 @@ ENGLISH = Replies(
     pricier_plain="Pricier options{filters}:",
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
+    empty_catalog="There are no products in the {store} catalog yet. Please come back soon.",
 )
 
 GERMAN = Replies(
@@ -242,6 +244,7 @@ GERMAN = Replies(
     pricier_plain="Hochwertigere Angebote{filters}:",
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
+    empty_catalog="Im Katalog von {store} gibt es noch keine Produkte. Schauen Sie bald wieder vorbei.",
 )
 
 FRENCH = Replies(
@@ -322,6 +325,7 @@ FRENCH = Replies(
     pricier_plain="Plus haut de gamme{filters} :",
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
+    empty_catalog="Le catalogue de {store} ne contient encore aucun produit. Revenez bientôt.",
 )
 
 REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}
