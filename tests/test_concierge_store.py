@@ -95,6 +95,6 @@ async def test_an_empty_catalog_says_so_instead_of_suggesting_a_wider_price_rang
     from shopagent.bootstrap import INDEXER_ACTORS, open_services
 
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
-        answer, calls, _ = await ask(services, text)
+        answer, _, _ = await ask(services, text)
     assert answer.startswith("There are no products in the"), answer
     assert "price range" not in answer
