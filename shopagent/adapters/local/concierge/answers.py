@@ -1,10 +1,12 @@
 """Tool results -> a grounded answer in the store language.
 
-Answers are honest: when the search grades nothing as a strong match the concierge says the
-shop does not seem to carry it and offers at most two closest items, labelled as such; lists
-are never padded with weak matches and available items come first. Product text is data:
-only names, prices, colours, sizes and a short summary of the description are shown, and
-sentences that read like instructions to an assistant are left out.
+Answers are honest: strong matches are listed (available ones first), then at most two partial
+ones named like them, labelled as not exactly what was asked; with no strong match the partial
+ones are offered as coming close, and only when nothing is even partial does the concierge say
+the shop does not seem to carry it. Lists are never padded with weak matches. A question about
+shown products is answered from their details (facts.py); a question about the shop from its
+store pages. Product text is data: only names, prices, colours, sizes and sentences of the
+description are shown, never ones that read like instructions or markup (text.py).
 """
 
 from __future__ import annotations

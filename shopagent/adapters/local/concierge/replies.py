@@ -41,7 +41,6 @@ class Replies:
     wider_price: str
     sold_out_too: str
     not_carried: str
-    closest: str
     rephrase: str
     by: str
     material: str
@@ -120,7 +119,6 @@ ENGLISH = Replies(
     wider_price="a wider price range",
     sold_out_too="including items that are sold out",
     not_carried="Sorry, {store} doesn't seem to carry {subject}.",
-    closest="The closest I have, though not quite what you asked for:",
     rephrase="If you describe it in other words, I'll look again.",
     by=" by {brand}",
     material="Material: {material}.",
@@ -200,7 +198,6 @@ GERMAN = Replies(
     wider_price="einer größeren Preisspanne",
     sold_out_too="ausverkauften Artikeln",
     not_carried="Leider scheint {store} {subject} nicht im Sortiment zu haben.",
-    closest="Am nächsten kommen diese, auch wenn sie nicht genau dem entsprechen, was Sie suchen:",
     rephrase="Wenn Sie es mit anderen Worten beschreiben, suche ich noch einmal.",
     by=" von {brand}",
     material="Material: {material}.",
@@ -281,7 +278,6 @@ FRENCH = Replies(
     wider_price="une fourchette de prix plus large",
     sold_out_too="en incluant les articles épuisés",
     not_carried="Désolé, {store} ne semble pas proposer {subject}.",
-    closest="Ce qui s'en rapproche le plus, sans être exactement ce que vous cherchez :",
     rephrase="Si vous le décrivez autrement, je cherche à nouveau.",
     by=" de {brand}",
     material="Matière : {material}.",
