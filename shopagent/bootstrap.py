@@ -186,6 +186,7 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
     limits = services.rate_limits
     api = PublicApi(
         store_name=s.store.name,
+        price_locale=catalog_rules(s).locale,
         auth_secret=s.secrets.auth_secret.reveal(),
         admin_key=s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None,
         catalog=services.catalog,

@@ -292,7 +292,8 @@ async def test_german_requests_are_understood_and_answered_in_german(kitchen_de)
     assert turn.search["filters"] == {"sizes": ["24 CM"], "maxPrice": 60}
     assert turn.answer.startswith("Das habe ich für")
     assert any("Gusseisen" in n for n in turn.listed)
-    assert "(in Größe 24 CM, unter 60 EUR)" in turn.answer
+    assert "(in Größe 24 CM, unter 60\u00a0€)" in turn.answer  # prices as a German shop writes them
+    assert "Ferro Gusseisenpfanne - 54,90\u00a0€" in turn.answer
 
 
 async def test_french_requests_are_understood_and_answered_in_french(kitchen_fr):

@@ -149,23 +149,29 @@ class Product(ProductDraft, frozen=True, kw_only=True):
 
 @dataclass(frozen=True)
 class CatalogRules:
-    """The vocabularies and store defaults a product is checked against."""
+    """The vocabularies and store defaults a product is checked against (and written with)."""
 
     currency: str
     colors: tuple[str, ...]
     sizes: tuple[str, ...]
     color_aliases: Mapping[str, str]
+    locale: str = "en"  # BCP 47: how prices are written to customers (domain/prices.py)
 
     @classmethod
     def create(
-        cls, currency: str, colors: Iterable[str], sizes: Iterable[str], aliases: Mapping[str, str]
+        cls,
+        currency: str,
+        colors: Iterable[str],
+        sizes: Iterable[str],
+        aliases: Mapping[str, str],
+        locale: str = "en",
     ) -> CatalogRules:
         colors_n = tuple(normalise_color(c) for c in colors)
         aliases_n = {normalise_color(k): normalise_color(v) for k, v in aliases.items()}
         for alias, target in aliases_n.items():
             if target not in colors_n:
                 raise ValidationError(f"colour alias {alias!r} points to {target!r}, which is not a colour")
-        return cls(currency, colors_n, tuple(normalise_size(s) for s in sizes), aliases_n)
+        return cls(currency, colors_n, tuple(normalise_size(s) for s in sizes), aliases_n, locale)
 
     def color(self, raw: str) -> str | None:
         value = normalise_color(raw)

@@ -3,7 +3,8 @@
 The event stream sends them with each `tool` event, so a page can show the products the
 assistant is talking about. Only the two catalog tools give cards; a result of another
 shape (an error, another server's tool) gives none, and an entry that does not read as a
-product is left out rather than failing the turn.
+product is left out rather than failing the turn. Each card carries its prices written in the
+store's locale (`priceText`), as the offline assistant writes them in its answers.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import msgspec
 
 from shopagent.domain.chat import FunctionResponse, ToolResult
+from shopagent.domain.prices import FALLBACK_LOCALE, price_text
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 
 __all__ = ["DETAILS_TOOL", "SEARCH_TOOL", "ProductCard", "presented_cards", "product_cards"]
@@ -27,6 +29,8 @@ class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     price: str  # a decimal, as the tool wrote it ("89.90")
     discount_price: str | None
     currency: str
+    price_text: str  # the price as the store's customers read it ("89,90 €")
+    discount_price_text: str | None
     main_image: str | None
     available_colors: list[str]
     available_sizes: list[str]
@@ -62,20 +66,23 @@ class _Details(_Read, frozen=True, kw_only=True):
     variations: list[_Variation] = []
 
 
-def product_cards(tool: str, result: ToolResult | None) -> list[ProductCard]:
-    """The cards of a search's products or of a product's details; none for anything else."""
+def product_cards(tool: str, result: ToolResult | None, locale: str = FALLBACK_LOCALE) -> list[ProductCard]:
+    """The cards of a search's products or of a product's details, their prices written in
+    `locale`; none for anything else."""
     if result is None or result.is_error or not isinstance(result.structured, dict):
         return []
     if tool == SEARCH_TOOL:
         hits = result.structured.get("products")
-        return [card for hit in hits if (card := _search_card(hit))] if isinstance(hits, list) else []
+        return [card for hit in hits if (card := _search_card(hit, locale))] if isinstance(hits, list) else []
     if tool == DETAILS_TOOL:
-        card = _details_card(result.structured)
+        card = _details_card(result.structured, locale)
         return [card] if card else []
     return []
 
 
-def presented_cards(answer: str, results: Sequence[FunctionResponse]) -> list[ProductCard]:
+def presented_cards(
+    answer: str, results: Sequence[FunctionResponse], locale: str = FALLBACK_LOCALE
+) -> list[ProductCard]:
     """The cards of the products an answer presents: those of the turn's catalog results that
     the answer names, in the order it names them (each once). A product is named by its whole
     name or, as a model often shortens it ("the Kiruna boot"), by a word of its name that no
@@ -85,7 +92,7 @@ def presented_cards(answer: str, results: Sequence[FunctionResponse]) -> list[Pr
     for response in results:
         structured = response.result.get("structuredContent")
         result = ToolResult(is_error=bool(response.result.get("isError")), text="", structured=structured)
-        for card in product_cards(response.name, result):
+        for card in product_cards(response.name, result, locale):
             by_id.setdefault(card.id, card)
     folded = answer.casefold()
     found: dict[int, int] = {}  # card id -> where the answer names it
@@ -111,15 +118,15 @@ _WORD = re.compile(r"[^\W_]+")
 _OWN_WORD = 4  # letters of a name's own word that names the product alone ("Kiruna")
 
 
-def _search_card(raw: Any) -> ProductCard | None:
+def _search_card(raw: Any, locale: str) -> ProductCard | None:
     try:
         hit = msgspec.convert(raw, _Hit)
     except msgspec.ValidationError:
         return None
-    return _card(hit, hit.main_image, hit.available_colors, hit.available_sizes, hit.in_stock)
+    return _card(hit, locale, hit.main_image, hit.available_colors, hit.available_sizes, hit.in_stock)
 
 
-def _details_card(raw: Any) -> ProductCard | None:
+def _details_card(raw: Any, locale: str) -> ProductCard | None:
     try:
         details = msgspec.convert(raw, _Details)
     except msgspec.ValidationError:
@@ -127,10 +134,17 @@ def _details_card(raw: Any) -> ProductCard | None:
     available = [v for v in details.variations if v.available > 0]
     colors = list(dict.fromkeys(v.color for v in available))
     sizes = list(dict.fromkeys(v.size for v in available))
-    return _card(details, details.main_image, colors, sizes, bool(available))
+    return _card(details, locale, details.main_image, colors, sizes, bool(available))
 
 
-def _card(read: _Read, image: str | None, colors: list[str], sizes: list[str], in_stock: bool) -> ProductCard:
+def _card(
+    read: _Read, locale: str, image: str | None, colors: list[str], sizes: list[str], in_stock: bool
+) -> ProductCard | None:
+    try:
+        written = price_text(read.price, read.currency, locale)
+        discount = price_text(read.discounted_price, read.currency, locale) if read.discounted_price else None
+    except ValueError:
+        return None  # not a price: not a product as the tools write one
     return ProductCard(
         id=read.product_id,
         slug=read.slug,
@@ -138,6 +152,8 @@ def _card(read: _Read, image: str | None, colors: list[str], sizes: list[str], i
         price=read.price,
         discount_price=read.discounted_price,
         currency=read.currency,
+        price_text=written,
+        discount_price_text=discount,
         main_image=image,
         available_colors=colors,
         available_sizes=sizes,

@@ -24,6 +24,7 @@ from shopagent.application.limits import RateLimit
 from shopagent.domain.conversation import Conversation
 from shopagent.domain.errors import ShopagentError, ShuttingDown, Unauthorized
 from shopagent.domain.inputs import ascii_int
+from shopagent.domain.prices import FALLBACK_LOCALE
 from shopagent.domain.tokens import verify_token
 from shopagent.entrypoints.http.bodies import read_json
 from shopagent.entrypoints.http.cards import presented_cards
@@ -62,12 +63,14 @@ def chat_routes(
     sse_ping_seconds: float = SSE_PING_SECONDS,
     read_limiter: RateLimit | None = None,
     visitors: VisitorBudgets | None = None,
+    price_locale: str = FALLBACK_LOCALE,
 ) -> list[Route]:
     """`chat()` gives the running ChatService; `spawn(fn, *args)` runs a task the app owns;
     `guard` holds the turns in flight. Stored tool results longer than `audit_result_chars`
     (as JSON) are shown cut, with a marker. Messages spend `limiter` per user, or for anonymous
     visitors per client address plus the visitors' shared budget (`visitors`); listing,
-    reading and deleting conversations spend `read_limiter` per user."""
+    reading and deleting conversations spend `read_limiter` per user. Product cards write their
+    prices in `price_locale`."""
     turns = guard or TurnGuard()
 
     async def take_message_budget(request: Request, user: str) -> None:
@@ -97,14 +100,14 @@ def chat_routes(
         if turns.closing:
             raise ShuttingDown("the assistant is restarting; send your message again in a moment")
         if "text/event-stream" in request.headers.get("accept", ""):
-            return stream_turn(chat(), user, body, spawn, sse_ping_seconds, turns, audit_result_chars)
+            return stream_turn(chat(), user, body, spawn, sse_ping_seconds, turns, audit_result_chars, price_locale)
         with turns.turn():
             try:
                 result = await chat().run_turn(user, body.query, body.conversation_id)
             except ShopagentError as exc:
                 log_failed_turn(exc)
                 raise
-        products = presented_cards(result.response, result.tool_results)
+        products = presented_cards(result.response, result.tool_results, price_locale)
         return _json(ChatResponse(conversation_id=result.conversation_id, response=result.response, products=products))
 
     async def list_conversations(request: Request) -> Response:
@@ -117,7 +120,7 @@ def chat_routes(
 
     async def get_conversation(request: Request) -> Response:
         conversation = await chat().get(await reader(request), _conversation_id(request))
-        return _json(detail_view(conversation, audit_result_chars))
+        return _json(detail_view(conversation, audit_result_chars, price_locale))
 
     async def delete_conversation(request: Request) -> Response:
         await chat().delete(await reader(request), _conversation_id(request))

@@ -16,6 +16,7 @@ from starlette.responses import StreamingResponse
 from shopagent.application.agent import AgentEvent
 from shopagent.application.conversations import ChatService
 from shopagent.domain.errors import ShopagentError
+from shopagent.domain.prices import FALLBACK_LOCALE
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.entrypoints.http.cards import presented_cards, product_cards
 from shopagent.entrypoints.http.chat_views import ChatRequest, message_view
@@ -54,6 +55,7 @@ def stream_turn(
     ping_seconds: float,
     turns: TurnGuard,
     audit_result_chars: int,
+    price_locale: str = FALLBACK_LOCALE,
 ) -> StreamingResponse:
     # Unbounded: the turn must never wait for a slow client, and a dropped delta would garble the
     # text. What it holds is bounded anyway by what one turn writes.
@@ -68,7 +70,7 @@ def stream_turn(
             emit("delta", {"text": event.text})
         elif event.kind == "tool":
             emit("tool", {"name": event.name, "arguments": event.args, "ms": round(event.seconds * 1000),
-                          "isError": event.is_error, "products": product_cards(event.name, event.result),
+                          "isError": event.is_error, "products": product_cards(event.name, event.result, price_locale),
                           "sources": page_sources(event.name, event.result)})  # fmt: skip
         elif event.kind == "model":
             emit("step", {"step": event.step, "calls": [c for c in event.text.split(", ") if c]})
@@ -87,10 +89,10 @@ def stream_turn(
                 log.exception("chat turn failed")
                 emit("error", {"status": 500, "code": "internal", "message": "internal error"})
             else:
-                presented = presented_cards(result.response, result.tool_results)
+                presented = presented_cards(result.response, result.tool_results, price_locale)
                 answer: dict[str, Any] = {"text": result.response, "products": presented}
                 if result.answer is not None:
-                    answer["message"] = message_view(result.sequence, result.answer, audit_result_chars)
+                    answer["message"] = message_view(result.sequence, result.answer, audit_result_chars, presented)
                 emit("answer", answer)
                 emit("done", {"conversationId": str(result.conversation_id)})
 

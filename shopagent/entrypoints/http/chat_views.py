@@ -15,7 +15,8 @@ import msgspec
 from shopagent.application.conversations import MAX_QUERY_CHARS
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 from shopagent.domain.conversation import Conversation
-from shopagent.entrypoints.http.cards import ProductCard
+from shopagent.domain.prices import FALLBACK_LOCALE
+from shopagent.entrypoints.http.cards import ProductCard, presented_cards
 
 _encoder = msgspec.json.Encoder()
 
@@ -69,6 +70,8 @@ class MessageView(msgspec.Struct, rename="camel", kw_only=True):
     tool_calls: list[ToolCallView]
     tool_results: list[ToolResultView]
     usage: UsageView | None
+    # An answer's: the products it presents, in its order (the cards a client draws under it).
+    products: list[ProductCard] = msgspec.field(default_factory=list)
 
 
 class ConversationSummary(msgspec.Struct, rename="camel", kw_only=True):
@@ -100,15 +103,26 @@ def summary_view(c: Conversation) -> ConversationSummary:
     )  # fmt: skip
 
 
-def detail_view(c: Conversation, result_chars: int) -> ConversationDetail:
-    messages = [message_view(sequence, message, result_chars) for sequence, message in enumerate(c.messages, 1)]
+def detail_view(c: Conversation, result_chars: int, locale: str = FALLBACK_LOCALE) -> ConversationDetail:
+    messages, results = [], list[FunctionResponse]()
+    for sequence, message in enumerate(c.messages, 1):
+        responses = [p for p in message.parts if isinstance(p, FunctionResponse)]
+        calls = any(isinstance(p, FunctionCall) for p in message.parts)
+        if message.role == "user" and not responses:
+            results = []  # a new turn: the next answer presents what its own tools found
+        results += responses
+        answer = message.role == "model" and bool(message.text) and not calls
+        products = presented_cards(message.text, results, locale) if answer else []
+        messages.append(message_view(sequence, message, result_chars, products))
     summary = summary_view(c)
     return ConversationDetail(
         **{f: getattr(summary, f) for f in ConversationSummary.__struct_fields__}, messages=messages
     )
 
 
-def message_view(sequence: int, message: ChatMessage, result_chars: int) -> MessageView:
+def message_view(
+    sequence: int, message: ChatMessage, result_chars: int, products: list[ProductCard] | None = None
+) -> MessageView:
     calls = [ToolCallView(id=p.id, name=p.name, arguments=p.args) for p in message.parts
              if isinstance(p, FunctionCall)]  # fmt: skip
     results = [_result_view(p, result_chars) for p in message.parts if isinstance(p, FunctionResponse)]
@@ -118,7 +132,7 @@ def message_view(sequence: int, message: ChatMessage, result_chars: int) -> Mess
         else None
     )
     return MessageView(sequence=sequence, role=message.role, text=message.text, tool_calls=calls,
-                       tool_results=results, usage=usage)  # fmt: skip
+                       tool_results=results, usage=usage, products=products or [])  # fmt: skip
 
 
 def _result_view(response: FunctionResponse, limit: int) -> ToolResultView:

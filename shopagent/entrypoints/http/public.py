@@ -48,6 +48,7 @@ class PublicApi:
     """What the public app serves with: collaborators, limits and the chat API's options."""
 
     store_name: str
+    price_locale: str  # how prices are written on cards and in the answers (domain/prices.py)
     auth_secret: str
     admin_key: str | None  # None: the admin API is disabled
     catalog: CatalogService
@@ -140,6 +141,7 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
             guard=guard,
             read_limiter=api.read_limit,
             visitors=api.visitor_budgets,
+            price_locale=api.price_locale,
         ),
         *admin_routes(api.catalog, api.index_status, api.admin_key, api.admin_limit),
         *(store_page_routes(api.store_pages, api.admin_key, api.admin_limit) if api.store_pages else []),
@@ -151,7 +153,8 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
             budgets=api.visitor_budgets,
         ),
     ]
-    return [*routes, openapi_route(api.store_name, routes), *web_routes(api.store_name), *picture_routes()]
+    web = web_routes(api.store_name, api.price_locale)
+    return [*routes, openapi_route(api.store_name, routes), *web, *picture_routes()]
 
 
 def openapi_route(store_name: str, routes: Sequence[BaseRoute]) -> Route:

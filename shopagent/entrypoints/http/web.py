@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from importlib import resources
 
 from starlette.requests import Request
@@ -39,13 +40,20 @@ class StaticFile:
         return Response(self.body, media_type=self.media_type, headers=self.headers)
 
 
-def web_routes(store_name: str) -> list[Route]:
+def web_routes(store_name: str, price_locale: str = "en") -> list[Route]:
+    """The page and the widget; the widget writes prices in `price_locale` (a BCP 47 tag) where
+    the server sent none written (the cards of answers stored by an older version)."""
     static = resources.files("shopagent.entrypoints.http") / "static"
     page = (static / "index.html").read_text("utf-8").replace("{{store}}", html.escape(store_name))
-    script = (static / "widget.js").read_bytes()
+    script = (static / "widget.js").read_text("utf-8").replace("{{locale}}", _tag(price_locale)).encode()
     embeddable = {"Cross-Origin-Resource-Policy": "cross-origin"}  # shops load it from pages on other origins
     files = {
         "/": StaticFile(page.encode(), "text/html; charset=utf-8", {"Content-Security-Policy": PAGE_POLICY}),
         "/widget.js": StaticFile(script, "text/javascript; charset=utf-8", embeddable),
     }
     return [Route(path, file.respond, methods=["GET", "HEAD"]) for path, file in files.items()]
+
+
+def _tag(locale: str) -> str:
+    """`locale` if it is a plain BCP 47 tag (it goes into the script as a string), else English."""
+    return locale if re.fullmatch(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*", locale) else "en"

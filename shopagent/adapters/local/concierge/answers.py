@@ -12,7 +12,6 @@ description are shown, never ones that read like instructions or markup (text.py
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -32,6 +31,7 @@ from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexi
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply
+from shopagent.domain.prices import price_text
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
@@ -61,7 +61,7 @@ class Answerer:
         self._lexicon = lexicon
         self._language = language
         self._names = names
-        self._facts = FactFinder(replies, embedder)
+        self._facts = FactFinder(replies, embedder, rules.locale)
         self._contact = contact
 
     async def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
@@ -213,9 +213,9 @@ class Answerer:
 
     def _line(self, number: int, p: dict[str, Any], filters: dict[str, Any]) -> str:
         r = self._say_in
-        price = f"{p['effectivePrice']} {p['currency']}"
+        price = price_text(p["effectivePrice"], p["currency"], self._rules.locale)
         if p.get("discountedPrice"):
-            price += r.was.format(price=p["price"])
+            price += r.was.format(price=price_text(p["price"], p["currency"], self._rules.locale))
         parts = [f"{number}. {p['name']} - {price}"]
         colours = [self._colour(c) for c in p.get("availableColors", [])]
         stock = r.colours.format(colours=", ".join(colours)) if colours else ""
@@ -230,9 +230,9 @@ class Answerer:
 
     def _details(self, d: dict[str, Any]) -> str:
         r = self._say_in
-        price = f"{d['effectivePrice']} {d['currency']}"
+        price = price_text(d["effectivePrice"], d["currency"], self._rules.locale)
         if d.get("discountedPrice"):
-            price += r.was.format(price=d["price"])
+            price += r.was.format(price=price_text(d["price"], d["currency"], self._rules.locale))
         brand = r.by.format(brand=d["brand"]) if d.get("brand") and not instruction(d["brand"]) else ""
         parts = [f"{d['name']}{brand} ({d['category']}) - {price}."]
         if summary := summarise(d.get("description", "")):
@@ -256,9 +256,9 @@ class Answerer:
         r = self._say_in
         lines = [r.compare_head.format(first=a["name"], second=b["name"])]
         for d in (a, b):
-            price = f"{d['effectivePrice']} {d['currency']}"
+            price = price_text(d["effectivePrice"], d["currency"], self._rules.locale)
             if d.get("discountedPrice"):
-                price += r.was.format(price=d["price"])
+                price += r.was.format(price=price_text(d["price"], d["currency"], self._rules.locale))
             material = f"; {d['material']}" if d.get("material") and not instruction(d["material"]) else ""
             rating = r.rating.format(rating=d["rating"]) if d.get("rating") is not None else ""
             lines.append(f"- {d['name']}: {price}{material}{rating}; {self._availability(d)}")
@@ -292,14 +292,15 @@ class Answerer:
         r = self._say_in
         words = [self._variation_text(filters)] if filters.get("sizes") or filters.get("colors") else []
         low, high = filters.get("minPrice"), filters.get("maxPrice")
-        currency = self._rules.currency
+        currency, locale = self._rules.currency, self._rules.locale
         if not hide_price:
             if low is not None and high is not None:
-                words.append(r.between.format(low=f"{_amount(low)} {currency}", high=f"{_amount(high)} {currency}"))
+                words.append(r.between.format(low=price_text(low, currency, locale, whole=True),
+                                              high=price_text(high, currency, locale, whole=True)))  # fmt: skip
             elif high is not None:
-                words.append(r.under.format(amount=f"{_amount(high)} {currency}"))
+                words.append(r.under.format(amount=price_text(high, currency, locale, whole=True)))
             elif low is not None:
-                words.append(r.over.format(amount=f"{_amount(low)} {currency}"))
+                words.append(r.over.format(amount=price_text(low, currency, locale, whole=True)))
         if filters.get("inStock"):
             words.append(r.in_stock)
         return f" ({', '.join(words)})" if words else ""
@@ -337,12 +338,6 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
 def _narrowing(filters: dict[str, Any]) -> bool:
     return bool(filters.get("sizes") or filters.get("colors") or filters.get("inStock")
                 or "maxPrice" in filters or "minPrice" in filters)  # fmt: skip
-
-
-def _amount(value: float) -> str:
-    """A price bound as the customer said it: 50, 49.5."""
-    text = f"{Decimal(str(value)).normalize():f}"
-    return text
 
 
 def _size(variation: dict[str, Any]) -> str:

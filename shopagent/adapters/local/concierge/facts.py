@@ -24,6 +24,7 @@ from shopagent.adapters.local.concierge.phrases import QUESTION_IMPLIES, STOPWOR
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.application.ports import EmbeddingModel
+from shopagent.domain.prices import price_text
 from shopagent.domain.text import fold, words
 
 # A sentence is about the question when it shares a word with it, or, with no shared word,
@@ -81,8 +82,9 @@ _STOCK = re.compile(
 class FactFinder:
     """Answers a question about one or more products from their details."""
 
-    def __init__(self, replies: Replies, embedder: EmbeddingModel | None = None) -> None:
+    def __init__(self, replies: Replies, embedder: EmbeddingModel | None = None, locale: str = "en") -> None:
         self._say_in = replies
+        self._locale = locale
         self._embedder = embedder
         self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
 
@@ -107,7 +109,7 @@ class FactFinder:
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
         if _PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
-            lines += [r.costs.format(name=d["name"], price=_price(d, r)) for d in found]
+            lines += [r.costs.format(name=d["name"], price=_price(d, r, self._locale)) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
             if len(priced) >= 2 and _CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
@@ -216,10 +218,10 @@ def _grams_text(grams: int) -> str:
     return f"{grams} g" if grams < 1000 else f"{grams / 1000:.2f}".rstrip("0").rstrip(".") + " kg"
 
 
-def _price(d: dict[str, Any], r: Replies) -> str:
-    price = f"{d['effectivePrice']} {d['currency']}"
+def _price(d: dict[str, Any], r: Replies, locale: str) -> str:
+    price = price_text(d["effectivePrice"], d["currency"], locale)
     if d.get("discountedPrice"):
-        price += r.was.format(price=d["price"])
+        price += r.was.format(price=price_text(d["price"], d["currency"], locale))
     return price
 
 

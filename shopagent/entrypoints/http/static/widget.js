@@ -25,6 +25,7 @@
   var TITLE = data.title || "Shopping assistant";
   var ACCENT = /^#[0-9a-fA-F]{3,8}$|^[a-zA-Z]+$|^(rgb|hsl)a?\([\d\s.,%]+\)$/.test(data.accent || "") ? data.accent : "#1f5fbf";
   var PAGE = data.mode === "page";
+  var LOCALE = "{{locale}}";  // the store's, filled in by the server that serves this file
   var STORE_KEY = "shopagent:" + API;
   var BUSY = "The assistant is busy right now, please try again in a moment.";
   var EXPIRED = "Your session has expired — please reload the page to continue.";
@@ -62,9 +63,13 @@
     return new ChatError("Sorry, something went wrong: " + (message || "error " + status) + ".", code);
   }
 
+  // The browser does not say why a request failed: no connection, the server down, or this page's origin not
+  // allowed by the server (CORS). Shoppers get the words they can act on; the site's developers, the console.
   function unreachable() {
-    return new ChatError("The assistant cannot be reached from this page. Check your connection and try again; " +
-      "if it keeps happening, this site may not be allowed to use the assistant.", "unreachable");
+    console.warn("shopagent: " + API + " could not be reached. If it is up, check that it allows this page's " +
+      "origin (" + location.origin + ") in http.cors_origins.");
+    return new ChatError("The assistant cannot be reached right now. Please check your connection and try again.",
+      "unreachable");
   }
 
   async function failure(response) {
@@ -190,6 +195,7 @@
     return {
       id: p.id != null ? p.id : p.productId, slug: p.slug, name: p.name, currency: p.currency || "EUR",
       price: p.price, discountPrice: p.discountPrice !== undefined ? p.discountPrice : p.discountedPrice,
+      priceText: p.priceText || null, discountPriceText: p.discountPriceText || null,
       mainImage: p.mainImage || null, inStock: !!p.inStock, asked: asked || [],
     };
   }
@@ -235,7 +241,8 @@
       var calls = (m.toolCalls || []).length, results = (m.toolResults || []).length;
       if (m.role === "user" && m.text && !results) { turns.push({ role: "user", text: m.text }); cards = []; sources = []; }
       else if (m.role === "model" && m.text && !calls) {
-        turns.push({ role: "assistant", text: m.text, cards: presented(m.text, unique(cards)), sources: uniqueSources(sources) });
+        var shown = Array.isArray(m.products) ? withAsked(m.products, cards) : presented(m.text, unique(cards));
+        turns.push({ role: "assistant", text: m.text, cards: shown, sources: uniqueSources(sources) });
         cards = []; sources = [];
       }
     });
@@ -266,16 +273,23 @@
     return cards.filter(function (c) { return c.id in at; }).sort(function (a, b) { return at[a.id] - at[b.id]; });
   }
 
+  // The server's cards of what an answer presents, each with what its search asked (size, colour).
+  function withAsked(products, cards) {
+    var seen = {};
+    cards.forEach(function (c) { if (!(c.id in seen)) seen[c.id] = c; });
+    return products.map(function (p) { var c = card(p, []); c.asked = (seen[c.id] || c).asked; return c; });
+  }
+
   function unique(cards) {
     var seen = {};
     return cards.filter(function (c) { var fresh = !seen[c.id]; seen[c.id] = true; return fresh; });
   }
 
-  function money(amount, currency) {
-    try {
-      return new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "currency", currency: currency })
-        .format(Number(amount));
-    } catch (e) { return amount + " " + currency; }
+  // A price as the server wrote it for the store's customers (as in the answer's text); else in the store's locale.
+  function money(written, amount, currency) {
+    if (written) return written;
+    try { return new Intl.NumberFormat(LOCALE, { style: "currency", currency: currency }).format(Number(amount)); }
+    catch (e) { return amount + " " + currency; }
   }
 
   // -- the view ------------------------------------------------------------------------------
@@ -303,6 +317,9 @@
   .assistant { align-self: flex-start; background: #fff; border: 1px solid #dde1e6; border-bottom-left-radius: 4px; }
   .assistant.pending::after { content: "…"; }
   .error { align-self: stretch; background: #fff4f2; color: #8a1c0c; border: 1px solid #f1b5aa; }
+  .error .actions { display: block; margin-top: 6px; }
+  .error button { font: inherit; font-size: 14px; font-weight: 600; padding: 5px 12px; border-radius: 6px; cursor: pointer;
+    background: #fff; color: #8a1c0c; border: 1px solid #8a1c0c; }
   .sources { margin: 6px 0 0; font-size: 0.85em; opacity: 0.85; }
   .sources a { color: inherit; }
   .cards { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
@@ -354,7 +371,7 @@
   var log = el("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Conversation", tabindex: "0" });
   var status = el("p", { class: "status", role: "status" });
   var input = el("input", { id: ids + "-input", type: "text", maxlength: "2000", autocomplete: "off",
-    placeholder: "Ask about a product, a size, a price…" });
+    placeholder: "What are you looking for?" });  // short enough for a phone's narrowest box
   var send = el("button", { type: "submit", text: "Send" });
   var form = el("form", { "aria-label": "Send a message" }, [
     el("label", { class: "sr-only", for: ids + "-input", text: "Your message" }), input, send,
@@ -391,10 +408,11 @@
       var discounted = c.discountPrice != null && Number(c.discountPrice) < Number(c.price);
       var price = discounted
         ? el("p", { class: "price" }, [
-            el("span", { class: "sr-only", text: "Was " }), el("s", { text: money(c.price, c.currency) }),
-            el("span", { class: "sr-only", text: ", now " }), el("span", { class: "now", text: money(c.discountPrice, c.currency) }),
+            el("span", { class: "sr-only", text: "Was " }), el("s", { text: money(c.priceText, c.price, c.currency) }),
+            el("span", { class: "sr-only", text: ", now " }),
+            el("span", { class: "now", text: money(c.discountPriceText, c.discountPrice, c.currency) }),
           ])
-        : el("p", { class: "price", text: money(c.price, c.currency) });
+        : el("p", { class: "price", text: money(c.priceText, c.price, c.currency) });
       var where = c.asked.length ? " in " + c.asked.join(", ") : "";
       return el("li", { class: "card" }, [
         picture(c),
@@ -428,7 +446,7 @@
     return el("p", { class: "sources" }, [el("span", { text: "Source: " })].concat(links));
   }
 
-  function answer(node, text, cards, sources) {
+  function answer(node, text, cards, sources, question) {
     node.textContent = text;
     node.classList.remove("pending");
     node.removeAttribute("aria-busy");
@@ -436,19 +454,37 @@
     if (list) node.after(list);
     var cited = sourceLine(sources);
     if (cited) node.appendChild(cited);
-    // The answer's first line in view: the cards below it can be scrolled to.
-    log.scrollTop = Math.max(0, node.offsetTop - 12);
+    // The shopper's question at the top, the answer under it; the cards below can be scrolled to. A question
+    // too long for that leaves the answer's first line at the top instead.
+    var top = question && node.offsetTop - question.offsetTop < log.clientHeight / 2 ? question : node;
+    log.scrollTop = Math.max(0, top.offsetTop - 12);
   }
 
   function showTurns(turns) {
     if (!turns.length) return showHint();
     log.replaceChildren();
-    turns.forEach(function (t) { answer(bubble(t.role, ""), t.text, t.cards, t.sources); });
+    var question = null;
+    turns.forEach(function (t) {
+      var node = bubble(t.role, "");
+      answer(node, t.text, t.cards, t.sources, t.role === "assistant" ? question : null);
+      question = t.role === "user" ? node : null;
+    });
   }
 
-  function showError(error) {
-    bubble("error", error instanceof ChatError ? error.words : "Sorry, something went wrong: " + error + ".");
+  // Failures a second try cannot mend: the token, or the page, has to change first.
+  var FINAL = { token_expired: true, unauthorized: true, anonymous_chat_disabled: true, signed_out: true, token_url: true };
+
+  // `retry` (if given) sends the failed message again from a button in the error, so the text box stays the
+  // shopper's own: what they type next is a new message, never glued to the one that failed.
+  function showError(error, retry) {
+    var node = bubble("error", error instanceof ChatError ? error.words : "Sorry, something went wrong: " + error + ".");
     if (!(error instanceof ChatError)) console.warn(error);  // a bug of ours: worth a look in the console
+    if (retry && !(error instanceof ChatError && FINAL[error.code])) {
+      var again = el("button", { type: "button", class: "again", text: "Send again" });
+      again.addEventListener("click", function () { retry(node); });
+      node.appendChild(el("span", { class: "actions" }, [again]));
+    }
+    return node;
   }
 
   // -- behaviour -----------------------------------------------------------------------------
@@ -479,7 +515,7 @@
 
   async function ask(query) {
     var reply = null, shownCards = [], shownSources = [], streamed = false, usedTools = false;
-    bubble("user", query);
+    var question = bubble("user", query);
     status.textContent = "The assistant is thinking…";
     try {
       var post = async function () {
@@ -507,10 +543,7 @@
         else if (kind === "answer") {
           finalText = event.text;
           // The products the answer presents, in its order; a card only for those.
-          var seen = {};
-          shownCards.forEach(function (c) { seen[c.id] = c; });  // keeps what the search asked (size, colour)
-          if (Array.isArray(event.products)) shownCards = event.products.map(function (p) { return seen[p.id] || card(p, []); });
-          else shownCards = presented(finalText, shownCards);
+          shownCards = Array.isArray(event.products) ? withAsked(event.products, shownCards) : presented(finalText, shownCards);
         }
         else if (kind === "done") doneId = event.conversationId;
         else if (kind === "error") failed = describe(event.status, event.code, event.message);
@@ -519,14 +552,18 @@
       if (finalText === null || !doneId) throw new ChatError("The answer was cut off — please try again.", "cut_off");
       save({ conversationId: doneId });
       if (usedTools && !streamed) shownCards = await cardsOfLastTurn(doneId);
-      answer(reply, finalText, shownCards, shownSources);
+      answer(reply, finalText, shownCards, shownSources, question);
     } catch (error) {
       if (reply) reply.remove();
       if (error instanceof ChatError && (error.code === "not_found" || error.code === "context_limit_reached")) {
         save({ conversationId: null });
       }
-      if (!input.value) input.value = query;  // to send again as it was
-      showError(error);
+      showError(error, function (shown) {
+        if (busy) return;
+        question.remove();
+        shown.remove();
+        submit(query);
+      });
     } finally {
       status.textContent = "";
     }
@@ -544,14 +581,18 @@
     }
   }
 
-  form.addEventListener("submit", async function (event) {
+  async function submit(query) {
+    busy = true;
+    send.disabled = true;
+    try { await ask(query); } finally { busy = false; send.disabled = false; input.focus(); }
+  }
+
+  form.addEventListener("submit", function (event) {
     event.preventDefault();
     var query = input.value.trim();
     if (!query || busy) return;
-    busy = true;
-    send.disabled = true;
     input.value = "";
-    try { await ask(query); } finally { busy = false; send.disabled = false; input.focus(); }
+    submit(query);
   });
 
   fresh.addEventListener("click", function () {
