@@ -56,6 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated roles: all (default), chat (HTTP API), mcp (MCP server), "
         "indexer (outbox poller + embedding workers), reaper (housekeeping)",
     )
+    check = commands.add_parser(
+        "check",
+        parents=[common],
+        help="check the settings and secrets `run` needs, then exit (0: ready; 2: the one line why not)",
+        description="What `run --role ROLES` checks before it starts anything (placeholders of the example env "
+        "file, secrets the roles need, a provider's key, the data directory), without starting anything: a "
+        "one-shot step before the service in a compose file, so that `up` fails instead of a restart loop. "
+        "Ports are not checked (the service may be running).",
+    )
+    check.add_argument("--role", default="all", metavar="ROLES", help="the roles `run` will be given (default: all)")
     commands.add_parser(
         "demo",
         parents=[common],
@@ -195,18 +205,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         settings = load_settings(args.config)
-        actors = startup.parse_roles(args.role if args.command == "run" else "all")
+        actors = startup.parse_roles(args.role if args.command in ("run", "check") else "all")
         if args.command == "demo":
             startup.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
             settings = generated_secrets.with_demo_secrets(settings)
-        elif args.command == "run" and settings.runtime.generate_secrets:
+        elif args.command in ("run", "check") and settings.runtime.generate_secrets:
             startup.check_data_dir(resolve_data_dir(settings))
             settings = generated_secrets.with_demo_secrets(settings, generated_secrets.GENERATED_SECRETS_FILE)
-        if args.command in ("run", "demo"):
-            startup.preflight(settings, actors)  # before the database starts
+        if args.command in ("run", "demo", "check"):
+            startup.preflight(settings, actors, ports=args.command != "check")  # before the database starts
     except (ConfigError, ListenError) as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.command == "check":
+        print(f"shopagent: ready to run the roles {args.role}")
+        return 0
     scrub = Scrubber(settings.secrets.values())
     level = settings.logging.level
     if args.command in ("repl", "mcp", "eval") and level == "info":

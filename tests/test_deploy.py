@@ -5,9 +5,12 @@ services are wired together as the README's split deployment says."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 import secrets
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -79,7 +82,7 @@ def test_every_shopagent_service_runs_a_command_with_settings_the_binary_accepts
 
 
 def test_the_one_container_file_keeps_its_data_in_a_volume():
-    (spec,) = shopagent_services("compose.yaml").values()
+    spec = shopagent_services("compose.yaml")["shopagent"]
     data_dir = environment_of(spec)["SHOPAGENT_DATA_DIR"]
     assert any(v.endswith(f":{data_dir}") for v in spec["volumes"])
     assert "SHOPAGENT_DATABASE_URL" not in environment_of(spec)  # the embedded PostgreSQL
@@ -90,6 +93,7 @@ def test_the_split_file_is_the_split_deployment_of_the_readme():
     services = services_of("compose.split.yaml")
     commands = {name: shlex.join(s["command"]) for name, s in services.items() if "command" in s}
     assert commands == {
+        "check": "check",
         "migrate": "migrate",
         "mcp": "run --role mcp",
         "chat": "run --role chat",
@@ -101,6 +105,7 @@ def test_the_split_file_is_the_split_deployment_of_the_readme():
     for name, spec in services.items():
         for needed in spec.get("depends_on", {}):
             assert needed in services, (name, needed)
+    assert services["postgres"]["depends_on"] == {"check": {"condition": "service_completed_successfully"}}
     assert services["migrate"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
     for name in ("mcp", "indexer-1", "indexer-2", "reaper"):
         assert services[name]["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}
@@ -126,7 +131,7 @@ def test_the_split_services_share_the_keys_of_the_env_file_and_keep_no_volume():
         assert not settings.runtime.generate_secrets, name  # a missing key stops it, not one per container
         assert settings.secrets.database_url is not None, name  # so nothing is kept in the data dir
         assert image_data_dir in spec.get("tmpfs", []), name  # not an anonymous volume per container
-        if name != "migrate":
+        if name not in ("check", "migrate"):  # one-shots
             test = spec["healthcheck"]["test"]
             assert test[0] == "CMD-SHELL" and len(test) == 2, (name, test)  # one string, as in the image
     # pg_isready over TCP: the socket answers while the image still initialises the database
@@ -164,3 +169,64 @@ def test_the_image_is_multi_stage_non_root_with_a_healthcheck_and_settings_the_b
     (command,) = [msgspec.json.decode(args) for word, args in runtime if word == "CMD"]
     assert entrypoint == ["shopagent"]
     build_parser().parse_args(command)  # exits (fails the test) on anything unknown
+
+
+# -- the example env file left unfilled --------------------------------------------------------
+
+
+def unfilled_services(name: str) -> dict[str, dict]:
+    """The services of `name` with deploy/shopagent.env.example copied as it is, placeholders left."""
+    example = example_env_file()
+    text = re.sub(r"\$\{(\w+)\}", lambda m: example[m.group(1)], (DEPLOY / name).read_text())
+    return yaml.safe_load(text)["services"]
+
+
+def needs(services: dict[str, dict], name: str) -> set[str]:
+    """Every service `name` waits for, directly or through others, with the condition it waits on."""
+    found = set()
+    for needed, how in services[name].get("depends_on", {}).items():
+        found |= {f"{needed}:{how['condition']}"} | needs(services, needed)
+    return found
+
+
+def run_check(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The check service's command, run by the binary with the container's environment."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
+    return subprocess.run(
+        [sys.executable, "-m", "shopagent", *command], env={**base, **env}, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize("file", ["compose.yaml", "compose.split.yaml"])
+def test_every_service_waits_for_a_one_shot_check_of_the_settings_that_is_never_restarted(file):
+    services = services_of(file)
+    check = services["check"]
+    assert check["command"] == ["check"] and check["restart"] == "no"
+    assert check["healthcheck"] == {"disable": True}
+    for name in services.keys() - {"check"}:
+        assert "check:service_completed_successfully" in needs(services, name), name  # up fails, nothing starts
+
+
+@pytest.mark.parametrize("file", ["compose.yaml", "compose.split.yaml"])
+def test_the_check_names_every_placeholder_left_in_one_line_and_exits_2_at_once(file, tmp_path):
+    check = unfilled_services(file)["check"]
+    example = example_env_file()
+    env = {**example, **{k: str(v) for k, v in check["environment"].items()}}
+    env["SHOPAGENT_DATA_DIR"] = str(tmp_path / "d")
+    done = run_check(check["command"], env)
+    assert done.returncode == 2, done.stderr  # a configuration error, not a crash
+    (line,) = done.stderr.splitlines()
+    held = sorted(k for k, v in env.items() if k.startswith("SHOPAGENT_") and PLACEHOLDER in v)
+    assert len(held) >= 4 and all(name in line for name in held), (held, line)
+    assert line.startswith("shopagent: error: ") and "still hold placeholders" in line
+    if file == "compose.split.yaml":
+        assert "POSTGRES_PASSWORD" in line  # the database URL it went into
+    assert not (tmp_path / "d").exists()  # nothing started, nothing written
+
+
+def test_the_check_passes_once_the_example_env_file_is_filled_in(tmp_path):
+    check = services_of("compose.yaml")["check"]
+    env = {**environment_of(check), "SHOPAGENT_DATA_DIR": str(tmp_path)}
+    done = run_check(check["command"], env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "shopagent: ready to run the roles all\n"

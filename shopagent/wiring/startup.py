@@ -48,10 +48,11 @@ def searches_here(settings: Settings, actors: frozenset[str]) -> bool:
     return bool(SEARCH_ACTORS & actors) or ("http" in actors and not settings.chat.mcp_url)
 
 
-def preflight(settings: Settings, actors: frozenset[str]) -> None:
+def preflight(settings: Settings, actors: frozenset[str], *, ports: bool = True) -> None:
     """What start-up would fail on later, found now, before the database starts: missing
     secrets for the roles asked, a provider without its key, a data directory that cannot be
-    used, a port in use. Raises ConfigError (or ListenError) with one line saying what to do."""
+    used, a port in use (unless not `ports`). Raises ConfigError (or ListenError) with one line
+    saying what to do."""
     secrets, chat = settings.secrets, settings.chat
     if "http" in actors and secrets.auth_secret is None:
         raise ConfigError(CHAT_SIGNING_KEY_MISSING)
@@ -72,7 +73,7 @@ def preflight(settings: Settings, actors: frozenset[str]) -> None:
         "mcp": settings.mcp,
     }
     for name, server in servers.items():
-        if name in actors:
+        if ports and name in actors:
             check_free(server.host, server.port, what=name)
 
 

@@ -347,6 +347,11 @@
     .page .panel { height: 100vh; }
     .launcher { right: 12px; bottom: 12px; }
     .launcher[aria-expanded="true"] { display: none; }  /* the panel covers the screen; its ✕ closes it */
+  }
+  @media (max-width: 360px) {  /* the smallest phones: room for the whole placeholder */
+    form { padding: 8px; gap: 6px; }
+    input { padding: 10px; }
+    form button { padding: 10px 12px; }
   }`;
 
   function el(tag, attrs, children) {
