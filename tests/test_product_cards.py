@@ -34,6 +34,7 @@ def test_a_search_gives_a_card_per_product_in_order():
     first, second = product_cards(SEARCH_TOOL, result_of(found))
     assert first == ProductCard(
         id=1, slug="alpine-1", name="Alpine Boot", price="189.00", discount_price=None, currency="EUR",
+        price_text="€189.00", discount_price_text=None,
         main_image=None, available_colors=["black"], available_sizes=["42", "43"], in_stock=True,
     )  # fmt: skip
     assert (second.id, second.discount_price, second.in_stock, second.available_colors, second.main_image) == (
@@ -41,9 +42,26 @@ def test_a_search_gives_a_card_per_product_in_order():
     )  # fmt: skip
     assert msgspec.to_builtins(first) == {
         "id": 1, "slug": "alpine-1", "name": "Alpine Boot", "price": "189.00", "discountPrice": None,
-        "currency": "EUR", "mainImage": None, "availableColors": ["black"], "availableSizes": ["42", "43"],
+        "currency": "EUR", "priceText": "€189.00", "discountPriceText": None, "mainImage": None,
+        "availableColors": ["black"], "availableSizes": ["42", "43"],
         "inStock": True,
     }  # fmt: skip
+
+
+def test_a_card_writes_its_prices_in_the_store_locale_as_the_answers_do():
+    found = SearchResult(
+        products=[hit(1, discounted_price=Decimal("1149.90"), price=Decimal("1289.00"))],
+        best_match="strong", no_strong_match=False, corrections={},
+    )  # fmt: skip
+    (card,) = product_cards(SEARCH_TOOL, result_of(found), "de-DE")
+    assert (card.price_text, card.discount_price_text) == ("1.289,00\u00a0€", "1.149,90\u00a0€")
+    (card,) = product_cards(SEARCH_TOOL, result_of(found), "en")
+    assert (card.price_text, card.discount_price_text) == ("€1,289.00", "€1,149.90")
+
+
+def test_a_hit_whose_price_is_not_an_amount_gives_no_card():
+    odd = {"products": [{**msgspec.to_builtins(hit(1)), "price": "cheap"}, msgspec.to_builtins(hit(2))]}
+    assert [c.id for c in product_cards(SEARCH_TOOL, ToolResult(is_error=False, text="…", structured=odd))] == [2]
 
 
 def test_details_give_one_card_with_the_image_and_what_is_available():
