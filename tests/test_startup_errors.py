@@ -45,6 +45,10 @@ CASES = {
     "http port in use": (
         ("run", "--role", "chat"), {"SHOPAGENT_HTTP__PORT": "TAKEN"}, "http: cannot listen on 127.0.0.1:"),
     "ops port in use": (("run", "--role", "reaper"), {"SHOPAGENT_OPS__PORT": "TAKEN"}, "ops: cannot listen on"),
+    "check of chat without an auth secret": (
+        ("check", "--role", "chat"), {"SHOPAGENT_AUTH_SECRET": ""}, "the chat API needs SHOPAGENT_AUTH_SECRET"),
+    "check of a data directory that is a file": (
+        ("check",), {"DATA_DIR_IS_A_FILE": "1"}, "is not a directory; set SHOPAGENT_DATA_DIR to a writable directory"),
 }  # fmt: skip
 
 
@@ -145,3 +149,11 @@ def test_in_a_container_the_data_directory_message_says_how_to_fix_the_host_fold
         f"{data_dir} must belong to user id {uid}: on the host, `sudo chown -R {uid} <the host folder>`; or mount "
         f"a named volume instead)"
     )
+
+
+async def test_a_check_passes_on_ports_in_use_as_beside_the_running_service(tmp_path: Path):
+    with _taken_port() as taken:
+        env = {"SHOPAGENT_HTTP__PORT": str(taken.getsockname()[1]), "SHOPAGENT_DATA_DIR": str(tmp_path / "data")}
+        async with shopagent("check", "--role", "chat", env=env) as proc:
+            assert await proc.wait_exit() == 0
+    assert not (tmp_path / "data" / "postgres").exists()  # nothing started
