@@ -219,7 +219,9 @@ def test_a_shopify_export_becomes_products_with_variations_prices_and_text(caplo
     # An unknown size likewise; variants with different prices keep their own.
     sneaker = products["trail-sneaker"]
     assert variations(sneaker) == [("black", "42", 3, 610), ("black", "46", 2, 610)]
-    assert [(v.price, v.sku) for v in sneaker.variations] == [(Decimal("119.00"), "TS-42"), (Decimal("129.00"), "TS-46")]
+    assert [(v.price, v.sku) for v in sneaker.variations] == [
+        (Decimal("119.00"), "TS-42"), (Decimal("129.00"), "TS-46"),
+    ]  # fmt: skip
     assert sneaker.price is None and "row 11 (handle 'trail-sneaker')" not in notes
     assert rejected["row 12 (handle 'trail-sneaker')"].startswith("size '44.5' is not one of XS, S, M, L,")
     # "Medium"/"Large" are M/L; a third option is kept as the product's own (Material: Linen or Cotton).

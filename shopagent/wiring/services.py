@@ -66,6 +66,7 @@ from shopagent.wiring.policies import (
     passage_grading_for,
     search_policy,
     search_tuning,
+    store_links,
     text_search_config,
     vector_index_spec,
 )
@@ -260,7 +261,9 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     embedder = MeasuredEmbedder(model, core.metrics)
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s, model.model_id)
-    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
+    search = CatalogSearch(
+        embedder, index, core.catalog.repository, core.catalog.rules, policy, store_links(core.settings)
+    )
     store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
     store_information = StoreInformationSearch(embedder, core.passages, store_policy)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
