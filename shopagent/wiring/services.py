@@ -62,15 +62,15 @@ from shopagent.runtime.signals import StopRequest
 from shopagent.settings import Settings
 from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.policies import (
-    catalog_rules,
     indexing_policy,
     passage_grading_for,
     search_policy,
     search_tuning,
+    store_links,
     text_search_config,
     vector_index_spec,
 )
-from shopagent.wiring.providers import build_embedder
+from shopagent.wiring.providers import build_embedder, option_words
 from shopagent.wiring.startup import INDEXER_ACTORS, searches_here
 
 if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
@@ -243,7 +243,7 @@ def core_services(
         actors=actors,
         dsn=dsn,
         pool=pool,
-        catalog=CatalogService(PostgresCatalog(pool), catalog_rules(settings)),
+        catalog=CatalogService(PostgresCatalog(pool), option_words(settings).rules),
         outbox=PostgresOutbox(pool),
         chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
         vector_index=PostgresVectorIndexAdmin(pool),
@@ -261,7 +261,9 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     embedder = MeasuredEmbedder(model, core.metrics)
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s, model.model_id)
-    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
+    search = CatalogSearch(
+        embedder, index, core.catalog.repository, core.catalog.rules, policy, store_links(core.settings)
+    )
     store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
     store_information = StoreInformationSearch(embedder, core.passages, store_policy)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
