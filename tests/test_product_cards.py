@@ -16,9 +16,16 @@ def hit(product_id: int, **changes) -> ProductHit:
         product_id=product_id, name="Alpine Boot", slug=f"alpine-{product_id}", category="Boots",
         price=Decimal("189.00"), discounted_price=None, effective_price=Decimal("189.00"), currency="EUR",
         rating=4.6, main_image=None, match="strong", in_stock=True, available_quantity=4, distance=0.2,
-        available_colors=["black"], available_sizes=["42", "43"],
+        available_colors=["black"], available_sizes=["42", "43"], available_options={}, price_from=False, url=None,
     )  # fmt: skip
     return msgspec.structs.replace(base, **changes)
+
+
+def variation(color: str, size: str, available: int) -> VariationDetails:
+    return VariationDetails(
+        color=color, size=size, options={}, available=available, weight_grams=None, price=Decimal("12.00"),
+        discounted_price=Decimal("9.50"), effective_price=Decimal("9.50"), sku=None, specs={}, url=None,
+    )  # fmt: skip
 
 
 def result_of(value: msgspec.Struct, *, is_error: bool = False) -> ToolResult:
@@ -69,10 +76,11 @@ def test_details_give_one_card_with_the_image_and_what_is_available():
         product_id=7, name="Trail Sock", slug="trail-sock", category="Socks", description="…", brand="B",
         material="wool", price=Decimal("12.00"), discounted_price=Decimal("9.50"), effective_price=Decimal("9.50"),
         currency="EUR", rating=None, main_image="https://images.example.com/sock.jpg", images=[], in_stock=True,
+        options=[], specs={}, spec_text=[], url=None,
         variations=[
-            VariationDetails(color="grey", size="M", available=3, weight_grams=None),
-            VariationDetails(color="grey", size="L", available=0, weight_grams=None),
-            VariationDetails(color="navy", size="M", available=1, weight_grams=None),
+            variation("grey", "M", 3),
+            variation("grey", "L", 0),
+            variation("navy", "M", 1),
         ],
     )  # fmt: skip
     (card,) = product_cards(DETAILS_TOOL, result_of(details))
