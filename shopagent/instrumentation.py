@@ -258,8 +258,10 @@ def refusal_counter(metrics: Metrics) -> Callable[[str], Callable[[], None]]:
 
 def sweep_observer(metrics: Metrics, sweeps: Sequence[str]) -> Callable[[str, str, int], None]:
     """The reaper's observer of its sweeps: (sweep, outcome, how many it released)."""
-    for sweep in sweeps:
+    for sweep in sweeps:  # present from the start, so rates and increases work at once
         metrics.reaper_released.labels(sweep)
+        for outcome in ("ok", "skipped", "failed"):
+            metrics.reaper_sweeps.labels(sweep, outcome)
 
     def observe(sweep: str, outcome: str, released: int) -> None:
         metrics.reaper_sweeps.labels(sweep, outcome).inc()
