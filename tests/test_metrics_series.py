@@ -36,7 +36,7 @@ from shopagent.domain.tokens import issue_token
 from shopagent.instrumentation import lease_loss_counter
 from shopagent.runtime.metrics import Metrics
 from tests.conftest import _create_database
-from tests.factories import product_input
+from tests.factories import boot_and_sandal_shop, product_input
 from tests.fake_openai import FakeOpenAI, reply, serving, tool_call
 from tests.helpers import AUTH_SECRET, REPO, eventually
 from tests.helpers import shopagent as shopagent_process
@@ -383,3 +383,18 @@ def test_a_period_is_a_number_and_a_unit():
     for bad in ("7", "7 days", "0d", "-1d", "1y", "99999w", ""):
         with pytest.raises(ValidationError, match="since: "):
             parse_period(bad)
+
+
+async def test_a_search_answers_even_when_it_cannot_be_recorded(settings, database):
+    async with boot_and_sandal_shop(settings) as services, Client(services.mcp_server) as mcp:
+        await mcp.call_tool(SEARCH, {"query": "swimming goggles"})
+        conn = await asyncpg.connect(database)
+        try:
+            assert await conn.fetchval("SELECT query FROM search_miss") == "swimming goggles"
+            await conn.execute("DROP TABLE search_miss")
+        finally:
+            await conn.close()
+        found = await mcp.call_tool(SEARCH, {"query": "swimming goggles"})
+        assert not found.is_error and found.structured_content["noStrongMatch"] is True
+        count = services.metrics.registry.get_sample_value
+        assert count("shopagent_searches_without_strong_match_total", {"tool": SEARCH}) == 2
