@@ -1,8 +1,9 @@
 """The series an operator needs beyond requests and indexing, each moved by the action that
 should move it on a real process over a real PostgreSQL: process and build info, searches
 without a strong match by tool (an MCP client's and the assistant's own), 429s by limiter, open
-event streams, reaper sweeps and what they released, lost leases; no `_created` series; the
-exposition passes `promtool check metrics`. And the shop owner's report of those searches,
+event streams, reaper sweeps and what they released (lost leases: an indexer's leases over the
+real PostgreSQL, taken by another); no `_created` series; the exposition passes
+`promtool check metrics`. And the shop owner's report of those searches,
 on the admin API and as `shopagent insights`."""
 
 from __future__ import annotations
