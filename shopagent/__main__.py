@@ -151,6 +151,17 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("tune", "heldout"),
         help='only the lines of FILE with this "split" (a held-out half is what to report; tune on the other)',
     )
+    insights = commands.add_parser(
+        "insights",
+        parents=[common],
+        help="what shoppers searched for that found nothing strong, most frequent first",
+        description="The searches (by the assistant or any MCP client) that found nothing graded strong over "
+        "a period, counted per normalised query, most frequent first: what shoppers ask for that the shop "
+        "may not carry. Kept insights.retention_days (90 by default).",
+    )
+    insights.add_argument("--since", default="7d", metavar="PERIOD", help="30m, 12h, 7d (default), 4w")
+    insights.add_argument("--limit", type=int, default=50, help="how many queries at most (default 50)")
+    insights.add_argument("--json", action="store_true", help="print the report as JSON (as the admin API does)")
     token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
     token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     issue = token_commands.add_parser(
@@ -226,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "store-info": lambda: commands.store_pages_import(settings, args.path),
         "mcp": lambda: commands.mcp_stdio(settings),
         "repl": lambda: commands.repl(settings),
+        "insights": lambda: commands.insights(settings, args.since, args.limit, args.json),
         "token": lambda: commands.issue_token(settings, args.user_id, args.ttl),
         "eval": lambda: commands.evaluate(settings, args.file, args.assistant, args.json, args.min_hit5, args.split),
     }

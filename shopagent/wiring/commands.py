@@ -162,8 +162,18 @@ async def evaluate(
     split: str | None = None,
 ) -> int:
     async with open_search_only(settings) as services:
+        services.unmet_searches.recording = False  # an evaluation's searches are not shoppers'
         agent = partial(bootstrap.open_agent, services) if assistant else None
         return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5, split)
+
+
+async def insights(settings: Settings, since: str, limit: int, as_json: bool) -> int:
+    period = cli.insights_period(since, limit)  # checked before the database starts
+    if period is None:
+        return cli.EXIT_USAGE
+    async with open_core(settings, frozenset()) as core:
+        cli.show_unmet_searches(await core.unmet_searches.report(period, limit), as_json)
+    return 0
 
 
 async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
@@ -181,8 +191,10 @@ async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
 async def repl(settings: Settings) -> None:
     from shopagent.entrypoints.repl import run_repl
 
-    async with open_search_only(settings) as services, bootstrap.open_agent(services) as agent:
-        await run_repl(agent)
+    async with open_search_only(settings) as services:
+        services.unmet_searches.recording = False  # the operator's questions, not shoppers'
+        async with bootstrap.open_agent(services) as agent:
+            await run_repl(agent)
 
 
 async def mcp_stdio(settings: Settings) -> None:
