@@ -5,8 +5,9 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from shopagent.domain.catalog import CatalogRules, ProductPatch, VariationInput, apply_patch, validate_product
+from shopagent.domain.catalog import CatalogRules, ProductPatch, VariationInput, apply_patch
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.validation import validate_product
 from shopagent.settings import Settings
 from tests.factories import product_input
 

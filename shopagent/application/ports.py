@@ -70,9 +70,10 @@ class CatalogRepository(Protocol):
     async def delete(self, product_id: int) -> bool: ...
 
     async def adjust_stock(
-        self, product_id: int, color: str, size: str, quantity_delta: int, reserved_delta: int
+        self, product_id: int, variant_key: str, quantity_delta: int, reserved_delta: int
     ) -> Product:
-        """Raises NotFound (product or variation) or ValidationError (the result breaks
+        """Change the stock of the variation with this `Variation.key`. Raises NotFound (product or
+        variation) or ValidationError (the result breaks
         `domain.catalog.check_stock`, checked with the variation locked)."""
         ...
 

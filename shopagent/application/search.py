@@ -20,6 +20,7 @@ from shopagent.application.ports import (
 from shopagent.domain.catalog import CatalogRules, Product
 from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
+from shopagent.domain.options import fold
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -30,7 +31,7 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive, fold
+from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive
 from shopagent.domain.tools import SEARCH_TOOL
 
 

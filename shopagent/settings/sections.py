@@ -32,6 +32,19 @@ class StoreSettings(Section, frozen=True):
     # How customers reach the shop (e-mail, phone, a contact page), for answers the store pages
     # do not give; empty = not said.
     contact: str = ""
+    # Links for products the catalog gives no `url` for (placeholders {slug}, {external_id},
+    # {variation_external_id}, {sku}); empty = no link.
+    product_url_template: str = ""
+    cart_url_template: str = ""
+
+    def __post_init__(self) -> None:
+        from shopagent.domain.errors import ValidationError
+        from shopagent.domain.options import StoreLinks
+
+        try:
+            StoreLinks(self.product_url_template, self.cart_url_template)
+        except ValidationError as exc:
+            raise ValueError(str(exc)) from None
 
 
 class DatabaseSettings(Section, frozen=True):
@@ -185,6 +198,8 @@ class CatalogSettings(Section, frozen=True):
     sizes: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_SIZES))
     # language (BCP 47 primary tag) -> its words, added to the built-in German and French colour names
     language_aliases: dict[str, LanguageAliases] = msgspec.field(default_factory=dict)
+    # spec name -> the unit shown after its value (capacity_ml = "ml"); a name's unit suffix otherwise
+    spec_units: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class EmbeddingSettings(Section, frozen=True):

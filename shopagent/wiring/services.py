@@ -62,7 +62,6 @@ from shopagent.runtime.signals import StopRequest
 from shopagent.settings import Settings
 from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.policies import (
-    catalog_rules,
     indexing_policy,
     passage_grading_for,
     search_policy,
@@ -70,7 +69,7 @@ from shopagent.wiring.policies import (
     text_search_config,
     vector_index_spec,
 )
-from shopagent.wiring.providers import build_embedder
+from shopagent.wiring.providers import build_embedder, option_words
 from shopagent.wiring.startup import INDEXER_ACTORS, searches_here
 
 if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
@@ -243,7 +242,7 @@ def core_services(
         actors=actors,
         dsn=dsn,
         pool=pool,
-        catalog=CatalogService(PostgresCatalog(pool), catalog_rules(settings)),
+        catalog=CatalogService(PostgresCatalog(pool), option_words(settings).rules),
         outbox=PostgresOutbox(pool),
         chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
         vector_index=PostgresVectorIndexAdmin(pool),

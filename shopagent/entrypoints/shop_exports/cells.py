@@ -7,7 +7,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 
-from shopagent.domain.text import fold
+from shopagent.domain.options import fold
 
 SIZE_OPTIONS = frozenset(
     {"size", "sizes", "grosse", "groesse", "konfektionsgrosse", "schuhgrosse", "taille", "pointure", "talla",

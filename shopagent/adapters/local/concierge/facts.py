@@ -24,7 +24,8 @@ from shopagent.adapters.local.concierge.phrases import QUESTION_IMPLIES, STOPWOR
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.application.ports import EmbeddingModel
-from shopagent.domain.text import fold, words
+from shopagent.domain.options import fold
+from shopagent.domain.text import words
 
 # A sentence is about the question when it shares a word with it, or, with no shared word,
 # when its meaning is this close (cosine of the local model's unit vectors).

@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
-from shopagent.domain.text import fold
+from shopagent.domain.options import fold
 
 _CENT = Decimal("0.01")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
