@@ -43,8 +43,10 @@ def load_settings(
 
     `config_path` None means: `$SHOPAGENT_CONFIG` if set, else `./config.toml` if it
     exists, else the built-in defaults (which are exactly what config.toml documents).
-    `beneath` is a TOML file of the same keys under both (a demo sample's settings): what the
-    config file or the environment sets wins over it, key by key.
+    `beneath` is a TOML file of the same keys under both (a demo sample's settings), taking the
+    place of the defaults: what the environment sets, and what the config file sets to other
+    than its default, wins over it, key by key. (A key the file leaves at its default counts as
+    not set: the shipped config.toml writes out every default.)
     Raises ConfigError with a one-line message naming the file and key.
     """
     env = os.environ if environ is None else environ
@@ -54,7 +56,7 @@ def load_settings(
     source = str(path) if path is not None else "defaults"
     _refuse_secrets_in_file(raw, source)
     if beneath is not None:
-        raw = _overlay(_read_toml(beneath), raw)
+        raw = _overlay(_read_toml(beneath), _departures(raw, msgspec.to_builtins(Settings())))
         source = f"{source} over {beneath}" if path is not None else str(beneath)
     settings = _convert(raw, Settings, source)
     settings = _apply_env_overrides(settings, env)
@@ -110,6 +112,18 @@ def _overlay(under: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
         below = merged.get(key)
         merged[key] = _overlay(below, value) if isinstance(value, dict) and isinstance(below, dict) else value
     return merged
+
+
+def _departures(raw: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a config file's sections whose values differ from the defaults."""
+    kept: dict[str, Any] = {}
+    for name, section in raw.items():
+        default = defaults.get(name)
+        if isinstance(section, dict) and isinstance(default, dict):
+            kept[name] = {key: value for key, value in section.items() if key not in default or value != default[key]}
+        else:
+            kept[name] = section  # not a section: left for the conversion to name
+    return kept
 
 
 def _refuse_secrets_in_file(raw: dict[str, Any], source: str) -> None:
