@@ -9,15 +9,17 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+import httpx
 import msgspec
 import pytest
+from starlette.applications import Starlette
 
 from shopagent.__main__ import build_parser, main
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.catalog import ProductInput, VariationInput
 from shopagent.domain.errors import ConfigError
-from shopagent.entrypoints.http.pictures import picture_name
+from shopagent.entrypoints.http.pictures import PICTURES_PATH, picture_name, picture_routes
 from shopagent.sample_data import SAMPLES
 from shopagent.settings import Settings, load_settings
 from shopagent.wiring.commands import http_base_url, import_sample_catalog_if_empty, sample_catalog
@@ -54,12 +56,18 @@ def test_the_roastery_is_a_shop_of_its_own_kind():
     assert len(set(skus)) == len(skus)
 
 
-def test_every_category_and_colour_of_the_roastery_has_its_own_picture():
+@pytest.mark.anyio
+async def test_every_category_and_colour_of_the_roastery_has_its_own_picture():
     settings = load_settings(REPO / "config.toml", environ={}, beneath=COFFEE.settings)
-    for product in coffee_products():
-        assert picture_name(product["category"]) != "product", product["category"]
-    for color in settings.catalog.colors:
-        assert picture_name("Kettles", color) == f"kettles-{color}"
+    names = {picture_name(p["category"], p["variations"][0].get("color")) for p in coffee_products()}
+    names |= {picture_name("Kettles", color) for color in settings.catalog.colors}
+    assert not {name for name in names if name.startswith("product")}
+    assert {f"kettles-{color}" for color in settings.catalog.colors} <= names
+    transport = httpx.ASGITransport(app=Starlette(routes=picture_routes()))
+    async with httpx.AsyncClient(transport=transport, base_url="http://demo") as client:
+        for name in names:
+            response = await client.get(f"{PICTURES_PATH}/{name}.svg")
+            assert response.status_code == 200 and response.content.startswith(b"<svg"), name
 
 
 def test_demo_takes_a_sample_and_refuses_one_it_does_not_ship(capsys):
@@ -111,7 +119,7 @@ async def test_a_demo_catalog_of_the_coffee_sample_names_the_flag_that_runs_it(d
         await import_sample_catalog_if_empty(services, COFFEE)
     async with open_shop(settings_for(database)) as services:
         refused = r"holds the coffee sample shop, not the clothing one; run `.* demo --sample coffee` on it, or give"
-        with pytest.raises(ConfigError, match=refused + " the clothing sample a data directory of its own"):
+        with pytest.raises(ConfigError, match=refused + " the clothing sample an empty database of its own"):
             await import_sample_catalog_if_empty(services, SAMPLES["clothing"])
 
 

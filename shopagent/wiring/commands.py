@@ -93,14 +93,14 @@ async def refuse_another_sample(services: CoreServices, sample: Sample) -> None:
     if other is None:  # the shop's own products: the demo runs on them as they are
         return
     if services.settings.secrets.database_url is not None:
-        where = "the database at SHOPAGENT_DATABASE_URL"
+        where, own = "the database at SHOPAGENT_DATABASE_URL", "an empty database of its own"
     else:
         where = f"the data directory {resolve_data_dir(services.settings)}"
+        own = f"a data directory of its own (e.g. SHOPAGENT_DATA_DIR=/tmp/shopagent-{sample.name})"
     flag = "" if other.name == DEFAULT_SAMPLE else f" --sample {other.name}"
     raise ConfigError(
         f"{where} holds the {other.name} sample shop, not the {sample.name} one; run `{cli.command()} demo{flag}` "
-        f"on it, or give the {sample.name} sample a data directory of its own (e.g. "
-        f"SHOPAGENT_DATA_DIR=/tmp/shopagent-{sample.name}) with an empty database"
+        f"on it, or give the {sample.name} sample {own}"
     )
 
 
