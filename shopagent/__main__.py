@@ -70,8 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
         choices=sorted(SAMPLES),
         default=DEFAULT_SAMPLE,
         help=f"the sample shop (default: {DEFAULT_SAMPLE}). coffee is a roastery with brewing gear; its settings "
-        "(store name, colours, no sizes, spec units, link template) apply where config.toml and the environment set "
-        "none. A catalog that holds the other sample is refused: give each sample its own SHOPAGENT_DATA_DIR",
+        "(store name, colours, no sizes, spec units, link template) take the place of the defaults; the environment, "
+        "and config.toml values other than the defaults, still win. A catalog that holds the other sample is refused: "
+        "give each sample its own SHOPAGENT_DATA_DIR",
     )
     commands.add_parser(
         "migrate",

@@ -26,7 +26,7 @@ SAMPLES = {
         "coffee",
         HERE / "coffee" / "catalog.json",
         HERE / "coffee" / "store_pages",
-        "a fruity light roast for pour-over",
+        "a gooseneck kettle under 100 euros",
         HERE / "coffee" / "settings.toml",
     ),
 }
