@@ -123,6 +123,7 @@ class Banner:
     auth_secret: str | None
     token_ttl_seconds: int
     data_dir: Path
+    example_query: str = "warm winter boots under 200 euros"
 
 
 def say_waiting_for_database() -> None:
@@ -164,7 +165,7 @@ async def print_banner(banner: Banner, wait_until_indexed: Callable[[Progress], 
         "",
         "Ask it something:",
         f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "
-        """-H 'Content-Type: application/json' -d '{"query": "warm winter boots under 200 euros"}'""",
+        f"""-H 'Content-Type: application/json' -d '{{"query": "{banner.example_query}"}}'""",
         f"or chat in a terminal, in another window: {command()} repl",
         "",
     ]
