@@ -325,3 +325,23 @@ async def test_the_mcp_tools_describe_the_shops_own_vocabulary_and_return_prices
     assert (hit["slug"], hit["effectivePrice"], hit["discountedPrice"], hit["price"]) == (
         "camping-gas", "8.90", "8.90", "9.90",
     )  # fmt: skip
+
+
+async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link_to_buy(database):
+    from tests.test_concierge_chat import chat_with
+
+    async with open_services(gear_settings(database), INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
+        await indexed(services, lamp(), gas())
+        async with chat_with(services) as shoppers:
+            customer = shoppers()
+            listed = await customer.say("camping gas cartridge")
+            assert "Camping Gas Cartridge - from 5.90 EUR" in listed.answer, listed.answer
+            assert "Weight 230 g, 450 g" in listed.answer, listed.answer
+            price = await customer.say("how much is the 450g one?")
+            assert "8.90 EUR (was 9.90" in price.answer and "5.90" not in price.answer, price.answer
+            buy = await customer.say("ok, I'll take the 230 g one")
+            assert "https://shop.example/?add-to-cart=501&variation_id=5011" in buy.answer, buy.answer
+            lamp_list = await customer.say("a head lamp")
+            assert "Trail Headlamp" in lamp_list.answer, lamp_list.answer
+            bright = await customer.say("how bright is it?")
+            assert "lumens 800" in bright.answer, bright.answer

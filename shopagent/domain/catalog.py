@@ -321,11 +321,6 @@ def adjusted_stock(variation: Variation, quantity_delta: int, reserved_delta: in
     return changed
 
 
-def sort_variations(variations: Iterable[Variation]) -> tuple[Variation, ...]:
-    """The canonical order of a product's variations (so equal products compare equal)."""
-    return tuple(sorted(variations, key=lambda v: (v.color, v.size, *map(option_folded, v.options.values()))))
-
-
 def apply_patch(current: Product, patch: ProductPatch) -> ProductInput:
     """The whole product that results from applying `patch` to `current` (not yet validated)."""
     base = product_to_input(current)

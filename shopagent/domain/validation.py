@@ -17,7 +17,6 @@ from shopagent.domain.catalog import (
     Variation,
     VariationInput,
     check_stock,
-    sort_variations,
 )
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import check_text
@@ -45,7 +44,7 @@ def validate_product(data: ProductInput, rules: CatalogRules) -> ProductDraft:
     if len(images) > 20:
         raise ValidationError("at most 20 images", field="images")
     names = option_names(data.options or _names_in(data.variations))
-    variations = sort_variations(validate_variations(data.variations, rules, names, price))
+    variations = validate_variations(data.variations, rules, names, price)  # in the shop's order
     if price is None:
         cheapest = min(variations, key=lambda v: v.price or MAX_PRICE)
         if cheapest.price is None:

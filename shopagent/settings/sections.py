@@ -263,6 +263,10 @@ class ReaperSettings(Section, frozen=True):
     stuck_after_seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # 0: chat.turn_timeout_seconds + 15
 
 
+class InsightsSettings(Section, frozen=True):
+    retention_days: Annotated[int, msgspec.Meta(ge=1, le=3650)] = 90
+
+
 class Settings(Section, frozen=True):
     store: StoreSettings = StoreSettings()
     database: DatabaseSettings = DatabaseSettings()
@@ -279,6 +283,7 @@ class Settings(Section, frozen=True):
     chat: ChatSettings = ChatSettings()
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
+    insights: InsightsSettings = InsightsSettings()
     secrets: Secrets = Secrets()
 
     def __post_init__(self) -> None:

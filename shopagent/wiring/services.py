@@ -30,6 +30,7 @@ from shopagent.adapters.postgres.database import GuardedPool, open_pool, session
 from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
+from shopagent.adapters.postgres.search_misses import PostgresSearchMisses
 from shopagent.adapters.postgres.store_pages import PostgresStorePages
 from shopagent.adapters.postgres.store_passages import PostgresPassageStore
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
@@ -37,6 +38,7 @@ from shopagent.application.catalog import CatalogService
 from shopagent.application.index_runs import reindex_after_model_change
 from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexProducts
+from shopagent.application.insights import UnmetSearchLog
 from shopagent.application.leases import Leases
 from shopagent.application.ports import EmbeddingModel
 from shopagent.application.search import CatalogSearch, keep_search_fresh
@@ -49,11 +51,14 @@ from shopagent.application.store_pages import (
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.tools import SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.instrumentation import (
     MeasuredEmbedder,
     index_observers,
+    lease_loss_counter,
     mcp_tool_observer,
     pool_source,
+    unmet_search_recorder,
     vector_index_source,
 )
 from shopagent.runtime.mailbox import Mailbox
@@ -106,6 +111,7 @@ class CoreServices:
     rate_limits: PostgresRateLimits
     store_pages: StorePageService
     passages: PostgresPassageStore
+    unmet_searches: UnmetSearchLog  # searches that found nothing strong, for the shop owner
     metrics: Metrics  # the process's own registry and instruments
     stop: StopRequest  # the process's stop, for servers that drain
     remote_tools: RemoteTools = field(default_factory=RemoteTools)
@@ -134,6 +140,7 @@ class SearchServices(CoreServices):
             store.currency,
             observe=mcp_tool_observer(self.metrics),
             store_information=self.store_information,
+            on_unmet=unmet_search_recorder(self.metrics, self.unmet_searches, (SEARCH_TOOL, STORE_INFO_TOOL)),
         )
 
 
@@ -251,6 +258,7 @@ def core_services(
         rate_limits=PostgresRateLimits(pool),
         store_pages=StorePageService(PostgresStorePages(pool), settings.store.language),
         passages=PostgresPassageStore(pool, settings.store.language, text_search_config(settings)),
+        unmet_searches=UnmetSearchLog(PostgresSearchMisses(pool), settings.insights.retention_days),
         metrics=metrics,
         stop=stop,
     )
@@ -291,6 +299,7 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         max_attempts=i.max_attempts,
         worker=indexer_name(),
         ahead=i.workers * i.claim_batch,  # one batch waiting per worker
+        on_lost=lease_loss_counter(metrics),
     )
     indexed, failed = index_observers(metrics)
     index_product = IndexProducts(

@@ -12,7 +12,7 @@ from typing import Any
 
 import asyncpg
 
-from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock, sort_variations
+from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock
 from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
 from shopagent.domain.options import option_folded
@@ -29,7 +29,7 @@ _PRODUCT_COLUMNS = """
                                              'weight_grams', v.weight_grams, 'price', v.price::text,
                                              'discount_price', v.discount_price::text, 'sku', v.sku,
                                              'external_id', v.external_id, 'url', v.url, 'specs', v.specs)
-                          ORDER BY v.variant_key)
+                          ORDER BY v.position, v.variant_key)
          FROM product_variation v WHERE v.product_id = p.id),
         '[]'::jsonb
     ) AS variations
@@ -180,10 +180,10 @@ async def _insert_variations(conn: asyncpg.Connection, product_id: int, draft: P
         """
         INSERT INTO product_variation (product_id, color, size, options, option_keys, variant_key, quantity,
                                        reserved, weight_grams, price, discount_price, paid_price, sku,
-                                       external_id, url, specs)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                                       external_id, url, specs, position)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
         """,
-        [_variation_values(product_id, draft, v) for v in draft.variations],
+        [(*_variation_values(product_id, draft, v), n) for n, v in enumerate(draft.variations)],
     )
 
 
@@ -238,7 +238,7 @@ def _product(row: asyncpg.Record) -> Product:
         rating=float(row["rating"]) if row["rating"] is not None else None,
         main_image=row["main_image"],
         images=tuple(row["images"]),
-        variations=sort_variations(_variation(v) for v in row["variations"]),
+        variations=tuple(_variation(v, row["option_names"]) for v in row["variations"]),
         option_names=tuple(row["option_names"]),
         specs=row["specs"],
         url=row["url"],
@@ -249,6 +249,7 @@ def _product(row: asyncpg.Record) -> Product:
     )
 
 
-def _variation(v: dict[str, Any]) -> Variation:
+def _variation(v: dict[str, Any], names: list[str]) -> Variation:
     prices = {k: Decimal(v[k]) if v[k] is not None else None for k in ("price", "discount_price")}
-    return Variation(**{**v, **prices})
+    options = {name: v["options"][name] for name in names if name in v["options"]}  # in the product's order
+    return Variation(**{**v, **prices, "options": options})

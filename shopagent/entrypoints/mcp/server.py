@@ -116,6 +116,8 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
 # Told of every tool call: (tool, outcome, seconds); for metrics.
 ToolObserver = Callable[[str, str, float], None]
+# Told of every search that found nothing strong: (tool, query, best grade found or None).
+UnmetSearch = Callable[[str, str, str | None], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -176,8 +178,10 @@ def build_mcp_server(
     *,
     observe: ToolObserver | None = None,
     store_information: StoreInformationSearch | None = None,
+    on_unmet: UnmetSearch | None = None,
 ) -> CatalogServer:
-    """The tools over `search`, and `search-store-information` over `store_information` when given."""
+    """The tools over `search`, and `search-store-information` over `store_information` when given.
+    `on_unmet` is told of each search of either that found nothing strong, before it answers."""
     rules = search.rules
     search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency, rules.spec_units)
     details_in, details_out = details_schemas(currency)
@@ -214,7 +218,10 @@ def build_mcp_server(
             options=f.options,
             specs={name: msgspec.structs.asdict(bounds) for name, bounds in f.specs.items()},
         )
-        return await search.search(request)
+        result = await search.search(request)
+        if result.no_strong_match and on_unmet is not None:
+            await on_unmet(SEARCH_TOOL, request.query, result.best_match)
+        return result
 
     async def run_details(arguments: dict[str, Any]) -> Any:
         return await search.details(_decode(arguments, DetailsArgs).product_id)
@@ -222,7 +229,7 @@ def build_mcp_server(
     handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
     if store_information is not None:
         tools.append(_store_info_tool(store_name))
-        handlers[STORE_INFO_TOOL] = partial(_run_store_info, store_information)
+        handlers[STORE_INFO_TOOL] = partial(_run_store_info, store_information, on_unmet)
     catalog_tools = CatalogTools(handlers, observe)
     listing = types.ListToolsResult(tools=tools)  # built once: the tools never change
     input_schemas = {tool.name: tool.input_schema for tool in tools}
@@ -270,9 +277,15 @@ def _store_info_tool(store_name: str) -> types.Tool:
     )
 
 
-async def _run_store_info(store_information: StoreInformationSearch, arguments: dict[str, Any]) -> Any:
+async def _run_store_info(
+    store_information: StoreInformationSearch, on_unmet: UnmetSearch | None, arguments: dict[str, Any]
+) -> Any:
     args = _decode(arguments, StoreInfoArgs)
-    return await store_information.search(args.query, args.limit)
+    result = await store_information.search(args.query, args.limit)
+    if result.no_strong_match and on_unmet is not None:
+        best = result.passages[0].grade if result.passages else None
+        await on_unmet(STORE_INFO_TOOL, args.query, best)
+    return result
 
 
 async def _answer(name: str, handler: Handler, arguments: dict[str, Any]) -> ToolAnswer:

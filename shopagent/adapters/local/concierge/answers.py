@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from difflib import SequenceMatcher
 from typing import Any
 
-from shopagent.adapters.local.concierge.facts import FactFinder
+from shopagent.adapters.local.concierge.facts import FactFinder, variant_text
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -216,11 +216,15 @@ class Answerer:
         price = price_text(p["effectivePrice"], p["currency"], self._rules.locale)
         if p.get("discountedPrice"):
             price += r.was.format(price=price_text(p["price"], p["currency"], self._rules.locale))
+        if p.get("priceFrom"):
+            price = r.from_price.format(price=price)
         parts = [f"{number}. {p['name']} - {price}"]
         colours = [self._colour(c) for c in p.get("availableColors", [])]
         stock = r.colours.format(colours=", ".join(colours)) if colours else ""
         if p.get("availableSizes"):
             stock += r.sizes.format(sizes=", ".join(p["availableSizes"]))
+        for name, values in (p.get("availableOptions") or {}).items():
+            stock += f"; {name} {', '.join(values)}"
         if stock:
             parts.append(" - " + stock.lstrip("; "))
         if not p.get("inStock", True):
@@ -233,13 +237,19 @@ class Answerer:
         price = price_text(d["effectivePrice"], d["currency"], self._rules.locale)
         if d.get("discountedPrice"):
             price += r.was.format(price=price_text(d["price"], d["currency"], self._rules.locale))
+        if len({v.get("effectivePrice") for v in d.get("variations", [])}) > 1:
+            price = r.from_price.format(price=price)
         brand = r.by.format(brand=d["brand"]) if d.get("brand") and not instruction(d["brand"]) else ""
         parts = [f"{d['name']}{brand} ({d['category']}) - {price}."]
         if summary := summarise(d.get("description", "")):
             parts.append(summary)
         if d.get("material") and not instruction(d["material"]):
             parts.append(r.material.format(material=d["material"]))
+        if d.get("specText"):
+            parts.append(r.spec_list.format(facts=", ".join(d["specText"][:8])))
         parts.append(self._availability(d))
+        if d.get("url"):
+            parts.append(r.see_here.format(name=d["name"], url=d["url"]))
         return " ".join(parts)
 
     def _availability(self, d: dict[str, Any]) -> str:
@@ -247,7 +257,7 @@ class Answerer:
         available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         if not available:
             return r.detail_sold_out
-        items = [r.item.format(colour=self._colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
+        items = [" ".join(r.item.format(colour=variant_text(v, self._colour), size="", count=v["available"]).split())
                  for v in available[:8]]  # fmt: skip
         listed = ", ".join(items) + (r.more_items.format(count=len(available) - 8) if len(available) > 8 else "")
         return r.available.format(items=listed)
@@ -338,9 +348,3 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
 def _narrowing(filters: dict[str, Any]) -> bool:
     return bool(filters.get("sizes") or filters.get("colors") or filters.get("inStock")
                 or "maxPrice" in filters or "minPrice" in filters)  # fmt: skip
-
-
-def _size(variation: dict[str, Any]) -> str:
-    """A variation's size as said to a customer: nothing for a product made in one size."""
-    size = str(variation.get("size", ""))
-    return "" if size.upper() == "ONE SIZE" else size

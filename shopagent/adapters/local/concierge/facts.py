@@ -154,7 +154,7 @@ class FactFinder:
             and (not named or id(v) in named)
         ]  # fmt: skip
         if named and not colours and not sizes:
-            what = what or f" ({', '.join(dict.fromkeys(_variant_text(v, colour) for v in fitting))})"
+            what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
             items = ", ".join(
@@ -183,7 +183,7 @@ class FactFinder:
         if len(prices) <= 1:
             return r.costs.format(name=d["name"], price=next(iter(prices), None) or _price(d, r, self._locale))
         each = dict.fromkeys(
-            f"{_variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in variations
+            f"{variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in variations
         )
         return r.costs_each.format(name=d["name"], prices=", ".join(list(each)[:8]))
 
@@ -194,7 +194,7 @@ class FactFinder:
         available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         candidates = [v for v in named if v.get("available", 0) > 0] or (available if not named else [])
         if len(candidates) == 1 and candidates[0].get("url"):
-            text = _variant_text(candidates[0], colour)
+            text = variant_text(candidates[0], colour)
             return r.buy_here.format(name=d["name"], what=f" ({text})" if text else "", url=candidates[0]["url"])
         if d.get("url"):
             return r.see_here.format(name=d["name"], url=d["url"])
@@ -293,7 +293,7 @@ def _says(question: str, compact: str, value: str) -> bool:
     )
 
 
-def _variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
+def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
     """A variation as said to a shopper: "black, 1 kg, Espresso"."""
     parts = [colour(v["color"]) if v.get("color") else "", _size(v), *v.get("options", {}).values()]
     return ", ".join(p for p in parts if p)

@@ -84,6 +84,8 @@ class Replies:
     pricier_plain: str
     more_plain: str
     comes_in: str
+    from_price: str
+    spec_list: str
     spec: str
     costs_each: str
     buy_here: str
@@ -167,6 +169,8 @@ ENGLISH = Replies(
     pricier_plain="Pricier options{filters}:",
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
+    from_price="from {price}",
+    spec_list="Specs: {facts}.",
     spec="{name}: {facts}.",
     costs_each="{name}: {prices}.",
     buy_here="You can add {name}{what} to your basket here: {url}",
@@ -251,6 +255,8 @@ GERMAN = Replies(
     pricier_plain="Hochwertigere Angebote{filters}:",
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
+    from_price="ab {price}",
+    spec_list="Daten: {facts}.",
     spec="{name}: {facts}.",
     costs_each="{name}: {prices}.",
     buy_here="Hier können Sie {name}{what} in den Warenkorb legen: {url}",
@@ -336,6 +342,8 @@ FRENCH = Replies(
     pricier_plain="Plus haut de gamme{filters} :",
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
+    from_price="à partir de {price}",
+    spec_list="Caractéristiques : {facts}.",
     spec="{name} : {facts}.",
     costs_each="{name} : {prices}.",
     buy_here="Vous pouvez ajouter {name}{what} à votre panier ici : {url}",

@@ -12,7 +12,8 @@ ALTER TABLE product
 -- ignored) for the search filters; `variant_key` what tells a product's variations apart
 -- (colour, size and the folded option values, joined by U+001F), written by the catalog.
 -- `paid_price` is what the variation sells for (its own discount or price, else the product's),
--- written with it, so price filters judge the variation the other filters chose.
+-- written with it, so price filters judge the variation the other filters chose. `position` keeps
+-- the shop's order of the variations (S, M, L; 250 g, 500 g, 1 kg); existing ones keep theirs.
 ALTER TABLE product_variation
     ADD COLUMN options jsonb NOT NULL DEFAULT '{}',
     ADD COLUMN option_keys jsonb NOT NULL DEFAULT '{}',
@@ -23,7 +24,8 @@ ALTER TABLE product_variation
     ADD COLUMN sku text,
     ADD COLUMN external_id text,
     ADD COLUMN url text,
-    ADD COLUMN specs jsonb NOT NULL DEFAULT '{}';
+    ADD COLUMN specs jsonb NOT NULL DEFAULT '{}',
+    ADD COLUMN position smallint NOT NULL DEFAULT 0;
 
 UPDATE product_variation v
 SET variant_key = v.color || chr(31) || v.size,
