@@ -50,7 +50,7 @@ def test_a_search_gives_a_card_per_product_in_order():
     assert msgspec.to_builtins(first) == {
         "id": 1, "slug": "alpine-1", "name": "Alpine Boot", "price": "189.00", "discountPrice": None,
         "currency": "EUR", "priceText": "€189.00", "discountPriceText": None, "mainImage": None,
-        "availableColors": ["black"], "availableSizes": ["42", "43"],
+        "availableColors": ["black"], "availableSizes": ["42", "43"], "url": None, "cartUrl": None, "priceFrom": False,
         "inStock": True,
     }  # fmt: skip
 
