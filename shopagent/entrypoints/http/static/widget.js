@@ -488,6 +488,7 @@
       var again = el("button", { type: "button", class: "again", text: "Send again" });
       again.addEventListener("click", function () { retry(node); });
       node.appendChild(el("span", { class: "actions" }, [again]));
+      log.scrollTop = log.scrollHeight;  // the button in view too
     }
     return node;
   }
