@@ -21,6 +21,7 @@ from shopagent.adapters.postgres.migrations import load_migrations, migrate
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services, prepare_schema
 from shopagent.domain.catalog import CatalogRules, ProductInput, VariationInput
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.ranking import LEXICAL_ONLY
 from shopagent.domain.validation import validate_product
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.settings import Secret, Settings, StoreSettings
@@ -295,6 +296,9 @@ async def test_filters_on_options_specs_and_prices_hold_on_one_and_the_same_vari
         assert set(await found(services, "lamp", specs={"waterproof_rating": {"equals": "ipx4"}})) == {"trail-headlamp"}
         with pytest.raises(ValidationError, match=r"filters.specs.lumens: min 900 is greater than max 100"):
             services.search.request("lamp", specs={"lumens": {"min": 900, "max": 100}})
+        # Option values and specs are words of the full-text document (and of an embedded chunk).
+        by_words = await services.search.search(services.search.request("rechargeable 1000 lumens", 5), LEXICAL_ONLY)
+        assert [p.slug for p in by_words.products] == ["trail-headlamp"]
         # Hits say what else is in stock, and link to the product (given, or from the template).
         lamp_hit = (await found(services, "head lamp"))["trail-headlamp"]
         assert lamp_hit["availableOptions"] == {"Battery": ["AAA"]} and lamp_hit["url"].endswith("/trail-headlamp")

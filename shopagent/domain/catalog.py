@@ -371,3 +371,21 @@ def product_to_input(product: Product) -> ProductInput:
         created_at=product.created_at,
         updated_at=product.updated_at,
     )
+
+
+def variation_facts(product: ProductDraft) -> str:
+    """The words of a product's options and specs ("Valve Presta Schrader lumens 800 origin
+    Ethiopia"), for the full-text document and the embedded text; empty when it has none."""
+    parts: dict[str, None] = {}
+    for name in product.option_names:
+        shown = dict.fromkeys(v.options.get(name, "") for v in product.variations)
+        parts[f"{name} {' '.join(v for v in shown if v)}"] = None
+    specs: dict[str, list[SpecValue]] = {}
+    for name, value in [*product.specs.items(), *(item for v in product.variations for item in v.specs.items())]:
+        if value not in specs.setdefault(name, []):
+            specs[name].append(value)
+    for name, values in specs.items():
+        said = [str(v) for v in values if not isinstance(v, bool)]
+        if said or any(v is True for v in values):  # "dishwasher safe"; a "no" says nothing to match
+            parts[" ".join([name.replace("_", " "), *said])] = None
+    return ", ".join(p for p in parts if p)

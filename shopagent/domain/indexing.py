@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from shopagent.domain.catalog import ProductDraft
+from shopagent.domain.catalog import ProductDraft, variation_facts
 
 
 class EventKind(enum.StrEnum):
@@ -75,6 +75,8 @@ def chunk_product(product: ProductDraft, token_budget: int) -> list[Chunk]:
     details = ", ".join(part for part in (product.brand, product.material) if part)
     if details:
         texts.append(("details", f"{product.name}: {details}"))
+    if facts := variation_facts(product):
+        texts.append(("facts", f"{product.name}: {facts}"))
     prefix = f"{product.name}: "
     for piece in split_sentences(product.description, token_budget - estimate_wordpiece_tokens(prefix)):
         texts.append(("description", prefix + piece))

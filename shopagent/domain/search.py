@@ -79,9 +79,9 @@ class ProductHit(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     distance: float | None  # cosine distance of the closest chunk; None while it is not indexed yet
     available_colors: list[str]
     available_sizes: list[str]
-    available_options: dict[str, list[str]]  # option name -> its values in stock
-    price_from: bool  # its variations sell at different prices; the prices are those of the cheapest asked one
-    url: str | None  # the product's page in the shop
+    available_options: dict[str, list[str]] = msgspec.field(default_factory=dict)  # option name -> values in stock
+    price_from: bool = False  # its variations sell at different prices; the prices are the cheapest asked one's
+    url: str | None = None  # the product's page in the shop
 
 
 class SearchResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -94,15 +94,15 @@ class SearchResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 class VariationDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     color: str
     size: str
-    options: dict[str, str]
     available: int
     weight_grams: int | None
     price: Decimal
     discounted_price: Decimal | None
     effective_price: Decimal
-    sku: str | None
-    specs: dict[str, SpecValue]  # its own, where they differ from the product's
-    url: str | None  # its own page or cart link
+    options: dict[str, str] = msgspec.field(default_factory=dict)
+    sku: str | None = None
+    specs: dict[str, SpecValue] = msgspec.field(default_factory=dict)  # its own, where they differ from the product's
+    url: str | None = None  # its own page or cart link
 
 
 class ProductDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -122,10 +122,10 @@ class ProductDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     images: list[str]
     in_stock: bool
     variations: list[VariationDetails]
-    options: list[str]  # the names of its options besides colour and size
-    specs: dict[str, SpecValue]
-    spec_text: list[str]  # the specs as a shopper reads them ("capacity 1000 ml")
-    url: str | None
+    options: list[str] = msgspec.field(default_factory=list)  # the names of its options besides colour and size
+    specs: dict[str, SpecValue] = msgspec.field(default_factory=dict)
+    spec_text: list[str] = msgspec.field(default_factory=list)  # the specs as a shopper reads them ("capacity 1000 ml")
+    url: str | None = None
 
 
 def clean_text(text: str) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from shopagent.domain.catalog import CatalogRules, ProductDraft
+from shopagent.domain.catalog import CatalogRules, ProductDraft, variation_facts
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.options import fold
 
@@ -83,7 +83,7 @@ def lexical_fields(product: ProductDraft) -> LexicalFields:
     return LexicalFields(
         primary=" ".join(words(f"{product.name} {product.category}")),
         secondary=" ".join(words(f"{product.brand} {product.material}")),
-        body=" ".join(words(f"{product.description} {colours}")),
+        body=" ".join(words(f"{product.description} {colours} {variation_facts(product)}")),
     )
 
 

@@ -12,6 +12,7 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -270,11 +271,10 @@ def _price(d: dict[str, Any], r: Replies, locale: str, currency: str | None = No
 def named_variations(question: str, d: dict[str, Any], asked: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The product's variations the (folded) question names by an option value or size ("the 1 kg
     bag", "the Presta one"), or by the colours/sizes asked; none when it names none."""
-    compact = question.replace(" ", "")
     found = []
     for v in d.get("variations", []):
         values = [x for x in (str(v.get("size", "")), *v.get("options", {}).values()) if x and x.upper() != "ONE SIZE"]
-        said = [x for x in values if _says(question, compact, fold(x))]
+        said = [x for x in values if says_value(question, fold(x))]
         colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
         if said or ((colours or sizes) and (not colours or v.get("color") in colours)
                                         and (not sizes or v.get("size") in sizes)):  # fmt: skip
@@ -283,14 +283,28 @@ def named_variations(question: str, d: dict[str, Any], asked: Mapping[str, Any])
     return [v for n, v in found if n == best]
 
 
-def _says(question: str, compact: str, value: str) -> bool:
-    """Whether the question names `value` as a whole word ("1 kg" also as "1kg")."""
-    if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question):
-        return True
-    squeezed = value.replace(" ", "")
-    return (
-        any(ch.isdigit() for ch in squeezed) and re.search(rf"(?<!\w){re.escape(squeezed)}(?!\w)", compact) is not None
-    )
+def says_value(question: str, value: str) -> bool:
+    """Whether the (folded) question names the (folded) `value` as whole words; a number and its
+    unit may be written apart or together ("1 kg", "1kg", "450g")."""
+    pieces = re.findall(r"\d+(?:[.,]\d+)?|[^\W\d_]+|[^\w\s]", value)
+    if not pieces:
+        return False
+    pattern = re.escape(pieces[0])
+    for before, piece in itertools.pairwise(pieces):
+        words_apart = before[-1].isalpha() and piece[0].isalpha()  # "presta valve"; "1kg", "a-b" may touch
+        glue = r"\s+" if words_apart else r"\s*"
+        pattern += glue + re.escape(piece)
+    return re.search(rf"(?<!\w){pattern}(?!\w)", question) is not None
+
+
+def names_a_variation(text: str, product: dict[str, Any]) -> bool:
+    """Whether `text` names one of a listed product's sizes or option values ("the 450g one")."""
+    folded = fold(text)
+    values = [
+        *product.get("availableSizes", []),
+        *(v for vs in (product.get("availableOptions") or {}).values() for v in vs),
+    ]
+    return any(says_value(folded, fold(v)) for v in values if v.upper() != "ONE SIZE")
 
 
 def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:

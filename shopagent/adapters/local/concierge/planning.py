@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
+from shopagent.adapters.local.concierge.facts import names_a_variation
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -137,13 +138,14 @@ class Planner:
             return None
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
-        pointing = bool(refs or reading.points_at_one or reading.points_at_all)
+        by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
+        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation)
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - _words_of(shown))
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
-        ids = self._asked_ids(reading, refs, history, shown)
+        ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
         if isinstance(ids, ModelReply):
             return ids
         return details_call(ids, question=text, asked=_filters_of(reading))
