@@ -187,8 +187,8 @@ class Answerer:
             if close:
                 lines.append(r.also_close)
                 lines += [self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]
-            lines.append(r.footer)
             listed = [*shown, *close]
+            lines.append(self._footer(listed))
             return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
@@ -204,12 +204,17 @@ class Answerer:
             lines.append(r.not_carried.format(store=self._store, subject=subject))
         if close:
             lines += [self._line(n, p, filters) for n, p in enumerate(close, start=1)]
-            lines.append(r.footer)
+            lines.append(self._footer(close))
             return say("\n".join(lines), shown=close, args=call, subject=subject, hide_price=hide_price)
         if refinement is None and not _narrowing(filters):
             lines.append(r.rephrase)
         # Nothing to show: the list the customer saw before stays the one "the second one" means.
         return say("\n".join(lines), kept=True)
+
+    def _footer(self, listed: list[dict[str, Any]]) -> str:
+        """What the customer may ask next; another size or colour only where the products have them."""
+        sized = any(p.get("availableColors") or p.get("availableSizes") for p in listed)
+        return self._say_in.footer.format(others=self._say_in.other_variations if sized else "")
 
     def _line(self, number: int, p: dict[str, Any], filters: dict[str, Any]) -> str:
         r = self._say_in

@@ -31,6 +31,7 @@ class Replies:
     sold_out: str
     all_sold_out: str
     footer: str
+    other_variations: str
     none_cheaper: str
     none_pricier: str
     none_more: str
@@ -115,7 +116,8 @@ ENGLISH = Replies(
     sold_out_in=" - sold out {what}",
     sold_out=" - currently sold out",
     all_sold_out="They are all sold out{what} at the moment.",
-    footer='Ask me about any of them (for example "the second one"), or for cheaper ones, another size or colour.',
+    footer='Ask me about any of them (for example "the second one"), or for cheaper ones{others}.',
+    other_variations=", another size or colour",
     none_cheaper="I found no {subject}{filters} cheaper than the ones I showed you.",
     none_pricier="I found no {subject}{filters} pricier than the ones I showed you.",
     none_more="That is all I have for {subject}{filters}.",
@@ -200,8 +202,8 @@ GERMAN = Replies(
     sold_out_in=" - {what} ausverkauft",
     sold_out=" - derzeit ausverkauft",
     all_sold_out="Alle sind{what} derzeit ausverkauft.",
-    footer='Fragen Sie mich gern nach Details (zum Beispiel "das zweite"), nach günstigeren Angeboten, '
-    "einer anderen Größe oder Farbe.",
+    footer='Fragen Sie mich gern nach Details (zum Beispiel "das zweite"), nach günstigeren Angeboten{others}.',
+    other_variations=", einer anderen Größe oder Farbe",
     none_cheaper="Ich habe keine günstigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
     none_pricier="Ich habe keine hochwertigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
     none_more="Mehr habe ich für {subject}{filters} nicht.",
@@ -287,8 +289,8 @@ FRENCH = Replies(
     sold_out_in=" - épuisé {what}",
     sold_out=" - actuellement épuisé",
     all_sold_out="Ils sont tous épuisés{what} pour le moment.",
-    footer="Demandez-moi des détails (par exemple « le deuxième »), des articles moins chers, une autre "
-    "taille ou couleur.",
+    footer="Demandez-moi des détails (par exemple « le deuxième »), des articles moins chers{others}.",
+    other_variations=", une autre taille ou couleur",
     none_cheaper="Je n'ai rien trouvé de moins cher pour {subject}{filters} que ce que je vous ai montré.",
     none_pricier="Je n'ai rien trouvé de plus haut de gamme pour {subject}{filters} que ce que je vous ai montré.",
     none_more="C'est tout ce que j'ai pour {subject}{filters}.",
