@@ -197,7 +197,13 @@
       price: p.price, discountPrice: p.discountPrice !== undefined ? p.discountPrice : p.discountedPrice,
       priceText: p.priceText || null, discountPriceText: p.discountPriceText || null,
       mainImage: p.mainImage || null, inStock: !!p.inStock, asked: asked || [],
+      url: web(p.url), cartUrl: web(p.cartUrl), priceFrom: !!p.priceFrom,
     };
+  }
+
+  // A link the catalog gave, if it is a web address (never a script).
+  function web(url) {
+    return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null;
   }
 
   // The sizes and colours the search asked for: a card says whether the product has them.
@@ -329,6 +335,8 @@
   .card p { margin: 0; }
   .card .name { font-weight: 600; font-size: 14px; color: #1b1d21; text-decoration: none; }
   .card a.name:hover { text-decoration: underline; }
+  .card .links { display: flex; gap: 10px; flex-wrap: wrap; margin-top: 2px; font-size: 13px; }
+  .card .links a { color: var(--accent); font-weight: 600; }
   .price { font-size: 14px; }
   .price s { color: #5b616b; margin-right: 6px; }
   .price .now { color: #a3240f; font-weight: 700; }
@@ -409,7 +417,7 @@
     if (!cards.length) return null;
     var pattern = data.productUrl;
     return el("ul", { class: "cards", "aria-label": "Products" }, cards.map(function (c) {
-      var href = pattern ? pattern.replace("{slug}", encodeURIComponent(c.slug || "")).replace("{id}", encodeURIComponent(c.id)) : null;
+      var href = pattern ? pattern.replace("{slug}", encodeURIComponent(c.slug || "")).replace("{id}", encodeURIComponent(c.id)) : c.url;
       var discounted = c.discountPrice != null && Number(c.discountPrice) < Number(c.price);
       var price = discounted
         ? el("p", { class: "price" }, [
@@ -418,14 +426,21 @@
             el("span", { class: "now", text: money(c.discountPriceText, c.discountPrice, c.currency) }),
           ])
         : el("p", { class: "price", text: money(c.priceText, c.price, c.currency) });
+      if (c.priceFrom) price.prepend(el("span", { class: "from", text: "from " }));
       var where = c.asked.length ? " in " + c.asked.join(", ") : "";
+      var links = [];
+      var away = PAGE ? { target: "_blank", rel: "noopener" } : {};
+      if (href) links.push(el("a", Object.assign({ class: "view", href: href, text: "View", "aria-label": "View " + c.name }, away)));
+      if (c.cartUrl && c.inStock) {
+        links.push(el("a", Object.assign({ class: "basket", href: c.cartUrl, text: "Add to basket", "aria-label": "Add " + c.name + " to the basket" }, away)));
+      }
       return el("li", { class: "card" }, [
         picture(c),
         el("div", { class: "body" }, [
           el(href ? "a" : "span", { class: "name", href: href, text: c.name }),
           price,
           el("p", { class: "stock" + (c.inStock ? "" : " out"), text: (c.inStock ? "In stock" : "Out of stock") + where }),
-        ]),
+        ].concat(links.length ? [el("p", { class: "links" }, links)] : [])),
       ]);
     }));
   }
