@@ -55,8 +55,6 @@ class OwnedPostgres:
     def __init__(self, server: EmbeddedPostgres, database: str = DATABASE) -> None:
         self.server = server
         self.database = database
-        self._conn: asyncpg.Connection | None = None
-        self._lock: anyio.Lock | None = None
 
     @property
     def running(self) -> bool:
@@ -66,7 +64,6 @@ class OwnedPostgres:
         await anyio.to_thread.run_sync(self.server.start)
 
     async def stop(self) -> None:
-        await self.close()
         await anyio.to_thread.run_sync(self.server.stop)
         assert not (self.server.pgdata / "postmaster.pid").exists(), "the server is still running"
 
@@ -76,25 +73,8 @@ class OwnedPostgres:
 
     @contextlib.asynccontextmanager
     async def connect(self) -> AsyncIterator[asyncpg.Connection]:
-        """The test's connection to its database, kept for the next query (one at a time): a
-        connection per query makes the server start a backend each time, dozens of times a
-        second in the polling loops, CPU the processes under test need. A failed query drops it."""
-        self._lock = self._lock or anyio.Lock()
-        async with self._lock:
-            if self._conn is None or self._conn.is_closed():
-                self._conn = await asyncpg.connect(self.dsn, timeout=10)
-            try:
-                yield self._conn
-            except BaseException:
-                await self.close()
-                raise
-
-    async def close(self) -> None:
-        """Close the kept connection (before the server stops or the database is dropped)."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with anyio.CancelScope(shield=True):
-                await _close_quietly(conn)
+        async with self.connect_to(self.database) as conn:
+            yield conn
 
     @contextlib.asynccontextmanager
     async def connect_to(self, database: str) -> AsyncIterator[asyncpg.Connection]:
@@ -115,13 +95,6 @@ class OwnedPostgres:
     async def fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
         async with self.connect() as conn:
             return await conn.fetchrow(sql, *args)
-
-
-async def _close_quietly(conn: asyncpg.Connection) -> None:
-    try:
-        await conn.close(timeout=2)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
-        conn.terminate()  # the server went away under it
 
 
 def embedded_server(data_dir: Path) -> EmbeddedPostgres:
@@ -148,14 +121,12 @@ async def database_copy(pg: OwnedPostgres, name: str | None = None) -> AsyncIter
     fraction of a second), dropped at the end; the server is started again first if the test
     left it stopped."""
     copy = OwnedPostgres(pg.server, name or f"fault_{uuid.uuid4().hex[:12]}")
-    await pg.close()  # a template has no connections
     async with pg.connect_to("postgres") as admin:
         await admin.execute(f'CREATE DATABASE "{copy.database}" TEMPLATE "{pg.database}"')
     try:
         yield copy
     finally:
         with anyio.CancelScope(shield=True):
-            await copy.close()
             if not copy.running:
                 await copy.start()
             async with pg.connect_to("postgres") as admin:
