@@ -1,8 +1,10 @@
-"""Fixtures of the fault suite: a migrated cluster built once per session, copied for every
-test into a PostgreSQL of its own that the test may stop and start."""
+"""Fixtures of the fault suite: a migrated cluster built once per session (copied by the tests
+that need a data directory of their own), one PostgreSQL on a copy of it for the session, and
+a database of its own on that server for every test, which the test may stop and start."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -11,14 +13,25 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _in_thread
-from tests.faults.harness import OwnedPostgres, build_migrated_cluster, owned_postgres
+from tests.faults.harness import OwnedPostgres, build_migrated_cluster, copy_cluster, database_copy, embedded_server
+
+# Room the suite's clusters take at most (the template, the server and its largest databases).
+MEMORY_DISK_ROOM = 1 << 30
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A new directory for a throw-away cluster: in memory (/dev/shm) when there is room there,
+    so that copying and deleting clusters does not wait on the disk; else in the temp folder."""
+    shm = Path("/dev/shm")  # noqa: S108 - a private mkdtemp below it
+    in_memory = shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free >= MEMORY_DISK_ROOM
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=shm if in_memory else None))
 
 
 @pytest.fixture(scope="session")
 def migrated_cluster() -> Iterator[Path]:
     """The data directory of a stopped cluster whose `shopagent` database is migrated (by the
     real `shopagent migrate`)."""
-    data_dir = Path(tempfile.mkdtemp(prefix="sa-faults-template-"))
+    data_dir = scratch_dir("sa-faults-template-")
     try:
         _in_thread(build_migrated_cluster, data_dir)
         yield data_dir
@@ -26,9 +39,25 @@ def migrated_cluster() -> Iterator[Path]:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def pg_server(migrated_cluster: Path) -> Iterator[OwnedPostgres]:
+    """The suite's PostgreSQL (on a copy of the migrated cluster), running; its migrated
+    `shopagent` database is the template of the tests' own databases, never used itself."""
+    data_dir = scratch_dir("sa-faults-pg-")
+    copy_cluster(migrated_cluster, data_dir)
+    server = embedded_server(data_dir)
+    server.start()
+    try:
+        yield OwnedPostgres(server)
+    finally:
+        if server.alive():
+            server.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
 @pytest.fixture
-async def pg(migrated_cluster: Path, tmp_path: Path) -> AsyncIterator[OwnedPostgres]:
-    """A running PostgreSQL owned by this test (its own copy of the migrated cluster, in
-    `tmp_path / "pg"`), stopped at the end if the test left it running."""
-    async with owned_postgres(migrated_cluster, tmp_path / "pg") as server:
-        yield server
+async def pg(pg_server: OwnedPostgres) -> AsyncIterator[OwnedPostgres]:
+    """A migrated database of this test's own on the suite's PostgreSQL, which the test may
+    stop and start (it is running again, and the database dropped, at the end)."""
+    async with database_copy(pg_server) as database:
+        yield database

@@ -11,7 +11,6 @@ import contextlib
 import json
 import logging
 import random
-import shutil
 import subprocess
 import time
 import uuid
@@ -49,29 +48,37 @@ HIGH_RATE = {"RATE_PER_MINUTE": "600000", "RATE_BURST": "100000"}
 
 
 class OwnedPostgres:
-    """One embedded PostgreSQL owned by one test: started, stopped and started again at will,
-    on the same data directory (so the same socket path and DSN)."""
+    """A database of its own on the suite's embedded PostgreSQL, which the test owning it may
+    stop and start again at will (the server keeps its data directory and socket, so the DSN
+    stays valid); the fixtures hand the server on running."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.server = EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
-        self.running = False
+    def __init__(self, server: EmbeddedPostgres, database: str = DATABASE) -> None:
+        self.server = server
+        self.database = database
+
+    @property
+    def running(self) -> bool:
+        return self.server.alive()
 
     async def start(self) -> None:
         await anyio.to_thread.run_sync(self.server.start)
-        self.running = True
 
     async def stop(self) -> None:
         await anyio.to_thread.run_sync(self.server.stop)
         assert not (self.server.pgdata / "postmaster.pid").exists(), "the server is still running"
-        self.running = False
 
     @property
     def dsn(self) -> str:
-        return self.server.dsn(DATABASE)
+        return self.server.dsn(self.database)
 
     @contextlib.asynccontextmanager
     async def connect(self) -> AsyncIterator[asyncpg.Connection]:
-        conn = await asyncpg.connect(self.dsn, timeout=10)
+        async with self.connect_to(self.database) as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def connect_to(self, database: str) -> AsyncIterator[asyncpg.Connection]:
+        conn = await asyncpg.connect(self.server.dsn(database), timeout=10)
         try:
             yield conn
         finally:
@@ -90,10 +97,14 @@ class OwnedPostgres:
             return await conn.fetchrow(sql, *args)
 
 
+def embedded_server(data_dir: Path) -> EmbeddedPostgres:
+    return EmbeddedPostgres(data_dir, options=FAST_OPTIONS)
+
+
 async def build_migrated_cluster(data_dir: Path) -> None:
     """initdb, create the shopagent database and migrate it with the real `shopagent migrate`,
     then stop: a cluster that tests copy instead of doing all that each time."""
-    pg = OwnedPostgres(data_dir)
+    pg = OwnedPostgres(embedded_server(data_dir))
     await pg.start()
     try:
         await ensure_database(pg.server.dsn("postgres"), DATABASE)
@@ -104,45 +115,22 @@ async def build_migrated_cluster(data_dir: Path) -> None:
         await pg.stop()
 
 
-async def build_cluster_from(
-    template: Path, data_dir: Path, prepare: Callable[[OwnedPostgres], Awaitable[None]]
-) -> None:
-    """A copy of `template` that `prepare` has filled (with the server running), stopped again:
-    a starting point several tests copy (a catalog imported once, say)."""
-    await anyio.to_thread.run_sync(copy_cluster, template, data_dir)
-    pg = OwnedPostgres(data_dir)
-    await pg.start()
-    try:
-        await prepare(pg)
-    finally:
-        await pg.stop()
-
-
 @contextlib.asynccontextmanager
-async def owned_postgres(template: Path, data_dir: Path) -> AsyncIterator[OwnedPostgres]:
-    """A running PostgreSQL on a copy of the stopped cluster `template`, stopped at the end."""
-    await anyio.to_thread.run_sync(copy_cluster, template, data_dir)
-    pg = OwnedPostgres(data_dir)
-    await pg.start()
+async def database_copy(pg: OwnedPostgres, name: str | None = None) -> AsyncIterator[OwnedPostgres]:
+    """A new database on `pg`'s server copied from `pg`'s (`CREATE DATABASE ... TEMPLATE`, a
+    fraction of a second), dropped at the end; the server is started again first if the test
+    left it stopped."""
+    copy = OwnedPostgres(pg.server, name or f"fault_{uuid.uuid4().hex[:12]}")
+    async with pg.connect_to("postgres") as admin:
+        await admin.execute(f'CREATE DATABASE "{copy.database}" TEMPLATE "{pg.database}"')
     try:
-        yield pg
+        yield copy
     finally:
         with anyio.CancelScope(shield=True):
-            if pg.running:
-                await pg.stop()
-        await anyio.to_thread.run_sync(_drop_cluster_keeping_log, pg.server.pgdata)
-
-
-def _drop_cluster_keeping_log(pgdata: Path) -> None:
-    """Free the disk a finished test's cluster takes (~90 MB); its server log stays for a look."""
-    if (pgdata / "postmaster.pid").exists():
-        return  # still running: leave it be
-    for child in pgdata.iterdir():
-        if child.name != "log":
-            if child.is_dir():
-                shutil.rmtree(child, ignore_errors=True)
-            else:
-                child.unlink(missing_ok=True)
+            if not copy.running:
+                await copy.start()
+            async with pg.connect_to("postgres") as admin:
+                await admin.execute(f'DROP DATABASE "{copy.database}" WITH (FORCE)')
 
 
 def copy_cluster(template: Path, data_dir: Path) -> None:

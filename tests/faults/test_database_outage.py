@@ -150,9 +150,10 @@ async def test_postgres_stopped_and_started_under_load(pg):
         run_role("mcp", env, wait_ready=False) as mcp,
         run_role("indexer,reaper", env, wait_ready=False) as indexer,
     ):
-        await all_ready(mcp, indexer)
+        await mcp.wait_for_log("all actors ready", timeout=60)  # the chat instance checks it at start
         chat_env = env | {"SHOPAGENT_CHAT__MCP_URL": mcp_url(mcp)}
-        async with run_role("chat", chat_env) as chat:
+        async with run_role("chat", chat_env, wait_ready=False) as chat:
+            await all_ready(chat, indexer)
             procs = {"chat": chat, "mcp": mcp, "indexer": indexer}
             pids = {name: p.process.pid for name, p in procs.items()}
             product_ids = await _seed(pg, chat)

@@ -11,17 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _in_thread
 from tests.faults.harness import (
     OwnedPostgres,
     all_ready,
-    build_cluster_from,
+    database_copy,
     holder_pattern,
     import_catalog,
     index_report,
     now,
     outbox_done,
-    owned_postgres,
     poll,
     run_role,
     service_env,
@@ -68,18 +66,18 @@ async def _import_backlog(pg: OwnedPostgres) -> None:
 
 
 @pytest.fixture(scope="module")
-def backlog_cluster(migrated_cluster: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A stopped cluster holding the imported catalog and its 1500 pending outbox events
-    (imported once by the real `shopagent catalog import`, copied by each test)."""
-    data_dir = tmp_path_factory.mktemp("backlog")
-    _in_thread(build_cluster_from, migrated_cluster, data_dir, _import_backlog)
-    return data_dir
+async def backlog_database(pg_server: OwnedPostgres) -> AsyncIterator[OwnedPostgres]:
+    """A database holding the imported catalog and its 1500 pending outbox events (imported
+    once by the real `shopagent catalog import`), the template of each test's own copy."""
+    async with database_copy(pg_server) as backlog:
+        await _import_backlog(backlog)
+        yield backlog
 
 
 @pytest.fixture
-async def backlog_pg(backlog_cluster: Path, tmp_path: Path) -> AsyncIterator[OwnedPostgres]:
-    async with owned_postgres(backlog_cluster, tmp_path / "pg") as server:
-        yield server
+async def backlog_pg(backlog_database: OwnedPostgres) -> AsyncIterator[OwnedPostgres]:
+    async with database_copy(backlog_database) as database:
+        yield database
 
 
 async def holding_mid_backlog(pg, indexer, fewest: int, most: int) -> list[int] | None:

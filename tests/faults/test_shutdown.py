@@ -42,8 +42,11 @@ async def _conversation_row(pg: OwnedPostgres, conversation_id: str) -> dict:
     return dict(row)
 
 
-@pytest.mark.parametrize("stream", [False, True], ids=["json", "event-stream"])
-async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_nothing(pg, stream):
+# Both ways a turn is answered, each with a turn in flight at the same SIGTERM.
+STREAM = {"json": False, "event-stream": True}
+
+
+async def test_sigterm_during_long_turns_answers_503_shutting_down_and_stores_nothing(pg):
     async with slow_openai() as model:
         env = service_env(
             pg,
@@ -52,35 +55,37 @@ async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_n
             SHOPAGENT_RUNTIME__SHUTDOWN_GRACE_SECONDS=str(GRACE_SECONDS),
         )
         async with run_role("chat", env) as chat, httpx.AsyncClient(base_url=http_url(chat), timeout=30) as client:
-            user = new_user()
-            first = await client.post("/api/assistant-agent/chat", json={"query": "hello"}, headers=chat_headers(user))
-            assert first.status_code == 200, first.text
-            conversation = first.json()["conversationId"]
-            stored_before = await _conversation_row(pg, conversation)
+            users = {kind: new_user() for kind in STREAM}
+            conversations, stored_before = {}, {}
+            for kind, user in users.items():
+                hello = {"query": "hello"}
+                first = await client.post("/api/assistant-agent/chat", json=hello, headers=chat_headers(user))
+                assert first.status_code == 200, first.text
+                conversations[kind] = first.json()["conversationId"]
+                stored_before[kind] = await _conversation_row(pg, conversations[kind])
 
-            model.hold = True  # the next model call takes longer than any grace period
-            answer: dict = {}
-            answered = anyio.Event()
+            model.hold = True  # the next model calls take longer than any grace period
+            answers: dict[str, dict] = {kind: {} for kind in STREAM}
 
-            async def long_turn() -> None:
-                body = {"query": "take your time", "conversationId": conversation}
-                headers = chat_headers(user) | ({"Accept": "text/event-stream"} if stream else {})
+            async def long_turn(kind: str) -> None:
+                body = {"query": "take your time", "conversationId": conversations[kind]}
+                headers = chat_headers(users[kind]) | ({"Accept": "text/event-stream"} if STREAM[kind] else {})
                 try:
                     async with client.stream("POST", "/api/assistant-agent/chat", json=body, headers=headers) as r:
                         text = (await r.aread()).decode()  # to the end of the stream
-                    answer.update(status=r.status_code, text=text)
+                    answers[kind].update(status=r.status_code, text=text)
                 except httpx.TransportError as exc:  # the connection was cut: no answer at all
-                    answer.update(status=None, text=repr(exc))
-                answer["at"] = now()
-                answered.set()
+                    answers[kind].update(status=None, text=repr(exc))
+                answers[kind]["at"] = now()
 
             async with anyio.create_task_group() as tg:
-                tg.start_soon(long_turn)
-                await model.wait_requests(2, timeout=15)  # the turn is with the model
-                running = await _conversation_row(pg, conversation)
+                for kind in STREAM:
+                    tg.start_soon(long_turn, kind)
+                await model.wait_requests(2 * len(STREAM), timeout=15)  # both turns are with the model
+                running = {kind: await _conversation_row(pg, c) for kind, c in conversations.items()}
                 signalled = now()
                 chat.signal(signal.SIGTERM)
-                # New messages while the turn drains (each on a new connection): the socket stays
+                # New messages while the turns drain (each on a new connection): the socket stays
                 # open for them (it used to close at once), and they get the documented answer.
                 await chat.wait_for_log("received SIGTERM", timeout=5)
                 late: list[tuple[int | None, str]] = []
@@ -88,34 +93,37 @@ async def test_sigterm_during_a_long_turn_answers_503_shutting_down_and_stores_n
                 async def late_message() -> None:
                     late.append(await _new_message(http_url(chat)))
 
-                async with anyio.create_task_group() as senders:  # at once: the turn ends in a second
+                async with anyio.create_task_group() as senders:  # at once: the turns end in a second
                     for _ in range(3):
                         senders.start_soon(late_message)
                 code = await chat.wait_exit(timeout=GRACE_SECONDS + 10)
                 exited_in = now() - signalled
-                with anyio.fail_after(5):
-                    await answered.wait()
-            stored_after = await _conversation_row(pg, conversation)
+                tg.cancel_scope.deadline = anyio.current_time() + 5  # the turns were answered by now
+            stored_after = {kind: await _conversation_row(pg, c) for kind, c in conversations.items()}
 
-    answered_in = answer["at"] - signalled
-    print(f"answered {answered_in:.2f}s and exited {exited_in:.2f}s after SIGTERM (grace {GRACE_SECONDS:g}s)")
-    assert running["is_processing"] is True  # the claim was held while the turn ran
-    if stream:
-        events = sse_events(answer["text"])
-        assert answer["status"] == 200, answer  # the stream had begun
-        assert events, answer["text"]
-        kind, data = events[-1]
-        assert kind == "error" and data["status"] == 503 and data["code"] == "shutting_down", events
-        assert not any(k in ("answer", "done") for k, _ in events), events
-    else:
-        assert answer["status"] == 503, answer
-        assert json.loads(answer["text"])["error"]["code"] == "shutting_down", answer
-    # The late message got the documented answer, not a refused connection.
+    for kind, answer in answers.items():
+        assert "at" in answer, f"{kind}: no answer within 5s of the exit"
+        answered_in = answer["at"] - signalled
+        print(f"{kind}: answered {answered_in:.2f}s after SIGTERM (grace {GRACE_SECONDS:g}s)")
+        assert running[kind]["is_processing"] is True  # the claim was held while the turn ran
+        if STREAM[kind]:
+            events = sse_events(answer["text"])
+            assert answer["status"] == 200, answer  # the stream had begun
+            assert events, answer["text"]
+            event, data = events[-1]
+            assert event == "error" and data["status"] == 503 and data["code"] == "shutting_down", events
+            assert not any(k in ("answer", "done") for k, _ in events), events
+        else:
+            assert answer["status"] == 503, answer
+            assert json.loads(answer["text"])["error"]["code"] == "shutting_down", answer
+        expected = {"is_processing": False, "claim_token": None, "messages": stored_before[kind]["messages"]}
+        assert stored_after[kind] == expected, (kind, stored_after[kind])
+        assert answered_in >= GRACE_SECONDS / 2 - 0.1  # the turn had its time, it was not cut at once
+        assert answered_in <= GRACE_SECONDS + 0.5
+    print(f"exited {exited_in:.2f}s after SIGTERM")
+    # The late messages got the documented answer, not a refused connection.
     assert set(late) == {(503, "shutting_down")}, late
-    assert stored_after == {"is_processing": False, "claim_token": None, "messages": stored_before["messages"]}
     assert code == 0
-    assert answered_in >= GRACE_SECONDS / 2 - 0.1  # the turn had its time, it was not cut at once
-    assert answered_in <= GRACE_SECONDS + 0.5
     assert exited_in <= GRACE_SECONDS + 1
 
 
