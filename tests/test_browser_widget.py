@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 from shopagent.domain.tokens import issue_token
@@ -36,6 +37,15 @@ GERMAN_PRICE = re.compile(r"^\d{1,3}(\.\d{3})*,\d\d\u00a0€$")  # 189,00 €
 ENGLISH_PRICE = re.compile(r"^€\d{1,3}(,\d{3})*\.\d\d$")  # €189.00
 
 
+async def stored_answer(url: str, token: str) -> str:
+    """The text of the latest answer of the token's user, as the chat API stored it."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=30) as client:
+        (latest, *_) = (await client.get("/api/conversations", params={"limit": 1})).json()["conversations"]
+        messages = (await client.get(f"/api/conversations/{latest['id']}")).json()["messages"]
+    return [m["text"] for m in messages if m["role"] != "user" and m["text"]][-1]
+
+
 async def card_prices(page) -> list[str]:
     """Each card's price as shown: the discounted one where there is one."""
     prices = []
@@ -54,14 +64,18 @@ async def test_card_prices_are_written_as_the_answer_writes_them_in_the_stores_l
     sample_shop, page, store, written
 ):
     async with shop_server(sample_shop, store=store) as url:
-        await page.goto(chat_page(url, issue_token(SECRET, user())))
+        token = issue_token(SECRET, user())
+        await page.goto(chat_page(url, token))
         await ask(page, QUERY)
         await expect_answer_with_cards(page)
-        text = await page.locator(".msg.assistant").last.text_content()
+        text = await stored_answer(url, token)  # the whole answer, as clients without cards get it
         prices = await card_prices(page)
         assert prices and all(written.match(price) for price in prices), prices
         assert all(price in text for price in prices), (prices, text)  # the same words in the text and on the cards
         assert " EUR" not in text
+        # On the page the numbered lines the cards repeat are left out: a sentence around the cards.
+        shown = await page.locator(".msg.assistant").last.text_content()
+        assert not any(price in shown for price in prices) and not re.search(r"^\s*1\. ", shown, re.M), shown
 
         await page.reload()  # the stored conversation: the server's cards again, the same prices
         await expect(page.locator(".card")).to_have_count(len(prices))

@@ -445,6 +445,17 @@
     }));
   }
 
+  // The answer as shown above its cards: without the numbered lines that only repeat a card (its
+  // name, price and sizes), which the answer keeps for clients that draw no cards.
+  function around(text, cards) {
+    var names = cards.map(function (c) { return String(c.name || "").toLowerCase(); }).filter(Boolean);
+    var kept = text.split("\n").filter(function (line) {
+      var listed = /^\s*\d+\.\s/.test(line);
+      return !(listed && names.some(function (n) { return line.toLowerCase().indexOf(n) >= 0; }));
+    });
+    return kept.join("\n").trim() || text;
+  }
+
   // A picture that cannot be loaded gives way to a plain tile, so the cards stay alike.
   function picture(c) {
     if (!c.mainImage) return el("div", { class: "noimg", "aria-hidden": "true" });
@@ -467,7 +478,7 @@
   }
 
   function answer(node, text, cards, sources, question) {
-    node.textContent = text;
+    node.textContent = cards && cards.length ? around(text, cards) : text;
     node.classList.remove("pending");
     node.removeAttribute("aria-busy");
     var list = cardList(cards || []);
