@@ -53,7 +53,7 @@ from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import ensure_database, open_pool
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
-from shopagent.adapters.postgres.search_sql import filters_clause
+from shopagent.adapters.postgres.search_sql import FILTER_PARAMETERS, filter_args, filters_clause
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
@@ -126,7 +126,9 @@ class CountingSearchIndex(PostgresSearchIndex):
         threshold = self._tuning.exact_below_products
         if filters.any:
             matching = await conn.fetch(
-                f"SELECT p.id FROM product p WHERE {filters_clause(1, filters)} LIMIT $7", *args, threshold
+                f"SELECT p.id FROM product p WHERE {filters_clause(1, filters)} LIMIT ${FILTER_PARAMETERS + 1}",
+                *args,
+                threshold,
             )
             if len(matching) < threshold:
                 rows = await conn.fetch(
@@ -196,13 +198,16 @@ async def build_catalog(pool, products: int, rng: np.random.Generator, args, pie
     names, categories, descriptions, title_vectors, description_vectors = compose(pieces, rng, products)
     prices = np.round(rng.uniform(10, 400, size=products), 2)
     discounted = rng.random(products) < 0.25
+    listed = [Decimal(f"{price:.2f}") for price in prices]
+    paid = [Decimal(f"{prices[i] * 0.8:.2f}") if discounted[i] else listed[i] for i in range(products)]
     async with pool.acquire() as conn:
         await conn.copy_records_to_table(
             "product",
-            columns=["slug", "name", "category", "description", "price", "discount_price", "currency"],
+            columns=["slug", "name", "category", "description", "price", "discount_price", "currency", "price_low",
+                     "price_high"],
             records=[
-                (f"p-{i}", names[i], categories[i], descriptions[i], Decimal(f"{prices[i]:.2f}"),
-                 Decimal(f"{prices[i] * 0.8:.2f}") if discounted[i] else None, "EUR")
+                (f"p-{i}", names[i], categories[i], descriptions[i], listed[i], paid[i] if discounted[i] else None,
+                 "EUR", paid[i], paid[i])
                 for i in range(products)
             ],
         )  # fmt: skip
@@ -219,8 +224,13 @@ async def build_catalog(pool, products: int, rng: np.random.Generator, args, pie
                 variations.append((product_id, "red", SIZES[n % 5] if SIZES[n % 5] != "M" else "L", 3, 0))
             for size in rng.choice(SIZES, size=2, replace=False):
                 variations.append((product_id, COLORS[n % len(COLORS)], str(size), int(rng.integers(0, 6)), 0))
+        at = {product_id: n for n, product_id in enumerate(ids)}
+        # As the catalog writes them: the key that tells a product's variations apart, and the price each sells at.
+        keyed = [(*v, f"{v[1]}\x1f{v[2]}", paid[at[v[0]]]) for v in variations]
         await conn.copy_records_to_table(
-            "product_variation", columns=["product_id", "color", "size", "quantity", "reserved"], records=variations
+            "product_variation",
+            columns=["product_id", "color", "size", "quantity", "reserved", "variant_key", "paid_price"],
+            records=keyed,
         )
         chunks = []
         for n, product_id in enumerate(ids):
@@ -346,10 +356,8 @@ async def measure_selectivities(pool, variants, index, queries, texts, args) -> 
         request = variants["now"].request("q0", 10, **filters)
         async with pool.acquire() as conn:
             matching = await conn.fetchval(
-                f"SELECT count(*) FROM product p WHERE {filters_clause(1)}",
-                request.filters.min_price, request.filters.max_price, request.filters.on_variation,
-                list(request.filters.colors), list(request.filters.sizes), request.filters.in_stock,
-            )  # fmt: skip
+                f"SELECT count(*) FROM product p WHERE {filters_clause(1)}", *filter_args(request.filters)
+            )
         estimated = await index.estimated_matching(request.filters)
         recalls = {name: [] for name in variants}
         vector_ms = {name: [] for name in variants}
