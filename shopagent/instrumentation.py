@@ -112,9 +112,6 @@ class MeasuredToolGateway:
         self._metrics.chat_tool_calls.labels(tool, "error" if result.is_error else "ok").inc()
         return result
 
-    async def close(self) -> None:
-        await self.wrapped.close()
-
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)
 

@@ -18,10 +18,20 @@ from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.bootstrap import prepare_schema
 from shopagent.runtime.retry import waits_off
 from shopagent.settings import Settings
+from tests.tiers import guard_unit, mark_tiers
 
 TEMPLATE = "shopagent_template"
 # Durability is irrelevant for throw-away test data; these make the suite faster.
 FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_tiers(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    yield from guard_unit(item)
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ from tests.test_chat_api import SEARCH
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = [
+    pytest.mark.process,
     pytest.mark.anyio,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium; .ci/run does)"),
 ]

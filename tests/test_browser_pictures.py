@@ -25,6 +25,7 @@ from tests.helpers import free_port
 from tests.test_browser import CHROMIUM, QUERY, SECRET, WAIT_MS, ask, chat_page, expect, shop_server, user
 
 pytestmark = [
+    pytest.mark.process,
     pytest.mark.anyio,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium; .ci/run does)"),
 ]

@@ -97,6 +97,46 @@ async def test_over_http_the_gateway_keeps_one_session_for_all_its_calls(service
     assert sorted(methods) == ["server/discover"] + ["tools/call"] * 6 + ["tools/list"], methods
 
 
+async def test_over_http_a_call_waits_out_the_servers_retry_after_and_gives_up_at_the_budget(services, retry_waits):
+    """A 429 is waited out for as long as the server says (Retry-After: 3, under the 10 s
+    cap); a server failing every call (503) costs three attempts, then a result the model can
+    read. Every wait goes through the service's one retry loop."""
+    from starlette.responses import PlainTextResponse
+
+    secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
+    settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
+    app = build_mcp_app(services.mcp_server, settings)
+    refusals: list[PlainTextResponse] = []
+    calls: list[str] = []
+
+    async def refusing(scope, receive, send):
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"mcp-method") == b"tools/call":
+            calls.append("tools/call")
+            if refusals:
+                await refusals.pop(0)(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    sock = bind_tcp("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    async with anyio.create_task_group() as tg:
+        await tg.start(partial(serve_asgi, refusing, sock, name="mcp", grace_seconds=1))
+        async with open_over_http(url, "gateway-key") as gateway:
+            retry_waits.clear()
+            refusals[:] = [PlainTextResponse("slow down", 429, headers={"Retry-After": "3"})] * 2
+            throttled = await gateway.safe_call("product-semantic-search", {"query": "boot"})
+            assert (throttled.is_error, retry_waits, len(calls)) == (False, [3.0, 3.0], 3)
+            retry_waits.clear()
+            calls.clear()
+            refusals[:] = [PlainTextResponse("down", 503)] * 10
+            failed = await gateway.safe_call("product-semantic-search", {"query": "boot"})
+        tg.cancel_scope.cancel()
+    assert failed == ToolResult(
+        is_error=True, text="the tool product-semantic-search could not be reached; try again later"
+    )
+    assert (len(calls), len(retry_waits)) == (3, 2), (calls, retry_waits)
+
+
 async def test_an_unreachable_mcp_server_fails_at_open():
     url = f"http://127.0.0.1:{free_port()}/mcp"
     with anyio.fail_after(30), pytest.raises(ConfigError, match="cannot use the MCP server"):

@@ -351,7 +351,9 @@ class ChatModel(Protocol):
 
 
 class ToolGateway(Protocol):
-    """The tools the agent may use, wherever they live (an MCP server, in process or remote)."""
+    """The tools the agent may use, wherever they live (an MCP server, in process or remote).
+
+    Its lifetime belongs to whoever opened it (a context manager), not to its users."""
 
     async def list_tools(self) -> list[ToolSpec]:
         """The tools, fetched once and cached."""
@@ -360,8 +362,6 @@ class ToolGateway(Protocol):
     async def safe_call(self, name: str, args: Any) -> ToolResult:
         """Call a tool; never raises: every failure becomes an error result the model can read."""
         ...
-
-    async def close(self) -> None: ...
 
 
 class Conversations(Protocol):
