@@ -199,8 +199,8 @@ async def run_pipeline_until_indexed(services, total: int) -> tuple[float, float
             finished.set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
-        indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit,
+        services.embedder, indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
         leases=services.leases,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
@@ -238,8 +238,8 @@ async def freshness(services, updates: int) -> list[float]:
             waiting[event.product_id].set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
-        indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit,
+        services.embedder, indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
         leases=services.leases,
     )  # fmt: skip
     products = await services.catalog.list_products(limit=updates)
@@ -282,9 +282,11 @@ async def searchable_freshness(services, updates: int) -> tuple[list[float], lis
         return (time.perf_counter() - began) * 1000
 
     policy = indexing_policy(services.settings)
-    pages = IndexStorePages(services.store_pages.repository, services.passages, services.embedder, policy.token_budget)
+    pages = IndexStorePages(services.store_pages.repository, services.passages, services.indexing_unit,
+                            services.embedder, policy.token_budget)  # fmt: skip
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder, policy,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit, services.embedder,
+        policy,
         keeper=services.index_keeper, leases=services.leases, pages=pages,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))

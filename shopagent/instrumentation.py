@@ -21,14 +21,8 @@ from prometheus_client.metrics_core import Metric
 
 from shopagent.adapters.postgres.database import GuardedPool
 from shopagent.application.conversations import ChatService, TurnResult
-from shopagent.application.ports import (
-    ChatModel,
-    ChunkStore,
-    EmbeddingModel,
-    SaveOutcome,
-    ToolGateway,
-    VectorIndexAdmin,
-)
+from shopagent.application.ports import ChatModel, EmbeddingModel, SaveOutcome, ToolGateway
+from shopagent.application.ports.indexing import ChunkStore, VectorIndexAdmin
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.errors import ShopagentError
 from shopagent.domain.indexing import OutboxEvent

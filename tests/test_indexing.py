@@ -167,7 +167,9 @@ class FlakyEmbedder(HashEmbedder):
 async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_failed_recovers(services):
     flaky = FlakyEmbedder()
     policy = IndexingPolicy(max_attempts=3, backoff_seconds=0.01, backoff_max_seconds=0.02)
-    index = IndexProducts(services.catalog.repository, services.outbox, services.chunk_store, flaky, policy)
+    index = IndexProducts(
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit, flaky, policy
+    )
     product = await services.catalog.create_product(product_input())
 
     async def dead_lettered():

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import anyio
 
-from shopagent.application.ports import Outbox
+from shopagent.application.ports.indexing import OutboxLeases
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 
@@ -25,7 +25,7 @@ class Leases:
     `release_all` gives back at once what was not finished, for another indexer to take.
     """
 
-    def __init__(self, outbox: Outbox, *, lease_seconds: float, max_attempts: int, worker: str, ahead: int):
+    def __init__(self, outbox: OutboxLeases, *, lease_seconds: float, max_attempts: int, worker: str, ahead: int):
         self._outbox = outbox
         self.lease_seconds = lease_seconds
         self._max_attempts = max_attempts

@@ -12,7 +12,8 @@ import time
 
 import anyio
 
-from shopagent.application.ports import ChunkStore, IndexBuild, Outbox, VectorIndexAdmin, VectorIndexSpec
+from shopagent.application.ports import IndexBuild, VectorIndexSpec
+from shopagent.application.ports.indexing import ChunkStore, OutboxBacklog, VectorIndexAdmin
 from shopagent.domain.errors import DatabaseUnavailable
 
 log = logging.getLogger("shopagent.indexing")
@@ -41,7 +42,7 @@ class VectorIndexKeeper:
     def __init__(
         self,
         index: VectorIndexAdmin,
-        outbox: Outbox,
+        outbox: OutboxBacklog,
         chunks: ChunkStore,
         model: str,
         dimension: int,
