@@ -23,8 +23,9 @@ from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.application import index_runs
 from shopagent.application.housekeeping import release_stuck_conversations
-from shopagent.application.limits import RateLimit, RateLimits
+from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel
+from shopagent.application.ports.operations import RateLimits
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check, storage_check
 from shopagent.entrypoints.http.ops import Health, health_metrics

@@ -440,15 +440,13 @@ async def test_a_failing_build_is_logged_and_tried_again_later_without_stopping_
         assert await conn.fetchval("SELECT to_regclass($1)", vector_index_name("hash-384")) is None
 
 
-async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services, monkeypatch):
-    import shopagent.application.vector_index as vector_index
-
+async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services):
     await services.catalog.create_product(product_input())  # one event due, and it stays due
     keeper = services.index_keeper
     await keeper.prepare()
     await keeper.settle()
     assert keeper.pending  # waits for the backlog to drain...
-    monkeypatch.setattr(vector_index, "_PATIENCE_SECONDS", 0.0)
+    keeper.patience_seconds = 0.0  # the patience, as if spent
     await keeper.settle()
     assert not keeper.pending  # ...but not for ever, when it is far from a bulk load
     assert await vector_index_definition(services) is not None

@@ -12,7 +12,8 @@ import pytest
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, says
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
-from shopagent.application.limits import RateLimit, Taken
+from shopagent.application.limits import RateLimit
+from shopagent.application.ports.operations import Taken
 from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
 from shopagent.domain.errors import RateLimitExceeded
 from shopagent.domain.tokens import issue_token

@@ -71,7 +71,9 @@ def build_mcp_app(
         transport_security=security,
         max_request_body_size=mcp.max_body_bytes,
     )
-    if isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
+    if not mcp.fast_path:
+        log.info("the MCP fast path is off (mcp.fast_path = false): every request goes through the SDK")
+    elif isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
         app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
     app = PostOnly(BodyFirst(app, max_body=mcp.max_body_bytes))
     if limit is not None:
