@@ -51,13 +51,15 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, build_public_app, open_services
+from shopagent.bootstrap import SAMPLE_CATALOG, build_public_app
 from shopagent.domain.catalog import ProductInput, VariationInput
 from shopagent.domain.chat import FunctionResponse
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 BENCH_SECRET = secrets.token_urlsafe(32)
 

@@ -56,19 +56,15 @@ from shopagent.adapters.postgres.vector_index import drop_vector_index, ensure_v
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.store_pages import IndexStorePages
-from shopagent.bootstrap import (
-    INDEXER_ACTORS,
-    SAMPLE_CATALOG,
-    embedding_model_id,
-    indexing_policy,
-    open_services,
-    roster_for,
-)
+from shopagent.bootstrap import SAMPLE_CATALOG, roster_for
 from shopagent.domain.catalog import ProductInput, ProductPatch, VariationInput
 from shopagent.domain.indexing import chunk_product
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings, load_settings
+from shopagent.wiring.policies import embedding_model_id, indexing_policy
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 WORDS = [
     "warm",

@@ -77,12 +77,14 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
 from shopagent.application.search import CatalogSearch
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services
+from shopagent.bootstrap import SAMPLE_CATALOG
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
 from shopagent.entrypoints.mcp.server import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.runtime.asgi import bind_tcp
 from shopagent.settings import EmbeddingSettings, McpSettings, Secret, Secrets, Settings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 KEY = "bench-mcp-key"
 QUERIES = Path(__file__).resolve().parent.parent / "shopagent" / "sample_data" / "eval_queries.jsonl"

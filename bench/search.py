@@ -57,10 +57,11 @@ from shopagent.adapters.postgres.search_sql import filters_clause
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
-from shopagent.bootstrap import catalog_rules, prepare_schema
 from shopagent.domain.ranking import VECTOR_ONLY
 from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.settings import McpSettings, Secret, Secrets, Settings
+from shopagent.wiring.database import prepare_schema
+from shopagent.wiring.policies import catalog_rules
 
 DIM = 384
 MODEL = "bench-minilm-384"

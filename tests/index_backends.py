@@ -43,8 +43,8 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     from shopagent.adapters.postgres.outbox import PostgresOutbox
     from shopagent.adapters.postgres.store_passages import PostgresPassageStore
     from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, PostgresVectorIndexAdmin
-    from shopagent.bootstrap import catalog_rules
     from shopagent.settings import Settings
+    from shopagent.wiring.policies import catalog_rules
 
     @contextlib.asynccontextmanager
     async def building_elsewhere() -> AsyncIterator[None]:

@@ -21,12 +21,14 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.chat import chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.settings import ChatSettings, HttpSettings, McpSettings, Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.helpers import AUTH_SECRET, free_port

@@ -16,10 +16,10 @@ import pytest
 from shopagent.actors.http import run_http
 from shopagent.application.catalog import import_products
 from shopagent.bootstrap import build_public_app
+from shopagent.commands import sample_catalog
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import HttpSettings
-from shopagent.wiring.commands import sample_catalog
 from tests import test_browser
 from tests.helpers import free_port
 from tests.test_browser import CHROMIUM, QUERY, SECRET, WAIT_MS, ask, chat_page, expect, shop_server, user

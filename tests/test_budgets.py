@@ -14,10 +14,12 @@ from starlette.requests import Request
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.visitors import client_address
 from shopagent.settings import ChatSettings, HttpSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.helpers import AUTH_SECRET, free_port
 
 pytestmark = pytest.mark.anyio

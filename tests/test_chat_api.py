@@ -17,10 +17,12 @@ from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.fake_openai import FakeOpenAI, error, reply, serving, tool_call
 from tests.helpers import eventually, free_port, wait_until

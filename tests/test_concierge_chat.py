@@ -21,12 +21,14 @@ import pytest
 from shopagent.actors.http import run_http
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
-from shopagent.bootstrap import build_concierge, build_public_app, vocabulary_source
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.catalog import ProductPatch
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.repl import run_repl
 from shopagent.settings import HttpSettings
+from shopagent.wiring.assistant import vocabulary_source
+from shopagent.wiring.providers import build_concierge
 from tests.conversation_set import SHOP_LANGUAGE, Catalog, Report, grounded, listed_names, load_conversations
 from tests.conversation_set import run_conversation as run_judged
 from tests.helpers import free_port

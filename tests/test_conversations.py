@@ -14,7 +14,6 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.conversations import ChatPolicy, ChatService
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 from shopagent.domain.conversation import trim_history, turns
 from shopagent.domain.errors import (
@@ -25,6 +24,8 @@ from shopagent.domain.errors import (
     ModelUnavailable,
     NotFound,
 )
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import wait_until
 

@@ -13,7 +13,7 @@ import pytest
 from shopagent.actors.mcp import build_mcp_app, run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process, open_over_http
-from shopagent.bootstrap import INDEXER_ACTORS, dependency_checks, health_of, open_services
+from shopagent.bootstrap import dependency_checks, health_of
 from shopagent.domain.chat import (
     ChatMessage,
     FunctionCall,
@@ -27,6 +27,8 @@ from shopagent.domain.errors import ConfigError
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import McpSettings, Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import eventually, free_port
 

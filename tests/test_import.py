@@ -14,12 +14,12 @@ import pytest
 
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.application.catalog import ImportNote, import_products
-from shopagent.bootstrap import option_words
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.shop_exports import html_to_text
 from shopagent.settings import Settings
+from shopagent.wiring.providers import option_words
 from tests.factories import product_input
 from tests.helpers import shopagent
 

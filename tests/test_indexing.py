@@ -18,13 +18,15 @@ from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.leases import Leases
 from shopagent.application.ports import SaveOutcome, VectorIndexSpec
 from shopagent.application.vector_index import VectorIndexKeeper
-from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
+from shopagent.bootstrap import roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
 from shopagent.domain.indexing import OutboxEvent, chunk_product
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import SearchSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import eventually
 
@@ -192,7 +194,7 @@ async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_fail
 
 
 async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_same_time(settings):
-    from shopagent.bootstrap import open_services
+    from shopagent.wiring.services import open_services
 
     active: set[int] = set()
     processed: list[tuple[str, int]] = []

@@ -22,8 +22,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from shopagent.actors.mcp import run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.settings import McpSettings, Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.helpers import free_port

@@ -22,14 +22,7 @@ from prometheus_client.samples import Sample
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, says
-from shopagent.bootstrap import (
-    INDEXER_ACTORS,
-    build_public_app,
-    dependency_checks,
-    health_of,
-    open_services,
-    roster_for,
-)
+from shopagent.bootstrap import build_public_app, dependency_checks, health_of, roster_for
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.ops import health_metrics
@@ -37,6 +30,8 @@ from shopagent.instrumentation import MeasuredChatModel
 from shopagent.runtime.metrics import Metrics
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
 from shopagent.settings import HttpSettings, OpsSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.fake_openai import reply, running_fake_openai, tool_call

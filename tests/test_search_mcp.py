@@ -59,7 +59,8 @@ async def shop(request, database):
     """Services over an indexed test catalog; "hnsw" forces the index path even for filters,
     and walks the HNSW index even though a table this small would be scanned otherwise."""
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     threshold = 0 if request.param == "hnsw" else 2000
     if request.param == "hnsw":

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shopagent.bootstrap import CONTAINER_MARKERS, check_data_dir
 from shopagent.domain.errors import ConfigError
+from shopagent.wiring.startup import CONTAINER_MARKERS, check_data_dir
 from tests.helpers import shopagent
 
 pytestmark = pytest.mark.anyio

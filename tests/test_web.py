@@ -15,9 +15,11 @@ import pytest
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token, verify_token
 from shopagent.settings import HttpSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.helpers import free_port
 
 pytestmark = pytest.mark.anyio
