@@ -66,6 +66,7 @@ from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+from shopagent.wiring.policies import listening
 from shopagent.wiring.services import open_services
 from shopagent.wiring.startup import INDEXER_ACTORS
 
@@ -232,7 +233,7 @@ async def converse(args: argparse.Namespace, dsn: str, url: str) -> list[Turn]:
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_http, settings, partial(build_public_app, services, None)))
+            await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, None)))
             timeout = httpx.Timeout(chat.turn_timeout_seconds + 30)
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=timeout) as client:
                 for conversation in QUICK if args.quick else CONVERSATIONS:

@@ -41,7 +41,7 @@ from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
 from shopagent.settings import Settings, describe
 from shopagent.wiring.assistant import open_chat
-from shopagent.wiring.policies import embedding_model_id, restart_policy
+from shopagent.wiring.policies import embedding_model_id, listening, mcp_serving, restart_policy
 from shopagent.wiring.services import CoreServices, IndexerServices, SearchServices, open_services
 from shopagent.wiring.startup import (
     CHAT_SIGNING_KEY_MISSING,
@@ -75,14 +75,17 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
     s = services.settings
     offered: Offered = {
         "http": lambda: ChildSpec(
-            "http", partial(run_http, s, partial(build_public_app, services), metrics=services.metrics)
+            "http",
+            partial(run_http, listening(s, "http"), partial(build_public_app, services), metrics=services.metrics),
         ),
         "reaper": lambda: ChildSpec(
             "reaper", partial(run_reaper, sweeps(services), interval_seconds=s.reaper.interval_seconds)
         ),
     }
     if health is not None:
-        offered["ops"] = lambda: ChildSpec("ops", partial(run_ops, s, health, metrics=services.metrics))
+        offered["ops"] = lambda: ChildSpec(
+            "ops", partial(run_ops, listening(s, "ops"), health, metrics=services.metrics)
+        )
     return offered
 
 
@@ -90,7 +93,9 @@ def search_children(services: SearchServices) -> Offered:
     s = services.settings
     limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst)
     own_chat = RateLimit(services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst)
-    run = partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat)
+    run = partial(
+        _run_mcp, mcp_serving(s), services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat
+    )
     # The MCP server is built (and its stack imported) only when the mcp actor runs.
     return {"mcp": lambda: ChildSpec("mcp", run)}
 

@@ -27,6 +27,7 @@ from shopagent.domain.errors import ConfigError
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import McpSettings, Secret
+from shopagent.wiring.policies import listening, mcp_serving
 from shopagent.wiring.services import open_services
 from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
@@ -63,7 +64,7 @@ async def test_over_http_the_gateway_uses_the_key_and_a_wrong_key_fails_at_open(
     settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=port))
     url = f"http://127.0.0.1:{port}/mcp"
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_mcp, settings, services.mcp_server))
+        await tg.start(partial(run_mcp, mcp_serving(settings), services.mcp_server))
         async with open_over_http(url, "gateway-key") as gateway:
             result = await gateway.safe_call("product-semantic-search", {"query": "boot", "limit": 1})
         assert not result.is_error
@@ -80,7 +81,7 @@ async def test_over_http_the_gateway_keeps_one_session_for_all_its_calls(service
     methods: list[str] = []
     secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
     settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
-    app = build_mcp_app(services.mcp_server, settings)
+    app = build_mcp_app(services.mcp_server, mcp_serving(settings))
 
     async def counted(scope, receive, send):
         if scope["type"] == "http":
@@ -107,7 +108,7 @@ async def test_over_http_a_call_waits_out_the_servers_retry_after_and_gives_up_a
 
     secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
     settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
-    app = build_mcp_app(services.mcp_server, settings)
+    app = build_mcp_app(services.mcp_server, mcp_serving(settings))
     refusals: list[PlainTextResponse] = []
     calls: list[str] = []
 
@@ -195,7 +196,7 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
     async with anyio.create_task_group() as outer:
 
         async def mcp_instance(*, task_status=anyio.TASK_STATUS_IGNORED):
-            await run_mcp(settings, services.mcp_server, task_status=task_status)
+            await run_mcp(mcp_serving(settings), services.mcp_server, task_status=task_status)
 
         mcp_scope = anyio.CancelScope()
 
@@ -204,7 +205,7 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
                 await mcp_instance(task_status=task_status)
 
         await outer.start(run_mcp_until_cancelled)
-        await outer.start(partial(run_http, settings, partial(build_public_app, chat_services,
+        await outer.start(partial(run_http, listening(settings, "http"), partial(build_public_app, chat_services,
                                                                ScriptedChatModel(one_search))))  # fmt: skip
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{http_port}", timeout=30) as client:
 

@@ -24,6 +24,7 @@ from shopagent.entrypoints.mcp.fast_path import FastToolCalls
 from shopagent.entrypoints.mcp.server import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import McpSettings
+from shopagent.wiring.policies import mcp_serving
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio
@@ -218,7 +219,7 @@ async def test_the_fast_path_can_be_turned_off_and_then_every_call_is_the_sdks(s
 
     settings = msgspec.structs.replace(services.settings, mcp=McpSettings(port=0, fast_path=fast_path))
     with caplog.at_level(logging.INFO, logger="shopagent.mcp"):
-        app = build_mcp_app(services.mcp_server, settings)
+        app = build_mcp_app(services.mcp_server, mcp_serving(settings))
     sock = bind_tcp("127.0.0.1", 0)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
     body = call(DETAILS_TOOL, {"productId": 424242})

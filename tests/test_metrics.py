@@ -30,6 +30,7 @@ from shopagent.instrumentation import MeasuredChatModel
 from shopagent.runtime.metrics import Metrics
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
 from shopagent.settings import HttpSettings, OpsSettings
+from shopagent.wiring.policies import listening
 from shopagent.wiring.services import open_services
 from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
@@ -275,7 +276,7 @@ async def test_a_failed_turn_is_counted_with_its_error_and_its_request_with_the_
     model = StreamingModel([ModelUnavailable("the model service is down")])
     async with open_services(settings, frozenset({"http"}), embedder=HashEmbedder()) as services:
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+            await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, model)))
             customer = {"Authorization": f"Bearer {issue_token(AUTH_SECRET, 'ana', 3600)}"}
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
                 failed = await client.post("/api/assistant-agent/chat", json={"query": "boots?"}, headers=customer)
