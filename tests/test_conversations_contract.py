@@ -1,5 +1,5 @@
 """The `Conversations` port's contract, run against every implementation
-(tests/conversation_backends.py: PostgreSQL and the in-memory twin), and shown to catch a
+(tests.storage_backends.py: PostgreSQL and the in-memory twin), and shown to catch a
 twin that breaks it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from shopagent.adapters.memory.conversations import MemoryConversations
 from shopagent.domain.chat import ChatMessage, TextPart, Usage
-from tests.conversation_backends import BACKENDS
+from tests.storage_backends import CONVERSATIONS
 
 pytestmark = pytest.mark.anyio
 
@@ -110,14 +110,14 @@ CONTRACT = [
 ]
 
 
-@pytest.fixture(params=sorted(BACKENDS))
+@pytest.fixture(params=sorted(CONVERSATIONS))
 def conversations_opener(request: pytest.FixtureRequest):
-    return BACKENDS[request.param](request)  # synchronously: it may ask for the database fixture
+    return CONVERSATIONS[request.param](request)  # synchronously: it may ask for the database fixture
 
 
 @pytest.fixture
 async def conversations(conversations_opener):
-    """Each implementation of the port (tests/conversation_backends.py), over a fresh store."""
+    """Each implementation of the port (tests.storage_backends.py), over a fresh store."""
     async with conversations_opener as store:
         yield store
 
