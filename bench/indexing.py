@@ -213,7 +213,8 @@ async def run_pipeline_until_indexed(services, total: int) -> tuple[float, float
 
 
 async def raw_embedding_seconds(embedder, products, budget: int, batch: int) -> tuple[float, int]:
-    from shopagent.domain.catalog import CatalogRules, validate_product
+    from shopagent.domain.catalog import CatalogRules
+    from shopagent.domain.validation import validate_product
 
     rules = CatalogRules.create("EUR", Settings().catalog.colors, Settings().catalog.sizes, {})
     texts = [c.content for p in products for c in chunk_product(validate_product(p, rules), budget)]

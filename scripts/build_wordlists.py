@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from shopagent.domain.text import fold, words  # noqa: E402
+from shopagent.domain.options import fold  # noqa: E402
+from shopagent.domain.text import words  # noqa: E402
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
 OUT = ROOT / "shopagent" / "adapters" / "local" / "words"

@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from shopagent import __version__
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS
+from shopagent.sample_data import DEFAULT_SAMPLE, SAMPLES
 
 log = logging.getLogger("shopagent")
 
@@ -56,12 +57,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated roles: all (default), chat (HTTP API), mcp (MCP server), "
         "indexer (outbox poller + embedding workers), reaper (housekeeping)",
     )
-    commands.add_parser(
+    demo = commands.add_parser(
         "demo",
         parents=[common],
         help="run everything on the embedded defaults and print where to find it",
         description="Run all roles (on the embedded PostgreSQL unless SHOPAGENT_DATABASE_URL is set) "
-        "and print the URLs to use. Stop with Ctrl-C.",
+        "and print the URLs to use. An empty catalog gets the sample shop's products and store pages. "
+        "Stop with Ctrl-C.",
+    )
+    demo.add_argument(
+        "--sample",
+        choices=sorted(SAMPLES),
+        default=DEFAULT_SAMPLE,
+        help=f"the sample shop (default: {DEFAULT_SAMPLE}). coffee is a roastery with brewing gear; its settings "
+        "(store name, colours, no sizes, spec units, link template) take the place of the defaults; the environment, "
+        "and config.toml values other than the defaults, still win. A catalog that holds the other sample is refused: "
+        "give each sample its own SHOPAGENT_DATA_DIR",
     )
     commands.add_parser(
         "migrate",
@@ -151,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("tune", "heldout"),
         help='only the lines of FILE with this "split" (a held-out half is what to report; tune on the other)',
     )
+    insights = commands.add_parser(
+        "insights",
+        parents=[common],
+        help="what shoppers searched for that found nothing strong, most frequent first",
+        description="The searches (by the assistant or any MCP client) that found nothing graded strong over "
+        "a period, counted per normalised query, most frequent first: what shoppers ask for that the shop "
+        "may not carry. Kept insights.retention_days (90 by default).",
+    )
+    insights.add_argument("--since", default="7d", metavar="PERIOD", help="30m, 12h, 7d (default), 4w")
+    insights.add_argument("--limit", type=int, default=50, help="how many queries at most (default 50)")
+    insights.add_argument("--json", action="store_true", help="print the report as JSON (as the admin API does)")
     token = commands.add_parser("token", help="chat API tokens", description="Chat API tokens.")
     token_commands = token.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     issue = token_commands.add_parser(
@@ -195,7 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from shopagent.wiring import generated_secrets, startup
 
     try:
-        settings = load_settings(args.config)
+        sample = SAMPLES[args.sample] if args.command == "demo" else None
+        settings = load_settings(args.config, beneath=sample.settings if sample else None)
         actors = startup.parse_roles(args.role if args.command == "run" else "all")
         if args.command == "demo":
             startup.check_data_dir(resolve_data_dir(settings))  # where its keys are kept
@@ -220,13 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     jobs = {
         "run": lambda: commands.run(settings, actors, scrub),
-        "demo": lambda: commands.demo(settings, actors, scrub),
+        "demo": lambda: commands.demo(settings, actors, scrub, SAMPLES[args.sample]),
         "migrate": lambda: commands.migrate(settings),
         "catalog": lambda: commands.catalog_import(settings, args.file, args.format),
         "index": lambda: commands.index(settings, args.action),
         "store-info": lambda: commands.store_pages_import(settings, args.path),
         "mcp": lambda: commands.mcp_stdio(settings),
         "repl": lambda: commands.repl(settings),
+        "insights": lambda: commands.insights(settings, args.since, args.limit, args.json),
         "token": lambda: commands.issue_token(settings, args.user_id, args.ttl),
         "eval": lambda: commands.evaluate(settings, args.file, args.assistant, args.json, args.min_hit5, args.split),
     }

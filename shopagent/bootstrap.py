@@ -12,7 +12,7 @@ sit above it. Each name is imported from the module that defines it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from shopagent.entrypoints.http.health import DependencyCheck, database_check, h
 from shopagent.entrypoints.http.ops import Health, health_metrics
 from shopagent.entrypoints.http.public import PublicApi, public_app
 from shopagent.entrypoints.http.visitors import VisitorBudgets
+from shopagent.instrumentation import refusal_counter, sweep_observer
 from shopagent.runtime.connections import raise_open_file_limit
 from shopagent.runtime.metrics import RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
@@ -78,9 +79,7 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
             "http",
             partial(run_http, listening(s, "http"), partial(build_public_app, services), metrics=services.metrics),
         ),
-        "reaper": lambda: ChildSpec(
-            "reaper", partial(run_reaper, sweeps(services), interval_seconds=s.reaper.interval_seconds)
-        ),
+        "reaper": lambda: ChildSpec("reaper", reaper(services)),
     }
     if health is not None:
         offered["ops"] = lambda: ChildSpec(
@@ -91,8 +90,11 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
 
 def search_children(services: SearchServices) -> Offered:
     s = services.settings
-    limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst)
-    own_chat = RateLimit(services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst)
+    refused = refusal_counter(services.metrics)
+    limit = RateLimit(services.rate_limits, s.mcp.rate_per_minute, s.mcp.rate_burst, on_refused=refused("mcp"))
+    own_chat = RateLimit(
+        services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst, on_refused=refused("mcp_chat")
+    )
     run = partial(
         _run_mcp, mcp_serving(s), services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat
     )
@@ -136,7 +138,16 @@ def sweeps(services: CoreServices) -> list[Sweep]:
             partial(release_stuck_conversations, services.conversations, s.stuck_after_seconds),
         ),
         Sweep("idle-rate-limits", services.rate_limits.forget_idle),
+        Sweep("expired-search-misses", services.unmet_searches.forget_expired),
     ]
+
+
+def reaper(services: CoreServices) -> Callable[..., Coroutine[Any, Any, None]]:
+    """The reaper over the services' sweeps, counted on their metrics."""
+    housekeeping = sweeps(services)
+    observe = sweep_observer(services.metrics, [sweep.name for sweep in housekeeping])
+    interval = services.settings.reaper.interval_seconds
+    return partial(run_reaper, housekeeping, interval_seconds=interval, observe=observe)
 
 
 async def _run_mcp(*args: Any, **kwargs: Any) -> None:
@@ -154,21 +165,23 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
     if s.secrets.auth_secret is None:
         raise ConfigError(CHAT_SIGNING_KEY_MISSING)
     limits = services.rate_limits
+    refused = refusal_counter(services.metrics)
     api = PublicApi(
         store_name=s.store.name,
         auth_secret=s.secrets.auth_secret.reveal(),
         admin_key=s.secrets.admin_api_key.reveal() if s.secrets.admin_api_key else None,
         catalog=services.catalog,
         store_pages=services.store_pages,
+        unmet_searches=services.unmet_searches,
         index_status=partial(services.index_status, embedding_model_id(s)),
         open_chat=partial(open_chat, services, chat_model),
-        chat_limit=RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, what="messages"),
-        admin_limit=RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst),
+        chat_limit=RateLimit(limits, s.chat.rate_per_minute, s.chat.rate_burst, "messages", refused("chat")),
+        admin_limit=RateLimit(limits, s.admin.rate_per_minute, s.admin.rate_burst, on_refused=refused("admin")),
         visitor_limit=RateLimit(
-            limits, s.http.anonymous_rate_per_minute, s.http.anonymous_rate_burst, "visitor tokens"
+            limits, s.http.anonymous_rate_per_minute, s.http.anonymous_rate_burst, "visitor tokens", refused("visitor")
         ),
-        read_limit=RateLimit(limits, s.chat.read_rate_per_minute, s.chat.read_rate_burst),
-        visitor_budgets=visitor_budgets(s, limits),
+        read_limit=RateLimit(limits, s.chat.read_rate_per_minute, s.chat.read_rate_burst, on_refused=refused("read")),
+        visitor_budgets=visitor_budgets(s, limits, refused),
         audit_result_chars=s.chat.audit_result_chars,
         token_max_ttl_seconds=s.chat.token_max_ttl_seconds,
         sse_ping_seconds=s.chat.sse_ping_seconds,
@@ -184,12 +197,22 @@ def build_public_app(services: CoreServices, chat_model: ChatModel | None = None
     return app
 
 
-def visitor_budgets(s: Settings, limits: RateLimits) -> VisitorBudgets:
+def visitor_budgets(
+    s: Settings, limits: RateLimits, refused: Callable[[str], Callable[[], None]] | None = None
+) -> VisitorBudgets:
     hourly = s.http.anonymous_tokens_per_hour
     per_minute = s.http.anonymous_messages_per_minute
     return VisitorBudgets(
-        tokens_per_hour=RateLimit(limits, hourly / 60, hourly, "visitor tokens this hour"),
-        messages=RateLimit(limits, per_minute, max(1, int(per_minute)), "messages from anonymous visitors"),
+        tokens_per_hour=RateLimit(
+            limits, hourly / 60, hourly, "visitor tokens this hour", refused("visitor_hourly") if refused else None
+        ),
+        messages=RateLimit(
+            limits,
+            per_minute,
+            max(1, int(per_minute)),
+            "messages from anonymous visitors",
+            refused("anonymous_messages") if refused else None,
+        ),
     )
 
 

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 import anyio
+import msgspec
 from msgspec.structs import replace
 
 from shopagent import bootstrap
@@ -17,12 +18,14 @@ from shopagent.application.catalog import import_if_empty
 from shopagent.application.index_runs import wait_until_indexed
 from shopagent.application.store_pages import import_pages
 from shopagent.domain.catalog import ProductInput
+from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints import cli
 from shopagent.entrypoints.catalog_files import CsvFormat, read_catalog_file
 from shopagent.entrypoints.http.pictures import picture_url
 from shopagent.entrypoints.import_records import Parsed
 from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
+from shopagent.sample_data import DEFAULT_SAMPLE, SAMPLES, Sample
 from shopagent.settings import Settings, resolve_data_dir
 from shopagent.wiring.assistant import open_agent
 from shopagent.wiring.database import open_database, prepare_schema
@@ -51,16 +54,19 @@ async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str],
     await bootstrap.serve(settings, actors, scrub=scrub)
 
 
-async def demo(settings: Settings, actors: frozenset[str], scrub: Callable[[str], str]) -> None:
+async def demo(
+    settings: Settings, actors: frozenset[str], scrub: Callable[[str], str], sample: Sample = SAMPLES[DEFAULT_SAMPLE]
+) -> None:
     async def banner(services: CoreServices) -> None:
         status = partial(services.index_status, embedding_model_id(settings))
         waiting = partial(wait_until_indexed, status, on_outage=cli.say_waiting_for_database)
-        await cli.print_banner(banner_of(settings), waiting)
+        await cli.print_banner(banner_of(settings, sample), waiting)
 
-    await bootstrap.serve(settings, actors, scrub=scrub, prepare=import_sample_catalog_if_empty, on_ready=banner)
+    prepare = partial(import_sample_catalog_if_empty, sample=sample)
+    await bootstrap.serve(settings, actors, scrub=scrub, prepare=prepare, on_ready=banner)
 
 
-def banner_of(settings: Settings) -> cli.Banner:
+def banner_of(settings: Settings, sample: Sample = SAMPLES[DEFAULT_SAMPLE]) -> cli.Banner:
     s = settings.secrets
     return cli.Banner(
         http=f"http://{settings.http.host}:{settings.http.port}",
@@ -71,25 +77,57 @@ def banner_of(settings: Settings) -> cli.Banner:
         auth_secret=s.auth_secret.reveal() if s.auth_secret else None,
         token_ttl_seconds=settings.chat.token_ttl_seconds,
         data_dir=resolve_data_dir(settings),
+        example_query=sample.example_query,
     )
 
 
-async def import_sample_catalog_if_empty(services: CoreServices) -> None:
-    await _import_sample_catalog(services)
-    await _import_sample_store_pages(services)
+async def import_sample_catalog_if_empty(services: CoreServices, sample: Sample = SAMPLES[DEFAULT_SAMPLE]) -> None:
+    await refuse_another_sample(services, sample)
+    await _import_sample_catalog(services, sample)
+    await _import_sample_store_pages(services, sample)
 
 
-async def _import_sample_store_pages(services: CoreServices) -> None:
+async def refuse_another_sample(services: CoreServices, sample: Sample) -> None:
+    """A catalog holding another sample's products (and none of this one's) is not this sample's
+    shop: its settings (colours, sizes) would not fit them, and the two shops mixed would show
+    neither. The demo stops, naming a way to run each."""
+    held = {product.slug for product in await services.catalog.repository.list(limit=100)}
+    if not held or held & _sample_slugs(sample):
+        return
+    other = next((s for s in SAMPLES.values() if held & _sample_slugs(s)), None)
+    if other is None:  # the shop's own products: the demo runs on them as they are
+        return
+    if services.settings.secrets.database_url is not None:
+        where, own = "the database at SHOPAGENT_DATABASE_URL", "an empty database of its own"
+    else:
+        where = f"the data directory {resolve_data_dir(services.settings)}"
+        own = f"a data directory of its own (e.g. SHOPAGENT_DATA_DIR=/tmp/shopagent-{sample.name})"
+    flag = "" if other.name == DEFAULT_SAMPLE else f" --sample {other.name}"
+    raise ConfigError(
+        f"{where} holds the {other.name} sample shop, not the {sample.name} one; run `{cli.command()} demo{flag}` "
+        f"on it, or give the {sample.name} sample {own}"
+    )
+
+
+def _sample_slugs(sample: Sample) -> set[str]:
+    return {item.slug for item in msgspec.json.decode(sample.catalog.read_bytes(), type=list[_Slugged])}
+
+
+class _Slugged(msgspec.Struct):
+    slug: str
+
+
+async def _import_sample_store_pages(services: CoreServices, sample: Sample) -> None:
     if await services.store_pages.repository.count() > 0:
         return
-    summary = await import_pages(services.store_pages, read_store_pages(bootstrap.SAMPLE_STORE_PAGES))
+    summary = await import_pages(services.store_pages, read_store_pages(sample.store_pages))
     log.info("imported the sample store pages: %d pages", summary.created)
     if summary.rejected:
         log.warning("sample store pages: %d rejected: %s", len(summary.rejected), summary.rejected[:3])
 
 
-async def _import_sample_catalog(services: CoreServices) -> None:
-    summary = await import_if_empty(services.catalog, partial(sample_catalog, http_base_url(services.settings)))
+async def _import_sample_catalog(services: CoreServices, sample: Sample) -> None:
+    summary = await import_if_empty(services.catalog, partial(sample_catalog, http_base_url(services.settings), sample))
     if summary is None:
         return
     log.info("imported the sample catalog: %d products", summary.created)
@@ -97,13 +135,13 @@ async def _import_sample_catalog(services: CoreServices) -> None:
         log.warning("sample catalog: %d product(s) rejected: %s", len(summary.rejected), summary.rejected[:3])
 
 
-def sample_catalog(base_url: str) -> list[Parsed]:
-    """The sample catalog, each product pictured on this server by its category in its first colour."""
+def sample_catalog(base_url: str, sample: Sample = SAMPLES[DEFAULT_SAMPLE]) -> list[Parsed]:
+    """A sample's catalog, each product pictured on this server by its category in its first colour."""
     return [
         (where, replace(item, main_image=picture_url(base_url, item.category, _first_color(item)), images=[]))
         if isinstance(item, ProductInput)
         else (where, item)
-        for where, item in read_catalog_file(bootstrap.SAMPLE_CATALOG)
+        for where, item in read_catalog_file(sample.catalog)
     ]
 
 
@@ -167,8 +205,18 @@ async def evaluate(
     split: str | None = None,
 ) -> int:
     async with open_search_only(settings) as services:
+        services.unmet_searches.recording = False  # an evaluation's searches are not shoppers'
         agent = partial(open_agent, services) if assistant else None
         return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5, split)
+
+
+async def insights(settings: Settings, since: str, limit: int, as_json: bool) -> int:
+    period = cli.insights_period(since, limit)  # checked before the database starts
+    if period is None:
+        return cli.EXIT_USAGE
+    async with open_core(settings, frozenset()) as core:
+        cli.show_unmet_searches(await core.unmet_searches.report(period, limit), as_json)
+    return 0
 
 
 async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
@@ -186,8 +234,10 @@ async def issue_token(settings: Settings, user_id: str, ttl: int | None) -> int:
 async def repl(settings: Settings) -> None:
     from shopagent.entrypoints.repl import run_repl
 
-    async with open_search_only(settings) as services, open_agent(services) as agent:
-        await run_repl(agent)
+    async with open_search_only(settings) as services:
+        services.unmet_searches.recording = False  # the operator's questions, not shoppers'
+        async with open_agent(services) as agent:
+            await run_repl(agent)
 
 
 async def mcp_stdio(settings: Settings) -> None:

@@ -21,6 +21,7 @@ from prometheus_client.metrics_core import Metric
 
 from shopagent.adapters.postgres.database import GuardedPool
 from shopagent.application.conversations import ChatService, TurnResult
+from shopagent.application.insights import UnmetSearchLog
 from shopagent.application.ports import ChatModel, EmbeddingModel, SaveOutcome, ToolGateway
 from shopagent.application.ports.indexing import ChunkStore, VectorIndexAdmin
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
@@ -233,3 +234,48 @@ def vector_index_source(
         return [ready, indexed]
 
     return read
+
+
+def refusal_counter(metrics: Metrics) -> Callable[[str], Callable[[], None]]:
+    """`refused(limiter)`: what a rate limit calls for each request it refuses (429)."""
+
+    def refused(limiter: str) -> Callable[[], None]:
+        child = metrics.rate_limited.labels(limiter)
+        child.inc(0)  # present from the start, so rates work at once
+        return child.inc
+
+    return refused
+
+
+def sweep_observer(metrics: Metrics, sweeps: Sequence[str]) -> Callable[[str, str, int], None]:
+    """The reaper's observer of its sweeps: (sweep, outcome, how many it released)."""
+    for sweep in sweeps:  # present from the start, so rates and increases work at once
+        metrics.reaper_released.labels(sweep)
+        for outcome in ("ok", "skipped", "failed"):
+            metrics.reaper_sweeps.labels(sweep, outcome)
+
+    def observe(sweep: str, outcome: str, released: int) -> None:
+        metrics.reaper_sweeps.labels(sweep, outcome).inc()
+        metrics.reaper_released.labels(sweep).inc(released)
+
+    return observe
+
+
+def lease_loss_counter(metrics: Metrics) -> Callable[[int], None]:
+    """What the indexer's leases call with how many leases it lost at a renewal."""
+    return metrics.leases_lost.inc
+
+
+def unmet_search_recorder(
+    metrics: Metrics, log: UnmetSearchLog, tools: Sequence[str]
+) -> Callable[[str, str, str | None], Awaitable[None]]:
+    """What the search tools call after a search that found nothing strong: counted, and kept
+    for the shop owner's report."""
+    for tool in tools:
+        metrics.searches_without_strong_match.labels(tool)
+
+    async def unmet(tool: str, query: str, best_match: str | None) -> None:
+        metrics.searches_without_strong_match.labels(tool).inc()
+        await log.record(tool, query, best_match)
+
+    return unmet

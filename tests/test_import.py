@@ -82,8 +82,8 @@ def test_a_spreadsheet_csv_with_semicolons_decimal_commas_and_extra_columns_is_r
     assert not isinstance(boot, ValidationError) and not isinstance(scarf, ValidationError), parsed
     assert (str(boot.price), str(boot.discount_price), str(scarf.price)) == ("1249.90", "999.00", "19.95")
     assert boot.description == "Warm; wasserdicht"
-    assert [(v.size, v.quantity) for v in boot.variations] == [("42", 3), ("43", 1)]
-    assert [r.getMessage() for r in caplog.records] == ["ignoring the CSV column(s) shopagent does not use: ean, sku"]
+    assert [(v.size, v.quantity, v.sku) for v in boot.variations] == [("42", 3, "WB-1"), ("43", 1, "WB-2")]
+    assert [r.getMessage() for r in caplog.records] == ["ignoring the CSV column(s) shopagent does not use: ean"]
 
 
 def test_a_tab_separated_file_is_read_and_a_header_it_cannot_use_says_how_it_was_read(tmp_path: Path):
@@ -91,7 +91,7 @@ def test_a_tab_separated_file_is_read_and_a_header_it_cannot_use_says_how_it_was
     path.write_text(CSV.replace(",", "\t"))
     assert not isinstance(dict(read_catalog_file(path))["row 2 (slug 'trail-runner')"], ValidationError)
     path.write_text("slug;name\nx;y\n")
-    with pytest.raises(ValidationError, match=r"lacks the column\(s\) category, color, price, quantity, size "
+    with pytest.raises(ValidationError, match=r"lacks the column\(s\) category, quantity "
                                                r"\(read as separated by semicolons\)"):  # fmt: skip
         read_catalog_file(path)
 
@@ -210,34 +210,48 @@ def test_a_shopify_export_becomes_products_with_variations_prices_and_text(caplo
         "https://cdn.shopify.example/sweater-navy.jpg", "https://cdn.shopify.example/sweater-back.jpg",
         "https://cdn.shopify.example/sweater-detail.jpg", "https://cdn.shopify.example/sweater-burgundy.jpg",
     ]  # fmt: skip
-    # No options ("Title" / "Default Title"): ONE SIZE, in the colour its title names.
+    # No options ("Title" / "Default Title"): no size, in the colour its title names.
     tote = products["black-canvas-tote"]
-    assert variations(tote) == [("black", "ONE SIZE", 12, None)] and tote.discount_price is None
+    assert variations(tote) == [("black", "", 12, None)] and tote.discount_price is None
     # German option names and values; a colour the catalog lacks rejects that row only.
     hat = products["strickmuetze"]
     assert variations(hat) == [("black", "ONE SIZE", 7, 90), ("grey", "ONE SIZE", 3, 90)]
     assert hat.price == Decimal("19.99")
     assert rejected["row 10 (handle 'strickmuetze')"].startswith("colour 'Senfgelb' is not one of black, white, grey,")
-    # An unknown size likewise; the variants' differing prices are reported.
+    # An unknown size likewise; variants with different prices keep their own.
     sneaker = products["trail-sneaker"]
     assert variations(sneaker) == [("black", "42", 3, 610), ("black", "46", 2, 610)]
+    assert [(v.price, v.sku) for v in sneaker.variations] == [
+        (Decimal("119.00"), "TS-42"), (Decimal("129.00"), "TS-46"),
+    ]  # fmt: skip
+    assert sneaker.price is None and "row 11 (handle 'trail-sneaker')" not in notes
     assert rejected["row 12 (handle 'trail-sneaker')"].startswith("size '44.5' is not one of XS, S, M, L,")
-    assert notes["row 11 (handle 'trail-sneaker')"] == [
-        "its variants have different prices (119.00, 129.00); the catalog keeps one price per product, "
-        "and 119.00 (the first variant's) was imported"
-    ]
-    # "Medium"/"Large" are M/L; a third option that alone tells two rows apart cannot be kept.
+    # "Medium"/"Large" are M/L; a third option is kept as the product's own (Material: Linen or Cotton).
     shirt = products["summer-shirt"]
-    assert variations(shirt) == [("white", "M", 6, None), ("white", "L", 2, None)] and shirt.material == "Linen"
-    assert rejected["row 15 (handle 'summer-shirt')"] == (
-        "white M is already row 14: the catalog tells variations apart by colour and size only; "
-        "Material 'Cotton' is not kept"
-    )
-    assert notes["row 17 (handle 'parka-preview')"] == ["skipped: its status is draft (active products are imported)"]
-    assert notes["row 18 (handle 'gift-card')"] == ["skipped: a gift card"]
+    assert variations(shirt) == [("white", "M", 6, None), ("white", "M", 4, None), ("white", "L", 2, None)]
+    assert shirt.options == ["Material"] and shirt.material == ""
+    assert [(v.options, v.price) for v in shirt.variations] == [
+        ({"Material": "Linen"}, Decimal("49.00")), ({"Material": "Cotton"}, Decimal("39.00")),
+        ({"Material": "Linen"}, Decimal("49.00")),
+    ]  # fmt: skip
+    # A product without colour or size: its option Weight tells the cartridges apart, each at its price
+    # (the bigger one discounted); metafields become specs, the variants' their own.
+    gas = products["camping-gas"]
+    assert gas.options == ["Weight"] and variations(gas) == [("", "", 40, 380), ("", "", 12, 650)]
+    assert [(v.options, v.price, v.discount_price, v.specs) for v in gas.variations] == [
+        ({"Weight": "230 g"}, Decimal("5.90"), None, {"burn_time_min": 85}),
+        ({"Weight": "450 g"}, Decimal("9.90"), Decimal("8.90"), {"burn_time_min": 170}),
+    ]  # fmt: skip
+    lamp = products["trail-headlamp"]
+    assert lamp.specs == {"lumens": 800} and lamp.options == ["Battery"]
+    assert [(v.color, v.options["Battery"], v.price) for v in lamp.variations] == [
+        ("black", "AAA", Decimal("34.00")), ("black", "Rechargeable", Decimal("49.00")),
+    ]  # fmt: skip
+    assert notes["row 21 (handle 'parka-preview')"] == ["skipped: its status is draft (active products are imported)"]
+    assert notes["row 22 (handle 'gift-card')"] == ["skipped: a gift card"]
     assert set(products) == {"merino-crew-sweater", "black-canvas-tote", "strickmuetze", "trail-sneaker",
-                             "summer-shirt"}  # fmt: skip
-    assert len(rejected) == 3
+                             "summer-shirt", "camping-gas", "trail-headlamp"}  # fmt: skip
+    assert len(rejected) == 2
 
 
 def test_the_current_shopify_column_names_are_read_too():
@@ -268,8 +282,14 @@ def test_a_shopify_export_saved_again_by_a_german_spreadsheet_reads_the_same(tmp
 def test_a_woocommerce_export_becomes_products_from_variable_simple_and_variation_rows():
     products, rejected, notes = parsed_export("woocommerce_products_export.csv")
     hoodie = products["hoodie"]
-    # the first variation's prices: Sale price 42 under a Regular price of 45
-    assert (hoodie.price, hoodie.discount_price) == (Decimal("45"), Decimal("42"))
+    # each variation's prices: Sale price 42 under a Regular price of 45; 48.50 for the green one
+    assert [(v.price, v.discount_price) for v in hoodie.variations] == [
+        (Decimal("45"), Decimal("42")), (Decimal("45"), Decimal("42")), (Decimal("48.50"), None),
+    ]  # fmt: skip
+    assert [(v.sku, v.external_id) for v in hoodie.variations] == [
+        ("woo-hoodie-blue-m", "102"), ("woo-hoodie-red-l", "103"), ("woo-hoodie-green-s", "105"),
+    ]  # fmt: skip
+    assert hoodie.external_id == "101"
     assert (hoodie.category, hoodie.brand) == ("Hoodies", "Woo Basics")  # the first category's last level
     assert variations(hoodie) == [("blue", "M", 10, 550), ("red", "L", 3, 550), ("green", "S", 2, 500)]
     assert hoodie.description == (
@@ -281,12 +301,9 @@ def test_a_woocommerce_export_becomes_products_from_variable_simple_and_variatio
         "https://woo.example/wp-content/uploads/hoodie-blue.jpg",
     ]  # fmt: skip
     assert rejected["row 5 (SKU 'woo-hoodie-turquoise-m')"].startswith("colour 'Turquoise' is not one of black,")
-    assert notes["row 2 (SKU 'woo-hoodie')"] == [
-        "its variants have different prices (42.00, 48.50); the catalog keeps one price per product, "
-        "and 42.00 (the first variant's) was imported"
-    ]
+    assert "row 2 (SKU 'woo-hoodie')" not in notes
     belt = products["leather-belt"]  # no stock count (stock not managed): said, not guessed
-    assert variations(belt) == [("brown", "ONE SIZE", 0, 250)] and belt.material == "Leather"
+    assert variations(belt) == [("brown", "", 0, 250)] and belt.material == "Leather"
     assert notes["row 7 (SKU 'woo-belt')"] == [
         "1 variant(s) have no stock count; imported with quantity 0 (not available)"
     ]
@@ -296,8 +313,15 @@ def test_a_woocommerce_export_becomes_products_from_variable_simple_and_variatio
     assert notes["row 8 (SKU 'woo-scarf-draft')"] == ["skipped: it is a draft (published products are imported)"]
     assert notes["row 9 (SKU 'woo-set')"] == ["skipped: a grouped product (not sold here)"]
     assert notes["row 10 (SKU 'woo-partner-boot')"] == ["skipped: an external product (not sold here)"]
-    assert rejected["row 12"] == "a variation whose Parent 'id:999' is not in the file"
-    assert set(products) == {"hoodie", "leather-belt", "wollsocken-3er-pack"} and len(rejected) == 2
+    # A third attribute that varies is the product's option; one with a single value a spec.
+    light = products["bike-light"]
+    assert light.options == ["Battery"] and light.specs == {"Lumens": 800} and light.external_id == "170"
+    assert [(v.options, v.price, v.discount_price, v.sku) for v in light.variations] == [
+        ({"Battery": "AAA"}, Decimal("29.00"), None, "woo-bike-light-aaa"),
+        ({"Battery": "USB rechargeable"}, Decimal("44.00"), Decimal("39.00"), "woo-bike-light-usb"),
+    ]  # fmt: skip
+    assert rejected["row 15"] == "a variation whose Parent 'id:999' is not in the file"
+    assert set(products) == {"hoodie", "leather-belt", "wollsocken-3er-pack", "bike-light"} and len(rejected) == 2
 
 
 def test_html_descriptions_become_text():
@@ -321,9 +345,9 @@ async def test_importing_a_shopify_export_stores_what_it_says_and_reports_the_re
     async with shopagent("catalog", "import", str(path), env=env) as proc:
         assert await proc.wait_exit() == 1  # rows were rejected
     out = proc.stdout
-    assert "shopify_products_export.csv: 5 created, 0 updated, 0 unchanged, 3 rejected, 3 note(s)" in out
+    assert "shopify_products_export.csv: 7 created, 0 updated, 0 unchanged, 2 rejected, 2 note(s)" in out
     assert "  rejected row 10 (handle 'strickmuetze'): colour 'Senfgelb' is not one of" in out
-    assert "  note row 17 (handle 'parka-preview'): skipped: its status is draft" in out
+    assert "  note row 21 (handle 'parka-preview'): skipped: its status is draft" in out
     conn = await asyncpg.connect(database)
     try:
         rows = await conn.fetch("SELECT slug, price, discount_price FROM product ORDER BY slug")
@@ -331,17 +355,28 @@ async def test_importing_a_shopify_export_stores_what_it_says_and_reports_the_re
             "SELECT color, size, quantity FROM product_variation v JOIN product p ON p.id = v.product_id "
             "WHERE p.slug = 'strickmuetze' ORDER BY color"
         )
+        gas = await conn.fetch(
+            "SELECT v.options, v.sku, v.price, v.discount_price, v.paid_price, v.specs FROM product_variation v "
+            "JOIN product p ON p.id = v.product_id WHERE p.slug = 'camping-gas' ORDER BY v.paid_price"
+        )
     finally:
         await conn.close()
+    # A product whose variants differ in price is stored at its lowest; each variant keeps its own.
     assert [(r["slug"], str(r["price"]), str(r["discount_price"])) for r in rows] == [
-        ("black-canvas-tote", "24.50", "None"), ("merino-crew-sweater", "99.00", "79.90"),
-        ("strickmuetze", "19.99", "None"), ("summer-shirt", "49.00", "None"), ("trail-sneaker", "119.00", "None"),
+        ("black-canvas-tote", "24.50", "None"), ("camping-gas", "5.90", "None"),
+        ("merino-crew-sweater", "99.00", "79.90"), ("strickmuetze", "19.99", "None"), ("summer-shirt", "39.00", "None"),
+        ("trail-headlamp", "34.00", "None"), ("trail-sneaker", "119.00", "None"),
     ]  # fmt: skip
     assert [tuple(r) for r in stock] == [("black", "ONE SIZE", 7), ("grey", "ONE SIZE", 3)]
+    assert [(json.loads(r["options"]), r["sku"], str(r["price"]), str(r["discount_price"]), str(r["paid_price"]),
+             json.loads(r["specs"])) for r in gas] == [
+        ({"Weight": "230 g"}, "GAS-230", "5.90", "None", "5.90", {"burn_time_min": 85}),
+        ({"Weight": "450 g"}, "GAS-450", "9.90", "8.90", "8.90", {"burn_time_min": 170}),
+    ]  # fmt: skip
     # The same file again changes nothing.
     async with shopagent("catalog", "import", str(path), env=env) as proc:
         assert await proc.wait_exit() == 1
-    assert "5 unchanged" in proc.stdout
+    assert "7 unchanged" in proc.stdout
 
 
 ARABIC_INDIC_89_90 = "\u0668\u0669.\u0669\u0660"

@@ -26,6 +26,14 @@ CATALOG = [
     product_input("sale-boot", name="Leather Sale Boot", price=Decimal("200.00"), discount_price=Decimal("120.00")),
     product_input("bare-tee", name="Plain Cotton Tee", category="Shirts & tops", rating=None, main_image=None,
                   images=[], brand="", material="", variations=[VariationInput(color="red", size="M", quantity=0)]),
+    # Options, a price per variation, specs and links: no colour or size at all.
+    product_input("gas-cartridge", name="Camping Gas Cartridge", category="Stove fuel", options=["Weight"],
+                  specs={"butane_pct": 70}, url="https://x.test/gas", price=None, variations=[
+                      VariationInput(options={"Weight": "230 g"}, price=Decimal("5.90"), quantity=4, sku="G230",
+                                     url="https://x.test/cart/g230", specs={"burn_time_min": 85}),
+                      VariationInput(options={"Weight": "450 g"}, price=Decimal("9.90"),
+                                     discount_price=Decimal("8.90"), quantity=0, sku="G450"),
+                  ]),
 ]  # fmt: skip
 SEARCHES = [
     {"query": "warm winter boots"},
@@ -33,6 +41,8 @@ SEARCHES = [
     {"query": "boots", "filters": {"maxPrice": 150, "inStock": True}},
     {"query": "bots for snwo"},  # corrected words
     {"query": "zzzz qqqq"},  # nothing strong
+    {"query": "gas", "filters": {"options": {"weight": ["230 G"]}, "specs": {"burn_time_min": {"min": 60}}}},
+    {"query": "camping gas", "filters": {"specs": {"butane_pct": {"equals": 70}}, "maxPrice": 6}},
 ]
 
 

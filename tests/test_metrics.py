@@ -198,6 +198,9 @@ def test_the_dashboard_is_a_grafana_dashboard_over_prometheus():
     for topic in ("request", "5xx", "p95", "chat turns", "model latency", "tokens", "outbox", "oldest", "dead"):
         assert topic in titles, topic
     assert "pool" in titles
+    for topic in ("memory", "cpu", "open files", "build", "without a strong match", "429", "event streams", "reaper",
+                  "lost leases"):  # fmt: skip
+        assert topic in titles, topic
 
 
 async def test_every_series_the_dashboard_uses_is_in_a_real_scrape(after_a_turn_a_call_and_an_event):

@@ -10,6 +10,8 @@ from shopagent.domain.chat import FunctionCall, ToolResult
 from shopagent.domain.search import ProductDetails, ProductHit, SearchResult, VariationDetails
 from shopagent.entrypoints.http.cards import DETAILS_TOOL, SEARCH_TOOL, ProductCard, presented_cards, product_cards
 
+PRICED = {"price": Decimal("59.90"), "discounted_price": None, "effective_price": Decimal("59.90")}
+
 
 def hit(product_id: int, **changes) -> ProductHit:
     base = ProductHit(
@@ -42,7 +44,7 @@ def test_a_search_gives_a_card_per_product_in_order():
     assert msgspec.to_builtins(first) == {
         "id": 1, "slug": "alpine-1", "name": "Alpine Boot", "price": "189.00", "discountPrice": None,
         "currency": "EUR", "mainImage": None, "availableColors": ["black"], "availableSizes": ["42", "43"],
-        "inStock": True,
+        "inStock": True, "url": None, "cartUrl": None, "priceFrom": False,
     }  # fmt: skip
 
 
@@ -52,9 +54,9 @@ def test_details_give_one_card_with_the_image_and_what_is_available():
         material="wool", price=Decimal("12.00"), discounted_price=Decimal("9.50"), effective_price=Decimal("9.50"),
         currency="EUR", rating=None, main_image="https://images.example.com/sock.jpg", images=[], in_stock=True,
         variations=[
-            VariationDetails(color="grey", size="M", available=3, weight_grams=None),
-            VariationDetails(color="grey", size="L", available=0, weight_grams=None),
-            VariationDetails(color="navy", size="M", available=1, weight_grams=None),
+            VariationDetails(color="grey", size="M", available=3, weight_grams=None, **PRICED),
+            VariationDetails(color="grey", size="L", available=0, weight_grams=None, **PRICED),
+            VariationDetails(color="navy", size="M", available=1, weight_grams=None, **PRICED),
         ],
     )  # fmt: skip
     (card,) = product_cards(DETAILS_TOOL, result_of(details))
@@ -93,3 +95,33 @@ def test_the_cards_an_answer_presents_are_the_products_it_names_in_its_order():
     assert [c.id for c in presented_cards("Both boots are warm.", [response])] == []  # "boot" names them all
     failed = ToolResult(is_error=True, text="no").as_response(FunctionCall(SEARCH_TOOL, {}))
     assert presented_cards(offline, [failed]) == []
+
+
+def test_cards_carry_the_shop_links_and_say_when_a_price_is_a_from_price():
+    found = SearchResult(
+        products=[hit(1, url="https://shop.example/p/alpine-1", price_from=True)],
+        best_match="strong", no_strong_match=False, corrections={},
+    )  # fmt: skip
+    (card,) = product_cards(SEARCH_TOOL, result_of(found))
+    assert (card.url, card.price_from, card.cart_url) == ("https://shop.example/p/alpine-1", True, None)
+    one_left = ProductDetails(
+        product_id=7, name="Gas Cartridge", slug="gas", category="Fuel", description="", brand="", material="",
+        price=Decimal("5.90"), discounted_price=None, effective_price=Decimal("5.90"), currency="EUR", rating=None,
+        main_image=None, images=[], in_stock=True, url="https://shop.example/p/gas",
+        variations=[
+            VariationDetails(color="", size="", options={"Weight": "230 g"}, available=3, weight_grams=None,
+                             price=Decimal("5.90"), discounted_price=None, effective_price=Decimal("5.90"),
+                             url="https://shop.example/cart/230"),
+            VariationDetails(color="", size="", options={"Weight": "450 g"}, available=0, weight_grams=None,
+                             price=Decimal("9.90"), discounted_price=None, effective_price=Decimal("9.90"),
+                             url="https://shop.example/cart/450"),
+        ],
+    )  # fmt: skip
+    (card,) = product_cards(DETAILS_TOOL, result_of(one_left))
+    # The only variation that can be bought goes in the basket; its prices differ: a "from" price.
+    assert (card.url, card.cart_url, card.price_from) == (
+        "https://shop.example/p/gas",
+        "https://shop.example/cart/230",
+        True,
+    )
+    assert (card.available_colors, card.available_sizes) == ([], [])

@@ -120,7 +120,7 @@ async def test_tools_are_listed_with_input_and_output_schemas(shop):
     assert search_tool.output_schema["properties"]["products"]["items"]["required"][0] == "productId"
     assert "effective" in search_tool.description and "EUR" in search_tool.description
     assert "Do not call get-product-full-details for every hit" in search_tool.description
-    assert tools["get-product-full-details"].output_schema["required"][-1] == "variations"
+    assert {"variations", "specs", "url"} <= set(tools["get-product-full-details"].output_schema["required"])
     # The bounds the server checks are declared, so a client can respect them up front.
     filters = search_tool.input_schema["properties"]["filters"]["properties"]
     assert filters["maxPrice"]["exclusiveMaximum"] == 10_000_000 and filters["maxPrice"]["minimum"] == 0
@@ -174,7 +174,10 @@ async def test_details_describe_one_product_with_available_quantities(shop):
         missing = await client.call_tool("get-product-full-details", {"productId": 999_999})
     details = result.structured_content
     assert (details["slug"], details["inStock"], details["effectivePrice"]) == ("sold-out-tee", False, "25.00")
-    assert details["variations"] == [{"color": "red", "size": "M", "available": 0, "weightGrams": None}]
+    assert details["variations"] == [{
+        "color": "red", "size": "M", "options": {}, "available": 0, "weightGrams": None, "price": "25.00",
+        "discountedPrice": None, "effectivePrice": "25.00", "sku": None, "specs": {}, "url": None,
+    }]  # fmt: skip
     assert missing.is_error
     assert "product 999999 does not exist" in missing.content[0].text
 
@@ -195,6 +198,10 @@ async def test_details_describe_one_product_with_available_quantities(shop):
         ({"query": "tee", "colour": "red"}, "Object contains unknown field `colour`"),
         ({}, "Object missing required field `query`"),
         ({"query": "tee", "filters": {"inStock": "yes"}}, "invalid argument `filters.inStock`: Expected `bool`"),
+        ({"query": "tee", "filters": {"specs": {"lumens": {"min": 9, "max": 1}}}}, "min 9 is greater than max 1"),
+        ({"query": "tee", "filters": {"specs": {"lumens": {"above": 9}}}}, "Object contains unknown field `above`"),
+        ({"query": "tee", "filters": {"specs": {"lumens": {}}}}, "give min and/or max, or equals"),
+        ({"query": "tee", "filters": {"options": {"Valve": "Presta"}}}, "`filters.options[...]`: Expected `array`"),
     ],
 )
 async def test_bad_arguments_come_back_as_tool_errors_the_model_can_act_on(shop, arguments, message):

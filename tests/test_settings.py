@@ -51,6 +51,32 @@ def test_a_file_value_overrides_the_default(tmp_path):
     assert settings.mcp.port == Settings().mcp.port
 
 
+def test_settings_beneath_the_config_file_give_way_to_it_and_to_the_environment_key_by_key(tmp_path):
+    beneath = tmp_path / "sample.toml"
+    beneath.write_text(
+        '[store]\nname = "Sample Shop"\ncontact = "hello@sample.example"\n'
+        '[catalog]\nsizes = []\ncolors = ["black", "copper"]\n[http]\nport = 8111\n'
+    )
+    mine = write(tmp_path, '[store]\nname = "My Shop"\n[catalog]\ncolors = ["red"]\n[http]\nport = 8080\n')
+    settings = load_settings(mine, environ={"SHOPAGENT_CATALOG__SIZES": '["S"]'}, beneath=beneath)
+    assert settings.store.name == "My Shop"  # the file's own value
+    assert settings.store.contact == "hello@sample.example"  # a table merged key by key
+    assert settings.catalog.colors == ["red"]  # a list replaced whole
+    assert settings.catalog.sizes == ["S"]  # the environment over both
+    assert settings.http.port == 8111  # a file value left at its default counts as not set
+
+
+def test_the_shipped_config_file_leaves_the_coffee_samples_settings_in_place():
+    from shopagent.sample_data import SAMPLES
+
+    settings = load_settings(REPO / "config.toml", environ={}, beneath=SAMPLES["coffee"].settings)
+    assert settings.store.name == "Shopagent Demo Roastery"
+    assert settings.catalog.sizes == [] and "copper" in settings.catalog.colors
+    assert settings.catalog.spec_units["capacity_ml"] == "ml"
+    assert settings.store.product_url_template == "https://roastery.example/products/{slug}"
+    assert settings.http == Settings().http
+
+
 def test_an_unknown_key_is_an_error_naming_its_path(tmp_path):
     with pytest.raises(ConfigError, match=r"unknown setting `http\.prot`"):
         load_settings(write(tmp_path, "[http]\nprot = 8181\n"), environ={})

@@ -4,7 +4,7 @@ outbox event). Nothing is written when validation fails."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -16,9 +16,10 @@ from shopagent.domain.catalog import (
     ProductInput,
     ProductPatch,
     apply_patch,
-    validate_product,
+    find_variation,
 )
 from shopagent.domain.errors import Conflict, NotFound, ShopagentError, VersionConflict
+from shopagent.domain.validation import validate_product
 
 log = logging.getLogger("shopagent.catalog")
 
@@ -51,12 +52,29 @@ class CatalogService:
             raise NotFound(f"product {product_id} does not exist")
 
     async def adjust_stock(
-        self, product_id: int, color: str, size: str, quantity_delta: int = 0, reserved_delta: int = 0
+        self,
+        product_id: int,
+        color: str = "",
+        size: str = "",
+        quantity_delta: int = 0,
+        reserved_delta: int = 0,
+        *,
+        options: Mapping[str, str] | None = None,
+        sku: str | None = None,
     ) -> Product:
-        norm_color, norm_size = self.rules.color(color), self.rules.size(size)
-        if norm_color is None or norm_size is None:
-            raise NotFound(f"product {product_id} has no variation {color} {size}")
-        return await self.repository.adjust_stock(product_id, norm_color, norm_size, quantity_delta, reserved_delta)
+        """Change one variation's stock; the variation is named by its SKU, or by its colour, size
+        and option values (as the shop writes them, case and accents ignored)."""
+        for _ in range(3):  # the variation is found on the product as read; retried if it changed meanwhile
+            product = await self.get_product(product_id)
+            variation = find_variation(product, self.rules, color, size, options or {}, sku)
+            if variation is None:
+                named = f"SKU {sku!r}" if sku else " ".join(p for p in (color, size, *(options or {}).values()) if p)
+                raise NotFound(f"product {product_id} has no variation {named or 'without colour, size or options'}")
+            try:
+                return await self.repository.adjust_stock(product_id, variation.key, quantity_delta, reserved_delta)
+            except NotFound:
+                continue
+        raise Conflict(f"product {product_id} is being changed by someone else; try again")
 
     async def get_product(self, product_id: int) -> Product:
         product = await self.repository.get(product_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import anyio
 
@@ -25,8 +25,19 @@ class Leases:
     `release_all` gives back at once what was not finished, for another indexer to take.
     """
 
-    def __init__(self, outbox: OutboxLeases, *, lease_seconds: float, max_attempts: int, worker: str, ahead: int):
+    def __init__(
+        self,
+        outbox: OutboxLeases,
+        *,
+        lease_seconds: float,
+        max_attempts: int,
+        worker: str,
+        ahead: int,
+        on_lost: Callable[[int], None] | None = None,
+    ):
+        """`on_lost` is told how many held leases a renewal found taken (for metrics)."""
         self._outbox = outbox
+        self._on_lost = on_lost
         self.lease_seconds = lease_seconds
         self._max_attempts = max_attempts
         self.worker = worker
@@ -34,6 +45,7 @@ class Leases:
         self._waiting: dict[int, OutboxEvent] = {}  # claimed, not started
         self._started: dict[int, OutboxEvent] = {}
         self._room = anyio.Event()
+        self._lost: set[int] = set()  # started events whose lease was lost (counted)
 
     @property
     def held(self) -> int:
@@ -61,17 +73,23 @@ class Leases:
     def finished(self, events: Sequence[OutboxEvent]) -> None:
         for event in events:
             self._started.pop(event.id, None)
+            self._lost.discard(event.id)
 
     async def renew(self) -> None:
         ids = [*self._waiting, *self._started]
         if not ids:
             return
         kept = set(await self._outbox.renew(ids, self.lease_seconds, self.worker))
-        lost = [i for i in ids if i not in kept]  # finished meanwhile, or taken over after an outage
-        for event_id in lost:
+        gone = [i for i in ids if i not in kept]  # finished meanwhile, or taken over after an outage
+        # Not finished: taken. A started one stays with its worker until it ends: counted once.
+        lost = [i for i in gone if i in self._waiting or (i in self._started and i not in self._lost)]
+        for event_id in gone:
             self._waiting.pop(event_id, None)
+        self._lost.update(i for i in gone if i in self._started)
         if lost:
             log.debug("%d lease(s) no longer held by this indexer", len(lost))
+            if self._on_lost is not None:
+                self._on_lost(len(lost))
 
     async def keep_renewed(self) -> None:
         """Renew the held leases every third of a lease, forever; a database outage only
@@ -86,4 +104,5 @@ class Leases:
         stored yet), including those of a claim the stop cut short before it returned."""
         self._waiting.clear()
         self._started.clear()
+        self._lost.clear()
         return await self._outbox.release(self.worker)

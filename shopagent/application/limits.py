@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from shopagent.application.ports.operations import RateLimits
@@ -41,6 +42,7 @@ class RateLimit:
     per_minute: float
     burst: int
     what: str = "requests"
+    on_refused: Callable[[], None] | None = None  # told of each request refused (for metrics)
     # key -> (tokens held, when they lapse); owned by this process.
     _held: dict[str, tuple[int, float]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -62,6 +64,8 @@ class RateLimit:
         # None left in the bucket, but a concurrent take of this key may have brought some.
         if not taken.tokens and not self._use_held(key):
             wait = taken.wait
+            if self.on_refused is not None:
+                self.on_refused()
             raise RateLimitExceeded(f"too many {self.what}; try again in {math.ceil(wait)}s", retry_after=wait)
 
     def _use_held(self, key: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -17,9 +17,10 @@ from shopagent.application.ports import (
     SearchCandidates,
     SearchIndex,
 )
-from shopagent.domain.catalog import CatalogRules, Product
+from shopagent.domain.catalog import CatalogRules, Product, Variation
 from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
+from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -30,7 +31,7 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive, fold
+from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive
 from shopagent.domain.tools import SEARCH_TOOL
 
 
@@ -91,7 +92,9 @@ class CatalogSearch:
         catalog: CatalogRepository,
         rules: CatalogRules,
         policy: SearchPolicy | None = None,
+        links: StoreLinks | None = None,
     ) -> None:
+        self.links = links or StoreLinks()
         self._embedder = embedder
         self._index = index
         self._catalog = catalog
@@ -113,9 +116,13 @@ class CatalogSearch:
         min_price: Decimal | None = None,
         max_price: Decimal | None = None,
         in_stock: bool = False,
+        options: Mapping[str, list[str]] | None = None,
+        specs: Mapping[str, object] | None = None,
     ) -> SearchRequest:
         """Validate raw arguments (raises ValidationError with an actionable message)."""
-        return validate_search(query, limit, colors or [], sizes or [], min_price, max_price, in_stock, self.rules)
+        return validate_search(
+            query, limit, colors or [], sizes or [], min_price, max_price, in_stock, self.rules, options, specs
+        )
 
     async def search(self, request: SearchRequest, weights: FusionWeights | None = None) -> SearchResult:
         """The products that best match the query within the filters, best first, graded.
@@ -125,7 +132,7 @@ class CatalogSearch:
         weights = weights or self.policy.weights
         found, terms, evidence = await self.gather(request, weights)
         ranked = rank(fuse(found.vector, found.lexical, weights), evidence, self.policy.grades, request.limit)
-        products = [_hit(found.rows[r.product_id], r.match) for r in ranked]
+        products = [_hit(found.rows[r.product_id], r.match, self.links) for r in ranked]
         return SearchResult(
             products=products,
             best_match=products[0].match if products else None,
@@ -207,14 +214,14 @@ class CatalogSearch:
         product = await self._catalog.get(product_id)
         if product is None:
             raise NotFound(f"product {product_id} does not exist; use a productId from {SEARCH_TOOL} results")
-        return product_details(product)
+        return product_details(product, self.links, self.rules.spec_units)
 
 
-def product_details(product: Product) -> ProductDetails:
-    variations = [
-        VariationDetails(color=v.color, size=v.size, available=v.available, weight_grams=v.weight_grams)
-        for v in product.variations
-    ]
+def product_details(
+    product: Product, links: StoreLinks | None = None, units: Mapping[str, str] | None = None
+) -> ProductDetails:
+    links = links or StoreLinks()
+    variations = [_variation_details(product, v, links) for v in product.variations]
     return ProductDetails(
         product_id=product.id,
         name=product.name,
@@ -232,6 +239,27 @@ def product_details(product: Product) -> ProductDetails:
         images=list(product.images),
         in_stock=any(v.available > 0 for v in variations),
         variations=variations,
+        options=list(product.option_names),
+        specs=dict(product.specs),
+        spec_text=[spec_label(name, value, units or {}) for name, value in product.specs.items()],
+        url=links.product_url(product.url, product.slug, product.external_id),
+    )
+
+
+def _variation_details(product: Product, v: Variation, links: StoreLinks) -> VariationDetails:
+    regular, paid = product.regular_price(v), product.paid_price(v)
+    return VariationDetails(
+        color=v.color,
+        size=v.size,
+        options=dict(v.options),
+        available=v.available,
+        weight_grams=v.weight_grams,
+        price=regular,
+        discounted_price=paid if paid < regular else None,
+        effective_price=paid,
+        sku=v.sku,
+        specs=dict(v.specs),
+        url=links.cart_url(v.url, product.slug, product.external_id, v.external_id, v.sku),
     )
 
 
@@ -295,7 +323,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
     )
 
 
-def _hit(row: CandidateRow, match: Match) -> ProductHit:
+def _hit(row: CandidateRow, match: Match, links: StoreLinks) -> ProductHit:
     return ProductHit(
         product_id=row.product_id,
         name=row.name,
@@ -313,7 +341,18 @@ def _hit(row: CandidateRow, match: Match) -> ProductHit:
         distance=round(row.distance, 4) if row.distance is not None else None,
         available_colors=row.colors,
         available_sizes=row.sizes,
+        available_options=_options_in_stock(row.options),
+        price_from=row.prices_vary,
+        url=links.product_url(row.url, row.slug, row.external_id),
     )
+
+
+def _options_in_stock(variations: list[dict[str, str]]) -> dict[str, list[str]]:
+    found: dict[str, dict[str, None]] = {}
+    for options in variations:
+        for name, value in options.items():
+            found.setdefault(name, {})[value] = None
+    return {name: list(values) for name, values in found.items()}
 
 
 async def keep_search_fresh(

@@ -1,26 +1,30 @@
 """The catalog: products, their variations, and the rules a product must satisfy.
 
-`ProductInput` is what callers send (the admin API, an import file); `validate_product`
+`ProductInput` is what callers send (the admin API, an import file); `validation.validate_product`
 turns it into a `ProductDraft` with normalised values or raises a ValidationError whose
 message names the field ("variation 2: size 'XXXXL' is not one of …"). `Product` is what
 the catalog stores. Prices are Decimals with at most two places, never floats.
+
+A variation is told apart by its colour, size (both optional, from the shop's vocabularies)
+and the values of the product's named options (domain/options.py); it may carry its own price,
+SKU, link and specs. A product's shown price is "from" its cheapest available variation.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated
-from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from shopagent.domain.errors import ValidationError
-from shopagent.domain.inputs import ASCII_DECIMAL, Amount, check_text
+from shopagent.domain.inputs import ASCII_DECIMAL, Amount
+from shopagent.domain.options import SpecValue, fold, option_folded
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PRICE = Decimal("10000000")
@@ -50,12 +54,24 @@ ReadOnlyInt = Annotated[int, _doc(readOnly=True)]
 ReadOnlyTime = Annotated[datetime, _doc(readOnly=True, format="date-time")]
 
 
-class VariationInput(_Input):
-    color: str
-    size: str
+Specs = Annotated[dict[str, SpecValue], _doc(maxProperties=30)]
+
+
+class VariationInput(_Input, kw_only=True, omit_defaults=True):
+    """One variation; the fields it does not use are left out when it is sent back."""
+
+    color: str = ""
+    size: str = ""
+    options: dict[str, str] = msgspec.field(default_factory=dict)
     quantity: int
     reserved: int = 0
     weight_grams: int | None = None
+    price: Price | None = None
+    discount_price: Price | None = None
+    sku: Annotated[str, _doc(maxLength=100)] | None = None
+    external_id: Annotated[str, _doc(maxLength=100)] | None = None
+    url: str | None = None
+    specs: Specs = msgspec.field(default_factory=dict)
     available: Annotated[int, _doc(readOnly=True)] | UnsetType = UNSET  # accepted so a GET can be sent back
 
 
@@ -65,8 +81,8 @@ class ProductInput(_Input):
     slug: Annotated[str, _doc(maxLength=120)]
     name: Annotated[str, _doc(minLength=1, maxLength=200)]
     category: Annotated[str, _doc(minLength=1, maxLength=100)]
-    price: Price
     variations: Annotated[list[VariationInput], _doc(minItems=1)]
+    price: Price | None = None  # may be left out when every variation has its own
     description: Annotated[str, _doc(maxLength=5000)] = ""
     brand: Annotated[str, _doc(maxLength=100)] = ""
     material: Annotated[str, _doc(maxLength=200)] = ""
@@ -75,6 +91,10 @@ class ProductInput(_Input):
     rating: Annotated[float, _doc(minimum=0, maximum=5)] | None = None
     main_image: str | None = None
     images: Annotated[list[str], _doc(maxItems=20)] = msgspec.field(default_factory=list)
+    options: Annotated[list[str], _doc(maxItems=3)] = msgspec.field(default_factory=list)
+    specs: Specs = msgspec.field(default_factory=dict)
+    url: str | None = None
+    external_id: Annotated[str, _doc(maxLength=100)] | None = None
     # Read-only fields of a stored product, accepted (and ignored) so a GET can be edited and sent back.
     id: ReadOnlyInt | UnsetType = UNSET
     created_at: ReadOnlyTime | UnsetType = UNSET
@@ -87,7 +107,7 @@ class ProductPatch(_Input):
     slug: str | UnsetType = UNSET
     name: str | UnsetType = UNSET
     category: str | UnsetType = UNSET
-    price: Price | UnsetType = UNSET
+    price: Price | UnsetType | None = UNSET
     variations: list[VariationInput] | UnsetType = UNSET
     description: str | UnsetType = UNSET
     brand: str | UnsetType = UNSET
@@ -97,21 +117,41 @@ class ProductPatch(_Input):
     rating: float | UnsetType | None = UNSET
     main_image: str | UnsetType | None = UNSET
     images: list[str] | UnsetType = UNSET
+    options: list[str] | UnsetType = UNSET
+    specs: dict[str, SpecValue] | UnsetType = UNSET
+    url: str | UnsetType | None = UNSET
+    external_id: str | UnsetType | None = UNSET
     id: ReadOnlyInt | UnsetType = UNSET
     created_at: ReadOnlyTime | UnsetType = UNSET
     updated_at: ReadOnlyTime | UnsetType = UNSET
 
 
 class Variation(msgspec.Struct, frozen=True, kw_only=True):
-    color: str
-    size: str
+    color: str = ""  # "" when the product has no colours
+    size: str = ""  # "" when the product has no sizes
+    options: dict[str, str] = msgspec.field(default_factory=dict)  # option name -> value, in the product's order
     quantity: int
     reserved: int = 0
     weight_grams: int | None = None
+    price: Decimal | None = None  # its own price; None: the product's
+    discount_price: Decimal | None = None  # only with its own price
+    sku: str | None = None
+    external_id: str | None = None
+    url: str | None = None
+    specs: dict[str, SpecValue] = msgspec.field(default_factory=dict)  # its own, over the product's
 
     @property
     def available(self) -> int:
         return max(self.quantity - self.reserved, 0)
+
+    @property
+    def key(self) -> str:
+        """What tells it apart from the product's other variations (and finds it in storage)."""
+        return "\x1f".join((self.color, self.size, *(option_folded(v) for v in self.options.values())))
+
+    def describe(self) -> str:
+        """ "red M", "Presta 700x28c", or "" for the only variation of a product without options."""
+        return " ".join(part for part in (self.color, self.size, *self.options.values()) if part)
 
 
 class ProductDraft(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,6 +170,43 @@ class ProductDraft(msgspec.Struct, frozen=True, kw_only=True):
     main_image: str | None
     images: tuple[str, ...]
     variations: tuple[Variation, ...]
+    option_names: tuple[str, ...] = ()
+    specs: dict[str, SpecValue] = msgspec.field(default_factory=dict)
+    url: str | None = None
+    external_id: str | None = None
+
+    def regular_price(self, variation: Variation) -> Decimal:
+        return variation.price if variation.price is not None else self.price
+
+    def paid_price(self, variation: Variation) -> Decimal:
+        """What `variation` sells for: its own discount or price, else the product's."""
+        if variation.price is not None:
+            return variation.discount_price if variation.discount_price is not None else variation.price
+        return self.discount_price if self.discount_price is not None else self.price
+
+    def variation_specs(self, variation: Variation) -> dict[str, SpecValue]:
+        return {**self.specs, **variation.specs}
+
+    @property
+    def prices_vary(self) -> bool:
+        return len({self.paid_price(v) for v in self.variations}) > 1
+
+    @property
+    def effective_price(self) -> Decimal:
+        """The price a shopper pays "from": the cheapest available variation's (of all when none is)."""
+        available = [v for v in self.variations if v.available > 0] or list(self.variations)
+        if not available:
+            return self.discount_price if self.discount_price is not None else self.price
+        return min(self.paid_price(v) for v in available)
+
+    @property
+    def effective_regular_price(self) -> Decimal:
+        """The price before discount of the variation `effective_price` is for."""
+        available = [v for v in self.variations if v.available > 0] or list(self.variations)
+        if not available:
+            return self.price
+        cheapest = min(available, key=self.paid_price)
+        return self.regular_price(cheapest)
 
 
 class Product(ProductDraft, frozen=True, kw_only=True):
@@ -142,19 +219,25 @@ class Product(ProductDraft, frozen=True, kw_only=True):
         fields = {f: getattr(self, f) for f in ProductDraft.__struct_fields__}
         return ProductDraft(**fields)
 
-    @property
-    def effective_price(self) -> Decimal:
-        return self.discount_price if self.discount_price is not None else self.price
-
 
 @dataclass(frozen=True)
 class CatalogRules:
-    """The vocabularies and store defaults a product is checked against."""
+    """The vocabularies and store defaults a product is checked against. Colours are lower case;
+    sizes keep the shop's spelling ("52 cm", "Regular") and are matched case- and
+    accent-insensitively. `color_words`/`size_words` (folded word -> colour/size) are the other
+    names shops write them by ("Schwarz", "16 inch"), accepted by every import format."""
 
     currency: str
     colors: tuple[str, ...]
     sizes: tuple[str, ...]
     color_aliases: Mapping[str, str]
+    color_words: Mapping[str, str] = field(default_factory=dict)
+    size_words: Mapping[str, str] = field(default_factory=dict)
+    spec_units: Mapping[str, str] = field(default_factory=dict)
+    _size_by_fold: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_size_by_fold", {option_folded(s): s for s in reversed(self.sizes)})
 
     @classmethod
     def create(
@@ -165,101 +248,33 @@ class CatalogRules:
         for alias, target in aliases_n.items():
             if target not in colors_n:
                 raise ValidationError(f"colour alias {alias!r} points to {target!r}, which is not a colour")
-        return cls(currency, colors_n, tuple(normalise_size(s) for s in sizes), aliases_n)
+        return cls(currency, colors_n, tuple(" ".join(s.split()) for s in sizes), aliases_n)
+
+    def with_words(
+        self, colors: Mapping[str, str], sizes: Mapping[str, str], spec_units: Mapping[str, str] | None = None
+    ) -> CatalogRules:
+        """These rules, also accepting the other names of colours and sizes (targets must exist)."""
+        return replace(
+            self,
+            color_words={fold(k): c for k, v in colors.items() if (c := self.color(v)) is not None},
+            size_words={option_folded(k): z for k, v in sizes.items() if (z := self.size(v)) is not None},
+            spec_units=dict(spec_units or self.spec_units),
+        )
 
     def color(self, raw: str) -> str | None:
         value = normalise_color(raw)
         value = self.color_aliases.get(value, value)
-        return value if value in self.colors else None
+        if value in self.colors:
+            return value
+        return self.color_words.get(fold(value))
 
     def size(self, raw: str) -> str | None:
-        value = normalise_size(raw)
-        return value if value in self.sizes else None
+        folded = option_folded(raw)
+        return self._size_by_fold.get(folded) or self.size_words.get(folded)
 
 
 def normalise_color(raw: str) -> str:
     return " ".join(raw.split()).casefold()
-
-
-def normalise_size(raw: str) -> str:
-    return " ".join(raw.split()).upper()
-
-
-def validate_product(data: ProductInput, rules: CatalogRules) -> ProductDraft:
-    """Check every rule and return the normalised product; the first broken rule raises."""
-    slug = data.slug.strip()
-    if not SLUG.match(slug) or len(data.slug) > 120:
-        raise ValidationError(
-            f"slug {data.slug!r} must be 1-120 lowercase letters, digits and single hyphens", field="slug"
-        )
-    name = _text(data.name, "name", 1, 200)
-    category = _text(data.category, "category", 1, 100)
-    price = _money(data.price, "price")
-    discount = _money(data.discount_price, "discountPrice") if data.discount_price is not None else None
-    if discount is not None and discount >= price:
-        raise ValidationError(f"discountPrice {discount} must be lower than price {price}", field="discountPrice")
-    currency = (data.currency or rules.currency).strip().upper()
-    if currency != rules.currency:
-        raise ValidationError(
-            f"currency {currency!r} differs from the store currency {rules.currency}", field="currency"
-        )
-    if data.rating is not None and not 0 <= data.rating <= 5:
-        raise ValidationError(f"rating {data.rating} must be between 0 and 5", field="rating")
-    images = tuple(_url(u, f"images[{i}]") for i, u in enumerate(data.images))
-    if len(images) > 20:
-        raise ValidationError("at most 20 images", field="images")
-    return ProductDraft(
-        slug=slug,
-        name=name,
-        description=_text(data.description, "description", 0, 5000),
-        brand=_text(data.brand, "brand", 0, 100),
-        material=_text(data.material, "material", 0, 200),
-        category=category,
-        price=price,
-        discount_price=discount,
-        currency=currency,
-        rating=round(data.rating, 2) if data.rating is not None else None,
-        main_image=_url(data.main_image, "mainImage") if data.main_image else None,
-        images=images,
-        variations=sort_variations(validate_variations(data.variations, rules)),
-    )
-
-
-def validate_variations(items: list[VariationInput], rules: CatalogRules) -> tuple[Variation, ...]:
-    if not items:
-        raise ValidationError(
-            "a product needs at least one variation (use size 'ONE SIZE' for one-size items)", field="variations"
-        )
-    if len(items) > 500:
-        raise ValidationError("at most 500 variations per product", field="variations")
-    seen: dict[tuple[str, str], int] = {}
-    result = []
-    for number, item in enumerate(items, start=1):
-        where = f"variation {number}"
-        color = rules.color(item.color)
-        if color is None:
-            raise ValidationError(
-                f"{where}: colour {item.color!r} is not one of {', '.join(rules.colors)}", field="variations"
-            )
-        size = rules.size(item.size)
-        if size is None:
-            raise ValidationError(
-                f"{where}: size {item.size!r} is not one of {', '.join(rules.sizes)}", field="variations"
-            )
-        if (color, size) in seen:
-            raise ValidationError(
-                f"{where}: {color} {size} already appears as variation {seen[color, size]}", field="variations"
-            )
-        seen[color, size] = number
-        check_stock(item.quantity, item.reserved, where)
-        if item.weight_grams is not None and not 0 < item.weight_grams <= 100_000:
-            raise ValidationError(f"{where}: weightGrams {item.weight_grams} must be 1-100000", field="variations")
-        result.append(
-            Variation(
-                color=color, size=size, quantity=item.quantity, reserved=item.reserved, weight_grams=item.weight_grams
-            )
-        )
-    return tuple(result)
 
 
 def check_stock(quantity: int, reserved: int, where: str) -> None:
@@ -273,19 +288,31 @@ def check_stock(quantity: int, reserved: int, where: str) -> None:
         )
 
 
+def find_variation(
+    product: ProductDraft, rules: CatalogRules, color: str, size: str, options: Mapping[str, str], sku: str | None
+) -> Variation | None:
+    """The product's variation with this SKU, or with this colour, size and option values (names and
+    values compared folded; colour and size by the shop's words too)."""
+    if sku:
+        return next((v for v in product.variations if v.sku == sku.strip()), None)
+    wanted_color = rules.color(color) if color.strip() else ""
+    wanted_size = rules.size(size) if size.strip() else ""
+    wanted = {option_folded(k): option_folded(v) for k, v in options.items()}
+    for variation in product.variations:
+        have = {option_folded(k): option_folded(v) for k, v in variation.options.items()}
+        if (variation.color, variation.size) == (wanted_color, wanted_size) and have == wanted:
+            return variation
+    return None
+
+
 def adjusted_stock(variation: Variation, quantity_delta: int, reserved_delta: int) -> Variation:
     """`variation` with its stock changed by the deltas, or ValidationError when the result
     breaks the bounds (Python integers: the sum cannot overflow before it is checked)."""
     changed = msgspec.structs.replace(
         variation, quantity=variation.quantity + quantity_delta, reserved=variation.reserved + reserved_delta
     )
-    check_stock(changed.quantity, changed.reserved, f"variation {variation.color} {variation.size}")
+    check_stock(changed.quantity, changed.reserved, f"variation {variation.describe()}".strip())
     return changed
-
-
-def sort_variations(variations: Iterable[Variation]) -> tuple[Variation, ...]:
-    """The canonical order of a product's variations (so equal products compare equal)."""
-    return tuple(sorted(variations, key=lambda v: (v.color, v.size)))
 
 
 def apply_patch(current: Product, patch: ProductPatch) -> ProductInput:
@@ -313,13 +340,24 @@ def product_to_input(product: Product) -> ProductInput:
         rating=product.rating,
         main_image=product.main_image,
         images=list(product.images),
+        options=list(product.option_names),
+        specs=dict(product.specs),
+        url=product.url,
+        external_id=product.external_id,
         variations=[
             VariationInput(
                 color=v.color,
                 size=v.size,
+                options=dict(v.options),
                 quantity=v.quantity,
                 reserved=v.reserved,
                 weight_grams=v.weight_grams,
+                price=v.price,
+                discount_price=v.discount_price,
+                sku=v.sku,
+                external_id=v.external_id,
+                url=v.url,
+                specs=dict(v.specs),
                 available=v.available,
             )
             for v in product.variations
@@ -327,41 +365,3 @@ def product_to_input(product: Product) -> ProductInput:
         created_at=product.created_at,
         updated_at=product.updated_at,
     )
-
-
-def _text(value: str, field: str, least: int, most: int) -> str:
-    text = check_text(value, field).strip()
-    if not least <= len(text) <= most or len(value) > most:  # the limit holds before trimming too
-        need = f"at most {most} characters" if least == 0 else f"{least}-{most} characters"
-        raise ValidationError(f"{field} must be {need} (got {len(text)})", field=field)
-    return text
-
-
-def _money(value: Decimal, field: str) -> Decimal:
-    if not value.is_finite() or value <= 0 or value >= MAX_PRICE:
-        raise ValidationError(f"{field} {value} must be a positive amount below {MAX_PRICE}", field=field)
-    if value.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise ValidationError(f"{field} {value} has more than two decimal places", field=field)
-    return value.quantize(Decimal("0.01"))
-
-
-# An http(s) URL with a host, and none of the ASCII characters RFC 3986 leaves out (space, ",
-# <>, backslash, ^, `, {|}) unless percent-encoded; letters beyond ASCII are let through, as
-# browsers take them (IRIs).
-_URL = re.compile(r"https?://[^\s\"<>\\^`{|}]+")
-
-
-def _url(value: str, field: str) -> str:
-    url = check_text(value, field).strip()
-    if not _URL.fullmatch(url) or len(url) > 2000 or not _has_host(url):
-        raise ValidationError(f"{field} {value!r} must be an http(s) URL", field=field)
-    return url
-
-
-def _has_host(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number 0-65535
-    except ValueError:
-        return False
-    return bool(parts.hostname)

@@ -21,9 +21,11 @@ from typing import Annotated
 
 import msgspec
 
-from shopagent.domain.catalog import SLUG, _text, _url
+from shopagent.domain.catalog import SLUG
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.indexing import content_hash, estimate_wordpiece_tokens, split_sentences
+from shopagent.domain.validation import checked_text as _text
+from shopagent.domain.validation import checked_url as _url
 
 MAX_BODY_CHARS = 100_000
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")

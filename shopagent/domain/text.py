@@ -10,7 +10,6 @@ misspelling finds the product it meant, in any trade and any language.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -19,6 +18,7 @@ from rapidfuzz.distance import OSA
 
 from shopagent.domain.catalog import CatalogRules, ProductDraft
 from shopagent.domain.errors import ValidationError
+from shopagent.domain.options import fold
 
 MAX_QUERY_TERMS = 32
 _WORD = re.compile(r"[^\W_]+")
@@ -60,12 +60,6 @@ TEXT_SEARCH_CONFIGS = {
 def text_search_config_for(language: str) -> str:
     """The full-text configuration for a store language; `simple` (no stemming) when unknown."""
     return TEXT_SEARCH_CONFIGS.get(language.split("-")[0].casefold(), "simple")
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: what both sides of a lexical match compare."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def words(text: str) -> list[str]:
@@ -280,27 +274,29 @@ COMMON_SIZE_WORDS = {
 
 @dataclass(frozen=True)
 class OptionWords:
-    """The colours and sizes as shops write them in their exports ("Schwarz", "Medium"):
-    the catalog's own words and aliases, then other languages' names (folded word -> colour
-    or size). Only words whose colour or size the catalog has count."""
+    """The colours and sizes as shops write them in their exports ("Schwarz", "Medium"): the
+    catalog's rules with every language's names for them (`CatalogRules.with_words`) and the
+    common spellings of the default sizes. Only words whose colour or size the catalog has count."""
 
     rules: CatalogRules
-    colors: Mapping[str, str] = field(default_factory=dict)
-    sizes: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, rules: CatalogRules, colors: Mapping[str, str], sizes: Mapping[str, str]) -> OptionWords:
+        return cls(rules.with_words(colors, {**COMMON_SIZE_WORDS, **sizes}))
 
     def color(self, raw: str) -> str | None:
-        return self.rules.color(raw) or self.rules.color(self.colors.get(fold(" ".join(raw.split())), ""))
+        return self.rules.color(raw)
 
     def size(self, raw: str) -> str | None:
-        word = fold(" ".join(raw.split()))
-        return self.rules.size(raw) or self.rules.size(self.sizes.get(word) or COMMON_SIZE_WORDS.get(word, ""))
+        return self.rules.size(raw)
 
     def variation(self, color: str, size: str) -> tuple[str, str]:
-        """The catalog's (colour, size) for these option values, or a ValidationError with the allowed set."""
-        if (known_color := self.color(color)) is None:
-            shown = f"colour {color!r}" if color else "no colour"
-            raise ValidationError(f"{shown} is not one of {', '.join(self.rules.colors)}")
-        if (known_size := self.size(size)) is None:
-            shown = f"size {size!r}" if size else "no size"
-            raise ValidationError(f"{shown} is not one of {', '.join(self.rules.sizes)}")
+        """The catalog's (colour, size) for these option values ("" for none), or a ValidationError
+        with the allowed set."""
+        known_color = self.color(color) if color.strip() else ""
+        if known_color is None:
+            raise ValidationError(f"colour {color!r} is not one of {', '.join(self.rules.colors)}")
+        known_size = self.size(size) if size.strip() else ""
+        if known_size is None:
+            raise ValidationError(f"size {size!r} is not one of {', '.join(self.rules.sizes)}")
         return known_color, known_size

@@ -7,10 +7,16 @@ an ImportNote (something imported differently from the file, or skipped, said ou
 
 CSV columns (header row required; order free; names in any case; empty cells mean "not
 given"; other columns are ignored, with one warning naming them):
-  slug, name, category, price            required on a product's first row
-  discount_price, description, brand, material, currency, rating, main_image,
+  slug, name, category                   required on a product's first row
+  price, discount_price                  the product's price (or each row's variation_price)
+  description, brand, material, currency, rating, main_image, url, external_id,
   images                                 several URLs separated by "|"
-  color, size, quantity, reserved, weight_grams   one variation per row
+  spec:<name>                            a product spec ("spec:lumens" = 800)
+  quantity                               required: one variation per row, with
+  color, size, reserved, weight_grams, sku, variation_price, variation_discount_price,
+  variation_url, variation_external_id,
+  option:<Name>                          its value of an option ("option:Valve" = Presta)
+  variation_spec:<name>                  a spec of that variation only
 Rows with the same slug form one product; product columns may be left empty on its later
 rows, but must not contradict the first. The separator is read from the header: `,`, `;`
 (as spreadsheets write CSV in locales whose decimal mark is a comma: then `12,50` and
@@ -35,6 +41,7 @@ from shopagent.entrypoints import shop_exports
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
 from shopagent.entrypoints.file_text import SAVE_AS_CSV, decode_file_text
 from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
+from shopagent.entrypoints.shop_exports.cells import spec_value
 
 log = logging.getLogger("shopagent.catalog")
 
@@ -53,10 +60,20 @@ PRODUCT_COLUMNS = (
     "rating",
     "main_image",
     "images",
+    "url",
+    "external_id",
 )
-VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams")
-_CAMEL = {"discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams"}
-_DECIMAL_COLUMNS = ("price", "discount_price", "rating")
+VARIATION_COLUMNS = ("color", "size", "quantity", "reserved", "weight_grams", "sku")
+_VARIATION_RENAMED = {
+    "variation_price": "price", "variation_discount_price": "discountPrice", "variation_url": "url",
+    "variation_external_id": "externalId",
+}  # fmt: skip
+_CAMEL = {
+    "discount_price": "discountPrice", "main_image": "mainImage", "weight_grams": "weightGrams",
+    "external_id": "externalId",
+}  # fmt: skip
+_DECIMAL_COLUMNS = ("price", "discount_price", "rating", "variation_price", "variation_discount_price")
+_PREFIXES = ("spec:", "option:", "variation_spec:")
 _SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
 
 
@@ -143,8 +160,9 @@ def detect_format(columns: frozenset[str]) -> str:
 
 
 def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
-    table.require({"slug", "name", "category", "price", "color", "size", "quantity"})
-    table.warn_unknown({*PRODUCT_COLUMNS, *VARIATION_COLUMNS})
+    table.require({"slug", "name", "category", "quantity"})
+    table.warn_unknown({*PRODUCT_COLUMNS, *VARIATION_COLUMNS, *_VARIATION_RENAMED}, _PREFIXES)
+    headers = dict(zip(table.names, table.raw_names, strict=True))  # option names as the shop writes them
     products: dict[str, dict[str, Any]] = {}
     problems: dict[str, str] = {}
     first_row: dict[str, int] = {}
@@ -154,8 +172,13 @@ def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed
             yield f"row {number}", ValidationError("slug is empty")
             continue
         table.decimals(row, _DECIMAL_COLUMNS)
-        cells = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
-        variation: dict[str, str] | None = cells
+        cells: dict[str, Any] = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
+        cells |= {name: row[c] for c, name in _VARIATION_RENAMED.items() if row.get(c)}
+        if options := {headers[c].split(":", 1)[1].strip(): v for c, v in row.items() if c.startswith("option:") and v}:
+            cells["options"] = options
+        if specs := _specs(row, "variation_spec:"):
+            cells["specs"] = specs
+        variation: dict[str, Any] | None = cells
         if words is not None:
             try:
                 cells["color"], cells["size"] = words.variation(row.get("color", ""), row.get("size", ""))
@@ -183,8 +206,14 @@ def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed
             yield convert(f"row {first_row[slug]}", product, strict=False)
 
 
+def _specs(row: dict[str, str], prefix: str) -> dict[str, object]:
+    return {c.removeprefix(prefix).strip(): spec_value(v) for c, v in row.items() if c.startswith(prefix) and v}
+
+
 def _csv_product(row: dict[str, str]) -> dict[str, Any]:
     product: dict[str, Any] = {"variations": []}
+    if specs := _specs(row, "spec:"):
+        product["specs"] = specs
     for column in PRODUCT_COLUMNS:
         if value := row.get(column, ""):
             product[_CAMEL.get(column, column)] = (

@@ -8,13 +8,18 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+import msgspec
+
 from shopagent.application.catalog import CatalogService, ImportSummary, import_products
 from shopagent.application.index_status import IndexStatus
+from shopagent.application.insights import MAX_REPORT_QUERIES
 from shopagent.application.store_pages import PageImportSummary, StorePageService, import_pages
 from shopagent.domain.errors import ConfigError, ValidationError
+from shopagent.domain.insights import UnmetSearches, parse_period
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import CatalogFile, CsvFormat, load_catalog_file
@@ -118,6 +123,7 @@ class Banner:
     auth_secret: str | None
     token_ttl_seconds: int
     data_dir: Path
+    example_query: str = "warm winter boots under 200 euros"
 
 
 def say_waiting_for_database() -> None:
@@ -159,7 +165,7 @@ async def print_banner(banner: Banner, wait_until_indexed: Callable[[Progress], 
         "",
         "Ask it something:",
         f"  curl -s {http}/api/assistant-agent/chat -H 'Authorization: Bearer {demo_token}' "
-        """-H 'Content-Type: application/json' -d '{"query": "warm winter boots under 200 euros"}'""",
+        f"""-H 'Content-Type: application/json' -d '{{"query": "{banner.example_query}"}}'""",
         f"or chat in a terminal, in another window: {command()} repl",
         "",
     ]
@@ -289,3 +295,40 @@ def print_index_status(status: IndexStatus, out: TextIO = sys.stdout) -> None:
                 f"{e['attempts']} failed attempts, "
                 f"{e['lostLeases']} lost leases: {e['lastError']}\n"
             )
+
+
+def insights_period(since: str, limit: int) -> timedelta | None:
+    """`insights --since --limit`, checked: the period, or None (with the reason on stderr)."""
+    try:
+        if not 1 <= limit <= MAX_REPORT_QUERIES:
+            raise ValidationError(f"--limit must be from 1 to {MAX_REPORT_QUERIES}")
+        return parse_period(since)
+    except ValidationError as exc:
+        print(f"shopagent: error: {exc}", file=sys.stderr)
+        return None
+
+
+def show_unmet_searches(report: UnmetSearches, as_json: bool, out: TextIO = sys.stdout) -> None:
+    if as_json:
+        out.write(msgspec.json.encode(report).decode() + "\n")
+    else:
+        print_unmet_searches(report, out)
+
+
+def print_unmet_searches(report: UnmetSearches, out: TextIO = sys.stdout) -> None:
+    """`insights`: the queries that found nothing strong, most frequent first, as a table."""
+    when = "%Y-%m-%d %H:%M"
+    out.write(
+        f"{report.total_searches} search(es) found nothing strong from {report.since.strftime(when)} to "
+        f"{report.until.strftime(when)} UTC ({len(report.queries)} distinct queries shown; "
+        f"kept {report.retention_days} days)\n"
+    )
+    if not report.queries:
+        return
+    tools = max(5, *(len(", ".join(q.tools)) for q in report.queries))
+    out.write(f"{'searches':>8}  {'best':<7}  {'last searched':<16}  {'tools':<{tools}}  query\n")
+    for q in report.queries:
+        out.write(
+            f"{q.searches:>8}  {q.best_match or '-':<7}  {q.last_searched_at.strftime(when):<16}  "
+            f"{', '.join(q.tools):<{tools}}  {q.query}\n"
+        )

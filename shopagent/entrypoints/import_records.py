@@ -9,7 +9,7 @@ import io
 import logging
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -34,13 +34,15 @@ class CsvTable:
     separator: str
     names: list[str]  # folded header names, in file order
     label: str = "the CSV"  # how messages name the layout ("the Shopify export")
+    raw_names: list[str] = field(default_factory=list)  # the header names as written (spaces collapsed)
 
     @classmethod
     def read(cls, text: str) -> CsvTable:
         header = text.split("\n", 1)[0]
         separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
         names = next(csv.reader(io.StringIO(header), delimiter=separator), [])
-        return cls(text, separator, [" ".join(name.split()).casefold() for name in names])
+        raw = [" ".join(name.split()) for name in names]
+        return cls(text, separator, [name.casefold() for name in raw], raw_names=raw)
 
     @property
     def columns(self) -> frozenset[str]:

@@ -7,17 +7,34 @@ slow or absent dependency costs the scrape that source's series and nothing else
 run one at a time, which also bounds the load they put on the database.
 
 `RequestMetrics` is a pure ASGI middleware that counts and times HTTP requests by route
-template (never the raw path: every id would make a series of its own).
+template (never the raw path: every id would make a series of its own), and keeps count of the
+event streams open.
+
+The process's memory, CPU and open files (`process_*`), the Python version (`python_info`) and
+the build (`shopagent_build_info`) are on the registry too. The `_created` series of counters and
+histograms are left out of the exposition: they double the series and say only when the process
+started, which `process_start_time_seconds` says once.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
+import platform
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from importlib import metadata
 
 import anyio
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 from starlette.routing import BaseRoute, Match
@@ -47,6 +64,29 @@ class _Scraped(Collector):
 
     def describe(self) -> list[Metric]:
         return []  # names vary with what each scrape finds; nothing to check at registration
+
+
+class _WithoutCreated:
+    """A registry's families without the `_created` samples of its counters and histograms."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self._registry = registry
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self._registry.collect():
+            created = family.name + "_created"
+            kept = [s for s in family.samples if s.name != created]
+            if len(kept) != len(family.samples):
+                family = copy.copy(family)
+                family.samples = kept
+            yield family
+
+
+def _version() -> str:
+    try:
+        return metadata.version("shopagent")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 class Metrics:
@@ -115,6 +155,35 @@ class Metrics:
             "shopagent_embedding_batch_size", "Texts per document embedding call.", ["model"],
             buckets=BATCH_BUCKETS, registry=r,
         )  # fmt: skip
+        self.event_streams = Gauge(
+            "shopagent_event_streams_open", "Event streams (text/event-stream answers) open now, by server.",
+            ["server"], registry=r,
+        )  # fmt: skip
+        self.searches_without_strong_match = Counter(
+            "shopagent_searches_without_strong_match", "Searches that found nothing graded strong (the shop may "
+            "not carry what was asked), by tool; the shoppers' own searches included.", ["tool"], registry=r,
+        )  # fmt: skip
+        self.rate_limited = Counter(
+            "shopagent_rate_limited", "Requests refused (429) by a rate limit, by limiter.", ["limiter"], registry=r
+        )
+        self.reaper_sweeps = Counter(
+            "shopagent_reaper_sweeps", "Reaper sweeps run, by sweep and outcome (ok, skipped: the database "
+            "was away or full, failed).", ["sweep", "outcome"], registry=r,
+        )  # fmt: skip
+        self.reaper_released = Counter(
+            "shopagent_reaper_released", "What reaper sweeps released, by sweep (expired-leases: outbox "
+            "leases that ran out; stuck-conversations; idle-rate-limits).", ["sweep"], registry=r,
+        )  # fmt: skip
+        self.leases_lost = Counter(
+            "shopagent_index_leases_lost", "Outbox leases this indexer held and lost before it finished the event "
+            "(they ran out, and the reaper or another indexer took them).", registry=r,
+        )  # fmt: skip
+        Gauge(
+            "shopagent_build_info", "The running build: always 1, with the version as a label.",
+            ["version", "python"], registry=r,
+        ).labels(_version(), platform.python_version()).set(1)  # fmt: skip
+        ProcessCollector(registry=r)  # process_*: memory, CPU seconds, open and max file descriptors
+        PlatformCollector(registry=r)  # python_info
         r.register(self._scraped)
 
     def add_source(self, name: str, source: Source) -> None:
@@ -129,7 +198,7 @@ class Metrics:
                 families.extend(await self._read(name, source))
             self._scraped.families = families
             try:
-                return generate_latest(self.registry)
+                return generate_latest(_WithoutCreated(self.registry))
             finally:
                 self._scraped.families = []
 
@@ -173,6 +242,8 @@ class RequestMetrics:
         self._metrics = metrics
         self._server = server
         self._route_of = route_of
+        self._streams = metrics.event_streams.labels(server)
+        self._streams.inc(0)  # present from the start
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -181,7 +252,7 @@ class RequestMetrics:
         route = self._route_of(scope)
         method = scope["method"] if scope["method"] in METHODS else "other"
         status = "500"
-        answered = gone = False
+        answered = gone = streaming = False
         started = time.perf_counter()
 
         async def receive_noting_disconnect() -> Message:
@@ -192,9 +263,11 @@ class RequestMetrics:
             return message
 
         async def send_noting_status(message: Message) -> None:
-            nonlocal status, answered
+            nonlocal status, answered, streaming
             if message["type"] == "http.response.start":
                 status, answered = str(message["status"]), True
+                if streaming := _is_event_stream(message):
+                    self._streams.inc()
             await send(message)
 
         try:
@@ -204,8 +277,17 @@ class RequestMetrics:
                 raise
             log.debug("%s %s: the client went away; what the app raised about it", method, route, exc_info=True)
         finally:
+            if streaming:
+                self._streams.dec()
             if gone:
                 self._metrics.client_disconnects.labels(self._server, route).inc()
             else:
                 self._metrics.http_requests.labels(self._server, route, method, status).inc()
                 self._metrics.http_duration.labels(self._server, route, method).observe(time.perf_counter() - started)
+
+
+def _is_event_stream(start: Message) -> bool:
+    for name, value in start.get("headers", ()):
+        if name.lower() == b"content-type":
+            return bytes(value).split(b";")[0].strip().lower() == b"text/event-stream"
+    return False

@@ -36,11 +36,17 @@ _SHORTCUTS = {"SHOPAGENT_DATA_DIR": ("runtime", "data_dir")}
 _OTHER_VARIABLES = {"SHOPAGENT_CONFIG"}
 
 
-def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    config_path: Path | None = None, environ: Mapping[str, str] | None = None, *, beneath: Path | None = None
+) -> Settings:
     """Build Settings from a TOML file (optional) and the environment.
 
     `config_path` None means: `$SHOPAGENT_CONFIG` if set, else `./config.toml` if it
     exists, else the built-in defaults (which are exactly what config.toml documents).
+    `beneath` is a TOML file of the same keys under both (a demo sample's settings), taking the
+    place of the defaults: what the environment sets, and what the config file sets to other
+    than its default, wins over it, key by key. (A key the file leaves at its default counts as
+    not set: the shipped config.toml writes out every default.)
     Raises ConfigError with a one-line message naming the file and key.
     """
     env = os.environ if environ is None else environ
@@ -49,6 +55,9 @@ def load_settings(config_path: Path | None = None, environ: Mapping[str, str] | 
     raw: dict[str, Any] = _read_toml(path) if path is not None else {}
     source = str(path) if path is not None else "defaults"
     _refuse_secrets_in_file(raw, source)
+    if beneath is not None:
+        raw = _overlay(_read_toml(beneath), _departures(raw, msgspec.to_builtins(Settings())))
+        source = f"{source} over {beneath}" if path is not None else str(beneath)
     settings = _convert(raw, Settings, source)
     settings = _apply_env_overrides(settings, env)
     secrets = _secrets_from_env(env)
@@ -93,6 +102,28 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _overlay(under: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """`over` on top of `under`: tables merged key by key, any other value of `over` taking the place
+    of `under`'s (a list is replaced whole, not extended)."""
+    merged = dict(under)
+    for key, value in over.items():
+        below = merged.get(key)
+        merged[key] = _overlay(below, value) if isinstance(value, dict) and isinstance(below, dict) else value
+    return merged
+
+
+def _departures(raw: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a config file's sections whose values differ from the defaults."""
+    kept: dict[str, Any] = {}
+    for name, section in raw.items():
+        default = defaults.get(name)
+        if isinstance(section, dict) and isinstance(default, dict):
+            kept[name] = {key: value for key, value in section.items() if key not in default or value != default[key]}
+        else:
+            kept[name] = section  # not a section: left for the conversion to name
+    return kept
 
 
 def _refuse_secrets_in_file(raw: dict[str, Any], source: str) -> None:

@@ -32,6 +32,19 @@ class StoreSettings(Section, frozen=True):
     # How customers reach the shop (e-mail, phone, a contact page), for answers the store pages
     # do not give; empty = not said.
     contact: str = ""
+    # Links for products the catalog gives no `url` for (placeholders {slug}, {external_id},
+    # {variation_external_id}, {sku}); empty = no link.
+    product_url_template: str = ""
+    cart_url_template: str = ""
+
+    def __post_init__(self) -> None:
+        from shopagent.domain.errors import ValidationError
+        from shopagent.domain.options import StoreLinks
+
+        try:
+            StoreLinks(self.product_url_template, self.cart_url_template)
+        except ValidationError as exc:
+            raise ValueError(str(exc)) from None
 
 
 class DatabaseSettings(Section, frozen=True):
@@ -188,6 +201,8 @@ class CatalogSettings(Section, frozen=True):
     sizes: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_SIZES))
     # language (BCP 47 primary tag) -> its words, added to the built-in German and French colour names
     language_aliases: dict[str, LanguageAliases] = msgspec.field(default_factory=dict)
+    # spec name -> the unit shown after its value (capacity_ml = "ml"); a name's unit suffix otherwise
+    spec_units: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class EmbeddingSettings(Section, frozen=True):
@@ -251,6 +266,10 @@ class ReaperSettings(Section, frozen=True):
     stuck_after_seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # 0: chat.turn_timeout_seconds + 15
 
 
+class InsightsSettings(Section, frozen=True):
+    retention_days: Annotated[int, msgspec.Meta(ge=1, le=3650)] = 90
+
+
 class Settings(Section, frozen=True):
     store: StoreSettings = StoreSettings()
     database: DatabaseSettings = DatabaseSettings()
@@ -267,6 +286,7 @@ class Settings(Section, frozen=True):
     chat: ChatSettings = ChatSettings()
     indexer: IndexerSettings = IndexerSettings()
     reaper: ReaperSettings = ReaperSettings()
+    insights: InsightsSettings = InsightsSettings()
     secrets: Secrets = Secrets()
 
     def __post_init__(self) -> None:

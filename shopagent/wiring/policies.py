@@ -13,6 +13,7 @@ from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import SearchPolicy
 from shopagent.domain import grade_model, grade_model_multilingual
 from shopagent.domain.catalog import CatalogRules
+from shopagent.domain.options import StoreLinks
 from shopagent.domain.ranking import FusionWeights, GradeModel
 from shopagent.domain.store_information import PassageGrading
 from shopagent.domain.synonyms import builtin_synonyms
@@ -24,7 +25,12 @@ from shopagent.settings import HttpSettings, McpSettings, OpsSettings, Settings
 
 def catalog_rules(settings: Settings) -> CatalogRules:
     c = settings.catalog
-    return CatalogRules.create(settings.store.currency, c.colors, c.sizes, c.color_aliases)
+    rules = CatalogRules.create(settings.store.currency, c.colors, c.sizes, c.color_aliases)
+    return rules.with_words({}, {}, c.spec_units) if c.spec_units else rules
+
+
+def store_links(settings: Settings) -> StoreLinks:
+    return StoreLinks(settings.store.product_url_template, settings.store.cart_url_template)
 
 
 def text_search_config(settings: Settings) -> str:

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from shopagent.application.ports import ChatModel, EmbeddingModel
 from shopagent.domain.errors import ConfigError
-from shopagent.domain.text import OptionWords, fold
+from shopagent.domain.options import fold
+from shopagent.domain.text import OptionWords
 from shopagent.settings import Settings
 from shopagent.wiring.policies import catalog_rules
 
@@ -147,7 +148,7 @@ def language_names(settings: Settings) -> dict[str, LanguageNames]:
 def option_words(settings: Settings) -> OptionWords:
     """How shop exports may write the catalog's colours and sizes: every language's names for them."""
     names = language_names(settings).values()
-    return OptionWords(
+    return OptionWords.create(
         catalog_rules(settings),
         colors={fold(word): color for language in names for word, color in language.colors.items()},
         sizes={fold(word): size for language in names for word, size in language.sizes.items()},

@@ -31,6 +31,7 @@ from shopagent.adapters.postgres.indexing_unit import PostgresIndexingUnitOfWork
 from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
+from shopagent.adapters.postgres.search_misses import PostgresSearchMisses
 from shopagent.adapters.postgres.store_pages import PostgresStorePages
 from shopagent.adapters.postgres.store_passages import PostgresPassageStore
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin
@@ -38,6 +39,7 @@ from shopagent.application.catalog import CatalogService
 from shopagent.application.index_runs import reindex_after_model_change
 from shopagent.application.index_status import IndexStatus, index_status
 from shopagent.application.indexing import IndexProducts
+from shopagent.application.insights import UnmetSearchLog
 from shopagent.application.leases import Leases
 from shopagent.application.ports import EmbeddingModel
 from shopagent.application.search import CatalogSearch, keep_search_fresh
@@ -50,11 +52,14 @@ from shopagent.application.store_pages import (
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.tools import SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.instrumentation import (
     MeasuredEmbedder,
     index_observers,
+    lease_loss_counter,
     mcp_tool_observer,
     pool_source,
+    unmet_search_recorder,
     vector_index_source,
 )
 from shopagent.runtime.mailbox import Mailbox
@@ -63,15 +68,15 @@ from shopagent.runtime.signals import StopRequest
 from shopagent.settings import Settings
 from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.policies import (
-    catalog_rules,
     indexing_policy,
     passage_grading_for,
     search_policy,
     search_tuning,
+    store_links,
     text_search_config,
     vector_index_spec,
 )
-from shopagent.wiring.providers import build_embedder
+from shopagent.wiring.providers import build_embedder, option_words
 from shopagent.wiring.startup import INDEXER_ACTORS, searches_here
 
 if TYPE_CHECKING:  # the MCP stack takes a second to import: only the roles that use it do
@@ -108,6 +113,7 @@ class CoreServices:
     store_pages: StorePageService
     passages: PostgresPassageStore
     indexing_unit: PostgresIndexingUnitOfWork  # writes chunk or passage sets with their events
+    unmet_searches: UnmetSearchLog  # searches that found nothing strong, for the shop owner
     metrics: Metrics  # the process's own registry and instruments
     stop: StopRequest  # the process's stop, for servers that drain
     remote_tools: RemoteTools = field(default_factory=RemoteTools)
@@ -136,6 +142,7 @@ class SearchServices(CoreServices):
             store.currency,
             observe=mcp_tool_observer(self.metrics),
             store_information=self.store_information,
+            on_unmet=unmet_search_recorder(self.metrics, self.unmet_searches, (SEARCH_TOOL, STORE_INFO_TOOL)),
         )
 
 
@@ -247,7 +254,7 @@ def core_services(
         actors=actors,
         dsn=dsn,
         pool=pool,
-        catalog=CatalogService(PostgresCatalog(pool), catalog_rules(settings)),
+        catalog=CatalogService(PostgresCatalog(pool), option_words(settings).rules),
         outbox=PostgresOutbox(pool),
         chunk_store=chunks,
         vector_index=PostgresVectorIndexAdmin(pool),
@@ -256,6 +263,7 @@ def core_services(
         store_pages=StorePageService(PostgresStorePages(pool), settings.store.language),
         passages=passages,
         indexing_unit=PostgresIndexingUnitOfWork(pool, chunks, passages),
+        unmet_searches=UnmetSearchLog(PostgresSearchMisses(pool), settings.insights.retention_days),
         metrics=metrics,
         stop=stop,
     )
@@ -266,7 +274,9 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     embedder = MeasuredEmbedder(model, core.metrics)
     index = PostgresSearchIndex(core.pool, text_search_config(s), search_tuning(s))
     policy = search_policy(s, model.model_id)
-    search = CatalogSearch(embedder, index, core.catalog.repository, core.catalog.rules, policy)
+    search = CatalogSearch(
+        embedder, index, core.catalog.repository, core.catalog.rules, policy, store_links(core.settings)
+    )
     store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
     store_information = StoreInformationSearch(embedder, core.passages, store_policy)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
@@ -295,6 +305,7 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         max_attempts=i.max_attempts,
         worker=indexer_name(),
         ahead=i.workers * i.claim_batch,  # one batch waiting per worker
+        on_lost=lease_loss_counter(metrics),
     )
     indexed, failed = index_observers(metrics)
     index_product = IndexProducts(

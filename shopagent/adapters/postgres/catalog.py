@@ -7,26 +7,37 @@ inserts the outbox event, so for one product the events' ids follow commit order
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
 
 import asyncpg
 
-from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock, sort_variations
+from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock
 from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
+from shopagent.domain.options import option_folded
 
 OUTBOX_CHANNEL = "shopagent_outbox"
 
 _PRODUCT_COLUMNS = """
     p.id, p.slug, p.name, p.description, p.brand, p.material, p.category, p.price, p.discount_price,
-    p.currency, p.rating, p.main_image, p.images, p.version, p.created_at, p.updated_at,
+    p.currency, p.rating, p.main_image, p.images, p.option_names, p.specs, p.url, p.external_id,
+    p.version, p.created_at, p.updated_at,
     coalesce(
-        (SELECT jsonb_agg(jsonb_build_object('color', v.color, 'size', v.size, 'quantity', v.quantity,
-                                             'reserved', v.reserved, 'weight_grams', v.weight_grams)
-                          ORDER BY v.color, v.size)
+        (SELECT jsonb_agg(jsonb_build_object('color', v.color, 'size', v.size, 'options', v.options,
+                                             'quantity', v.quantity, 'reserved', v.reserved,
+                                             'weight_grams', v.weight_grams, 'price', v.price::text,
+                                             'discount_price', v.discount_price::text, 'sku', v.sku,
+                                             'external_id', v.external_id, 'url', v.url, 'specs', v.specs)
+                          ORDER BY v.position, v.variant_key)
          FROM product_variation v WHERE v.product_id = p.id),
         '[]'::jsonb
     ) AS variations
 """
+_PRODUCT_FIELDS = (
+    "slug, name, description, brand, material, category, price, discount_price, currency, rating, main_image, "
+    "images, option_names, specs, url, external_id, price_low, price_high"
+)
 
 
 async def record_event(conn: asyncpg.Connection, kind: EventKind, product_id: int) -> None:
@@ -43,17 +54,16 @@ class PostgresCatalog:
         async with self._pool.acquire() as conn, conn.transaction():
             try:
                 product_id = await conn.fetchval(
-                    """
-                    INSERT INTO product (slug, name, description, brand, material, category, price,
-                                         discount_price, currency, rating, main_image, images)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                    f"""
+                    INSERT INTO product ({_PRODUCT_FIELDS})
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
                     RETURNING id
                     """,
                     *_product_values(draft),
                 )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"a product with slug {draft.slug!r} already exists") from None
-            await _insert_variations(conn, product_id, draft.variations)
+            await _insert_variations(conn, product_id, draft)
             await record_event(conn, EventKind.UPSERTED, product_id)
             return await _fetch(conn, product_id)
 
@@ -64,8 +74,10 @@ class PostgresCatalog:
                     """
                     UPDATE product SET slug = $1, name = $2, description = $3, brand = $4, material = $5,
                         category = $6, price = $7, discount_price = $8, currency = $9, rating = $10,
-                        main_image = $11, images = $12, version = version + 1, updated_at = now()
-                    WHERE id = $13 AND version = $14
+                        main_image = $11, images = $12, option_names = $13, specs = $14, url = $15,
+                        external_id = $16, price_low = $17, price_high = $18,
+                        version = version + 1, updated_at = now()
+                    WHERE id = $19 AND version = $20
                     RETURNING id
                     """,
                     *_product_values(draft),
@@ -80,7 +92,7 @@ class PostgresCatalog:
                     raise NotFound(f"product {product_id} does not exist")
                 raise VersionConflict(f"product {product_id} changed meanwhile")
             await conn.execute("DELETE FROM product_variation WHERE product_id = $1", product_id)
-            await _insert_variations(conn, product_id, draft.variations)
+            await _insert_variations(conn, product_id, draft)
             await record_event(conn, EventKind.UPSERTED, product_id)
             return await _fetch(conn, product_id)
 
@@ -94,7 +106,7 @@ class PostgresCatalog:
             return True
 
     async def adjust_stock(
-        self, product_id: int, color: str, size: str, quantity_delta: int, reserved_delta: int
+        self, product_id: int, variant_key: str, quantity_delta: int, reserved_delta: int
     ) -> Product:
         async with self._pool.acquire() as conn, conn.transaction():
             bumped = await conn.fetchval(
@@ -106,25 +118,23 @@ class PostgresCatalog:
             # product queue here and each checks the bounds against the stock the previous one left.
             row = await conn.fetchrow(
                 """
-                SELECT quantity, reserved FROM product_variation
-                WHERE product_id = $1 AND color = $2 AND size = $3 FOR UPDATE
+                SELECT color, size, options, quantity, reserved FROM product_variation
+                WHERE product_id = $1 AND variant_key = $2 FOR UPDATE
                 """,
                 product_id,
-                color,
-                size,
+                variant_key,
             )
             if row is None:
-                raise NotFound(f"product {product_id} has no variation {color} {size}")
-            current = Variation(color=color, size=size, quantity=row["quantity"], reserved=row["reserved"])
+                raise NotFound(f"product {product_id} has no such variation")
+            current = Variation(
+                color=row["color"], size=row["size"], options=row["options"], quantity=row["quantity"],
+                reserved=row["reserved"],
+            )  # fmt: skip
             changed = adjusted_stock(current, quantity_delta, reserved_delta)
             await conn.execute(
-                """
-                UPDATE product_variation SET quantity = $4, reserved = $5
-                WHERE product_id = $1 AND color = $2 AND size = $3
-                """,
+                "UPDATE product_variation SET quantity = $3, reserved = $4 WHERE product_id = $1 AND variant_key = $2",
                 product_id,
-                color,
-                size,
+                variant_key,
                 changed.quantity,
                 changed.reserved,
             )
@@ -165,17 +175,32 @@ async def _fetch(conn: asyncpg.Connection, product_id: int) -> Product:
     return _product(row)
 
 
-async def _insert_variations(conn: asyncpg.Connection, product_id: int, variations: Sequence[Variation]) -> None:
+async def _insert_variations(conn: asyncpg.Connection, product_id: int, draft: ProductDraft) -> None:
     await conn.executemany(
         """
-        INSERT INTO product_variation (product_id, color, size, quantity, reserved, weight_grams)
-        VALUES ($1, $2, $3, $4, $5, $6)
+        INSERT INTO product_variation (product_id, color, size, options, option_keys, variant_key, quantity,
+                                       reserved, weight_grams, price, discount_price, paid_price, sku,
+                                       external_id, url, specs, position)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
         """,
-        [(product_id, v.color, v.size, v.quantity, v.reserved, v.weight_grams) for v in variations],
+        [(*_variation_values(product_id, draft, v), n) for n, v in enumerate(draft.variations)],
     )
 
 
+def _variation_values(product_id: int, draft: ProductDraft, v: Variation) -> tuple[object, ...]:
+    return (
+        *(product_id, v.color, v.size, v.options, option_keys(v), v.key, v.quantity, v.reserved, v.weight_grams),
+        *(v.price, v.discount_price, draft.paid_price(v), v.sku, v.external_id, v.url, v.specs),
+    )
+
+
+def option_keys(variation: Variation) -> dict[str, str]:
+    """The variation's options folded, as the search filters compare them."""
+    return {option_folded(name): option_folded(value) for name, value in variation.options.items()}
+
+
 def _product_values(d: ProductDraft) -> tuple[object, ...]:
+    paid = [d.paid_price(v) for v in d.variations]
     return (
         d.slug,
         d.name,
@@ -189,6 +214,12 @@ def _product_values(d: ProductDraft) -> tuple[object, ...]:
         d.rating,
         d.main_image,
         list(d.images),
+        list(d.option_names),
+        d.specs,
+        d.url,
+        d.external_id,
+        min(paid),
+        max(paid),
     )
 
 
@@ -207,8 +238,18 @@ def _product(row: asyncpg.Record) -> Product:
         rating=float(row["rating"]) if row["rating"] is not None else None,
         main_image=row["main_image"],
         images=tuple(row["images"]),
-        variations=sort_variations(Variation(**v) for v in row["variations"]),
+        variations=tuple(_variation(v, row["option_names"]) for v in row["variations"]),
+        option_names=tuple(row["option_names"]),
+        specs=row["specs"],
+        url=row["url"],
+        external_id=row["external_id"],
         version=row["version"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
+
+
+def _variation(v: dict[str, Any], names: list[str]) -> Variation:
+    prices = {k: Decimal(v[k]) if v[k] is not None else None for k in ("price", "discount_price")}
+    options = {name: v["options"][name] for name in names if name in v["options"]}  # in the product's order
+    return Variation(**{**v, **prices, "options": options})

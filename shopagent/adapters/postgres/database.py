@@ -284,8 +284,12 @@ async def check_pgvector(conn: asyncpg.Connection) -> str:
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await register_vector(conn)
     await conn.set_type_codec(
-        "jsonb", schema="pg_catalog", encoder=_json_encoder.encode, decoder=msgspec.json.decode, format="text"
+        "jsonb", schema="pg_catalog", encoder=_encode_json, decoder=msgspec.json.decode, format="text"
     )
+
+
+def _encode_json(value: object) -> str:
+    return _json_encoder.encode(value).decode()
 
 
 @contextlib.asynccontextmanager

@@ -131,14 +131,7 @@ class PostgresSearchIndex:
         if ids:
             async with self._pool.acquire() as conn:
                 rows = await conn.fetch(
-                    EVIDENCE,
-                    self._config,
-                    terms,
-                    Vector(vector) if vector is not None else None,
-                    model,
-                    ids,
-                    list(filters.colors),
-                    list(filters.sizes),
+                    EVIDENCE, self._config, terms, Vector(vector) if vector is not None else None, model, ids, *args
                 )
         content = rows[0]["content_terms"] if rows else []
         return SearchCandidates(
@@ -209,7 +202,7 @@ class PostgresSearchIndex:
             WHERE c.model = $2 AND {filters_clause(3, filters)}
             GROUP BY c.product_id
             ORDER BY distance, c.product_id
-            LIMIT $9
+            LIMIT $11
             """,
             Vector(vector),
             model,
@@ -244,10 +237,10 @@ class PostgresSearchIndex:
                 FROM product_chunk c JOIN product p ON p.id = c.product_id
                 WHERE c.model = '{model}' AND {filters_clause(2)}
                 ORDER BY {approximate}
-                LIMIT $8
+                LIMIT $10
             )
             SELECT product_id, min(distance) AS distance FROM nearest
-            GROUP BY product_id ORDER BY distance, product_id LIMIT $9
+            GROUP BY product_id ORDER BY distance, product_id LIMIT $11
         """
         for _ in range(3):
             rows = await conn.fetch(sql, Vector(vector), *args, candidates, limit)
@@ -275,4 +268,8 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
         sizes=list(row["sizes"]),
+        options=list(row["options"]),
+        prices_vary=row["prices_vary"],
+        url=row["url"],
+        external_id=row["external_id"],
     )

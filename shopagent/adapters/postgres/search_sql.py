@@ -12,71 +12,140 @@ from shopagent.domain.search import SearchFilters
 TEXT_CONFIG_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-def filters_clause(first: int, shape: SearchFilters | None = None) -> str:
-    """The filter predicate on `product p`, its six parameters numbered from `first`.
+FILTER_PARAMETERS = 8  # what `filter_args` gives: the number of parameters `filters_clause` takes
 
-    A NULL bound or an empty list means "no constraint". Given the filters' `shape`, the
-    variation test names only the constraints that are set, as a plain EXISTS: the planner
-    then drives it from the variation index, whatever plan it caches (a test such as
-    `cardinality($4) = 0 OR color = ANY($4)` cannot use an index in a generic plan).
+# A variation's options against `{options}` ({folded name: [folded values]}): each named option
+# has one of the values (a variation without that option has none of them).
+_OPTIONS = """NOT EXISTS (
+    SELECT 1 FROM jsonb_each({options}::jsonb) f
+    WHERE NOT coalesce(f.value ? ({v}.option_keys ->> f.key), false))"""
+# Its specs (its own, else the product's) against `{specs}` ({name: {"min": n, "max": n} or {"eq": x}}):
+# a number within the bounds, or equal (text compared in lower case); a spec it lacks fails.
+_SPECS = """NOT EXISTS (
+    SELECT 1 FROM jsonb_each({specs}::jsonb) f
+    CROSS JOIN LATERAL (SELECT coalesce({v}.specs -> f.key, p.specs -> f.key) AS x) s
+    WHERE NOT coalesce(CASE
+        WHEN f.value ? 'eq' THEN lower(s.x #>> '{{}}') = lower(f.value ->> 'eq')
+        WHEN jsonb_typeof(s.x) = 'number' THEN
+            (NOT f.value ? 'min' OR (s.x #>> '{{}}')::numeric >= (f.value ->> 'min')::numeric)
+            AND (NOT f.value ? 'max' OR (s.x #>> '{{}}')::numeric <= (f.value ->> 'max')::numeric)
+    END, false))"""
+
+
+def _parameters(first: int) -> tuple[str, ...]:
+    """low, high, variation, colours, sizes, in stock, options, specs: the filters' parameters."""
+    return tuple(f"${n}" for n in range(first, first + FILTER_PARAMETERS))
+
+
+def variation_test(first: int, v: str = "v", shape: SearchFilters | None = None, *, stock: bool = True) -> str:
+    """The test of one variation `v` (of product `p`) against the filters whose parameters are
+    numbered from `first`: colours, sizes, stock, options, specs and its price, all on the same
+    variation. Given the filters' `shape`, only the constraints that are set (an unused parameter
+    still appears, as `IS NOT NULL`, so its type is known). Without `stock`, in stock or not."""
+    low, high, _, colors, sizes, in_stock, options, specs = _parameters(first)
+    tests = {
+        "colors": (f"{v}.color = ANY({colors}::text[])", f"{colors}::text[] IS NOT NULL"),
+        "sizes": (f"{v}.size = ANY({sizes}::text[])", f"{sizes}::text[] IS NOT NULL"),
+        "in_stock": (f"{in_stock}::bool AND {v}.quantity > {v}.reserved", f"{in_stock}::bool IS NOT NULL"),
+        "min_price": (f"{v}.paid_price >= {low}::numeric", f"({low}::numeric IS NULL OR true)"),
+        "max_price": (f"{v}.paid_price <= {high}::numeric", f"({high}::numeric IS NULL OR true)"),
+        "options": (_OPTIONS.format(options=options, v=v), f"{options}::jsonb IS NOT NULL"),
+        "specs": (_SPECS.format(specs=specs, v=v), f"{specs}::jsonb IS NOT NULL"),
+    }
+    if shape is not None:
+        return " AND ".join(used if _is_set(shape, name) else unused for name, (used, unused) in tests.items())
+    return f"""(cardinality({colors}::text[]) = 0 OR {tests["colors"][0]})
+          AND (cardinality({sizes}::text[]) = 0 OR {tests["sizes"][0]})
+          AND {f"(NOT {in_stock}::bool OR {v}.quantity > {v}.reserved)" if stock else tests["in_stock"][1]}
+          AND ({low}::numeric IS NULL OR {tests["min_price"][0]})
+          AND ({high}::numeric IS NULL OR {tests["max_price"][0]})
+          AND ({options}::jsonb = '{{}}'::jsonb OR {tests["options"][0]})
+          AND ({specs}::jsonb = '{{}}'::jsonb OR {tests["specs"][0]})"""
+
+
+def _is_set(shape: SearchFilters, name: str) -> bool:
+    value = getattr(shape, name)
+    return value is not None and value is not False and value != ()
+
+
+def filters_clause(first: int, shape: SearchFilters | None = None) -> str:
+    """The filter predicate on `product p`, its parameters numbered from `first`.
+
+    A NULL bound, an empty list or object means "no constraint". The product's cheapest and
+    dearest variation prices (`price_low`, `price_high`) rule a product out by price without
+    looking at its variations; a product whose variations all sell at one price needs no more.
+    Otherwise one variation must pass every variation filter and the price bounds at once. Given
+    the filters' `shape`, the variation test names only the constraints that are set, as a plain
+    EXISTS: the planner then drives it from the variation index, whatever plan it caches (a test
+    such as `cardinality($4) = 0 OR color = ANY($4)` cannot use an index in a generic plan).
     """
-    low, high, variation, colors, sizes, in_stock = (f"${n}" for n in range(first, first + 6))
+    low, high, variation, *_ = _parameters(first)
     prices = f"""
-    ({low}::numeric IS NULL OR coalesce(p.discount_price, p.price) >= {low})
-    AND ({high}::numeric IS NULL OR coalesce(p.discount_price, p.price) <= {high})"""
+    ({low}::numeric IS NULL OR p.price_high >= {low}) AND ({high}::numeric IS NULL OR p.price_low <= {high})"""
     if shape is None:
         return f"""{prices}
-    AND (NOT {variation}::bool OR EXISTS (
-        SELECT 1 FROM product_variation v
-        WHERE v.product_id = p.id
-          AND (cardinality({colors}::text[]) = 0 OR v.color = ANY({colors}::text[]))
-          AND (cardinality({sizes}::text[]) = 0 OR v.size = ANY({sizes}::text[]))
-          AND (NOT {in_stock}::bool OR v.quantity > v.reserved)))
+    AND (CASE WHEN {variation}::bool OR (p.price_low <> p.price_high
+                                         AND ({low}::numeric IS NOT NULL OR {high}::numeric IS NOT NULL))
+         THEN EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id AND {variation_test(first)})
+         ELSE true END)
     """
-    if not shape.on_variation:
-        return (
-            f"{prices} AND NOT {variation}::bool AND {colors}::text[] IS NOT NULL AND {sizes}::text[] IS NOT NULL "
-            f"AND {in_stock}::bool IS NOT NULL"
-        )
-    tests = [
-        f"v.color = ANY({colors}::text[])" if shape.colors else f"{colors}::text[] IS NOT NULL",
-        f"v.size = ANY({sizes}::text[])" if shape.sizes else f"{sizes}::text[] IS NOT NULL",
-        f"{in_stock}::bool AND v.quantity > v.reserved" if shape.in_stock else f"{in_stock}::bool IS NOT NULL",
-    ]
-    return f"""{prices}
-    AND {variation}::bool AND EXISTS (
-        SELECT 1 FROM product_variation v WHERE v.product_id = p.id AND {" AND ".join(tests)})
-    """
+    test = variation_test(first, shape=shape)
+    exists = f"EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id AND {test})"
+    if shape.on_variation:
+        return f"{prices}\n    AND {variation}::bool AND {exists}\n    "
+    if shape.min_price is not None or shape.max_price is not None:
+        return f"{prices} AND NOT {variation}::bool AND (p.price_low = p.price_high OR {exists})"
+    unused = variation_test(first, shape=SearchFilters())  # no constraint: only the parameters' types
+    return f"{prices} AND NOT {variation}::bool AND {unused}"
 
 
-# $1 config, $2 words, $3 vector (NULL: no distance), $4 model, $5 product ids, $6 colours, $7 sizes
-EVIDENCE = """
+# $1 config, $2 words, $3 vector (NULL: no distance), $4 model, $5 product ids, $6... the filters.
+# `available` counts the units of the variations the filters ask for (stock aside); `offer` is the
+# cheapest of them that can be bought (the cheapest of all when none can).
+_EVIDENCE = """
 WITH term AS MATERIALIZED (
     SELECT n::int AS n, q FROM unnest($2::text[]) WITH ORDINALITY AS u(w, n),
          LATERAL plainto_tsquery($1::regconfig, w) AS q
     WHERE numnode(q) > 0
 )
-SELECT p.id, p.name, p.slug, p.category, p.price, p.discount_price, p.currency, p.rating, p.main_image,
+SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.url, p.external_id,
+       p.price_low <> p.price_high AS prices_vary,
+       coalesce(o.regular, p.price) AS price,
+       CASE WHEN o.paid IS NULL THEN p.discount_price WHEN o.paid < o.regular THEN o.paid END AS discount_price,
        (SELECT min(c.embedding <=> $3::vector) FROM product_chunk c
         WHERE c.product_id = p.id AND c.model = $4) AS distance,
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t) AS content_terms,
-       v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes
+       v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes,
+       coalesce(v.options, '{}') AS options
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
 CROSS JOIN LATERAL (SELECT to_tsvector($1::regconfig, p.category) AS words) c  -- once per product, not per word
 CROSS JOIN LATERAL (
-    SELECT coalesce(sum(v.quantity - v.reserved) FILTER (
-               WHERE (cardinality($6::text[]) = 0 OR v.color = ANY($6::text[]))
-                 AND (cardinality($7::text[]) = 0 OR v.size = ANY($7::text[]))), 0) AS available,
-           array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved) AS colors,
-           array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved) AS sizes
+    SELECT coalesce(sum(v.quantity - v.reserved) FILTER (WHERE {asked_v}), 0) AS available,
+           array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved AND v.color <> '')
+               AS colors,
+           array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved AND v.size <> '')
+               AS sizes,
+           array_agg(v.options ORDER BY v.variant_key) FILTER (WHERE v.quantity > v.reserved AND v.options <> '{}')
+               AS options
     FROM product_variation v WHERE v.product_id = p.id
 ) v
-WHERE p.id = ANY($5::bigint[])
+LEFT JOIN LATERAL (
+    SELECT coalesce(w.price, p.price) AS regular, w.paid_price AS paid
+    FROM product_variation w WHERE w.product_id = p.id AND {asked_w}
+    ORDER BY w.quantity > w.reserved DESC, w.paid_price, w.variant_key LIMIT 1
+) o ON true
+WHERE p.id = ANY($5::bigint[]) AND $8::bool IS NOT NULL
 """
+
+
+EVIDENCE = _EVIDENCE.replace("{asked_v}", variation_test(6, "v", stock=False)).replace(
+    "{asked_w}", variation_test(6, "w", stock=False)
+)
+
 
 # The OR of the words' tsqueries is computed once (an InitPlan), then the GIN index finds the
 # matching documents; the filters are checked per match, best first, through the product's
@@ -104,7 +173,7 @@ LEXICAL_ANY = LEXICAL.format(match="$4", source=f"matched m ORDER BY {RANK} DESC
 # until the limit is reached. Colours, sizes and stock let few through: check them first,
 # then rank only the matches that passed.
 LEXICAL_RANK_FIRST = LEXICAL.format(
-    match="$10",
+    match="$12",
     source=f"(SELECT m.product_id, {RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
     f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {filters_clause(4)})",
 )
@@ -119,7 +188,7 @@ LEXICAL_RANK_FIRST = LEXICAL.format(
 LEXICAL_FILTERED = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
-           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($10::text[]) AS w) AS qm
+           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($12::text[]) AS w) AS qm
 )
 SELECT m.product_id FROM (
     SELECT i.product_id, i.document FROM {source}
@@ -131,7 +200,7 @@ LIMIT $3
 
 
 def lexical_sql(filters: SearchFilters, *, filter_first: bool = False) -> str:
-    """The lexical leg under `filters` (their parameters from $4, the matching words $10)."""
+    """The lexical leg under `filters` (their parameters from $4, the matching words $12)."""
     if filter_first:
         chosen = f"(SELECT p.id FROM product p WHERE {filters_clause(4, filters)} OFFSET 0) f"
         source = f"{chosen} JOIN product_index i ON i.product_id = f.id, q"
@@ -148,4 +217,6 @@ SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS N
 
 
 def filter_args(f: SearchFilters) -> tuple[object, ...]:
-    return (f.min_price, f.max_price, f.on_variation, list(f.colors), list(f.sizes), f.in_stock)
+    options = {name: list(values) for name, values in f.options}
+    specs = {s.name: s.bounds() for s in f.specs}
+    return (f.min_price, f.max_price, f.on_variation, list(f.colors), list(f.sizes), f.in_stock, options, specs)

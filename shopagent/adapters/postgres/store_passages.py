@@ -17,9 +17,10 @@ from pgvector import Vector
 from shopagent.application.ports import SaveOutcome
 from shopagent.application.ports.indexing import PageItem
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.options import fold
 from shopagent.domain.store_information import PassageEvidence
 from shopagent.domain.store_pages import PageCoverage
-from shopagent.domain.text import fold, text_search_config_for
+from shopagent.domain.text import text_search_config_for
 
 
 class PostgresPassageStore:

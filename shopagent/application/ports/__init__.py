@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Protocol
@@ -72,9 +72,10 @@ class CatalogRepository(Protocol):
     async def delete(self, product_id: int) -> bool: ...
 
     async def adjust_stock(
-        self, product_id: int, color: str, size: str, quantity_delta: int, reserved_delta: int
+        self, product_id: int, variant_key: str, quantity_delta: int, reserved_delta: int
     ) -> Product:
-        """Raises NotFound (product or variation) or ValidationError (the result breaks
+        """Change the stock of the variation with this `Variation.key`. Raises NotFound (product or
+        variation) or ValidationError (the result breaks
         `domain.catalog.check_stock`, checked with the variation locked)."""
         ...
 
@@ -133,6 +134,10 @@ class CandidateRow:
     available: int  # units of the asked variation (colours/sizes), of every variation when none asked
     colors: list[str]  # colours in stock
     sizes: list[str]  # sizes in stock
+    options: list[dict[str, str]] = field(default_factory=list)  # the options of each variation in stock
+    prices_vary: bool = False  # its variations sell at different prices (`price` is the asked one's)
+    url: str | None = None  # the product's page, as the catalog gives it
+    external_id: str | None = None
 
 
 @dataclass(frozen=True)

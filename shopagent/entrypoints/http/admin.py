@@ -36,8 +36,12 @@ StockDelta = Annotated[int, msgspec.Meta(ge=-1_000_000_000, le=1_000_000_000)]
 
 
 class StockChange(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=True):
-    color: str
-    size: str
+    """The variation by its SKU, or by its colour, size and option values (those it has)."""
+
+    color: str = ""
+    size: str = ""
+    options: dict[str, str] = msgspec.field(default_factory=dict)
+    sku: str | None = None
     quantity_delta: StockDelta = 0
     reserved_delta: StockDelta = 0
 
@@ -124,7 +128,13 @@ def admin_routes(
     async def adjust_stock(request: Request) -> Response:
         change = await read_json(request, StockChange, limit=10_000)
         product = await catalog.adjust_stock(
-            _product_id(request), change.color, change.size, change.quantity_delta, change.reserved_delta
+            _product_id(request),
+            change.color,
+            change.size,
+            change.quantity_delta,
+            change.reserved_delta,
+            options=change.options,
+            sku=change.sku,
         )
         return json_response(product_to_input(product))
 

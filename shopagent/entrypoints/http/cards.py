@@ -31,6 +31,9 @@ class ProductCard(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     available_colors: list[str]
     available_sizes: list[str]
     in_stock: bool
+    url: str | None = None  # the product's page in the shop ("View")
+    cart_url: str | None = None  # puts its only variation that can be bought in the basket ("Add to basket")
+    price_from: bool = False  # its variations differ in price: `price` is the lowest
 
 
 class _Read(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -42,6 +45,7 @@ class _Read(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     price: str
     discounted_price: str | None = None
     currency: str
+    url: str | None = None
 
 
 class _Hit(_Read, frozen=True, kw_only=True):
@@ -49,12 +53,15 @@ class _Hit(_Read, frozen=True, kw_only=True):
     main_image: str | None = None
     available_colors: list[str] = []
     available_sizes: list[str] = []
+    price_from: bool = False
 
 
-class _Variation(msgspec.Struct, frozen=True, kw_only=True):
-    color: str
-    size: str
+class _Variation(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    color: str = ""
+    size: str = ""
     available: int
+    effective_price: str | None = None
+    url: str | None = None
 
 
 class _Details(_Read, frozen=True, kw_only=True):
@@ -116,7 +123,9 @@ def _search_card(raw: Any) -> ProductCard | None:
         hit = msgspec.convert(raw, _Hit)
     except msgspec.ValidationError:
         return None
-    return _card(hit, hit.main_image, hit.available_colors, hit.available_sizes, hit.in_stock)
+    return _card(
+        hit, hit.main_image, hit.available_colors, hit.available_sizes, hit.in_stock, price_from=hit.price_from
+    )
 
 
 def _details_card(raw: Any) -> ProductCard | None:
@@ -125,12 +134,17 @@ def _details_card(raw: Any) -> ProductCard | None:
     except msgspec.ValidationError:
         return None
     available = [v for v in details.variations if v.available > 0]
-    colors = list(dict.fromkeys(v.color for v in available))
-    sizes = list(dict.fromkeys(v.size for v in available))
-    return _card(details, details.main_image, colors, sizes, bool(available))
+    colors = list(dict.fromkeys(v.color for v in available if v.color))
+    sizes = list(dict.fromkeys(v.size for v in available if v.size))
+    cart = available[0].url if len(available) == 1 else None
+    varies = len({v.effective_price for v in details.variations}) > 1
+    return _card(details, details.main_image, colors, sizes, bool(available), cart_url=cart, price_from=varies)
 
 
-def _card(read: _Read, image: str | None, colors: list[str], sizes: list[str], in_stock: bool) -> ProductCard:
+def _card(
+    read: _Read, image: str | None, colors: list[str], sizes: list[str], in_stock: bool, *,
+    cart_url: str | None = None, price_from: bool = False,
+) -> ProductCard:  # fmt: skip
     return ProductCard(
         id=read.product_id,
         slug=read.slug,
@@ -142,4 +156,7 @@ def _card(read: _Read, image: str | None, colors: list[str], sizes: list[str], i
         available_colors=colors,
         available_sizes=sizes,
         in_stock=in_stock,
+        url=read.url,
+        cart_url=cart_url,
+        price_from=price_from,
     )

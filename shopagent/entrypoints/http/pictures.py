@@ -1,7 +1,8 @@
-"""Pictures for the sample catalog: small SVGs, one per category and colour (the category's
-silhouette in the colour, on the category's tint, with its name), served at
-`GET /sample-pictures/{category}[-{colour}].svg`, so the demo's product cards look like a shop's
-without a picture host. `shopagent demo` points each sample product at its category and first colour.
+"""Pictures for the sample catalogs (the clothing shop's and the roastery's): small SVGs, one per
+category and colour (the category's silhouette in the colour, on the category's tint, with its
+name), served at `GET /sample-pictures/{category}[-{colour}].svg`, so the demo's product cards look
+like a shop's without a picture host. `shopagent demo` points each sample product at its category
+and first colour (a product without colours gets its category's picture in the category's ink).
 """
 
 from __future__ import annotations
@@ -27,6 +28,22 @@ _KNIT = "M160 58 96 94l24 46 26-12v108h108V128l26 12 24-46-64-36q-40 20-80 0zm-4
 _TROUSERS = "M148 56h104l16 184h-48l-20-128-20 128h-48z"
 _DRESS = "M176 56h48l10 52 48 132H118l48-132z"
 _BEANIE = "M116 200q0-116 84-116t84 116zm-8 0h184v26H108zM200 60a16 16 0 1 1 0 32a16 16 0 1 1 0-32z"
+# The roastery's (`--sample coffee`).
+_BAG = "M140 74h120l14 162H126zm0 0 10-18h100l10 18zm60 46a10 10 0 1 0 0 20a10 10 0 1 0 0-20z"
+_TIN = "M144 64h112v22H144zm6 22h100v150H150zm20 40h60v50h-60z"
+_GRINDER = "M160 48h80l-12 46h-56zm-12 46h104v112H148zm48 22a14 14 0 1 0 0 28a14 14 0 1 0 0-28zm-30 90h68v32h-68z"
+_KETTLE = (
+    "M142 120h106q12 0 12 12v104H130V132q0-12 12-12zm44-22h18v22h-18zm-46 92q-40 0-44-70l-12-22 10-4 14 22q4 56 "
+    "32 58zm120-48h16q16 0 16 16v40q0 16-16 16h-16v-14h12q6 0 6-6v-32q0-6-6-6h-12z"
+)
+_DRIPPER = "M120 66h160l-54 98h-52zm20 98h120v12H140zm20 12h80l-8 60h-64z"
+_MACHINE = "M106 56h188v180H106zm30 74v86h128v-86zm44 0h40v16h-40zm40 6h44v8h-44zm-34 46h28v28h-28z"
+_MUG = (
+    "M126 98h122v122q0 16-16 16h-90q-16 0-16-16zm122 24h18q24 0 24 28v22q0 28-24 28h-18v-16h16q10 0 10-12v-22q0-12"
+    "-10-12h-16z"
+)
+_FILTER = "M200 234 108 84q92-42 184 0zm-4-20 6 4 78-126-8-4z"
+_SCALE = "M100 172h200v48q0 8-8 8H108q-8 0-8-8zm82 18v18h36v-18zm-32-102h76l-8 80h-60z"
 _TAG = "M120 80h110l60 60-90 90-80-80zm30 20a14 14 0 1 0 0 28a14 14 0 1 0 0-28z"
 
 # the sample's categories -> (silhouette, tint, ink); any other gets a price tag in grey, named "Product".
@@ -42,14 +59,23 @@ _LOOKS = {
     "Trousers": (_TROUSERS, "#e1e6ee", "#37465e"),
     "Dresses & skirts": (_DRESS, "#f1e2ee", "#7b3468"),
     "Accessories": (_BEANIE, "#e4ecec", "#2f6262"),
+    "Coffee": (_BAG, "#efe4d8", "#6b4427"),
+    "Tea": (_TIN, "#e6eedc", "#4d6b2f"),
+    "Grinders": (_GRINDER, "#e6e2dc", "#4a3b30"),
+    "Kettles": (_KETTLE, "#e2ecf6", "#2f4f6b"),
+    "Brewers": (_DRIPPER, "#f5ece0", "#8a5a2b"),
+    "Espresso machines": (_MACHINE, "#e4e6ea", "#3a3f47"),
+    "Cups & mugs": (_MUG, "#f3e6e0", "#8a4b3b"),
+    "Filters": (_FILTER, "#f4f1e6", "#7a6a3a"),
+    "Brewing accessories": (_SCALE, "#e4ecec", "#2f6262"),
 }
 _OTHER = (_TAG, "#eceef1", "#5b616b")
-# The default catalog's colours, as a silhouette's fill.
+# The sample catalogs' colours, as a silhouette's fill.
 _COLORS = {
     "black": "#262626", "white": "#fbfbfb", "grey": "#8c9096", "navy": "#1f2f57", "blue": "#3a6fc4",
     "red": "#c23b32", "burgundy": "#6e1f31", "pink": "#e59ab4", "green": "#3f8a4f", "olive": "#6b6b2e",
     "beige": "#dcc9a6", "brown": "#6b4427", "camel": "#c19a5b", "yellow": "#e8c33a", "orange": "#e07b2a",
-    "purple": "#6d4a9b",
+    "purple": "#6d4a9b", "silver": "#c9ccd1", "copper": "#b8693d", "cream": "#efe6cf",
 }  # fmt: skip
 
 

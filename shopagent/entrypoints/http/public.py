@@ -22,9 +22,11 @@ from starlette.routing import BaseRoute, Route
 from shopagent.application.catalog import CatalogService
 from shopagent.application.conversations import ChatService
 from shopagent.application.index_status import IndexStatus
+from shopagent.application.insights import UnmetSearchLog
 from shopagent.application.limits import RateLimit
 from shopagent.application.store_pages import StorePageService
 from shopagent.entrypoints.http.admin import admin_routes
+from shopagent.entrypoints.http.admin_insights import insights_routes
 from shopagent.entrypoints.http.admin_pages import store_page_routes
 from shopagent.entrypoints.http.app import build_http_app
 from shopagent.entrypoints.http.chat import TurnGuard, chat_routes
@@ -67,6 +69,7 @@ class PublicApi:
     stop: Stop  # the process's stop: refuse new turns, end running ones within the grace period
     grace_seconds: float
     store_pages: StorePageService | None = None  # None: no store-pages admin API
+    unmet_searches: UnmetSearchLog | None = None  # None: no insights on the admin API
 
 
 class RunningChat:
@@ -143,6 +146,7 @@ def public_routes(api: PublicApi, chat: RunningChat, guard: TurnGuard) -> list[B
         ),
         *admin_routes(api.catalog, api.index_status, api.admin_key, api.admin_limit),
         *(store_page_routes(api.store_pages, api.admin_key, api.admin_limit) if api.store_pages else []),
+        *(insights_routes(api.unmet_searches, api.admin_key, api.admin_limit) if api.unmet_searches else []),
         *visitor_routes(
             api.auth_secret,
             api.visitor_limit,

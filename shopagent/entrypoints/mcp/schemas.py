@@ -8,6 +8,7 @@ tool runs (a longer query is a tool error the model can read)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from shopagent.domain.catalog import MAX_PRICE
@@ -19,20 +20,50 @@ MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
 MONEY_OR_NULL = {"type": ["string", "null"], "pattern": MONEY["pattern"]}
 
 
-def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
+SPEC_VALUE = {"type": ["string", "number", "boolean"]}
+
+
+def search_schemas(
+    colors: list[str], sizes: list[str], currency: str, spec_units: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The search tool's schemas for a shop with these colours and sizes (a vocabulary the shop
+    leaves empty is left out) and spec units."""
+    units = ", ".join(f"{name} in {unit}" for name, unit in (spec_units or {}).items())
+    variation_filters: dict[str, Any] = {}
+    if colors:
+        variation_filters["colors"] = {
+            "type": "array",
+            "items": {"type": "string", "enum": colors},
+            "description": "Any of these colours.",
+        }
+    if sizes:
+        variation_filters["sizes"] = {
+            "type": "array",
+            "items": {"type": "string", "enum": sizes},
+            "description": "Any of these sizes, as the shop names them.",
+        }
     filters = {
         "type": "object",
-        "description": "Hard constraints. Colours, sizes and inStock must hold for one and the same variation.",
+        "description": "Hard constraints. Everything but the price range must hold for one and the same variation, "
+        "and the price range for that variation's price.",
         "properties": {
-            "colors": {
-                "type": "array",
-                "items": {"type": "string", "enum": colors},
-                "description": "Any of these colours.",
+            **variation_filters,
+            "options": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "The product's other options, by name, each any of these values, as results and "
+                'details show them (e.g. {"Valve": ["Presta"]}); case and accents do not matter.',
             },
-            "sizes": {
-                "type": "array",
-                "items": {"type": "string", "enum": sizes},
-                "description": "Any of these sizes (EU numbers for shoes, letters for clothing).",
+            "specs": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"min": {"type": "number"}, "max": {"type": "number"}, "equals": SPEC_VALUE},
+                    "additionalProperties": False,
+                },
+                "description": "Named facts, by the names details show: a number within min/max, or a value "
+                'equal to `equals` (e.g. {"capacity_ml": {"min": 500}}, {"dishwasher_safe": {"equals": true}}). '
+                "A product without the spec does not match." + (f" Units: {units}." if units else ""),
             },
             "minPrice": {
                 "type": "number",
@@ -100,6 +131,17 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             },
             "availableColors": {"type": "array", "items": {"type": "string"}, "description": "Colours in stock."},
             "availableSizes": {"type": "array", "items": {"type": "string"}, "description": "Sizes in stock."},
+            "availableOptions": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "Its other options (name -> the values in stock).",
+            },
+            "priceFrom": {
+                "type": "boolean",
+                "description": "Its variations sell at different prices; the prices given are the cheapest asked "
+                'one\'s (say "from").',
+            },
+            "url": {"type": ["string", "null"], "description": "The product's page in the shop, to link to."},
         },
         "required": [
             "productId",
@@ -118,6 +160,9 @@ def search_schemas(colors: list[str], sizes: list[str], currency: str) -> tuple[
             "distance",
             "availableColors",
             "availableSizes",
+            "availableOptions",
+            "priceFrom",
+            "url",
         ],
     }
     outputs = {
@@ -163,13 +208,23 @@ def details_schemas(currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
     variation = {
         "type": "object",
         "properties": {
-            "color": {"type": "string"},
-            "size": {"type": "string"},
+            "color": {"type": "string", "description": "Empty when the product has no colours."},
+            "size": {"type": "string", "description": "Empty when the product has no sizes."},
+            "options": {"type": "object", "additionalProperties": {"type": "string"}},
             "available": {"type": "integer", "description": "Units that can be bought now."},
             "weightGrams": {"type": ["integer", "null"]},
+            "price": {**MONEY, "description": f"This variation's list price in {currency}."},
+            "discountedPrice": MONEY_OR_NULL,
+            "effectivePrice": {**MONEY, "description": "What the customer pays for this variation."},
+            "sku": {"type": ["string", "null"]},
+            "specs": {"type": "object", "additionalProperties": SPEC_VALUE, "description": "Its own specs."},
+            "url": {"type": ["string", "null"], "description": "A link that puts this variation in the basket."},
         },
-        "required": ["color", "size", "available", "weightGrams"],
-    }
+        "required": [
+            "color", "size", "options", "available", "weightGrams", "price", "discountedPrice", "effectivePrice",
+            "sku", "specs", "url",
+        ],
+    }  # fmt: skip
     outputs = {
         "type": "object",
         "properties": {
@@ -189,6 +244,10 @@ def details_schemas(currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
             "images": {"type": "array", "items": {"type": "string"}},
             "inStock": {"type": "boolean"},
             "variations": {"type": "array", "items": variation},
+            "options": {"type": "array", "items": {"type": "string"}, "description": "Its other option names."},
+            "specs": {"type": "object", "additionalProperties": SPEC_VALUE, "description": "Named facts."},
+            "specText": {"type": "array", "items": {"type": "string"}, "description": "The specs, as read."},
+            "url": {"type": ["string", "null"], "description": "The product's page in the shop."},
         },
         "required": [
             "productId",
@@ -207,6 +266,10 @@ def details_schemas(currency: str) -> tuple[dict[str, Any], dict[str, Any]]:
             "images",
             "inStock",
             "variations",
+            "options",
+            "specs",
+            "specText",
+            "url",
         ],
     }
     return inputs, outputs

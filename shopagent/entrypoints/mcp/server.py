@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from shopagent import __version__
 from shopagent.application.search import CatalogSearch
 from shopagent.application.store_pages import StoreInformationSearch
+from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.errors import DatabaseUnavailable, EmbeddingError, NotFound, ValidationError
 from shopagent.domain.inputs import split
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
@@ -41,12 +42,20 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True, rename="camel", kw_only=
     pass
 
 
+class SpecRange(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    min: float | None = None
+    max: float | None = None
+    equals: bool | float | str | None = None
+
+
 class FilterArgs(_Args):
     colors: list[str] = msgspec.field(default_factory=list)
     sizes: list[str] = msgspec.field(default_factory=list)
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     in_stock: bool = False
+    options: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    specs: dict[str, SpecRange] = msgspec.field(default_factory=dict)
 
 
 class SearchArgs(_Args):
@@ -59,18 +68,22 @@ class DetailsArgs(_Args):
     product_id: Annotated[int, msgspec.Meta(ge=1, le=MAX_ID)]
 
 
-def search_description(store: str, currency: str) -> str:
+def search_description(store: str, currency: str, rules: CatalogRules | None = None) -> str:
+    kinds = [
+        k for k, given in (("colours", rules is None or rules.colors), ("sizes", rules is None or rules.sizes)) if given
+    ]
+    variation = ", ".join([*kinds, "options", "specs"])
     return (
         f"Search the {store} catalog. Use it whenever the customer describes what they want, by name or by need "
-        '("warm boots for winter", "something for a summer wedding"), in their own words and language; misspelt '
+        "(what it is, what it is for, how it should be), in their own words and language; misspelt "
         "words and everyday or foreign words for things are mapped to the catalog's (see `corrections`). Put hard "
-        "constraints in "
-        "`filters`, not in the query: colours, sizes, a price range, in stock only. Returns up to `limit` "
-        "products (default 5), best first, each with productId, name, category, price, discountedPrice (null "
-        f"when not discounted), effectivePrice (what the customer pays; price filters apply to it), currency "
-        f"({currency}), rating, the colours and sizes in stock, and for the asked colour/size (any variation "
-        'when none was asked) `inStock` and `availableQuantity`, so you can say "sold out in 42". '
-        "Colours, sizes and inStock are checked on the same variation: red + M means a red M exists. "
+        f"constraints in `filters`, not in the query: {variation}, a price range, in stock only. Returns up to "
+        "`limit` products (default 5), best first, each with productId, name, category, price, discountedPrice "
+        "(null when not discounted), effectivePrice (what the customer pays; price filters apply to it; "
+        f'`priceFrom` true when its variations differ in price, then say "from"), currency ({currency}), rating, '
+        f"the {' and '.join([*kinds, 'options'])} in stock, `url` (its page in the shop: link it when recommending), "
+        "and for the asked variation (any when none was asked) `inStock` and `availableQuantity`, so you can say "
+        f'"sold out in that one". Every variation filter and the price range are checked on the same variation. '
         "Each product has a `match` grade, from a model of how likely a shop assistant would accept it for "
         "this request: `strong` = likely what was asked for; `partial` = a close alternative (the kind of "
         "thing asked for with a detail that differs, or related in meaning), check it fits before "
@@ -90,10 +103,11 @@ def search_description(store: str, currency: str) -> str:
 def details_description(store: str, currency: str) -> str:
     return (
         f"Everything about one {store} product: description, brand, material, category, rating, images, "
-        f"price, discountedPrice and effectivePrice in {currency}, and every variation with its colour, size, "
-        "available quantity and weight. Use it when the customer asks about a specific product from the "
-        f"search results (materials, fit, whether a size is left). productId comes from {SEARCH_TOOL}; "
-        "an unknown id returns an error."
+        f"price, discountedPrice and effectivePrice in {currency}, its specs (named facts such as capacity or "
+        "weight, also as text in specText), its page `url`, and every variation with its colour, size and other "
+        "options, price, available quantity, weight, SKU, own specs and a basket link (`url`). Use it when the "
+        "customer asks about a specific product from the search results (what it is made of, how big, what a "
+        f"variation costs, whether one is left). productId comes from {SEARCH_TOOL}; an unknown id returns an error."
     )
 
 
@@ -102,6 +116,8 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
 # Told of every tool call: (tool, outcome, seconds); for metrics.
 ToolObserver = Callable[[str, str, float], None]
+# Told of every search that found nothing strong: (tool, query, best grade found or None).
+UnmetSearch = Callable[[str, str, str | None], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -162,16 +178,18 @@ def build_mcp_server(
     *,
     observe: ToolObserver | None = None,
     store_information: StoreInformationSearch | None = None,
+    on_unmet: UnmetSearch | None = None,
 ) -> CatalogServer:
-    """The tools over `search`, and `search-store-information` over `store_information` when given."""
+    """The tools over `search`, and `search-store-information` over `store_information` when given.
+    `on_unmet` is told of each search of either that found nothing strong, before it answers."""
     rules = search.rules
-    search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency)
+    search_in, search_out = search_schemas(list(rules.colors), list(rules.sizes), currency, rules.spec_units)
     details_in, details_out = details_schemas(currency)
     tools = [
         types.Tool(
             name=SEARCH_TOOL,
             title="Search products",
-            description=search_description(store_name, currency),
+            description=search_description(store_name, currency, rules),
             input_schema=search_in,
             output_schema=search_out,
             annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -197,8 +215,13 @@ def build_mcp_server(
             min_price=f.min_price,
             max_price=f.max_price,
             in_stock=f.in_stock,
+            options=f.options,
+            specs={name: msgspec.structs.asdict(bounds) for name, bounds in f.specs.items()},
         )
-        return await search.search(request)
+        result = await search.search(request)
+        if result.no_strong_match and on_unmet is not None:
+            await on_unmet(SEARCH_TOOL, request.query, result.best_match)
+        return result
 
     async def run_details(arguments: dict[str, Any]) -> Any:
         return await search.details(_decode(arguments, DetailsArgs).product_id)
@@ -206,7 +229,7 @@ def build_mcp_server(
     handlers: dict[str, Handler] = {SEARCH_TOOL: run_search, DETAILS_TOOL: run_details}
     if store_information is not None:
         tools.append(_store_info_tool(store_name))
-        handlers[STORE_INFO_TOOL] = partial(_run_store_info, store_information)
+        handlers[STORE_INFO_TOOL] = partial(_run_store_info, store_information, on_unmet)
     catalog_tools = CatalogTools(handlers, observe)
     listing = types.ListToolsResult(tools=tools)  # built once: the tools never change
     input_schemas = {tool.name: tool.input_schema for tool in tools}
@@ -254,9 +277,15 @@ def _store_info_tool(store_name: str) -> types.Tool:
     )
 
 
-async def _run_store_info(store_information: StoreInformationSearch, arguments: dict[str, Any]) -> Any:
+async def _run_store_info(
+    store_information: StoreInformationSearch, on_unmet: UnmetSearch | None, arguments: dict[str, Any]
+) -> Any:
     args = _decode(arguments, StoreInfoArgs)
-    return await store_information.search(args.query, args.limit)
+    result = await store_information.search(args.query, args.limit)
+    if result.no_strong_match and on_unmet is not None:
+        best = result.passages[0].grade if result.passages else None
+        await on_unmet(STORE_INFO_TOOL, args.query, best)
+    return result
 
 
 async def _answer(name: str, handler: Handler, arguments: dict[str, Any]) -> ToolAnswer:

@@ -7,7 +7,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 
-from shopagent.domain.text import fold
+from shopagent.domain.options import fold
 
 SIZE_OPTIONS = frozenset(
     {"size", "sizes", "grosse", "groesse", "konfektionsgrosse", "schuhgrosse", "taille", "pointure", "talla",
@@ -27,6 +27,39 @@ def option_kind(name: str) -> str:
         if folded in names:
             return kind
     return "other"
+
+
+_METAFIELD = re.compile(
+    r"^(?:.*\()?(?P<owner>product|variant)\.metafields\.(?P<namespace>[^.]+)\.(?P<key>[^.\s)]+)\)?$"
+    r"|^metafield: (?P<namespace2>[^.]+)\.(?P<key2>[^\s\[]+)"
+)
+
+
+def metafield(column: str) -> tuple[str, str] | None:
+    """("product" | "variant", key) for a Shopify metafield column: `Lumens (product.metafields.custom.lumens)`,
+    `product.metafields.custom.lumens`, `Metafield: custom.lumens [number_integer]`; None for other columns
+    and for the shop system's own namespaces (Google Shopping, Shopify's category taxonomy)."""
+    found = _METAFIELD.match(column)
+    if found is None:
+        return None
+    namespace = found["namespace"] or found["namespace2"]
+    if namespace.startswith(("mm-google-shopping", "shopify", "google")):
+        return None
+    return found["owner"] or "product", found["key"] or found["key2"]
+
+
+def spec_value(text: str) -> object:
+    """A spec cell as a number, yes/no or the text: "800" -> 800, "2.5" -> 2.5, "true" -> True."""
+    cleaned = text.strip()
+    if cleaned.casefold() in ("true", "yes"):
+        return True
+    if cleaned.casefold() in ("false", "no"):
+        return False
+    if re.fullmatch(r"-?\d{1,15}", cleaned):
+        return int(cleaned)
+    if re.fullmatch(r"-?\d{1,15}\.\d+", cleaned):
+        return float(cleaned)
+    return cleaned
 
 
 def is_number(text: str) -> bool:

@@ -12,6 +12,7 @@ from shopagent.application.catalog import ImportNote
 from shopagent.domain.catalog import SLUG
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import amount
+from shopagent.domain.options import fold
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.import_records import Parsed, convert
 from shopagent.entrypoints.shop_exports.cells import is_number, option_kind, slugify
@@ -33,16 +34,18 @@ class Draft:
     material: str = ""
     category: str = ""
     images: list[str] = field(default_factory=list)
-    prices: list[tuple[int, Decimal, Decimal | None]] = field(default_factory=list)  # (row, price, discount)
     variations: list[dict[str, Any]] = field(default_factory=list)
-    seen: dict[tuple[str, str], int] = field(default_factory=dict)
+    seen: dict[tuple[str, ...], int] = field(default_factory=dict)
     problems: list[tuple[str, ValidationError | ImportNote]] = field(default_factory=list)
     no_stock_count: int = 0
-    other_options: dict[str, set[str]] = field(default_factory=dict)  # neither colour nor size: name -> values
+    option_names: list[str] = field(default_factory=list)  # neither colour nor size, first seen first
+    specs: dict[str, object] = field(default_factory=dict)
+    url: str | None = None
+    external_id: str | None = None
 
     def variant(
         self, number: int, options: dict[str, str], *, price: tuple[str, str], before: tuple[str, str], quantity: str,
-        grams: str, key: str = "",
+        grams: str, key: str = "", sku: str = "", external_id: str = "", specs: dict[str, object] | None = None,
     ) -> None:  # fmt: skip
         """Add the variant of this row: `price` is (column, cell) of the selling price, `before` that of the
         price before a discount (also the selling price when there is no discount)."""
@@ -55,24 +58,19 @@ class Draft:
                 color = value
             elif kind == "size":
                 size = value
-            else:
-                others[name] = value
+            elif value:
+                others[" ".join(name.split())] = value
         color = color or self._color_in_name()
-        size = size or "ONE SIZE"
         if self.words is not None:
             try:
                 color, size = self.words.variation(color, size)
             except ValidationError as exc:
-                hint = "" if color else " (add a Color option, or name the colour in the title)"
-                self.problems.append((where, ValidationError(f"{exc}{hint}")))
+                self.problems.append((where, exc))
                 return
-        if (color, size) in self.seen:
-            lost = ", ".join(f"{name} {value!r}" for name, value in others.items())
-            lost = f"; {lost} is not kept" if lost else ""
-            self.problems.append((where, ValidationError(
-                f"{color} {size} is already row {self.seen[color, size]}: the catalog tells variations apart by "
-                f"colour and size only{lost}"
-            )))  # fmt: skip
+        identity = (color, size, *(f"{fold(n)}={fold(v)}" for n, v in sorted(others.items())))
+        if identity in self.seen:
+            shown = " ".join(part for part in (color, size, *others.values()) if part) or "a variant without options"
+            self.problems.append((where, ValidationError(f"{shown} is already row {self.seen[identity]}")))
             return
         amounts: list[Decimal | None] = []
         for column, raw in (price if price[1] else before, before):
@@ -86,8 +84,18 @@ class Draft:
             self.problems.append((where, ValidationError(f"it has no price ({price[0]} is empty)")))
             return
         discount = selling if regular is not None and regular > selling else None
-        self.prices.append((number, regular if regular is not None and discount is not None else selling, discount))
-        variation: dict[str, Any] = {"color": color, "size": size, "quantity": 0}
+        variation: dict[str, Any] = {
+            "color": color, "size": size, "quantity": 0, "price": str(regular if discount is not None else selling),
+            "discountPrice": str(discount) if discount is not None else None,
+        }  # fmt: skip
+        if others:
+            variation["options"] = others
+        if sku:
+            variation["sku"] = sku
+        if external_id:
+            variation["externalId"] = external_id
+        if specs:
+            variation["specs"] = specs
         if not quantity:
             self.no_stock_count += 1
         elif re.fullmatch(r"-?\d+", quantity):
@@ -101,12 +109,14 @@ class Draft:
                 return
             if (weight := round(Decimal(grams))) > 0:
                 variation["weightGrams"] = weight
-        self.seen[color, size] = number
+        self.seen[identity] = number
         self.variations.append(variation)
-        for name, value in others.items():
-            self.other_options.setdefault(name, set()).add(value)
+        for name in others:
+            if fold(name) not in map(fold, self.option_names):
+                self.option_names.append(name)
 
     def _color_in_name(self) -> str:
+        """The one catalog colour the product's name names ("Wool Beanie Navy"), else ""."""
         if self.words is None:
             return ""
         found = {c for w in re.findall(r"[^\W\d_]+", self.name) if (c := self.words.color(w))}
@@ -119,15 +129,6 @@ class Draft:
             if not self.problems:
                 yield label, ValidationError("it has no variants with a price")
             return
-        _, price, discount = self.prices[0]
-        if len({(p, d) for _, p, d in self.prices}) > 1:
-            selling = sorted({d if d is not None else p for _, p, d in self.prices})
-            first = discount if discount is not None else price
-            note = (
-                f"its variants have different prices ({', '.join(f'{amount:.2f}' for amount in selling)}); the "
-                f"catalog keeps one price per product, and {first:.2f} (the first variant's) was imported"
-            )
-            yield label, ImportNote(note)
         if self.no_stock_count:
             yield (
                 label,
@@ -135,9 +136,13 @@ class Draft:
                     f"{self.no_stock_count} variant(s) have no stock count; imported with quantity 0 (not available)"
                 ),
             )
-        for name, values in self.other_options.items():
+        for name in list(self.option_names):
+            values = {v["options"][name] for v in self.variations if name in v.get("options", {})}
             if option_kind(name) == "material" and len(values) == 1 and not self.material:
-                self.material = values.pop()
+                self.material = values.pop()  # one material for every variant: the product's
+                self.option_names.remove(name)
+                for variation in self.variations:
+                    variation.get("options", {}).pop(name, None)
         description = self.description
         if len(description) > MAX_DESCRIPTION:
             description = description[: MAX_DESCRIPTION - 1].rsplit(None, 1)[0] + "…"
@@ -152,10 +157,26 @@ class Draft:
             "brand": self.brand,
             "material": self.material,
             "category": self.category,
-            "price": str(price),
-            "discountPrice": str(discount) if discount is not None else None,
             "mainImage": images[0] if images else None,
             "images": images[1 : MAX_IMAGES + 1],
+            "options": self.option_names,
+            "specs": self.specs,
+            "url": self.url,
+            "externalId": self.external_id,
             "variations": self.variations,
+            **_shared_price(self.variations),
         }
         yield convert(label, product, strict=False, name_slug=False)
+
+
+def _shared_price(variations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The product's price when every variation sells at the same one (taken off the variations);
+    otherwise nothing, each variation keeping its own."""
+    prices = {(v.get("price"), v.get("discountPrice")) for v in variations}
+    if len(prices) != 1:
+        return {}
+    for variation in variations:
+        variation.pop("price", None)
+        variation.pop("discountPrice", None)
+    price, discount = prices.pop()
+    return {"price": price, "discountPrice": discount}

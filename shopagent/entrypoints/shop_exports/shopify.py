@@ -12,7 +12,7 @@ from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.import_records import CsvTable, Parsed
-from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number
+from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, metafield, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 
 # Each field under its name in the classic export, then in the current one.
@@ -51,10 +51,19 @@ def _get(row: dict[str, str], names: Iterable[str]) -> str:
     return next((row[n] for n in names if row.get(n)), "")
 
 
+def _metafields(row: dict[str, str], owner: str) -> dict[str, object]:
+    """The product's (or variant's) metafields with a value, as specs."""
+    found = {}
+    for column, cell in row.items():
+        if cell and (field := metafield(column)) is not None and field[0] == owner:
+            found[field[1]] = spec_value(cell)
+    return found
+
+
 def from_shopify(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
     table.label = "the Shopify export"
     table.require(["title"], any_of=[_SHOPIFY["handle"]])
-    table.warn_unknown(_SHOPIFY_KNOWN, _SHOPIFY_PREFIXES)
+    table.warn_unknown(_SHOPIFY_KNOWN | {c for c in table.columns if metafield(c)}, _SHOPIFY_PREFIXES)
     groups: dict[str, list[tuple[int, dict[str, str]]]] = {}
     for number, row in table.rows():
         table.decimals(row, (*_SHOPIFY["price"], *_SHOPIFY["compare at"]))
@@ -88,6 +97,7 @@ def _shopify_product(
     if not draft.category:
         yield where, ValidationError("it has no Type and no Product category (the catalog needs a category)")
         return
+    draft.specs = _metafields(first, "product")
     option_names = [first.get(f"option{i} name", "") for i in (1, 2, 3)]
     images: list[tuple[float, int, str]] = []
     for order, (number, row) in enumerate(rows):
@@ -107,6 +117,8 @@ def _shopify_product(
             before=("Variant Compare At Price", _get(row, _SHOPIFY["compare at"])),
             quantity=_get(row, _SHOPIFY["quantity"]),
             grams=_get(row, _SHOPIFY["grams"]),
+            sku=_get(row, _SHOPIFY["sku"]),
+            specs=_metafields(row, "variant"),
         )
         if variant_image := _get(row, _SHOPIFY["variant image"]):
             images.append((float("inf"), len(rows) + order, variant_image))

@@ -15,7 +15,7 @@ from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.import_records import CsvTable, Parsed
-from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, option_kind, slugify
+from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, option_kind, slugify, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 
 _WOO_KNOWN = {
@@ -114,12 +114,16 @@ def _woo_product(
         return
     draft.brand = _woo_list(row.get("brands", ""))[0] if row.get("brands") else ""
     draft.images = _woo_list(row.get("images", ""))
+    draft.external_id = row.get("id") or None
     attributes = _woo_attributes(row)
+    varying = {name for _, variation in product.variations for name in _woo_attributes(variation)}
     for name, value in attributes.items():
         if option_kind(name) == "material" and len(_woo_list(value)) == 1:
             draft.material = value
         elif option_kind(name) == "brand" and len(_woo_list(value)) == 1:
             draft.brand = draft.brand or value
+        elif option_kind(name) == "other" and name not in varying and len(_woo_list(value)) == 1:
+            draft.specs[name] = spec_value(_woo_list(value)[0])  # a fact of the product ("Lumens: 800")
     weight = row.get(weight_column, "") if weight_column else ""
     if not product.variable:
         options = {}
@@ -142,10 +146,13 @@ def _woo_product(
             before=("Regular price", row.get("regular price", "")),
             quantity=_woo_stock(row),
             grams=_grams(weight, weight_column),
+            sku=row.get("sku", ""),
         )
     for number, variation in product.variations:
         options = {}
         for name, value in _woo_attributes(variation).items():
+            if name not in attributes and option_kind(name) == "other" and not value:
+                continue
             if not value and len(_woo_list(attributes.get(name, ""))) == 1:
                 value = _woo_list(attributes[name])[0]  # "any" of a single value is that value
             options[name] = value
@@ -160,6 +167,8 @@ def _woo_product(
             grams=_grams(variation.get(weight_column, "") if weight_column else "", weight_column)
             or _grams(weight, weight_column),
             key=f"SKU {variation['sku']!r}" if variation.get("sku") else "",
+            sku=variation.get("sku", ""),
+            external_id=variation.get("id", ""),
         )
     slug = slugify(draft.name)
     if slug in slugs:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from difflib import SequenceMatcher
 from typing import Any
 
-from shopagent.adapters.local.concierge.facts import FactFinder
+from shopagent.adapters.local.concierge.facts import FactFinder, variant_text
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -216,11 +216,15 @@ class Answerer:
         price = f"{p['effectivePrice']} {p['currency']}"
         if p.get("discountedPrice"):
             price += r.was.format(price=p["price"])
+        if p.get("priceFrom"):
+            price = r.from_price.format(price=price)
         parts = [f"{number}. {p['name']} - {price}"]
         colours = [self._colour(c) for c in p.get("availableColors", [])]
         stock = r.colours.format(colours=", ".join(colours)) if colours else ""
         if p.get("availableSizes"):
             stock += r.sizes.format(sizes=", ".join(p["availableSizes"]))
+        for name, values in (p.get("availableOptions") or {}).items():
+            stock += f"; {name} {', '.join(values)}"
         if stock:
             parts.append(" - " + stock.lstrip("; "))
         if not p.get("inStock", True):
@@ -233,13 +237,19 @@ class Answerer:
         price = f"{d['effectivePrice']} {d['currency']}"
         if d.get("discountedPrice"):
             price += r.was.format(price=d["price"])
+        if len({v.get("effectivePrice") for v in d.get("variations", [])}) > 1:
+            price = r.from_price.format(price=price)
         brand = r.by.format(brand=d["brand"]) if d.get("brand") and not instruction(d["brand"]) else ""
         parts = [f"{d['name']}{brand} ({d['category']}) - {price}."]
         if summary := summarise(d.get("description", "")):
             parts.append(summary)
         if d.get("material") and not instruction(d["material"]):
             parts.append(r.material.format(material=d["material"]))
+        if d.get("specText"):
+            parts.append(r.spec_list.format(facts=", ".join(d["specText"][:8])))
         parts.append(self._availability(d))
+        if d.get("url"):
+            parts.append(r.see_here.format(name=d["name"], url=d["url"]))
         return " ".join(parts)
 
     def _availability(self, d: dict[str, Any]) -> str:
@@ -247,7 +257,7 @@ class Answerer:
         available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         if not available:
             return r.detail_sold_out
-        items = [r.item.format(colour=self._colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
+        items = [" ".join(r.item.format(colour=variant_text(v, self._colour), size="", count=v["available"]).split())
                  for v in available[:8]]  # fmt: skip
         listed = ", ".join(items) + (r.more_items.format(count=len(available) - 8) if len(available) > 8 else "")
         return r.available.format(items=listed)
@@ -343,9 +353,3 @@ def _amount(value: float) -> str:
     """A price bound as the customer said it: 50, 49.5."""
     text = f"{Decimal(str(value)).normalize():f}"
     return text
-
-
-def _size(variation: dict[str, Any]) -> str:
-    """A variation's size as said to a customer: nothing for a product made in one size."""
-    size = str(variation.get("size", ""))
-    return "" if size.upper() == "ONE SIZE" else size

@@ -12,6 +12,7 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -20,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from shopagent.adapters.local.concierge.phrases import QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.phrases import BUY, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.application.ports import EmbeddingModel
-from shopagent.domain.text import fold, words
+from shopagent.domain.options import fold
+from shopagent.domain.text import words
 
 # A sentence is about the question when it shares a word with it, or, with no shared word,
 # when its meaning is this close (cosine of the local model's unit vectors).
@@ -100,22 +102,28 @@ class FactFinder:
         r = self._say_in
         folded = fold(question)
         lines: list[str] = []
+        if BUY.search(folded):
+            return [self._offer(d, named_variations(folded, d, asked), colour) for d in found]
         if _WEIGHT.search(folded):
             lines += [self._weight(d) for d in found]
             weighed = [(w, d) for d in found if (w := _grams(d)) is not None]
             if len(weighed) >= 2 and _LIGHTER.search(folded):
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
+        if _PRICE.search(folded) and any(named_variations(folded, d, asked) for d in found):
+            return [self._variation_prices(d, named_variations(folded, d, asked), colour) for d in found]
         if _PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
-            lines += [r.costs.format(name=d["name"], price=_price(d, r)) for d in found]
+            lines += [self._variation_prices(d, d.get("variations", []), colour) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
             if len(priced) >= 2 and _CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
             return lines
         if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or _STOCK.search(folded):
-            return [self._stock(d, asked, colour, variation(asked)) for d in found]
+            return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
         if _SIZES.search(folded) and (sized := [d for d in found if _sizes(d)]):
             return [r.comes_in.format(name=d["name"], sizes=", ".join(_sizes(d))) for d in sized]
+        if specs := {d["name"]: facts for d in found if (facts := _specs_about(question, d))}:
+            return [r.spec.format(name=name, facts=", ".join(facts)) for name, facts in specs.items()]
         for d in found:
             sentences = await self._relevant(question, d)
             if sentences:
@@ -133,13 +141,19 @@ class FactFinder:
         weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}\u2013{_grams_text(grams[-1])}"
         return self._say_in.weighs.format(name=d["name"], weight=weight)
 
-    def _stock(self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str) -> str:
+    def _stock(
+        self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str, question: str
+    ) -> str:
         r = self._say_in
         colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
+        named = {id(v) for v in named_variations(question, d, {})}
         fitting = [
             v for v in d.get("variations", [])
             if (not colours or v.get("color") in colours) and (not sizes or v.get("size") in sizes)
+            and (not named or id(v) in named)
         ]  # fmt: skip
+        if named and not colours and not sizes:
+            what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
             items = ", ".join(
@@ -156,6 +170,30 @@ class FactFinder:
             )
             line += " " + r.available.format(items=items)
         return line
+
+    def _variation_prices(
+        self, d: dict[str, Any], variations: list[dict[str, Any]], colour: Callable[[str], str]
+    ) -> str:
+        """What the product costs: one price, or each (named) variation's when they differ."""
+        r = self._say_in
+        prices = {_price(v, r, d["currency"]): None for v in variations if v.get("effectivePrice") is not None}
+        if len(prices) <= 1:
+            return r.costs.format(name=d["name"], price=next(iter(prices), None) or _price(d, r))
+        each = dict.fromkeys(f"{variant_text(v, colour)} {_price(v, r, d['currency'])}" for v in variations)
+        return r.costs_each.format(name=d["name"], prices=", ".join(list(each)[:8]))
+
+    def _offer(self, d: dict[str, Any], named: list[dict[str, Any]], colour: Callable[[str], str]) -> str:
+        """A link to buy: the basket link of the one variation meant (named, or the only one that can be
+        bought), else the product's page."""
+        r = self._say_in
+        available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
+        candidates = [v for v in named if v.get("available", 0) > 0] or (available if not named else [])
+        if len(candidates) == 1 and candidates[0].get("url"):
+            text = variant_text(candidates[0], colour)
+            return r.buy_here.format(name=d["name"], what=f" ({text})" if text else "", url=candidates[0]["url"])
+        if d.get("url"):
+            return r.see_here.format(name=d["name"], url=d["url"])
+        return r.no_link.format(name=d["name"])
 
     # -- the description ----------------------------------------------------------------
 
@@ -216,11 +254,69 @@ def _grams_text(grams: int) -> str:
     return f"{grams} g" if grams < 1000 else f"{grams / 1000:.2f}".rstrip("0").rstrip(".") + " kg"
 
 
-def _price(d: dict[str, Any], r: Replies) -> str:
-    price = f"{d['effectivePrice']} {d['currency']}"
+def _price(d: dict[str, Any], r: Replies, currency: str | None = None) -> str:
+    """The price of a product or a variation (whose currency is the product's)."""
+    price = f"{d['effectivePrice']} {currency or d['currency']}"
     if d.get("discountedPrice"):
         price += r.was.format(price=d["price"])
     return price
+
+
+def named_variations(question: str, d: dict[str, Any], asked: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The product's variations the (folded) question names by an option value or size ("the 1 kg
+    bag", "the Presta one"), or by the colours/sizes asked; none when it names none."""
+    found = []
+    for v in d.get("variations", []):
+        values = [x for x in (str(v.get("size", "")), *v.get("options", {}).values()) if x and x.upper() != "ONE SIZE"]
+        said = [x for x in values if says_value(question, fold(x))]
+        colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
+        if said or ((colours or sizes) and (not colours or v.get("color") in colours)
+                                        and (not sizes or v.get("size") in sizes)):  # fmt: skip
+            found.append((len(said), v))
+    best = max((n for n, _ in found), default=0)
+    return [v for n, v in found if n == best]
+
+
+def says_value(question: str, value: str) -> bool:
+    """Whether the (folded) question names the (folded) `value` as whole words; a number and its
+    unit may be written apart or together ("1 kg", "1kg", "450g")."""
+    pieces = re.findall(r"\d+(?:[.,]\d+)?|[^\W\d_]+|[^\w\s]", value)
+    if not pieces:
+        return False
+    pattern = re.escape(pieces[0])
+    for before, piece in itertools.pairwise(pieces):
+        words_apart = before[-1].isalpha() and piece[0].isalpha()  # "presta valve"; "1kg", "a-b" may touch
+        glue = r"\s+" if words_apart else r"\s*"
+        pattern += glue + re.escape(piece)
+    return re.search(rf"(?<!\w){pattern}(?!\w)", question) is not None
+
+
+def names_a_variation(text: str, product: dict[str, Any]) -> bool:
+    """Whether `text` names one of a listed product's sizes or option values ("the 450g one")."""
+    folded = fold(text)
+    values = [
+        *product.get("availableSizes", []),
+        *(v for vs in (product.get("availableOptions") or {}).values() for v in vs),
+    ]
+    return any(says_value(folded, fold(v)) for v in values if v.upper() != "ONE SIZE")
+
+
+def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
+    """A variation as said to a shopper: "black, 1 kg, Espresso"."""
+    parts = [colour(v["color"]) if v.get("color") else "", _size(v), *v.get("options", {}).values()]
+    return ", ".join(p for p in parts if p)
+
+
+def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
+    """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
+    words it implies name ("how bright is it?" -> lumens)."""
+    asked = {stem(w) for w in words(question) if w not in STOPWORDS}
+    asked |= {x for w in asked for x in _IMPLIES.get(w, set())}
+    texts = d.get("specText") or []
+    return [
+        text for name, text in zip(d.get("specs", {}), texts, strict=False)
+        if {stem(w) for w in name.split("_") if len(w) > 2} & asked
+    ]  # fmt: skip
 
 
 def _size(variation: dict[str, Any]) -> str:

@@ -257,7 +257,10 @@ QUESTION_IMPLIES = {
     "include": "box comes included",
     "work": "works compatible", "compatible": "works", "android": "ios", "iphone": "ios",
     "subscription": "monthly", "warranty": "guarantee years", "big": "size cm mm dimensions",
-    "fit": "fits size", "wash": "washable machine", "material": "made",
+    "fit": "fits size", "wash": "washable machine", "material": "made", "bright": "lumens lumen lm",
+    "brightness": "lumens lumen lm", "hold": "capacity litres liters ml", "volume": "capacity litres ml",
+    "cups": "capacity ml", "powerful": "power watts", "power": "watts", "warm": "comfort temperature",
+    "dishwasher": "safe", "heavy": "weight", "old": "age",
     "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
     "batterie": "heures autonomie charge", "autonomie": "heures batterie", "etanche": "ipx4 ipx7 ip67 eau",
 }  # fmt: skip
@@ -268,6 +271,12 @@ QUESTION = re.compile(
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
     r"marche|fonctionne|va|ca|c'est)\b"
+)
+# The shopper wants to buy what was shown: a link to the basket answers it.
+BUY = re.compile(
+    r"\b(?:i(?:'| wi)ll take|i want to (?:buy|order)|(?:how|where) (?:can|do) i (?:buy|order|get)|"
+    r"add (?:it|this|that|them|the \w+(?: one)?) to (?:my |the )?(?:basket|cart)|(?:buy|order) (?:it|this|that)|"
+    r"link|checkout|warenkorb|bestellen|kaufen|ich nehme|panier|commander|acheter|je (?:le|la|les) prends)\b"
 )
 # Words pointing back at what was shown: one product, or all of them.
 POINTS_AT_ONE = re.compile(

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
+from shopagent.adapters.local.concierge.facts import names_a_variation
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -30,7 +31,8 @@ from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
-from shopagent.domain.text import Vocabulary, fold, words
+from shopagent.domain.options import fold
+from shopagent.domain.text import Vocabulary, words
 
 _CENT = Decimal("0.01")
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
@@ -128,7 +130,7 @@ class Planner:
         battery go?", "which of them is lighter?", "does it come in blue?"): the details of the
         product(s) it is about, to answer from; None when the message asks for something else."""
         shown = history.shown.products if history.shown else []
-        if not reading.question or not (shown or history.detailed):
+        if not (reading.question or reading.buy) or not (shown or history.detailed):
             return None
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
@@ -136,13 +138,14 @@ class Planner:
             return None
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
-        pointing = bool(refs or reading.points_at_one or reading.points_at_all)
-        if not (pointing or reading.asks_about or history.detailed):
+        by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
+        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation)
+        if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - _words_of(shown))
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
-        ids = self._asked_ids(reading, refs, history, shown)
+        ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
         if isinstance(ids, ModelReply):
             return ids
         return details_call(ids, question=text, asked=_filters_of(reading))

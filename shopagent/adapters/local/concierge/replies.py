@@ -84,6 +84,13 @@ class Replies:
     pricier_plain: str
     more_plain: str
     comes_in: str
+    from_price: str
+    spec_list: str
+    spec: str
+    costs_each: str
+    buy_here: str
+    see_here: str
+    no_link: str
     empty_catalog: str
 
 
@@ -162,6 +169,13 @@ ENGLISH = Replies(
     pricier_plain="Pricier options{filters}:",
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
+    from_price="from {price}",
+    spec_list="Specs: {facts}.",
+    spec="{name}: {facts}.",
+    costs_each="{name}: {prices}.",
+    buy_here="You can add {name}{what} to your basket here: {url}",
+    see_here="Here is {name} in the shop: {url}",
+    no_link="{name} has no shop link in the catalog; you can order it from the shop's website.",
     empty_catalog="There are no products in the {store} catalog yet. Please come back soon.",
 )
 
@@ -241,6 +255,13 @@ GERMAN = Replies(
     pricier_plain="Hochwertigere Angebote{filters}:",
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
+    from_price="ab {price}",
+    spec_list="Daten: {facts}.",
+    spec="{name}: {facts}.",
+    costs_each="{name}: {prices}.",
+    buy_here="Hier können Sie {name}{what} in den Warenkorb legen: {url}",
+    see_here="Hier finden Sie {name} im Shop: {url}",
+    no_link="Für {name} ist im Katalog kein Link hinterlegt; Sie können es auf der Website des Shops bestellen.",
     empty_catalog="Im Katalog von {store} gibt es noch keine Produkte. Schauen Sie bald wieder vorbei.",
 )
 
@@ -321,6 +342,13 @@ FRENCH = Replies(
     pricier_plain="Plus haut de gamme{filters} :",
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
+    from_price="à partir de {price}",
+    spec_list="Caractéristiques : {facts}.",
+    spec="{name} : {facts}.",
+    costs_each="{name} : {prices}.",
+    buy_here="Vous pouvez ajouter {name}{what} à votre panier ici : {url}",
+    see_here="Voici {name} dans la boutique : {url}",
+    no_link="Le catalogue n'a pas de lien pour {name} ; vous pouvez le commander sur le site de la boutique.",
     empty_catalog="Le catalogue de {store} ne contient encore aucun produit. Revenez bientôt.",
 )
 

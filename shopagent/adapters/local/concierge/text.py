@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from shopagent.domain.text import fold
+from shopagent.domain.options import fold
 
 SUMMARY_CHARS = 180
 

@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
-from shopagent.domain.text import fold
+from shopagent.domain.options import fold
 
 _CENT = Decimal("0.01")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
@@ -54,6 +54,7 @@ class Reading:
     off_topic: bool = False
     attribute: bool = False  # the words left add a detail to the last request ("in leather?")
     request: bool = False  # worded as a request ("I'm looking for", "ich suche", "je cherche")
+    buy: bool = False  # wants to buy what was shown ("I'll take it", "add it to my basket")
     question: bool = False  # worded as a question ("is …", "does …", "kann man …", "est-ce que …")
     points_at_one: bool = False  # "it", "that one", "den", "celui-ci"
     points_at_all: bool = False  # "they", "which of them", "welche davon", "lesquels"
@@ -184,6 +185,7 @@ class Lexicon:
         reading.points_at_all = bool(ph.POINTS_AT_ALL.search(whole))
         reading.asks_about = bool(ph.ASKS_ABOUT.search(whole))
         reading.question = bool(ph.QUESTION.search(whole))
+        reading.buy = bool(ph.BUY.search(whole))
         reading.store_question = bool(ph.STORE_QUESTION.search(whole))
         reading.broad = bool(ph.BROAD_NEED.search(whole))
         self._prices(text, reading)
