@@ -95,10 +95,14 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     from shopagent.adapters.mcp.gateway import open_in_process
     from shopagent.application.agent import AssistantAgent
     from shopagent.application.catalog import import_products
-    from shopagent.bootstrap import INDEXER_ACTORS, build_concierge, open_services, prepare_schema, vocabulary_source
     from shopagent.domain.chat import ChatMessage
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
+    from shopagent.wiring.assistant import vocabulary_source
+    from shopagent.wiring.database import prepare_schema
+    from shopagent.wiring.providers import build_concierge
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     j = judge()
     NOT_CARRIED, Catalog, listed_names, run_conversation, tool_parts = (

@@ -51,13 +51,16 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, build_public_app, open_services
+from shopagent.bootstrap import SAMPLE_CATALOG, build_public_app
 from shopagent.domain.catalog import ProductInput, VariationInput
 from shopagent.domain.chat import FunctionResponse
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 BENCH_SECRET = secrets.token_urlsafe(32)
 
@@ -127,7 +130,9 @@ async def measure(args: argparse.Namespace, provenance: Provenance, server: Embe
             model = ScriptedChatModel(one_tool_call)
             headers = {"Authorization": f"Bearer {issue_token(BENCH_SECRET, 'bench-user')}"}
             async with anyio.create_task_group() as tg:
-                await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+                await tg.start(
+                    partial(run_http, listening(settings, "http"), partial(build_public_app, services, model))
+                )
                 await tg.start(partial(serve_asgi, plain, plain_sock, name="plain", grace_seconds=1))
                 async with httpx.AsyncClient(timeout=30) as client:
                     chat_url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
@@ -198,7 +203,9 @@ async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[l
         for name, model in (("offline", None), ("scripted", ScriptedChatModel(one_tool_call))):
             times = timings.setdefault(name, [])
             async with anyio.create_task_group() as tg:
-                await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+                await tg.start(
+                    partial(run_http, listening(settings, "http"), partial(build_public_app, services, model))
+                )
                 async with httpx.AsyncClient(timeout=30) as client:
                     for n in range(conversations + 2):  # the first two warm up
                         conversation_id = None

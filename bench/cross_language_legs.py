@@ -42,9 +42,12 @@ SETS = {"english": "eval_queries.jsonl", "de": "eval_queries_de.jsonl", "fr": "e
 
 async def indexed(server, model: str, products: int | None):
     from shopagent.application.catalog import import_products
-    from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services, prepare_schema
+    from shopagent.bootstrap import SAMPLE_CATALOG
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings
+    from shopagent.wiring.database import prepare_schema
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     admin = await asyncpg.connect(server.dsn("postgres"))
     await admin.execute(f'CREATE DATABASE "legs_{model}"')

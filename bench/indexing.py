@@ -56,19 +56,15 @@ from shopagent.adapters.postgres.vector_index import drop_vector_index, ensure_v
 from shopagent.application.indexing import IndexProducts
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.store_pages import IndexStorePages
-from shopagent.bootstrap import (
-    INDEXER_ACTORS,
-    SAMPLE_CATALOG,
-    embedding_model_id,
-    indexing_policy,
-    open_services,
-    roster_for,
-)
+from shopagent.bootstrap import SAMPLE_CATALOG, roster_for
 from shopagent.domain.catalog import ProductInput, ProductPatch, VariationInput
 from shopagent.domain.indexing import chunk_product
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings, load_settings
+from shopagent.wiring.policies import embedding_model_id, indexing_policy
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 WORDS = [
     "warm",
@@ -199,8 +195,8 @@ async def run_pipeline_until_indexed(services, total: int) -> tuple[float, float
             finished.set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
-        indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit,
+        services.embedder, indexing_policy(services.settings), on_indexed=counted, keeper=services.index_keeper,
         leases=services.leases,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))
@@ -239,8 +235,8 @@ async def freshness(services, updates: int) -> list[float]:
             waiting[event.product_id].set()
 
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder,
-        indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit,
+        services.embedder, indexing_policy(services.settings), on_indexed=seen, keeper=services.index_keeper,
         leases=services.leases,
     )  # fmt: skip
     products = await services.catalog.list_products(limit=updates)
@@ -283,9 +279,11 @@ async def searchable_freshness(services, updates: int) -> tuple[list[float], lis
         return (time.perf_counter() - began) * 1000
 
     policy = indexing_policy(services.settings)
-    pages = IndexStorePages(services.store_pages.repository, services.passages, services.embedder, policy.token_budget)
+    pages = IndexStorePages(services.store_pages.repository, services.passages, services.indexing_unit,
+                            services.embedder, policy.token_budget)  # fmt: skip
     services.index_product = IndexProducts(
-        services.catalog.repository, services.outbox, services.chunk_store, services.embedder, policy,
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit, services.embedder,
+        policy,
         keeper=services.index_keeper, leases=services.leases, pages=pages,
     )  # fmt: skip
     supervisor = Supervisor(roster_for(INDEXER_ACTORS, services))

@@ -59,13 +59,16 @@ from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
 from shopagent.application.evaluation import quoted, ungrounded
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, build_public_app, open_services
+from shopagent.bootstrap import SAMPLE_CATALOG, build_public_app
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.chat import ChatMessage, FunctionResponse
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import ChatSettings, EmbeddingSettings, HttpSettings, Secret, Secrets, Settings
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 BENCH_SECRET = secrets.token_urlsafe(32)
 
@@ -230,7 +233,7 @@ async def converse(args: argparse.Namespace, dsn: str, url: str) -> list[Turn]:
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_http, settings, partial(build_public_app, services, None)))
+            await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, None)))
             timeout = httpx.Timeout(chat.turn_timeout_seconds + 30)
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=timeout) as client:
                 for conversation in QUICK if args.quick else CONVERSATIONS:

@@ -77,12 +77,15 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.application.catalog import import_products
 from shopagent.application.search import CatalogSearch
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services
+from shopagent.bootstrap import SAMPLE_CATALOG
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.mcp.schemas import details_schemas, search_schemas
 from shopagent.entrypoints.mcp.server import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.runtime.asgi import bind_tcp
 from shopagent.settings import EmbeddingSettings, McpSettings, Secret, Secrets, Settings
+from shopagent.wiring.policies import mcp_serving
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 
 KEY = "bench-mcp-key"
 QUERIES = Path(__file__).resolve().parent.parent / "shopagent" / "sample_data" / "eval_queries.jsonl"
@@ -290,11 +293,11 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
 
         tools = {DETAILS_TOOL: (direct_details, details_args), SEARCH_TOOL: (direct_search, search_args)}
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_mcp, settings, services.mcp_server, limit=_limit(services, settings),
-                                   metrics=services.metrics))  # fmt: skip
+            await tg.start(partial(run_mcp, mcp_serving(settings), services.mcp_server,
+                                   limit=_limit(services, settings), metrics=services.metrics))  # fmt: skip
             # The same, without the rate limit: what the limit costs.
             unlimited = msgspec.structs.replace(settings, mcp=msgspec.structs.replace(mcp, port=unlimited_port))
-            await tg.start(partial(run_mcp, unlimited, services.mcp_server, metrics=services.metrics))
+            await tg.start(partial(run_mcp, mcp_serving(unlimited), services.mcp_server, metrics=services.metrics))
             await tg.start(serve_reference, reference_app, ports[1])
             urls = {"shopagent": f"http://127.0.0.1:{ours_port}/mcp",
                     "reference": f"http://127.0.0.1:{ports[1].getsockname()[1]}/mcp",
@@ -302,7 +305,7 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
                     FLOOR: f"http://127.0.0.1:{ports[3].getsockname()[1]}/mcp"}  # fmt: skip
             async with RawHttp(urls["shopagent"]) as raw:  # one answer of each tool, for the floor
                 recorded = {tool: await raw.call(tool, arguments(0)) for tool, (_, arguments) in tools.items()}
-            floor = build_mcp_app(services.mcp_server, settings)  # its discover and tools/list
+            floor = build_mcp_app(services.mcp_server, mcp_serving(settings))  # its discover and tools/list
             await tg.start(serve_reference, recorded_answers(floor, recorded), ports[3])
             rows = await run_rounds(args, urls, tools)
             tg.cancel_scope.cancel()

@@ -57,10 +57,11 @@ from shopagent.adapters.postgres.search_sql import FILTER_PARAMETERS, filter_arg
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
-from shopagent.bootstrap import catalog_rules, prepare_schema
 from shopagent.domain.ranking import VECTOR_ONLY
 from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.settings import McpSettings, Secret, Secrets, Settings
+from shopagent.wiring.database import prepare_schema
+from shopagent.wiring.policies import catalog_rules, mcp_serving
 
 DIM = 384
 MODEL = "bench-minilm-384"
@@ -399,7 +400,7 @@ async def measure_mcp(settings: Settings, search: CatalogSearch, texts, args) ->
         await search.search(search.request(texts[n], 5))
         direct.append((time.perf_counter() - began) * 1000)
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_mcp, settings, server))
+        await tg.start(partial(run_mcp, mcp_serving(settings), server))
         headers = {"Authorization": "Bearer bench-key"}
         async with (
             httpx2.AsyncClient(headers=headers) as http,

@@ -69,9 +69,11 @@ async def measure_trade(server, trade: str, split: str, quick: bool, model: str 
     import asyncpg
 
     from shopagent.application.catalog import import_products
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services, prepare_schema
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings
+    from shopagent.wiring.database import prepare_schema
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     catalog, config, queries = TRADES[trade]
     admin = await asyncpg.connect(server.dsn("postgres"))

@@ -1,5 +1,5 @@
 """The `shopagent` command line: parses arguments, then hands the command over to
-`shopagent.wiring.commands`, importing the service stack only then (`--help` stays quick)."""
+`shopagent.commands`, importing the service stack only then (`--help` stays quick)."""
 
 from __future__ import annotations
 
@@ -219,11 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Only now the command's own stack: `--help` and usage errors need none of it.
     import anyio
 
+    from shopagent import commands
     from shopagent.domain.errors import ConfigError
     from shopagent.runtime.asgi import ListenError
     from shopagent.runtime.logging import Scrubber, configure_logging
     from shopagent.settings import load_settings, resolve_data_dir
-    from shopagent.wiring import commands, generated_secrets, startup
+    from shopagent.wiring import generated_secrets, startup
 
     try:
         sample = SAMPLES[args.sample] if args.command == "demo" else None

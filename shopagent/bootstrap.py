@@ -1,8 +1,12 @@
 """The composition root: the services for the roles asked, the actors wired to them, run.
 
-What is built from settings lives beside it in `shopagent.wiring` (policies, providers,
-services, the database, start-up checks, generated secrets); the names tests and tools use
-are importable from here.
+Read top down: `serve` opens the services (`shopagent.wiring.services`) and runs a supervisor
+over the actors; `roster_for` offers each actor from the bundle that holds what it needs
+(`core_children`, `search_children`, `indexer_children`), `build_public_app` and
+`dependency_checks` are what the http and ops actors serve. What is built from settings lives
+below it in `shopagent.wiring` (policies, providers, services, the database, start-up checks,
+generated secrets), which never imports this module; the CLI's commands (`shopagent.commands`)
+sit above it. Each name is imported from the module that defines it.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from shopagent.actors.outbox_poller import run_outbox_poller
 from shopagent.actors.reaper import Sweep, run_reaper
 from shopagent.application import index_runs
 from shopagent.application.housekeeping import release_stuck_conversations
-from shopagent.application.limits import RateLimit, RateLimits
+from shopagent.application.limits import RateLimit
 from shopagent.application.ports import ChatModel
+from shopagent.application.ports.operations import RateLimits
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.http.health import DependencyCheck, database_check, health_of, mcp_check, storage_check
 from shopagent.entrypoints.http.ops import Health, health_metrics
@@ -36,54 +41,14 @@ from shopagent.runtime.metrics import RequestMetrics, route_templates
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
 from shopagent.settings import Settings, describe
-from shopagent.wiring.assistant import open_agent, open_chat, vocabulary_source
-from shopagent.wiring.database import open_database, prepare_schema
-from shopagent.wiring.generated_secrets import GENERATED_SECRETS_FILE, demo_secret, with_demo_secrets
-from shopagent.wiring.policies import catalog_rules, embedding_model_id, indexing_policy, restart_policy
-from shopagent.wiring.providers import build_chat_model, build_concierge, build_embedder, language_names, option_words
+from shopagent.wiring.assistant import open_chat
+from shopagent.wiring.policies import embedding_model_id, listening, mcp_serving, restart_policy
 from shopagent.wiring.services import CoreServices, IndexerServices, SearchServices, open_services
 from shopagent.wiring.startup import (
     CHAT_SIGNING_KEY_MISSING,
-    CONTAINER_MARKERS,
     INDEXER_ACTORS,
     START_ORDER,
-    check_data_dir,
-    parse_roles,
-    preflight,
-    preflight_mcp,
 )
-
-__all__ = [  # the stable surface tests, benchmarks and the CLI import from here
-    "CONTAINER_MARKERS",
-    "GENERATED_SECRETS_FILE",
-    "INDEXER_ACTORS",
-    "SAMPLE_CATALOG",
-    "build_chat_model",
-    "build_concierge",
-    "build_embedder",
-    "build_public_app",
-    "catalog_rules",
-    "check_data_dir",
-    "demo_secret",
-    "dependency_checks",
-    "drain_index",
-    "embedding_model_id",
-    "health_of",
-    "indexing_policy",
-    "language_names",
-    "open_agent",
-    "open_database",
-    "open_services",
-    "option_words",
-    "parse_roles",
-    "preflight",
-    "preflight_mcp",
-    "prepare_schema",
-    "roster_for",
-    "serve",
-    "vocabulary_source",
-    "with_demo_secrets",
-]
 
 log = logging.getLogger("shopagent")
 
@@ -111,12 +76,15 @@ def core_children(services: CoreServices, health: HealthReport | None) -> Offere
     s = services.settings
     offered: Offered = {
         "http": lambda: ChildSpec(
-            "http", partial(run_http, s, partial(build_public_app, services), metrics=services.metrics)
+            "http",
+            partial(run_http, listening(s, "http"), partial(build_public_app, services), metrics=services.metrics),
         ),
         "reaper": lambda: ChildSpec("reaper", reaper(services)),
     }
     if health is not None:
-        offered["ops"] = lambda: ChildSpec("ops", partial(run_ops, s, health, metrics=services.metrics))
+        offered["ops"] = lambda: ChildSpec(
+            "ops", partial(run_ops, listening(s, "ops"), health, metrics=services.metrics)
+        )
     return offered
 
 
@@ -127,7 +95,9 @@ def search_children(services: SearchServices) -> Offered:
     own_chat = RateLimit(
         services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst, on_refused=refused("mcp_chat")
     )
-    run = partial(_run_mcp, s, services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat)
+    run = partial(
+        _run_mcp, mcp_serving(s), services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat
+    )
     # The MCP server is built (and its stack imported) only when the mcp actor runs.
     return {"mcp": lambda: ChildSpec("mcp", run)}
 

@@ -22,14 +22,8 @@ from prometheus_client.metrics_core import Metric
 from shopagent.adapters.postgres.database import GuardedPool
 from shopagent.application.conversations import ChatService, TurnResult
 from shopagent.application.insights import UnmetSearchLog
-from shopagent.application.ports import (
-    ChatModel,
-    ChunkStore,
-    EmbeddingModel,
-    SaveOutcome,
-    ToolGateway,
-    VectorIndexAdmin,
-)
+from shopagent.application.ports import ChatModel, EmbeddingModel, SaveOutcome, ToolGateway
+from shopagent.application.ports.indexing import ChunkStore, VectorIndexAdmin
 from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.errors import ShopagentError
 from shopagent.domain.indexing import OutboxEvent
@@ -112,9 +106,6 @@ class MeasuredToolGateway:
         tool = name if name in self._known else "unknown"
         self._metrics.chat_tool_calls.labels(tool, "error" if result.is_error else "ok").inc()
         return result
-
-    async def close(self) -> None:
-        await self.wrapped.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)

@@ -15,13 +15,23 @@ import asyncpg
 import pytest
 
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from shopagent.bootstrap import prepare_schema
 from shopagent.runtime.retry import waits_off
 from shopagent.settings import Settings
+from shopagent.wiring.database import prepare_schema
+from tests.tiers import guard_unit, mark_tiers
 
 TEMPLATE = "shopagent_template"
 # Durability is irrelevant for throw-away test data; these make the suite faster.
 FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_tiers(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    yield from guard_unit(item)
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +127,8 @@ def settings(database: str) -> Settings:
 async def services(settings: Settings):
     """The real services (PostgreSQL adapters) over the test database, hash embedder."""
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     async with open_services(settings, INDEXER_ACTORS, embedder=HashEmbedder(settings.embedding.hash_dimensions)) as s:
         yield s
@@ -132,9 +143,10 @@ async def _indexed_shop(
 
     from shopagent.adapters.local.minilm import MiniLMEmbedder
     from shopagent.application.catalog import import_products
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
     from shopagent.entrypoints.catalog_files import read_catalog_file
     from shopagent.settings import load_settings
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     async for dsn in _create_database(embedded_pg, template_db):
         settings = settings_for(dsn)

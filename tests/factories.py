@@ -40,7 +40,8 @@ async def boot_and_sandal_shop(settings: Any) -> AsyncIterator[Any]:
     """Services (hash embedder, the mcp role) over a two-product catalog, indexed: a winter
     boot and a beach sandal, for agent tests that need something to find."""
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         await services.catalog.create_product(product_input("alpine-boot"))

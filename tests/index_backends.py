@@ -1,5 +1,5 @@
-"""Implementations of the indexing ports (`Outbox`, `ChunkStore`, `VectorIndexAdmin`) for the
-contract suites: each gives all three over one fresh store, with the catalog whose writes
+"""Implementations of the indexing ports (`Outbox`, `ChunkStore`, `IndexingUnitOfWork`,
+`VectorIndexAdmin`) for the contract suites: each gives all four over one fresh store, with the catalog whose writes
 record the outbox events. Another implementation joins the suites by adding a factory to
 `BACKENDS` (and its name to the `index_backend` fixture's params): it takes the pytest request
 (for the fixtures it needs, synchronously) and returns the async context that opens it."""
@@ -15,13 +15,14 @@ import asyncpg
 import pytest
 
 from shopagent.application.catalog import CatalogService
-from shopagent.application.ports import ChunkStore, Outbox, VectorIndexAdmin
+from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, Outbox, VectorIndexAdmin
 
 
 @dataclass
 class IndexBackend:
     outbox: Outbox
     chunks: ChunkStore
+    unit: IndexingUnitOfWork  # stores chunk sets and completes their events, in one transaction
     vector_index: VectorIndexAdmin
     catalog: CatalogService  # its writes queue the outbox events
     # While entered, another process is building the vector index (and holds off others).
@@ -38,10 +39,12 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     from shopagent.adapters.postgres.catalog import PostgresCatalog
     from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
     from shopagent.adapters.postgres.database import GuardedPool, open_pool
+    from shopagent.adapters.postgres.indexing_unit import PostgresIndexingUnitOfWork
     from shopagent.adapters.postgres.outbox import PostgresOutbox
+    from shopagent.adapters.postgres.store_passages import PostgresPassageStore
     from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, PostgresVectorIndexAdmin
-    from shopagent.bootstrap import catalog_rules
     from shopagent.settings import Settings
+    from shopagent.wiring.policies import catalog_rules
 
     @contextlib.asynccontextmanager
     async def building_elsewhere() -> AsyncIterator[None]:
@@ -54,9 +57,11 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
 
     async with open_pool(dsn, min_size=1, max_size=4, connect_timeout=10, command_timeout=60) as raw:
         pool = GuardedPool(raw, dsn)
+        chunks = PostgresChunkStore(pool)
         yield IndexBackend(
             outbox=PostgresOutbox(pool),
-            chunks=PostgresChunkStore(pool),
+            chunks=chunks,
+            unit=PostgresIndexingUnitOfWork(pool, chunks, PostgresPassageStore(pool)),
             vector_index=PostgresVectorIndexAdmin(pool),
             catalog=CatalogService(PostgresCatalog(pool), catalog_rules(Settings())),
             building_elsewhere=building_elsewhere,

@@ -81,9 +81,6 @@ async def test_several_calls_in_one_step_run_concurrently_and_answer_in_call_ord
             finally:
                 in_flight -= 1
 
-        async def close(self):
-            pass
-
     model = ScriptedChatModel(
         [calls((SEARCH, {"query": "slow boot", "limit": 1}), (SEARCH, {"query": "sandal", "limit": 1})), says("Both.")]
     )

@@ -12,10 +12,12 @@ import msgspec
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.admin import MAX_AFTER
 from shopagent.settings import Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import AUTH_SECRET
 

@@ -21,12 +21,15 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.admin import admin_routes
 from shopagent.entrypoints.http.chat import chat_routes
 from shopagent.entrypoints.http.openapi import openapi_document
 from shopagent.settings import ChatSettings, HttpSettings, McpSettings, Secret
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.helpers import AUTH_SECRET, free_port
@@ -73,7 +76,7 @@ async def live_server(embedded_pg, template_db):
             while events := await services.outbox.claim(10, 60, 5, "t"):
                 await services.index_product.index(events)
             async with anyio.create_task_group() as tg:
-                await tg.start(partial(run_http, settings, partial(build_public_app, services)))
+                await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services)))
                 yield f"http://127.0.0.1:{port}"
                 tg.cancel_scope.cancel()
 

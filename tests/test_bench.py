@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.bench
 BENCHES = sorted(p.name for p in (REPO / "bench").glob("*.py") if p.name != "common.py")
 
 

@@ -31,12 +31,14 @@ from shopagent.actors.http import run_http
 from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import HttpSettings
+from shopagent.wiring.policies import listening
 from tests import fake_openai
 from tests.helpers import free_port
 from tests.test_chat_api import SEARCH
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = [
+    pytest.mark.process,
     pytest.mark.anyio,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium; .ci/run does)"),
 ]
@@ -90,7 +92,7 @@ async def shop_server(services, *, http: dict | None = None, chat: dict | None =
     )
     services = dataclasses.replace(services, settings=settings)
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, partial(build_public_app, services)))
+        await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services)))
         yield f"http://127.0.0.1:{port}"
         tg.cancel_scope.cancel()
 
@@ -106,7 +108,7 @@ async def shop_front(services, html: str, port: int | None = None):
                             f"</head><body><h1>Our shop</h1>{html}</body></html>")  # fmt: skip
 
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, lambda: Starlette(routes=[Route("/", home)])))
+        await tg.start(partial(run_http, listening(settings, "http"), lambda: Starlette(routes=[Route("/", home)])))
         yield f"http://127.0.0.1:{port}"
         tg.cancel_scope.cancel()
 

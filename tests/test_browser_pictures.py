@@ -16,15 +16,17 @@ import pytest
 from shopagent.actors.http import run_http
 from shopagent.application.catalog import import_products
 from shopagent.bootstrap import build_public_app
+from shopagent.commands import sample_catalog
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import HttpSettings
-from shopagent.wiring.commands import sample_catalog
+from shopagent.wiring.policies import listening
 from tests import test_browser
 from tests.helpers import free_port
 from tests.test_browser import CHROMIUM, QUERY, SECRET, WAIT_MS, ask, chat_page, expect, shop_server, user
 
 pytestmark = [
+    pytest.mark.process,
     pytest.mark.anyio,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium; .ci/run does)"),
 ]
@@ -42,7 +44,7 @@ async def demo_shop(services):
         await services.index_product.index(events)
     settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port))
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, partial(build_public_app, services)))
+        await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services)))
         yield url
         tg.cancel_scope.cancel()
 

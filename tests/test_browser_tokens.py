@@ -17,6 +17,7 @@ from starlette.routing import Route
 from shopagent.actors.http import run_http
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import HttpSettings
+from shopagent.wiring.policies import listening
 from tests import test_browser
 from tests.helpers import free_port
 from tests.test_browser import (
@@ -34,6 +35,7 @@ from tests.test_browser import (
 )
 
 pytestmark = [
+    pytest.mark.process,
     pytest.mark.anyio,
     pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium; .ci/run does)"),
 ]
@@ -122,7 +124,7 @@ async def shop_with_token_url(services, api: str, tokens: list[str], port: int):
     settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port))
     routes = [Route("/", home), Route("/chat-token", chat_token)]
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, lambda: Starlette(routes=routes)))
+        await tg.start(partial(run_http, listening(settings, "http"), lambda: Starlette(routes=routes)))
         yield f"http://127.0.0.1:{port}", handed
         tg.cancel_scope.cancel()
 

@@ -14,10 +14,13 @@ from starlette.requests import Request
 
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.visitors import client_address
 from shopagent.settings import ChatSettings, HttpSettings
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.helpers import AUTH_SECRET, free_port
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +38,7 @@ async def public_api(settings, chat: dict, **http):
         open_services(settings, INDEXER_ACTORS | {"http"}, embedder=HashEmbedder()) as services,
         anyio.create_task_group() as tg,
     ):
-        await tg.start(partial(run_http, settings, partial(build_public_app, services)))
+        await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services)))
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             yield client
         tg.cancel_scope.cancel()

@@ -18,13 +18,16 @@ from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.database import open_pool
 from shopagent.adapters.postgres.migrations import load_migrations, migrate
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services, prepare_schema
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.catalog import CatalogRules, ProductInput, VariationInput
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.ranking import LEXICAL_ONLY
 from shopagent.domain.validation import validate_product
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.settings import Secret, Settings, StoreSettings
+from shopagent.wiring.database import prepare_schema
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import settings_for
 
 pytestmark = pytest.mark.anyio

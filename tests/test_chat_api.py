@@ -17,10 +17,13 @@ from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.adapters.openai_compat.chat import OpenAICompatChatModel
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import ChatSettings, HttpSettings, RuntimeSettings
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.fake_openai import FakeOpenAI, error, reply, serving, tool_call
 from tests.helpers import eventually, free_port, wait_until
@@ -74,7 +77,7 @@ async def chat_api(settings, model, **chat_settings):
         await services.catalog.create_product(product_input("alpine-boot"))
         await services.index_product.index(await services.outbox.claim(10, 60, 5, "t"))
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+            await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, model)))
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
                 client.services = services
                 yield client

@@ -9,10 +9,10 @@ import msgspec
 import pytest
 
 from shopagent.adapters.local.concierge import summarise
-from shopagent.bootstrap import build_concierge, language_names
 from shopagent.domain.chat import ChatMessage
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import CatalogSettings, LanguageAliases, Settings, load_settings
+from shopagent.wiring.providers import build_concierge, language_names
 from tests.conftest import KITCHEN
 
 CLOTHING = build_concierge(Settings())

@@ -21,12 +21,15 @@ import pytest
 from shopagent.actors.http import run_http
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
-from shopagent.bootstrap import build_concierge, build_public_app, vocabulary_source
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.catalog import ProductPatch
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.repl import run_repl
 from shopagent.settings import HttpSettings
+from shopagent.wiring.assistant import vocabulary_source
+from shopagent.wiring.policies import listening
+from shopagent.wiring.providers import build_concierge
 from tests.conversation_set import SHOP_LANGUAGE, Catalog, Report, grounded, listed_names, load_conversations
 from tests.conversation_set import run_conversation as run_judged
 from tests.helpers import free_port
@@ -97,7 +100,7 @@ async def chat_with(services):
     products = await services.catalog.list_products(limit=1000, after_id=0)
     catalog = Catalog(products)
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_http, settings, partial(build_public_app, services)))
+        await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services)))
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             run = uuid.uuid4().hex[:8]  # rate limits are kept in the (shared) database: fresh users
             users = iter(range(1_000_000))

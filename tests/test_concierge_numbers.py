@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from shopagent.bootstrap import build_concierge
 from shopagent.settings import CatalogSettings, LanguageAliases, Settings
+from shopagent.wiring.providers import build_concierge
 
 # A shop with letter and number sizes, and one range the shop names by a letter.
 SHOP = build_concierge(

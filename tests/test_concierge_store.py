@@ -8,9 +8,10 @@ import pytest
 
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
-from shopagent.bootstrap import build_concierge, vocabulary_source
 from shopagent.domain.chat import FunctionCall, FunctionResponse
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
+from shopagent.wiring.assistant import vocabulary_source
+from shopagent.wiring.providers import build_concierge
 from tests.test_store_information import demo_pages  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.anyio
@@ -92,7 +93,8 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
 @pytest.mark.parametrize("text", ["anything under 30 euros?", "red boots under 50"])
 async def test_an_empty_catalog_says_so_instead_of_suggesting_a_wider_price_range(settings, text):
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         answer, _, _ = await ask(services, text)

@@ -195,6 +195,7 @@ def test_the_default_cap_leaves_room_for_the_other_servers_and_the_database():
     assert default_max_connections(1_048_576) == 10_000
 
 
+@pytest.mark.process
 def test_the_process_raises_its_open_file_limit_to_the_hard_one():
     code = "from shopagent.runtime.connections import raise_open_file_limit as r; print(r())"
     done = subprocess.run(["prlimit", "--nofile=256:2048", sys.executable, "-c", code],

@@ -1,20 +1,25 @@
-"""Chat turns over persisted conversations, against the real PostgreSQL."""
+"""Chat turns over persisted conversations: the use cases over the in-memory twin of the
+conversations (its contract suite keeps it true to PostgreSQL) and an MCP server of their own,
+what depends on the SQL (message sequences, concurrent claims, the reaper's sweep) against the
+real PostgreSQL."""
 
 from __future__ import annotations
 
 import contextlib
 import uuid
+from dataclasses import dataclass
 
 import anyio
 import pytest
+from mcp.server.mcpserver import MCPServer
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
+from shopagent.adapters.memory.conversations import MemoryConversations
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.conversations import ChatPolicy, ChatService
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 from shopagent.domain.conversation import trim_history, turns
 from shopagent.domain.errors import (
@@ -25,6 +30,8 @@ from shopagent.domain.errors import (
     ModelUnavailable,
     NotFound,
 )
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import wait_until
 
@@ -60,11 +67,38 @@ async def services(settings):
         yield services
 
 
+@dataclass
+class TwinShop:
+    """No database: the conversations' twin, and an MCP server (the real SDK, in process) whose
+    one tool finds the same boot every time."""
+
+    conversations: MemoryConversations
+    server: MCPServer
+
+
+@pytest.fixture
+def twin_shop() -> TwinShop:
+    server = MCPServer("shop")
+
+    @server.tool(name=SEARCH)
+    def search(query: str, limit: int = 5) -> dict:
+        # About the size of a real search result: the trim policy's test counts on it.
+        boot = {"slug": "alpine-boot", "name": "Alpine Lined Winter Boot", "description": "Lined, warm. " * 60}
+        return {"products": [boot]}
+
+    return TwinShop(MemoryConversations(), server)
+
+
 @contextlib.asynccontextmanager
-async def chat_with(services, model, policy: ChatPolicy | None = None):
-    async with open_in_process(services.mcp_server) as tools:
+async def chat_with(shop, model, policy: ChatPolicy | None = None):
+    """A chat service over `shop`: the twin shop, or the PostgreSQL services."""
+    if isinstance(shop, TwinShop):
+        store, server = shop.conversations, shop.server
+    else:
+        store, server = PostgresConversations(shop.pool), shop.mcp_server
+    async with open_in_process(server) as tools:
         agent = AssistantAgent(model, tools, "system", max_steps=4)
-        yield ChatService(PostgresConversations(services.pool), agent, policy or ChatPolicy())
+        yield ChatService(store, agent, policy or ChatPolicy())
 
 
 async def sequences(services, conversation_id) -> list[int]:
@@ -75,9 +109,9 @@ async def sequences(services, conversation_id) -> list[int]:
     return [r["sequence"] for r in rows]
 
 
-async def test_a_new_conversation_is_stored_with_its_title_and_messages(services):
+async def test_a_new_conversation_is_stored_with_its_title_and_messages(twin_shop):
     model = ScriptedChatModel([calls((SEARCH, {"query": "boots"})), says("Try the Alpine boot.")])
-    async with chat_with(services, model) as chat:
+    async with chat_with(twin_shop, model) as chat:
         result = await chat.run_turn("ana", "  Do you have   warm boots for a winter hike in the Alps?  ")
         stored = await chat.get("ana", result.conversation_id)
     assert result.response == "Try the Alpine boot."
@@ -170,10 +204,10 @@ async def test_a_turn_whose_claim_was_reaped_stores_nothing_and_cannot_free_the_
     assert not conversation.is_processing
 
 
-async def test_a_failing_model_leaves_history_unchanged_and_the_conversation_unlocked(services):
-    async with chat_with(services, ScriptedChatModel([says("hi")])) as chat:
+async def test_a_failing_model_leaves_history_unchanged_and_the_conversation_unlocked(twin_shop):
+    async with chat_with(twin_shop, ScriptedChatModel([says("hi")])) as chat:
         conversation_id = (await chat.run_turn("ana", "hello")).conversation_id
-    async with chat_with(services, GatedModel(error=ModelUnavailable("the model is down"))) as chat:
+    async with chat_with(twin_shop, GatedModel(error=ModelUnavailable("the model is down"))) as chat:
         with pytest.raises(ModelUnavailable):
             await chat.run_turn("ana", "are you there?", conversation_id)
         stored = await chat.get("ana", conversation_id)
@@ -181,11 +215,11 @@ async def test_a_failing_model_leaves_history_unchanged_and_the_conversation_unl
     assert not stored.is_processing
 
 
-async def test_the_context_flag_blocks_the_next_turn_before_any_model_call(services):
-    async with chat_with(services, ScriptedChatModel([says("hi")])) as chat:
+async def test_the_context_flag_blocks_the_next_turn_before_any_model_call(twin_shop):
+    async with chat_with(twin_shop, ScriptedChatModel([says("hi")])) as chat:
         conversation_id = (await chat.run_turn("ana", "hello")).conversation_id
     full = GatedModel(error=ContextWindowExceeded("too long"))
-    async with chat_with(services, full) as chat:
+    async with chat_with(twin_shop, full) as chat:
         with pytest.raises(ContextLimitReached):
             await chat.run_turn("ana", "more", conversation_id)
         calls_before = len(full.calls)
@@ -223,14 +257,14 @@ def test_trimming_drops_whole_turns_and_never_splits_a_call_from_its_response():
                 assert part.id in calls_seen
 
 
-async def test_the_trim_policy_sends_the_newest_whole_turns_and_keeps_the_stored_history(services):
+async def test_the_trim_policy_sends_the_newest_whole_turns_and_keeps_the_stored_history(twin_shop):
     model = ScriptedChatModel(lambda messages: says("fine"))
     policy = ChatPolicy(context_policy="trim", context_token_budget=1000)
-    async with chat_with(services, ScriptedChatModel([calls((SEARCH, {"query": "boot"})), says("ok")])) as chat:
+    async with chat_with(twin_shop, ScriptedChatModel([calls((SEARCH, {"query": "boot"})), says("ok")])) as chat:
         conversation_id = (await chat.run_turn("ana", "first " + "x" * 1500)).conversation_id
-    async with chat_with(services, ScriptedChatModel([calls((SEARCH, {"query": "boot"})), says("ok")])) as chat:
+    async with chat_with(twin_shop, ScriptedChatModel([calls((SEARCH, {"query": "boot"})), says("ok")])) as chat:
         await chat.run_turn("ana", "second " + "x" * 1500, conversation_id)
-    async with chat_with(services, model, policy) as chat:
+    async with chat_with(twin_shop, model, policy) as chat:
         await chat.run_turn("ana", "third", conversation_id)
         stored = await chat.get("ana", conversation_id)
     sent = model.calls[0]
@@ -239,9 +273,9 @@ async def test_the_trim_policy_sends_the_newest_whole_turns_and_keeps_the_stored
     assert len(stored.messages) == 10  # ... but nothing was deleted
 
 
-async def test_the_reaper_frees_a_stuck_conversation_and_the_user_can_continue(services):
-    store = PostgresConversations(services.pool)
-    async with chat_with(services, ScriptedChatModel([says("hi")])) as chat:
+async def test_the_reaper_frees_a_stuck_conversation_and_the_user_can_continue(twin_shop):
+    store = twin_shop.conversations
+    async with chat_with(twin_shop, ScriptedChatModel([says("hi")])) as chat:
         conversation_id = (await chat.run_turn("ana", "hello")).conversation_id
         assert await store.claim(conversation_id) is not None  # a turn that crashed mid-way
         with pytest.raises(ConversationBusy):
@@ -251,8 +285,8 @@ async def test_the_reaper_frees_a_stuck_conversation_and_the_user_can_continue(s
     assert result.response == "hi"
 
 
-async def test_another_users_conversation_does_not_exist_for_you(services):
-    async with chat_with(services, ScriptedChatModel([says("hi")])) as chat:
+async def test_another_users_conversation_does_not_exist_for_you(twin_shop):
+    async with chat_with(twin_shop, ScriptedChatModel([says("hi")])) as chat:
         conversation_id = (await chat.run_turn("ana", "hello")).conversation_id
         with pytest.raises(NotFound):
             await chat.run_turn("bob", "mine now", conversation_id)

@@ -18,9 +18,9 @@ import msgspec
 import pytest
 import yaml
 
-from shopagent import bootstrap
 from shopagent.__main__ import build_parser
 from shopagent.settings import PLACEHOLDER, OpsSettings, RuntimeSettings, load_settings
+from shopagent.wiring import startup
 from tests.helpers import example_env_file
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
@@ -60,7 +60,7 @@ def test_every_shopagent_service_runs_a_command_with_settings_the_binary_accepts
     env = {k: v for k, v in environment_of(spec).items() if k.startswith("SHOPAGENT_") or k == "GEMINI_API_KEY"}
     settings = load_settings(None, env)  # unknown keys, bad values and weak secrets raise here
     if args.command == "run":
-        actors = bootstrap.parse_roles(args.role)
+        actors = startup.parse_roles(args.role)
         # What `run` checks before it starts anything; here on free ports and a scratch data dir.
         checked = msgspec.structs.replace(
             settings,
@@ -69,7 +69,7 @@ def test_every_shopagent_service_runs_a_command_with_settings_the_binary_accepts
             http=msgspec.structs.replace(settings.http, port=0),
             mcp=msgspec.structs.replace(settings.mcp, port=0),
         )
-        bootstrap.preflight(checked, actors)
+        startup.preflight(checked, actors)
         health = spec["healthcheck"]["test"]
         assert f"{settings.ops.port}/readyz" in " ".join(health), health
         seconds = int(spec["stop_grace_period"].removesuffix("s"))

@@ -12,7 +12,7 @@ import pytest
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from tests.conftest import FAST_OPTIONS
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.process]
 
 
 @pytest.fixture

@@ -68,6 +68,7 @@ async def test_eval_fails_below_the_minimum_hit_rate(sample_shop, tmp_path):
     assert any("below --min-hit5 0.5" in m for m in logs), logs
 
 
+@pytest.mark.process
 async def test_eval_runs_the_kitchen_shops_queries_with_its_config(kitchen_shop):
     args = ("--config", "tests/data/kitchen/config.toml", "tests/data/kitchen/queries.jsonl", "--json", "-")
     async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
@@ -77,6 +78,7 @@ async def test_eval_runs_the_kitchen_shops_queries_with_its_config(kitchen_shop)
     assert json.loads("{" + report)["search"]["fused"]["answerable"] == 56
 
 
+@pytest.mark.process
 async def test_eval_reports_one_split_when_asked(kitchen_shop):
     args = ("--config", "tests/data/kitchen/config.toml", "tests/data/kitchen/queries.jsonl", "--split", "heldout")
     async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:

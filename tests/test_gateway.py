@@ -13,7 +13,7 @@ import pytest
 from shopagent.actors.mcp import build_mcp_app, run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process, open_over_http
-from shopagent.bootstrap import INDEXER_ACTORS, dependency_checks, health_of, open_services
+from shopagent.bootstrap import dependency_checks, health_of
 from shopagent.domain.chat import (
     ChatMessage,
     FunctionCall,
@@ -27,6 +27,9 @@ from shopagent.domain.errors import ConfigError
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import McpSettings, Secret
+from shopagent.wiring.policies import listening, mcp_serving
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import eventually, free_port
 
@@ -61,7 +64,7 @@ async def test_over_http_the_gateway_uses_the_key_and_a_wrong_key_fails_at_open(
     settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=port))
     url = f"http://127.0.0.1:{port}/mcp"
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_mcp, settings, services.mcp_server))
+        await tg.start(partial(run_mcp, mcp_serving(settings), services.mcp_server))
         async with open_over_http(url, "gateway-key") as gateway:
             result = await gateway.safe_call("product-semantic-search", {"query": "boot", "limit": 1})
         assert not result.is_error
@@ -78,7 +81,7 @@ async def test_over_http_the_gateway_keeps_one_session_for_all_its_calls(service
     methods: list[str] = []
     secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
     settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
-    app = build_mcp_app(services.mcp_server, settings)
+    app = build_mcp_app(services.mcp_server, mcp_serving(settings))
 
     async def counted(scope, receive, send):
         if scope["type"] == "http":
@@ -95,6 +98,46 @@ async def test_over_http_the_gateway_keeps_one_session_for_all_its_calls(service
         tg.cancel_scope.cancel()
     assert [r.is_error for r in results] == [False] * 5 + [True]
     assert sorted(methods) == ["server/discover"] + ["tools/call"] * 6 + ["tools/list"], methods
+
+
+async def test_over_http_a_call_waits_out_the_servers_retry_after_and_gives_up_at_the_budget(services, retry_waits):
+    """A 429 is waited out for as long as the server says (Retry-After: 3, under the 10 s
+    cap); a server failing every call (503) costs three attempts, then a result the model can
+    read. Every wait goes through the service's one retry loop."""
+    from starlette.responses import PlainTextResponse
+
+    secrets = msgspec.structs.replace(services.settings.secrets, mcp_api_key=Secret("gateway-key"))
+    settings = msgspec.structs.replace(services.settings, secrets=secrets, mcp=McpSettings(port=0))
+    app = build_mcp_app(services.mcp_server, mcp_serving(settings))
+    refusals: list[PlainTextResponse] = []
+    calls: list[str] = []
+
+    async def refusing(scope, receive, send):
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"mcp-method") == b"tools/call":
+            calls.append("tools/call")
+            if refusals:
+                await refusals.pop(0)(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    sock = bind_tcp("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    async with anyio.create_task_group() as tg:
+        await tg.start(partial(serve_asgi, refusing, sock, name="mcp", grace_seconds=1))
+        async with open_over_http(url, "gateway-key") as gateway:
+            retry_waits.clear()
+            refusals[:] = [PlainTextResponse("slow down", 429, headers={"Retry-After": "3"})] * 2
+            throttled = await gateway.safe_call("product-semantic-search", {"query": "boot"})
+            assert (throttled.is_error, retry_waits, len(calls)) == (False, [3.0, 3.0], 3)
+            retry_waits.clear()
+            calls.clear()
+            refusals[:] = [PlainTextResponse("down", 503)] * 10
+            failed = await gateway.safe_call("product-semantic-search", {"query": "boot"})
+        tg.cancel_scope.cancel()
+    assert failed == ToolResult(
+        is_error=True, text="the tool product-semantic-search could not be reached; try again later"
+    )
+    assert (len(calls), len(retry_waits)) == (3, 2), (calls, retry_waits)
 
 
 async def test_an_unreachable_mcp_server_fails_at_open():
@@ -153,7 +196,7 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
     async with anyio.create_task_group() as outer:
 
         async def mcp_instance(*, task_status=anyio.TASK_STATUS_IGNORED):
-            await run_mcp(settings, services.mcp_server, task_status=task_status)
+            await run_mcp(mcp_serving(settings), services.mcp_server, task_status=task_status)
 
         mcp_scope = anyio.CancelScope()
 
@@ -162,7 +205,7 @@ async def test_a_chat_instance_recovers_when_its_mcp_instance_comes_back(service
                 await mcp_instance(task_status=task_status)
 
         await outer.start(run_mcp_until_cancelled)
-        await outer.start(partial(run_http, settings, partial(build_public_app, chat_services,
+        await outer.start(partial(run_http, listening(settings, "http"), partial(build_public_app, chat_services,
                                                                ScriptedChatModel(one_search))))  # fmt: skip
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{http_port}", timeout=30) as client:
 

@@ -14,7 +14,7 @@ from shopagent.domain.tokens import issue_token
 from tests import hostile_clients
 from tests.helpers import AUTH_SECRET, ShopagentProcess, eventually, shopagent
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.process]
 
 MCP_KEY = "mcp-key-of-16-bytes-or-more"
 

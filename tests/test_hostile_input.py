@@ -17,12 +17,14 @@ import pytest
 from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.catalog import MAX_QUANTITY, VariationInput
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.inputs import ascii_int, check_text, same_secret
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio

@@ -14,12 +14,12 @@ import pytest
 
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.application.catalog import ImportNote, import_products
-from shopagent.bootstrap import option_words
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.shop_exports import html_to_text
 from shopagent.settings import Settings
+from shopagent.wiring.providers import option_words
 from tests.factories import product_input
 from tests.helpers import shopagent
 
@@ -118,6 +118,7 @@ async def test_importing_upserts_by_slug_and_counts_what_happened(services, tmp_
     assert (await services.catalog.repository.get_by_slug("boot-b")).name == "Boot B, renamed"
 
 
+@pytest.mark.process
 async def test_the_import_command_loads_good_rows_reports_bad_ones_and_exits_1(database, tmp_path: Path):
     path = tmp_path / "catalog.csv"
     path.write_text(CSV)
@@ -132,6 +133,7 @@ async def test_the_import_command_loads_good_rows_reports_bad_ones_and_exits_1(d
     assert "rejected row 7 (slug 'clash'): row 8: name differs from row 7" in out
 
 
+@pytest.mark.process
 async def test_index_commands_report_rebuild_and_retry(database, tmp_path: Path):
     env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
     path = tmp_path / "catalog.json"
@@ -336,6 +338,7 @@ def test_a_chosen_format_the_header_does_not_fit_is_one_clear_error():
         read_catalog_file(IMPORTS / "shopify_products_export.csv", format="woocommerce")
 
 
+@pytest.mark.process
 async def test_importing_a_shopify_export_stores_what_it_says_and_reports_the_rest(database, tmp_path: Path):
     env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
     path = IMPORTS / "shopify_products_export.csv"

@@ -83,6 +83,7 @@ def test_text_no_encoding_reads_is_refused_with_its_line(tmp_path: Path, content
     assert message in str(refused.value)
 
 
+@pytest.mark.process
 async def test_the_import_command_says_it_read_windows_1252_and_stores_the_umlauts(database, tmp_path: Path):
     path = _german(tmp_path, GERMAN_CSV.encode("cp1252"))
     env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
@@ -112,6 +113,7 @@ async def test_the_import_command_says_it_read_windows_1252_and_stores_the_umlau
     ],
     ids=["missing", "xlsx", "unreadable-text", "header", "store-pages-missing"],
 )
+@pytest.mark.process
 async def test_a_file_the_command_cannot_read_exits_2_before_any_database_starts(tmp_path: Path, args, message):
     (tmp_path / "Artikel.xlsx").write_bytes(b"PK\x03\x04")
     (tmp_path / "bad.csv").write_bytes(b"slug,name\nx,Caf\x81\n")

@@ -18,13 +18,15 @@ from shopagent.application.indexing import IndexingPolicy, IndexProducts
 from shopagent.application.leases import Leases
 from shopagent.application.ports import SaveOutcome, VectorIndexSpec
 from shopagent.application.vector_index import VectorIndexKeeper
-from shopagent.bootstrap import INDEXER_ACTORS, open_services, roster_for
+from shopagent.bootstrap import roster_for
 from shopagent.domain.catalog import ProductPatch, VariationInput
 from shopagent.domain.errors import EmbeddingError
 from shopagent.domain.indexing import OutboxEvent, chunk_product
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import Supervisor
 from shopagent.settings import SearchSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 from tests.helpers import eventually
 
@@ -167,7 +169,9 @@ class FlakyEmbedder(HashEmbedder):
 async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_failed_recovers(services):
     flaky = FlakyEmbedder()
     policy = IndexingPolicy(max_attempts=3, backoff_seconds=0.01, backoff_max_seconds=0.02)
-    index = IndexProducts(services.catalog.repository, services.outbox, services.chunk_store, flaky, policy)
+    index = IndexProducts(
+        services.catalog.repository, services.outbox, services.chunk_store, services.indexing_unit, flaky, policy
+    )
     product = await services.catalog.create_product(product_input())
 
     async def dead_lettered():
@@ -190,7 +194,7 @@ async def test_a_failing_embedder_dead_letters_after_the_attempts_and_retry_fail
 
 
 async def test_two_indexers_split_the_work_and_never_process_one_event_at_the_same_time(settings):
-    from shopagent.bootstrap import open_services
+    from shopagent.wiring.services import open_services
 
     active: set[int] = set()
     processed: list[tuple[str, int]] = []
@@ -438,15 +442,13 @@ async def test_a_failing_build_is_logged_and_tried_again_later_without_stopping_
         assert await conn.fetchval("SELECT to_regclass($1)", vector_index_name("hash-384")) is None
 
 
-async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services, monkeypatch):
-    import shopagent.application.vector_index as vector_index
-
+async def test_a_steady_trickle_of_events_does_not_postpone_the_build_for_ever(services):
     await services.catalog.create_product(product_input())  # one event due, and it stays due
     keeper = services.index_keeper
     await keeper.prepare()
     await keeper.settle()
     assert keeper.pending  # waits for the backlog to drain...
-    monkeypatch.setattr(vector_index, "_PATIENCE_SECONDS", 0.0)
+    keeper.patience_seconds = 0.0  # the patience, as if spent
     await keeper.settle()
     assert not keeper.pending  # ...but not for ever, when it is far from a bulk load
     assert await vector_index_definition(services) is not None

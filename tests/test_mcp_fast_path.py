@@ -24,6 +24,7 @@ from shopagent.entrypoints.mcp.fast_path import FastToolCalls
 from shopagent.entrypoints.mcp.server import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.settings import McpSettings
+from shopagent.wiring.policies import mcp_serving
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio
@@ -205,3 +206,26 @@ async def test_the_fast_answer_carries_the_result_twice_and_the_server_stamp(ser
     assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
     assert result["structuredContent"]["discountedPrice"] == "120.00"
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "shopagent"
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+async def test_the_fast_path_can_be_turned_off_and_then_every_call_is_the_sdks(services, caplog, fast_path: bool):
+    """With `mcp.fast_path = false` the SDK answers every request (and says so at start-up)."""
+    import logging
+
+    import msgspec
+
+    from shopagent.actors.mcp import build_mcp_app
+
+    settings = msgspec.structs.replace(services.settings, mcp=McpSettings(port=0, fast_path=fast_path))
+    with caplog.at_level(logging.INFO, logger="shopagent.mcp"):
+        app = build_mcp_app(services.mcp_server, mcp_serving(settings))
+    sock = bind_tcp("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    body = call(DETAILS_TOOL, {"productId": 424242})
+    async with anyio.create_task_group() as tg, httpx.AsyncClient(timeout=30) as http:
+        await tg.start(partial(serve_asgi, app, sock, name="mcp", grace_seconds=1))
+        status, _, reply = await answer(http, url, body, headers_for(body))
+        tg.cancel_scope.cancel()
+    assert status == 200 and reply["result"]["isError"] is True
+    assert ("the MCP fast path is off" in caplog.text) is not fast_path

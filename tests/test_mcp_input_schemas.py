@@ -8,7 +8,8 @@ import pytest
 from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.fake_openai import grammar_refusals
 
 pytestmark = pytest.mark.anyio

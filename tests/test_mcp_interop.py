@@ -65,6 +65,7 @@ async def server(services):
         tg.cancel_scope.cancel()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("mode", "protocol"), [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
 async def test_the_typescript_sdk_client_lists_and_calls_the_tools(node, server, mode, protocol):
     url, boot_id, fast = server

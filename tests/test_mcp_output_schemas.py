@@ -13,9 +13,10 @@ from jsonschema.validators import validator_for
 from mcp import Client
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.catalog import VariationInput
 from shopagent.domain.store_pages import StorePageInput
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio

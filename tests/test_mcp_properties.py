@@ -22,8 +22,10 @@ from mcp.client.streamable_http import streamable_http_client
 
 from shopagent.actors.mcp import run_mcp
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.settings import McpSettings, Secret
+from shopagent.wiring.policies import mcp_serving
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.helpers import free_port
@@ -92,7 +94,7 @@ async def mcp_client(embedded_pg, template_db, transport: str):
                     yield client
             elif transport == "http":
                 async with anyio.create_task_group() as tg:
-                    await tg.start(partial(run_mcp, settings, services.mcp_server))
+                    await tg.start(partial(run_mcp, mcp_serving(settings), services.mcp_server))
                     url = f"http://127.0.0.1:{settings.mcp.port}/mcp"
                     async with (
                         httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY}"}) as http,

@@ -22,14 +22,7 @@ from prometheus_client.samples import Sample
 from shopagent.actors.http import run_http
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, says
-from shopagent.bootstrap import (
-    INDEXER_ACTORS,
-    build_public_app,
-    dependency_checks,
-    health_of,
-    open_services,
-    roster_for,
-)
+from shopagent.bootstrap import build_public_app, dependency_checks, health_of, roster_for
 from shopagent.domain.errors import ModelUnavailable
 from shopagent.domain.tokens import issue_token
 from shopagent.entrypoints.http.ops import health_metrics
@@ -37,6 +30,9 @@ from shopagent.instrumentation import MeasuredChatModel
 from shopagent.runtime.metrics import Metrics
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
 from shopagent.settings import HttpSettings, OpsSettings
+from shopagent.wiring.policies import listening
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import _create_database, settings_for
 from tests.factories import product_input
 from tests.fake_openai import reply, running_fake_openai, tool_call
@@ -283,7 +279,7 @@ async def test_a_failed_turn_is_counted_with_its_error_and_its_request_with_the_
     model = StreamingModel([ModelUnavailable("the model service is down")])
     async with open_services(settings, frozenset({"http"}), embedder=HashEmbedder()) as services:
         async with anyio.create_task_group() as tg:
-            await tg.start(partial(run_http, settings, partial(build_public_app, services, model)))
+            await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, model)))
             customer = {"Authorization": f"Bearer {issue_token(AUTH_SECRET, 'ana', 3600)}"}
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
                 failed = await client.post("/api/assistant-agent/chat", json={"query": "boots?"}, headers=customer)

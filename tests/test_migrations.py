@@ -8,9 +8,9 @@ import pytest
 
 from shopagent.adapters.postgres.database import check_pgvector
 from shopagent.adapters.postgres.migrations import EQUIVALENT_CHECKSUMS, Migration, load_migrations, migrate
-from shopagent.bootstrap import prepare_schema
 from shopagent.domain.errors import DatabaseError, MigrationError
 from shopagent.settings import Settings
+from shopagent.wiring.database import prepare_schema
 
 pytestmark = pytest.mark.anyio
 

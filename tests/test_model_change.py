@@ -12,9 +12,10 @@ import msgspec
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
 from shopagent.domain.store_pages import StorePageInput
 from shopagent.settings import EmbeddingSettings
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import settings_for
 from tests.factories import product_input
 

@@ -96,6 +96,7 @@ def test_the_model_is_one_of_the_documented_choices_and_a_wrong_one_names_them(t
     )
 
 
+@pytest.mark.process
 def test_without_the_package_startup_says_which_extra_to_install():
     # A fresh interpreter in which the package cannot be imported, as after a plain install.
     code = (

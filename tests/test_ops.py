@@ -13,6 +13,7 @@ from shopagent.bootstrap import health_of
 from shopagent.runtime.mailbox import Mailbox
 from shopagent.runtime.supervisor import ChildSpec, RestartPolicy, Supervisor
 from shopagent.settings import OpsSettings, Settings
+from shopagent.wiring.policies import listening
 from tests.helpers import eventually, free_port
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +36,10 @@ async def test_readyz_answers_503_until_every_actor_is_ready_then_200():
             return await health_of(supervisor, mailbox, str)
 
         supervisor = Supervisor(
-            [ChildSpec("ops", partial(run_ops, settings, health)), ChildSpec("catalog", slow_starter)],
+            [
+                ChildSpec("ops", partial(run_ops, listening(settings, "ops"), health)),
+                ChildSpec("catalog", slow_starter),
+            ],
             RestartPolicy(),
         )
         with anyio.fail_after(10):

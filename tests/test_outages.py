@@ -23,10 +23,12 @@ from shopagent.adapters.memory.chat import ScriptedChatModel, says
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.conversations import ChatPolicy, ChatService
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, dependency_checks, open_services, roster_for
+from shopagent.bootstrap import build_public_app, dependency_checks, roster_for
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.runtime.supervisor import RestartPolicy, Supervisor
 from shopagent.settings import Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import settings_for
 from tests.factories import product_input
 from tests.helpers import eventually

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.application.ports import IndexBacklog, SaveItem
+from shopagent.application.ports import IndexBacklog
+from shopagent.application.ports.indexing import SaveItem
 from shopagent.domain.catalog import ProductPatch
 from shopagent.domain.indexing import EventKind, chunk_product, chunk_set_hash
 from tests.factories import product_input
@@ -166,7 +167,7 @@ async def test_the_backlog_tells_waiting_from_in_flight_and_how_long_the_oldest_
 
 
 async def test_enqueue_all_queues_every_product_and_finished_since_follows_them(index_backend):
-    outbox, chunks = index_backend.outbox, index_backend.chunks
+    outbox, unit = index_backend.outbox, index_backend.unit
     await products(index_backend, 3)
     for event in await outbox.claim(10, 60, 5, "a"):
         await outbox.fail(event, "gone for good", None)
@@ -180,7 +181,7 @@ async def test_enqueue_all_queues_every_product_and_finished_since_follows_them(
     product = await index_backend.catalog.get_product(queued[1].product_id)
     parts = chunk_product(product, 96)
     vectors = np.stack([embedder.vector(c.content) for c in parts])
-    await chunks.save_batch(
+    await unit.store_chunk_sets(
         [queued[1]], [SaveItem(product, parts, chunk_set_hash("hash-384", parts), vectors)], "hash-384"
     )
     assert await outbox.finished_since(first) == 2  # one dead-lettered, one done

@@ -20,7 +20,7 @@ import pytest
 from shopagent.adapters.postgres.migrations import load_migrations
 from tests.helpers import REPO, eventually, example_env_file, shopagent
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.process]
 
 
 def postgres_processes_for(data_dir: Path) -> list[psutil.Process]:

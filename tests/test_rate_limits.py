@@ -12,11 +12,14 @@ import pytest
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.memory.chat import ScriptedChatModel, says
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
-from shopagent.application.limits import RateLimit, Taken
-from shopagent.bootstrap import INDEXER_ACTORS, build_public_app, open_services
+from shopagent.application.limits import RateLimit
+from shopagent.application.ports.operations import Taken
+from shopagent.bootstrap import build_public_app
 from shopagent.domain.errors import RateLimitExceeded
 from shopagent.domain.tokens import issue_token
 from shopagent.settings import AdminSettings, ChatSettings, Secret
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.helpers import AUTH_SECRET
 
 pytestmark = pytest.mark.anyio

@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import REPO, eventually
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.process]
 
 
 class Terminal:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -79,6 +81,7 @@ def test_imports_point_inward_only():
     assert violations == []
 
 
+@pytest.mark.process
 def test_the_code_is_formatted_and_lint_clean():
     import subprocess
     import sys

@@ -8,7 +8,7 @@ import random
 import anyio
 import pytest
 
-from shopagent.runtime.retry import Backoff, wait, waits_off, waits_on
+from shopagent.runtime.retry import Backoff, Retryable, retrying, wait, waits_off, waits_on
 
 pytestmark = pytest.mark.anyio
 
@@ -95,3 +95,48 @@ async def test_switches_nest_each_with_its_own_record(retry_waits: list[float]):
         await wait(1)
     await wait(2)
     assert (inner, retry_waits) == ([1], [2])
+
+
+class Flaky:
+    """An attempt that fails `failures` times with `Retryable` (hint `hint`), then answers."""
+
+    def __init__(self, failures: int, hint: float | None = None) -> None:
+        self.failures, self.hint, self.made = failures, hint, 0
+
+    async def __call__(self) -> str:
+        self.made += 1
+        if self.made <= self.failures:
+            raise Retryable(f"failure {self.made}", hint=self.hint)
+        return "answer"
+
+
+async def test_the_attempt_loop_retries_until_an_answer_waiting_the_backoff_between(retry_waits: list[float]):
+    told: list[tuple[str, float]] = []
+    flaky = Flaky(2)
+    answer = await retrying(
+        Backoff(base=1, jitter=0, attempts=3), flaky, on_retry=lambda f, d: told.append((f.problem, d))
+    )
+    assert (answer, flaky.made, retry_waits) == ("answer", 3, [1, 2])
+    assert told == [("failure 1", 1), ("failure 2", 2)]
+
+
+async def test_the_attempt_loop_stops_at_the_budget_and_raises_the_last_failure(retry_waits: list[float]):
+    flaky = Flaky(10)
+    with pytest.raises(Retryable, match="failure 4"):
+        await retrying(Backoff(base=1, jitter=0, attempts=4), flaky)
+    assert (flaky.made, retry_waits) == (4, [1, 2, 4])
+
+
+async def test_the_attempt_loop_waits_as_the_server_hints_up_to_the_cap(retry_waits: list[float]):
+    await retrying(Backoff(base=1, cap=5, attempts=3), Flaky(1, hint=3))
+    await retrying(Backoff(base=1, cap=5, attempts=3), Flaky(1, hint=3600))
+    assert retry_waits == [3, 5]
+
+
+async def test_any_other_failure_ends_the_attempt_loop_at_once(retry_waits: list[float]):
+    async def refused() -> str:
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError, match="refused"):
+        await retrying(Backoff(attempts=5), refused)
+    assert retry_waits == []

@@ -16,13 +16,14 @@ from starlette.applications import Starlette
 
 from shopagent.__main__ import build_parser, main
 from shopagent.adapters.local.hash_embedder import HashEmbedder
-from shopagent.bootstrap import INDEXER_ACTORS, open_services
+from shopagent.commands import http_base_url, import_sample_catalog_if_empty, sample_catalog
 from shopagent.domain.catalog import ProductInput, VariationInput
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.http.pictures import PICTURES_PATH, picture_name, picture_routes
 from shopagent.sample_data import SAMPLES
 from shopagent.settings import Settings, load_settings
-from shopagent.wiring.commands import http_base_url, import_sample_catalog_if_empty, sample_catalog
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.conftest import settings_for
 
 REPO = Path(__file__).resolve().parent.parent

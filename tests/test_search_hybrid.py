@@ -42,7 +42,8 @@ CATALOG = [
 
 async def open_shop(database: str, catalog, **sections):
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     settings = settings_for(database, **sections)
     services_cm = open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder())
@@ -175,7 +176,7 @@ async def test_a_german_shop_stems_german_words(database):
 
 
 async def test_an_unknown_text_search_configuration_stops_start_up_with_the_choices(database):
-    from shopagent.bootstrap import open_services
+    from shopagent.wiring.services import open_services
 
     settings = settings_for(database, search=SearchSettings(text_search_config="klingon"))
     with pytest.raises(ConfigError, match=r"'klingon' is not a text search configuration.*english.*german"):

@@ -21,6 +21,7 @@ from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.catalog import VariationInput
 from shopagent.domain.errors import ConfigError
 from shopagent.settings import McpSettings, SearchSettings, Secret, Settings
+from shopagent.wiring.policies import mcp_serving
 from tests.conftest import settings_for
 from tests.factories import product_input
 from tests.helpers import eventually, free_port
@@ -59,7 +60,8 @@ async def shop(request, database):
     """Services over an indexed test catalog; "hnsw" forces the index path even for filters,
     and walks the HNSW index even though a table this small would be scanned otherwise."""
     from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.bootstrap import INDEXER_ACTORS, open_services
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     threshold = 0 if request.param == "hnsw" else 2000
     if request.param == "hnsw":
@@ -235,7 +237,7 @@ async def serving(shop, key: str | None = "mcp-test-key", limit=None):
     secrets = msgspec.structs.replace(shop.settings.secrets, mcp_api_key=Secret(key) if key else None)
     settings = msgspec.structs.replace(shop.settings, secrets=secrets, mcp=McpSettings(port=port))
     async with anyio.create_task_group() as tg:
-        await tg.start(partial(run_mcp, settings, shop.mcp_server, limit=limit))
+        await tg.start(partial(run_mcp, mcp_serving(settings), shop.mcp_server, limit=limit))
         yield f"http://127.0.0.1:{port}/mcp"
         tg.cancel_scope.cancel()
 
@@ -300,7 +302,7 @@ async def test_a_foreign_host_header_is_refused_on_loopback(shop):
 def test_without_a_key_the_mcp_server_refuses_a_public_host():
     public = Settings(mcp=McpSettings(host="0.0.0.0"))  # noqa: S104 - what is refused
     with pytest.raises(ConfigError, match=r"refusing to serve MCP on 0\.0\.0\.0 without a key"):
-        build_mcp_app(object(), public)  # type: ignore[arg-type]
+        build_mcp_app(object(), mcp_serving(public))  # type: ignore[arg-type]
 
 
 async def test_mcp_stdio_serves_the_same_tools_to_a_real_stdio_client(shop):

@@ -106,8 +106,10 @@ UNANSWERABLE_STORE_QUESTIONS = ["habt ihr einen Laden in Berlin", "quel temps fa
 @pytest.fixture
 async def multilingual_demo_pages(settings, multilingual_embedder):
     from shopagent.application.store_pages import import_pages
-    from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_STORE_PAGES, open_services
+    from shopagent.bootstrap import SAMPLE_STORE_PAGES
     from shopagent.entrypoints.store_page_files import read_store_pages
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
 
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=multilingual_embedder) as services:
         await import_pages(services.store_pages, read_store_pages(SAMPLE_STORE_PAGES))

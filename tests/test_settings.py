@@ -189,6 +189,7 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_cli_unknown_role_is_a_one_line_usage_error(tmp_path):
     result = run_cli("run", "--role", "nonsense", cwd=tmp_path)
     assert result.returncode == 2
@@ -197,6 +198,7 @@ def test_cli_unknown_role_is_a_one_line_usage_error(tmp_path):
     ]
 
 
+@pytest.mark.process
 def test_cli_malformed_config_is_a_one_line_error_without_traceback(tmp_path):
     (tmp_path / "config.toml").write_text("[http]\nport = = 1\n")
     result = run_cli("run", cwd=tmp_path)
@@ -207,6 +209,7 @@ def test_cli_malformed_config_is_a_one_line_error_without_traceback(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.process
 def test_cli_help_explains_each_command(tmp_path):
     for command in ("run", "demo", "migrate"):
         result = run_cli(command, "--help", cwd=tmp_path)

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shopagent.bootstrap import CONTAINER_MARKERS, check_data_dir
 from shopagent.domain.errors import ConfigError
+from shopagent.wiring.startup import CONTAINER_MARKERS, check_data_dir
 from tests.helpers import shopagent
 
 pytestmark = pytest.mark.anyio
@@ -52,6 +52,7 @@ CASES = {
 }  # fmt: skip
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", list(CASES))
 async def test_a_start_up_mistake_is_one_line_and_exit_2_before_the_database_starts(case, tmp_path: Path):
     args, env, expected = CASES[case]
@@ -69,6 +70,7 @@ async def test_a_start_up_mistake_is_one_line_and_exit_2_before_the_database_sta
     assert not (data_dir / "postgres").exists()  # found before the database started
 
 
+@pytest.mark.process
 async def test_a_data_directory_the_user_cannot_write_is_one_line_saying_how_to_fix_it(tmp_path: Path):
     """As a container's /data mounted from a host folder owned by someone else."""
     data_dir = tmp_path / "data"
@@ -92,6 +94,7 @@ async def test_a_data_directory_the_user_cannot_write_is_one_line_saying_how_to_
     assert not (data_dir / "postgres").exists()
 
 
+@pytest.mark.process
 async def test_an_unreachable_mcp_url_stops_a_chat_instance_in_one_line(database):
     with _taken_port() as closed:  # listening, never answering HTTP: then closed
         port = closed.getsockname()[1]
@@ -105,6 +108,7 @@ async def test_an_unreachable_mcp_url_stops_a_chat_instance_in_one_line(database
     assert not any("PostgreSQL" in entry.get("message", "") for entry in proc.logs)  # checked before it
 
 
+@pytest.mark.process
 async def test_run_with_generate_secrets_makes_the_missing_keys_once_into_the_data_dir(database, tmp_path: Path):
     env = {
         "SHOPAGENT_DATABASE_URL": database,

@@ -9,11 +9,13 @@ from mcp import Client
 from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.store_pages import import_pages
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_STORE_PAGES, open_services
+from shopagent.bootstrap import SAMPLE_STORE_PAGES
 from shopagent.domain.chat import ChatMessage
 from shopagent.domain.tools import STORE_INFO_TOOL
 from shopagent.entrypoints.http.sources import page_sources
 from shopagent.entrypoints.store_page_files import read_store_pages
+from shopagent.wiring.services import open_services
+from shopagent.wiring.startup import INDEXER_ACTORS
 from tests.fake_gemini import generated
 from tests.fake_openai import reply
 from tests.test_gemini_chat import gemini

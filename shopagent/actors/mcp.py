@@ -16,7 +16,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Scope
 
-from shopagent.actors.serving import closed_counter, connection_limits
+from shopagent.actors.serving import McpServing, closed_counter
 from shopagent.application.limits import RateLimit
 from shopagent.domain.errors import ConfigError
 from shopagent.entrypoints.mcp.auth import BearerKey, PostOnly, Throttle
@@ -25,7 +25,7 @@ from shopagent.entrypoints.mcp.fast_path import FastToolCalls
 from shopagent.entrypoints.mcp.server import CatalogServer
 from shopagent.runtime.asgi import bind_tcp, is_loopback, serve_asgi
 from shopagent.runtime.metrics import Metrics, RequestMetrics
-from shopagent.settings import McpSettings, Settings
+from shopagent.settings import McpSettings
 
 log = logging.getLogger("shopagent.mcp")
 
@@ -49,7 +49,7 @@ def transport_security(mcp: McpSettings) -> TransportSecuritySettings:
 
 def build_mcp_app(
     server: Server[Any],
-    settings: Settings,
+    serving: McpServing,
     limit: RateLimit | None = None,
     metrics: Metrics | None = None,
     own_chat_limit: RateLimit | None = None,
@@ -57,8 +57,7 @@ def build_mcp_app(
     """The Streamable HTTP app (stateless, JSON responses), behind the bearer key if one is set,
     and `limit` per key (per client address without one), shared by every replica; its
     requests counted on `metrics` (refused ones included)."""
-    mcp = settings.mcp
-    key = settings.secrets.mcp_api_key
+    mcp, key = serving.mcp, serving.key
     if key is None and not is_loopback(mcp.host):
         raise ConfigError(
             f"refusing to serve MCP on {mcp.host} without a key; set SHOPAGENT_MCP_API_KEY (or listen on 127.0.0.1)"
@@ -71,7 +70,9 @@ def build_mcp_app(
         transport_security=security,
         max_request_body_size=mcp.max_body_bytes,
     )
-    if isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
+    if not mcp.fast_path:
+        log.info("the MCP fast path is off (mcp.fast_path = false): every request goes through the SDK")
+    elif isinstance(server, CatalogServer):  # our tools: their ordinary calls skip the SDK's machinery
         app = FastToolCalls(app, server, security, max_body=mcp.max_body_bytes)
     app = PostOnly(BodyFirst(app, max_body=mcp.max_body_bytes))
     if limit is not None:
@@ -79,7 +80,7 @@ def build_mcp_app(
     if key is None:
         log.warning("MCP on %s has no key: any local process can call it; set SHOPAGENT_MCP_API_KEY", mcp.host)
     else:
-        app = BearerKey(app, key.reveal())
+        app = BearerKey(app, key)
     if metrics is not None:
         app = RequestMetrics(app, metrics=metrics, server="mcp", route_of=_mcp_route)
     return app
@@ -90,7 +91,7 @@ def _mcp_route(scope: Scope) -> str:
 
 
 async def run_mcp(
-    settings: Settings,
+    serving: McpServing,
     server: Server[Any],
     *,
     limit: RateLimit | None = None,
@@ -98,15 +99,16 @@ async def run_mcp(
     own_chat_limit: RateLimit | None = None,
     task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    app = build_mcp_app(server, settings, limit, metrics, own_chat_limit)
-    sock = bind_tcp(settings.mcp.host, settings.mcp.port, what="mcp")
+    app = build_mcp_app(server, serving, limit, metrics, own_chat_limit)
+    listening = serving.listening
+    sock = bind_tcp(listening.host, listening.port, what="mcp")
     await serve_asgi(
         app,
         sock,
         name="mcp",
-        grace_seconds=settings.runtime.shutdown_grace_seconds,
-        access_log=settings.logging.access_log,
-        limits=connection_limits(settings),
+        grace_seconds=listening.grace_seconds,
+        access_log=listening.access_log,
+        limits=listening.limits,
         on_closed=closed_counter(metrics, "mcp"),
         task_status=task_status,
     )

@@ -8,15 +8,14 @@ from functools import partial
 import anyio
 from anyio.abc import TaskStatus
 
-from shopagent.actors.serving import closed_counter, connection_limits
+from shopagent.actors.serving import Listening, closed_counter
 from shopagent.entrypoints.http.ops import Health, build_ops_app, health_metrics
 from shopagent.runtime.asgi import bind_tcp, serve_asgi
 from shopagent.runtime.metrics import Metrics
-from shopagent.settings import Settings
 
 
 async def run_ops(
-    settings: Settings,
+    listening: Listening,
     health: Callable[[], Awaitable[Health]],
     *,
     metrics: Metrics | None = None,
@@ -27,13 +26,13 @@ async def run_ops(
     if metrics is None:
         metrics = Metrics()
         metrics.add_source("health", partial(health_metrics, health))
-    sock = bind_tcp(settings.ops.host, settings.ops.port, what="ops")
+    sock = bind_tcp(listening.host, listening.port, what="ops")
     await serve_asgi(
         build_ops_app(health, metrics.render),
         sock,
         name="ops",
-        grace_seconds=settings.runtime.shutdown_grace_seconds,
-        limits=connection_limits(settings, ops=True),
+        grace_seconds=listening.grace_seconds,
+        limits=listening.limits,
         on_closed=closed_counter(metrics, "ops"),
         task_status=task_status,
     )

@@ -1,26 +1,35 @@
-"""What the http, mcp and ops actors share: their connection bounds and where they are counted."""
+"""What the http, mcp and ops actors share: what they take of the settings (`Listening`, made
+by the composition root), and where their connections are counted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from shopagent.runtime.connections import ConnectionLimits, default_max_connections
+from shopagent.runtime.connections import ConnectionLimits
 from shopagent.runtime.metrics import Metrics
-from shopagent.settings import Settings
-
-# The ops server answers probes and scrapes, a handful at a time.
-OPS_MAX_CONNECTIONS = 64
+from shopagent.settings import McpSettings
 
 
-def connection_limits(settings: Settings, *, ops: bool = False) -> ConnectionLimits:
-    c = settings.connections
-    cap = c.max_per_server or default_max_connections()
-    return ConnectionLimits(
-        max_connections=min(cap, OPS_MAX_CONNECTIONS) if ops and not c.max_per_server else cap,
-        header_timeout_seconds=c.header_timeout_seconds,
-        body_timeout_seconds=c.body_timeout_seconds,
-        keep_alive_seconds=c.keep_alive_seconds,
-    )
+@dataclass(frozen=True)
+class Listening:
+    """A server actor's part of the settings: where it listens, how long a stop may drain its
+    requests, its connection bounds, and whether it logs every request."""
+
+    host: str
+    port: int
+    grace_seconds: float
+    limits: ConnectionLimits
+    access_log: bool = False
+
+
+@dataclass(frozen=True)
+class McpServing:
+    """The mcp actor's part of the settings: where it listens, its section, its key."""
+
+    listening: Listening
+    mcp: McpSettings
+    key: str | None
 
 
 def closed_counter(metrics: Metrics | None, server: str) -> Callable[[str], None] | None:

@@ -63,6 +63,7 @@ class AgentEvent:
     usage: Usage | None = None
     result: ToolResult | None = None  # a tool event's whole result (`text` holds an excerpt)
     repeated: bool = False  # a tool event of a call made before in the turn, answered with its result
+    calls: tuple[str, ...] = ()  # a model event's function calls, by tool name, in order
 
 
 EventSink = Callable[[AgentEvent], None]
@@ -111,7 +112,7 @@ class AssistantAgent:
             message = _with_written_calls(reply.message, names, step)
             calls = message.function_calls
             emit(AgentEvent("model", step, time.perf_counter() - started, name=self.model.model_id,
-                            text=", ".join(c.name for c in calls), usage=reply.usage))  # fmt: skip
+                            calls=tuple(c.name for c in calls), usage=reply.usage))  # fmt: skip
             new.append(message)
             if not calls:
                 held.release()

@@ -1,4 +1,4 @@
-"""Chat turns over persisted conversations (DESIGN §4 "Chat turn").
+"""Chat turns over persisted conversations.
 
 Cheap checks first (ownership, the context-limit flag, a running turn) give precise errors;
 the atomic claim is what actually protects. The agent runs on the stored history plus the

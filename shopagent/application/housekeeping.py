@@ -4,17 +4,10 @@ several processes at once, and returns how many things it released."""
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import Sequence
-from typing import Protocol
+
+from shopagent.application.ports.operations import StuckClaims
 
 log = logging.getLogger("shopagent.reaper")
-
-
-class StuckClaims(Protocol):
-    async def release_stuck(self, older_than_seconds: float) -> Sequence[uuid.UUID]:
-        """Release the claims on conversations whose turn has run longer than this."""
-        ...
 
 
 async def release_stuck_conversations(claims: StuckClaims, stuck_after_seconds: float) -> int:

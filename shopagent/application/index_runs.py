@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 
 from shopagent.application.index_status import IndexStatus
-from shopagent.application.ports import Outbox
+from shopagent.application.ports.indexing import IndexRequests
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseError, DatabaseUnavailable
 
@@ -20,7 +20,7 @@ Progress = Callable[[int, int], None]
 POLL_SECONDS = 0.2
 
 
-async def reindex_after_model_change(outbox: Outbox, model: str) -> int:
+async def reindex_after_model_change(outbox: IndexRequests, model: str) -> int:
     """Queue the products and store pages indexed with another embedding model for `model`
     (the setting was changed): until re-embedded, the search finds them by full text only."""
     queued = await outbox.enqueue_indexed_with_other_models(model)
@@ -35,7 +35,7 @@ async def reindex_after_model_change(outbox: Outbox, model: str) -> int:
 
 
 async def drain_index(
-    outbox: Outbox,
+    outbox: IndexRequests,
     keeper: VectorIndexKeeper,
     run_indexer: Callable[..., Coroutine[Any, Any, Any]],
     first_event: int,

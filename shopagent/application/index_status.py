@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from shopagent.application.ports import ChunkStore, Outbox, VectorIndexAdmin
+from shopagent.application.ports.indexing import ChunkStore, Outbox, VectorIndexAdmin
 from shopagent.domain.store_pages import PageCoverage
 
 DEAD_EVENTS_SHOWN = 20

@@ -9,7 +9,8 @@ limit) so that one database round trip and one embedding call serve many product
 failing batch is retried one event at a time, so one bad product cannot hold back others.
 Failures are retried with backoff, then dead-lettered.
 
-The outbox is read and written through the `Outbox` port, chunk sets through `ChunkStore`;
+The outbox's events are leased and settled through `OutboxLeases`, stored chunk sets are read
+through `ChunkStore` and written, with their events completed, by the `IndexingUnitOfWork`;
 leases live in `application.leases`, the vector index's upkeep in `application.vector_index`.
 """
 
@@ -25,7 +26,8 @@ import anyio
 import numpy as np
 
 from shopagent.application.leases import Leases
-from shopagent.application.ports import CatalogRepository, ChunkStore, EmbeddingModel, Outbox, SaveItem, SaveOutcome
+from shopagent.application.ports import CatalogRepository, EmbeddingModel, SaveOutcome
+from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, OutboxLeases, SaveItem
 from shopagent.application.store_pages import IndexStorePages
 from shopagent.application.vector_index import VectorIndexKeeper
 from shopagent.domain.errors import DatabaseUnavailable, ShopagentError
@@ -50,8 +52,9 @@ class IndexProducts:
     def __init__(
         self,
         catalog: CatalogRepository,
-        outbox: Outbox,
+        outbox: OutboxLeases,
         chunks: ChunkStore,
+        unit: IndexingUnitOfWork,
         embedder: EmbeddingModel,
         policy: IndexingPolicy,
         *,
@@ -65,6 +68,7 @@ class IndexProducts:
         self._catalog = catalog
         self._outbox = outbox
         self._chunks = chunks
+        self._unit = unit
         self._embedder = embedder
         self._policy = policy
         self._on_indexed = on_indexed
@@ -137,7 +141,7 @@ class IndexProducts:
         # Once the vectors are there, a stop lets the write (a short transaction, bounded by the
         # pool's command timeout) finish: the work is kept, and no transaction is cut midway.
         with anyio.CancelScope(shield=True):
-            saved = await self._chunks.save_batch(live, items, model)
+            saved = await self._unit.store_chunk_sets(live, items, model)
         outcomes.update(saved)
         log.debug("indexed %d event(s): %d product(s) embedded", len(live), len(needs_vectors))
         return outcomes

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import anyio
 
-from shopagent.application.ports import Outbox
+from shopagent.application.ports.indexing import OutboxLeases
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.domain.indexing import OutboxEvent
 
@@ -27,7 +27,7 @@ class Leases:
 
     def __init__(
         self,
-        outbox: Outbox,
+        outbox: OutboxLeases,
         *,
         lease_seconds: float,
         max_attempts: int,

@@ -6,8 +6,8 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
+from shopagent.application.ports.operations import RateLimits
 from shopagent.domain.errors import RateLimitExceeded, StorageFull
 
 # A process takes up to a tenth of a bucket's burst in one go, at most this many.
@@ -16,20 +16,6 @@ MAX_BATCH = 16
 HELD_SECONDS = 5.0
 # Keys whose tokens a process holds at most; the oldest are dropped past it.
 MAX_HELD_KEYS = 10_000
-
-
-@dataclass(frozen=True)
-class Taken:
-    """What a take got: `tokens` (0 to the number asked for); with none, the seconds until one is back."""
-
-    tokens: int
-    wait: float = 0.0
-
-
-class RateLimits(Protocol):
-    async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
-        """Up to `most` tokens of `key`'s bucket (as many as it holds, whole ones), in one step."""
-        ...
 
 
 # The header a deployment's own chat instances send to its MCP server (with the MCP key): their

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from shopagent.application.ports import EmbeddingModel, PageItem, PassageStore, SaveOutcome, StorePageRepository
+from shopagent.application.ports import EmbeddingModel, SaveOutcome, StorePageRepository
+from shopagent.application.ports.indexing import IndexingUnitOfWork, PageItem, PassageStore
 from shopagent.domain.errors import Conflict, NotFound, ShopagentError, ValidationError, VersionConflict
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.ranking import FusionWeights
@@ -105,10 +106,16 @@ class IndexStorePages:
     current passage set stored (or its passages gone with it)."""
 
     def __init__(
-        self, pages: StorePageRepository, passages: PassageStore, embedder: EmbeddingModel, token_budget: int
+        self,
+        pages: StorePageRepository,
+        passages: PassageStore,
+        unit: IndexingUnitOfWork,
+        embedder: EmbeddingModel,
+        token_budget: int,
     ) -> None:
         self._pages = pages
         self._passages = passages
+        self._unit = unit
         self._embedder = embedder
         self._token_budget = token_budget
 
@@ -122,7 +129,7 @@ class IndexStorePages:
             items.append(PageItem(page, passages, passage_set_hash(model, page.language, passages)))
         fresh = [item for item in items if indexed.get(item.page.id) != item.set_hash]
         await self._attach_vectors(fresh, model)
-        return await self._passages.save_batch(events, items, model)
+        return await self._unit.store_passage_sets(events, items, model)
 
     async def _attach_vectors(self, items: list[PageItem], model: str) -> None:
         if not items:

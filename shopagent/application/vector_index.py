@@ -12,14 +12,15 @@ import time
 
 import anyio
 
-from shopagent.application.ports import ChunkStore, IndexBuild, Outbox, VectorIndexAdmin, VectorIndexSpec
+from shopagent.application.ports import IndexBuild, VectorIndexSpec
+from shopagent.application.ports.indexing import ChunkStore, OutboxBacklog, VectorIndexAdmin
 from shopagent.domain.errors import DatabaseUnavailable
 
 log = logging.getLogger("shopagent.indexing")
 
 _RECHECK_SECONDS = 60.0  # how often a keeper with nothing to do checks the index is still there
 _PENDING_POLL_SECONDS = 1.0  # how often a keeper with an index to build looks whether it can
-_PATIENCE_SECONDS = 60.0  # pending this long, a backlog under the bulk size no longer holds a build back
+PATIENCE_SECONDS = 60.0  # pending this long, a backlog under the bulk size no longer holds a build back
 _BUILD_RETRY_SECONDS = 60.0  # after a failed build
 
 
@@ -41,7 +42,7 @@ class VectorIndexKeeper:
     def __init__(
         self,
         index: VectorIndexAdmin,
-        outbox: Outbox,
+        outbox: OutboxBacklog,
         chunks: ChunkStore,
         model: str,
         dimension: int,
@@ -49,6 +50,7 @@ class VectorIndexKeeper:
         *,
         bulk_load_events: int,
         max_attempts: int,
+        patience_seconds: float = PATIENCE_SECONDS,
     ) -> None:
         self._index = index
         self._outbox = outbox
@@ -58,6 +60,7 @@ class VectorIndexKeeper:
         self._spec = spec
         self._bulk_load_events = bulk_load_events
         self._max_attempts = max_attempts
+        self.patience_seconds = patience_seconds  # see `_waited_long_enough`
         self._to_build = False
         self._busy = False  # one settle at a time in this process
         self._checked_at = time.monotonic()
@@ -151,7 +154,7 @@ class VectorIndexKeeper:
     async def _waited_long_enough(self) -> bool:
         """A steady trickle of events must not postpone the build for ever: after a while a
         backlog smaller than a bulk load no longer holds it back (writes go on during a build)."""
-        if time.monotonic() - self._pending_since < _PATIENCE_SECONDS:
+        if time.monotonic() - self._pending_since < self.patience_seconds:
             return False
         backlog = await self._outbox.products_waiting(self._max_attempts)
         return self._bulk_load_events == 0 or backlog < self._bulk_load_events

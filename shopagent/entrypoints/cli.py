@@ -1,6 +1,6 @@
 """The CLI commands' bodies: what each command does with the use cases it is given, and the
 lines (and exit code) it answers with, for people. Opening the services is
-`shopagent.wiring.commands`'s."""
+`shopagent.commands`'s."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ PROMPT = "you> "
 def show(event: AgentEvent, out: TextIO) -> None:
     millis = f"{event.seconds * 1000:.0f} ms"
     if event.kind == "model":
-        then = f" -> {event.text}" if event.text else " -> answer"
+        then = f" -> {', '.join(event.calls)}" if event.calls else " -> answer"
         out.write(f"  [step {event.step}] model {event.name} ({millis}){then}\n")
     elif event.kind == "tool":
         status = "a repeat, answered with the earlier result" if event.repeated else "error" if event.is_error else "ok"

@@ -6,7 +6,10 @@ fraction of it random so that clients failing together do not come back together
 server's own hint (an HTTP Retry-After in seconds, Gemini's RetryInfo delay) replaces the
 backoff but is capped too: a proxy answering "Retry-After: 86400" must not park a turn for
 a day. The model adapters, the supervisor's restarts and the outbox's retry schedule all
-take their delays from here, so they cannot drift apart again. It is the one runtime module
+take their delays from here, so they cannot drift apart again, and every remote call (the
+chat and embedding models, the MCP gateway) makes its attempts in `retrying`, the one
+attempt loop: an attempt that fails in a way another may not raises `Retryable`, anything
+else it raises ends the loop at once. It is the one runtime module
 the adapters and the application may import (the rings test names it): it imports nothing
 of ours.
 
@@ -37,8 +40,9 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import anyio
 import anyio.lowlevel
@@ -92,6 +96,48 @@ class Backoff:
         seconds = self.delay(retry, hint)
         await wait(seconds)
         return seconds
+
+
+class Retryable(Exception):
+    """One attempt failed in a way another attempt may not (a 429, a 5xx, a transport failure).
+
+    `problem` says what happened, for logs and for the error the caller raises once the
+    attempts are spent; `hint` is the server's wish for the wait (Retry-After, RetryInfo).
+    """
+
+    def __init__(self, problem: str, *, hint: float | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.hint = hint
+
+
+T = TypeVar("T")
+
+
+async def retrying(
+    backoff: Backoff,
+    attempt: Callable[[], Awaitable[T]],
+    *,
+    on_retry: Callable[[Retryable, float], None] | None = None,
+) -> T:
+    """Await `attempt()` until it returns, raises anything but `Retryable`, or has been made
+    `backoff.attempts` times; the last `Retryable` is then raised for the caller to translate.
+
+    Between attempts it waits `backoff.delay` (the failure's hint honoured up to the cap),
+    after telling `on_retry` the failure and the delay chosen.
+    """
+    number = 1
+    while True:
+        try:
+            return await attempt()
+        except Retryable as failure:
+            if backoff.is_last(number):
+                raise
+            seconds = backoff.delay(number, failure.hint)
+            if on_retry is not None:
+                on_retry(failure, seconds)
+        await wait(seconds)
+        number += 1
 
 
 class _Switch:

@@ -108,6 +108,9 @@ class McpSettings(Section, frozen=True):
     # outside clients' one (each shopper's messages are limited by chat.rate_* already).
     chat_rate_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 6000.0
     chat_rate_burst: PositiveInt = 1000
+    # Ordinary tools/call requests answered without the SDK's per-request machinery (same
+    # answers, checked by a test); false sends every request through the SDK.
+    fast_path: bool = True
 
 
 class AdminSettings(Section, frozen=True):

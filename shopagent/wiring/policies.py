@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from shopagent.actors.serving import Listening, McpServing
 from shopagent.adapters.local.wordlists import known_words
 from shopagent.adapters.postgres.search import SearchTuning
 from shopagent.application.conversations import ChatPolicy
@@ -16,8 +19,9 @@ from shopagent.domain.ranking import FusionWeights, GradeModel
 from shopagent.domain.store_information import PassageGrading
 from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import Synonyms, text_search_config_for
+from shopagent.runtime.connections import ConnectionLimits, default_max_connections
 from shopagent.runtime.supervisor import RestartPolicy
-from shopagent.settings import Settings
+from shopagent.settings import HttpSettings, McpSettings, OpsSettings, Settings
 
 
 def catalog_rules(settings: Settings) -> CatalogRules:
@@ -142,3 +146,28 @@ def restart_policy(settings: Settings) -> RestartPolicy:
         backoff_seconds=r.restart_backoff_seconds,
         backoff_max_seconds=r.restart_backoff_max_seconds,
     )
+
+
+# The ops server answers probes and scrapes, a handful at a time.
+OPS_MAX_CONNECTIONS = 64
+
+
+def listening(settings: Settings, server: Literal["http", "mcp", "ops"]) -> Listening:
+    """What the `server` actor takes of the settings."""
+    section: HttpSettings | McpSettings | OpsSettings = getattr(settings, server)
+    c = settings.connections
+    cap = c.max_per_server or default_max_connections()
+    limits = ConnectionLimits(
+        max_connections=min(cap, OPS_MAX_CONNECTIONS) if server == "ops" and not c.max_per_server else cap,
+        header_timeout_seconds=c.header_timeout_seconds,
+        body_timeout_seconds=c.body_timeout_seconds,
+        keep_alive_seconds=c.keep_alive_seconds,
+    )
+    access_log = settings.logging.access_log and server != "ops"  # probes and scrapes are not logged
+    return Listening(section.host, section.port, settings.runtime.shutdown_grace_seconds, limits, access_log)
+
+
+def mcp_serving(settings: Settings) -> McpServing:
+    """What the mcp actor takes of the settings."""
+    key = settings.secrets.mcp_api_key
+    return McpServing(listening(settings, "mcp"), settings.mcp, key.reveal() if key is not None else None)

@@ -27,6 +27,7 @@ from shopagent.adapters.postgres.catalog import PostgresCatalog
 from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
 from shopagent.adapters.postgres.conversations import PostgresConversations
 from shopagent.adapters.postgres.database import GuardedPool, open_pool, session_limits
+from shopagent.adapters.postgres.indexing_unit import PostgresIndexingUnitOfWork
 from shopagent.adapters.postgres.outbox import LIVE_WORKER_PREFIX, PostgresOutbox
 from shopagent.adapters.postgres.rate_limits import PostgresRateLimits
 from shopagent.adapters.postgres.search import PostgresSearchIndex
@@ -111,6 +112,7 @@ class CoreServices:
     rate_limits: PostgresRateLimits
     store_pages: StorePageService
     passages: PostgresPassageStore
+    indexing_unit: PostgresIndexingUnitOfWork  # writes chunk or passage sets with their events
     unmet_searches: UnmetSearchLog  # searches that found nothing strong, for the shop owner
     metrics: Metrics  # the process's own registry and instruments
     stop: StopRequest  # the process's stop, for servers that drain
@@ -245,6 +247,8 @@ def core_services(
 ) -> CoreServices:
     metrics = Metrics()
     metrics.add_source("database-pool", pool_source(pool))
+    chunks = PostgresChunkStore(pool, text_search_config(settings))
+    passages = PostgresPassageStore(pool, settings.store.language, text_search_config(settings))
     return CoreServices(
         settings=settings,
         actors=actors,
@@ -252,12 +256,13 @@ def core_services(
         pool=pool,
         catalog=CatalogService(PostgresCatalog(pool), option_words(settings).rules),
         outbox=PostgresOutbox(pool),
-        chunk_store=PostgresChunkStore(pool, text_search_config(settings)),
+        chunk_store=chunks,
         vector_index=PostgresVectorIndexAdmin(pool),
         conversations=PostgresConversations(pool),
         rate_limits=PostgresRateLimits(pool),
         store_pages=StorePageService(PostgresStorePages(pool), settings.store.language),
-        passages=PostgresPassageStore(pool, settings.store.language, text_search_config(settings)),
+        passages=passages,
+        indexing_unit=PostgresIndexingUnitOfWork(pool, chunks, passages),
         unmet_searches=UnmetSearchLog(PostgresSearchMisses(pool), settings.insights.retention_days),
         metrics=metrics,
         stop=stop,
@@ -280,6 +285,7 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
 def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -> IndexerServices:
     s, i = searching.settings, searching.settings.indexer
     outbox, chunks, embedder, metrics = searching.outbox, searching.chunk_store, searching.embedder, searching.metrics
+    unit = searching.indexing_unit
     keeper = VectorIndexKeeper(
         searching.vector_index,
         outbox,
@@ -306,6 +312,7 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         searching.catalog.repository,
         outbox,
         chunks,
+        unit,
         embedder,
         indexing_policy(s),
         on_indexed=indexed,
@@ -314,7 +321,7 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         leases=leases,
         database_back=searching.pool.wait_until_up,
         pages=IndexStorePages(
-            searching.store_pages.repository, searching.passages, embedder, indexing_policy(s).token_budget
+            searching.store_pages.repository, searching.passages, unit, embedder, indexing_policy(s).token_budget
         ),
     )
     return _extend(

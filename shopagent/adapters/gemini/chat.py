@@ -18,6 +18,7 @@ out the failure is raised at once, since a retry would send that text again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -38,7 +39,7 @@ from shopagent.domain.errors import (
     ModelUnavailable,
     RateLimited,
 )
-from shopagent.runtime.retry import Backoff, wait
+from shopagent.runtime.retry import Backoff, Retryable, retrying
 
 log = logging.getLogger("shopagent.gemini")
 
@@ -46,6 +47,14 @@ _CONTEXT_OVERFLOW = re.compile(r"token count.*exceeds the maximum|exceeds the ma
 
 # A transport failure or a stream cut short: retried like a 5xx.
 _RETRYABLE: tuple[type[Exception], ...] = (*TRANSPORT_ERRORS, StreamCut)
+
+
+class _Failed(Retryable):
+    """An attempt that failed in a way another may not; `rate_limited` for a 429."""
+
+    def __init__(self, problem: str, *, rate_limited: bool = False, hint: float | None = None) -> None:
+        super().__init__(problem, hint=hint)
+        self.rate_limited = rate_limited
 
 
 class GeminiChatModel:
@@ -94,51 +103,55 @@ class GeminiChatModel:
             temperature=temperature,
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
-        failure = ""
-        rate_limited = False
-        for attempt in range(1, self._retry.attempts + 1):
-            hint: float | None = None
-            stream = StreamedAnswer(on_text) if on_text is not None else None
-            try:
-                if stream is None:
-                    response = await self._client.aio.models.generate_content(
-                        model=self._model, contents=contents, config=config
-                    )
-                else:
-                    chunks = await self._client.aio.models.generate_content_stream(
-                        model=self._model, contents=contents, config=config
-                    )
-                    # Closed at once, not by the garbage collector, should the turn be cancelled.
-                    # The SDK annotates its stream as an AsyncIterator; it is an async generator (aclose).
-                    async with contextlib.aclosing(chunks):  # type: ignore[type-var]
-                        async for chunk in chunks:
-                            stream.add(chunk)
-                    response = stream.response()
-            except errors.APIError as exc:
-                fatal = self._classify(exc)
-                if fatal is not None:
-                    raise fatal from exc
-                failure = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
-                rate_limited = exc.code == 429
-                hint = suggested_delay(exc)
-            except _RETRYABLE as exc:
-                failure = self._redact(f"{type(exc).__name__}: {exc}")
-                rate_limited = False
-            except (json.JSONDecodeError, errors.UnknownApiResponseError, pydantic.ValidationError) as exc:
-                # The body was not JSON, or not shaped like a GenerateContentResponse.
-                raise BadModelResponse(f"Gemini ({self._model}) sent an unreadable answer: {exc}") from exc
+        attempt = functools.partial(self._attempt, contents, config, on_text)
+        try:
+            return await retrying(self._retry, attempt, on_retry=self._log_retry)
+        except _Failed as failure:
+            error = RateLimited if failure.rate_limited else ModelUnavailable
+            raise error(
+                f"Gemini ({self._model}) failed after {self._retry.attempts} attempts: {failure.problem}"
+            ) from None
+
+    async def _attempt(
+        self, contents: list[types.Content], config: types.GenerateContentConfig, on_text: Callable[[str], None] | None
+    ) -> ModelReply:
+        """One request (or stream); `_Failed` when another attempt may succeed."""
+        stream = StreamedAnswer(on_text) if on_text is not None else None
+        try:
+            if stream is None:
+                response = await self._client.aio.models.generate_content(
+                    model=self._model, contents=contents, config=config
+                )
             else:
-                return reply(response, self._model)
-            if stream is not None and stream.sent_text:
-                error = RateLimited if rate_limited else ModelUnavailable
-                raise error(f"Gemini ({self._model}) broke off a streamed answer: {failure}")
-            if self._retry.is_last(attempt):
-                break
-            delay = self._retry.delay(attempt, hint)
-            log.warning("Gemini chat (%s) failed: %s; retrying in %.1fs", self._model, failure, delay)
-            await wait(delay)
-        error = RateLimited if rate_limited else ModelUnavailable
-        raise error(f"Gemini ({self._model}) failed after {self._retry.attempts} attempts: {failure}")
+                chunks = await self._client.aio.models.generate_content_stream(
+                    model=self._model, contents=contents, config=config
+                )
+                # Closed at once, not by the garbage collector, should the turn be cancelled.
+                # The SDK annotates its stream as an AsyncIterator; it is an async generator (aclose).
+                async with contextlib.aclosing(chunks):  # type: ignore[type-var]
+                    async for chunk in chunks:
+                        stream.add(chunk)
+                response = stream.response()
+        except errors.APIError as exc:
+            fatal = self._classify(exc)
+            if fatal is not None:
+                raise fatal from exc
+            problem = f"{exc.code} {exc.status}: {self._redact(exc.message)}"
+            failure = _Failed(problem, rate_limited=exc.code == 429, hint=suggested_delay(exc))
+        except _RETRYABLE as exc:
+            failure = _Failed(self._redact(f"{type(exc).__name__}: {exc}"))
+        except (json.JSONDecodeError, errors.UnknownApiResponseError, pydantic.ValidationError) as exc:
+            # The body was not JSON, or not shaped like a GenerateContentResponse.
+            raise BadModelResponse(f"Gemini ({self._model}) sent an unreadable answer: {exc}") from exc
+        else:
+            return reply(response, self._model)
+        if stream is not None and stream.sent_text:
+            error = RateLimited if failure.rate_limited else ModelUnavailable
+            raise error(f"Gemini ({self._model}) broke off a streamed answer: {failure.problem}")
+        raise failure
+
+    def _log_retry(self, failure: Retryable, delay: float) -> None:
+        log.warning("Gemini chat (%s) failed: %s; retrying in %.1fs", self._model, failure.problem, delay)
 
     def _classify(self, exc: errors.APIError) -> ChatModelError | None:
         """The domain error for a final failure, or None when the request is worth retrying."""

@@ -9,6 +9,7 @@ reduced dimensionality are not normalised by the API, so we normalise them.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 
@@ -18,7 +19,7 @@ from google.genai import errors, types
 
 from shopagent.adapters.gemini.transport import TRANSPORT_ERRORS, suggested_delay
 from shopagent.domain.errors import ConfigError, EmbeddingError
-from shopagent.runtime.retry import Backoff, wait
+from shopagent.runtime.retry import Backoff, Retryable, retrying
 
 log = logging.getLogger("shopagent.gemini")
 
@@ -60,29 +61,32 @@ class GeminiEmbedder:
 
     async def _embed(self, texts: list[str], task: str) -> np.ndarray:
         config = types.EmbedContentConfig(task_type=task, output_dimensionality=self.dimension)
-        for attempt in range(1, self._retry.attempts + 1):
-            try:
-                response = await self._client.aio.models.embed_content(model=self._model, contents=texts, config=config)
-                break
-            except errors.APIError as exc:
-                if exc.code in (400, 401, 403) and _looks_like_auth(exc):
-                    raise ConfigError(f"Gemini rejected the API key (GEMINI_API_KEY): {exc.status}") from None
-                retryable = exc.code == 429 or (exc.code or 0) >= 500
-                if not retryable or self._retry.is_last(attempt):
-                    raise EmbeddingError(f"Gemini embeddings failed: {exc.code} {exc.status}: {exc.message}") from None
-                delay = self._retry.delay(attempt, suggested_delay(exc))
-                log.warning("Gemini embeddings answered %s; retrying in %.1fs", exc.code, delay)
-                await wait(delay)
-            except TRANSPORT_ERRORS as exc:  # a timeout, a refused or broken connection
-                if self._retry.is_last(attempt):
-                    raise EmbeddingError(f"Gemini embeddings could not be reached: {type(exc).__name__}") from None
-                delay = self._retry.delay(attempt)
-                log.warning("Gemini embeddings failed (%s); retrying in %.1fs", type(exc).__name__, delay)
-                await wait(delay)
+        try:
+            response = await retrying(self._retry, functools.partial(self._attempt, texts, config), on_retry=_log_retry)
+        except Retryable as failure:
+            raise EmbeddingError(failure.problem) from None
         vectors = np.array([e.values for e in response.embeddings or []], dtype=np.float32)
         if vectors.shape != (len(texts), self.dimension):
             raise EmbeddingError(f"Gemini returned embeddings of shape {vectors.shape} for {len(texts)} texts")
         return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+
+    async def _attempt(self, texts: list[str], config: types.EmbedContentConfig) -> types.EmbedContentResponse:
+        """One request; `Retryable` for a 429, a 5xx, a timeout or a transport failure."""
+        try:
+            return await self._client.aio.models.embed_content(model=self._model, contents=texts, config=config)
+        except errors.APIError as exc:
+            if exc.code in (400, 401, 403) and _looks_like_auth(exc):
+                raise ConfigError(f"Gemini rejected the API key (GEMINI_API_KEY): {exc.status}") from None
+            problem = f"Gemini embeddings failed: {exc.code} {exc.status}: {exc.message}"
+            if exc.code == 429 or (exc.code or 0) >= 500:
+                raise Retryable(problem, hint=suggested_delay(exc)) from None
+            raise EmbeddingError(problem) from None
+        except TRANSPORT_ERRORS as exc:  # a timeout, a refused or broken connection
+            raise Retryable(f"Gemini embeddings could not be reached: {type(exc).__name__}") from None
+
+
+def _log_retry(failure: Retryable, delay: float) -> None:
+    log.warning("%s; retrying in %.1fs", failure.problem, delay)
 
 
 def _looks_like_auth(exc: errors.APIError) -> bool:

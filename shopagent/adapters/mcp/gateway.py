@@ -14,7 +14,10 @@ the turn's own deadline is what bounds it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import math
+import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -30,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 from shopagent.application.limits import OWN_CHAT_CLIENT, OWN_CHAT_HEADER
 from shopagent.domain.chat import ToolResult, ToolSpec
 from shopagent.domain.errors import ConfigError
-from shopagent.runtime.retry import Backoff
+from shopagent.runtime.retry import Backoff, Retryable, retrying
 
 log = logging.getLogger("shopagent.tools")
 
@@ -108,28 +111,34 @@ class PatientTransport(httpx2.AsyncBaseTransport):
 
     def __init__(self, inner: httpx2.AsyncBaseTransport, *, max_wait: float = 10.0) -> None:
         self._inner = inner
-        self._max_wait = max_wait
+        # No budget of attempts: the caller's deadline ends the waiting (see above).
+        self._patience = Backoff(base=max_wait, cap=max_wait, jitter=0, attempts=sys.maxsize)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        while True:
-            response = await self._inner.handle_async_request(request)
-            if response.status_code != 429:
-                return response
-            wait = _retry_after(response.headers.get("retry-after"), self._max_wait)
-            await response.aclose()
-            log.debug("the MCP server asked to wait %.1fs (429); waiting", wait)
-            await anyio.sleep(wait)
+        return await retrying(self._patience, functools.partial(self._attempt, request), on_retry=_log_throttled)
+
+    async def _attempt(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
+        if response.status_code != 429:
+            return response
+        await response.aclose()
+        raise Retryable("429", hint=_retry_after(response.headers.get("retry-after")))
 
     async def aclose(self) -> None:
         await self._inner.aclose()
 
 
-def _retry_after(header: str | None, cap: float) -> float:
+def _log_throttled(failure: Retryable, delay: float) -> None:
+    log.debug("the MCP server asked to wait %.1fs (429); waiting", delay)
+
+
+def _retry_after(header: str | None) -> float:
+    """The server's Retry-After in seconds: a second without one, at least 0.05 (no busy loop)."""
     try:
         seconds = float(header) if header else 1.0
     except ValueError:
         seconds = 1.0
-    return min(max(seconds, 0.05), cap)
+    return max(seconds, 0.05) if math.isfinite(seconds) else 1.0
 
 
 class McpToolGateway:
@@ -217,29 +226,29 @@ class McpToolGateway:
         known = [t.name for t in await self.list_tools()]
         if name not in known:
             return ToolResult(is_error=True, text=f"there is no tool {name!r}; the tools are {', '.join(known)}")
-        for attempt in range(1, self._attempts + 1):
-            try:
-                async with self._session() as client:
-                    result = await client.call_tool(name, args)
-                break
-            except Exception as exc:
-                if _refused(exc):  # the server answered, with a protocol error: no retry helps
-                    assert isinstance(exc, MCPError)
-                    return ToolResult(is_error=True, text=f"the tool {name} refused the call: {exc.message}")
-                # A transport failure (the server is away?): retry, then report. The tool list
-                # stays: listing it again would spend the same budget (readiness checks do).
-                self.last_error = _reason(exc)
-                if attempt == self._attempts:
-                    log.warning("tool %s at %s failed %d time(s): %s", name, self._where, attempt, _reason(exc))
-                    return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
-                await self._retry.wait(attempt)
+        try:
+            result = await retrying(self._retry, functools.partial(self._call, name, args))
+        except MCPError as exc:  # the server answered, with a protocol error: no retry helps
+            return ToolResult(is_error=True, text=f"the tool {name} refused the call: {exc.message}")
+        except Retryable as failure:
+            log.warning("tool %s at %s failed %d time(s): %s", name, self._where, self._attempts, failure.problem)
+            return ToolResult(is_error=True, text=f"the tool {name} could not be reached; try again later")
         self.last_error = None
         text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
         structured = result.structured_content if not result.is_error else None
         return ToolResult(is_error=bool(result.is_error), text=text, structured=structured)
 
-    async def close(self) -> None:
-        """The client is closed by the context manager that opened the gateway."""
+    async def _call(self, name: str, args: dict[str, Any]) -> types.CallToolResult:
+        """One call; `Retryable` for a transport failure (the server is away?). The tool list
+        stays: listing it again would spend the same budget (readiness checks do)."""
+        try:
+            async with self._session() as client:
+                return await client.call_tool(name, args)
+        except Exception as exc:
+            if _refused(exc):
+                raise
+            self.last_error = _reason(exc)
+            raise Retryable(self.last_error) from exc
 
 
 @contextlib.asynccontextmanager

@@ -25,6 +25,7 @@ once, since a retry would send that text again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -49,7 +50,7 @@ from shopagent.domain.errors import (
     ModelUnavailable,
     RateLimited,
 )
-from shopagent.runtime.retry import Backoff, wait
+from shopagent.runtime.retry import Backoff, Retryable, retrying
 
 log = logging.getLogger("shopagent.openai_compat")
 
@@ -136,24 +137,31 @@ class OpenAICompatChatModel:
         return ModelReply(message=message, usage=message.usage)
 
     async def _post(self, body: dict[str, Any], on_text: Callable[[str], None] | None) -> ChatMessage:
-        failure = _Retryable("")
-        for attempt in range(1, self._retry.attempts + 1):
-            stream = StreamedMessage(on_text) if on_text is not None else None
-            try:
-                return await (self._once(body) if stream is None else self._stream(body, stream))
-            except _Retryable as exc:
-                failure = exc
+        try:
+            return await retrying(
+                self._retry, functools.partial(self._attempt, body, on_text), on_retry=self._log_retry
+            )
+        except _Retryable as failure:
+            verb = "kept rate-limiting" if failure.rate_limited else "is unavailable"
+            raise self._failed(
+                failure, f"{verb} after {self._retry.attempts} attempts: {self._scrub(failure.problem)}"
+            ) from None
+
+    async def _attempt(self, body: dict[str, Any], on_text: Callable[[str], None] | None) -> ChatMessage:
+        """One request (or stream); `_Retryable` when another attempt may succeed."""
+        stream = StreamedMessage(on_text) if on_text is not None else None
+        try:
+            return await (self._once(body) if stream is None else self._stream(body, stream))
+        except _Retryable as failure:
             if stream is not None and stream.sent_text:
-                raise self._failed(failure, f"broke off a streamed answer: it {self._scrub(failure.problem)}")
+                what = f"broke off a streamed answer: it {self._scrub(failure.problem)}"
+                raise self._failed(failure, what) from None
             if failure.timed_out:
-                raise self._failed(failure, failure.problem)
-            if self._retry.is_last(attempt):
-                break
-            delay = self._retry.delay(attempt, failure.retry_after)
-            log.warning("the model server at %s %s; retrying in %.1fs", self._url, self._scrub(failure.problem), delay)
-            await wait(delay)
-        verb = "kept rate-limiting" if failure.rate_limited else "is unavailable"
-        raise self._failed(failure, f"{verb} after {self._retry.attempts} attempts: {self._scrub(failure.problem)}")
+                raise self._failed(failure, failure.problem) from None
+            raise
+
+    def _log_retry(self, failure: Retryable, delay: float) -> None:
+        log.warning("the model server at %s %s; retrying in %.1fs", self._url, self._scrub(failure.problem), delay)
 
     async def _once(self, body: dict[str, Any]) -> ChatMessage:
         try:
@@ -237,17 +245,15 @@ class OpenAICompatChatModel:
         return text.replace(self._api_key, "***") if self._api_key else text
 
 
-class _Retryable(Exception):
+class _Retryable(Retryable):
     """A failed attempt: 429, 5xx, a transport failure, a stream cut short, no answer in time.
     `problem` says what the server did ("answered 503 …", "gave no answer within 60 s")."""
 
     def __init__(
         self, problem: str, *, rate_limited: bool = False, retry_after: float | None = None, timed_out: bool = False
     ) -> None:
-        super().__init__(problem)
-        self.problem = problem
+        super().__init__(problem, hint=retry_after)
         self.rate_limited = rate_limited
-        self.retry_after = retry_after
         self.timed_out = timed_out  # not repeated: see the module's docstring
 
 

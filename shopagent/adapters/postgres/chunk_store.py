@@ -1,4 +1,5 @@
-"""PostgresChunkStore: each product's chunk set (with embeddings) and full-text document."""
+"""PostgresChunkStore: each product's chunk set (with embeddings) and full-text document.
+The sets are written by `write_chunk_sets`, inside the indexing unit of work (`indexing_unit`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,10 @@ import asyncpg
 import numpy as np
 from pgvector import Vector
 
-from shopagent.adapters.postgres.outbox import complete_events, postpone_events
-from shopagent.application.ports import IndexCoverage, SaveItem, SaveOutcome
+from shopagent.application.ports import IndexCoverage, SaveOutcome
+from shopagent.application.ports.indexing import SaveItem
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.text import lexical_fields
-
-# A product whose row another transaction holds is tried again this much later.
-BUSY_RETRY_SECONDS = 0.5
 
 
 class PostgresChunkStore:
@@ -35,56 +33,11 @@ class PostgresChunkStore:
             )
         return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
 
-    async def save_batch(
-        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+    async def write_sets(
+        self, conn: asyncpg.Connection, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
     ) -> dict[int, SaveOutcome]:
-        """Store the chunk sets and complete the events in one transaction. The outbox's part
-        is its own SQL (`complete_events`), run on this transaction's connection: an event
-        must be done exactly when its chunks are stored, never one without the other."""
-        by_product = {item.product.id: item for item in items}
-        async with self._pool.acquire() as conn, conn.transaction():
-            # Losing this commit in a crash is harmless: the event is not marked done either,
-            # so it is redelivered and redone. Not waiting for the WAL flush is then free speed.
-            await conn.execute("SET LOCAL synchronous_commit = off")
-            # Row locks, taken in id order so two workers never deadlock, hold off catalog
-            # writes and other workers on these products until this transaction ends. A row
-            # another transaction holds is skipped, not waited for (its holder may be frozen):
-            # that product's events are handed back for a little later.
-            product_ids = sorted({e.product_id for e in events})
-            versions = {
-                r["id"]: r["version"]
-                for r in await conn.fetch(
-                    "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id "
-                    "FOR NO KEY UPDATE SKIP LOCKED",
-                    product_ids,
-                )
-            }
-            busy = await _locked_elsewhere(conn, [i for i in product_ids if i not in versions])
-            indexed = await _indexed_sets(conn, list(versions), model)
-            outcome_of: dict[int, SaveOutcome] = {}
-            writes, records = [], []
-            for product_id in {e.product_id for e in events}:
-                item = by_product.get(product_id)
-                if product_id in busy:
-                    outcome_of[product_id] = SaveOutcome.BUSY
-                elif product_id not in versions or item is None:
-                    outcome_of[product_id] = SaveOutcome.GONE
-                elif versions[product_id] != item.product.version:
-                    outcome_of[product_id] = SaveOutcome.STALE
-                elif indexed.get(product_id) == item.set_hash:
-                    outcome_of[product_id] = SaveOutcome.UNCHANGED
-                    records.append(item)
-                elif item.vectors is None:  # indexed differently meanwhile (another model?): let it be
-                    outcome_of[product_id] = SaveOutcome.STALE
-                else:
-                    outcome_of[product_id] = SaveOutcome.WRITTEN
-                    writes.append(item)
-                    records.append(item)
-            await _write_chunks(conn, writes, model)
-            await _record_index(conn, records, model, self._text_config)
-            await complete_events(conn, [e for e in events if e.product_id not in busy])
-            await postpone_events(conn, [e for e in events if e.product_id in busy], BUSY_RETRY_SECONDS)
-        return {e.id: outcome_of[e.product_id] for e in events}
+        """`write_chunk_sets` with this store's text search configuration."""
+        return await write_chunk_sets(conn, events, items, model, self._text_config)
 
     async def products_indexed(self, model: str) -> int:
         async with self._pool.acquire() as conn:
@@ -104,6 +57,53 @@ class PostgresChunkStore:
             text_search_config=self._text_config,
             text_documents={r["config"]: r["n"] for r in documents},
         )
+
+
+async def write_chunk_sets(
+    conn: asyncpg.Connection,
+    events: Sequence[OutboxEvent],
+    items: Sequence[SaveItem],
+    model: str,
+    text_config: str,
+) -> dict[int, SaveOutcome]:
+    """Store the chunk sets on `conn`, in the caller's transaction (the indexing unit of work,
+    `indexing_unit`): each unless its product changed, is gone or is busy. The outcome by product."""
+    by_product = {item.product.id: item for item in items}
+    # Row locks, taken in id order so two workers never deadlock, hold off catalog writes and
+    # other workers on these products until the transaction ends. A row another transaction
+    # holds is skipped, not waited for (its holder may be frozen): that product is BUSY.
+    product_ids = sorted({e.product_id for e in events})
+    versions = {
+        r["id"]: r["version"]
+        for r in await conn.fetch(
+            "SELECT id, version FROM product WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED",
+            product_ids,
+        )
+    }
+    busy = await _locked_elsewhere(conn, [i for i in product_ids if i not in versions])
+    indexed = await _indexed_sets(conn, list(versions), model)
+    outcome_of: dict[int, SaveOutcome] = {}
+    writes, records = [], []
+    for product_id in product_ids:
+        item = by_product.get(product_id)
+        if product_id in busy:
+            outcome_of[product_id] = SaveOutcome.BUSY
+        elif product_id not in versions or item is None:
+            outcome_of[product_id] = SaveOutcome.GONE
+        elif versions[product_id] != item.product.version:
+            outcome_of[product_id] = SaveOutcome.STALE
+        elif indexed.get(product_id) == item.set_hash:
+            outcome_of[product_id] = SaveOutcome.UNCHANGED
+            records.append(item)
+        elif item.vectors is None:  # indexed differently meanwhile (another model?): let it be
+            outcome_of[product_id] = SaveOutcome.STALE
+        else:
+            outcome_of[product_id] = SaveOutcome.WRITTEN
+            writes.append(item)
+            records.append(item)
+    await _write_chunks(conn, writes, model)
+    await _record_index(conn, records, model, text_config)
+    return outcome_of
 
 
 async def _locked_elsewhere(conn: asyncpg.Connection, product_ids: Sequence[int]) -> set[int]:

@@ -273,7 +273,7 @@ class PostgresOutbox:
 
 async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent]) -> list[int]:
     """Mark the events done, and older unclaimed events of the same products with them, on
-    the caller's connection (in its transaction: `PostgresChunkStore.save_batch`).
+    the caller's connection (in its transaction: the indexing unit of work, `indexing_unit`).
 
     Those older events are covered: the product (or store page: events of the same id but
     another aggregate are not) was read after they committed (catalog

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from shopagent.application.limits import Taken
+from shopagent.application.ports.operations import Taken
 
 _REFILLED = "least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.updated_at)::float8 * $3::float8)"
 # (tokens taken or NULL, tokens there before; NULL when the bucket does not exist). A refused

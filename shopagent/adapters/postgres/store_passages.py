@@ -14,8 +14,8 @@ import asyncpg
 import numpy as np
 from pgvector import Vector
 
-from shopagent.adapters.postgres.outbox import complete_events
-from shopagent.application.ports import PageItem, SaveOutcome
+from shopagent.application.ports import SaveOutcome
+from shopagent.application.ports.indexing import PageItem
 from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.options import fold
 from shopagent.domain.store_information import PassageEvidence
@@ -48,40 +48,38 @@ class PostgresPassageStore:
             )
         return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
 
-    async def save_batch(
-        self, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
+    async def write_sets(
+        self, conn: asyncpg.Connection, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
     ) -> dict[int, SaveOutcome]:
-        """Store the passage sets and complete the events in one transaction, conditional on
-        the page versions read (as `PostgresChunkStore.save_batch` does for products)."""
+        """Store the passage sets on `conn`, in the caller's transaction (the indexing unit of
+        work, `indexing_unit`), each unless its page changed or is gone. The outcome by page."""
         by_page = {item.page.id: item for item in items}
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("SET LOCAL synchronous_commit = off")  # a lost commit is redone
-            versions = {
-                r["id"]: r["version"]
-                for r in await conn.fetch(
-                    "SELECT id, version FROM store_page WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
-                    sorted({e.product_id for e in events}),
-                )
-            }
-            indexed = await _indexed_sets(conn, list(versions), model)
-            outcome_of: dict[int, SaveOutcome] = {}
-            writes = []
-            for page_id in {e.product_id for e in events}:
-                item = by_page.get(page_id)
-                if page_id not in versions or item is None:
-                    outcome_of[page_id] = SaveOutcome.GONE
-                elif versions[page_id] != item.page.version:
-                    outcome_of[page_id] = SaveOutcome.STALE
-                elif indexed.get(page_id) == item.set_hash:
-                    outcome_of[page_id] = SaveOutcome.UNCHANGED
-                elif item.vectors is None:
-                    outcome_of[page_id] = SaveOutcome.STALE
-                else:
-                    outcome_of[page_id] = SaveOutcome.WRITTEN
-                    writes.append(item)
-            await self._write(conn, writes, model)
-            await complete_events(conn, events)
-        return {e.id: outcome_of[e.product_id] for e in events}
+        page_ids = sorted({e.product_id for e in events})
+        versions = {
+            r["id"]: r["version"]
+            for r in await conn.fetch(
+                "SELECT id, version FROM store_page WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
+                page_ids,
+            )
+        }
+        indexed = await _indexed_sets(conn, list(versions), model)
+        outcome_of: dict[int, SaveOutcome] = {}
+        writes = []
+        for page_id in page_ids:
+            item = by_page.get(page_id)
+            if page_id not in versions or item is None:
+                outcome_of[page_id] = SaveOutcome.GONE
+            elif versions[page_id] != item.page.version:
+                outcome_of[page_id] = SaveOutcome.STALE
+            elif indexed.get(page_id) == item.set_hash:
+                outcome_of[page_id] = SaveOutcome.UNCHANGED
+            elif item.vectors is None:
+                outcome_of[page_id] = SaveOutcome.STALE
+            else:
+                outcome_of[page_id] = SaveOutcome.WRITTEN
+                writes.append(item)
+        await self._write(conn, writes, model)
+        return outcome_of
 
     async def _write(self, conn: asyncpg.Connection, items: Sequence[PageItem], model: str) -> None:
         if not items:

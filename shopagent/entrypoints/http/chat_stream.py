@@ -73,7 +73,7 @@ def stream_turn(
                           "isError": event.is_error, "products": product_cards(event.name, event.result, price_locale),
                           "sources": page_sources(event.name, event.result)})  # fmt: skip
         elif event.kind == "model":
-            emit("step", {"step": event.step, "calls": [c for c in event.text.split(", ") if c]})
+            emit("step", {"step": event.step, "calls": list(event.calls)})
 
     async def turn() -> None:
         # Owned by the app: it finishes (and is stored) even if the client goes away.

@@ -5,51 +5,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
 
 import msgspec
 
 from shopagent.application.ports import IndexBacklog
+from shopagent.application.ports.operations import Database, Gateway, Inbox, Supervised
 from shopagent.domain.errors import DatabaseUnavailable
 from shopagent.entrypoints.http.ops import ActorHealth, DependencyHealth, Health, IndexingHealth, MailboxHealth
 
 DependencyCheck = Callable[[], Awaitable[DependencyHealth]]
-
-
-class Supervised(Protocol):
-    """The supervisor, as the report reads it."""
-
-    def statuses(self) -> Sequence[Any]:
-        """Each child's status: `name`, `state.value`, `restarts`, `last_error`."""
-        ...
-
-    def all_ready(self) -> bool: ...
-
-
-class Inbox(Protocol):
-    def statistics(self) -> Any:
-        """`capacity`, `depth`, `waiting_senders`, `waiting_receivers`."""
-        ...
-
-
-class Database(Protocol):
-    @property
-    def reason(self) -> str | None:
-        """Why the database is away, while it is."""
-        ...
-
-    async def check(self) -> bool: ...
-
-    @property
-    def storage_full(self) -> str | None:
-        """Why writes are refused for lack of disk space, while they are."""
-        ...
-
-
-class Gateway(Protocol):
-    last_error: str | None
-
-    async def check(self) -> bool: ...
 
 
 def database_check(database: Database) -> DependencyCheck:

@@ -1,6 +1,10 @@
-"""Ports: what the use cases need from the outside world (typing.Protocol).
+"""Ports: what the use cases need from the outside world (typing.Protocol), all in this
+package: the models, the catalog, search and conversations here, the indexing's in
+`indexing`, the operational ones (rate limits, stuck claims, what readiness reads) in
+`operations`.
 
-Each has a production adapter under `shopagent.adapters` and a test twin.
+Each has a production adapter under `shopagent.adapters`; the models have test twins in
+`shopagent.adapters.memory`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from shopagent.domain.chat import ChatMessage, ModelReply, ToolResult, ToolSpec
 from shopagent.domain.conversation import Conversation
 
 # The value types these ports report live in the domain; named here too, for the adapters.
-from shopagent.domain.indexing import Chunk, OutboxEvent
 from shopagent.domain.indexing import IndexBacklog as IndexBacklog
 from shopagent.domain.indexing import IndexBuild as IndexBuild
 from shopagent.domain.indexing import IndexCoverage as IndexCoverage
@@ -27,8 +30,7 @@ from shopagent.domain.indexing import SaveOutcome as SaveOutcome
 from shopagent.domain.indexing import VectorIndexSpec as VectorIndexSpec
 from shopagent.domain.indexing import VectorIndexState as VectorIndexState
 from shopagent.domain.search import SearchFilters
-from shopagent.domain.store_information import PassageEvidence
-from shopagent.domain.store_pages import Passage, StorePage, StorePageDraft
+from shopagent.domain.store_pages import StorePage, StorePageDraft
 
 
 class EmbeddingModel(Protocol):
@@ -90,118 +92,6 @@ class CatalogRepository(Protocol):
     async def count(self) -> int: ...
 
 
-class Outbox(Protocol):
-    """The queue of catalog changes to index. An event is leased to one worker at a time and
-    ends done (by `ChunkStore.save_batch`) or dead-lettered; a lease that runs out frees it
-    for others and counts as a lost lease, not a failed attempt."""
-
-    async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
-        """Lease up to `limit` due events no one else holds (expired leases count as free),
-        oldest first; events with `max_attempts` failures or lost leases are left alone."""
-        ...
-
-    async def renew(self, event_ids: Sequence[int], lease_seconds: float, worker: str) -> list[int]:
-        """Extend `worker`'s leases of these events; returns the ids it still holds."""
-        ...
-
-    async def release(self, worker: str) -> int:
-        """Give up every lease `worker` holds, so that others take those events at once."""
-        ...
-
-    async def pending_among(self, event_ids: Sequence[int]) -> list[int]:
-        """Which of these events still wait to be completed."""
-        ...
-
-    async def fail(self, event: OutboxEvent, error: str, retry_in: float | None) -> None:
-        """Count a failed attempt: retry after `retry_in` seconds, or dead-letter it (None)."""
-        ...
-
-    async def release_expired_leases(self, max_attempts: int) -> int:
-        """Free leases that ran out, counting them; dead-letter events that lost too many."""
-        ...
-
-    async def backlog(self) -> IndexBacklog:
-        """How many events wait, are in flight, are dead-lettered (cheap: for readiness)."""
-        ...
-
-    async def has_backlog(self, max_attempts: int) -> bool:
-        """Whether any event is in flight or claimable now (retries still backing off do not count)."""
-        ...
-
-    async def products_waiting(self, max_attempts: int) -> int:
-        """How many products have an event in flight or claimable now (as `has_backlog`)."""
-        ...
-
-    async def dead_letters(self, limit: int) -> list[dict[str, Any]]:
-        """The newest dead-lettered events, newest first, as `IndexStatus.dead_events` shows them."""
-        ...
-
-    async def retry_dead(self) -> int:
-        """Queue every dead-lettered event again, its attempts forgotten; how many."""
-        ...
-
-    async def enqueue_all(self) -> tuple[int, int]:
-        """Queue every product for indexing: (how many events, id of the first)."""
-        ...
-
-    async def enqueue_indexed_with_other_models(self, model: str) -> int:
-        """Queue every product and store page indexed with another embedding model than
-        `model` and not waiting for indexing already; how many (indexers starting together
-        queue each once)."""
-        ...
-
-    async def finished_since(self, first_event: int) -> int:
-        """How many events from `first_event` on are finished (done or dead-lettered)."""
-        ...
-
-
-@dataclass
-class SaveItem:
-    """A product's chunk set to store; `vectors` is None when the stored set is already this one."""
-
-    product: Product
-    chunks: list[Chunk]
-    set_hash: bytes
-    vectors: np.ndarray | None = None
-
-
-class ChunkStore(Protocol):
-    """Each product's embedded chunk set and full-text document, one model's at a time."""
-
-    async def indexed_sets(self, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
-        """The chunk-set hash stored for each product indexed with `model`."""
-        ...
-
-    async def stored_embeddings(self, product_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]:
-        """Embeddings already stored for these products and model, by chunk content hash."""
-        ...
-
-    async def save_batch(
-        self, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
-    ) -> dict[int, SaveOutcome]:
-        """In one transaction: store each item's chunk set unless the product changed or is gone
-        (checked under a row lock), and complete the events (and older ones they cover). It
-        completes outbox events, yet is this port's: an event is done exactly when its chunks
-        are stored, so the two commit together or not at all. Saving again is a no-op."""
-        ...
-
-    async def products_indexed(self, model: str) -> int:
-        """How many products have their chunks from `model`."""
-        ...
-
-    async def coverage(self, model: str) -> IndexCoverage: ...
-
-
-@dataclass
-class PageItem:
-    """A store page's passage set to store; `vectors` is None when the stored set is already this one."""
-
-    page: StorePage
-    passages: list[Passage]
-    set_hash: bytes
-    vectors: np.ndarray | None = None
-
-
 class StorePageRepository(Protocol):
     """The shop's store pages; every write queues its `store_page.*` outbox event with it."""
 
@@ -222,42 +112,6 @@ class StorePageRepository(Protocol):
     async def list(self) -> list[StorePage]: ...
 
     async def count(self) -> int: ...
-
-
-class PassageStore(Protocol):
-    """Each store page's embedded passages and full-text documents (as `ChunkStore` for products)."""
-
-    async def indexed_sets(self, page_ids: Sequence[int], model: str) -> dict[int, bytes]: ...
-
-    async def stored_embeddings(self, page_ids: Sequence[int], model: str) -> dict[bytes, np.ndarray]: ...
-
-    async def save_batch(
-        self, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
-    ) -> dict[int, SaveOutcome]:
-        """As `ChunkStore.save_batch`, for store pages and their events."""
-        ...
-
-    async def candidates(
-        self, query: np.ndarray, words: Sequence[str], model: str, depth: int
-    ) -> list[PassageEvidence]:
-        """The passages nearest to the query vector and those having any of `words`."""
-        ...
-
-
-class VectorIndexAdmin(Protocol):
-    """Builds, drops and inspects each model's HNSW index over the stored chunks (searches use
-    it through `SearchIndex`, chunk writes maintain it); without it searches are exact, slower."""
-
-    async def state(self, model: str) -> VectorIndexState: ...
-
-    async def build(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
-        """Build the model's vector index unless it exists or another process is building it.
-        Searches and chunk writes go on meanwhile."""
-        ...
-
-    async def drop(self, model: str) -> bool:
-        """Drop the model's vector index (after any build in progress); True when there was one."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -356,7 +210,9 @@ class ChatModel(Protocol):
 
 
 class ToolGateway(Protocol):
-    """The tools the agent may use, wherever they live (an MCP server, in process or remote)."""
+    """The tools the agent may use, wherever they live (an MCP server, in process or remote).
+
+    Its lifetime belongs to whoever opened it (a context manager), not to its users."""
 
     async def list_tools(self) -> list[ToolSpec]:
         """The tools, fetched once and cached."""
@@ -365,8 +221,6 @@ class ToolGateway(Protocol):
     async def safe_call(self, name: str, args: Any) -> ToolResult:
         """Call a tool; never raises: every failure becomes an error result the model can read."""
         ...
-
-    async def close(self) -> None: ...
 
 
 class Conversations(Protocol):

@@ -27,8 +27,13 @@ from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.sample_data import DEFAULT_SAMPLE, SAMPLES, Sample
 from shopagent.settings import Settings, resolve_data_dir
+from shopagent.wiring.assistant import open_agent
+from shopagent.wiring.database import open_database, prepare_schema
 from shopagent.wiring.generated_secrets import GENERATED_SECRETS_FILE, demo_secret
-from shopagent.wiring.services import CoreServices, SearchServices, open_core, open_indexer, open_search
+from shopagent.wiring.policies import embedding_model_id
+from shopagent.wiring.providers import option_words
+from shopagent.wiring.services import CoreServices, SearchServices, open_core, open_indexer, open_search, open_services
+from shopagent.wiring.startup import INDEXER_ACTORS, preflight_mcp
 
 log = logging.getLogger("shopagent")
 MCP = frozenset({"mcp"})  # the actor set that opens the search (and the in-process MCP server)
@@ -45,7 +50,7 @@ async def run(settings: Settings, actors: frozenset[str], scrub: Callable[[str],
     if settings.runtime.generate_secrets:
         where = resolve_data_dir(settings) / GENERATED_SECRETS_FILE
         log.info("keys the environment does not set are the generated ones in %s", where)
-    await bootstrap.preflight_mcp(settings, actors)
+    await preflight_mcp(settings, actors)
     await bootstrap.serve(settings, actors, scrub=scrub)
 
 
@@ -53,7 +58,7 @@ async def demo(
     settings: Settings, actors: frozenset[str], scrub: Callable[[str], str], sample: Sample = SAMPLES[DEFAULT_SAMPLE]
 ) -> None:
     async def banner(services: CoreServices) -> None:
-        status = partial(services.index_status, bootstrap.embedding_model_id(settings))
+        status = partial(services.index_status, embedding_model_id(settings))
         waiting = partial(wait_until_indexed, status, on_outage=cli.say_waiting_for_database)
         await cli.print_banner(banner_of(settings, sample), waiting)
 
@@ -153,17 +158,17 @@ def http_base_url(settings: Settings) -> str:
 
 
 async def migrate(settings: Settings) -> None:
-    async with bootstrap.open_database(settings) as dsn:
-        applied = await bootstrap.prepare_schema(dsn, settings)
+    async with open_database(settings) as dsn:
+        applied = await prepare_schema(dsn, settings)
     cli.report_migrations(applied)
 
 
 async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
     # The file is read whole before the database starts: one it cannot read costs no start-up.
-    file = cli.open_catalog_file(path, format=format, words=bootstrap.option_words(settings))
+    file = cli.open_catalog_file(path, format=format, words=option_words(settings))
     if file is None:
         return cli.EXIT_USAGE
-    async with bootstrap.open_services(settings, frozenset()) as services:
+    async with open_services(settings, frozenset()) as services:
         summary = await cli.import_catalog_file(services.catalog, path, file)
     return 1 if summary.rejected else 0
 
@@ -172,14 +177,14 @@ async def store_pages_import(settings: Settings, path: Path) -> int:
     pages = cli.open_store_pages(path)
     if pages is None:
         return cli.EXIT_USAGE
-    async with bootstrap.open_services(settings, frozenset()) as services:
+    async with open_services(settings, frozenset()) as services:
         summary = await cli.import_store_pages(services.store_pages, path, pages)
     return 1 if summary.rejected else 0
 
 
 async def index(settings: Settings, action: str) -> int:
     """`index status|retry-failed` need the database alone; `index rebuild` runs the indexer here."""
-    actors = bootstrap.INDEXER_ACTORS if action == "rebuild" else frozenset()
+    actors = INDEXER_ACTORS if action == "rebuild" else frozenset()
     async with open_core(settings, actors) as core:
 
         async def rebuild(progress: cli.Progress) -> None:
@@ -187,7 +192,7 @@ async def index(settings: Settings, action: str) -> int:
                 total, first = await core.outbox.enqueue_all()
                 await bootstrap.drain_index(indexing, first, total, progress, rebuild_vector_index=True)
 
-        status = partial(core.index_status, bootstrap.embedding_model_id(settings))
+        status = partial(core.index_status, embedding_model_id(settings))
         return await cli.show_index(status, action, retry_dead=core.outbox.retry_dead, rebuild=rebuild)
 
 
@@ -201,7 +206,7 @@ async def evaluate(
 ) -> int:
     async with open_search_only(settings) as services:
         services.unmet_searches.recording = False  # an evaluation's searches are not shoppers'
-        agent = partial(bootstrap.open_agent, services) if assistant else None
+        agent = partial(open_agent, services) if assistant else None
         return await cli.evaluate(services.search, services.catalog, path, agent, json_out, min_hit5, split)
 
 
@@ -231,7 +236,7 @@ async def repl(settings: Settings) -> None:
 
     async with open_search_only(settings) as services:
         services.unmet_searches.recording = False  # the operator's questions, not shoppers'
-        async with bootstrap.open_agent(services) as agent:
+        async with open_agent(services) as agent:
             await run_repl(agent)
 
 
