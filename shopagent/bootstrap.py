@@ -42,7 +42,7 @@ from shopagent.runtime.signals import StopRequest, cancel_on_signals
 from shopagent.runtime.supervisor import ChildSpec, Supervisor
 from shopagent.settings import Settings, describe
 from shopagent.wiring.assistant import open_chat
-from shopagent.wiring.policies import embedding_model_id, listening, mcp_serving, restart_policy
+from shopagent.wiring.policies import catalog_rules, embedding_model_id, listening, mcp_serving, restart_policy
 from shopagent.wiring.services import CoreServices, IndexerServices, SearchServices, open_services
 from shopagent.wiring.startup import (
     CHAT_SIGNING_KEY_MISSING,
