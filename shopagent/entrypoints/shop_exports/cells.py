@@ -7,13 +7,8 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 
-from shopagent.domain.options import fold
+from shopagent.domain.options import COLOR_NAMES, SIZE_NAMES, fold
 
-SIZE_OPTIONS = frozenset(
-    {"size", "sizes", "grosse", "groesse", "konfektionsgrosse", "schuhgrosse", "taille", "pointure", "talla",
-     "taglia", "maat", "shoe size"}
-)  # fmt: skip
-COLOR_OPTIONS = frozenset({"color", "colour", "colors", "colours", "farbe", "couleur", "colore", "kleur", "farbton"})
 MATERIAL_OPTIONS = frozenset({"material", "materiau", "matiere", "materiale"})
 BRAND_OPTIONS = frozenset({"brand", "marke", "marque", "hersteller"})
 
@@ -22,7 +17,7 @@ def option_kind(name: str) -> str:
     """ "size", "color", "material", "brand" or "other" for an option/attribute name."""
     folded = fold(" ".join(name.split()))
     folded = folded.removeprefix("pa_").replace("_", " ").replace("-", " ")
-    for kind, names in (("size", SIZE_OPTIONS), ("color", COLOR_OPTIONS), ("material", MATERIAL_OPTIONS),
+    for kind, names in (("size", SIZE_NAMES), ("color", COLOR_NAMES), ("material", MATERIAL_OPTIONS),
                         ("brand", BRAND_OPTIONS)):  # fmt: skip
         if folded in names:
             return kind
