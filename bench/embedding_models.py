@@ -48,7 +48,8 @@ PROBE = textwrap.dedent(
     from shopagent.domain.indexing import chunk_product
     texts = []
     for p in json.load(open("shopagent/sample_data/catalog.json")):
-        product = SimpleNamespace(**{k: p.get(k) for k in ("name", "category", "brand", "material", "description")})
+        product = SimpleNamespace(**{k: p.get(k) for k in ("name", "category", "brand", "material", "description")},
+                              option_names=(), variations=(), specs={})
         texts += [c.content for c in chunk_product(product, 96)]
     texts = texts[:most]
     wall, cpu = time.perf_counter(), time.process_time()

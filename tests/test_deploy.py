@@ -207,6 +207,7 @@ def test_every_service_waits_for_a_one_shot_check_of_the_settings_that_is_never_
         assert "check:service_completed_successfully" in needs(services, name), name  # up fails, nothing starts
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("file", ["compose.yaml", "compose.split.yaml"])
 def test_the_check_names_every_placeholder_left_in_one_line_and_exits_2_at_once(file, tmp_path):
     check = unfilled_services(file)["check"]
@@ -224,6 +225,7 @@ def test_the_check_names_every_placeholder_left_in_one_line_and_exits_2_at_once(
     assert not (tmp_path / "d").exists()  # nothing started, nothing written
 
 
+@pytest.mark.process
 def test_the_check_passes_once_the_example_env_file_is_filled_in(tmp_path):
     check = services_of("compose.yaml")["check"]
     env = {**environment_of(check), "SHOPAGENT_DATA_DIR": str(tmp_path)}

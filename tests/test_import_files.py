@@ -108,7 +108,7 @@ async def test_the_import_command_says_it_read_windows_1252_and_stores_the_umlau
         (("catalog", "import", "{tmp}/missing.csv"), "cannot read {tmp}/missing.csv: No such file or directory"),
         (("catalog", "import", "{tmp}/Artikel.xlsx"), "Artikel.xlsx is a spreadsheet workbook, not a CSV file; save"),
         (("catalog", "import", "{tmp}/bad.csv"), "bad.csv line 2: byte 0x81 is not Windows-1252 text"),
-        (("catalog", "import", "{tmp}/header.csv"), "the CSV header lacks the column(s) category, color, price"),
+        (("catalog", "import", "{tmp}/header.csv"), "the CSV header lacks the column(s) category, quantity"),
         (("store-info", "import", "{tmp}/nowhere"), "{tmp}/nowhere is neither a folder nor a file"),
     ],
     ids=["missing", "xlsx", "unreadable-text", "header", "store-pages-missing"],

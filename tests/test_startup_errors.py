@@ -155,6 +155,7 @@ def test_in_a_container_the_data_directory_message_says_how_to_fix_the_host_fold
     )
 
 
+@pytest.mark.process
 async def test_a_check_passes_on_ports_in_use_as_beside_the_running_service(tmp_path: Path):
     with _taken_port() as taken:
         env = {"SHOPAGENT_HTTP__PORT": str(taken.getsockname()[1]), "SHOPAGENT_DATA_DIR": str(tmp_path / "data")}
