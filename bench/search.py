@@ -15,8 +15,9 @@ a fraction of the cost: on 2 shared cores the model embeds only a few dozen text
 second. Queries ("<quality> <kind> for <use>") are embedded by the model itself. For
 filters of about 50 %, 10 %, 1 % and 0.1 % selectivity and none, it reports, each against
 an exact sequential search with the same filters: recall@10 and latency of the vector leg
-with the plan chosen from statistics (now) and with a counting query first (before), with
-each plan forced (to tune `exact_below_products`), and the fused search's latency.
+with the plan chosen from statistics (now: by estimated cost, or by `--threshold`) and with a
+counting query first against a fixed 2,000 (before), with each plan forced (to check the cost
+estimate's boundary), and the fused search's latency.
 Query embedding is excluded (a table lookup here; the model adds ~3 ms).
 """
 
@@ -124,7 +125,7 @@ class CountingSearchIndex(PostgresSearchIndex):
     exact distances over the ids counted or the HNSW plan. The baseline of this run."""
 
     async def _nearest(self, conn, vector, model, dimension, args, filters, limit, need):
-        threshold = self._tuning.exact_below_products
+        threshold = self._tuning.exact_below_products or 2_000  # the fixed count of before
         if filters.any:
             matching = await conn.fetch(
                 f"SELECT p.id FROM product p WHERE {filters_clause(1, filters)} LIMIT ${FILTER_PARAMETERS + 1}",
@@ -426,7 +427,9 @@ if __name__ == "__main__":
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--sentences", type=int, default=600, help="description sentences to embed")
     parser.add_argument("--pieces", type=int, default=10_000, help="at most this many titles and traits to embed")
-    parser.add_argument("--threshold", type=int, default=SearchTuning().exact_below_products)
+    parser.add_argument(
+        "--threshold", type=int, default=None, help="a fixed exact_below_products (default: the plan by estimated cost)"
+    )
     parser.add_argument("--m", type=int, default=16)
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--ef-search", type=int, default=100)

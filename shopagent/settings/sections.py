@@ -125,7 +125,9 @@ SynonymText = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 class SearchSettings(Section, frozen=True):
     ef_search: Annotated[int, msgspec.Meta(ge=10, le=1000)] = 100
     max_scan_tuples: Annotated[int, msgspec.Meta(ge=1000)] = 20_000
-    exact_below_products: NonNegativeInt = 2_000
+    # Unset: the vector leg's plan by estimated cost (adapters/postgres/search_plan.py); set, the
+    # fixed threshold of before (exact distances when fewer products match; 0: always the index).
+    exact_below_products: NonNegativeInt | None = None
     hnsw_m: Annotated[int, msgspec.Meta(ge=2, le=100)] = 16
     hnsw_ef_construction: Annotated[int, msgspec.Meta(ge=4, le=1000)] = 64
     text_search_config: Annotated[str, msgspec.Meta(pattern="^([a-z_][a-z0-9_]{0,62})?$")] = ""

@@ -1,8 +1,8 @@
 """How many products a search filter lets through, estimated from catalog statistics.
 
-The vector leg picks its plan by this number (exact distances for few products, HNSW for
-many). Counting the matching products before every search cost a round trip and, for a
-filter of middling selectivity, a scan of tens of thousands of rows (~6 ms on 50,000
+The vector leg picks its plan by this number and the chunk count (exact distances for few
+products, HNSW for many; see search_plan). Counting the matching products before every
+search cost a round trip and, for a filter of middling selectivity, a scan of tens of thousands of rows (~6 ms on 50,000
 products, more than the exact search it was deciding about). Instead, one query per
 refresh interval reads the statistics a planner would want, and the estimate is plain
 arithmetic on them:
@@ -34,6 +34,7 @@ _STEPS = 100
 _READ = f"""
 SELECT
     (SELECT count(*) FROM product) AS products,
+    (SELECT count(*) FROM product_chunk) AS chunks,
     (SELECT percentile_cont((SELECT array_agg(n / {_STEPS}.0::float8) FROM generate_series(0, {_STEPS}) AS n))
             WITHIN GROUP (ORDER BY coalesce(discount_price, price)::float8)
      FROM product) AS prices,
@@ -53,6 +54,7 @@ FROM (
 @dataclass(frozen=True)
 class FilterStatistics:
     products: int = 0
+    chunks: int = 0  # stored chunks (of every model): with `products`, the chunks per product
     prices: tuple[float, ...] = ()  # effective price at 0 %, 1 %, ... 100 % of the products
     # (colour or "", size or "") -> (products with such a variation, with it in stock)
     groups: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
@@ -97,6 +99,7 @@ async def read_filter_statistics(conn: asyncpg.Connection) -> FilterStatistics:
     )
     return FilterStatistics(
         products=row["products"],
+        chunks=row["chunks"],
         prices=tuple(float(p) for p in row["prices"] or ()),
         groups={(color, size): (products, stocked) for color, size, products, stocked in groups},
     )

@@ -1,9 +1,10 @@
 """PostgresSearchIndex: the two search legs and the evidence about their candidates.
 
 The **vector leg** takes the products whose best chunk is nearest the query vector, with
-one of two plans chosen per query by how many products the filters let through, as
-estimated from catalog statistics read once a refresh interval (`filter_statistics`; no
-counting query per search):
+one of two plans chosen per query by their estimated cost (`search_plan`: the chunks of the
+products the filters let through against the index walk needed to find enough of them), from
+catalog statistics read once a refresh interval (`filter_statistics`; no counting query per
+search):
 - few products (selective filters, or a small catalog): the exact distance to every chunk
   of the matching products, in one statement — perfect recall, and cheap because the set
   is small;
@@ -37,7 +38,8 @@ import asyncpg
 import numpy as np
 from pgvector import Vector
 
-from shopagent.adapters.postgres.filter_statistics import CatalogStatistics
+from shopagent.adapters.postgres.filter_statistics import CatalogStatistics, FilterStatistics
+from shopagent.adapters.postgres.search_plan import Plan, PlanInputs, chosen_plan
 from shopagent.adapters.postgres.search_sql import (
     EVIDENCE,
     LEXICAL_ANY,
@@ -56,7 +58,9 @@ from shopagent.domain.search import SearchFilters
 class SearchTuning:
     ef_search: int = 100  # HNSW candidate list per scan step
     max_scan_tuples: int = 20_000  # how far an iterative scan may go before giving up
-    exact_below_products: int = 2_000  # filters matching fewer products (estimated): exact distances instead
+    # None: the plan of lower estimated cost (search_plan); a number: exact distances when the
+    # filters match fewer products (estimated), else the index (0: always the index)
+    exact_below_products: int | None = None
     chunks_per_product: int = 6  # chunk candidates fetched per product wanted
     statistics_refresh_seconds: float = 60.0  # how stale the statistics behind that estimate may get
 
@@ -108,7 +112,7 @@ class PostgresSearchIndex:
                 if filters.any:
                     # Filters estimated to let few products through: start from those products,
                     # as the vector leg's exact plan does.
-                    few = (await self._statistics.current(conn)).matching(filters) < self._tuning.exact_below_products
+                    few = self._plan(await self._statistics.current(conn), filters, depth) is Plan.EXACT
                     sql = lexical_sql(filters, filter_first=few)
                     rows = await conn.fetch(sql, self._config, terms, depth, *args, matching)
                 else:
@@ -163,6 +167,23 @@ class PostgresSearchIndex:
         async with self._pool.acquire() as conn:
             return (await self._statistics.current(conn)).matching(filters)
 
+    async def chosen_plan(self, filters: SearchFilters, limit: int) -> Plan:
+        """The vector leg's plan for `filters` and `limit` products, as it would run now."""
+        async with self._pool.acquire() as conn:
+            return self._plan(await self._statistics.current(conn), filters, limit)
+
+    def _plan(self, statistics: FilterStatistics, filters: SearchFilters, limit: int) -> Plan:
+        tuning = self._tuning
+        inputs = PlanInputs(
+            products=statistics.products,
+            chunks=statistics.chunks,
+            matching=statistics.matching(filters),
+            wanted=max(limit * tuning.chunks_per_product, 40),  # what `_approximate` asks the index for
+            ef_search=tuning.ef_search,
+            max_scan_tuples=tuning.max_scan_tuples,
+        )
+        return chosen_plan(inputs, tuning.exact_below_products)
+
     async def _nearest(
         self,
         conn: asyncpg.Connection,
@@ -174,11 +195,10 @@ class PostgresSearchIndex:
         limit: int,
         need: int,
     ) -> list[int]:
-        statistics = await self._statistics.current(conn)
-        if statistics.matching(filters) < self._tuning.exact_below_products:
+        if self._plan(await self._statistics.current(conn), filters, limit) is Plan.EXACT:
             return await self._exact(conn, vector, model, args, filters, limit)
         found = await self._approximate(conn, vector, model, dimension, args, limit, need)
-        if len(found) < min(need, limit) and filters.any and self._tuning.exact_below_products > 0:
+        if len(found) < min(need, limit) and filters.any and self._tuning.exact_below_products != 0:
             # Fewer products match than the statistics said (they are older than the catalog):
             # the scan gave up before finding enough, the exact distances will not.
             return await self._exact(conn, vector, model, args, filters, limit)

@@ -180,11 +180,11 @@ LEXICAL_RANK_FIRST = LEXICAL.format(
 
 
 # With filters, the words' matches are collected first (the GIN index) and each is checked
-# against the filters, unless the filters are estimated to let fewer products through than
-# `search.exact_below_products` (the vector leg's exact plan has the same threshold): then the
-# statement starts from those products and checks only their documents. At 50,000 products the
-# matches-first form takes 6 ms for red (10 %) against 11 filters-first, and 6 ms for red M in
-# stock (1 %) against 3 (the same results on every query of bench/search.py's set).
+# against the filters, unless the vector leg chose its exact plan for these filters (they are
+# estimated to let few products through; search_plan): then the statement starts from those
+# products and checks only their documents. At 50,000 products the matches-first form takes
+# 6 ms for red (10 %) against 11 filters-first, and 6 ms for red M in stock (1 %) against 3
+# (the same results on every query of bench/search.py's set).
 LEXICAL_FILTERED = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
