@@ -164,7 +164,8 @@ async def migrate(settings: Settings) -> None:
 
 
 async def catalog_import(settings: Settings, path: Path, format: CsvFormat) -> int:
-    # The file is read whole before the database starts: one it cannot read costs no start-up.
+    # The file is opened (a .json one checked through) before the database starts: one it cannot
+    # read costs no start-up.
     file = cli.open_catalog_file(path, format=format, words=option_words(settings))
     if file is None:
         return cli.EXIT_USAGE

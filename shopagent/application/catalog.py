@@ -4,7 +4,7 @@ outbox event). Nothing is written when validation fails."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -129,10 +129,15 @@ class ImportSummary:
 
 async def import_products(
     service: CatalogService,
-    items: Sequence[tuple[str, ProductInput | ShopagentError | ImportNote]],
-    progress: Callable[[int, int], None] | None = None,
+    items: Iterable[tuple[str, ProductInput | ShopagentError | ImportNote]],
+    progress: Callable[[int], None] | None = None,
 ) -> ImportSummary:
-    """Upsert each parsed product by slug; a bad one is recorded and skipped, never fatal."""
+    """Upsert each parsed product by slug; a bad one is recorded and skipped, never fatal.
+
+    `items` is taken one at a time (a file streamed as it is read), and `progress` told how many
+    are done after each. Each product is written in its own transaction, by slug: an import cut
+    short (a crash, a lost connection) leaves only whole products, and running it again writes
+    the rest and finds the others unchanged."""
     summary = ImportSummary()
     for done, (where, item) in enumerate(items, start=1):
         if isinstance(item, ImportNote):
@@ -147,7 +152,7 @@ async def import_products(
             else:
                 setattr(summary, outcome, getattr(summary, outcome) + 1)
         if progress is not None:
-            progress(done, len(items))
+            progress(done)
     return summary
 
 

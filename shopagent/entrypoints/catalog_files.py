@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import codecs
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -41,11 +41,15 @@ from shopagent.entrypoints import shop_exports
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
 from shopagent.entrypoints.file_text import SAVE_AS_CSV, decode_file_text
 from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
+from shopagent.entrypoints.json_stream import array_elements
 from shopagent.entrypoints.shop_exports.cells import spec_value
 
 log = logging.getLogger("shopagent.catalog")
 
-__all__ = ["CSV_FORMATS", "CatalogFile", "CsvFormat", "load_catalog_file", "read_catalog_file"]
+__all__ = [
+    "CSV_FORMATS", "CatalogFile", "CatalogStream", "CsvFormat", "load_catalog_file", "open_catalog_stream",
+    "read_catalog_file",
+]  # fmt: skip
 
 PRODUCT_COLUMNS = (
     "slug",
@@ -83,14 +87,34 @@ class CatalogFile:
     encoding: str | None  # how a CSV file's bytes were read as text (see file_text); None for JSON
 
 
+@dataclass(frozen=True)
+class CatalogStream:
+    """A catalog file's records, read as they are taken: JSON and JSON Lines a block at a time
+    (the memory held does not grow with the file), CSV whole (a product's rows may be anywhere
+    in the file). `position()` says how many of the file's `size` bytes are read so far."""
+
+    records: Iterator[Parsed]
+    encoding: str | None
+    size: int
+    position: Callable[[], int]
+
+
 def read_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> list[Parsed]:
     """The records of `load_catalog_file`."""
     return load_catalog_file(path, format=format, words=words).records
 
 
 def load_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> CatalogFile:
-    """Parse a catalog file by its extension. Raises ValidationError only for the file as a whole
-    (missing, of a kind it cannot read, text in no known encoding, a header that does not fit).
+    """Parse a catalog file by its extension, whole: the records of `open_catalog_stream` in a list."""
+    stream = open_catalog_stream(path, format=format, words=words)
+    return CatalogFile(list(stream.records), stream.encoding)
+
+
+def open_catalog_stream(path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None) -> CatalogStream:
+    """Open a catalog file by its extension. Raises ValidationError only for the file as a whole
+    (missing, of a kind it cannot read, text in no known encoding, a header that does not fit, a
+    .json file that is not one valid array: it is read through once before any record is given,
+    so such a file imports nothing).
 
     `format` chooses the CSV layout (auto: from the header). With `words`, a CSV row whose colour
     or size the catalog lacks is rejected alone (the product keeps its other rows), and the
@@ -101,30 +125,43 @@ def load_catalog_file(path: Path, *, format: CsvFormat = "auto", words: OptionWo
     if suffix not in (".json", ".jsonl", ".csv"):
         raise ValidationError(f"{path.name}: unsupported file type {suffix or '(none)'}; use .json, .jsonl or .csv")
     try:
+        size = path.stat().st_size
+        if suffix == ".json":
+            with path.open("rb") as checked:
+                _check_json_array(checked)
+        if suffix in (".json", ".jsonl"):
+            file = path.open("rb")
+            read = _from_json if suffix == ".json" else _from_jsonl
+            return CatalogStream(_closing(file, read(file)), None, size, file.tell)
         data = path.read_bytes()
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror}") from None
-    if suffix == ".json":
-        return CatalogFile(list(_from_json(data.removeprefix(codecs.BOM_UTF8))), None)  # as some editors save
-    if suffix == ".jsonl":
-        return CatalogFile(list(_from_jsonl(data.removeprefix(codecs.BOM_UTF8))), None)
     text = decode_file_text(path.name, data)
-    return CatalogFile(list(_from_csv(text.text, format, words)), text.encoding)
+    return CatalogStream(iter(list(_from_csv(text.text, format, words))), text.encoding, size, lambda: size)
 
 
-def _from_json(data: bytes) -> Iterator[Parsed]:
-    try:
-        items = msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise ValidationError(f"not valid JSON: {exc}") from None
-    if not isinstance(items, list):
-        raise ValidationError("a .json catalog must be an array of products (use .jsonl for one per line)")
-    for number, item in enumerate(items, start=1):
-        yield convert(f"item {number}", item)
+def _closing(file: BinaryIO, records: Iterator[Parsed]) -> Iterator[Parsed]:
+    with file:
+        yield from records
 
 
-def _from_jsonl(data: bytes) -> Iterator[Parsed]:
-    for number, line in enumerate(data.splitlines(), start=1):
+def _check_json_array(file: BinaryIO) -> None:
+    for number, element in enumerate(array_elements(file), start=1):
+        try:
+            msgspec.json.decode(element)
+        except msgspec.DecodeError as exc:
+            raise ValidationError(f"not valid JSON: item {number}: {exc}") from None
+
+
+def _from_json(file: BinaryIO) -> Iterator[Parsed]:
+    for number, element in enumerate(array_elements(file), start=1):
+        yield convert(f"item {number}", msgspec.json.decode(element))  # checked before
+
+
+def _from_jsonl(file: BinaryIO) -> Iterator[Parsed]:
+    for number, line in enumerate(file, start=1):
+        if number == 1:
+            line = line.removeprefix(codecs.BOM_UTF8)  # as some editors save
         if not line.strip():
             continue
         try:

@@ -22,7 +22,7 @@ from shopagent.domain.errors import ConfigError, ValidationError
 from shopagent.domain.insights import UnmetSearches, parse_period
 from shopagent.domain.text import OptionWords
 from shopagent.domain.tokens import issue_token
-from shopagent.entrypoints.catalog_files import CatalogFile, CsvFormat, load_catalog_file
+from shopagent.entrypoints.catalog_files import CatalogStream, CsvFormat, open_catalog_stream
 from shopagent.entrypoints.store_page_files import ParsedPage, read_store_pages
 
 if TYPE_CHECKING:
@@ -201,25 +201,52 @@ class ProgressBar:
             self.stream.write(f"{self.label}: {done}/{total}\n")
 
 
+class ImportProgress:
+    """An import's progress: products done and the share of the file read, on one line on a
+    terminal, else a line per tenth of the file."""
+
+    def __init__(self, label: str, file: CatalogStream, stream: TextIO = sys.stderr) -> None:
+        self.label, self.file, self.stream = label, file, stream
+        self._tty = stream.isatty()
+        self._last = -1
+
+    def __call__(self, done: int) -> None:
+        share = self.file.position() / max(self.file.size, 1)
+        if self._tty:
+            if done % 100 == 0 or share >= 1:
+                self.stream.write(f"\r{self.label}: {done} products, {share:.0%} of the file")
+                self.stream.flush()
+        elif (tenth := int(10 * share)) != self._last:
+            self._last = tenth
+            self.stream.write(f"{self.label}: {done} products, {share:.0%} of the file\n")
+            self.stream.flush()
+
+    def finish(self, done: int) -> None:
+        if self._tty:
+            self.stream.write(f"\r{self.label}: {done} products, 100% of the file\n")
+
+
 def open_catalog_file(
     path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None
-) -> CatalogFile | None:
-    """`catalog import FILE`, before any database: the file read and parsed whole; None (with the
-    reason on stderr) when it cannot be read at all (missing, a workbook, unreadable text, a header
-    that does not fit)."""
+) -> CatalogStream | None:
+    """`catalog import FILE`, before any database: the file opened (a .json one checked through,
+    a CSV one read whole); None (with the reason on stderr) when it cannot be read at all
+    (missing, a workbook, unreadable text, a header that does not fit, not one JSON array)."""
     try:
-        return load_catalog_file(path, format=format, words=words)
+        return open_catalog_stream(path, format=format, words=words)
     except ValidationError as exc:
         print(f"shopagent: error: {exc}", file=sys.stderr)
         return None
 
 
 async def import_catalog_file(
-    catalog: CatalogService, path: Path, file: CatalogFile, out: TextIO = sys.stdout
+    catalog: CatalogService, path: Path, file: CatalogStream, out: TextIO = sys.stdout
 ) -> ImportSummary:
     if file.encoding is not None:
         out.write(f"{path.name}: read as {file.encoding} text\n")
-    summary = await import_products(catalog, file.records, ProgressBar(f"importing {path.name}"))
+    progress = ImportProgress(f"importing {path.name}", file)
+    summary = await import_products(catalog, file.records, progress)
+    progress.finish(summary.total)
     out.write(
         f"{path.name}: {summary.created} created, {summary.updated} updated, "
         f"{summary.unchanged} unchanged, {len(summary.rejected)} rejected"
