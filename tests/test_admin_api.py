@@ -137,6 +137,7 @@ async def test_index_status_reports_the_outbox_and_coverage(services):
     assert status == {
         "model": "hash-384", "pending": 1, "inFlight": 0, "dead": 0,
         "productsIndexed": 0, "productsTotal": 1, "deadEvents": [], "vectorIndexReady": False,
-        "vectorIndexSettings": None, "textSearchConfig": "english", "textDocuments": {},
+        "vectorIndexSettings": None, "vectorIndexBuild": None, "textSearchConfig": "english",
+        "textDocuments": {},
         "storePagesIndexed": 0, "storePagesTotal": 0,
     }  # fmt: skip

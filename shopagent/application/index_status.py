@@ -22,6 +22,7 @@ class IndexStatus(msgspec.Struct, frozen=True, rename="camel"):
     dead_events: list[dict[str, Any]]
     vector_index_ready: bool = False  # False: searches scan the model's chunks until it is built
     vector_index_settings: str | None = None  # how the ready index was built, "m=16, ef_construction=64"
+    vector_index_build: str | None = None  # a build in progress: its phase and how far it is
     text_search_config: str = ""  # the configuration full-text documents are written in
     text_documents: dict[str, int] = msgspec.field(default_factory=dict)  # products by configuration
     store_pages_indexed: int = 0  # store pages whose passages come from the model
@@ -53,6 +54,7 @@ async def index_status(
         dead_events=dead,
         vector_index_ready=state.ready,
         vector_index_settings=state.settings,
+        vector_index_build=state.building,
         text_search_config=coverage.text_search_config,
         text_documents=coverage.text_documents,
         store_pages_indexed=page_coverage.pages_indexed,

@@ -179,6 +179,7 @@ class VectorIndexSpec:
 class VectorIndexState:
     ready: bool  # the model's vector index exists and is valid
     settings: str | None  # as VectorIndexSpec.describe() puts it, when ready
+    building: str | None = None  # how far a build in progress is, when one is ("loading tuples: 1200 chunks")
 
 
 class IndexBuild(enum.Enum):

@@ -291,6 +291,8 @@ def _row_order(entry: tuple[str, str]) -> int:
 def _vector_index(status: IndexStatus) -> str:
     if status.vector_index_ready:
         return f"ready ({status.vector_index_settings})"
+    if status.vector_index_build:
+        return f"building ({status.vector_index_build}); searches scan every chunk until it is ready"
     return "not built: searches scan every chunk until the indexer builds it (once its backlog drains)"
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
+import math
 
 import anyio
 import asyncpg
@@ -20,6 +22,9 @@ from shopagent.domain.indexing import MODEL_ID
 _VECTOR_INDEX_LOCK = 0x5A0B_A6E8
 _BUILD_TIMEOUT_SECONDS = 24 * 3600
 _DEFAULT_SPEC = VectorIndexSpec()
+_SMALLEST_BUILD_MB = 64  # PostgreSQL's own default maintenance_work_mem
+
+log = logging.getLogger("shopagent.indexing")
 
 
 class PostgresVectorIndexAdmin:
@@ -29,13 +34,24 @@ class PostgresVectorIndexAdmin:
     async def state(self, model: str) -> VectorIndexState:
         async with self._pool.acquire() as conn:
             settings = await _ready_index_settings(conn, vector_index_name(model))
-        return VectorIndexState(ready=settings is not None, settings=settings)
+            building = None if settings is not None else await build_progress(conn, vector_index_name(model))
+        return VectorIndexState(ready=settings is not None, settings=settings, building=building)
 
     async def build(self, model: str, dimension: int, spec: VectorIndexSpec) -> IndexBuild:
         return await ensure_vector_index(self._pool, model, dimension, spec)
 
     async def drop(self, model: str) -> bool:
         return await drop_vector_index(self._pool, model)
+
+
+def build_memory_mb(chunks: int, dimension: int, m: int) -> int:
+    """The memory (MiB) pgvector needs to build an HNSW index over `chunks` half-precision
+    vectors of `dimension` in memory: per chunk the vector (2 bytes a dimension), its layer-0
+    neighbours (2m, 16 bytes each) and ~170 bytes of bookkeeping, plus a tenth to spare. Past
+    it the build goes on on disk, several times slower (at 384 dimensions and m = 16, 512 MiB
+    filled at ~390,000 chunks: 1,376 bytes each)."""
+    per_chunk = 2 * dimension + 8 + 32 * m + 170
+    return max(_SMALLEST_BUILD_MB, math.ceil(chunks * per_chunk * 1.1 / 2**20))
 
 
 def vector_index_name(model: str) -> str:
@@ -81,7 +97,9 @@ async def ensure_vector_index(
                 spec.ef_construction,
                 model,
             )
-            await conn.execute(f"SET maintenance_work_mem = '{int(spec.build_memory_mb)}MB'; SET statement_timeout = 0")
+            memory = await _build_memory(conn, model, dimension, spec)
+            await conn.execute(f"SET maintenance_work_mem = '{memory}MB'; SET statement_timeout = 0")
+            conn.add_log_listener(_log_notice)  # pgvector says when the graph outgrows the memory
             try:
                 # Not the pool's command timeout either: a large catalog takes minutes to build.
                 await conn.execute(statement, timeout=_BUILD_TIMEOUT_SECONDS)
@@ -94,10 +112,60 @@ async def ensure_vector_index(
         finally:
             # Best effort: releasing the connection to the pool resets it (RESET ALL and
             # pg_advisory_unlock_all) anyway, and a broken one is discarded.
+            conn.remove_log_listener(_log_notice)
             with contextlib.suppress(Exception):
                 await conn.execute("RESET maintenance_work_mem; RESET statement_timeout")
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
     return IndexBuild.BUILT
+
+
+async def _build_memory(conn: asyncpg.Connection, model: str, dimension: int, spec: VectorIndexSpec) -> int:
+    """The build memory (MiB) the model's chunks need, at most the configured one (the operator's
+    budget); a warning naming the setting when that is too little."""
+    chunks = await conn.fetchval("SELECT count(*) FROM product_chunk WHERE model = $1", model)
+    needed = build_memory_mb(chunks, dimension, spec.m)
+    if needed > spec.build_memory_mb:
+        log.warning(
+            "the vector index of %s over %d chunks needs ~%d MiB to be built in memory, more than "
+            "indexer.index_build_memory_mb (%d): the build will be several times slower once its graph "
+            "outgrows that; raise it (SHOPAGENT_INDEXER__INDEX_BUILD_MEMORY_MB=%d) if the database has the memory",
+            model,
+            chunks,
+            needed,
+            spec.build_memory_mb,
+            needed,
+        )
+    else:
+        log.info("building the vector index of %s over %d chunks with %d MiB", model, chunks, needed)
+    return min(needed, spec.build_memory_mb)
+
+
+def _log_notice(_conn: object, message: asyncpg.PostgresLogMessage) -> None:
+    """A notice or warning of the build (pgvector's "hnsw graph no longer fits into
+    maintenance_work_mem"), into our log instead of the connection's."""
+    text = " ".join(str(part) for part in (message.message, message.detail, message.hint) if part)
+    level = logging.WARNING if message.severity in ("WARNING", "ERROR") else logging.INFO
+    log.log(level, "PostgreSQL, building the vector index: %s", text)
+
+
+async def build_progress(conn: asyncpg.Connection, name: str) -> str | None:
+    """How far a build of the index `name` in progress is (`pg_stat_progress_create_index`), or None."""
+    row = await conn.fetchrow(
+        """
+        SELECT phase, tuples_done, tuples_total, blocks_done, blocks_total FROM pg_stat_progress_create_index
+        WHERE index_relid = to_regclass($1)
+        """,
+        name,
+    )
+    if row is None:
+        return None
+    parts = [row["phase"]]
+    if row["tuples_done"]:
+        total = f" of {row['tuples_total']}" if row["tuples_total"] else ""
+        parts.append(f"{row['tuples_done']}{total} chunks")
+    if row["blocks_total"]:
+        parts.append(f"{row['blocks_done']} of {row['blocks_total']} table blocks read")
+    return ", ".join(parts)
 
 
 async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:

@@ -1,0 +1,93 @@
+"""The vector index build: memory sized from the chunk count, PostgreSQL's notices in our log,
+and its progress in the index status."""
+
+from __future__ import annotations
+
+import logging
+
+import anyio
+import asyncpg
+import numpy as np
+import pytest
+from pgvector import Vector
+from pgvector.asyncpg import register_vector
+
+from shopagent.adapters.postgres.database import open_pool
+from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin, build_memory_mb, ensure_vector_index
+from shopagent.application.ports import IndexBuild, VectorIndexSpec
+from tests.helpers import eventually
+
+MODEL, DIM = "build-test-32", 32
+
+
+@pytest.mark.unit
+def test_the_build_memory_follows_the_chunks_and_their_dimension():
+    # The observed cliff: 512 MiB filled at ~390,000 chunks of 384 dimensions (m = 16).
+    assert 512 <= build_memory_mb(390_000, 384, 16) <= 640
+    assert build_memory_mb(3_500_000, 384, 16) > 10 * build_memory_mb(300_000, 384, 16)
+    assert build_memory_mb(390_000, 768, 16) > build_memory_mb(390_000, 384, 16)
+    assert build_memory_mb(100, 384, 16) == 64  # never under PostgreSQL's own default
+
+
+async def _chunks(dsn: str, count: int) -> None:
+    rng = np.random.default_rng(3)
+    conn = await asyncpg.connect(dsn)
+    try:
+        await register_vector(conn)
+        await conn.copy_records_to_table(
+            "product",
+            columns=["slug", "name", "category", "price", "currency", "price_low", "price_high"],
+            records=[(f"p-{n}", f"P {n}", "Things", 10, "EUR", 10, 10) for n in range(count)],
+        )
+        ids = [r["id"] for r in await conn.fetch("SELECT id FROM product ORDER BY id")]
+        await conn.copy_records_to_table(
+            "product_chunk",
+            columns=["product_id", "model", "ordinal", "kind", "content", "content_hash", "embedding"],
+            records=[(i, MODEL, 0, "title", "x", b"0", Vector(v)) for i, v in zip(ids, rng.normal(size=(count, DIM)))],
+        )
+    finally:
+        await conn.close()
+
+
+@pytest.mark.db
+@pytest.mark.anyio
+async def test_a_build_given_too_little_memory_warns_with_the_setting_and_logs_pgvectors_notice(database, caplog):
+    await _chunks(database, 3_000)  # ~2.4 MB of graph
+    caplog.set_level(logging.INFO, logger="shopagent.indexing")
+    async with open_pool(database, min_size=1, max_size=2, connect_timeout=10, command_timeout=60) as pool:
+        # 1 MiB (below what settings allow, so the graph surely outgrows it)
+        assert await ensure_vector_index(pool, MODEL, DIM, VectorIndexSpec(build_memory_mb=1)) is IndexBuild.BUILT
+    messages = [r.getMessage() for r in caplog.records if r.name == "shopagent.indexing"]
+    warning = next(m for m in messages if "needs ~" in m)
+    assert "over 3000 chunks" in warning and "SHOPAGENT_INDEXER__INDEX_BUILD_MEMORY_MB=64" in warning
+    assert any("PostgreSQL, building the vector index: hnsw graph no longer fits" in m for m in messages), messages
+
+
+@pytest.mark.db
+@pytest.mark.anyio
+async def test_index_status_shows_a_build_in_progress(database):
+    await _chunks(database, 200)
+    async with open_pool(database, min_size=1, max_size=3, connect_timeout=10, command_timeout=60) as pool:
+        admin = PostgresVectorIndexAdmin(pool)
+        writer = await asyncpg.connect(database)
+        try:
+            # A chunk write still open: a concurrent build waits for it, in a phase it reports.
+            transaction = writer.transaction()
+            await transaction.start()
+            await writer.execute(
+                "UPDATE product_chunk SET content = 'y' WHERE ctid = (SELECT min(ctid) FROM product_chunk)"
+            )
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(admin.build, MODEL, DIM, VectorIndexSpec())
+
+                async def building() -> str | None:
+                    return (await admin.state(MODEL)).building
+
+                phase = await eventually(building, timeout=30)
+                assert "waiting" in phase, phase
+                assert not (await admin.state(MODEL)).ready
+                await transaction.commit()
+        finally:
+            await writer.close()
+        state = await admin.state(MODEL)
+        assert state.ready and state.building is None
