@@ -43,7 +43,10 @@ async def _chunks(dsn: str, count: int) -> None:
         await conn.copy_records_to_table(
             "product_chunk",
             columns=["product_id", "model", "ordinal", "kind", "content", "content_hash", "embedding"],
-            records=[(i, MODEL, 0, "title", "x", b"0", Vector(v)) for i, v in zip(ids, rng.normal(size=(count, DIM)))],
+            records=[
+                (i, MODEL, 0, "title", "x", b"0", Vector(v))
+                for i, v in zip(ids, rng.normal(size=(count, DIM)), strict=True)
+            ],
         )
     finally:
         await conn.close()
