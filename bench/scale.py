@@ -1,0 +1,245 @@
+"""Scale: a generated catalog of N products through the whole pipeline, as a growing shop runs it.
+
+    python bench/scale.py [--products 100000] [--queries 50] [--quick]
+
+Everything lives in one temporary folder (TMPDIR honoured) removed on exit. It writes a `.json`
+catalog of `--products` products (texts drawn from bench/search.py's shop vocabulary; ~10 % come
+in red, ~1 % in red M in stock, ~0.1 % in purple), starts an embedded PostgreSQL, and reports:
+
+- the import: `shopagent catalog import FILE` as its own process, its wall time and peak RSS;
+- the drain: the indexer (hash embeddings, `indexer.*` settings as configured) run here until
+  every import event is done, its rate; then the HNSW build, its time, with the
+  `maintenance_work_mem` it took and PostgreSQL's `max_parallel_maintenance_workers`;
+- the database's size (chunks, the HNSW index);
+- per filter selectivity, over `--queries` queries: the vector leg's recall@10 against exact
+  distances with the same filters, its p50/p95 and the plan it chose, and the fused search's
+  p50/p95. Query embedding is the hash embedder's (microseconds).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # the checkout, not bench/ (see bench/search.py)
+
+import argparse
+import logging
+import os
+import subprocess
+import time
+from decimal import Decimal
+
+import anyio
+import msgspec
+import numpy as np
+
+from bench.common import Provenance, grid, scratch
+from bench.search import COLORS, KINDS, MATERIALS, QUALITIES, SENTENCES, SIZES, USES, percentile
+from shopagent import bootstrap
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.postgres.database import ensure_database
+from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.adapters.postgres.vector_index import vector_index_name
+from shopagent.domain.ranking import VECTOR_ONLY
+from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings
+from shopagent.wiring.services import open_core, open_indexer, open_search
+from shopagent.wiring.startup import INDEXER_ACTORS
+
+FILTERS = [
+    ("~50 %", {"max_price": Decimal("205.00")}),
+    ("~10 %", {"colors": ["red"]}),
+    ("~1 %", {"colors": ["red"], "sizes": ["M"], "in_stock": True}),
+    ("~0.1 %", {"colors": ["purple"]}),
+    ("none", {}),
+]
+
+
+def product(n: int, rng: np.random.Generator) -> dict:
+    category = list(KINDS)[int(rng.integers(len(KINDS)))]
+    kind = KINDS[category][int(rng.integers(len(KINDS[category])))]
+    material, quality = MATERIALS[int(rng.integers(len(MATERIALS)))], QUALITIES[int(rng.integers(len(QUALITIES)))]
+    use = USES[int(rng.integers(len(USES)))]
+    sentences = [SENTENCES[int(rng.integers(len(SENTENCES)))].format(q=quality, u=use, m=material) for _ in range(3)]
+    roll, colour = rng.random(), COLORS[n % len(COLORS)]
+    variations = [{"color": colour, "size": str(size), "quantity": int(rng.integers(0, 6)), "reserved": 0}
+                  for size in rng.choice(SIZES, size=2, replace=False)]  # fmt: skip
+    if roll < 0.001:
+        variations.append({"color": "purple", "size": "M", "quantity": 3, "reserved": 0})
+    elif roll < 0.011:
+        variations.append({"color": "red", "size": "M", "quantity": 3, "reserved": 0})
+    elif roll < 0.10:
+        variations.append({"color": "red", "size": "L", "quantity": 3, "reserved": 0})
+    return {
+        "slug": f"p-{n}",
+        "name": f"{quality.title()} {material.title()} {kind.title()} {n}",
+        "category": category,
+        "description": f"A {quality} {kind} for {use}. " + " ".join(sentences),
+        "material": material,
+        "price": f"{rng.uniform(10, 400):.2f}",
+        "variations": variations,
+    }
+
+
+def write_catalog(path: Path, products: int) -> None:
+    rng = np.random.default_rng(5)
+    with path.open("wb") as out:
+        out.write(b"[\n")
+        for n in range(products):
+            out.write((b",\n" if n else b"") + msgspec.json.encode(product(n, rng)))
+        out.write(b"\n]\n")
+
+
+def run_import(path: Path, dsn: str) -> tuple[float, float, str]:
+    """`shopagent catalog import` as its own process: (seconds, peak RSS in MiB, its last output line)."""
+    env = {**os.environ, "SHOPAGENT_DATABASE_URL": dsn, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
+    began = time.perf_counter()
+    process = subprocess.Popen(  # noqa: S603 - this checkout's own command
+        [sys.executable, "-m", "shopagent", "catalog", "import", str(path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdout is not None
+    output = process.stdout.read().decode()
+    _, status, usage = os.wait4(process.pid, 0)  # this child's own peak, not every child's
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"the import failed ({process.returncode}): {output[-500:]}")
+    return time.perf_counter() - began, usage.ru_maxrss / 1024, output.strip().splitlines()[-1]
+
+
+class BuildLog(logging.Handler):
+    """The indexer's messages about the vector index build (its memory, PostgreSQL's notices)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "vector index" in message:
+            self.lines.append(message)
+
+
+async def drain(settings: Settings, embedder: HashEmbedder) -> tuple[float, float, int]:
+    """Run the indexer here until the import's events are done and the vector index is built:
+    (drain seconds, build seconds, events)."""
+    async with (
+        open_core(settings, INDEXER_ACTORS) as core,
+        open_search(core, embedder=embedder) as searching,
+        open_indexer(searching) as indexing,
+    ):
+        async with core.pool.acquire() as conn:
+            row = await conn.fetchrow(
+                "SELECT count(*) AS n, min(id) AS first FROM outbox_event WHERE status = 'pending'"
+            )
+        marks: dict[str, float] = {"start": time.perf_counter()}
+
+        def progress(done: int, total: int) -> None:
+            if done >= total and "drained" not in marks:
+                marks["drained"] = time.perf_counter()
+
+        await bootstrap.drain_index(indexing, row["first"], row["n"], progress)
+        ended = time.perf_counter()
+    drained = marks.get("drained", ended)
+    return drained - marks["start"], ended - drained, row["n"]
+
+
+async def database_size(settings: Settings, model: str) -> str:
+    async with open_core(settings, frozenset()) as core, core.pool.acquire() as conn:
+        row = await conn.fetchrow(
+            "SELECT pg_database_size(current_database()) AS db, pg_total_relation_size('product_chunk') AS chunks,"
+            " pg_relation_size(to_regclass($1)) AS hnsw, (SELECT count(*) FROM product_chunk) AS n,"
+            " (SELECT count(*) FROM product) AS products,"
+            " current_setting('max_parallel_maintenance_workers') AS workers",
+            vector_index_name(model),
+        )
+    mib = 2**20
+    return (
+        f"{row['db'] / mib:,.0f} MiB in all; chunks {row['chunks'] / mib:,.0f} MiB ({row['n']:,} chunks, "
+        f"{row['n'] / max(1, row['products']):.1f} per product); HNSW {(row['hnsw'] or 0) / mib:,.0f} MiB; "
+        f"max_parallel_maintenance_workers {row['workers']}"
+    )
+
+
+async def searches(settings: Settings, embedder: HashEmbedder, queries: int) -> list[list[str]]:
+    rng = np.random.default_rng(9)
+    kinds = [kind for group in KINDS.values() for kind in group]
+    texts = [
+        f"{QUALITIES[int(rng.integers(len(QUALITIES)))]} {kinds[int(rng.integers(len(kinds)))]} "
+        f"for {USES[int(rng.integers(len(USES)))]}"
+        for _ in range(queries)
+    ]
+    rows = [["filter", "plan", "recall@10", "vector p50 / p95", "fused p50 / p95", "fused / vector p50"]]
+    async with open_core(settings, frozenset()) as core, open_search(core, embedder=embedder) as searching:
+        search, index = searching.search, searching.search.index
+        for label, filters in FILTERS:
+            vector_ms, fused_ms, recalls = [], [], []
+            request = search.request(texts[0], 10, **filters)
+            plan = await index.chosen_plan(request.filters, search.policy.depth)
+            for text in texts:
+                request = search.request(text, 10, **filters)
+                truth = set(await index.exact_nearest(await embedder.embed_query(text), embedder.model_id,
+                                                      request.filters, 10))  # fmt: skip
+                began = time.perf_counter()
+                found = await search.search(request, VECTOR_ONLY)
+                vector_ms.append((time.perf_counter() - began) * 1000)
+                began = time.perf_counter()
+                await search.search(request)
+                fused_ms.append((time.perf_counter() - began) * 1000)
+                hits = {h.product_id for h in found.products}
+                recalls.append(len(truth & hits) / len(truth) if truth else 1.0)
+            v50, f50 = percentile(vector_ms, 50), percentile(fused_ms, 50)
+            rows.append([
+                label, str(plan), f"{np.mean(recalls):.3f}", f"{v50:.1f} / {percentile(vector_ms, 95):.1f} ms",
+                f"{f50:.1f} / {percentile(fused_ms, 95):.1f} ms", f"{f50 / v50:.2f}",
+            ])  # fmt: skip
+    return rows
+
+
+async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
+    catalog = work / "catalog.json"
+    began = time.perf_counter()
+    write_catalog(catalog, args.products)
+    written = time.perf_counter() - began
+    server = EmbeddedPostgres(work / "data")
+    await anyio.to_thread.run_sync(server.start)
+    build_log = BuildLog()
+    logging.getLogger("shopagent.indexing").addHandler(build_log)
+    logging.getLogger("shopagent.indexing").setLevel(logging.INFO)
+    try:
+        await ensure_database(server.dsn("postgres"), "bench_scale")
+        dsn = server.dsn("bench_scale")
+        settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="hash"))
+        async with open_core(settings, frozenset()):
+            pass  # migrated before the import's clock starts
+        seconds, rss, said = await anyio.to_thread.run_sync(run_import, catalog, dsn)
+        embedder = HashEmbedder(settings.embedding.hash_dimensions)
+        drained, built, events = await drain(settings, embedder)
+        size = await database_size(settings, embedder.model_id)
+        search_rows = await searches(settings, embedder, args.queries)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(server.stop)
+    megabytes = catalog.stat().st_size / 2**20
+    print(f"catalog    {args.products:,} products, {megabytes:,.0f} MiB of JSON (written in {written:.0f} s)")
+    print(f"import     {seconds:,.0f} s ({args.products / seconds:,.0f} products/s), peak RSS {rss:,.0f} MiB: {said}")
+    print(f"drain      {events:,} events in {drained:,.0f} s ({events / drained:,.0f}/s), one indexer process")
+    print(f"HNSW build {built:,.1f} s; " + " | ".join(build_log.lines))
+    print(f"database   {size}")
+    grid(search_rows)
+    print(provenance.line())
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a check that the script runs")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.products, arguments.queries = 300, 6
+    provenance = Provenance()
+    with scratch("shopagent-bench-scale-") as folder:
+        anyio.run(main, arguments, folder, provenance, backend="asyncio")
