@@ -32,7 +32,16 @@ def untracked() -> set[str]:
 
 
 def test_every_bench_is_covered() -> None:
-    expected = {"startup.py", "memory.py", "chat.py", "outage.py", "search.py", "indexing.py", "connections.py", "scale.py"}
+    expected = {
+        "startup.py",
+        "memory.py",
+        "chat.py",
+        "outage.py",
+        "search.py",
+        "indexing.py",
+        "connections.py",
+        "scale.py",
+    }
     assert expected <= set(BENCHES)
 
 
