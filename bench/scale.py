@@ -12,8 +12,10 @@ in red, ~1 % in red M in stock, ~0.1 % in purple), starts an embedded PostgreSQL
   `maintenance_work_mem` it took and PostgreSQL's `max_parallel_maintenance_workers`;
 - the database's size (chunks, the HNSW index);
 - per filter selectivity, over `--queries` queries: the vector leg's recall@10 against exact
-  distances with the same filters, its p50/p95 and the plan it chose, and the fused search's
-  p50/p95. Query embedding is the hash embedder's (microseconds).
+  distances with the same filters, its p50/p95 and the plan it chose, the lexical leg's p50
+  (the search with that leg alone) and the fused search's p50/p95. Query embedding is the hash
+  embedder's (microseconds). `--explain`: EXPLAIN ANALYZE of the lexical leg's statement for one
+  query a filter.
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ from shopagent import bootstrap
 from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.adapters.postgres.database import ensure_database
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
+from shopagent.adapters.postgres.search_plan import Plan
+from shopagent.adapters.postgres.search_sql import LEXICAL_ANY, filter_args, lexical_sql
 from shopagent.adapters.postgres.vector_index import vector_index_name
-from shopagent.domain.ranking import VECTOR_ONLY
+from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY
 from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings
 from shopagent.wiring.services import open_core, open_indexer, open_search
 from shopagent.wiring.startup import INDEXER_ACTORS
@@ -163,7 +167,31 @@ async def database_size(settings: Settings, model: str) -> str:
     )
 
 
-async def searches(settings: Settings, embedder: HashEmbedder, queries: int) -> list[list[str]]:
+async def explain_lexical(searching, text: str, filters: dict, plan: Plan) -> str:
+    """EXPLAIN ANALYZE of the lexical leg's statement for `text` under `filters`, as the search runs it."""
+    search, index = searching.search, searching.search.index
+    request = search.request(text, 10, **filters)
+    vocabulary = await search.vocabulary()
+    terms = vocabulary.terms(request.query).terms
+    matching = vocabulary.rarest(terms, search.policy.lexical_match_products)
+    depth = max(search.policy.depth, request.limit)
+    config = index._config  # the configuration the search uses
+    if request.filters.any:
+        sql = lexical_sql(request.filters, filter_first=plan is Plan.EXACT)
+        args = (config, list(terms), depth, *filter_args(request.filters), list(matching))
+    else:
+        sql, args = LEXICAL_ANY, (config, list(terms), depth, list(matching))
+    async with searching.pool.acquire() as conn, conn.transaction(readonly=True):
+        await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+        lines = await conn.fetch("EXPLAIN (ANALYZE, BUFFERS) " + sql, *args)
+    return f"{text!r} {filters or 'no filter'} (matched on {list(matching)}):\n" + "\n".join(
+        "    " + r[0] for r in lines
+    )
+
+
+async def searches(
+    settings: Settings, embedder: HashEmbedder, queries: int, explain: bool, explained: list[str]
+) -> list[list[str]]:
     rng = np.random.default_rng(9)
     kinds = [kind for group in KINDS.values() for kind in group]
     texts = [
@@ -171,11 +199,11 @@ async def searches(settings: Settings, embedder: HashEmbedder, queries: int) -> 
         f"for {USES[int(rng.integers(len(USES)))]}"
         for _ in range(queries)
     ]
-    rows = [["filter", "plan", "recall@10", "vector p50 / p95", "fused p50 / p95", "fused / vector p50"]]
+    rows = [["filter", "plan", "recall@10", "vector p50 / p95", "lexical p50", "fused p50 / p95", "fused / vector p50"]]
     async with open_core(settings, frozenset()) as core, open_search(core, embedder=embedder) as searching:
         search, index = searching.search, searching.search.index
         for label, filters in FILTERS:
-            vector_ms, fused_ms, recalls = [], [], []
+            vector_ms, lexical_ms, fused_ms, recalls = [], [], [], []
             request = search.request(texts[0], 10, **filters)
             plan = await index.chosen_plan(request.filters, search.policy.depth)
             for text in texts:
@@ -186,14 +214,20 @@ async def searches(settings: Settings, embedder: HashEmbedder, queries: int) -> 
                 found = await search.search(request, VECTOR_ONLY)
                 vector_ms.append((time.perf_counter() - began) * 1000)
                 began = time.perf_counter()
+                await search.search(request, LEXICAL_ONLY)
+                lexical_ms.append((time.perf_counter() - began) * 1000)
+                began = time.perf_counter()
                 await search.search(request)
                 fused_ms.append((time.perf_counter() - began) * 1000)
                 hits = {h.product_id for h in found.products}
                 recalls.append(len(truth & hits) / len(truth) if truth else 1.0)
             v50, f50 = percentile(vector_ms, 50), percentile(fused_ms, 50)
+            if explain:
+                explained.append(await explain_lexical(searching, texts[0], filters, plan))
             rows.append([
                 label, str(plan), f"{np.mean(recalls):.3f}", f"{v50:.1f} / {percentile(vector_ms, 95):.1f} ms",
-                f"{f50:.1f} / {percentile(fused_ms, 95):.1f} ms", f"{f50 / v50:.2f}",
+                f"{percentile(lexical_ms, 50):.1f} ms", f"{f50:.1f} / {percentile(fused_ms, 95):.1f} ms",
+                f"{f50 / v50:.2f}",
             ])  # fmt: skip
     return rows
 
@@ -218,7 +252,8 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
         embedder = HashEmbedder(settings.embedding.hash_dimensions)
         drained, built, events = await drain(settings, embedder)
         size = await database_size(settings, embedder.model_id)
-        search_rows = await searches(settings, embedder, args.queries)
+        explained: list[str] = []
+        search_rows = await searches(settings, embedder, args.queries, args.explain, explained)
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
@@ -229,6 +264,8 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
     print(f"HNSW build {built:,.1f} s; " + " | ".join(build_log.lines))
     print(f"database   {size}")
     grid(search_rows)
+    for text in explained:
+        print(text)
     print(provenance.line())
 
 
@@ -236,10 +273,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--products", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the lexical leg, one query a filter")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a check that the script runs")
     arguments = parser.parse_args()
     if arguments.quick:
-        arguments.products, arguments.queries = 300, 6
+        arguments.products, arguments.queries, arguments.explain = 300, 6, True
     provenance = Provenance()
     with scratch("shopagent-bench-scale-") as folder:
         anyio.run(main, arguments, folder, provenance, backend="asyncio")
