@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import read_catalog_file
 from shopagent.entrypoints.json_stream import array_elements
 from tests.factories import product_input
-from tests.helpers import shopagent
+from tests.helpers import eventually, shopagent
 
 PEAK_MEMORY = [sys.executable, str(Path(__file__).parent / "peak_memory.py")]
 TRICKY = [
@@ -105,7 +106,12 @@ async def test_an_import_killed_half_way_is_finished_by_running_it_again(databas
     _write_catalog(path, 3_000)
     env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
     async with shopagent("catalog", "import", str(path), env=env) as proc:
-        await proc.wait_for_log("products, 40% of the file", timeout=300)  # progress, while it goes
+
+        async def written_a_third() -> bool:  # the progress lines say how many are done
+            done = [re.search(r"catalog.json: (\d+) products, \d+% of the file", e["message"]) for e in proc.logs]
+            return any(int(m[1]) >= 1_000 for m in done if m)
+
+        await eventually(written_a_third, timeout=300)
         proc.signal(signal.SIGKILL)
         assert await proc.wait_exit() == -signal.SIGKILL
     conn = await asyncpg.connect(database)
