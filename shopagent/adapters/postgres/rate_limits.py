@@ -8,8 +8,7 @@ the same statement tells how long until one is back. A key's first take creates 
 
 from __future__ import annotations
 
-import asyncpg
-
+from shopagent.adapters.postgres.pool import ConnectionPool
 from shopagent.application.ports.operations import Taken
 
 _REFILLED = "least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.updated_at)::float8 * $3::float8)"
@@ -35,7 +34,7 @@ _CREATE = """
 
 
 class PostgresRateLimits:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
