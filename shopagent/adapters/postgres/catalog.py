@@ -173,6 +173,8 @@ class PostgresCatalog:
 
 async def _fetch(conn: Connection, product_id: int) -> Product:
     row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+    if row is None:
+        raise NotFound(f"product {product_id} does not exist")
     return _product(row)
 
 

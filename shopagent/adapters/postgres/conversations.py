@@ -162,6 +162,7 @@ class PostgresConversations:
                 """,
                 conversation_id,
             )
+        assert row is not None  # a SELECT without FROM: always one row
         if row["processing"] is None:
             return None
         return bool(row["deleted"])

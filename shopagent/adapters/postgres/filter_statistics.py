@@ -87,6 +87,7 @@ class FilterStatistics:
 
 async def read_filter_statistics(conn: Connection) -> FilterStatistics:
     row = await conn.fetchrow(_READ)
+    assert row is not None  # aggregates without GROUP BY: always one row
     groups = zip(
         row["colors"] or (),
         row["sizes"] or (),

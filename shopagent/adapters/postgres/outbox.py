@@ -162,6 +162,7 @@ class PostgresOutbox:
         """The outbox events waiting (due or backing off), in flight and dead-lettered."""
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(_BACKLOG)
+        assert row is not None  # aggregates without GROUP BY: always one row
         return IndexBacklog(
             pending=row["pending"],
             in_flight=row["in_flight"],
@@ -233,6 +234,7 @@ class PostgresOutbox:
                 """
             )
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        assert row is not None  # aggregates without GROUP BY: always one row
         return row["n"], row["first"]
 
     async def enqueue_indexed_with_other_models(self, model: str) -> int:

@@ -42,7 +42,9 @@ class PostgresRateLimits:
         rate = per_minute / 60
         async with self._pool.acquire() as conn:
             for _ in range(3):
-                tokens, available = await conn.fetchrow(_TAKE, key, float(burst), rate, most)
+                row = await conn.fetchrow(_TAKE, key, float(burst), rate, most)
+                assert row is not None  # a SELECT without FROM: always one row
+                tokens, available = row
                 if tokens is not None:
                     return Taken(tokens)
                 if available is not None:

@@ -39,6 +39,7 @@ class PostgresStorePages:
                 )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"a store page with slug {draft.slug!r} already exists") from None
+            assert row is not None  # an INSERT without ON CONFLICT returns its row or raises
             await record_event(conn, EventKind.PAGE_UPSERTED, row["id"])
         return _page(row)
 

@@ -135,6 +135,7 @@ class PostgresPassageStore:
                 """,
                 model,
             )
+        assert row is not None  # a SELECT without FROM: always one row
         return PageCoverage(pages_indexed=row["indexed"], pages_total=row["total"])
 
     async def candidates(
