@@ -15,6 +15,7 @@ import math
 import anyio
 import asyncpg
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import IndexBuild, VectorIndexSpec, VectorIndexState
 from shopagent.domain.indexing import MODEL_ID
 
@@ -28,7 +29,7 @@ log = logging.getLogger("shopagent.indexing")
 
 
 class PostgresVectorIndexAdmin:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def state(self, model: str) -> VectorIndexState:
@@ -61,7 +62,7 @@ def vector_index_name(model: str) -> str:
 
 
 async def ensure_vector_index(
-    pool: asyncpg.Pool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
+    pool: ConnectionPool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
 ) -> IndexBuild:
     """Build the HNSW cosine index over one model's chunks unless it exists or another
     process is building it.
@@ -119,7 +120,7 @@ async def ensure_vector_index(
     return IndexBuild.BUILT
 
 
-async def _build_memory(conn: asyncpg.Connection, model: str, dimension: int, spec: VectorIndexSpec) -> int:
+async def _build_memory(conn: Connection, model: str, dimension: int, spec: VectorIndexSpec) -> int:
     """The build memory (MiB) the model's chunks need, at most the configured one (the operator's
     budget); a warning naming the setting when that is too little."""
     chunks = await conn.fetchval("SELECT count(*) FROM product_chunk WHERE model = $1", model)
@@ -148,7 +149,7 @@ def _log_notice(_conn: object, message: asyncpg.PostgresLogMessage) -> None:
     log.log(level, "PostgreSQL, building the vector index: %s", text)
 
 
-async def build_progress(conn: asyncpg.Connection, name: str) -> str | None:
+async def build_progress(conn: Connection, name: str) -> str | None:
     """How far a build of the index `name` in progress is (`pg_stat_progress_create_index`), or None."""
     row = await conn.fetchrow(
         """
@@ -168,7 +169,7 @@ async def build_progress(conn: asyncpg.Connection, name: str) -> str | None:
     return ", ".join(parts)
 
 
-async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
+async def drop_vector_index(pool: ConnectionPool, model: str) -> bool:
     """Drop one model's vector index, waiting for a build in progress to finish first."""
     name = vector_index_name(model)
     async with pool.acquire() as conn:
@@ -186,13 +187,13 @@ async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
 
 
-async def _index_validity(conn: asyncpg.Connection, name: str) -> bool | None:
+async def _index_validity(conn: Connection, name: str) -> bool | None:
     """True: the index is usable; False: it exists but is not valid (a build in progress,
     failed or cancelled); None: there is no such index."""
     return await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
 
 
-async def _ready_index_settings(conn: asyncpg.Connection, name: str) -> str | None:
+async def _ready_index_settings(conn: Connection, name: str) -> str | None:
     """The HNSW settings of the index when it exists and is valid ("m=16, ef_construction=64"),
     else None."""
     row = await conn.fetchrow(
