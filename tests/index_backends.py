@@ -1,8 +1,9 @@
 """Implementations of the indexing ports (`Outbox`, `ChunkStore`, `IndexingUnitOfWork`,
-`VectorIndexAdmin`) for the contract suites: each gives all four over one fresh store, with the catalog whose writes
-record the outbox events. Another implementation joins the suites by adding a factory to
-`BACKENDS` (and its name to the `index_backend` fixture's params): it takes the pytest request
-(for the fixtures it needs, synchronously) and returns the async context that opens it."""
+`VectorIndexAdmin`) for the contract suites, PostgreSQL's and the in-memory twins: each gives all
+four over one fresh store, with the catalog whose writes record the outbox events. Another
+implementation joins the suites by adding a factory to `BACKENDS` (and its name to the
+`index_backend` fixture's params): it takes the pytest request (for the fixtures it needs,
+synchronously) and returns the async context that opens it."""
 
 from __future__ import annotations
 
@@ -68,4 +69,32 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
         )
 
 
-BACKENDS = {"postgres": postgres_backend}
+def memory_backend(request: pytest.FixtureRequest) -> AbstractAsyncContextManager[IndexBackend]:
+    """The in-memory twins (shopagent.adapters.memory), over one fresh store."""
+    return _memory_backend()
+
+
+@contextlib.asynccontextmanager
+async def _memory_backend() -> AsyncIterator[IndexBackend]:
+    from shopagent.adapters.memory.storage import MemoryStorage
+    from shopagent.settings import Settings
+    from shopagent.wiring.policies import catalog_rules
+
+    storage = MemoryStorage()
+
+    @contextlib.asynccontextmanager
+    async def building_elsewhere() -> AsyncIterator[None]:
+        with storage.vector_index.built_elsewhere():
+            yield
+
+    yield IndexBackend(
+        outbox=storage.outbox,
+        chunks=storage.chunks,
+        unit=storage.unit,
+        vector_index=storage.vector_index,
+        catalog=CatalogService(storage.catalog, catalog_rules(Settings())),
+        building_elsewhere=building_elsewhere,
+    )
+
+
+BACKENDS = {"postgres": postgres_backend, "memory": memory_backend}
