@@ -11,11 +11,13 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from typing import Any
 
 import asyncpg
 import pytest
 
 from shopagent.application.catalog import CatalogService
+from shopagent.application.ports import SearchIndex
 from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, Outbox, VectorIndexAdmin
 
 
@@ -26,6 +28,7 @@ class IndexBackend:
     unit: IndexingUnitOfWork  # stores chunk sets and completes their events, in one transaction
     vector_index: VectorIndexAdmin
     catalog: CatalogService  # its writes queue the outbox events
+    search: SearchIndex  # over the catalog and the stored chunk sets
     # While entered, another process is building the vector index (and holds off others).
     building_elsewhere: Callable[[], AbstractAsyncContextManager[None]]
 
@@ -42,6 +45,7 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     from shopagent.adapters.postgres.database import GuardedPool, open_pool
     from shopagent.adapters.postgres.indexing_unit import PostgresIndexingUnitOfWork
     from shopagent.adapters.postgres.outbox import PostgresOutbox
+    from shopagent.adapters.postgres.search import PostgresSearchIndex
     from shopagent.adapters.postgres.store_passages import PostgresPassageStore
     from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, PostgresVectorIndexAdmin
     from shopagent.settings import Settings
@@ -65,17 +69,19 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
             unit=PostgresIndexingUnitOfWork(pool, chunks, PostgresPassageStore(pool)),
             vector_index=PostgresVectorIndexAdmin(pool),
             catalog=CatalogService(PostgresCatalog(pool), catalog_rules(Settings())),
+            search=PostgresSearchIndex(pool),
             building_elsewhere=building_elsewhere,
         )
 
 
 def memory_backend(request: pytest.FixtureRequest) -> AbstractAsyncContextManager[IndexBackend]:
     """The in-memory twins (shopagent.adapters.memory), over one fresh store."""
-    return _memory_backend()
+    return memory_backend_with()
 
 
 @contextlib.asynccontextmanager
-async def _memory_backend() -> AsyncIterator[IndexBackend]:
+async def memory_backend_with(search: type[Any] | None = None) -> AsyncIterator[IndexBackend]:
+    """The in-memory twins, with `search` (a `MemorySearchIndex` class) as the search twin when given."""
     from shopagent.adapters.memory.storage import MemoryStorage
     from shopagent.settings import Settings
     from shopagent.wiring.policies import catalog_rules
@@ -93,6 +99,7 @@ async def _memory_backend() -> AsyncIterator[IndexBackend]:
         unit=storage.unit,
         vector_index=storage.vector_index,
         catalog=CatalogService(storage.catalog, catalog_rules(Settings())),
+        search=search(storage.catalog, storage.chunks) if search is not None else storage.search,
         building_elsewhere=building_elsewhere,
     )
 
