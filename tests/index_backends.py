@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from shopagent.application.catalog import CatalogService
-from shopagent.application.ports import SearchIndex
+from shopagent.application.ports import SearchIndex, StorePageRepository
 from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, Outbox, VectorIndexAdmin
 
 
@@ -29,6 +29,7 @@ class IndexBackend:
     vector_index: VectorIndexAdmin
     catalog: CatalogService  # its writes queue the outbox events
     search: SearchIndex  # over the catalog and the stored chunk sets
+    pages: StorePageRepository  # its writes queue outbox events too
     # While entered, another process is building the vector index (and holds off others).
     building_elsewhere: Callable[[], AbstractAsyncContextManager[None]]
 
@@ -46,6 +47,7 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     from shopagent.adapters.postgres.indexing_unit import PostgresIndexingUnitOfWork
     from shopagent.adapters.postgres.outbox import PostgresOutbox
     from shopagent.adapters.postgres.search import PostgresSearchIndex
+    from shopagent.adapters.postgres.store_pages import PostgresStorePages
     from shopagent.adapters.postgres.store_passages import PostgresPassageStore
     from shopagent.adapters.postgres.vector_index import _VECTOR_INDEX_LOCK, PostgresVectorIndexAdmin
     from shopagent.settings import Settings
@@ -70,6 +72,7 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
             vector_index=PostgresVectorIndexAdmin(pool),
             catalog=CatalogService(PostgresCatalog(pool), catalog_rules(Settings())),
             search=PostgresSearchIndex(pool),
+            pages=PostgresStorePages(pool),
             building_elsewhere=building_elsewhere,
         )
 
@@ -100,6 +103,7 @@ async def memory_backend_with(search: type[Any] | None = None) -> AsyncIterator[
         vector_index=storage.vector_index,
         catalog=CatalogService(storage.catalog, catalog_rules(Settings())),
         search=search(storage.catalog, storage.chunks) if search is not None else storage.search,
+        pages=storage.store_pages,
         building_elsewhere=building_elsewhere,
     )
 
