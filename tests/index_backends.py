@@ -8,7 +8,7 @@ synchronously) and returns the async context that opens it."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +19,7 @@ import pytest
 from shopagent.application.catalog import CatalogService
 from shopagent.application.ports import SearchIndex, StorePageRepository
 from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, Outbox, VectorIndexAdmin
+from tests.clocks import FakeClock
 
 
 @dataclass
@@ -32,6 +33,14 @@ class IndexBackend:
     pages: StorePageRepository  # its writes queue outbox events too
     # While entered, another process is building the vector index (and holds off others).
     building_elsewhere: Callable[[], AbstractAsyncContextManager[None]]
+    # The store's time moves on this many seconds (leases run out, retries fall due).
+    advance: Callable[[float], Awaitable[None]]
+
+
+_AGE_EVENTS = """
+    UPDATE outbox_event SET locked_until = locked_until - make_interval(secs => $1),
+        available_at = available_at - make_interval(secs => $1), created_at = created_at - make_interval(secs => $1)
+"""
 
 
 def postgres_backend(request: pytest.FixtureRequest) -> AbstractAsyncContextManager[IndexBackend]:
@@ -65,6 +74,12 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     async with open_pool(dsn, min_size=1, max_size=4, connect_timeout=10, command_timeout=60) as raw:
         pool = GuardedPool(raw, dsn)
         chunks = PostgresChunkStore(pool)
+
+        async def advance(seconds: float) -> None:
+            # The database's clock cannot be moved; the events' times are moved back instead.
+            async with pool.acquire() as conn:
+                await conn.execute(_AGE_EVENTS, seconds)
+
         yield IndexBackend(
             outbox=PostgresOutbox(pool),
             chunks=chunks,
@@ -74,6 +89,7 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
             search=PostgresSearchIndex(pool),
             pages=PostgresStorePages(pool),
             building_elsewhere=building_elsewhere,
+            advance=advance,
         )
 
 
@@ -89,7 +105,11 @@ async def memory_backend_with(search: type[Any] | None = None) -> AsyncIterator[
     from shopagent.settings import Settings
     from shopagent.wiring.policies import catalog_rules
 
-    storage = MemoryStorage()
+    clock = FakeClock()
+    storage = MemoryStorage(clock.monotonic)
+
+    async def advance(seconds: float) -> None:
+        clock.advance(seconds)
 
     @contextlib.asynccontextmanager
     async def building_elsewhere() -> AsyncIterator[None]:
@@ -105,6 +125,7 @@ async def memory_backend_with(search: type[Any] | None = None) -> AsyncIterator[
         search=search(storage.catalog, storage.chunks) if search is not None else storage.search,
         pages=storage.store_pages,
         building_elsewhere=building_elsewhere,
+        advance=advance,
     )
 
 
