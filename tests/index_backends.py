@@ -18,7 +18,13 @@ import pytest
 
 from shopagent.application.catalog import CatalogService
 from shopagent.application.ports import SearchIndex, StorePageRepository
-from shopagent.application.ports.indexing import ChunkStore, IndexingUnitOfWork, Outbox, VectorIndexAdmin
+from shopagent.application.ports.indexing import (
+    ChunkStore,
+    IndexingUnitOfWork,
+    Outbox,
+    PassageStore,
+    VectorIndexAdmin,
+)
 from tests.clocks import FakeClock
 
 
@@ -31,6 +37,7 @@ class IndexBackend:
     catalog: CatalogService  # its writes queue the outbox events
     search: SearchIndex  # over the catalog and the stored chunk sets
     pages: StorePageRepository  # its writes queue outbox events too
+    passages: PassageStore  # the store pages' passage sets (written by the unit of work)
     # While entered, another process is building the vector index (and holds off others).
     building_elsewhere: Callable[[], AbstractAsyncContextManager[None]]
     # The store's time moves on this many seconds (leases run out, retries fall due).
@@ -74,6 +81,7 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
     async with open_pool(dsn, min_size=1, max_size=4, connect_timeout=10, command_timeout=60) as raw:
         pool = GuardedPool(raw, dsn)
         chunks = PostgresChunkStore(pool)
+        passages = PostgresPassageStore(pool)
 
         async def advance(seconds: float) -> None:
             # The database's clock cannot be moved; the events' times are moved back instead.
@@ -83,11 +91,12 @@ async def _postgres_backend(dsn: str) -> AsyncIterator[IndexBackend]:
         yield IndexBackend(
             outbox=PostgresOutbox(pool),
             chunks=chunks,
-            unit=PostgresIndexingUnitOfWork(pool, chunks, PostgresPassageStore(pool)),
+            unit=PostgresIndexingUnitOfWork(pool, chunks, passages),
             vector_index=PostgresVectorIndexAdmin(pool),
             catalog=CatalogService(PostgresCatalog(pool), catalog_rules(Settings())),
             search=PostgresSearchIndex(pool),
             pages=PostgresStorePages(pool),
+            passages=passages,
             building_elsewhere=building_elsewhere,
             advance=advance,
         )
@@ -124,6 +133,7 @@ async def memory_backend_with(search: type[Any] | None = None) -> AsyncIterator[
         catalog=CatalogService(storage.catalog, catalog_rules(Settings())),
         search=search(storage.catalog, storage.chunks) if search is not None else storage.search,
         pages=storage.store_pages,
+        passages=storage.passages,
         building_elsewhere=building_elsewhere,
         advance=advance,
     )
