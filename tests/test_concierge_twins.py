@@ -9,15 +9,21 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from mcp import Client
 
+from shopagent.adapters.local.minilm import MiniLMEmbedder
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
 from shopagent.application.catalog import import_products
-from shopagent.bootstrap import SAMPLE_CATALOG
+from shopagent.application.store_pages import import_pages
+from shopagent.bootstrap import SAMPLE_CATALOG, SAMPLE_STORE_PAGES
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
+from shopagent.domain.tools import STORE_INFO_TOOL
 from shopagent.entrypoints.catalog_files import read_catalog_file
+from shopagent.entrypoints.store_page_files import read_store_pages
 from shopagent.wiring.providers import build_concierge
 from tests.conversation_set import Catalog, grounded, listed_names
+from tests.test_store_information import ANSWERED, UNANSWERED
 from tests.twin_services import TwinServices, twin_services
 
 pytestmark = pytest.mark.anyio
@@ -154,3 +160,37 @@ async def test_only_in_stock_refines_and_a_new_subject_starts_afresh(clothing):
     assert all(stocked.product(n)["inStock"] for n in stocked.listed)
     fresh = await shopper.say("and do you have scarves?")
     assert "scarves" in fresh.search["query"] and "filters" not in fresh.search
+
+
+# -- store questions ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+async def demo_page_twins() -> TwinServices:
+    """The sample store pages in the twins, indexed with the real local model (five pages: quick)."""
+    services = twin_services(embedder=MiniLMEmbedder())
+    summary = await import_pages(services.store_pages, read_store_pages(SAMPLE_STORE_PAGES))
+    assert (summary.created, summary.rejected) == (5, [])
+    await services.index_everything()
+    return services
+
+
+async def test_the_demo_pages_answer_store_questions_strongly_from_the_right_page(demo_page_twins):
+    async with Client(demo_page_twins.mcp_server) as client:
+        for question, page in ANSWERED:
+            found = (await client.call_tool(STORE_INFO_TOOL, {"query": question})).structured_content
+            top = found["passages"][0]
+            assert (top["page"], top["grade"], found["noStrongMatch"]) == (page, "strong", False), question
+        for question in UNANSWERED:
+            found = (await client.call_tool(STORE_INFO_TOOL, {"query": question})).structured_content
+            assert found["noStrongMatch"] is True, question
+
+
+@pytest.mark.parametrize("text", ["anything under 30 euros?", "red boots under 50"])
+async def test_an_empty_catalog_says_so_instead_of_suggesting_a_wider_price_range(text):
+    services = twin_services()
+    async with open_in_process(services.mcp_server) as tools:
+        shopper = Shopper(services, tools, Catalog([]))
+        turn = await shopper.say(text)
+    assert turn.answer.startswith("There are no products in the"), turn.answer
+    assert "price range" not in turn.answer

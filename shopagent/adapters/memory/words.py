@@ -1,5 +1,5 @@
 """Word matching for the search twins: folded words with a crude English stem (plural and
-common endings cut) and a short stop-word list. Not PostgreSQL's snowball stemmer, only
+common endings cut) and PostgreSQL's English stop words. Not PostgreSQL's snowball stemmer, only
 enough for a word and its plural to meet; the contract suites assert what both agree on."""
 
 from __future__ import annotations
@@ -8,8 +8,14 @@ from dataclasses import dataclass
 
 from shopagent.domain.text import words
 
-_STOP = "a an and are as at be but by for from has have i in is it its me my of on or that the this to was were what"
-STOP_WORDS = frozenset([*_STOP.split(), "which", "with", "you", "your"])
+# The English stop words of PostgreSQL's snowball configuration (english.stop).
+_STOP = """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+hers herself it its itself they them their theirs themselves what which who whom this that these those am is are
+was were be been being have has had having do does did doing a an the and but if or because as until while of at
+by for with about against between into through during before after above below to from up down in out on off over
+under again further then once here there when where why how all any both each few more most other some such no nor
+not only own same so than too very s t can will just don should now"""
+STOP_WORDS = frozenset(_STOP.split())
 _ENDINGS = ("ings", "ing", "ies", "es", "s", "ed")
 
 
