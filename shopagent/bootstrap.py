@@ -95,11 +95,15 @@ def search_children(services: SearchServices) -> Offered:
     own_chat = RateLimit(
         services.rate_limits, s.mcp.chat_rate_per_minute, s.mcp.chat_rate_burst, on_refused=refused("mcp_chat")
     )
-    run = partial(
-        _run_mcp, mcp_serving(s), services.mcp_server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat
-    )
-    # The MCP server is built (and its stack imported) only when the mcp actor runs.
-    return {"mcp": lambda: ChildSpec("mcp", run)}
+
+    def mcp() -> ChildSpec:
+        # The MCP server is built (and its stack imported) only when the mcp actor runs: an
+        # indexer-only process starts a second or two sooner without it.
+        server = services.mcp_server
+        run = partial(_run_mcp, mcp_serving(s), server, limit=limit, metrics=services.metrics, own_chat_limit=own_chat)
+        return ChildSpec("mcp", run)
+
+    return {"mcp": mcp}
 
 
 def indexer_children(services: IndexerServices) -> Offered:

@@ -199,13 +199,13 @@ def pool_source(pool: GuardedPool) -> Callable[[], Awaitable[list[Metric]]]:
     """Connections of the application pool: in use, idle, and the most it opens."""
 
     async def read() -> list[Metric]:
-        size, idle = pool.get_size(), pool.get_idle_size()
+        size, idle = pool.pool.get_size(), pool.pool.get_idle_size()
         family = GaugeMetricFamily(
             "shopagent_db_pool_connections", "Connections of the database pool, by state.", labels=["state"]
         )
         family.add_metric(["in_use"], size - idle)
         family.add_metric(["idle"], idle)
-        family.add_metric(["max"], pool.get_max_size())
+        family.add_metric(["max"], pool.pool.get_max_size())
         return [family]
 
     return read

@@ -542,3 +542,13 @@ async def test_the_poller_claims_one_batch_ahead_per_worker_and_a_stop_hands_bac
 
 async def _equals(count, expected: int) -> bool:
     return await count() == expected
+
+
+async def test_an_indexer_only_roster_leaves_the_mcp_server_unbuilt(services):
+    """Offering the mcp actor builds nothing: only running it builds the MCP server (and
+    imports its stack), so an indexer-only process starts without it."""
+    roster = roster_for(INDEXER_ACTORS, services)
+    assert [spec.name for spec in roster] == ["embedding-pool", "outbox-poller"]
+    assert "mcp_server" not in vars(services)  # the cached property was never read
+    roster_for(INDEXER_ACTORS | {"mcp"}, services)
+    assert "mcp_server" in vars(services)

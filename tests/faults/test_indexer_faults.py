@@ -29,7 +29,7 @@ from tests.helpers import ShopagentProcess, eventually
 
 pytestmark = pytest.mark.anyio
 
-PRODUCTS = 1500
+PRODUCTS = 1000
 CLAIM_BATCH = 8  # holding more than this, an indexer has claimed events it has not started
 LEASE_SECONDS = 5.0
 LONG_LEASE_SECONDS = 30.0  # where a lease must not be waited for
@@ -67,7 +67,7 @@ async def _import_backlog(pg: OwnedPostgres) -> None:
 
 @pytest.fixture(scope="module")
 async def backlog_database(pg_server: OwnedPostgres) -> AsyncIterator[OwnedPostgres]:
-    """A database holding the imported catalog and its 1500 pending outbox events (imported
+    """A database holding the imported catalog and its 1000 pending outbox events (imported
     once by the real `shopagent catalog import`), the template of each test's own copy."""
     async with database_copy(pg_server) as backlog:
         await _import_backlog(backlog)
@@ -227,10 +227,14 @@ FROZEN_IDLE_SECONDS = 1.0  # idle_in_transaction_timeout_seconds: a frozen holde
 
 _IN_TRANSACTION_WITH_PRODUCT_LOCKS = """
     SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
-    WHERE a.application_name ~ $1 AND a.xact_start IS NOT NULL AND l.relation = 'product'::regclass
+    WHERE a.application_name ~ $1 AND a.state = 'idle in transaction' AND l.relation = 'product'::regclass
       AND l.mode = 'RowShareLock' AND a.state_change < now() - make_interval(secs => $2)
     LIMIT 1
 """
+
+
+async def _backend_gone(pg: OwnedPostgres, backend: int) -> bool:
+    return not await pg.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", backend)
 
 
 async def freeze_inside_a_transaction(pg: OwnedPostgres, victim: ShopagentProcess) -> int:
@@ -270,7 +274,9 @@ async def test_a_frozen_indexer_holding_row_locks_does_not_hold_up_the_other(bac
     ):
         await all_ready(victim, survivor)
         started = now()
-        await eventually(partial(holding_mid_backlog, pg, victim, 1000, PRODUCTS - 200), timeout=30, interval=0.02)
+        await eventually(
+            partial(holding_mid_backlog, pg, victim, PRODUCTS * 2 // 3, PRODUCTS - 200), timeout=30, interval=0.02
+        )
         backend = await freeze_inside_a_transaction(pg, victim)
         frozen_at = now()
         done_before = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE status = 'done'")
@@ -280,7 +286,9 @@ async def test_a_frozen_indexer_holding_row_locks_does_not_hold_up_the_other(bac
         await poll(lambda: outbox_done(pg), timeout=max(bound - (now() - started), 1.0), interval=0.1)
         drained_in = now() - started
         report = await index_report(pg)
-        backend_gone = not await pg.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", backend)
+        # The server ends that transaction FROZEN_IDLE_SECONDS after it went idle; the drain may
+        # finish first (the survivor skips the locked rows), so wait for it, with a bound.
+        backend_gone = await poll(lambda: _backend_gone(pg, backend), timeout=FROZEN_IDLE_SECONDS + 10, interval=0.1)
         counted = await pg.fetchval("SELECT count(*) FROM outbox_event WHERE attempts <> 0")
         victim.signal(signal.SIGKILL)
         assert await victim.wait_exit(timeout=10) == -signal.SIGKILL

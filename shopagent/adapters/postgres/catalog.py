@@ -12,6 +12,7 @@ from typing import Any
 
 import asyncpg
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock
 from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
@@ -40,14 +41,14 @@ _PRODUCT_FIELDS = (
 )
 
 
-async def record_event(conn: asyncpg.Connection, kind: EventKind, product_id: int) -> None:
+async def record_event(conn: Connection, kind: EventKind, product_id: int) -> None:
     """Insert an outbox event and notify listeners (delivered when the transaction commits)."""
     await conn.execute("INSERT INTO outbox_event (kind, product_id) VALUES ($1, $2)", kind.value, product_id)
     await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
 
 
 class PostgresCatalog:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def create(self, draft: ProductDraft) -> Product:
@@ -170,12 +171,14 @@ class PostgresCatalog:
             return await conn.fetchval("SELECT count(*) FROM product")
 
 
-async def _fetch(conn: asyncpg.Connection, product_id: int) -> Product:
+async def _fetch(conn: Connection, product_id: int) -> Product:
     row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+    if row is None:
+        raise NotFound(f"product {product_id} does not exist")
     return _product(row)
 
 
-async def _insert_variations(conn: asyncpg.Connection, product_id: int, draft: ProductDraft) -> None:
+async def _insert_variations(conn: Connection, product_id: int, draft: ProductDraft) -> None:
     await conn.executemany(
         """
         INSERT INTO product_variation (product_id, color, size, options, option_keys, variant_key, quantity,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import asyncpg
 import numpy as np
 from pgvector import Vector
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import IndexCoverage, SaveOutcome
 from shopagent.application.ports.indexing import SaveItem
 from shopagent.domain.indexing import OutboxEvent
@@ -16,7 +16,7 @@ from shopagent.domain.text import lexical_fields
 
 
 class PostgresChunkStore:
-    def __init__(self, pool: asyncpg.Pool, text_config: str = "english") -> None:
+    def __init__(self, pool: ConnectionPool, text_config: str = "english") -> None:
         self._pool = pool
         self._text_config = text_config  # of the full-text documents written with each chunk set
 
@@ -34,7 +34,7 @@ class PostgresChunkStore:
         return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
 
     async def write_sets(
-        self, conn: asyncpg.Connection, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
+        self, conn: Connection, events: Sequence[OutboxEvent], items: Sequence[SaveItem], model: str
     ) -> dict[int, SaveOutcome]:
         """`write_chunk_sets` with this store's text search configuration."""
         return await write_chunk_sets(conn, events, items, model, self._text_config)
@@ -60,7 +60,7 @@ class PostgresChunkStore:
 
 
 async def write_chunk_sets(
-    conn: asyncpg.Connection,
+    conn: Connection,
     events: Sequence[OutboxEvent],
     items: Sequence[SaveItem],
     model: str,
@@ -106,7 +106,7 @@ async def write_chunk_sets(
     return outcome_of
 
 
-async def _locked_elsewhere(conn: asyncpg.Connection, product_ids: Sequence[int]) -> set[int]:
+async def _locked_elsewhere(conn: Connection, product_ids: Sequence[int]) -> set[int]:
     """Which of these products (not locked by this transaction) exist: those were skipped for
     a lock another transaction holds; the rest are gone."""
     if not product_ids:
@@ -115,7 +115,7 @@ async def _locked_elsewhere(conn: asyncpg.Connection, product_ids: Sequence[int]
     return {r["id"] for r in rows}
 
 
-async def _indexed_sets(conn: asyncpg.Connection, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
+async def _indexed_sets(conn: Connection, product_ids: Sequence[int], model: str) -> dict[int, bytes]:
     rows = await conn.fetch(
         "SELECT product_id, chunk_set_hash FROM product_index WHERE product_id = ANY($1::bigint[]) AND model = $2",
         product_ids,
@@ -124,7 +124,7 @@ async def _indexed_sets(conn: asyncpg.Connection, product_ids: Sequence[int], mo
     return {r["product_id"]: bytes(r["chunk_set_hash"]) for r in rows}
 
 
-async def _write_chunks(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str) -> None:
+async def _write_chunks(conn: Connection, items: Sequence[SaveItem], model: str) -> None:
     if not items:
         return
     # A product's chunks all come from one model: a new set replaces the old, whatever its model.
@@ -142,7 +142,7 @@ async def _write_chunks(conn: asyncpg.Connection, items: Sequence[SaveItem], mod
     )
 
 
-async def _record_index(conn: asyncpg.Connection, items: Sequence[SaveItem], model: str, text_config: str) -> None:
+async def _record_index(conn: Connection, items: Sequence[SaveItem], model: str, text_config: str) -> None:
     """The idempotency record: which chunk set of which product version is stored, with the
     product's full-text document and words (rewritten every time: cheap, and how a changed
     text search configuration reaches every product after `index rebuild`)."""

@@ -14,6 +14,7 @@ from datetime import datetime
 import asyncpg
 import msgspec
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.domain.chat import ChatMessage, Part, Usage
 from shopagent.domain.conversation import Conversation
 
@@ -27,7 +28,7 @@ _COLUMNS = """
 
 
 class PostgresConversations:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def find(self, conversation_id: uuid.UUID, *, with_messages: bool = True) -> Conversation | None:
@@ -161,12 +162,13 @@ class PostgresConversations:
                 """,
                 conversation_id,
             )
+        assert row is not None  # a SELECT without FROM: always one row
         if row["processing"] is None:
             return None
         return bool(row["deleted"])
 
 
-async def _append(conn: asyncpg.Connection, conversation_id: uuid.UUID, messages: Sequence[ChatMessage]) -> None:
+async def _append(conn: Connection, conversation_id: uuid.UUID, messages: Sequence[ChatMessage]) -> None:
     if not messages:
         return
     usage = Usage()

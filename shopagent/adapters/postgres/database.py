@@ -6,14 +6,15 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 import asyncpg
 import msgspec
+from asyncpg.pool import PoolConnectionProxy
 from pgvector.asyncpg import register_vector
 
+from shopagent.adapters.postgres.pool import Connection
 from shopagent.adapters.postgres.storage import StorageWatch
 from shopagent.domain.errors import DatabaseError, DatabaseUnavailable
 
@@ -61,7 +62,7 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
 
 
-def _broken(conn: asyncpg.Connection) -> bool:
+def _broken(conn: Connection) -> bool:
     """Whether a pooled connection in use is closed: then a client-side error on it (asyncpg's
     "cannot switch to state …; another operation is in progress", say) means the connection
     broke under the statement, not that it was misused.
@@ -92,7 +93,7 @@ class GuardedPool:
     fresh connection. When one succeeds the pool's connections (broken by the restart) are
     replaced and work resumes: within `probe_interval` of the server being back for callers
     that keep trying, and for `wait_until_up`, which background workers use to pause.
-    Everything else the pool offers passes through to asyncpg's pool.
+    It is the `ConnectionPool` the adapters are given; asyncpg's own pool is `pool`.
     """
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, *, probe_interval: float = 0.25, probe_timeout: float = 2.0):
@@ -106,9 +107,6 @@ class GuardedPool:
         self._probing = False
         self._answered_at = -1e9  # when a use of the pool last went through
         self.storage = StorageWatch()  # writes refused for lack of disk space
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.pool, name)
 
     @property
     def up(self) -> bool:
@@ -125,7 +123,7 @@ class GuardedPool:
         return None if self._down_since is None else self._reason
 
     @contextlib.asynccontextmanager
-    async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
+    async def acquire(self) -> AsyncIterator[PoolConnectionProxy]:
         if self._down_since is not None and not await self._probe():
             raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE)
         releasing = False
@@ -157,9 +155,9 @@ class GuardedPool:
         """A dedicated connection outside the pool (for LISTEN), under the same outage rules."""
         if self._down_since is not None and not await self._probe():
             raise DatabaseUnavailable(_UNAVAILABLE_MESSAGE)
-        named = {"server_settings": {"application_name": application_name}} if application_name else {}
+        named = {"application_name": application_name} if application_name else None
         try:
-            return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5, **named)
+            return await asyncpg.connect(self._dsn, timeout=self._probe_timeout * 5, server_settings=named)
         except Exception as exc:
             if not is_unavailable(exc) and not isinstance(exc, TimeoutError):
                 raise

@@ -26,8 +26,7 @@ import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-import asyncpg
-
+from shopagent.adapters.postgres.pool import Connection
 from shopagent.domain.search import SearchFilters
 
 _STEPS = 100
@@ -86,8 +85,9 @@ class FilterStatistics:
         return (step + within) / (len(prices) - 1)
 
 
-async def read_filter_statistics(conn: asyncpg.Connection) -> FilterStatistics:
+async def read_filter_statistics(conn: Connection) -> FilterStatistics:
     row = await conn.fetchrow(_READ)
+    assert row is not None  # aggregates without GROUP BY: always one row
     groups = zip(
         row["colors"] or (),
         row["sizes"] or (),
@@ -112,7 +112,7 @@ class CatalogStatistics:
         self._statistics: FilterStatistics | None = None
         self._read_at: float | None = None
 
-    async def current(self, conn: asyncpg.Connection) -> FilterStatistics:
+    async def current(self, conn: Connection) -> FilterStatistics:
         now = time.monotonic()
         if self._statistics is None or self._read_at is None or now - self._read_at >= self._refresh:
             previous, self._read_at = self._read_at, now
@@ -123,5 +123,5 @@ class CatalogStatistics:
                 raise
         return self._statistics
 
-    async def refresh(self, conn: asyncpg.Connection) -> None:
+    async def refresh(self, conn: Connection) -> None:
         self._statistics, self._read_at = await read_filter_statistics(conn), time.monotonic()

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
-import asyncpg
-
 from shopagent.adapters.postgres.chunk_store import PostgresChunkStore
 from shopagent.adapters.postgres.outbox import complete_events, postpone_events
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.adapters.postgres.store_passages import PostgresPassageStore
 from shopagent.application.ports.indexing import PageItem, SaveItem
 from shopagent.domain.indexing import OutboxEvent, SaveOutcome
@@ -23,7 +22,7 @@ BUSY_RETRY_SECONDS = 0.5
 class PostgresIndexingUnitOfWork:
     """The `IndexingUnitOfWork` port over the chunk and passage stores and the outbox."""
 
-    def __init__(self, pool: asyncpg.Pool, chunks: PostgresChunkStore, passages: PostgresPassageStore) -> None:
+    def __init__(self, pool: ConnectionPool, chunks: PostgresChunkStore, passages: PostgresPassageStore) -> None:
         self._pool = pool
         self._chunks = chunks
         self._passages = passages
@@ -47,7 +46,7 @@ class PostgresIndexingUnitOfWork:
         return {e.id: outcome_of[e.product_id] for e in events}
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _transaction(self) -> AsyncIterator[Connection]:
         async with self._pool.acquire() as conn, conn.transaction():
             # Losing this commit in a crash is harmless: the events are not marked done either,
             # so they are redelivered and redone. Not waiting for the WAL flush is free speed.

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import asyncpg
-
 from shopagent.adapters.postgres.catalog import OUTBOX_CHANNEL
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import IndexBacklog
 from shopagent.domain.indexing import EventKind, OutboxEvent
 
@@ -34,7 +33,7 @@ _WAITING = """
 
 
 class PostgresOutbox:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def claim(self, limit: int, lease_seconds: float, max_attempts: int, worker: str) -> list[OutboxEvent]:
@@ -163,6 +162,7 @@ class PostgresOutbox:
         """The outbox events waiting (due or backing off), in flight and dead-lettered."""
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(_BACKLOG)
+        assert row is not None  # aggregates without GROUP BY: always one row
         return IndexBacklog(
             pending=row["pending"],
             in_flight=row["in_flight"],
@@ -234,6 +234,7 @@ class PostgresOutbox:
                 """
             )
             await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+        assert row is not None  # aggregates without GROUP BY: always one row
         return row["n"], row["first"]
 
     async def enqueue_indexed_with_other_models(self, model: str) -> int:
@@ -271,7 +272,7 @@ class PostgresOutbox:
             )
 
 
-async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent]) -> list[int]:
+async def complete_events(conn: Connection, events: Sequence[OutboxEvent]) -> list[int]:
     """Mark the events done, and older unclaimed events of the same products with them, on
     the caller's connection (in its transaction: the indexing unit of work, `indexing_unit`).
 
@@ -307,7 +308,7 @@ async def complete_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent
     return [r["id"] for r in done]
 
 
-async def postpone_events(conn: asyncpg.Connection, events: Sequence[OutboxEvent], delay: float) -> None:
+async def postpone_events(conn: Connection, events: Sequence[OutboxEvent], delay: float) -> None:
     """Hand the events back, due again in `delay` seconds, on the caller's connection: their
     product was busy, which is nobody's failure (no attempt is counted)."""
     if not events:

@@ -8,8 +8,7 @@ the same statement tells how long until one is back. A key's first take creates 
 
 from __future__ import annotations
 
-import asyncpg
-
+from shopagent.adapters.postgres.pool import ConnectionPool
 from shopagent.application.ports.operations import Taken
 
 _REFILLED = "least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.updated_at)::float8 * $3::float8)"
@@ -35,7 +34,7 @@ _CREATE = """
 
 
 class PostgresRateLimits:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def take(self, key: str, per_minute: float, burst: int, most: int = 1) -> Taken:
@@ -43,7 +42,9 @@ class PostgresRateLimits:
         rate = per_minute / 60
         async with self._pool.acquire() as conn:
             for _ in range(3):
-                tokens, available = await conn.fetchrow(_TAKE, key, float(burst), rate, most)
+                row = await conn.fetchrow(_TAKE, key, float(burst), rate, most)
+                assert row is not None  # a SELECT without FROM: always one row
+                tokens, available = row
                 if tokens is not None:
                     return Taken(tokens)
                 if available is not None:

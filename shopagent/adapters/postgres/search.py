@@ -38,6 +38,7 @@ import numpy as np
 from pgvector import Vector
 
 from shopagent.adapters.postgres.filter_statistics import CatalogStatistics
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.adapters.postgres.search_sql import (
     EVIDENCE,
     LEXICAL_ANY,
@@ -62,7 +63,7 @@ class SearchTuning:
 
 
 class PostgresSearchIndex:
-    def __init__(self, pool: asyncpg.Pool, text_config: str = "english", tuning: SearchTuning | None = None) -> None:
+    def __init__(self, pool: ConnectionPool, text_config: str = "english", tuning: SearchTuning | None = None) -> None:
         if not TEXT_CONFIG_NAME.match(text_config):
             raise ValueError(f"unsupported text search configuration {text_config!r}")
         self._pool = pool
@@ -165,7 +166,7 @@ class PostgresSearchIndex:
 
     async def _nearest(
         self,
-        conn: asyncpg.Connection,
+        conn: Connection,
         vector: np.ndarray,
         model: str,
         dimension: int,
@@ -186,7 +187,7 @@ class PostgresSearchIndex:
 
     async def _exact(
         self,
-        conn: asyncpg.Connection,
+        conn: Connection,
         vector: np.ndarray,
         model: str,
         args: tuple[object, ...],
@@ -213,7 +214,7 @@ class PostgresSearchIndex:
 
     async def _approximate(
         self,
-        conn: asyncpg.Connection,
+        conn: Connection,
         vector: np.ndarray,
         model: str,
         dimension: int,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-import asyncpg
-
+from shopagent.adapters.postgres.pool import ConnectionPool
 from shopagent.domain.insights import UnmetQuery
 
 # The best grade a query found over its searches: partial beats weak beats nothing.
@@ -25,7 +24,7 @@ _MOST_FREQUENT = """
 
 
 class PostgresSearchMisses:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def record(self, tool: str, query: str, best_match: str | None) -> None:

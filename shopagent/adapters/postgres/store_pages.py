@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from shopagent.adapters.postgres.catalog import record_event
+from shopagent.adapters.postgres.pool import ConnectionPool
 from shopagent.domain.errors import Conflict, VersionConflict
 from shopagent.domain.indexing import EventKind
 from shopagent.domain.store_pages import StorePage, StorePageDraft
@@ -19,7 +20,7 @@ _COLUMNS = "id, slug, title, body, url, language, version, created_at, updated_a
 
 
 class PostgresStorePages:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def create(self, draft: StorePageDraft) -> StorePage:
@@ -38,6 +39,7 @@ class PostgresStorePages:
                 )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"a store page with slug {draft.slug!r} already exists") from None
+            assert row is not None  # an INSERT without ON CONFLICT returns its row or raises
             await record_event(conn, EventKind.PAGE_UPSERTED, row["id"])
         return _page(row)
 

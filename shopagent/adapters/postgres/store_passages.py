@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import asyncpg
 import numpy as np
 from pgvector import Vector
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import SaveOutcome
 from shopagent.application.ports.indexing import PageItem
 from shopagent.domain.indexing import OutboxEvent
@@ -24,7 +24,7 @@ from shopagent.domain.text import text_search_config_for
 
 
 class PostgresPassageStore:
-    def __init__(self, pool: asyncpg.Pool, store_language: str = "en", text_config: str = "english") -> None:
+    def __init__(self, pool: ConnectionPool, store_language: str = "en", text_config: str = "english") -> None:
         self._pool = pool
         self._store_language = store_language
         self._text_config = text_config  # the store language's (search.text_search_config when set)
@@ -49,7 +49,7 @@ class PostgresPassageStore:
         return {bytes(r["content_hash"]): r["embedding"].to_numpy() for r in rows}
 
     async def write_sets(
-        self, conn: asyncpg.Connection, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
+        self, conn: Connection, events: Sequence[OutboxEvent], items: Sequence[PageItem], model: str
     ) -> dict[int, SaveOutcome]:
         """Store the passage sets on `conn`, in the caller's transaction (the indexing unit of
         work, `indexing_unit`), each unless its page changed or is gone. The outcome by page."""
@@ -81,7 +81,7 @@ class PostgresPassageStore:
         await self._write(conn, writes, model)
         return outcome_of
 
-    async def _write(self, conn: asyncpg.Connection, items: Sequence[PageItem], model: str) -> None:
+    async def _write(self, conn: Connection, items: Sequence[PageItem], model: str) -> None:
         if not items:
             return
         ids = [i.page.id for i in items]
@@ -135,6 +135,7 @@ class PostgresPassageStore:
                 """,
                 model,
             )
+        assert row is not None  # a SELECT without FROM: always one row
         return PageCoverage(pages_indexed=row["indexed"], pages_total=row["total"])
 
     async def candidates(
@@ -193,7 +194,7 @@ WHERE v.rank IS NOT NULL OR l.rank IS NOT NULL
 """
 
 
-async def _indexed_sets(conn: asyncpg.Connection, page_ids: Sequence[int], model: str) -> dict[int, bytes]:
+async def _indexed_sets(conn: Connection, page_ids: Sequence[int], model: str) -> dict[int, bytes]:
     rows = await conn.fetch(
         "SELECT page_id, passage_set_hash FROM store_page_index WHERE page_id = ANY($1::bigint[]) AND model = $2",
         page_ids,

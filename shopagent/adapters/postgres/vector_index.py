@@ -11,8 +11,8 @@ import contextlib
 import hashlib
 
 import anyio
-import asyncpg
 
+from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import IndexBuild, VectorIndexSpec, VectorIndexState
 from shopagent.domain.indexing import MODEL_ID
 
@@ -23,7 +23,7 @@ _DEFAULT_SPEC = VectorIndexSpec()
 
 
 class PostgresVectorIndexAdmin:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
     async def state(self, model: str) -> VectorIndexState:
@@ -45,7 +45,7 @@ def vector_index_name(model: str) -> str:
 
 
 async def ensure_vector_index(
-    pool: asyncpg.Pool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
+    pool: ConnectionPool, model: str, dimension: int, spec: VectorIndexSpec = _DEFAULT_SPEC
 ) -> IndexBuild:
     """Build the HNSW cosine index over one model's chunks unless it exists or another
     process is building it.
@@ -100,7 +100,7 @@ async def ensure_vector_index(
     return IndexBuild.BUILT
 
 
-async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
+async def drop_vector_index(pool: ConnectionPool, model: str) -> bool:
     """Drop one model's vector index, waiting for a build in progress to finish first."""
     name = vector_index_name(model)
     async with pool.acquire() as conn:
@@ -118,13 +118,13 @@ async def drop_vector_index(pool: asyncpg.Pool, model: str) -> bool:
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
 
 
-async def _index_validity(conn: asyncpg.Connection, name: str) -> bool | None:
+async def _index_validity(conn: Connection, name: str) -> bool | None:
     """True: the index is usable; False: it exists but is not valid (a build in progress,
     failed or cancelled); None: there is no such index."""
     return await conn.fetchval("SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)", name)
 
 
-async def _ready_index_settings(conn: asyncpg.Connection, name: str) -> str | None:
+async def _ready_index_settings(conn: Connection, name: str) -> str | None:
     """The HNSW settings of the index when it exists and is valid ("m=16, ef_construction=64"),
     else None."""
     row = await conn.fetchrow(
