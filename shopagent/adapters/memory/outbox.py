@@ -5,7 +5,9 @@ checked by the same contract suite (tests/test_outbox_contract.py), so it cannot
 catalog and store page twins record their events here (`record`); the indexing unit of work
 completes or postpones them.
 
-Its times come from `clock` (seconds, never going back), so a test can move it."""
+Its times come from `clock` (seconds, never going back), so a test can move it. It knows no
+indexer processes: a lease is free only once it runs out (PostgreSQL also frees at once the
+leases of an indexer whose connection is gone, `LIVE_WORKER_PREFIX`)."""
 
 from __future__ import annotations
 
