@@ -191,3 +191,15 @@ async def test_enqueue_all_queues_every_product_and_finished_since_follows_them(
         [queued[1]], [SaveItem(product, parts, chunk_set_hash("hash-384", parts), vectors)], "hash-384"
     )
     assert await outbox.finished_since(first) == 2  # one dead-lettered, one done
+
+
+async def test_unfinished_through_counts_waiting_and_in_flight_events_up_to_an_id(index_backend):
+    outbox = index_backend.outbox
+    await products(index_backend, 3)
+    older = await outbox.claim(1, 60, 5, "a")  # the first in flight, the next two waiting
+    total, first = await outbox.enqueue_all()
+    assert await outbox.unfinished_through(first - 1) == 3
+    assert await outbox.unfinished_through(first + total - 1) == 6
+    await outbox.fail(older[0], "gone for good", None)  # dead-lettered: finished
+    assert await outbox.unfinished_through(first - 1) == 2
+    assert await outbox.unfinished_through(0) == 0

@@ -164,6 +164,9 @@ class MemoryOutbox:
     async def finished_since(self, first_event: int) -> int:
         return sum(r.id >= first_event and r.status != "pending" for r in self._rows.values())
 
+    async def unfinished_through(self, last_event: int) -> int:
+        return sum(r.id <= last_event and r.status == "pending" for r in self._rows.values())
+
     def enqueue(self, events: Iterable[tuple[EventKind, int]]) -> tuple[int, int]:
         """Queue these events: (how many, id of the first; 0 when none)."""
         first = self._last_id + 1
