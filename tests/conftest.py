@@ -225,7 +225,7 @@ async def kitchen_fr_shop(embedded_pg: EmbeddedPostgres, template_db: str):
         yield services
 
 
-@pytest.fixture(params=["postgres"])
+@pytest.fixture(params=["memory", "postgres"])
 def index_backend_opener(request: pytest.FixtureRequest):
     from tests.index_backends import BACKENDS
 

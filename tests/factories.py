@@ -44,8 +44,13 @@ async def boot_and_sandal_shop(settings: Any) -> AsyncIterator[Any]:
     from shopagent.wiring.startup import INDEXER_ACTORS
 
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
-        await services.catalog.create_product(product_input("alpine-boot"))
-        await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
-        while events := await services.outbox.claim(50, 60, 5, "t"):
-            await services.index_product.index(events)
+        await stock_boot_and_sandal(services)
         yield services
+
+
+async def stock_boot_and_sandal(services: Any) -> None:
+    """The winter boot and the beach sandal, created and indexed (PostgreSQL or twin services)."""
+    await services.catalog.create_product(product_input("alpine-boot"))
+    await services.catalog.create_product(product_input("beach-sandal", name="Beach Sandal", category="Sandals"))
+    while events := await services.outbox.claim(50, 60, 5, "t"):
+        await services.index_product.index(events)

@@ -1,4 +1,6 @@
-"""The agent loop with a scripted model and the real in-process MCP gateway over the test database."""
+"""The agent loop with a scripted model and the real in-process MCP gateway, over the search of
+the in-memory twins (a `unit` test: the loop is not about SQL; the chat API's tests run it over
+PostgreSQL end to end)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.adapters.memory.chat import ScriptedChatModel, calls, says
 from shopagent.application.agent import AgentEvent, AssistantAgent
 from shopagent.domain.chat import FunctionResponse
-from tests.factories import boot_and_sandal_shop
+from tests.factories import stock_boot_and_sandal
+from tests.twin_services import twin_services
 
 pytestmark = pytest.mark.anyio
 
@@ -17,8 +20,10 @@ SEARCH = "product-semantic-search"
 
 
 @pytest.fixture
-async def tools(settings):
-    async with boot_and_sandal_shop(settings) as services, open_in_process(services.mcp_server) as gateway:
+async def tools():
+    services = twin_services()
+    await stock_boot_and_sandal(services)
+    async with open_in_process(services.mcp_server) as gateway:
         yield gateway
 
 

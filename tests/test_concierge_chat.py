@@ -193,18 +193,6 @@ async def test_cheaper_in_german_in_the_german_shop(kitchen_de):
     assert "Günstigere Angebote" in cheaper.answer
 
 
-async def test_in_size_42_keeps_the_subject(clothing):
-    shopper = clothing()
-    first = await shopper.say("warm winter boots")
-    sized = await shopper.say("in size 42?")
-    assert sized.search["query"] == first.search["query"]
-    assert sized.search["filters"]["sizes"] == ["42"]
-    assert sized.listed and all("Boot" in n for n in sized.listed)
-    assert all("42" in sized.product(n)["availableSizes"] or not sized.product(n)["inStock"] for n in sized.listed)
-    coloured = await shopper.say("und in schwarz?")
-    assert coloured.search["filters"] == {"sizes": ["42"], "colors": ["black"]}
-
-
 async def test_the_second_one_and_compare_the_first_two(clothing):
     shopper = clothing()
     first = await shopper.say("chelsea boots")
@@ -229,16 +217,6 @@ async def test_anything_else_shows_other_products_and_similar_keeps_the_filters(
     assert similar.search["query"] == others.listed[0]
     assert similar.search["filters"]["maxPrice"] == 120
     assert similar.listed and others.listed[0] not in similar.listed
-
-
-async def test_only_in_stock_refines_and_a_new_subject_starts_afresh(clothing):
-    shopper = clothing()
-    await shopper.say("rain jacket under 150")
-    stocked = await shopper.say("only the ones u actually have in stock pls")
-    assert stocked.search["filters"] == {"maxPrice": 150, "inStock": True}
-    assert all(stocked.product(n)["inStock"] for n in stocked.listed)
-    fresh = await shopper.say("and do you have scarves?")
-    assert "scarves" in fresh.search["query"] and "filters" not in fresh.search
 
 
 # -- 3. honest answers --------------------------------------------------------------------

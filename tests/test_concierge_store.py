@@ -88,15 +88,3 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
         answer, calls, _ = await ask(services, question)
         assert STORE_INFO_TOOL in [c.name for c in calls], question  # after a product search, maybe
         assert answer == "I don't have that information. You can reach the shop at help@shop.example.", answer
-
-
-@pytest.mark.parametrize("text", ["anything under 30 euros?", "red boots under 50"])
-async def test_an_empty_catalog_says_so_instead_of_suggesting_a_wider_price_range(settings, text):
-    from shopagent.adapters.local.hash_embedder import HashEmbedder
-    from shopagent.wiring.services import open_services
-    from shopagent.wiring.startup import INDEXER_ACTORS
-
-    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
-        answer, _, _ = await ask(services, text)
-    assert answer.startswith("There are no products in the"), answer
-    assert "price range" not in answer

@@ -78,6 +78,10 @@ class TwinShop:
 
 @pytest.fixture
 def twin_shop() -> TwinShop:
+    return twin_shop_now()
+
+
+def twin_shop_now() -> TwinShop:
     server = MCPServer("shop")
 
     @server.tool(name=SEARCH)
@@ -167,8 +171,19 @@ async def test_two_hundred_turns_over_twenty_conversations_leave_no_gaps_or_dupl
         assert await sequences(services, conversation_id) == list(range(1, 21))  # 10 turns x (user, model)
 
 
-async def test_a_turn_whose_claim_was_reaped_stores_nothing_and_cannot_free_the_new_claim(services):
-    store = PostgresConversations(services.pool)
+@pytest.fixture(params=["memory", "postgres"])
+def either_shop(request: pytest.FixtureRequest):
+    """The twin shop, or the PostgreSQL services (asked for only then: it opens the database)."""
+    return twin_shop_now() if request.param == "memory" else request.getfixturevalue("services")
+
+
+def store_of(shop):
+    return shop.conversations if isinstance(shop, TwinShop) else PostgresConversations(shop.pool)
+
+
+async def test_a_turn_whose_claim_was_reaped_stores_nothing_and_cannot_free_the_new_claim(either_shop):
+    services = either_shop
+    store = store_of(services)
     slow, quick = GatedModel(), GatedModel()
     slow.gate, quick.gate = anyio.Event(), anyio.Event()
     async with chat_with(services, ScriptedChatModel([says("hi")])) as setup:

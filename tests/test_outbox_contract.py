@@ -1,4 +1,5 @@
-"""The `Outbox` port's contract, run against every implementation (tests/index_backends.py)."""
+"""The `Outbox` port's contract, run against every implementation (tests/index_backends.py).
+Leases run out because the test moves the store's time on (`advance`), not by waiting."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from shopagent.application.ports.indexing import SaveItem
 from shopagent.domain.catalog import ProductPatch
 from shopagent.domain.indexing import EventKind, chunk_product, chunk_set_hash
 from tests.factories import product_input
-from tests.helpers import eventually
 
 pytestmark = pytest.mark.anyio
 
@@ -35,10 +35,13 @@ async def test_claim_leases_due_events_oldest_first_and_never_one_leased_to_anot
 async def test_a_lease_that_runs_out_frees_the_event_as_a_lost_lease_not_a_failed_attempt(index_backend):
     outbox = index_backend.outbox
     await products(index_backend, 1)
-    (event,) = await outbox.claim(10, 0.1, 5, "doomed")  # then it "dies"
-    retaken = await eventually(lambda: outbox.claim(10, 0.1, 5, "rescuer"))
+    (event,) = await outbox.claim(10, 30, 5, "doomed")  # then it "dies"
+    assert await outbox.claim(10, 30, 5, "rescuer") == []  # leased
+    await index_backend.advance(31)
+    retaken = await outbox.claim(10, 30, 5, "rescuer")
     assert [(e.id, e.attempts) for e in retaken] == [(event.id, 0)]
-    await eventually(lambda: _lease_over(outbox))
+    await index_backend.advance(31)
+    assert await _lease_over(outbox)
     # The lost lease counts against the cap: with at most one, nobody takes it again.
     assert await outbox.claim(10, 60, 1, "third") == []
     assert [e.id for e in await outbox.claim(10, 60, 2, "third")] == [event.id]
@@ -51,10 +54,11 @@ async def _lease_over(outbox) -> bool:
 async def test_renew_extends_only_the_workers_own_leases(index_backend):
     outbox = index_backend.outbox
     await products(index_backend, 2)
-    kept, lapsing = await outbox.claim(10, 0.1, 5, "a")
+    kept, lapsing = await outbox.claim(10, 30, 5, "a")
     assert await outbox.renew([kept.id, lapsing.id], 60, "b") == []  # not b's
     assert await outbox.renew([kept.id], 60, "a") == [kept.id]
-    assert [e.id for e in await eventually(lambda: outbox.claim(10, 60, 5, "b"))] == [lapsing.id]
+    await index_backend.advance(31)
+    assert [e.id for e in await outbox.claim(10, 60, 5, "b")] == [lapsing.id]
     assert await outbox.renew([kept.id, lapsing.id], 60, "a") == [kept.id]  # the other is b's now
     assert await outbox.renew([], 60, "a") == []
 
@@ -122,14 +126,16 @@ async def test_expired_leases_are_freed_and_an_event_that_lost_too_many_is_dead_
     outbox, catalog = index_backend.outbox, index_backend.catalog
     first = await catalog.create_product(product_input("boot-one"))
     second = await catalog.create_product(product_input("boot-two"))
-    (event,) = await outbox.claim(1, 0.05, 5, "crashing-worker")  # never finished
-    await eventually(lambda: _lease_over(outbox))
-    retaken = await outbox.claim(2, 0.05, 5, "crashing-worker")  # the first one's lease is lost once
+    (event,) = await outbox.claim(1, 30, 5, "crashing-worker")  # never finished
+    await index_backend.advance(31)
+    assert await _lease_over(outbox)
+    retaken = await outbox.claim(2, 30, 5, "crashing-worker")  # the first one's lease is lost once
     assert [(e.product_id, e.attempts) for e in retaken] == [(first.id, 0), (second.id, 0)]
 
     # With at most 2: the first event has lost its second lease (it seems to take its workers
     # down with it) and is dead-lettered; the second only needs a new lease.
-    assert await eventually(lambda: outbox.release_expired_leases(max_attempts=2)) == 2
+    await index_backend.advance(31)
+    assert await outbox.release_expired_leases(max_attempts=2) == 2
     backlog = await outbox.backlog()
     assert (backlog.dead, backlog.pending, backlog.in_flight) == (1, 1, 0)
     (dead,) = await outbox.dead_letters(20)
@@ -185,3 +191,15 @@ async def test_enqueue_all_queues_every_product_and_finished_since_follows_them(
         [queued[1]], [SaveItem(product, parts, chunk_set_hash("hash-384", parts), vectors)], "hash-384"
     )
     assert await outbox.finished_since(first) == 2  # one dead-lettered, one done
+
+
+async def test_unfinished_through_counts_waiting_and_in_flight_events_up_to_an_id(index_backend):
+    outbox = index_backend.outbox
+    await products(index_backend, 3)
+    older = await outbox.claim(1, 60, 5, "a")  # the first in flight, the next two waiting
+    total, first = await outbox.enqueue_all()
+    assert await outbox.unfinished_through(first - 1) == 3
+    assert await outbox.unfinished_through(first + total - 1) == 6
+    await outbox.fail(older[0], "gone for good", None)  # dead-lettered: finished
+    assert await outbox.unfinished_through(first - 1) == 2
+    assert await outbox.unfinished_through(0) == 0

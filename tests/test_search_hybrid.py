@@ -1,9 +1,11 @@
-"""The fused search on the real PostgreSQL: the lexical leg, fusion under filters, stock-aware
-ranking, match grades, other languages and hostile query text. Both plans of the vector leg
-(exact for selective filters, HNSW otherwise) run every test that filters."""
+"""The fused search: the lexical leg, fusion under filters, stock-aware ranking, match grades,
+other languages and hostile query text. The tests of the ranking run over the in-memory twins
+(the `unit` tier) and the real PostgreSQL with both plans of the vector leg (exact for selective
+filters, HNSW otherwise); those of the SQL itself on PostgreSQL only."""
 
 from __future__ import annotations
 
+import contextlib
 from decimal import Decimal
 
 import asyncpg
@@ -17,6 +19,7 @@ from shopagent.settings import SearchSettings, StoreSettings
 from tests.conftest import settings_for
 from tests.factories import product_input
 from tests.test_search_mcp import index_everything, v
+from tests.twin_services import twin_services
 
 pytestmark = pytest.mark.anyio
 
@@ -56,16 +59,47 @@ async def open_shop(database: str, catalog, **sections):
     return services_cm, services
 
 
-@pytest.fixture(params=["exact", "hnsw"])
-async def shop(request, database):
-    if request.param == "hnsw":
+async def open_twin_shop(catalog):
+    """The same catalog in the in-memory twins (no database: the ranking, not the SQL)."""
+    services = twin_services()
+    services.ids = {}
+    for item in catalog:
+        product = await services.catalog.create_product(item)
+        services.ids[product.slug] = product.id
+    await services.index_everything()
+    return services
+
+
+@pytest.fixture(params=["memory", "postgres-exact", "postgres-hnsw"])
+def shop_opener(request):
+    """Synchronously: the database fixture is asked for only on PostgreSQL."""
+    if request.param == "memory":
+        return contextlib.nullcontext()
+    return contextlib.asynccontextmanager(_postgres_shop)(request.param, request.getfixturevalue("database"))
+
+
+@pytest.fixture
+async def shop(shop_opener):
+    """The search over the catalog: in the twins, or on PostgreSQL with either plan of the vector leg."""
+    async with shop_opener as services:
+        yield services or await open_twin_shop(CATALOG)
+
+
+@pytest.fixture(params=["postgres-exact", "postgres-hnsw"])
+async def postgres_shop(request, database):
+    async for services in _postgres_shop(request.param, database):
+        yield services
+
+
+async def _postgres_shop(plan: str, database: str):
+    if plan == "postgres-hnsw":
         conn = await asyncpg.connect(database)
         try:
             name = await conn.fetchval("SELECT current_database()")
             await conn.execute(f'ALTER DATABASE "{name}" SET enable_seqscan = off')
         finally:
             await conn.close()
-    threshold = 0 if request.param == "hnsw" else 2000
+    threshold = 0 if plan == "postgres-hnsw" else 2000
     cm, services = await open_shop(database, CATALOG, search=SearchSettings(exact_below_products=threshold))
     try:
         yield services
@@ -220,7 +254,8 @@ async def test_the_search_tool_reports_grades_stock_and_corrections(shop):
     assert data["bestMatch"] == top["match"]
 
 
-async def test_products_indexed_before_the_lexical_leg_get_their_documents_from_the_indexer(shop):
+async def test_products_indexed_before_the_lexical_leg_get_their_documents_from_the_indexer(postgres_shop):
+    shop = postgres_shop
     async with shop.pool.acquire() as conn:
         await conn.execute("UPDATE product_index SET document = NULL, words = NULL")
         await conn.execute(

@@ -24,7 +24,8 @@ FAULTS = Path(__file__).parent / "faults"
 # Fixtures that start a process of their own (the `shopagent` binary, a PostgreSQL to stop).
 PROCESS_FIXTURES = {"after_a_turn_a_call_and_an_event", "migrated_cluster", "pg"}
 # A contract suite's parameter naming the backend it runs on (tests/index_backends.py and the
-# storage contract suites): the PostgreSQL one opens its database only once the test runs.
+# storage contract suites), alone or before a variant ("postgres-hnsw"): the PostgreSQL one
+# opens its database only once the test runs.
 DATABASE_BACKENDS = {"postgres"}
 _PROCESS_EVENTS = {"subprocess.Popen", "os.posix_spawn", "os.exec", "os.fork"}
 _guard = {"unit": False}
@@ -41,7 +42,7 @@ def tier_of(item: pytest.Item) -> str:
         return "process"
     callspec = getattr(item, "callspec", None)
     params = callspec.params.values() if callspec is not None else ()
-    if "embedded_pg" in fixtures or any(isinstance(p, str) and p in DATABASE_BACKENDS for p in params):
+    if "embedded_pg" in fixtures or any(isinstance(p, str) and p.split("-")[0] in DATABASE_BACKENDS for p in params):
         return "db"
     return "unit"
 

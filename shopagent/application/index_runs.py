@@ -45,17 +45,21 @@ async def drain_index(
     rebuild_vector_index: bool = False,
 ) -> None:
     """Run the indexer here (`run_indexer`, started with `task_status`, runs until cancelled)
-    until the `total` events from `first_event` on are finished and the vector index is built
-    (`rebuild_vector_index`: built anew once they are).
+    until the `total` events from `first_event` on are finished, and every older one too, and
+    the vector index is built (`rebuild_vector_index`: built anew once they are).
 
-    Other indexer processes on the same database may take part of the work; that is fine.
+    An older event of a product may outlast the new ones: an indexer that finds the product's
+    row busy (another batch is storing it) hands its event back for later. Other indexer
+    processes on the same database may take part of the work; that is fine.
     """
     if rebuild_vector_index:
         await keeper.prepare(rebuild=True)
     async with anyio.create_task_group() as tg:
         await tg.start(run_indexer)
-        while (finished := await outbox.finished_since(first_event)) < total:
-            progress(finished, total)
+        while (finished := await outbox.finished_since(first_event)) < total or (
+            await outbox.unfinished_through(first_event + total - 1)
+        ):
+            progress(min(finished, total - 1), total)
             await anyio.sleep(POLL_SECONDS)  # polled: the work may be another indexer process's
         progress(total, total)
         while keeper.pending and keeper.build_error is None:  # settle here too: the last

@@ -7,7 +7,7 @@ the same contract suite (tests/test_conversations_contract.py), so it cannot dri
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -25,7 +25,8 @@ class _Stored:
 
 
 class MemoryConversations:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self._clock = clock
         self._stored: dict[uuid.UUID, _Stored] = {}
 
     async def find(self, conversation_id: uuid.UUID, *, with_messages: bool = True) -> Conversation | None:
@@ -45,7 +46,7 @@ class MemoryConversations:
         return mine[:limit]
 
     async def create(self, user_id: str, title: str, model_id: str, messages: Sequence[ChatMessage]) -> uuid.UUID:
-        now = _now()
+        now = self._clock()
         conversation = Conversation(
             id=uuid.uuid4(), user_id=user_id, title=title, model_id=model_id, is_processing=False,
             processing_started_at=None, max_context_window_reached=False, usage=Usage(), created_at=now,
@@ -60,7 +61,7 @@ class MemoryConversations:
         if stored is None or stored.conversation.is_processing or stored.conversation.max_context_window_reached:
             return None
         stored.token = uuid.uuid4()
-        self._set(stored, is_processing=True, processing_started_at=_now())
+        self._set(stored, is_processing=True, processing_started_at=self._clock())
         return stored.token
 
     async def append(self, conversation_id: uuid.UUID, token: uuid.UUID, messages: Sequence[ChatMessage]) -> bool:
@@ -81,14 +82,18 @@ class MemoryConversations:
         stored = self._held(conversation_id, token)
         if stored is None:
             return False
-        self._set(stored, max_context_window_reached=True, updated_at=_now())
+        self._set(stored, max_context_window_reached=True, updated_at=self._clock())
         return True
 
     async def release_stuck(self, older_than_seconds: float, batch: int = 100) -> list[uuid.UUID]:
-        cutoff = _now() - timedelta(seconds=older_than_seconds)
+        now = self._clock()
+        cutoff = now - timedelta(seconds=older_than_seconds)
+
+        def started(stored: _Stored) -> datetime:
+            return stored.conversation.processing_started_at or now
+
         stuck = sorted(
-            (s for s in self._stored.values() if s.conversation.is_processing and _started(s) < cutoff),
-            key=_started,
+            (s for s in self._stored.values() if s.conversation.is_processing and started(s) < cutoff), key=started
         )[:batch]
         for stored in stuck:
             self._unclaim(stored)
@@ -118,16 +123,8 @@ class MemoryConversations:
         for message in messages:
             usage = usage + (message.usage or Usage())
         stored.messages.extend(messages)
-        self._set(stored, usage=usage, updated_at=_now())
+        self._set(stored, usage=usage, updated_at=self._clock())
 
     @staticmethod
     def _set(stored: _Stored, **changes: object) -> None:
         stored.conversation = msgspec.structs.replace(stored.conversation, **changes)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _started(stored: _Stored) -> datetime:
-    return stored.conversation.processing_started_at or _now()

@@ -271,6 +271,13 @@ class PostgresOutbox:
                 "SELECT count(*) FROM outbox_event WHERE id >= $1 AND status <> 'pending'", first_event
             )
 
+    async def unfinished_through(self, last_event: int) -> int:
+        """How many events up to `last_event` are not finished yet (waiting or in flight)."""
+        async with self._pool.acquire() as conn:
+            return await conn.fetchval(
+                "SELECT count(*) FROM outbox_event WHERE id <= $1 AND status = 'pending'", last_event
+            )
+
 
 async def complete_events(conn: Connection, events: Sequence[OutboxEvent]) -> list[int]:
     """Mark the events done, and older unclaimed events of the same products with them, on

@@ -3,8 +3,9 @@ package: the models, the catalog, search and conversations here, the indexing's 
 `indexing`, the operational ones (rate limits, stuck claims, what readiness reads) in
 `operations`.
 
-Each has a production adapter under `shopagent.adapters`; the models have test twins in
-`shopagent.adapters.memory`.
+Each has a production adapter under `shopagent.adapters`; the models and the storage ports have
+test twins in `shopagent.adapters.memory`, the storage ones run through the same contract suites
+as PostgreSQL.
 """
 
 from __future__ import annotations

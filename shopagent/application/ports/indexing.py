@@ -91,6 +91,10 @@ class IndexRequests(Protocol):
         """How many events from `first_event` on are finished (done or dead-lettered)."""
         ...
 
+    async def unfinished_through(self, last_event: int) -> int:
+        """How many events up to `last_event` are not finished yet (waiting or in flight)."""
+        ...
+
 
 class OutboxBacklog(Protocol):
     """How much indexing work waits: for readiness, metrics and the vector index's keeper."""

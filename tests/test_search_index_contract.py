@@ -1,0 +1,162 @@
+"""The `SearchIndex` port's contract, run against every implementation (tests/index_backends.py:
+PostgreSQL and the in-memory twin), and shown to catch a twin that drops a filter. It asserts
+what both must do (which products each leg finds within the filters, the evidence on each), not
+the exact order within a leg, which differs (pgvector and ts_rank against exact cosine and word
+overlap)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import msgspec
+import numpy as np
+import pytest
+
+from shopagent.adapters.local.hash_embedder import HashEmbedder
+from shopagent.adapters.memory.search import MemorySearchIndex
+from shopagent.application.ports.indexing import SaveItem
+from shopagent.domain.catalog import Product
+from shopagent.domain.indexing import chunk_product, chunk_set_hash
+from shopagent.domain.search import SearchFilters
+from tests.factories import product_input
+from tests.index_backends import memory_backend_with
+
+pytestmark = pytest.mark.anyio
+MODEL = "hash-384"
+EMBEDDER = HashEmbedder(384)
+
+
+async def stocked(backend) -> tuple[Product, Product]:
+    """A winter boot (black 42 with 4 to sell, brown 43 sold out, 189.00) and a beach sandal
+    (29.90), indexed."""
+    catalog = backend.catalog
+    boot = await catalog.create_product(product_input("alpine-boot"))
+    sandal = await catalog.create_product(
+        product_input(
+            "beach-sandal", name="Beach Sandal", category="Sandals", price=Decimal("29.90"),
+            description="A light sandal for hot days by the sea.", material="cork",
+        )
+    )  # fmt: skip
+    events = await backend.outbox.claim(10, 60, 5, "w")
+    items = []
+    for product in (boot, sandal):
+        chunks = chunk_product(product, 96)
+        vectors = np.stack([EMBEDDER.vector(c.content) for c in chunks])
+        items.append(SaveItem(product, chunks, chunk_set_hash(MODEL, chunks), vectors))
+    await backend.unit.store_chunk_sets(events, items, MODEL)
+    return boot, sandal
+
+
+def closest_to(product: Product) -> np.ndarray:
+    return EMBEDDER.vector(chunk_product(product, 96)[0].content)
+
+
+NO_FILTERS = SearchFilters()
+
+
+async def find(backend, vector, terms, filters=NO_FILTERS, model=MODEL):
+    return await backend.search.candidates(vector, model, 384, terms, filters, 10)
+
+
+async def ranks_the_vector_leg_by_each_product_s_closest_chunk_of_the_model(backend) -> None:
+    boot, sandal = await stocked(backend)
+    found = await find(backend, closest_to(sandal), [])
+    assert found.vector[0] == sandal.id and set(found.vector) == {boot.id, sandal.id}
+    assert found.lexical == []
+    assert found.rows[sandal.id].distance == pytest.approx(0, abs=1e-5)
+    assert found.rows[sandal.id].distance < found.rows[boot.id].distance
+    assert (await find(backend, closest_to(sandal), [], model="other-384")).vector == []
+
+
+async def matches_the_lexical_leg_on_the_products_words_and_grades_where_they_are(backend) -> None:
+    boot, sandal = await stocked(backend)
+    found = await find(backend, None, ["the", "sandals"])
+    assert (found.vector, found.lexical) == ([], [sandal.id])
+    assert found.content_terms == {1}  # "the" is a stop word
+    row = found.rows[sandal.id]
+    assert (row.title_terms, row.body_terms, row.category_terms) == ({1}, {1}, {1})
+    assert row.distance is None  # no vector asked
+    both = await find(backend, None, ["wool", "cork"])
+    assert set(both.lexical) == {boot.id, sandal.id}
+
+
+async def weighs_a_word_of_the_title_above_one_of_the_description(backend) -> None:
+    boot, sandal = await stocked(backend)
+    # "winter" is in the boot's name, "sea" only in the sandal's description.
+    found = await find(backend, None, ["sea", "winter"])
+    assert found.lexical == [boot.id, sandal.id]
+    assert (found.rows[boot.id].title_terms, found.rows[sandal.id].title_terms) == ({1}, frozenset())
+    assert found.rows[sandal.id].body_terms == {0}
+
+
+async def judges_colour_size_and_stock_on_one_variation_in_both_legs(backend) -> None:
+    boot, _ = await stocked(backend)
+    vector, terms = closest_to(boot), ["boot"]
+
+    def filtered(**given) -> SearchFilters:
+        return SearchFilters(**given)
+
+    black_42 = await find(backend, vector, terms, filtered(colors=("black",), sizes=("42",)))
+    assert boot.id in black_42.vector and boot.id in black_42.lexical
+    assert black_42.rows[boot.id].available == 4
+    black_43 = await find(backend, vector, terms, filtered(colors=("black",), sizes=("43",)))
+    assert boot.id not in black_43.vector and boot.id not in black_43.lexical  # no black 43 exists
+    brown = await find(backend, vector, terms, filtered(colors=("brown",)))
+    assert boot.id in brown.vector and brown.rows[boot.id].available == 0
+    assert brown.rows[boot.id].colors == ["black"]  # the colours in stock
+    brown_in_stock = await find(backend, vector, terms, filtered(colors=("brown",), in_stock=True))
+    assert boot.id not in brown_in_stock.vector and boot.id not in brown_in_stock.lexical
+
+
+async def keeps_the_price_bounds_in_both_legs(backend) -> None:
+    boot, sandal = await stocked(backend)
+    cheap = SearchFilters(max_price=Decimal("100"))
+    found = await find(backend, closest_to(boot), ["boot", "sandal"], cheap)
+    assert (found.vector, found.lexical) == ([sandal.id], [sandal.id])
+    dear = await find(backend, closest_to(boot), ["boot", "sandal"], SearchFilters(min_price=Decimal("100")))
+    assert (dear.vector, dear.lexical) == ([boot.id], [boot.id])
+    assert dear.rows[boot.id].price == Decimal("189.00")
+
+
+async def forgets_a_deleted_product_and_counts_the_indexed_words(backend) -> None:
+    boot, sandal = await stocked(backend)
+    known, titles = await backend.search.vocabulary()
+    assert (known["wool"], known["sea"], titles["beach"], titles["nordkap"]) == (1, 1, 1, 2)
+    assert "sea" not in titles
+    await backend.catalog.delete_product(boot.id)
+    found = await find(backend, closest_to(boot), ["boot", "wool"])
+    assert (found.vector, found.lexical) == ([sandal.id], [])
+
+
+CONTRACT = [
+    ranks_the_vector_leg_by_each_product_s_closest_chunk_of_the_model,
+    matches_the_lexical_leg_on_the_products_words_and_grades_where_they_are,
+    weighs_a_word_of_the_title_above_one_of_the_description,
+    judges_colour_size_and_stock_on_one_variation_in_both_legs,
+    keeps_the_price_bounds_in_both_legs,
+    forgets_a_deleted_product_and_counts_the_indexed_words,
+]
+
+
+@pytest.mark.parametrize("rule", CONTRACT, ids=lambda rule: rule.__name__)
+async def test_the_search_index_contract(index_backend, rule) -> None:
+    await rule(index_backend)
+
+
+class SizeBlind(MemorySearchIndex):
+    """A twin that drifted: it forgets the sizes asked for."""
+
+    async def candidates(self, vector, model, dimension, terms, filters, depth, need=1, **legs):
+        filters = msgspec.structs.replace(filters, sizes=())
+        return await super().candidates(vector, model, dimension, terms, filters, depth, need, **legs)
+
+
+async def test_a_twin_that_drops_a_filter_fails_the_contract() -> None:
+    failed = []
+    for rule in CONTRACT:
+        async with memory_backend_with(SizeBlind) as backend:
+            try:
+                await rule(backend)
+            except AssertionError:
+                failed.append(rule.__name__)
+    assert failed == ["judges_colour_size_and_stock_on_one_variation_in_both_legs"]
