@@ -97,6 +97,7 @@ async def test_importing_ten_times_the_products_takes_no_more_memory(database, t
     large_peak, out = await _import(database, large)
     assert "large.json: 13500 created, 0 updated, 1500 unchanged, 0 rejected" in out
     assert large_peak <= small_peak * 1.1, (small_peak, large_peak)
+    assert large_peak < 200 * 1024, large_peak  # KiB: the process with its libraries and pool, no catalog
 
 
 @pytest.mark.process
