@@ -14,7 +14,6 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from shopagent.runtime.asgi import ListenError, ServerError, bind_tcp, serve_asgi
-from tests.helpers import eventually
 
 pytestmark = pytest.mark.anyio
 
@@ -92,12 +91,18 @@ async def test_an_in_flight_request_completes_during_a_graceful_stop():
             tg.start_soon(call_slow)
             await entered.wait()
             server.scope.cancel()  # the stop begins while /slow is in flight
-            await eventually(server.refuses_connections)  # no new connections while draining
+            # Still listening while it drains: a request meanwhile gets the app's answer (the
+            # public app's is 503 shutting_down), not a refused connection.
+            meanwhile = await get(f"http://127.0.0.1:{server.port}/fast")
             assert not server.stopped.is_set()  # still waiting for the request
             release.set()
+            await server.stopped.wait()
+            stopped_listening = await server.refuses_connections()
     response = results[0]
     assert isinstance(response, httpx.Response)
     assert (response.status_code, response.text) == (200, "finished")
+    assert isinstance(meanwhile, httpx.Response) and meanwhile.text == "hello", meanwhile
+    assert stopped_listening
 
 
 async def test_a_request_outliving_the_grace_period_is_cut_off_and_the_stop_is_bounded():
