@@ -71,18 +71,12 @@ class MemoryChunkStore:
         outcome_of = {}
         for product_id in sorted({e.product_id for e in events}):
             item, current = by_product.get(product_id), self._catalog.products.get(product_id)
-            stored = self.stored().get(product_id)
-            if current is None or item is None:
-                outcome_of[product_id] = SaveOutcome.GONE
-            elif current.version != item.product.version:
-                outcome_of[product_id] = SaveOutcome.STALE
-            elif stored is not None and stored.model == model and stored.set_hash == item.set_hash:
-                outcome_of[product_id] = SaveOutcome.UNCHANGED
-            elif item.vectors is None:
-                outcome_of[product_id] = SaveOutcome.STALE
-            else:
-                _check_rows(item.vectors, len(item.chunks))
-                outcome_of[product_id] = SaveOutcome.WRITTEN
+            outcome_of[product_id] = (
+                SaveOutcome.GONE
+                if current is None or item is None
+                else _outcome(current.version, item.product.version, item, len(item.chunks),
+                              self.stored().get(product_id), model)
+            )  # fmt: skip
         return outcome_of
 
     def write(self, item: SaveItem, model: str) -> None:
@@ -146,18 +140,12 @@ class MemoryPassageStore:
         outcome_of = {}
         for page_id in sorted({e.product_id for e in events}):
             item, current = by_page.get(page_id), self._pages.pages.get(page_id)
-            stored = self.stored().get(page_id)
-            if current is None or item is None:
-                outcome_of[page_id] = SaveOutcome.GONE
-            elif current.version != item.page.version:
-                outcome_of[page_id] = SaveOutcome.STALE
-            elif stored is not None and stored.model == model and stored.set_hash == item.set_hash:
-                outcome_of[page_id] = SaveOutcome.UNCHANGED
-            elif item.vectors is None:
-                outcome_of[page_id] = SaveOutcome.STALE
-            else:
-                _check_rows(item.vectors, len(item.passages))
-                outcome_of[page_id] = SaveOutcome.WRITTEN
+            outcome_of[page_id] = (
+                SaveOutcome.GONE
+                if current is None or item is None
+                else _outcome(current.version, item.page.version, item, len(item.passages),
+                              self.stored().get(page_id), model)
+            )  # fmt: skip
         return outcome_of
 
     def write(self, item: PageItem, model: str) -> None:
@@ -214,3 +202,18 @@ def _embeddings(stored: dict[int, StoredSet], ids: Sequence[int], model: str) ->
         if i in stored and stored[i].model == model
         for content_hash, vector in zip(stored[i].hashes, stored[i].vectors, strict=True)
     }
+
+
+def _outcome(
+    current_version: int, item_version: int, item: SaveItem | PageItem, rows: int, stored: StoredSet | None, model: str
+) -> SaveOutcome:
+    """What storing `item` (read at `item_version`) would do, the aggregate being at
+    `current_version` and `stored` what is stored for it now."""
+    if current_version != item_version:
+        return SaveOutcome.STALE
+    if stored is not None and stored.model == model and stored.set_hash == item.set_hash:
+        return SaveOutcome.UNCHANGED
+    if item.vectors is None:
+        return SaveOutcome.STALE
+    _check_rows(item.vectors, rows)
+    return SaveOutcome.WRITTEN
