@@ -115,6 +115,21 @@ def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_ke
     assert own.terms("white trainers").corrections == {}
 
 
+def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
+    synonyms = Synonyms(builtin_synonyms("en"))  # "leash" -> "lead", "Leine" -> "lead", "laisse" -> "lead"
+    says_leash = Vocabulary({"leash": 4, "dog": 9}, {"leash": 4, "dog": 9}, frozenset(), synonyms)
+    assert says_leash.terms("red lead").corrections == {"lead": "leash"}
+    assert says_leash.terms("dog lead").corrections == {"dog lead": "dog leash"}
+    assert says_leash.terms("Leine für den Hund").corrections["leine"] == "leash"
+    says_lead = Vocabulary({"lead": 4, "leads": 4}, {"leads": 4}, frozenset(), synonyms)
+    assert says_lead.terms("retractable leash").corrections == {"leash": "lead"}
+    assert says_lead.terms("laisse").corrections == {"laisse": "lead"}
+    # A word of a group that no product's name uses, with no group word the catalog uses, stays.
+    neither = Vocabulary({"cable": 3}, {"cable": 3}, frozenset(), synonyms)
+    assert neither.terms("lead").corrections == {}
+    assert neither.terms("leash").corrections == {"leash": "lead"}  # the pair's own word, as before
+
+
 def test_synonyms_in_settings_are_checked():
     assert SearchSettings(synonyms={"gumboots": "wellington"}).synonyms == {"gumboots": "wellington"}
     with pytest.raises(ValueError, match="letters or digits"):

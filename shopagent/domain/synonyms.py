@@ -1,7 +1,7 @@
 """The built-in starter list of shoppers' words for things, by the catalog's language.
 
 For an English catalog: regional and everyday words for common retail products (clothing,
-footwear, outdoor, kitchen, electronics) and the German and French nouns for them, so a
+footwear, outdoor, kitchen, electronics, pets) and the German and French nouns for them, so a
 German shopper in an English shop is served on day one. A shop's own `[search.synonyms]`
 goes over this list, and a word the catalog's own names use is never replaced (see
 `Vocabulary`), so a shop that sells "trainers" keeps that word.
@@ -64,6 +64,16 @@ _ENGLISH_EVERYDAY = {
     "cam": "camera", "dashcam": "dash cam", "fitness tracker": "activity tracker", "smart watch": "smartwatch",
     "gamepad": "controller", "joypad": "controller", "ereader": "e reader", "kindle": "e reader",
     "wifi": "wi fi", "extension lead": "power strip", "multi plug": "power strip", "mouse pad": "mouse mat",
+    # pets
+    "leash": "lead", "dog leash": "dog lead", "doggy": "dog", "doggie": "dog", "pup": "puppy",
+    "kitty": "cat", "moggy": "cat", "bunny": "rabbit", "bunnies": "rabbit", "kibble": "dry food",
+    "tinned food": "wet food", "canned food": "wet food",
+    "kitty litter": "cat litter", "litter box": "litter tray", "cat toilet": "litter tray",
+    "poop bags": "poo bags", "poo bags": "waste bags", "dog bags": "waste bags", "cat tower": "cat tree",
+    "scratcher": "scratching post", "scratch post": "scratching post", "nail clippers": "claw clippers",
+    "nail trimmer": "claw clippers", "wormer": "worming", "dewormer": "worming", "fish tank": "aquarium",
+    "pet carrier": "carrier", "cat carrier": "carrier", "crate": "kennel", "water fountain": "drinking fountain",
+    "snacks": "treats", "chew toy": "chew", "tug toy": "rope toy",
 }  # fmt: skip
 
 _GERMAN = {
@@ -123,6 +133,17 @@ _GERMAN = {
     "pumpe": "pump", "schlauch": "inner tube", "reifen": "tyre", "sattel": "saddle", "gepäckträger": "rack",
     "fahrradtasche": "pannier", "korb": "basket", "kindersitz": "child seat", "leicht": "lightweight",
     "schwer": "heavy", "klein": "small", "gross": "large", "groß": "large", "kinderfahrrad": "kids bike",
+    # Tierbedarf
+    "hund": "dog", "hunde": "dog", "katze": "cat", "katzen": "cat", "welpe": "puppy", "welpen": "puppy",
+    "kätzchen": "kitten", "kaninchen": "rabbit", "meerschweinchen": "guinea pig", "vogel": "bird",
+    "vögel": "bird", "futter": "food", "hundefutter": "dog food", "katzenfutter": "cat food",
+    "trockenfutter": "dry food", "nassfutter": "wet food", "leckerli": "treats", "leckerlis": "treats",
+    "kauknochen": "chew", "leine": "lead", "hundeleine": "dog lead", "halsband": "collar",
+    "hundegeschirr": "dog harness", "brustgeschirr": "harness", "hundebett": "dog bed", "katzenbett": "cat bed",
+    "napf": "bowl", "fressnapf": "bowl", "spielzeug": "toy", "katzenstreu": "cat litter", "streu": "litter",
+    "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
+    "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
+    "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
 }  # fmt: skip
 
 _FRENCH = {
@@ -178,6 +199,16 @@ _FRENCH = {
     "sonnette": "bell", "pompe": "pump", "chambre à air": "inner tube", "pneu": "tyre", "selle": "saddle",
     "porte bagages": "rack", "sacoche": "pannier", "panier": "basket", "siège enfant": "child seat",
     "léger": "lightweight", "legere": "lightweight", "légère": "lightweight", "lourd": "heavy",
+    "robe": "dress", "robes": "dress",
+    # animalerie
+    "chien": "dog", "chiens": "dog", "chiot": "puppy", "chaton": "kitten", "lapin": "rabbit",
+    "cochon d inde": "guinea pig", "oiseau": "bird", "oiseaux": "bird", "croquettes": "dry food",
+    "pâtée": "wet food", "patee": "wet food", "friandises": "treats", "laisse": "lead", "collier": "collar",
+    "harnais": "harness", "coussin": "cushion", "gamelle": "bowl", "jouet": "toy", "jouets": "toy",
+    "litière": "cat litter", "litiere": "cat litter", "bac à litière": "litter tray", "arbre à chat": "cat tree",
+    "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "carrier",
+    "sac de transport": "carrier", "foin": "hay", "tiques": "tick", "puces": "flea",
+    "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket",
 }  # fmt: skip
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}

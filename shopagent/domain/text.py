@@ -127,6 +127,7 @@ class Vocabulary:
     ) -> None:
         self.known = known
         self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
+        self._titles = targets
         self._choices = list(self._targets)
         self._real = real_words
         self._synonyms = synonyms or NO_SYNONYMS
@@ -165,7 +166,7 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles):
+        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names):
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
@@ -200,6 +201,11 @@ class Vocabulary:
         """Whether any product's text uses a (folded) word, maybe in the plural."""
         return word in self.known or _plural_of(word, self.known)
 
+    def _names(self, word: str) -> int:
+        """How many products' names, categories, brands or materials use a (folded) word, or
+        its English plural."""
+        return max(self._titles.get(word + end, 0) for end in ("", "s", "es"))
+
     def _in_titles(self, word: str) -> bool:
         """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
         it). No plural endings here: a German "Sandalen" or French "veste" is not the English
@@ -210,13 +216,21 @@ class Vocabulary:
 class Synonyms:
     """Shoppers' words and phrases -> the catalog's words (all folded), longest phrase first.
 
+    The pairs also join words into groups of one meaning ("leash" -> "lead" and "dog leash"
+    -> "lead" put all three together), so a shopper's word is turned into whichever word of
+    its group the catalog itself uses: a shop that says "leash" finds its leashes for "lead"
+    as well as the other way round. The pair's own replacement comes first when the catalog
+    uses it (a shop's own list thus wins); otherwise the group's word most of the catalog's
+    names use; otherwise the pair's replacement.
+
     `rewrite` walks a query's words and yields each word, or each phrase of up to
     `MAX_SYNONYM_WORDS` words that has a synonym, with its replacement (None for a plain word).
     """
 
     def __init__(self, pairs: Mapping[str, str]) -> None:
         self._pairs = {" ".join(words(k)): " ".join(words(v)) for k, v in pairs.items() if words(k) and words(v)}
-        self._longest = max((k.count(" ") + 1 for k in self._pairs), default=0)
+        self._groups = _groups(self._pairs)
+        self._longest = max((k.count(" ") + 1 for k in self._groups), default=0)
 
     def __len__(self) -> int:
         return len(self._pairs)
@@ -228,20 +242,56 @@ class Synonyms:
     def get(self, phrase: str) -> str | None:
         return self._pairs.get(phrase)
 
-    def rewrite(self, query: list[str], catalog_uses: Callable[[str], bool]) -> Iterator[tuple[str, str | None]]:
+    def rewrite(
+        self, query: list[str], catalog_uses: Callable[[str], bool], names: Callable[[str], int] = lambda _: 0
+    ) -> Iterator[tuple[str, str | None]]:
+        """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products."""
         at = 0
         while at < len(query):
             for size in range(min(self._longest, len(query) - at), 0, -1):
                 phrase = " ".join(query[at : at + size])
-                replacement = self._pairs.get(phrase)
-                words_used = all(catalog_uses(w) for w in query[at : at + size])
-                if replacement is not None and replacement != phrase and not words_used:
+                if phrase not in self._groups or all(catalog_uses(w) for w in query[at : at + size]):
+                    continue
+                replacement = self._choose(phrase, names)
+                if replacement is not None and replacement != phrase:
                     yield phrase, replacement
                     at += size
                     break
             else:
                 yield query[at], None
                 at += 1
+
+    def _choose(self, phrase: str, names: Callable[[str], int]) -> str | None:
+        """The pair's replacement if the catalog uses it, else the group's most used word,
+        else the pair's replacement (None for a catalog word no product uses: left alone)."""
+
+        def use(candidate: str) -> int:
+            return min(names(w) for w in candidate.split())
+
+        replacement = self._pairs.get(phrase)
+        if replacement is not None and use(replacement):
+            return replacement
+        used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
+        best = max((u for u in used if u[0]), default=None)
+        return best[1] if best else replacement
+
+
+def _groups(pairs: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Every phrase of the pairs -> all phrases of its group (joined through shared words)."""
+    parent: dict[str, str] = {}
+
+    def root(phrase: str) -> str:
+        while parent.setdefault(phrase, phrase) != phrase:
+            parent[phrase] = parent[parent[phrase]]
+            phrase = parent[phrase]
+        return phrase
+
+    for key, value in pairs.items():
+        parent[root(key)] = root(value)
+    members: dict[str, list[str]] = {}
+    for phrase in parent:
+        members.setdefault(root(phrase), []).append(phrase)
+    return {phrase: tuple(sorted(members[root(phrase)])) for phrase in parent}
 
 
 NO_SYNONYMS = Synonyms({})
