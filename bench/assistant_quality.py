@@ -54,9 +54,20 @@ TRADES = {
     "clothing": (SAMPLE / "catalog.json", None, SAMPLE / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics")
+        for trade in ("kitchen", "electronics", "pets")
+        if (DATA / trade / "catalog.json").is_file()
     },
 }
+
+
+def chosen_trades() -> list[str]:
+    """The trades to measure: all, or those of --trades (kept in the environment, so that the
+    --before subprocess measures the same ones)."""
+    wanted = [t for t in os.environ.get("SHOPAGENT_BENCH_TRADES", "").split(",") if t]
+    unknown = set(wanted) - set(TRADES)
+    if unknown:
+        raise SystemExit(f"unknown trade(s) {sorted(unknown)}; choose from {sorted(TRADES)}")
+    return wanted or list(TRADES)
 
 
 def judge():
@@ -85,6 +96,8 @@ def conversations_of(trade: str, split: str) -> list[dict]:
     found = [{**c, "split": c.get("split", "tune")} for c in found]
     if trade == "electronics":
         found += load_conversations(ELECTRONICS_CONVERSATIONS)
+    if trade == "pets" and (own := DATA / "pets" / "conversations.jsonl").is_file():
+        found += load_conversations(own)
     return [c for c in found if split == "all" or c["split"] == split]
 
 
@@ -131,6 +144,11 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     outcomes = []
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as s:
         await import_products(s.catalog, read_catalog_file(catalog_file))
+        if (pages := DATA / trade / "store_pages").is_dir():  # the shop's own pages, where it has them
+            from shopagent.application.store_pages import import_pages
+            from shopagent.entrypoints.store_page_files import read_store_pages
+
+            await import_pages(s.store_pages, read_store_pages(pages))
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
         catalog = Catalog(await s.catalog.list_products(limit=1000, after_id=0))
@@ -220,7 +238,7 @@ async def run(split: str, quick: bool, folder: Path) -> list[dict]:
     server = EmbeddedPostgres(folder / "pg")
     await asyncio.to_thread(server.start)
     try:
-        return [await measure_trade(server, trade, split, quick) for trade in TRADES]
+        return [await measure_trade(server, trade, split, quick) for trade in chosen_trades()]
     finally:
         await asyncio.to_thread(server.stop)
 
@@ -228,11 +246,15 @@ async def run(split: str, quick: bool, folder: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
+    parser.add_argument("--trades", default="", help="comma-separated trades to measure (default: all)")
     parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
     parser.add_argument("--quick", action="store_true", help="6 queries and 2 conversations per trade")
     parser.add_argument("--show", action="store_true", help="print every failing query and turn")
     parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = parser.parse_args()
+    if args.trades:
+        os.environ["SHOPAGENT_BENCH_TRADES"] = args.trades
+    chosen_trades()
     provenance = Provenance()
     with scratch("assistant-quality") as folder:
         if args.rows_json:

@@ -46,9 +46,22 @@ TRADES = {
     "clothing": (SAMPLE / "catalog.json", None, SAMPLE / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics")
+        for trade in ("kitchen", "electronics", "pets")
+        if (DATA / trade / "catalog.json").is_file()
     },
 }
+
+
+def chosen_trades() -> list[str]:
+    """The trades to measure: all, or those of --trades (kept in the environment, so that the
+    --before subprocess measures the same ones)."""
+    wanted = [t for t in os.environ.get("SHOPAGENT_BENCH_TRADES", "").split(",") if t]
+    unknown = set(wanted) - set(TRADES)
+    if unknown:
+        raise SystemExit(f"unknown trade(s) {sorted(unknown)}; choose from {sorted(TRADES)}")
+    return wanted or list(TRADES)
+
+
 # Queries in another language than the trade's catalog, reported as their own rows.
 CROSS_LANGUAGE = {
     "clothing": {"clothing-de": SAMPLE / "eval_queries_de.jsonl", "clothing-fr": SAMPLE / "eval_queries_fr.jsonl"}
@@ -95,6 +108,11 @@ async def measure_trade(server, trade: str, split: str, quick: bool, model: str 
     rows = []
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=load_embedder(model)) as s:
         await import_products(s.catalog, read_catalog_file(catalog))
+        if (pages := DATA / trade / "store_pages").is_dir():  # the shop's own pages, where it has them
+            from shopagent.application.store_pages import import_pages
+            from shopagent.entrypoints.store_page_files import read_store_pages
+
+            await import_pages(s.store_pages, read_store_pages(pages))
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
         for line in lines:
@@ -165,7 +183,7 @@ async def run(split: str, quick: bool, folder: Path, model: str = "local") -> li
     await asyncio.to_thread(server.start)
     try:
         rows = []
-        for trade in TRADES:
+        for trade in chosen_trades():
             rows += await measure_trade(server, trade, split, quick, model)
         return rows
     finally:
@@ -175,11 +193,15 @@ async def run(split: str, quick: bool, folder: Path, model: str = "local") -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
+    parser.add_argument("--trades", default="", help="comma-separated trades to measure (default: all)")
     parser.add_argument("--model", choices=("local", "multilingual"), default="local", help="the embedding model")
     parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
     parser.add_argument("--quick", action="store_true", help="6 queries per trade: a check that it runs")
     parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = parser.parse_args()
+    if args.trades:
+        os.environ["SHOPAGENT_BENCH_TRADES"] = args.trades
+    chosen_trades()
     provenance = Provenance()
     with scratch("search-quality") as folder:
         if args.rows_json:

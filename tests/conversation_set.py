@@ -35,7 +35,14 @@ from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 
 DATA = Path(__file__).parent / "data"
 CONVERSATIONS = DATA / "conversations.jsonl"
-SHOP_LANGUAGE = {"clothing": "en", "kitchen": "en", "kitchen-de": "de", "kitchen-fr": "fr", "electronics": "en"}
+SHOP_LANGUAGE = {
+    "clothing": "en",
+    "kitchen": "en",
+    "kitchen-de": "de",
+    "kitchen-fr": "fr",
+    "electronics": "en",
+    "pets": "en",
+}
 ELECTRONICS_CONVERSATIONS = DATA / "electronics" / "conversations.jsonl"
 # An answer that says the shop does not have the thing asked for (in any of its languages).
 NOT_CARRIED = re.compile(
