@@ -51,18 +51,22 @@ from shopagent.adapters.postgres.embedded import EmbeddedPostgres  # noqa: E402
 from shopagent.application.catalog import import_products  # noqa: E402
 from shopagent.application.evaluation import EvalCase, product_names  # noqa: E402
 from shopagent.application.ports import EmbeddingModel  # noqa: E402
-from shopagent.bootstrap import INDEXER_ACTORS, SAMPLE_CATALOG, open_services, prepare_schema  # noqa: E402
+from shopagent.bootstrap import SAMPLE_CATALOG  # noqa: E402
 from shopagent.domain.ranking import FEATURE_NAMES, GradeModel, Match, features, fuse, rank  # noqa: E402
 from shopagent.entrypoints.catalog_files import read_catalog_file  # noqa: E402
 from shopagent.entrypoints.eval_files import read_eval_file  # noqa: E402
 from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings, load_settings  # noqa: E402
+from shopagent.wiring.database import prepare_schema  # noqa: E402
+from shopagent.wiring.services import open_services  # noqa: E402
+from shopagent.wiring.startup import INDEXER_ACTORS  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 TRADES = {
     "clothing": (SAMPLE_CATALOG, None, SAMPLE_CATALOG.parent / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics")
+        for trade in ("kitchen", "electronics", "pets")
+        if (DATA / trade / "catalog.json").is_file()
     },
 }
 # Query sets in other languages than their catalog's, read for the multilingual model only.
