@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from shopagent.adapters.local.concierge.facts import FactFinder
+from shopagent.adapters.local.concierge.replies import ENGLISH
 from shopagent.adapters.local.concierge.text import clean_sentences, summarise
 from tests.conversation_set import ELECTRONICS_CONVERSATIONS, Report, listed_names, load_conversations
 from tests.conversation_set import run_conversation as run_judged
@@ -127,6 +129,20 @@ async def test_the_request_is_quoted_in_the_customers_words_not_by_leftovers(ele
     assert "(I searched for" not in turn.answer
     if not turn.listed or turn.answer.startswith(("Sorry", "These come close")):
         assert "“a gift for my dad who likes gardening around 50”" in turn.answer, turn.answer
+
+
+async def test_a_question_the_materials_answer_is_answered_from_them():
+    watch = {
+        "name": "Vela Smartwatch",
+        "description": "A smartwatch with built-in GPS. Up to 10 days of battery in typical use.",
+        "material": "aluminium case, silicone strap",
+        "variations": [],
+    }
+    finder = FactFinder(ENGLISH)
+    lines = await finder.answer("is the strap silicone or leather?", [watch], {}, str, lambda _: "")
+    assert lines == ["Vela Smartwatch: Material: aluminium case, silicone strap."]
+    lines = await finder.answer("does it have a heart rate sensor?", [watch], {}, str, lambda _: "")
+    assert lines == ["Vela Smartwatch: the product information doesn't say."]
 
 
 def test_markup_and_role_tags_in_product_text_are_never_quoted():

@@ -204,8 +204,11 @@ class FactFinder:
     # -- the description ----------------------------------------------------------------
 
     async def _relevant(self, question: str, d: dict[str, Any]) -> list[str]:
-        """The description sentences about the question, best first (at most two, short)."""
+        """The description sentences about the question, best first (at most two, short); the
+        product's materials count as one more sentence ("is the strap silicone?")."""
         sentences = clean_sentences(d.get("description", ""))
+        if material := " ".join(clean_sentences(str(d.get("material") or ""))):
+            sentences.append(self._say_in.material.format(material=material))
         if not sentences:
             return []
         # The question's own words count fully; the product's name words and the words a
