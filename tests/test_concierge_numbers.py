@@ -45,6 +45,15 @@ PRICES = [
     ("environ 90 €", 72, 108),
     ("pas plus de 200", None, 200),
     ("a partir de 15 euros", 15, None),
+    # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
+    ("chews that last more than 2 minutes", None, None),
+    ("over 10 years old", None, None),
+    ("for a 10kg dog, under 30", None, 30),
+    ("lead at least 2 m long", None, None),
+    ("bis 28 cm", None, None),
+    ("plus de 3 mois", None, None),
+    ("for my 3 dogs, max 40", None, 40),
+    ("under 12.50", None, Decimal("12.50")),
 ]
 
 

@@ -15,8 +15,16 @@ from decimal import Decimal
 
 _NUMBER = r"(\d{1,6}(?:[.,]\d{1,2})?)"
 _CURRENCY = r"(?:€|\$|£|eur\b|euros?\b|bucks\b|chf\b|usd\b|gbp\b)"
-# Not a price when a unit follows: "bis 28 cm", "unter 2 l", "set of 4".
-_NOT_UNIT = r"(?!\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|kg|g|er\b|%|x\b|personen|people|pers))"
+# Not a price when a unit follows: "bis 28 cm", "unter 2 l", "set of 4", "more than 2 minutes",
+# "over 10 years", "for a 10kg dog", "at least 2 m long".
+_UNITS = (
+    r"cm|mm|ml|cl|m|l|liter|litre|liters|litres|kg|g|lbs?|er|%|x|personen|people|pers|"
+    r"min|mins|minutes?|minuten|h|hrs?|hours?|stunden?|heures?|days?|tage?n?|jours?|weeks?|wochen|semaines?|"
+    r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|"
+    r"dogs?|cats?|hunde?|katzen?|chiens?|chats?|kids?|children|kinder|enfants|pieces?|pcs|stuck|"
+    r"inch(?:es)?|zoll|gb|tb|mah|w|v|hz|lumens?|lm"
+)
+_NOT_UNIT = rf"(?![\d]|[.,]\d)(?!\s*(?:{_UNITS})\b)"  # the whole number, then no unit
 AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
 _MAX_WORDS = (
     r"under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
