@@ -59,7 +59,8 @@ NOT_TOLD = re.compile(
 )
 SEARCH = "product-semantic-search"
 DETAILS = "get-product-full-details"
-_PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)")
+# A price-like number; not one with a unit of weight, length or volume after it ("1.55 kg").
+_PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)(?!\s*(?:kg|g|cm|mm|m|l|ml|cl|%)\b)")
 _LANGUAGE_WORDS = {
     "en": set(
         [

@@ -144,6 +144,8 @@ _GERMAN = {
     "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
     "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
     "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
+    "bett": "bed", "betten": "bed", "waschbar": "washable", "maschinenwaschbar": "machine washable",
+    "faltbar": "foldable", "zusammenklappbar": "foldable", "rutschfest": "non slip", "kissen": "cushion",
 }  # fmt: skip
 
 _FRENCH = {
@@ -208,7 +210,8 @@ _FRENCH = {
     "litière": "cat litter", "litiere": "cat litter", "bac à litière": "litter tray", "arbre à chat": "cat tree",
     "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "carrier",
     "sac de transport": "carrier", "foin": "hay", "tiques": "tick", "puces": "flea",
-    "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket",
+    "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket", "lavable": "washable",
+    "pliable": "foldable", "antidérapant": "non slip", "lit": "bed",
 }  # fmt: skip
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}

@@ -88,7 +88,7 @@ class Planner:
             if reading.greeting:
                 return say(r.greet.format(store=self._store))
             return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
-        if (asked := self._asked_about_shown(reading, history, named, text)) is not None:
+        if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:
             return asked
         if reading.compare or reading.refs or reading.details or reading.about:
             pointed = self._pointed_at(reading, history)
@@ -125,7 +125,9 @@ class Planner:
             return search_call(args, {"subject": "", "browse": True, "catalog_empty": await self._catalog_is_empty()})
         return say(r.no_list if reading.refs or reading.details else r.unclear)
 
-    def _asked_about_shown(self, reading: Reading, history: History, named: list[str], text: str) -> ModelReply | None:
+    async def _asked_about_shown(
+        self, reading: Reading, history: History, named: list[str], text: str
+    ) -> ModelReply | None:
         """A question about products shown ("is the second one waterproof?", "how far will the
         battery go?", "which of them is lighter?", "does it come in blue?"): the details of the
         product(s) it is about, to answer from; None when the message asks for something else."""
@@ -139,7 +141,9 @@ class Planner:
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
-        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation)
+        # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
+        unnamed = bool(shown) and not named and not reading.request
+        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed)
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - _words_of(shown))
@@ -148,7 +152,7 @@ class Planner:
         ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
         if isinstance(ids, ModelReply):
             return ids
-        return details_call(ids, question=text, asked=_filters_of(reading))
+        return details_call(ids, question=await self._in_catalog_words(text), asked=_filters_of(reading))
 
     def _asked_ids(
         self, reading: Reading, refs: list[int], history: History, shown: list[dict[str, Any]]
@@ -273,6 +277,14 @@ class Planner:
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
 
+    async def _in_catalog_words(self, question: str) -> str:
+        """The question with the catalog's words for its shopper's words after it ("ist das erste
+        waschbar? washable"), so that a German or French question finds the English sentence."""
+        if self._vocabulary is None:
+            return question
+        synonyms = (await self._vocabulary()).terms(question).corrections
+        return " ".join([question, *dict.fromkeys(synonyms.values())])
+
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog
         has no words yet: then nothing can be told apart, and everything is searched)."""
@@ -324,5 +336,10 @@ def _filter_words(reading: Reading) -> list[str]:
 
 
 def _words_of(products: list[dict[str, Any]]) -> set[str]:
-    """The words of the products' names and categories (a question naming only these is about them)."""
-    return {stem(w) for p in products for w in words(f"{p.get('name', '')} {p.get('category', '')}")}
+    """The words of the products' names, categories and option names (a question naming only these
+    is about them: "which flavours does the first come in?")."""
+    return {
+        stem(w)
+        for p in products
+        for w in words(" ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {})]))
+    }
