@@ -130,6 +130,18 @@ def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     assert neither.terms("leash").corrections == {"leash": "lead"}  # the pair's own word, as before
 
 
+def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
+    titles = {"dog": 30, "treats": 5, "bed": 4, "cat": 20, "toy": 6, "shampoo": 2, "something": 1}
+    vocabulary = Vocabulary(dict(titles), titles, frozenset(), Synonyms(builtin_synonyms("en")))
+    assert vocabulary.terms("Hundeleckerli ohne Zucker").corrections["hundeleckerli"] == "dog treats"
+    assert vocabulary.terms("Katzenbett").corrections == {"katzenbett": "cat bed"}
+    assert vocabulary.terms("Hundeshampoo").rewritten == ("dog", "shampoo")
+    # Not a compound: a word the catalog uses, a word whose parts it does not know, a short word.
+    assert vocabulary.terms("something").corrections == {}
+    assert vocabulary.terms("Hamsterkäfig").corrections == {}
+    assert vocabulary.terms("dogbed").corrections == {}
+
+
 def test_synonyms_in_settings_are_checked():
     assert SearchSettings(synonyms={"gumboots": "wellington"}).synonyms == {"gumboots": "wellington"}
     with pytest.raises(ValueError, match="letters or digits"):

@@ -21,6 +21,8 @@ from shopagent.domain.errors import ValidationError
 from shopagent.domain.options import fold
 
 MAX_QUERY_TERMS = 32
+_COMPOUND_PART = 4  # letters each part of a compound word has at least
+_LINKS = ("s", "e", "n", "en", "es")  # what may join a compound's parts: Hunde-bett, Katzen-streu
 _WORD = re.compile(r"[^\W_]+")
 # The store language (BCP 47 primary subtag) -> PostgreSQL's snowball configuration.
 TEXT_SEARCH_CONFIGS = {
@@ -170,6 +172,9 @@ class Vocabulary:
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
+            elif (parts := self.compound(phrase)) is not None:
+                corrections[phrase] = parts
+                new = parts.split()
             elif (fixed := self.correct(phrase)) is not None:
                 corrections[phrase] = typo_fixes[phrase] = fixed
                 new = [fixed]
@@ -182,6 +187,31 @@ class Vocabulary:
         return QueryTerms(
             terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
         )
+
+    def compound(self, word: str) -> str | None:
+        """A word no product uses that joins two the catalog or the synonym list knows, as German
+        does ("hundeleckerli" -> "dog treats", "katzenbett" -> "cat bed"): the two, in the
+        catalog's words. The longest known last part wins (the thing itself; the first part
+        qualifies it), and a linking "s", "e", "n", "en" or "es" may join them."""
+        if len(word) < 2 * _COMPOUND_PART or word in self.known or not self._targets:
+            return None
+        for at in range(_COMPOUND_PART, len(word) - _COMPOUND_PART + 1):
+            head = self._meaning(word[at:])
+            if head is None:
+                continue
+            first = word[:at]
+            bare = [first[: -len(end)] for end in _LINKS if first.endswith(end) and len(first) - len(end) >= 3]
+            for part in (first, *bare):
+                if (modifier := self._meaning(part)) is not None:
+                    return f"{modifier} {head}"
+        return None
+
+    def _meaning(self, part: str) -> str | None:
+        """A compound's part in the catalog's words: its own if the catalog's names use it, else its
+        synonym; None for a part neither knows."""
+        if self._names(part):
+            return part
+        return self._synonyms.meaning(part, self._names)
 
     def rarest(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
         """The query's rarest words whose products add up to at most `products` (at least the
@@ -260,6 +290,15 @@ class Synonyms:
             else:
                 yield query[at], None
                 at += 1
+
+    def meaning(self, phrase: str, names: Callable[[str], int]) -> str | None:
+        """A listed word in the catalog's words: itself if the catalog's names use it, else its
+        replacement; None for a word the list does not hold."""
+        if phrase not in self._groups:
+            return None
+        if all(names(w) for w in phrase.split()):
+            return phrase
+        return self._choose(phrase, names) or phrase
 
     def _choose(self, phrase: str, names: Callable[[str], int]) -> str | None:
         """The pair's replacement if the catalog uses it, else the group's most used word,
