@@ -53,6 +53,17 @@ async def test_a_question_about_a_listed_product_is_answered_from_its_descriptio
     assert looked_up(again) == [first.listed[0]]  # the list shown is still the one of the search
 
 
+async def test_a_question_naming_no_product_is_about_the_list_shown(electronics):
+    customer = electronics()
+    first = await customer.say("a portable bluetooth speaker")
+    assert len(first.listed) >= 2, first.answer
+    turn = await customer.say("what's the warranty like?")  # no product named: about those shown
+    assert [c["name"] for c in turn.calls] == [DETAILS] * len(turn.calls) and turn.calls, turn.answer
+    assert set(looked_up(turn)) <= set(first.listed) and looked_up(turn)
+    weather = await customer.say("whats the weather like in berlin rn")  # off-topic stays off-topic
+    assert not weather.calls, weather.answer
+
+
 async def test_a_fact_the_data_does_not_hold_is_said_plainly(electronics):
     customer = electronics()
     first = await customer.say("a portable bluetooth speaker")

@@ -122,16 +122,21 @@ class FactFinder:
             return lines
         if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or _STOCK.search(folded):
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
-        if _SIZES.search(folded) and (sized := [d for d in found if _sizes(d)]):
-            return [r.comes_in.format(name=d["name"], sizes=", ".join(_sizes(d))) for d in sized]
-        if specs := {d["name"]: facts for d in found if (facts := _specs_about(question, d))}:
-            return [r.spec.format(name=name, facts=", ".join(facts)) for name, facts in specs.items()]
+        sized = [d for d in found if _sizes(d)] if _SIZES.search(folded) else []
+        specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
         for d in found:
-            sentences = await self._relevant(question, d)
-            if sentences:
-                lines.append(r.quote.format(name=d["name"], text=" ".join(sentences)))
-            else:
-                lines.append(r.not_told.format(name=d["name"]))
+            # The structured facts first (its sizes, the specs asked about), then the sentences
+            # of its text about the question: "washable: yes. The cover washes at 30 °C."
+            told = []
+            if d in sized:
+                told.append(r.comes_in.format(name=d["name"], sizes=", ".join(_sizes(d))))
+            elif d["name"] in specs:
+                told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
+            elif sized or specs:
+                continue  # the others' facts answer it; this one's are not about the question
+            if sentences := await self._relevant(question, d):
+                told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
+            lines.append(" ".join(told) if told else r.not_told.format(name=d["name"]))
         return lines
 
     # -- structured facts --------------------------------------------------------------

@@ -138,11 +138,13 @@ class Planner:
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
         if reading.more or reading.similar or reading.compare or reading.about:
             return None
+        if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
+            return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
-        unnamed = bool(shown) and not named and not reading.request
+        unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed)
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
