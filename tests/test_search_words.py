@@ -124,6 +124,7 @@ def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     says_lead = Vocabulary({"lead": 4, "leads": 4}, {"leads": 4}, frozenset(), synonyms)
     assert says_lead.terms("retractable leash").corrections == {"leash": "lead"}
     assert says_lead.terms("laisse").corrections == {"laisse": "lead"}
+    assert says_lead.terms("des laisses").corrections == {"laisses": "lead"}  # a plural of a listed word
     # A word of a group that no product's name uses, with no group word the catalog uses, stays.
     neither = Vocabulary({"cable": 3}, {"cable": 3}, frozenset(), synonyms)
     assert neither.terms("lead").corrections == {}

@@ -144,7 +144,7 @@ _GERMAN = {
     "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
     "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
     "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
-    "bett": "bed", "betten": "bed", "waschbar": "washable", "maschinenwaschbar": "machine washable",
+    "weihnachten": "christmas", "geburtstag": "birthday", "bett": "bed", "betten": "bed", "waschbar": "washable", "maschinenwaschbar": "machine washable",
     "faltbar": "foldable", "zusammenklappbar": "foldable", "rutschfest": "non slip", "kissen": "cushion",
 }  # fmt: skip
 
@@ -211,7 +211,8 @@ _FRENCH = {
     "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "carrier",
     "sac de transport": "carrier", "foin": "hay", "tiques": "tick", "puces": "flea",
     "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket", "lavable": "washable",
-    "pliable": "foldable", "antidérapant": "non slip", "lit": "bed",
+    "pliable": "foldable", "antidérapant": "non slip", "lit": "bed", "noël": "christmas", "noel": "christmas",
+    "anniversaire": "birthday",
 }  # fmt: skip
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}

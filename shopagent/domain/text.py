@@ -280,9 +280,12 @@ class Synonyms:
         while at < len(query):
             for size in range(min(self._longest, len(query) - at), 0, -1):
                 phrase = " ".join(query[at : at + size])
-                if phrase not in self._groups or all(catalog_uses(w) for w in query[at : at + size]):
+                if all(catalog_uses(w) for w in query[at : at + size]):
                     continue
-                replacement = self._choose(phrase, names)
+                listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
+                if listed is None:
+                    continue
+                replacement = self._choose(listed, names)
                 if replacement is not None and replacement != phrase:
                     yield phrase, replacement
                     at += size
@@ -313,6 +316,16 @@ class Synonyms:
         used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
         best = max((u for u in used if u[0]), default=None)
         return best[1] if best else replacement
+
+
+def _singular(phrase: str, listed: Container[str]) -> str | None:
+    """The listed word a plural is of ("gamelles" -> "gamelle", "Leinen" -> "leine"), if any;
+    a word of five letters at least, so that "bus" or "les" never is one."""
+    if " " in phrase or len(phrase) < 5:
+        return None
+    return next(
+        (phrase[: -len(end)] for end in _PLURALS if phrase.endswith(end) and phrase[: -len(end)] in listed), None
+    )
 
 
 def _groups(pairs: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
