@@ -144,7 +144,8 @@ _GERMAN = {
     "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
     "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
     "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
-    "weihnachten": "christmas", "geburtstag": "birthday", "bett": "bed", "betten": "bed", "waschbar": "washable", "maschinenwaschbar": "machine washable",
+    "weihnachten": "christmas", "geburtstag": "birthday", "bett": "bed", "betten": "bed",
+    "waschbar": "washable", "maschinenwaschbar": "machine washable",
     "faltbar": "foldable", "zusammenklappbar": "foldable", "rutschfest": "non slip", "kissen": "cushion",
 }  # fmt: skip
 
