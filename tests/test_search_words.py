@@ -143,6 +143,14 @@ def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
     assert vocabulary.terms("dogbed").corrections == {}
 
 
+def test_a_misspelt_word_of_the_synonym_list_is_read_as_that_word():
+    titles = {"jacket": 3, "winter": 2, "men": 4, "dog": 9, "bed": 2}
+    vocabulary = Vocabulary(dict(titles), titles, frozenset({"stock"}), Synonyms(builtin_synonyms("en")))
+    assert vocabulary.terms("winterjake").corrections == {"winterjake": "winter jacket"}  # Winterjacke
+    assert vocabulary.terms("kopfhoerr").corrections == {"kopfhoerr": "headphones"}
+    assert vocabulary.terms("stock").corrections == {}  # a real word is never corrected
+
+
 def test_synonyms_in_settings_are_checked():
     assert SearchSettings(synonyms={"gumboots": "wellington"}).synonyms == {"gumboots": "wellington"}
     with pytest.raises(ValueError, match="letters or digits"):

@@ -144,7 +144,8 @@ _GERMAN = {
     "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
     "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
     "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
-    "weihnachten": "christmas", "geburtstag": "birthday", "bett": "bed", "betten": "bed",
+    "weihnachten": "christmas", "geburtstag": "birthday", "sommer": "summer", "frühling": "spring",
+    "bett": "bed", "betten": "bed",
     "waschbar": "washable", "maschinenwaschbar": "machine washable",
     "faltbar": "foldable", "zusammenklappbar": "foldable", "rutschfest": "non slip", "kissen": "cushion",
 }  # fmt: skip
@@ -213,7 +214,7 @@ _FRENCH = {
     "sac de transport": "carrier", "foin": "hay", "tiques": "tick", "puces": "flea",
     "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket", "lavable": "washable",
     "pliable": "foldable", "antidérapant": "non slip", "lit": "bed", "noël": "christmas", "noel": "christmas",
-    "anniversaire": "birthday",
+    "anniversaire": "birthday", "été": "summer", "ete": "summer", "hiver": "winter", "printemps": "spring",
 }  # fmt: skip
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}

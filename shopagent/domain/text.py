@@ -147,12 +147,20 @@ class Vocabulary:
         found = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=reach, limit=16)
         within = [(w, d) for w, d, _ in found if d <= allowed]
         if not within:
-            return None
+            return self._misspelt_synonym(word, allowed)
         best, distance = min(within, key=lambda f: (f[1], -self._targets[f[0]], f[0]))
         # A much more common word one edit further is the likelier meaning ("sandles" is one
         # edit from a rare "handles", two from the category "sandals").
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
         return max(common, key=lambda w: (self._targets[w], w)) if common else best
+
+    def _misspelt_synonym(self, word: str, allowed: int) -> str | None:
+        """A shopper's word of the synonym list, misspelt ("winterjake" for "Winterjacke"): its
+        meaning in the catalog's words. Only words of six letters or more, within one edit."""
+        if len(word) < 6 or not (words_listed := self._synonyms.single_words()):
+            return None
+        found = process.extractOne(word, words_listed, scorer=OSA.distance, score_cutoff=min(allowed, 1))
+        return self._synonyms.meaning(found[0], self._names) if found else None
 
     def _plural_of_target(self, word: str) -> bool:
         return _plural_of(word, self._targets)
@@ -260,6 +268,7 @@ class Synonyms:
     def __init__(self, pairs: Mapping[str, str]) -> None:
         self._pairs = {" ".join(words(k)): " ".join(words(v)) for k, v in pairs.items() if words(k) and words(v)}
         self._groups = _groups(self._pairs)
+        self._single = sorted(k for k in self._pairs if " " not in k)
         self._longest = max((k.count(" ") + 1 for k in self._groups), default=0)
 
     def __len__(self) -> int:
@@ -293,6 +302,10 @@ class Synonyms:
             else:
                 yield query[at], None
                 at += 1
+
+    def single_words(self) -> list[str]:
+        """The listed shoppers' words of one word each (what a misspelling may be of)."""
+        return self._single
 
     def meaning(self, phrase: str, names: Callable[[str], int]) -> str | None:
         """A listed word in the catalog's words: itself if the catalog's names use it, else its
