@@ -135,10 +135,15 @@ async def measure_trade(server, trade: str, split: str, quick: bool, model: str 
             rows.append({
                 "trade": line["set"], "kind": line.get("kind", "-"), "answerable": bool(line["acceptable"]),
                 "rank": rank, "no_strong": result.no_strong_match, "corrections": typo_fixes,
-                "query": line["query"],
+                "query": line["query"], "misspelt": line.get("misspelt", False),
                 "grades": [(p.match, p.slug in line["acceptable"]) for p in result.products[:5]],
             })  # fmt: skip
     return rows
+
+
+def misspelt(row: dict) -> bool:
+    """Whether the judge marked the query as misspelt (its kind, or a misspelt word in another kind)."""
+    return row["kind"] == "typo" or row.get("misspelt", False)
 
 
 def grade_table(rows: list[dict]) -> list[tuple[str, ...]]:
@@ -151,7 +156,8 @@ def grade_table(rows: list[dict]) -> list[tuple[str, ...]]:
 
 
 def table(rows: list[dict]) -> list[tuple[str, ...]]:
-    out = [("trade", "kind", "queries", "hit@1", "hit@5", "false alarms", "honesty", "typo fixes outside typo queries")]
+    out = [("trade", "kind", "queries", "hit@1", "hit@5", "false alarms", "honesty",
+            "typo fixes outside misspelt queries")]  # fmt: skip
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for row in rows:
         groups[(row["trade"], row["kind"])].append(row)
@@ -171,7 +177,7 @@ def table(rows: list[dict]) -> list[tuple[str, ...]]:
             share(answerable, lambda r: r["rank"] is not None and r["rank"] <= 5),
             share(answerable, lambda r: r["no_strong"]),
             share(others, lambda r: r["no_strong"]),
-            str(sum(bool(r["corrections"]) and r["kind"] != "typo" for r in items)),
+            str(sum(bool(r["corrections"]) and not misspelt(r) for r in items)),
         ))  # fmt: skip
     return out
 
@@ -223,8 +229,8 @@ def main() -> None:
     grid(table(rows))
     grid(grade_table(rows))
     for row in rows:
-        if row["corrections"] and row["kind"] != "typo":
-            print(f"  corrected outside a typo query [{row['trade']} {row['kind']}]: {row['corrections']}")
+        if row["corrections"] and not misspelt(row):
+            print(f"  corrected outside a misspelt query [{row['trade']} {row['kind']}]: {row['corrections']}")
     print(provenance.line())
 
 

@@ -34,6 +34,11 @@ class EvalCase:
     acceptable: tuple[str, ...]
     kind: str = ""
     split: str = ""  # tune | heldout | "" (not split)
+    misspelt: bool = False  # the judge marked a misspelt word in it (typo queries always have one)
+
+    @property
+    def has_typos(self) -> bool:
+        return self.kind == "typo" or self.misspelt
 
     @property
     def answerable(self) -> bool:
@@ -54,7 +59,7 @@ class ModeScore:
     misses: list[dict[str, Any]] = field(default_factory=list)  # answerable cases with no hit in the top 5
     by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> cases, hit@5, honesty
     corrections: list[dict[str, Any]] = field(default_factory=list)  # typo corrections made, per query
-    suspect_corrections: float | None = None  # share of queries not marked "typo" whose words were corrected
+    suspect_corrections: float | None = None  # share of queries not marked misspelt whose words were corrected
 
 
 @dataclass
@@ -81,7 +86,7 @@ async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode
         slugs = [p.slug for p in result.products]
         if fixes := vocabulary.terms(case.request.query).typo_fixes:
             score.corrections.append({"line": case.line, "kind": case.kind, "corrections": dict(fixes)})
-            suspects += case.kind != "typo"
+            suspects += not case.has_typos
         tally = kinds.setdefault(case.kind or "-", [0, 0, 0, 0, 0])
         tally[0] += 1
         if not case.answerable:
@@ -101,7 +106,7 @@ async def evaluate_search(search: CatalogSearch, cases: Sequence[EvalCase], mode
         if rank is None or rank > 5:
             score.misses.append({"line": case.line, "query": case.request.query, "got": slugs[:5]})
     graded = weights is None or weights.vector > 0  # grades need the distances of the vector leg
-    typo_cases = sum(case.kind == "typo" for case in cases)
+    typo_cases = sum(case.has_typos for case in cases)
     if len(cases) > typo_cases:
         score.suspect_corrections = suspects / (len(cases) - typo_cases)
     if score.answerable:

@@ -1,7 +1,7 @@
 """`shopagent eval FILE`: judged queries (JSONL) in, a table of search quality out.
 
 Each line: `{"query": "...", "acceptable": ["slug", ...], "filters": {...}?, "kind": "..."?,
-"split": "tune" | "heldout"?, "why": "..."?}`; `acceptable: []` marks a query the shop has no
+"split": "tune" | "heldout"?, "why": "..."?, "misspelt": true?}`; `acceptable: []` marks a query the shop has no
 right product for. `split` keeps a held-out half apart: tune the search on `tune`, report `heldout`. `filters` takes the
 search tool's shape: colors, sizes, minPrice, maxPrice, inStock. Every line is checked
 before anything runs; a bad line (or a slug the catalog does not have) is an error that
@@ -44,6 +44,7 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     kind: str = ""
     split: Literal["tune", "heldout"] | None = None
     why: str = ""  # the judge's reason, for readers of the file
+    misspelt: bool = False  # the text has a misspelt word, whatever its kind (a German query's "Turnschue")
 
 
 def read_eval_file(path: Path, search: CatalogSearch, slugs: set[str]) -> list[EvalCase]:
@@ -86,7 +87,12 @@ def _case(number: int, text: str, search: CatalogSearch, slugs: set[str]) -> Eva
     if unknown:
         raise ValidationError(f"acceptable slug(s) not in the catalog: {', '.join(unknown)}")
     return EvalCase(
-        line=number, request=request, acceptable=tuple(line.acceptable), kind=line.kind, split=line.split or ""
+        line=number,
+        request=request,
+        acceptable=tuple(line.acceptable),
+        kind=line.kind,
+        split=line.split or "",
+        misspelt=line.misspelt,
     )
 
 
