@@ -84,3 +84,17 @@ async def test_eval_reports_one_split_when_asked(kitchen_shop):
     async with shopagent("eval", *args, env={"SHOPAGENT_DATABASE_URL": kitchen_shop.dsn}) as process:
         assert await process.wait_exit(timeout=180) == 0, process.logs
     assert "36 queries: 25 with a right product, 11 without" in process.stdout
+
+
+async def test_a_correction_in_a_query_marked_misspelt_is_not_suspect(sample_shop, tmp_path):
+    path = tmp_path / "queries.jsonl"
+    path.write_text(
+        '{"query": "snekers", "acceptable": [], "kind": "german", "misspelt": true}\n'
+        '{"query": "snekers", "acceptable": [], "kind": "german"}\n'
+    )
+    report_file = tmp_path / "report.json"
+    code, out, logs = await run_eval(sample_shop, str(path), "--json", str(report_file))
+    assert code == 0, (out, logs)
+    fused = json.loads(report_file.read_text())["search"]["fused"]
+    assert fused["suspect_corrections"] == 1.0  # the unmarked one of one unmarked query
+    assert len(fused["corrections"]) == 2
