@@ -4,7 +4,7 @@
 
     python bench/assistant_quality.py [--split heldout] [--before DIR] [--quick]
 
-Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
+Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics, tests/data/pets) is
 imported into an embedded PostgreSQL in a scratch folder and indexed with the local model.
 Then the offline assistant answers, through the agent loop and the in-process MCP tools:
 

@@ -3,7 +3,7 @@
 
     python bench/search_quality.py [--split heldout] [--model local|multilingual] [--before DIR] [--quick]
 
-Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics) is
+Each trade's catalog (the clothing sample, tests/data/kitchen, tests/data/electronics, tests/data/pets) is
 imported into an embedded PostgreSQL in a scratch folder and indexed with the chosen embedding
 model (`local`, MiniLM, by default); the clothing shop is also asked the German and French
 shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`). Every
