@@ -210,6 +210,15 @@ async def electronics_shop(embedded_pg: EmbeddedPostgres, template_db: str):
 
 
 @pytest.fixture(scope="session")
+async def pets_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A fourth trade (tests/data/pets: 80 products of a pet-supplies shop with named options,
+    written by someone who never saw its queries), indexed with the real local model."""
+    shop = DATA / "pets"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
 async def kitchen_de_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     """The kitchenware shop in German (store.language = "de", German product text)."""
     shop = DATA / "kitchen_de"
