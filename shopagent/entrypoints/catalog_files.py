@@ -132,12 +132,17 @@ def open_catalog_stream(path: Path, *, format: CsvFormat = "auto", words: Option
         if suffix in (".json", ".jsonl"):
             file = path.open("rb")
             read = _from_json if suffix == ".json" else _from_jsonl
-            return CatalogStream(_closing(file, read(file)), None, size, file.tell)
+            return CatalogStream(_closing(file, read(file)), None, size, _position(file, size))
         data = path.read_bytes()
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror}") from None
     text = decode_file_text(path.name, data)
     return CatalogStream(iter(list(_from_csv(text.text, format, words))), text.encoding, size, lambda: size)
+
+
+def _position(file: BinaryIO, size: int) -> Callable[[], int]:
+    """How far `file` is read; all of it once closed (the records are all taken)."""
+    return lambda: size if file.closed else file.tell()
 
 
 def _closing(file: BinaryIO, records: Iterator[Parsed]) -> Iterator[Parsed]:
