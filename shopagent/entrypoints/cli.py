@@ -230,7 +230,7 @@ def open_catalog_file(
     path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None
 ) -> CatalogStream | None:
     """`catalog import FILE`, before any database: the file opened (a .json one checked through,
-    a CSV one read whole); None (with the reason on stderr) when it cannot be read at all
+    a CSV one's encoding read through and its header checked); None (with the reason on stderr) when it cannot be read at all
     (missing, a workbook, unreadable text, a header that does not fit, not one JSON array)."""
     try:
         return open_catalog_stream(path, format=format, words=words)

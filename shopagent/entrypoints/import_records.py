@@ -10,9 +10,10 @@ import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import msgspec
+import numpy as np
 
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.catalog import ProductInput
@@ -25,12 +26,15 @@ log = logging.getLogger("shopagent.catalog")
 Parsed = tuple[str, ProductInput | ValidationError | ImportNote]
 
 _SEPARATORS = (",", ";", "\t")
+# Why a row is refused whose product's rows ended further up (a file is read as a stream: each
+# product is imported once its rows end).
+APART = "its product's rows ended further up; the rows of one product must follow one another"
 _DECIMAL_COMMA = re.compile(r"^-?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 12,50 or 1.234,50
 
 
 @dataclass
 class CsvTable:
-    text: str
+    lines: TextIO  # the text after the header, read as the rows are taken (newline="")
     separator: str
     names: list[str]  # folded header names, in file order
     label: str = "the CSV"  # how messages name the layout ("the Shopify export")
@@ -38,11 +42,16 @@ class CsvTable:
 
     @classmethod
     def read(cls, text: str) -> CsvTable:
-        header = text.split("\n", 1)[0]
+        return cls.open(io.StringIO(text, newline=""))
+
+    @classmethod
+    def open(cls, lines: TextIO) -> CsvTable:
+        """The table whose header is the next line of `lines`; its rows are read from `lines` as taken."""
+        header = lines.readline()
         separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
-        names = next(csv.reader(io.StringIO(header), delimiter=separator), [])
+        names = next(csv.reader([header], delimiter=separator), [])
         raw = [" ".join(name.split()) for name in names]
-        return cls(text, separator, [name.casefold() for name in raw], raw_names=raw)
+        return cls(lines, separator, [name.casefold() for name in raw], raw_names=raw)
 
     @property
     def columns(self) -> frozenset[str]:
@@ -71,8 +80,7 @@ class CsvTable:
     def rows(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(row number as a spreadsheet shows it, {column: trimmed cell}); row 1 is the header.
         Blank rows are skipped but counted."""
-        reader = csv.reader(io.StringIO(self.text), delimiter=self.separator)
-        next(reader, None)
+        reader = csv.reader(self.lines, delimiter=self.separator)
         for number, cells in enumerate(reader, start=2):
             if any(cell.strip() for cell in cells):
                 yield number, {name: cell.strip() for name, cell in zip(self.names, cells, strict=False) if name}
@@ -96,3 +104,29 @@ def convert(where: str, item: Any, *, strict: bool = True, name_slug: bool = Tru
         return label, msgspec.convert(item, ProductInput, strict=strict, dec_hook=decode_hook)
     except msgspec.ValidationError as exc:
         return label, ValidationError(explain(exc))
+
+
+class SeenKeys:
+    """The keys (slugs, handles, parent IDs) a file has shown so far, at 8 bytes a key: their
+    64-bit hashes, the latest in a set, the rest merged into one sorted array. Two keys of a
+    million share a hash with a chance of about 3 in 100 million."""
+
+    _RECENT = 1 << 15
+
+    def __init__(self) -> None:
+        self._recent: set[int] = set()
+        self._merged = np.empty(0, dtype=np.int64)
+
+    def add(self, key: str) -> None:
+        self._recent.add(hash(key))
+        if len(self._recent) >= self._RECENT:
+            recent = np.fromiter(self._recent, dtype=np.int64, count=len(self._recent))
+            self._merged = np.union1d(self._merged, recent)
+            self._recent.clear()
+
+    def __contains__(self, key: object) -> bool:
+        hashed = hash(key)
+        if hashed in self._recent:
+            return True
+        at = int(np.searchsorted(self._merged, hashed))
+        return at < len(self._merged) and int(self._merged[at]) == hashed
