@@ -230,8 +230,9 @@ def open_catalog_file(
     path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None
 ) -> CatalogStream | None:
     """`catalog import FILE`, before any database: the file opened (a .json one checked through,
-    a CSV one's encoding read through and its header checked); None (with the reason on stderr) when it cannot be read at all
-    (missing, a workbook, unreadable text, a header that does not fit, not one JSON array)."""
+    a CSV one's encoding read through and its header checked); None (with the reason on stderr)
+    when it cannot be read at all (missing, a workbook, unreadable text, a header that does not
+    fit, not one JSON array)."""
     try:
         return open_catalog_stream(path, format=format, words=words)
     except ValidationError as exc:

@@ -45,9 +45,9 @@ def from_woocommerce(table: CsvTable, words: OptionWords | None) -> Iterator[Par
 
 
 class _WooReader:
-    """Products and their variation rows as they come. A product stays open for variations until
-    `OPEN_PRODUCTS` later products have begun (the export is in ID order: a variation added after
-    other products were created comes after their rows), then it is given."""
+    """Products and their variation rows as they come. A product stays open for variations while
+    up to `OPEN_PRODUCTS` later products have begun (the export is in ID order: a variation added
+    after other products were created comes after their rows), then it is given."""
 
     OPEN_PRODUCTS = 100
 
@@ -68,7 +68,7 @@ class _WooReader:
                 yield from self._variation(number, row)
                 continue
             self._begin(_woo_parent(number, row, kinds))
-            if len(self.open) > self.OPEN_PRODUCTS:
+            if len(self.open) > self.OPEN_PRODUCTS + 1:
                 yield from self._give(self.open.popleft())
         while self.open:
             yield from self._give(self.open.popleft())
