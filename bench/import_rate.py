@@ -90,6 +90,18 @@ def run_import(path: Path, dsn: str, tree: Path | None) -> tuple[float, float, s
     return time.perf_counter() - began, usage.ru_maxrss / 1024, said
 
 
+def _code(tree: Path | None) -> str:
+    if tree is None:
+        return "this checkout (the commit below)"
+    done = subprocess.run(  # noqa: S603 - git on the checkout named
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],  # noqa: S607 - git from PATH
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return f"{tree} at commit {done.stdout.strip() or '(not a git checkout)'}"
+
+
 async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
     formats = args.formats.split(",")
     began = time.perf_counter()
@@ -113,7 +125,7 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
-    print(f"code       {args.tree or 'this checkout'}")
+    print(f"code       {_code(args.tree)}")
     grid(rows)
     print(provenance.line())
 
