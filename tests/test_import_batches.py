@@ -4,6 +4,8 @@ gets in the way of is written a product at a time, losing nothing."""
 
 from __future__ import annotations
 
+import io
+import re
 from decimal import Decimal
 
 import anyio
@@ -12,6 +14,8 @@ import pytest
 
 from shopagent.application.catalog import ImportNote, import_products
 from shopagent.domain.errors import ValidationError
+from shopagent.entrypoints.catalog_files import CatalogStream
+from shopagent.entrypoints.cli import ImportProgress
 from tests.factories import product_input
 from tests.helpers import eventually
 
@@ -96,3 +100,19 @@ async def test_a_slug_another_writer_creates_meanwhile_takes_no_batch_mate_down(
     assert len(set(xacts[3:6])) == 3  # the contested batch, a product at a time
     boot = await services.catalog.repository.get_by_slug("boot-5")
     assert boot is not None and boot.name == product_input("boot-5").name and len(boot.variations) == 2
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.unit
+def test_a_terminal_shows_the_progress_after_each_batch_written():
+    file = CatalogStream(records=iter([]), encoding=None, size=1_000, position=lambda: 500)
+    terminal = Terminal()
+    progress = ImportProgress("importing catalog.jsonl", file, terminal)
+    for done in (3, 250, 320, 500, 503):  # as batches of 250 are written among rejected items
+        progress(done)
+    shown = re.findall(r"\r[^\r]*: (\d+) products", terminal.getvalue())
+    assert shown == ["250", "500"]

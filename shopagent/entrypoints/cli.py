@@ -209,11 +209,13 @@ class ImportProgress:
         self.label, self.file, self.stream = label, file, stream
         self._tty = stream.isatty()
         self._last = -1
+        self._shown = 0
 
     def __call__(self, done: int) -> None:
         share = self.file.position() / max(self.file.size, 1)
         if self._tty:
-            if done % 100 == 0 or share >= 1:
+            if done >= self._shown + 100 or share >= 1:  # told after each batch written, or each item skipped
+                self._shown = done
                 self.stream.write(f"\r{self.label}: {done} products, {share:.0%} of the file")
                 self.stream.flush()
         elif (tenth := int(10 * share)) != self._last:
