@@ -201,6 +201,8 @@ async def _write_batch(
                 summary.rejected.append((where, str(error)))
             else:
                 summary.count(outcome)
+    except ShopagentError as exc:  # the database is away or full: said of each, as when written one by one
+        summary.rejected.extend((where, str(exc)) for where, _ in taken)
     else:
         for outcome in outcomes:
             summary.count(outcome)
