@@ -6,18 +6,26 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
+from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 
 import anyio
 import asyncpg
 import pytest
 
+from shopagent.adapters.local.hash_embedder import HashEmbedder
 from shopagent.application.catalog import ImportNote, import_products
+from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import CatalogStream
 from shopagent.entrypoints.cli import ImportProgress
+from shopagent.wiring.services import open_services
+from tests.conftest import settings_for
 from tests.factories import product_input
 from tests.helpers import eventually
+from tests.outage import postgres_link
 
 pytestmark = pytest.mark.anyio
 
@@ -116,3 +124,27 @@ def test_a_terminal_shows_the_progress_after_each_batch_written():
         progress(done)
     shown = re.findall(r"\r[^\r]*: (\d+) products", terminal.getvalue())
     assert shown == ["250", "500"]
+
+
+async def test_batches_the_database_cannot_take_in_an_outage_are_reported_per_product(database):
+    with tempfile.TemporaryDirectory(prefix="pglink-") as directory:  # a short path: socket names are limited
+        async with (
+            postgres_link(database, Path(directory)) as link,
+            open_services(settings_for(link.dsn), frozenset(), embedder=HashEmbedder(384)) as services,
+        ):
+
+            def items() -> Iterator[tuple[str, ProductInput]]:
+                for n in range(1, 10):
+                    if n == 4:
+                        link.cut()  # after the first batch is written, before the second
+                    yield f"line {n}", product_input(f"boot-{n}")
+
+            summary = await import_products(services.catalog, items(), batch_size=3)
+    assert summary.created == 3
+    assert [where for where, _ in summary.rejected] == [f"line {n}" for n in range(4, 10)]
+    assert {why for _, why in summary.rejected} == {"the database is unavailable right now; try again in a moment"}
+    conn = await asyncpg.connect(database)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM product") == 3
+    finally:
+        await conn.close()

@@ -42,8 +42,9 @@ from shopagent.domain.text import OptionWords
 from shopagent.entrypoints import shop_exports
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
 from shopagent.entrypoints.file_text import SAVE_AS_CSV, scan_encoding
-from shopagent.entrypoints.import_records import APART, CsvTable, Parsed, SeenKeys, convert
+from shopagent.entrypoints.import_records import APART, CsvTable, Parsed, convert
 from shopagent.entrypoints.json_stream import array_elements
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import spec_value
 
 log = logging.getLogger("shopagent.catalog")

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import msgspec
-import numpy as np
 
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.catalog import ProductInput
@@ -104,29 +103,3 @@ def convert(where: str, item: Any, *, strict: bool = True, name_slug: bool = Tru
         return label, msgspec.convert(item, ProductInput, strict=strict, dec_hook=decode_hook)
     except msgspec.ValidationError as exc:
         return label, ValidationError(explain(exc))
-
-
-class SeenKeys:
-    """The keys (slugs, handles, parent IDs) a file has shown so far, at 8 bytes a key: their
-    64-bit hashes, the latest in a set, the rest merged into one sorted array. Two keys of a
-    million share a hash with a chance of about 3 in 100 million."""
-
-    _RECENT = 1 << 15
-
-    def __init__(self) -> None:
-        self._recent: set[int] = set()
-        self._merged = np.empty(0, dtype=np.int64)
-
-    def add(self, key: str) -> None:
-        self._recent.add(hash(key))
-        if len(self._recent) >= self._RECENT:
-            recent = np.fromiter(self._recent, dtype=np.int64, count=len(self._recent))
-            self._merged = np.union1d(self._merged, recent)
-            self._recent.clear()
-
-    def __contains__(self, key: object) -> bool:
-        hashed = hash(key)
-        if hashed in self._recent:
-            return True
-        at = int(np.searchsorted(self._merged, hashed))
-        return at < len(self._merged) and int(self._merged[at]) == hashed

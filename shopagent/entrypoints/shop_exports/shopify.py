@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
-from shopagent.entrypoints.import_records import APART, CsvTable, Parsed, SeenKeys
+from shopagent.entrypoints.import_records import APART, CsvTable, Parsed
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, metafield, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 

@@ -17,7 +17,8 @@ from decimal import Decimal
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
-from shopagent.entrypoints.import_records import CsvTable, Parsed, SeenKeys
+from shopagent.entrypoints.import_records import CsvTable, Parsed
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, option_kind, slugify, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 
