@@ -5,6 +5,7 @@ row, never split into two products."""
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from shopagent.domain.catalog import ProductInput
 from shopagent.domain.errors import ValidationError
 from shopagent.entrypoints.catalog_files import open_catalog_stream, read_catalog_file
+from shopagent.entrypoints.seen_keys import SeenKeys
 from tests.test_import_streaming import _import
 
 OWN_HEADER = ["slug", "name", "category", "price", "description", "color", "size", "quantity"]
@@ -122,3 +124,17 @@ async def test_importing_ten_times_the_csv_rows_takes_no_more_memory(database, t
     large_peak, out = await _import(database, large)
     assert "large.csv: 13500 created, 0 updated, 1500 unchanged, 0 rejected" in out
     assert large_peak <= small_peak * 1.1, (small_peak, large_peak)
+
+
+@pytest.mark.unit
+def test_seen_keys_know_every_key_added_through_their_merges_and_no_other():
+    seen = SeenKeys()
+    seen.RECENT, seen.BLOCK = 100, 64  # many merges and block splits over a few thousand keys
+    keys = [f"slug-{n}" for n in random.Random(7).sample(range(1_000_000), 20_000)]  # noqa: S311 - a shuffle
+    for n, key in enumerate(keys):
+        assert key not in seen
+        seen.add(key)
+        if n % 1_999 == 0:
+            assert all(k in seen for k in keys[: n + 1])
+    assert all(k in seen for k in keys)
+    assert not any(f"other-{n}" in seen for n in range(20_000))
