@@ -14,7 +14,6 @@ a large file is then read as a text stream without ever being held whole.
 from __future__ import annotations
 
 import codecs
-import io
 import re
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -34,21 +33,9 @@ _WORKBOOKS = {
 
 
 @dataclass(frozen=True)
-class FileText:
-    text: str
-    encoding: str  # one of the names above, for people
-
-
-@dataclass(frozen=True)
 class FileEncoding:
     label: str  # one of the names above, for people
     codec: str  # Python's name for it; it reads the text without its byte order mark
-
-
-def decode_file_text(name: str, data: bytes) -> FileText:
-    """The text in `data` and how it was read; ValidationError naming the line it cannot read."""
-    found = scan_encoding(name, io.BytesIO(data))
-    return FileText(data.decode(found.codec), found.label)
 
 
 def scan_encoding(name: str, file: BinaryIO) -> FileEncoding:

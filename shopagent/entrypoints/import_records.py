@@ -5,7 +5,6 @@ decimal commas understood)."""
 from __future__ import annotations
 
 import csv
-import io
 import logging
 import re
 from collections.abc import Iterable, Iterator
@@ -38,10 +37,6 @@ class CsvTable:
     names: list[str]  # folded header names, in file order
     label: str = "the CSV"  # how messages name the layout ("the Shopify export")
     raw_names: list[str] = field(default_factory=list)  # the header names as written (spaces collapsed)
-
-    @classmethod
-    def read(cls, text: str) -> CsvTable:
-        return cls.open(io.StringIO(text, newline=""))
 
     @classmethod
     def open(cls, lines: TextIO) -> CsvTable:
