@@ -1,7 +1,7 @@
 """Shopify's product CSV export (classic and current column names) -> ProductInput.
 
-A product is the rows sharing a Handle: the first holds the product, later ones more
-variants or images. Drafts, archived products and gift cards are skipped with a note.
+A product is the rows sharing a Handle, one after another: the first holds the product, later
+ones more variants or images. Drafts, archived products and gift cards are skipped with a note.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def from_shopify(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]
 
 def _shopify_products(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
     """A product from each run of rows with one Handle, given as the next Handle begins."""
-    handle, rows = "", list[tuple[int, dict[str, str]]]()
+    handle = ""
+    rows: list[tuple[int, dict[str, str]]] = []
     ended = SeenKeys()
     for number, row in table.rows():
         table.decimals(row, (*_SHOPIFY["price"], *_SHOPIFY["compare at"]))
