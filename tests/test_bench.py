@@ -41,6 +41,7 @@ def test_every_bench_is_covered() -> None:
         "indexing.py",
         "connections.py",
         "scale.py",
+        "import_rate.py",
     }
     assert expected <= set(BENCHES)
 

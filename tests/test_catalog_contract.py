@@ -8,9 +8,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from shopagent.domain.catalog import ProductDraft
 from shopagent.domain.errors import Conflict, NotFound, ValidationError, VersionConflict
 from shopagent.domain.indexing import EventKind
 from shopagent.domain.store_pages import StorePageDraft
+from shopagent.domain.validation import validate_product
 from tests.factories import product_input
 
 pytestmark = pytest.mark.anyio
@@ -72,6 +74,47 @@ async def test_stock_changes_are_checked_against_the_current_stock(index_backend
         await repository.adjust_stock(boot.id + 100, black.key, 1, 0)
     assert await queued(index_backend) == [(EventKind.UPSERTED, boot.id)]
     assert (await repository.get(boot.id)).variations[0].quantity == 3
+
+
+async def test_a_batch_creates_replaces_and_leaves_alone_by_slug_each_written_one_queueing_its_event(index_backend):
+    repository, service = index_backend.catalog.repository, index_backend.catalog
+    boot = await service.create_product(product_input("alpine-boot"))
+    sandal = await service.create_product(product_input("beach-sandal"))
+    await queued(index_backend)
+    drafts = [
+        msgspec.structs.replace(sandal.draft(), name="Beach Sandal II"),
+        boot.draft(),
+        validate(service, product_input("city-loafer")),
+    ]
+    assert await repository.upsert_batch(drafts) == ["updated", "unchanged", "created"]
+    loafer = await repository.get_by_slug("city-loafer")
+    assert loafer is not None and loafer.draft() == drafts[2] and loafer.version == 1
+    changed = await repository.get(sandal.id)
+    assert (changed.name, changed.version, changed.variations) == ("Beach Sandal II", 2, sandal.variations)
+    assert await repository.get(boot.id) == boot  # equal to its draft: not written, version kept
+    assert await queued(index_backend) == [(EventKind.UPSERTED, sandal.id), (EventKind.UPSERTED, loafer.id)]
+    assert await repository.upsert_batch(drafts) == ["unchanged"] * 3 and await queued(index_backend) == []
+    assert await repository.upsert_batch([]) == []
+
+
+async def test_a_batch_naming_a_slug_twice_is_refused_and_writes_nothing(index_backend):
+    repository, service = index_backend.catalog.repository, index_backend.catalog
+    loafer = validate(service, product_input("city-loafer"))
+    with pytest.raises(ValueError, match="slug twice"):
+        await repository.upsert_batch([loafer, validate(service, product_input("boot")), loafer])
+    assert await repository.count() == 0 and await queued(index_backend) == []
+
+
+async def test_a_batch_replaces_the_variation_set_whole(index_backend):
+    repository, service = index_backend.catalog.repository, index_backend.catalog
+    boot = await service.create_product(product_input("alpine-boot"))
+    one = msgspec.structs.replace(boot.draft(), variations=boot.draft().variations[1:])
+    assert await repository.upsert_batch([one]) == ["updated"]
+    assert [v.color for v in (await repository.get(boot.id)).variations] == ["brown"]
+
+
+def validate(service, data) -> ProductDraft:
+    return validate_product(data, service.rules)
 
 
 def page(slug: str = "shipping", text: str = "We ship within Germany.") -> StorePageDraft:

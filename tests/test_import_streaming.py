@@ -104,7 +104,7 @@ async def test_importing_ten_times_the_products_takes_no_more_memory(database, t
 @pytest.mark.anyio
 async def test_an_import_killed_half_way_is_finished_by_running_it_again(database, tmp_path: Path):
     path = tmp_path / "catalog.json"
-    _write_catalog(path, 3_000)
+    _write_catalog(path, PRODUCTS := 20_000)  # written in batches, thousands a second: time to stop it
     env = {"SHOPAGENT_DATABASE_URL": database, "SHOPAGENT_EMBEDDING__MODEL": "hash"}
     async with shopagent("catalog", "import", str(path), env=env) as proc:
 
@@ -118,15 +118,15 @@ async def test_an_import_killed_half_way_is_finished_by_running_it_again(databas
     conn = await asyncpg.connect(database)
     try:
         before = await conn.fetchval("SELECT count(*) FROM product")
-        assert 0 < before < 3_000
+        assert 0 < before < PRODUCTS
         async with shopagent("catalog", "import", str(path), env=env) as proc:
             assert await proc.wait_exit(timeout=300) == 0
         # What the first run wrote is whole (found unchanged); the rest is written once.
-        assert f"catalog.json: {3_000 - before} created, 0 updated, {before} unchanged, 0 rejected" in proc.stdout
+        assert f"catalog.json: {PRODUCTS - before} created, 0 updated, {before} unchanged, 0 rejected" in proc.stdout
         counts = await conn.fetchrow(
             "SELECT count(*) AS products, count(DISTINCT slug) AS slugs,"
             " (SELECT count(DISTINCT product_id) FROM outbox_event) AS events FROM product"
         )
-        assert tuple(counts) == (3_000, 3_000, 3_000)
+        assert tuple(counts) == (PRODUCTS, PRODUCTS, PRODUCTS)
     finally:
         await conn.close()

@@ -17,7 +17,8 @@ given"; other columns are ignored, with one warning naming them):
   variation_url, variation_external_id,
   option:<Name>                          its value of an option ("option:Valve" = Presta)
   variation_spec:<name>                  a spec of that variation only
-Rows with the same slug form one product; product columns may be left empty on its later
+Rows with the same slug form one product and follow one another (a row of a slug whose rows
+ended further up is rejected, naming its row); product columns may be left empty on its later
 rows, but must not contradict the first. The separator is read from the header: `,`, `;`
 (as spreadsheets write CSV in locales whose decimal mark is a comma: then `12,50` and
 `1.234,50` are prices too) or a tab. The text is UTF-8 (a byte order mark is skipped), UTF-16
@@ -27,11 +28,12 @@ with its mark, or else Windows-1252, as Excel saves "CSV" in Western Europe (see
 from __future__ import annotations
 
 import codecs
+import io
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO, TextIO
 
 import msgspec
 
@@ -39,9 +41,10 @@ from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints import shop_exports
 from shopagent.entrypoints.catalog_formats import CSV_FORMATS, CsvFormat
-from shopagent.entrypoints.file_text import SAVE_AS_CSV, decode_file_text
-from shopagent.entrypoints.import_records import CsvTable, Parsed, convert
+from shopagent.entrypoints.file_text import SAVE_AS_CSV, scan_encoding
+from shopagent.entrypoints.import_records import APART, CsvTable, Parsed, convert
 from shopagent.entrypoints.json_stream import array_elements
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import spec_value
 
 log = logging.getLogger("shopagent.catalog")
@@ -89,9 +92,9 @@ class CatalogFile:
 
 @dataclass(frozen=True)
 class CatalogStream:
-    """A catalog file's records, read as they are taken: JSON and JSON Lines a block at a time
-    (the memory held does not grow with the file), CSV whole (a product's rows may be anywhere
-    in the file). `position()` says how many of the file's `size` bytes are read so far."""
+    """A catalog file's records, read as they are taken, a block at a time (the memory held does
+    not grow with the file; a CSV file's rows of one product must follow one another).
+    `position()` says how many of the file's `size` bytes are read so far."""
 
     records: Iterator[Parsed]
     encoding: str | None
@@ -129,18 +132,28 @@ def open_catalog_stream(path: Path, *, format: CsvFormat = "auto", words: Option
         if suffix == ".json":
             with path.open("rb") as checked:
                 _check_json_array(checked)
-        if suffix in (".json", ".jsonl"):
-            file = path.open("rb")
-            read = _from_json if suffix == ".json" else _from_jsonl
-            return CatalogStream(_closing(file, read(file)), None, size, file.tell)
-        data = path.read_bytes()
+        file = path.open("rb")
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror}") from None
-    text = decode_file_text(path.name, data)
-    return CatalogStream(iter(list(_from_csv(text.text, format, words))), text.encoding, size, lambda: size)
+    if suffix in (".json", ".jsonl"):
+        read = _from_json if suffix == ".json" else _from_jsonl
+        return CatalogStream(_closing(file, read(file)), None, size, _position(file, size))
+    try:
+        encoding = scan_encoding(path.name, file)
+        text = io.TextIOWrapper(file, encoding=encoding.codec, newline="")
+        records = _from_csv(text, format, words)
+    except BaseException:
+        file.close()
+        raise
+    return CatalogStream(_closing(text, records), encoding.label, size, _position(file, size))
 
 
-def _closing(file: BinaryIO, records: Iterator[Parsed]) -> Iterator[Parsed]:
+def _position(file: IO[bytes], size: int) -> Callable[[], int]:
+    """How far `file` is read; all of it once closed (the records are all taken)."""
+    return lambda: size if file.closed else file.tell()
+
+
+def _closing(file: IO[Any], records: Iterator[Parsed]) -> Iterator[Parsed]:
     with file:
         yield from records
 
@@ -172,17 +185,17 @@ def _from_jsonl(file: BinaryIO) -> Iterator[Parsed]:
         yield convert(f"line {number}", item)
 
 
-def _from_csv(text: str, format: str, words: OptionWords | None) -> Iterator[Parsed]:
-    table = CsvTable.read(text)
+def _from_csv(text: TextIO, format: str, words: OptionWords | None) -> Iterator[Parsed]:
+    """The records of a CSV file as its rows are read; the header is checked at once."""
+    table = CsvTable.open(text)
     if not table.columns:
         raise ValidationError("the CSV file is empty (a header row is needed)")
     chosen = detect_format(table.columns) if format == "auto" else format
     if chosen == "shopify":
-        yield from shop_exports.from_shopify(table, words)
-    elif chosen == "woocommerce":
-        yield from shop_exports.from_woocommerce(table, words)
-    else:
-        yield from _from_own_csv(table, words)
+        return shop_exports.from_shopify(table, words)
+    if chosen == "woocommerce":
+        return shop_exports.from_woocommerce(table, words)
+    return _from_own_csv(table, words)
 
 
 def detect_format(columns: frozenset[str]) -> str:
@@ -199,48 +212,70 @@ def detect_format(columns: frozenset[str]) -> str:
 def _from_own_csv(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
     table.require({"slug", "name", "category", "quantity"})
     table.warn_unknown({*PRODUCT_COLUMNS, *VARIATION_COLUMNS, *_VARIATION_RENAMED}, _PREFIXES)
+    return _own_csv_products(table, words)
+
+
+def _own_csv_products(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
+    """A product from each run of rows with one slug, given as the next slug begins."""
     headers = dict(zip(table.names, table.raw_names, strict=True))  # option names as the shop writes them
-    products: dict[str, dict[str, Any]] = {}
-    problems: dict[str, str] = {}
-    first_row: dict[str, int] = {}
+    product: _OwnProduct | None = None
+    ended = SeenKeys()
     for number, row in table.rows():
         slug = row.get("slug", "")
         if not slug:
             yield f"row {number}", ValidationError("slug is empty")
             continue
         table.decimals(row, _DECIMAL_COLUMNS)
+        if product is None or slug != product.slug:
+            if slug in ended:
+                yield f"row {number} (slug {slug!r})", ValidationError(APART)
+                continue
+            if product is not None:
+                ended.add(product.slug)
+                yield from product.finish(words)
+            product = _OwnProduct(slug, number, _csv_product(row))
+        else:
+            product.merge(number, _csv_product(row))
         cells: dict[str, Any] = {_CAMEL.get(c, c): row[c] for c in VARIATION_COLUMNS if row.get(c)}
         cells |= {name: row[c] for c, name in _VARIATION_RENAMED.items() if row.get(c)}
         if options := {headers[c].split(":", 1)[1].strip(): v for c, v in row.items() if c.startswith("option:") and v}:
             cells["options"] = options
         if specs := _specs(row, "variation_spec:"):
             cells["specs"] = specs
-        variation: dict[str, Any] | None = cells
         if words is not None:
             try:
                 cells["color"], cells["size"] = words.variation(row.get("color", ""), row.get("size", ""))
             except ValidationError as exc:
                 yield f"row {number} (slug {slug!r})", exc
-                variation = None
-        if slug not in products:
-            products[slug], first_row[slug] = _csv_product(row), number
-        elif slug not in problems:
-            later = _csv_product(row)
-            clash = next((k for k, v in later.items() if k != "variations" and products[slug].get(k, v) != v), None)
+                continue
+        product.fields["variations"].append(cells)
+    if product is not None:
+        yield from product.finish(words)
+
+
+@dataclass
+class _OwnProduct:
+    """The rows of one slug read so far: the product's fields (from its first row, completed by
+    later ones) and what in a later row contradicts the first."""
+
+    slug: str
+    first_row: int
+    fields: dict[str, Any]
+    problem: str = ""
+
+    def merge(self, number: int, later: dict[str, Any]) -> None:
+        if not self.problem:
+            clash = next((k for k, v in later.items() if k != "variations" and self.fields.get(k, v) != v), None)
             if clash:
-                problems[slug] = f"row {number}: {clash} differs from row {first_row[slug]}"
+                self.problem = f"row {number}: {clash} differs from row {self.first_row}"
             for key, value in later.items():
-                products[slug].setdefault(key, value)
-        if variation is not None:
-            products[slug]["variations"].append(variation)
-    for slug, product in products.items():
-        where = f"row {first_row[slug]} (slug {slug!r})"
-        if slug in problems:
-            yield where, ValidationError(problems[slug])
-        elif words is not None and not product["variations"]:
-            continue  # every row of it was rejected above, each with its reason
-        else:
-            yield convert(f"row {first_row[slug]}", product, strict=False)
+                self.fields.setdefault(key, value)
+
+    def finish(self, words: OptionWords | None) -> Iterator[Parsed]:
+        if self.problem:
+            yield f"row {self.first_row} (slug {self.slug!r})", ValidationError(self.problem)
+        elif words is None or self.fields["variations"]:  # else every row was rejected, each with its reason
+            yield convert(f"row {self.first_row}", self.fields, strict=False)
 
 
 def _specs(row: dict[str, str], prefix: str) -> dict[str, object]:

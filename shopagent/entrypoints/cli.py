@@ -209,11 +209,13 @@ class ImportProgress:
         self.label, self.file, self.stream = label, file, stream
         self._tty = stream.isatty()
         self._last = -1
+        self._shown = 0
 
     def __call__(self, done: int) -> None:
         share = self.file.position() / max(self.file.size, 1)
         if self._tty:
-            if done % 100 == 0 or share >= 1:
+            if done >= self._shown + 100 or share >= 1:  # told after each batch written, or each item skipped
+                self._shown = done
                 self.stream.write(f"\r{self.label}: {done} products, {share:.0%} of the file")
                 self.stream.flush()
         elif (tenth := int(10 * share)) != self._last:
@@ -230,8 +232,9 @@ def open_catalog_file(
     path: Path, *, format: CsvFormat = "auto", words: OptionWords | None = None
 ) -> CatalogStream | None:
     """`catalog import FILE`, before any database: the file opened (a .json one checked through,
-    a CSV one read whole); None (with the reason on stderr) when it cannot be read at all
-    (missing, a workbook, unreadable text, a header that does not fit, not one JSON array)."""
+    a CSV one's encoding read through and its header checked); None (with the reason on stderr)
+    when it cannot be read at all (missing, a workbook, unreadable text, a header that does not
+    fit, not one JSON array)."""
     try:
         return open_catalog_stream(path, format=format, words=words)
     except ValidationError as exc:

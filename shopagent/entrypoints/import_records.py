@@ -5,12 +5,11 @@ decimal commas understood)."""
 from __future__ import annotations
 
 import csv
-import io
 import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import msgspec
 
@@ -25,24 +24,28 @@ log = logging.getLogger("shopagent.catalog")
 Parsed = tuple[str, ProductInput | ValidationError | ImportNote]
 
 _SEPARATORS = (",", ";", "\t")
+# Why a row is refused whose product's rows ended further up (a file is read as a stream: each
+# product is imported once its rows end).
+APART = "its product's rows ended further up; the rows of one product must follow one another"
 _DECIMAL_COMMA = re.compile(r"^-?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 12,50 or 1.234,50
 
 
 @dataclass
 class CsvTable:
-    text: str
+    lines: TextIO  # the text after the header, read as the rows are taken (newline="")
     separator: str
     names: list[str]  # folded header names, in file order
     label: str = "the CSV"  # how messages name the layout ("the Shopify export")
     raw_names: list[str] = field(default_factory=list)  # the header names as written (spaces collapsed)
 
     @classmethod
-    def read(cls, text: str) -> CsvTable:
-        header = text.split("\n", 1)[0]
+    def open(cls, lines: TextIO) -> CsvTable:
+        """The table whose header is the next line of `lines`; its rows are read from `lines` as taken."""
+        header = lines.readline()
         separator = max(_SEPARATORS, key=header.count)  # the header holds only names: its separators are real
-        names = next(csv.reader(io.StringIO(header), delimiter=separator), [])
+        names = next(csv.reader([header], delimiter=separator), [])
         raw = [" ".join(name.split()) for name in names]
-        return cls(text, separator, [name.casefold() for name in raw], raw_names=raw)
+        return cls(lines, separator, [name.casefold() for name in raw], raw_names=raw)
 
     @property
     def columns(self) -> frozenset[str]:
@@ -71,8 +74,7 @@ class CsvTable:
     def rows(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(row number as a spreadsheet shows it, {column: trimmed cell}); row 1 is the header.
         Blank rows are skipped but counted."""
-        reader = csv.reader(io.StringIO(self.text), delimiter=self.separator)
-        next(reader, None)
+        reader = csv.reader(self.lines, delimiter=self.separator)
         for number, cells in enumerate(reader, start=2):
             if any(cell.strip() for cell in cells):
                 yield number, {name: cell.strip() for name, cell in zip(self.names, cells, strict=False) if name}

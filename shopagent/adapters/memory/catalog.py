@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from shopagent.adapters.memory.outbox import MemoryOutbox
+from shopagent.application.ports import Outcome, distinct_slugs
 from shopagent.domain.catalog import Product, ProductDraft, adjusted_stock
 from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
@@ -32,19 +33,14 @@ class MemoryCatalog:
 
     async def create(self, draft: ProductDraft) -> Product:
         self._check_slug(draft.slug, None)
-        self._last_id += 1
-        now = self._clock()
-        product = Product(**msgspec.structs.asdict(draft), id=self._last_id, version=1, created_at=now, updated_at=now)
-        return self._store(product, EventKind.UPSERTED)
+        return self._store(self._created(draft), EventKind.UPSERTED)
 
     async def replace(self, product_id: int, draft: ProductDraft, expected_version: int) -> Product:
         current = self._existing(product_id)
         if current.version != expected_version:
             raise VersionConflict(f"product {product_id} changed meanwhile")
         self._check_slug(draft.slug, product_id)
-        fields = msgspec.structs.asdict(draft)
-        product = msgspec.structs.replace(current, **fields, version=current.version + 1, updated_at=self._clock())
-        return self._store(product, EventKind.UPSERTED)
+        return self._store(self._replaced(current, draft), EventKind.UPSERTED)
 
     async def delete(self, product_id: int) -> bool:
         if self.products.pop(product_id, None) is None:
@@ -67,6 +63,21 @@ class MemoryCatalog:
         )
         return self._store(product, EventKind.UPSERTED)
 
+    async def upsert_batch(self, drafts: Sequence[ProductDraft]) -> builtins.list[Outcome]:
+        distinct_slugs(drafts)
+        outcomes: builtins.list[Outcome] = []
+        for draft in drafts:  # no await in between: the batch is one step, as PostgreSQL's transaction
+            current = next((p for p in self.products.values() if p.slug == draft.slug), None)
+            if current is None:
+                self._store(self._created(draft), EventKind.UPSERTED)
+                outcomes.append("created")
+            elif current.draft() == draft:
+                outcomes.append("unchanged")
+            else:
+                self._store(self._replaced(current, draft), EventKind.UPSERTED)
+                outcomes.append("updated")
+        return outcomes
+
     async def get(self, product_id: int) -> Product | None:
         return self.products.get(product_id)
 
@@ -81,6 +92,15 @@ class MemoryCatalog:
 
     async def count(self) -> int:
         return len(self.products)
+
+    def _created(self, draft: ProductDraft) -> Product:
+        self._last_id += 1
+        now = self._clock()
+        return Product(**msgspec.structs.asdict(draft), id=self._last_id, version=1, created_at=now, updated_at=now)
+
+    def _replaced(self, current: Product, draft: ProductDraft) -> Product:
+        fields = msgspec.structs.asdict(draft)
+        return msgspec.structs.replace(current, **fields, version=current.version + 1, updated_at=self._clock())
 
     def _existing(self, product_id: int) -> Product:
         product = self.products.get(product_id)

@@ -7,38 +7,25 @@ inserts the outbox event, so for one product the events' ids follow commit order
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
-from typing import Any
 
 import asyncpg
 
+from shopagent.adapters.postgres.catalog_batch import write_batch
+from shopagent.adapters.postgres.catalog_rows import (
+    INSERT_VARIATION,
+    PRODUCT_COLUMNS,
+    PRODUCT_FIELDS,
+    product_from_row,
+    product_values,
+    variation_rows,
+)
 from shopagent.adapters.postgres.pool import Connection, ConnectionPool
+from shopagent.application.ports import Outcome, distinct_slugs
 from shopagent.domain.catalog import Product, ProductDraft, Variation, adjusted_stock
 from shopagent.domain.errors import Conflict, NotFound, VersionConflict
 from shopagent.domain.indexing import EventKind
-from shopagent.domain.options import option_folded
 
 OUTBOX_CHANNEL = "shopagent_outbox"
-
-_PRODUCT_COLUMNS = """
-    p.id, p.slug, p.name, p.description, p.brand, p.material, p.category, p.price, p.discount_price,
-    p.currency, p.rating, p.main_image, p.images, p.option_names, p.specs, p.url, p.external_id,
-    p.version, p.created_at, p.updated_at,
-    coalesce(
-        (SELECT jsonb_agg(jsonb_build_object('color', v.color, 'size', v.size, 'options', v.options,
-                                             'quantity', v.quantity, 'reserved', v.reserved,
-                                             'weight_grams', v.weight_grams, 'price', v.price::text,
-                                             'discount_price', v.discount_price::text, 'sku', v.sku,
-                                             'external_id', v.external_id, 'url', v.url, 'specs', v.specs)
-                          ORDER BY v.position, v.variant_key)
-         FROM product_variation v WHERE v.product_id = p.id),
-        '[]'::jsonb
-    ) AS variations
-"""
-_PRODUCT_FIELDS = (
-    "slug, name, description, brand, material, category, price, discount_price, currency, rating, main_image, "
-    "images, option_names, specs, url, external_id, price_low, price_high"
-)
 
 
 async def record_event(conn: Connection, kind: EventKind, product_id: int) -> None:
@@ -56,11 +43,11 @@ class PostgresCatalog:
             try:
                 product_id = await conn.fetchval(
                     f"""
-                    INSERT INTO product ({_PRODUCT_FIELDS})
+                    INSERT INTO product ({PRODUCT_FIELDS})
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
                     RETURNING id
                     """,
-                    *_product_values(draft),
+                    *product_values(draft),
                 )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"a product with slug {draft.slug!r} already exists") from None
@@ -81,7 +68,7 @@ class PostgresCatalog:
                     WHERE id = $19 AND version = $20
                     RETURNING id
                     """,
-                    *_product_values(draft),
+                    *product_values(draft),
                     product_id,
                     expected_version,
                 )
@@ -142,29 +129,42 @@ class PostgresCatalog:
             await record_event(conn, EventKind.UPSERTED, product_id)
             return await _fetch(conn, product_id)
 
+    async def upsert_batch(self, drafts: Sequence[ProductDraft]) -> list[Outcome]:
+        slugs = distinct_slugs(drafts)
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                outcomes = await write_batch(conn, drafts, slugs)
+                if any(outcome != "unchanged" for outcome in outcomes):
+                    await conn.execute("SELECT pg_notify($1, '')", OUTBOX_CHANNEL)
+                return outcomes
+        except asyncpg.UniqueViolationError:
+            raise Conflict("a product of the batch was created meanwhile by another writer") from None
+        except asyncpg.DeadlockDetectedError:
+            raise Conflict("the batch crossed another writer's products") from None
+
     async def get(self, product_id: int) -> Product | None:
         async with self._pool.acquire() as conn:
-            row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
-        return _product(row) if row else None
+            row = await conn.fetchrow(f"SELECT {PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+        return product_from_row(row) if row else None
 
     async def get_many(self, product_ids: Sequence[int]) -> dict[int, Product]:
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(
-                f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = ANY($1::bigint[])", product_ids
+                f"SELECT {PRODUCT_COLUMNS} FROM product p WHERE p.id = ANY($1::bigint[])", product_ids
             )
-        return {r["id"]: _product(r) for r in rows}
+        return {r["id"]: product_from_row(r) for r in rows}
 
     async def get_by_slug(self, slug: str) -> Product | None:
         async with self._pool.acquire() as conn:
-            row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.slug = $1", slug)
-        return _product(row) if row else None
+            row = await conn.fetchrow(f"SELECT {PRODUCT_COLUMNS} FROM product p WHERE p.slug = $1", slug)
+        return product_from_row(row) if row else None
 
     async def list(self, *, limit: int, after_id: int = 0) -> list[Product]:
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(
-                f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id > $1 ORDER BY p.id LIMIT $2", after_id, limit
+                f"SELECT {PRODUCT_COLUMNS} FROM product p WHERE p.id > $1 ORDER BY p.id LIMIT $2", after_id, limit
             )
-        return [_product(r) for r in rows]
+        return [product_from_row(r) for r in rows]
 
     async def count(self) -> int:
         async with self._pool.acquire() as conn:
@@ -172,87 +172,11 @@ class PostgresCatalog:
 
 
 async def _fetch(conn: Connection, product_id: int) -> Product:
-    row = await conn.fetchrow(f"SELECT {_PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
+    row = await conn.fetchrow(f"SELECT {PRODUCT_COLUMNS} FROM product p WHERE p.id = $1", product_id)
     if row is None:
         raise NotFound(f"product {product_id} does not exist")
-    return _product(row)
+    return product_from_row(row)
 
 
 async def _insert_variations(conn: Connection, product_id: int, draft: ProductDraft) -> None:
-    await conn.executemany(
-        """
-        INSERT INTO product_variation (product_id, color, size, options, option_keys, variant_key, quantity,
-                                       reserved, weight_grams, price, discount_price, paid_price, sku,
-                                       external_id, url, specs, position)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-        """,
-        [(*_variation_values(product_id, draft, v), n) for n, v in enumerate(draft.variations)],
-    )
-
-
-def _variation_values(product_id: int, draft: ProductDraft, v: Variation) -> tuple[object, ...]:
-    return (
-        *(product_id, v.color, v.size, v.options, option_keys(v), v.key, v.quantity, v.reserved, v.weight_grams),
-        *(v.price, v.discount_price, draft.paid_price(v), v.sku, v.external_id, v.url, v.specs),
-    )
-
-
-def option_keys(variation: Variation) -> dict[str, str]:
-    """The variation's options folded, as the search filters compare them."""
-    return {option_folded(name): option_folded(value) for name, value in variation.options.items()}
-
-
-def _product_values(d: ProductDraft) -> tuple[object, ...]:
-    paid = [d.paid_price(v) for v in d.variations]
-    return (
-        d.slug,
-        d.name,
-        d.description,
-        d.brand,
-        d.material,
-        d.category,
-        d.price,
-        d.discount_price,
-        d.currency,
-        d.rating,
-        d.main_image,
-        list(d.images),
-        list(d.option_names),
-        d.specs,
-        d.url,
-        d.external_id,
-        min(paid),
-        max(paid),
-    )
-
-
-def _product(row: asyncpg.Record) -> Product:
-    return Product(
-        id=row["id"],
-        slug=row["slug"],
-        name=row["name"],
-        description=row["description"],
-        brand=row["brand"],
-        material=row["material"],
-        category=row["category"],
-        price=row["price"],
-        discount_price=row["discount_price"],
-        currency=row["currency"],
-        rating=float(row["rating"]) if row["rating"] is not None else None,
-        main_image=row["main_image"],
-        images=tuple(row["images"]),
-        variations=tuple(_variation(v, row["option_names"]) for v in row["variations"]),
-        option_names=tuple(row["option_names"]),
-        specs=row["specs"],
-        url=row["url"],
-        external_id=row["external_id"],
-        version=row["version"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
-
-
-def _variation(v: dict[str, Any], names: list[str]) -> Variation:
-    prices = {k: Decimal(v[k]) if v[k] is not None else None for k in ("price", "discount_price")}
-    options = {name: v["options"][name] for name in names if name in v["options"]}  # in the product's order
-    return Variation(**{**v, **prices, "options": options})
+    await conn.executemany(INSERT_VARIATION, variation_rows(product_id, draft))

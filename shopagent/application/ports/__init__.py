@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -58,6 +58,18 @@ class EmbeddingModel(Protocol):
         ...
 
 
+# What writing a product by its slug did.
+Outcome = Literal["created", "updated", "unchanged"]
+
+
+def distinct_slugs(drafts: Sequence[ProductDraft]) -> list[str]:
+    """The drafts' slugs; ValueError when one repeats (a batch writes each product once)."""
+    slugs = [d.slug for d in drafts]
+    if len(set(slugs)) != len(slugs):
+        raise ValueError("a batch names a slug twice")
+    return slugs
+
+
 class CatalogRepository(Protocol):
     """Stores products. Every write also records its outbox event in the same transaction
     and notifies the indexer after commit; a write that fails leaves nothing behind."""
@@ -78,6 +90,14 @@ class CatalogRepository(Protocol):
         """Change the stock of the variation with this `Variation.key`. Raises NotFound (product or
         variation) or ValidationError (the result breaks
         `domain.catalog.check_stock`, checked with the variation locked)."""
+        ...
+
+    async def upsert_batch(self, drafts: Sequence[ProductDraft]) -> list[Outcome]:
+        """Create or replace the product of each draft's slug, all in one transaction, and say
+        what was done to each, in order. A product equal to its draft is left alone (no write,
+        no event); each one written queues its event in that transaction. The slugs must be
+        distinct (ValueError). Raises Conflict, writing nothing, when the batch cannot be written
+        whole: another writer created one of its slugs meanwhile, or took their locks crosswise."""
         ...
 
     async def get(self, product_id: int) -> Product | None: ...

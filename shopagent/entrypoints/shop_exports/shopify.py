@@ -1,7 +1,7 @@
 """Shopify's product CSV export (classic and current column names) -> ProductInput.
 
-A product is the rows sharing a Handle: the first holds the product, later ones more
-variants or images. Drafts, archived products and gift cards are skipped with a note.
+A product is the rows sharing a Handle, one after another: the first holds the product, later
+ones more variants or images. Drafts, archived products and gift cards are skipped with a note.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
-from shopagent.entrypoints.import_records import CsvTable, Parsed
+from shopagent.entrypoints.import_records import APART, CsvTable, Parsed
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, metafield, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 
@@ -61,18 +62,34 @@ def _metafields(row: dict[str, str], owner: str) -> dict[str, object]:
 
 
 def from_shopify(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
+    """The export's products as its rows are read (the header is checked at once)."""
     table.label = "the Shopify export"
     table.require(["title"], any_of=[_SHOPIFY["handle"]])
     table.warn_unknown(_SHOPIFY_KNOWN | {c for c in table.columns if metafield(c)}, _SHOPIFY_PREFIXES)
-    groups: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    return _shopify_products(table, words)
+
+
+def _shopify_products(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
+    """A product from each run of rows with one Handle, given as the next Handle begins."""
+    handle = ""
+    rows: list[tuple[int, dict[str, str]]] = []
+    ended = SeenKeys()
     for number, row in table.rows():
         table.decimals(row, (*_SHOPIFY["price"], *_SHOPIFY["compare at"]))
-        handle = _get(row, _SHOPIFY["handle"])
-        if not handle:
+        found = _get(row, _SHOPIFY["handle"])
+        if not found:
             yield f"row {number}", ValidationError("the Handle is empty")
             continue
-        groups.setdefault(handle, []).append((number, row))
-    for handle, rows in groups.items():
+        if found != handle:
+            if found in ended:
+                yield f"row {number} (handle {found!r})", ValidationError(APART)
+                continue
+            if rows:
+                ended.add(handle)
+                yield from _shopify_product(handle, rows, words)
+            handle, rows = found, []
+        rows.append((number, row))
+    if rows:
         yield from _shopify_product(handle, rows, words)
 
 

@@ -1,12 +1,15 @@
 """WooCommerce's product CSV export -> ProductInput.
 
 A product is a `simple` row, or a `variable` row and the `variation` rows whose Parent names
-it (by `id:<ID>` or SKU). Grouped, external, private and draft products are skipped with a note.
+it (by `id:<ID>` or SKU), which come after it: up to 100 other products' rows may come between
+(the export is in ID order), no more, as the file is read as a stream. Grouped, external,
+private and draft products are skipped with a note.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -15,6 +18,7 @@ from shopagent.application.catalog import ImportNote
 from shopagent.domain.errors import ValidationError
 from shopagent.domain.text import OptionWords
 from shopagent.entrypoints.import_records import CsvTable, Parsed
+from shopagent.entrypoints.seen_keys import SeenKeys
 from shopagent.entrypoints.shop_exports.cells import html_to_text, is_number, option_kind, slugify, spec_value
 from shopagent.entrypoints.shop_exports.draft import Draft
 
@@ -33,47 +37,91 @@ _GRAMS_PER = {"kg": Decimal(1000), "g": Decimal(1), "lbs": Decimal("453.59237"),
 
 
 def from_woocommerce(table: CsvTable, words: OptionWords | None) -> Iterator[Parsed]:
+    """The export's products as its rows are read (the header is checked at once)."""
     table.label = "the WooCommerce export"
     table.require(["type", "name"], any_of=[("regular price", "sale price")])
     table.warn_unknown(_WOO_KNOWN, _WOO_PREFIXES)
     weight_column = next((c for c in table.names if re.fullmatch(r"weight \((kg|g|lbs|oz)\)", c)), None)
-    parents: dict[str, _WooParent] = {}  # by "id:<ID>" and by SKU
-    products: list[_WooParent] = []
-    variations: list[tuple[int, dict[str, str]]] = []
-    for number, row in table.rows():
-        table.decimals(row, ("regular price", "sale price", *([weight_column] if weight_column else [])))
-        kinds = {kind.strip().casefold() for kind in row.get("type", "").split(",")}
-        key = f"SKU {row['sku']!r}" if row.get("sku") else repr(row.get("name") or row.get("id", ""))
-        where = f"row {number} ({key})"
-        if "variation" in kinds:
-            variations.append((number, row))
-            continue
-        product = _WooParent(number, where, key, row, "variable" in kinds)
-        if row.get("id"):
-            parents[f"id:{row['id']}"] = product
-        if row.get("sku"):
-            parents[row["sku"]] = product
-        if kinds & {"grouped", "external"}:
-            product.skip = f"skipped: {'a grouped' if 'grouped' in kinds else 'an external'} product (not sold here)"
-        elif not kinds & {"simple", "variable"}:
-            product.skip = f"skipped: its type {row.get('type', '')!r} is not simple or variable"
-        elif row.get("published", "1") not in ("1", ""):
-            state = {"0": "private", "-1": "a draft"}.get(row["published"], f"published = {row['published']}")
-            product.skip = f"skipped: it is {state} (published products are imported)"
-        products.append(product)
-    for number, row in variations:
-        parent = parents.get(row.get("parent", ""))
-        if parent is None:
-            missing = row.get("parent", "")
-            yield f"row {number}", ValidationError(f"a variation whose Parent {missing!r} is not in the file")
+    return _WooReader(words, weight_column).products(table)
+
+
+class _WooReader:
+    """Products and their variation rows as they come. A product stays open for variations while
+    up to `OPEN_PRODUCTS` later products have begun (the export is in ID order: a variation added
+    after other products were created comes after their rows), then it is given."""
+
+    OPEN_PRODUCTS = 100
+
+    def __init__(self, words: OptionWords | None, weight_column: str | None) -> None:
+        self.words, self.weight_column = words, weight_column
+        self.open: deque[_WooParent] = deque()
+        self.by_key: dict[str, _WooParent] = {}  # the open products, by "id:<ID>" and by SKU
+        self.ended = SeenKeys()  # the keys of the products given
+        self.slugs = SeenKeys()
+        self.orphans: list[tuple[int, str]] = []  # (row, Parent) of variations no product above takes
+
+    def products(self, table: CsvTable) -> Iterator[Parsed]:
+        weights = [self.weight_column] if self.weight_column else []
+        for number, row in table.rows():
+            table.decimals(row, ("regular price", "sale price", *weights))
+            kinds = {kind.strip().casefold() for kind in row.get("type", "").split(",")}
+            if "variation" in kinds:
+                yield from self._variation(number, row)
+                continue
+            self._begin(_woo_parent(number, row, kinds))
+            if len(self.open) > self.OPEN_PRODUCTS + 1:
+                yield from self._give(self.open.popleft())
+        while self.open:
+            yield from self._give(self.open.popleft())
+        for number, parent in self.orphans:
+            where = "is not in the file"
+            if parent in self.ended:
+                where = "comes after it: a variation must follow its product"
+            yield f"row {number}", ValidationError(f"a variation whose Parent {parent!r} {where}")
+
+    def _variation(self, number: int, row: dict[str, str]) -> Iterator[Parsed]:
+        parent = row.get("parent", "")
+        if (product := self.by_key.get(parent)) is not None:
+            product.variations.append((number, row))
+        elif parent in self.ended:
+            yield (
+                f"row {number}",
+                ValidationError(
+                    f"a variation whose Parent {parent!r} was imported more than {self.OPEN_PRODUCTS} products "
+                    "further up, without it: a product's variations must follow it"
+                ),
+            )
         else:
-            parent.variations.append((number, row))
-    slugs: set[str] = set()
-    for product in products:
+            self.orphans.append((number, parent))
+
+    def _begin(self, product: _WooParent) -> None:
+        self.open.append(product)
+        for key in product.keys:
+            self.by_key[key] = product
+
+    def _give(self, product: _WooParent) -> Iterator[Parsed]:
+        for key in product.keys:
+            if self.by_key.get(key) is product:
+                del self.by_key[key]
+            self.ended.add(key)
         if product.skip:
             yield product.where, ImportNote(product.skip)
-            continue
-        yield from _woo_product(product, words, weight_column, slugs)
+        else:
+            yield from _woo_product(product, self.words, self.weight_column, self.slugs)
+
+
+def _woo_parent(number: int, row: dict[str, str], kinds: set[str]) -> _WooParent:
+    key = f"SKU {row['sku']!r}" if row.get("sku") else repr(row.get("name") or row.get("id", ""))
+    product = _WooParent(number, f"row {number} ({key})", key, row, "variable" in kinds)
+    product.keys = [k for k in (f"id:{row['id']}" if row.get("id") else "", row.get("sku", "")) if k]
+    if kinds & {"grouped", "external"}:
+        product.skip = f"skipped: {'a grouped' if 'grouped' in kinds else 'an external'} product (not sold here)"
+    elif not kinds & {"simple", "variable"}:
+        product.skip = f"skipped: its type {row.get('type', '')!r} is not simple or variable"
+    elif row.get("published", "1") not in ("1", ""):
+        state = {"0": "private", "-1": "a draft"}.get(row["published"], f"published = {row['published']}")
+        product.skip = f"skipped: it is {state} (published products are imported)"
+    return product
 
 
 @dataclass
@@ -85,6 +133,7 @@ class _WooParent:
     variable: bool
     skip: str = ""
     variations: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # how its variations name it as their Parent
 
 
 def _woo_attributes(row: dict[str, str]) -> dict[str, str]:
@@ -100,7 +149,7 @@ def _woo_attributes(row: dict[str, str]) -> dict[str, str]:
 
 
 def _woo_product(
-    product: _WooParent, words: OptionWords | None, weight_column: str | None, slugs: set[str]
+    product: _WooParent, words: OptionWords | None, weight_column: str | None, slugs: SeenKeys
 ) -> Iterator[Parsed]:
     row = product.row
     draft = Draft(product.where, product.key, words)
