@@ -64,6 +64,16 @@ async def test_a_question_naming_no_product_is_about_the_list_shown(electronics)
     assert not weather.calls, weather.answer
 
 
+async def test_a_detail_of_the_products_shown_refines_their_search(electronics):
+    customer = electronics()
+    first = await customer.say("a portable bluetooth speaker")
+    assert any("Waterproof" in name for name in first.listed), first.answer
+    turn = await customer.say("something waterproof, under 100")  # a detail of those shown
+    (call,) = [c for c in turn.calls if c["name"] == SEARCH]
+    assert "speaker" in call["arguments"]["query"] and "waterproof" in call["arguments"]["query"], call
+    assert call["arguments"]["filters"]["maxPrice"] == 100
+
+
 async def test_a_fact_the_data_does_not_hold_is_said_plainly(electronics):
     customer = electronics()
     first = await customer.say("a portable bluetooth speaker")

@@ -99,8 +99,12 @@ class Planner:
         if shown is not None and (reading.follow_up or reading.attribute):
             earlier = set(words(str(shown.args.get("query", ""))))
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
-            if reading.attribute or same_subject:
-                return self._refine(reading, shown, attribute=reading.attribute and not set(named) <= earlier)
+            # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
+            # a detail of the products shown, not a new subject.
+            of_shown = bool(named) and {stem(w) for w in named} <= _words_of(shown.products)
+            if reading.attribute or same_subject or of_shown:
+                detail = (reading.attribute or of_shown) and not set(named) <= earlier
+                return self._refine(reading, shown, attribute=detail)
         if (returned_to := history.earlier_search(named)) is not None and shown is not None:
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
