@@ -1,6 +1,6 @@
 """Scale: a generated catalog of N products through the whole pipeline, as a growing shop runs it.
 
-    python bench/scale.py [--products 100000] [--queries 50] [--quick]
+    python bench/scale.py [--products 100000] [--queries 50] [--build-memory-mb 512] [--explain] [--quick]
 
 Everything lives in one temporary folder (TMPDIR honoured) removed on exit. It writes a `.json`
 catalog of `--products` products (texts drawn from bench/search.py's shop vocabulary; ~10 % come
@@ -46,7 +46,7 @@ from shopagent.adapters.postgres.search_plan import Plan
 from shopagent.adapters.postgres.search_sql import LEXICAL_ANY, filter_args, lexical_sql
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY
-from shopagent.settings import EmbeddingSettings, Secret, Secrets, Settings
+from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
 from shopagent.wiring.services import open_core, open_indexer, open_search
 from shopagent.wiring.startup import INDEXER_ACTORS
 
@@ -245,7 +245,11 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
     try:
         await ensure_database(server.dsn("postgres"), "bench_scale")
         dsn = server.dsn("bench_scale")
-        settings = Settings(secrets=Secrets(database_url=Secret(dsn)), embedding=EmbeddingSettings(model="hash"))
+        settings = Settings(
+            secrets=Secrets(database_url=Secret(dsn)),
+            embedding=EmbeddingSettings(model="hash"),
+            indexer=IndexerSettings(index_build_memory_mb=args.build_memory_mb),
+        )
         async with open_core(settings, frozenset()):
             pass  # migrated before the import's clock starts
         seconds, rss, said = await anyio.to_thread.run_sync(run_import, catalog, dsn)
@@ -274,6 +278,12 @@ if __name__ == "__main__":
     parser.add_argument("--products", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE the lexical leg, one query a filter")
+    parser.add_argument(
+        "--build-memory-mb",
+        type=int,
+        default=IndexerSettings().index_build_memory_mb,
+        help="indexer.index_build_memory_mb for the HNSW build (the setting's default unless given)",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a check that the script runs")
     arguments = parser.parse_args()
     if arguments.quick:
