@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from shopagent.domain.synonyms import builtin_synonyms
-from shopagent.domain.text import Synonyms, Vocabulary
+from shopagent.domain.text import Synonyms, Vocabulary, descriptive
 from shopagent.settings import SearchSettings
 from tests.conftest import _indexed_shop
 
@@ -149,6 +149,14 @@ def test_a_misspelt_word_of_the_synonym_list_is_read_as_that_word():
     assert vocabulary.terms("winterjake").corrections == {"winterjake": "winter jacket"}  # Winterjacke
     assert vocabulary.terms("kopfhoerr").corrections == {"kopfhoerr": "headphones"}
     assert vocabulary.terms("stock").corrections == {}  # a real word is never corrected
+
+
+def test_numbers_and_measures_do_not_describe_the_item_but_specs_with_digits_do():
+    # "cat carrier for a big cat 7kg": the weight is the pet's, and no product's text says "7kg";
+    # as a descriptive word it would count against every carrier's coverage.
+    assert [w for w in ("7kg", "28cm", "2l", "500ml", "12", "3lbs") if descriptive(w, frozenset())] == []
+    assert all(descriptive(w, frozenset()) for w in ("4k", "64gb", "ipx7", "usb3", "carrier"))
+    assert not descriptive("red", frozenset({"red"}))
 
 
 def test_synonyms_in_settings_are_checked():

@@ -24,6 +24,8 @@ MAX_QUERY_TERMS = 32
 _COMPOUND_PART = 4  # letters each part of a compound word has at least
 _LINKS = ("s", "e", "n", "en", "es")  # what may join a compound's parts: Hunde-bett, Katzen-streu
 _WORD = re.compile(r"[^\W_]+")
+# A number, maybe with a unit of weight, length or volume: 7kg, 28cm, 2l, 500ml (not 4k, 64gb).
+_MEASURE = re.compile(r"\d+(?:mg|g|kg|lbs?|oz|mm|cm|m|km|in|ft|ml|cl|l)?")
 # The store language (BCP 47 primary subtag) -> PostgreSQL's snowball configuration.
 TEXT_SEARCH_CONFIGS = {
     "ar": "arabic",
@@ -374,8 +376,9 @@ EMPTY_VOCABULARY = Vocabulary({}, {})
 
 
 def descriptive(term: str, filter_words: frozenset[str]) -> bool:
-    """Whether a query term describes the item: not a number, colour or size (those are filters)."""
-    return not term.isdigit() and term not in filter_words
+    """Whether a query term describes the item: not a number or a measure ("7kg", "28cm"), colour
+    or size (those are filters)."""
+    return not _MEASURE.fullmatch(term) and term not in filter_words
 
 
 # How shop exports commonly spell the default sizes (folded word -> size).
