@@ -74,6 +74,20 @@ async def test_a_detail_of_the_products_shown_refines_their_search(electronics):
     assert call["arguments"]["filters"]["maxPrice"] == 100
 
 
+@pytest.mark.parametrize("text", ["she's 8 and a bit clumsy", "ok, he is a teenager", "sie ist 8, etwas tollpatschig"])
+async def test_saying_who_it_is_for_adds_to_the_last_request(electronics, text):
+    customer = electronics()
+    first = await customer.say("a portable bluetooth speaker")
+    assert first.listed, first.answer
+    turn = await customer.say(text)
+    (call,) = [c for c in turn.calls if c["name"] == SEARCH]
+    query = call["arguments"]["query"]
+    assert "speaker" in query and query != "a portable bluetooth speaker", call  # the same search, more said
+    new = await customer.say("looking for headphones, it's for my son")  # worded as a new request
+    (call,) = [c for c in new.calls if c["name"] == SEARCH]
+    assert "speaker" not in call["arguments"]["query"], call
+
+
 async def test_a_fact_the_data_does_not_hold_is_said_plainly(electronics):
     customer = electronics()
     first = await customer.say("a portable bluetooth speaker")

@@ -213,6 +213,15 @@ NEGATED = re.compile(
 # Measures that are no size of this shop ("springform 26 cm"): not words that describe the item.
 MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")
 # A follow-up that adds a detail to the last request: "in leather?", "aus Leder?", "with a hood".
+# Who or what the thing is for, described after a list was shown ("she's a small dog, shih tzu",
+# "XL, he's huge", "er ist groß, ca. 40 kg", "elle est très poilue", "my dog is a labrador"):
+# more about the last request, not a new one.
+DESCRIBES = re.compile(
+    r"(?:^|[,.;:!]\s*|\b(?:and|but|und|aber|et|mais)\s+)"
+    r"(?:(?:she|he|it|they)\s*(?:'s|'re|\s+is|\s+are|\s+has|\s+was)|(?:my|our)\s+[^\W\d_]+\s*(?:'s|\s+is)|"
+    r"(?:sie|er|es)\s+(?:ist|hat|war)|(?:mein|meine|unser|unsere)\s+[^\W\d_]+\s+ist|"
+    r"(?:elle|il)\s+(?:est|a|fait)|c'est\s+pour|(?:mon|ma|notre)\s+[^\W\d_]+\s+(?:est|a|fait))\b"
+)
 ATTRIBUTE_LEAD = re.compile(r"^\s*(?:and\s+|und\s+|et\s+)?(?:in|aus|en|with|mit|avec|made of|for|fur|pour)\b")
 
 # Colour words of German and French for common colour names; a shop adds or overrides them in

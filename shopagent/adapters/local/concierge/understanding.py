@@ -53,6 +53,7 @@ class Reading:
     identity: bool = False
     off_topic: bool = False
     attribute: bool = False  # the words left add a detail to the last request ("in leather?")
+    describes: bool = False  # says who or what it is for ("she's a small dog"), a request's details
     request: bool = False  # worded as a request ("I'm looking for", "ich suche", "je cherche")
     buy: bool = False  # wants to buy what was shown ("I'll take it", "add it to my basket")
     question: bool = False  # worded as a question ("is …", "does …", "kann man …", "est-ce que …")
@@ -188,6 +189,7 @@ class Lexicon:
         reading.buy = bool(ph.BUY.search(whole))
         reading.store_question = bool(ph.STORE_QUESTION.search(whole))
         reading.broad = bool(ph.BROAD_NEED.search(whole))
+        reading.describes = bool(ph.DESCRIBES.search(whole))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
@@ -224,7 +226,9 @@ class Lexicon:
             pointing = reading.points_at_one or reading.points_at_all
             reading.question = pointing or (reading.asks_about and not reading.has_filters)
         reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
-        reading.attribute = bool(lead and reading.words)
+        # "she's a small dog, shih tzu": a detail of the last request, unless worded as a new one.
+        described = reading.describes and not (reading.request or reading.question)
+        reading.attribute = bool((lead or described) and reading.words)
         cued = reading.details or reading.compare or reading.similar or reading.about
         reading.ordinals = refs
         if refs and (cued or pointer or not reading.words):
