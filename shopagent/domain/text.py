@@ -178,7 +178,7 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names):
+        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names, self.uses):
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
@@ -284,9 +284,16 @@ class Synonyms:
         return self._pairs.get(phrase)
 
     def rewrite(
-        self, query: list[str], catalog_uses: Callable[[str], bool], names: Callable[[str], int] = lambda _: 0
+        self,
+        query: list[str],
+        catalog_uses: Callable[[str], bool],
+        names: Callable[[str], int] = lambda _: 0,
+        anywhere: Callable[[str], bool] = lambda _: False,
     ) -> Iterator[tuple[str, str | None]]:
-        """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products."""
+        """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products;
+        `anywhere`: whether any product's text uses it. A phrase the catalog's text uses is never
+        turned into one no product's name uses: "crate" in a description ("in a crate") is not
+        made "kennel", a word of that catalog nowhere."""
         at = 0
         while at < len(query):
             for size in range(min(self._longest, len(query) - at), 0, -1):
@@ -297,6 +304,8 @@ class Synonyms:
                 if listed is None:
                     continue
                 replacement = self._choose(listed, names)
+                if replacement is not None and all(anywhere(w) for w in query[at : at + size]):
+                    replacement = replacement if all(names(w) for w in replacement.split()) else None
                 if replacement is not None and replacement != phrase:
                     yield phrase, replacement
                     at += size
