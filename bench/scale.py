@@ -46,7 +46,7 @@ from shopagent.adapters.postgres.search_plan import Plan
 from shopagent.adapters.postgres.search_sql import LEXICAL_ANY, filter_args, lexical_sql
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY
-from shopagent.settings import EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
+from shopagent.settings import DatabaseSettings, EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
 from shopagent.wiring.services import open_core, open_indexer, open_search
 from shopagent.wiring.startup import INDEXER_ACTORS
 
@@ -232,6 +232,11 @@ async def searches(
     return rows
 
 
+def say(line: str) -> None:
+    """One phase's figures, printed as it ends (a later failure at a million products keeps them)."""
+    print(line, flush=True)
+
+
 async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
     catalog = work / "catalog.json"
     began = time.perf_counter()
@@ -249,24 +254,26 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
             secrets=Secrets(database_url=Secret(dsn)),
             embedding=EmbeddingSettings(model="hash"),
             indexer=IndexerSettings(index_build_memory_mb=args.build_memory_mb),
+            # The recall reference is a sequential scan over every chunk (minutes at a million).
+            database=DatabaseSettings(command_timeout_seconds=3600.0),
         )
         async with open_core(settings, frozenset()):
             pass  # migrated before the import's clock starts
+        megabytes = catalog.stat().st_size / 2**20
+        say(f"catalog    {args.products:,} products, {megabytes:,.0f} MiB of JSON (written in {written:.0f} s)")
         seconds, rss, said = await anyio.to_thread.run_sync(run_import, catalog, dsn)
+        say(f"import     {seconds:,.0f} s ({args.products / seconds:,.0f} products/s), peak RSS {rss:,.0f} MiB: {said}")
         embedder = HashEmbedder(settings.embedding.hash_dimensions)
         drained, built, events = await drain(settings, embedder)
+        say(f"drain      {events:,} events in {drained:,.0f} s ({events / drained:,.0f}/s), one indexer process")
+        say(f"HNSW build {built:,.1f} s; " + " | ".join(build_log.lines))
         size = await database_size(settings, embedder.model_id)
+        say(f"database   {size}")
         explained: list[str] = []
         search_rows = await searches(settings, embedder, args.queries, args.explain, explained)
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
-    megabytes = catalog.stat().st_size / 2**20
-    print(f"catalog    {args.products:,} products, {megabytes:,.0f} MiB of JSON (written in {written:.0f} s)")
-    print(f"import     {seconds:,.0f} s ({args.products / seconds:,.0f} products/s), peak RSS {rss:,.0f} MiB: {said}")
-    print(f"drain      {events:,} events in {drained:,.0f} s ({events / drained:,.0f}/s), one indexer process")
-    print(f"HNSW build {built:,.1f} s; " + " | ".join(build_log.lines))
-    print(f"database   {size}")
     grid(search_rows)
     for text in explained:
         print(text)
