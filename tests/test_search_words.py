@@ -130,11 +130,15 @@ def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     assert neither.terms("lead").corrections == {}
     assert neither.terms("leash").corrections == {"leash": "lead"}  # the pair's own word, as before
     # ... but a word the catalog's text uses is not made one that no product's name uses: a pet
-    # shop whose blanket goes "in a crate" and that names nothing "kennel" keeps "crate".
+    # shop whose blanket goes "in a crate" and that names nothing of that group keeps "crate".
     in_a_description = Vocabulary({"crate": 1, "blanket": 2}, {"blanket": 2}, frozenset(), synonyms)
-    assert in_a_description.terms("dog crate").terms == ("dog", "crate")
+    assert in_a_description.terms("crate for a big dog").corrections == {}
     names_kennels = Vocabulary({"crate": 1, "kennel": 3}, {"kennel": 3}, frozenset(), synonyms)
-    assert names_kennels.terms("dog crate").corrections == {"crate": "kennel"}
+    assert names_kennels.terms("crate for a big dog").corrections == {"crate": "kennel"}
+    # A crate is what a shop may call a transport box (Transportbox, caisse de transport).
+    names_boxes = Vocabulary({"crate": 1, "transport": 2, "box": 2}, {"transport": 2, "box": 2}, frozenset(), synonyms)
+    assert names_boxes.terms("crate for a big dog").corrections == {"crate": "transport box"}
+    assert names_boxes.terms("Transportbox für den Hund").corrections["transportbox"] == "transport box"
 
 
 def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():

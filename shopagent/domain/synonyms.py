@@ -72,7 +72,8 @@ _ENGLISH_EVERYDAY = {
     "poop bags": "poo bags", "poo bags": "waste bags", "dog bags": "waste bags", "cat tower": "cat tree",
     "scratcher": "scratching post", "scratch post": "scratching post", "nail clippers": "claw clippers",
     "nail trimmer": "claw clippers", "wormer": "worming", "dewormer": "worming", "fish tank": "aquarium",
-    "pet carrier": "carrier", "cat carrier": "carrier", "crate": "kennel", "water fountain": "drinking fountain",
+    "pet carrier": "carrier", "cat carrier": "carrier", "crate": "transport box", "kennel": "transport box",
+    "travel crate": "transport box", "dog crate": "transport box", "water fountain": "drinking fountain",
     "snacks": "treats", "chew toy": "chew", "tug toy": "rope toy",
 }  # fmt: skip
 
@@ -142,7 +143,7 @@ _GERMAN = {
     "hundegeschirr": "dog harness", "brustgeschirr": "harness", "hundebett": "dog bed", "katzenbett": "cat bed",
     "napf": "bowl", "fressnapf": "bowl", "spielzeug": "toy", "katzenstreu": "cat litter", "streu": "litter",
     "katzenklo": "litter tray", "kratzbaum": "cat tree", "bürste": "brush", "kamm": "comb",
-    "transportbox": "carrier", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
+    "transportbox": "transport box", "käfig": "cage", "heu": "hay", "zecken": "tick", "floh": "flea",
     "flöhe": "flea", "getreidefrei": "grain free", "kotbeutel": "waste bags", "decke": "blanket",
     "weihnachten": "christmas", "geburtstag": "birthday", "sommer": "summer", "frühling": "spring",
     "bett": "bed", "betten": "bed",
@@ -210,7 +211,7 @@ _FRENCH = {
     "pâtée": "wet food", "patee": "wet food", "friandises": "treats", "laisse": "lead", "collier": "collar",
     "harnais": "harness", "coussin": "cushion", "gamelle": "bowl", "jouet": "toy", "jouets": "toy",
     "litière": "cat litter", "litiere": "cat litter", "bac à litière": "litter tray", "arbre à chat": "cat tree",
-    "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "carrier",
+    "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "transport box",
     "sac de transport": "carrier", "foin": "hay", "tiques": "tick", "puces": "flea",
     "sans céréales": "grain free", "nourriture": "food", "couverture": "blanket", "lavable": "washable",
     "pliable": "foldable", "antidérapant": "non slip", "lit": "bed", "noël": "christmas", "noel": "christmas",
