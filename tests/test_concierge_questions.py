@@ -88,6 +88,26 @@ async def test_saying_who_it_is_for_adds_to_the_last_request(electronics, text):
     assert "speaker" not in call["arguments"]["query"], call
 
 
+async def test_asking_for_something_to_go_with_the_product_says_when_it_comes_with_one(electronics):
+    customer = electronics()
+    soundbar = "Auralis S5 Soundbar with Wireless Subwoofer"
+    first = await customer.say("the auralis s5 soundbar")
+    assert first.listed[:1] == [soundbar], first.answer
+    await customer.say("tell me more about the first one")
+    cable = await customer.say("do you sell an hdmi cable for it?")
+    assert [c["name"] for c in cable.calls] == [SEARCH, DETAILS] and looked_up(cable) == [soundbar]
+    # Its own sentence leads the answer, as written; the search for HDMI cables follows.
+    said = f"What the {soundbar} says about that: “HDMI cable, optical cable and wall bracket included.”"
+    assert cable.answer.startswith(said), cable.answer
+    assert cable.listed, cable.answer
+    # Its text says nothing of a bag: only the search answers.
+    bag = await customer.say("and a bag to carry it in?")
+    assert "says about that" not in bag.answer, bag.answer
+    # No word pointing back at it: a search of its own, nothing else looked up.
+    plain = await customer.say("do you have wall brackets")
+    assert [c["name"] for c in plain.calls] == [SEARCH], plain.calls
+
+
 async def test_a_fact_the_data_does_not_hold_is_said_plainly(electronics):
     customer = electronics()
     first = await customer.say("a portable bluetooth speaker")

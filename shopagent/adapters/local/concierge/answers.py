@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from difflib import SequenceMatcher
 from typing import Any
 
+import msgspec
+
 from shopagent.adapters.local.concierge.facts import FactFinder, variant_text
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
@@ -30,7 +32,7 @@ from shopagent.adapters.local.concierge.text import clean_sentences, instruction
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.chat import FunctionResponse, ModelReply
+from shopagent.domain.chat import FunctionResponse, ModelReply, TextPart
 from shopagent.domain.prices import price_text
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
@@ -67,7 +69,8 @@ class Answerer:
     async def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
         """The answer to the tool results of `plan` (the list shown in `provider_state`)."""
         r = self._say_in
-        failed = next((p for p in responses if p.result.get("isError")), None)
+        # A product looked up beside a search only adds to its answer: its failure spoils nothing.
+        failed = next((p for p in responses[: 1 if plan.get("said_of") else None] if p.result.get("isError")), None)
         if failed is not None:
             return say(r.error.format(error=failed.result.get("content") or "the catalog did not answer"))
         if responses[0].name == STORE_TOOL:
@@ -104,7 +107,31 @@ class Answerer:
             # a request gets the search's own answer ("we don't seem to carry …").
             fallback = None if plan.get("question") else self._results(data, plan).text
             return store_call(plan["store_fallback"], {"fallback": fallback})
-        return self._results(data, plan)
+        return self._with_said_of(self._results(data, plan), responses[1:], plan)
+
+    def _with_said_of(self, reply: ModelReply, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
+        """The answer to a request for something to go with the product talked about ("a bracket
+        to put it on the wall"), led by that product's own sentence naming the thing, when it has
+        one ("HDMI cable, optical cable and wall bracket included."), quoted as written."""
+        looked_up = [p.result.get("structuredContent") or {} for p in responses if p.name == DETAILS_TOOL]
+        if plan.get("said_of") is None or not looked_up or responses[0].result.get("isError"):
+            return reply
+        product = looked_up[0]
+        name = str(product.get("name", ""))
+        own = {stem(w) for w in words(name)}
+        wanted = [stem(w) for w in plan.get("said_words", []) if stem(w) not in own]
+        if not wanted:
+            return reply
+        naming = [
+            (not _in_order(wanted, stems), at, sentence)  # "HDMI cable … included" over "HDMI eARC … optical cable"
+            for at, sentence in enumerate(clean_sentences(str(product.get("description", ""))))
+            if set(wanted) <= set(stems := [stem(w) for w in words(sentence)])
+        ]
+        if not naming:
+            return reply
+        said = self._say_in.said_of.format(name=name, sentence=min(naming)[2])
+        led = [TextPart(f"{said}\n\n{reply.text}")]
+        return ModelReply(message=msgspec.structs.replace(reply.message, parts=led))
 
     def _store_answer(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
         """The best passage of the shop's pages, quoted with its title and link; or, when none
@@ -353,3 +380,9 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
 def _narrowing(filters: dict[str, Any]) -> bool:
     return bool(filters.get("sizes") or filters.get("colors") or filters.get("inStock")
                 or "maxPrice" in filters or "minPrice" in filters)  # fmt: skip
+
+
+def _in_order(phrase: list[str], sentence: list[str]) -> bool:
+    """Whether `sentence` has the words of `phrase` side by side, in that order."""
+    size = len(phrase)
+    return any(sentence[at : at + size] == phrase for at in range(len(sentence) - size + 1))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, ModelReply, TextPart
+from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, ModelReply, Part, TextPart
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 
@@ -91,13 +91,14 @@ def decimal_or_none(value: Any) -> Decimal | None:
         return None
 
 
-def search_call(args: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
+def search_call(args: dict[str, Any], plan: dict[str, Any], *, also_details: int | None = None) -> ModelReply:
+    """Searches the catalog with `args`; `also_details` looks one product up beside it (the
+    one talked about, whose own text may already answer the request)."""
     plan = {**plan, "args": args}
-    message = ChatMessage(
-        role="model",
-        parts=[FunctionCall(name=SEARCH_TOOL, args=args)],
-        provider_state={"provider": PROVIDER, "plan": plan},
-    )
+    parts: list[Part] = [FunctionCall(name=SEARCH_TOOL, args=args)]
+    if also_details is not None:
+        parts.append(FunctionCall(name=DETAILS_TOOL, args={"productId": also_details}))
+    message = ChatMessage(role="model", parts=parts, provider_state={"provider": PROVIDER, "plan": plan})
     return ModelReply(message=message)
 
 

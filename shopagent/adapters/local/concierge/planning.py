@@ -122,7 +122,9 @@ class Planner:
                 plan.update(store_fallback=" ".join(text.split()), question=reading.question)
             if await self._catalog_is_empty():  # then "try a wider price range" would mislead
                 plan["catalog_empty"] = True
-            return search_call(args, plan)
+            if (focus := _in_focus(reading, history, named)) is not None:
+                plan.update(said_of=focus, said_words=named)
+            return search_call(args, plan, also_details=focus)
         if reading.has_filters:  # "anything under 30 euros?" with nothing before it
             args = {"query": " ".join(_filter_words(reading)) or "products", "limit": LIST_LENGTH,
                     "filters": _filters_of(reading)}  # fmt: skip
@@ -300,6 +302,18 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _in_focus(reading: Reading, history: History, named: list[str]) -> int | None:
+    """The product a request for something else refers to ("a bracket to put it on the wall",
+    "a case for it"): the one detailed last, or the only one shown; its own text may say it
+    comes with one."""
+    if not (reading.points_at_one and named):
+        return None
+    if history.detailed:
+        return history.detailed[0]
+    shown = history.shown.products if history.shown else []
+    return int(shown[0]["productId"]) if len(shown) == 1 else None
 
 
 def _named(words: list[str], shown: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -93,6 +93,7 @@ class Replies:
     see_here: str
     no_link: str
     empty_catalog: str
+    said_of: str
 
 
 ENGLISH = Replies(
@@ -179,6 +180,7 @@ ENGLISH = Replies(
     see_here="Here is {name} in the shop: {url}",
     no_link="{name} has no shop link in the catalog; you can order it from the shop's website.",
     empty_catalog="There are no products in the {store} catalog yet. Please come back soon.",
+    said_of="What the {name} says about that: “{sentence}”",
 )
 
 GERMAN = Replies(
@@ -265,6 +267,7 @@ GERMAN = Replies(
     see_here="Hier finden Sie {name} im Shop: {url}",
     no_link="Für {name} ist im Katalog kein Link hinterlegt; Sie können es auf der Website des Shops bestellen.",
     empty_catalog="Im Katalog von {store} gibt es noch keine Produkte. Schauen Sie bald wieder vorbei.",
+    said_of="Was beim {name} dazu steht: „{sentence}“",
 )
 
 FRENCH = Replies(
@@ -352,6 +355,7 @@ FRENCH = Replies(
     see_here="Voici {name} dans la boutique : {url}",
     no_link="Le catalogue n'a pas de lien pour {name} ; vous pouvez le commander sur le site de la boutique.",
     empty_catalog="Le catalogue de {store} ne contient encore aucun produit. Revenez bientôt.",
+    said_of="Ce que dit la fiche du {name} à ce sujet : « {sentence} »",
 )
 
 REPLIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}
