@@ -129,6 +129,14 @@ def test_the_french_word_for_tea_is_not_an_english_stopword():
     assert CLOTHING.read("un cadeau pour un ami qui adore le thé").words == ["cadeau", "ami", "adore", "the"]
 
 
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [("t shirt", "t shirt"), ("white v neck tee", "v neck tee"), ("an e bike", "e bike"), ("t", ""), ("?", "")],
+)
+def test_a_lone_letter_before_a_word_stays_with_it(text, query):
+    assert CLOTHING.read(text).query == query
+
+
 def test_a_shop_adds_its_own_words_for_colours_and_sizes():
     catalog = CatalogSettings(
         colors=["black", "red", "copper"],

@@ -340,6 +340,10 @@ def _describes(word: str) -> bool:
     return (len(word) > 1 or word.isdigit()) and word not in ph.STOPWORDS
 
 
+def _letter(token: str) -> bool:
+    return len(token) == 1 and token.isalpha() and token.casefold() not in ph.STOPWORDS
+
+
 def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
     """The words and query of the message again, with the ordinals left in place."""
     text = _Text(message)
@@ -353,7 +357,12 @@ def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
 
 def _describing(tokens: list[str]) -> tuple[list[str], str]:
     """The folded words that describe the item, and the same tokens as the customer wrote them."""
-    kept = [t for t in tokens if _describes(t)]
+    # A lone letter before a word is part of it ("t shirt", "v neck", "e bike", "u lock").
+    kept = [
+        t
+        for t, after in zip(tokens, [*tokens[1:], ""][: len(tokens)], strict=True)
+        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after))
+    ]
     return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)
 
 
