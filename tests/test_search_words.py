@@ -139,6 +139,10 @@ def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     names_boxes = Vocabulary({"crate": 1, "transport": 2, "box": 2}, {"transport": 2, "box": 2}, frozenset(), synonyms)
     assert names_boxes.terms("crate for a big dog").corrections == {"crate": "transport box"}
     assert names_boxes.terms("Transportbox für den Hund").corrections["transportbox"] == "transport box"
+    # A gilet is what an American shop calls a vest (and a body warmer is either).
+    names_vests = Vocabulary({"vest": 2, "down": 3}, {"vest": 2, "down": 3}, frozenset(), synonyms)
+    assert names_vests.terms("gilet").corrections == {"gilet": "vest"}
+    assert names_vests.terms("body warmer").corrections == {"body warmer": "vest"}
 
 
 def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():

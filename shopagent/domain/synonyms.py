@@ -18,7 +18,7 @@ from collections.abc import Mapping
 _ENGLISH_EVERYDAY = {
     # clothing
     "jumper": "sweater", "pullover": "sweater", "sweatshirt": "sweater", "hoody": "hoodie",
-    "body warmer": "gilet", "bodywarmer": "gilet", "puffa": "puffer jacket",
+    "body warmer": "gilet", "bodywarmer": "gilet", "vest": "gilet", "puffa": "puffer jacket",
     "puffer": "puffer jacket", "anorak": "jacket", "cagoule": "rain jacket", "kagoul": "rain jacket",
     "windcheater": "windbreaker", "pants": "trousers",
     "slacks": "trousers", "trackies": "jogger", "tracksuit bottoms": "jogger",
