@@ -7,6 +7,7 @@ against the tool's outputSchema with its own validator before handing it over.""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -38,8 +39,11 @@ def node() -> str:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("needs Node.js and npm (the TypeScript MCP client)")
-    if not (INTEROP / "node_modules" / "@modelcontextprotocol" / "client").is_dir():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=INTEROP, check=True, timeout=300)
+    # One install at a time: the suite's workers (pytest -n) share this checkout.
+    with (INTEROP / "package-lock.json").open("rb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (INTEROP / "node_modules" / "@modelcontextprotocol" / "client").is_dir():
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=INTEROP, check=True, timeout=300)
     return node
 
 

@@ -23,7 +23,7 @@ def test_the_readme_opens_with_the_demo_command_then_the_test_command():
 
 def test_the_test_command_checks_the_import_rings_and_the_types_before_the_suite():
     steps = [step.strip() for step in readme_commands()[1].split("&&")]
-    assert steps[-3:] == [".venv/bin/lint-imports", ".venv/bin/mypy", ".venv/bin/python -m pytest"]
+    assert steps[-3:] == [".venv/bin/lint-imports", ".venv/bin/mypy", ".venv/bin/python -m pytest -n 2"]
 
 
 def test_ci_runs_exactly_the_readme_test_command():
