@@ -15,7 +15,7 @@ from mcp import Client
 from shopagent.domain.errors import ConfigError
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, Evidence, Match, grade
-from shopagent.settings import SearchSettings, StoreSettings
+from shopagent.settings import EmbeddingSettings, SearchSettings, Settings, StoreSettings
 from tests.conftest import settings_for
 from tests.factories import product_input
 from tests.test_search_mcp import index_everything, v
@@ -59,9 +59,9 @@ async def open_shop(database: str, catalog, **sections):
     return services_cm, services
 
 
-async def open_twin_shop(catalog):
+async def open_twin_shop(catalog, settings=None):
     """The same catalog in the in-memory twins (no database: the ranking, not the SQL)."""
-    services = twin_services()
+    services = twin_services(settings)
     services.ids = {}
     for item in catalog:
         product = await services.catalog.create_product(item)
@@ -274,6 +274,33 @@ async def test_in_a_large_catalog_the_lexical_leg_matches_on_the_rarest_words_an
     try:
         assert set(await slugs(shop, "cotton boot", LEXICAL_ONLY)) == {"split-tee", "red-tee"}
         assert (await slugs(shop, "cotton pocket boot", LEXICAL_ONLY))[0] == "red-tee"  # ranked on every word
+    finally:
+        await cm.__aexit__(None, None, None)
+
+
+# Fifteen products: three linen, three with a pocket, one of them both.
+NARROWING = [
+    product_input("linen-pocket-shirt", name="Linen Pocket Shirt", category="Shirts & tops",
+                  description="A shirt.", variations=[v("white", "M")]),
+    *(product_input(f"linen-{n}", name=f"Linen Shirt No. {n}", category="Shirts & tops",
+                    description="A shirt.", variations=[v("white", "M")]) for n in range(2)),
+    *(product_input(f"pocket-{n}", name=f"Pocket Tee No. {n}", category="Shirts & tops",
+                    description="A tee.", variations=[v("white", "M")]) for n in range(2)),
+    *(product_input(f"scarf-{n}", name=f"Wool Scarf No. {n}", category="Accessories",
+                    description="A scarf.", variations=[v("grey", "M")]) for n in range(10)),
+]  # fmt: skip
+
+
+async def test_where_even_the_rarest_word_is_too_common_a_match_must_have_two_of_the_words(database):
+    # A budget of one product stands for a catalog of millions, where each of "linen" and
+    # "pocket" is in thousands of products: only those with both are matched (and ranked).
+    search = SearchSettings(lexical_match_products=1)
+    twin = await open_twin_shop(NARROWING, Settings(embedding=EmbeddingSettings(model="hash"), search=search))
+    assert await slugs(twin, "linen pocket", LEXICAL_ONLY) == ["linen-pocket-shirt"]
+    cm, shop = await open_shop(database, NARROWING, search=search)
+    try:
+        assert await slugs(shop, "linen pocket", LEXICAL_ONLY) == ["linen-pocket-shirt"]
+        assert set(await slugs(shop, "linen pocket", VECTOR_ONLY)) > {"linen-pocket-shirt"}  # the other leg as it was
     finally:
         await cm.__aexit__(None, None, None)
 

@@ -120,8 +120,8 @@ async def keeps_the_price_bounds_in_both_legs(backend) -> None:
 
 async def forgets_a_deleted_product_and_counts_the_indexed_words(backend) -> None:
     boot, sandal = await stocked(backend)
-    known, titles = await backend.search.vocabulary()
-    assert (known["wool"], known["sea"], titles["beach"], titles["nordkap"]) == (1, 1, 1, 2)
+    known, titles, products = await backend.search.vocabulary()
+    assert (known["wool"], known["sea"], titles["beach"], titles["nordkap"], products) == (1, 1, 1, 2, 2)
     assert "sea" not in titles
     await backend.catalog.delete_product(boot.id)
     found = await find(backend, closest_to(boot), ["boot", "wool"])

@@ -258,3 +258,23 @@ def test_the_rarest_words_are_chosen_up_to_the_budget_in_query_order():
     assert vocabulary.rarest(("warm", "wool", "hiking", "socks"), 2000) == ("wool", "socks")
     assert vocabulary.rarest(("warm", "hiking"), 2000) == ("hiking",)  # at least the rarest one
     assert vocabulary.rarest(("warm", "unheard"), 10) == ("unheard",)  # a word no product uses costs nothing
+
+
+def test_where_even_the_rarest_word_is_too_common_products_must_have_two_of_the_words():
+    # A million products: each word of "oversized sun hat for yoga" is in 15,000-17,000 of them,
+    # "for" in most. Two of the four narrowing words: ~1,500 products (estimated), under the budget.
+    counts = {"oversized": 16_000, "sun": 15_000, "hat": 16_000, "yoga": 17_000, "for": 900_000}
+    vocabulary = Vocabulary(counts, {}, products=1_000_000)
+    terms = ("oversized", "sun", "hat", "for", "yoga")
+    assert vocabulary.match_on(terms, 2000) == (
+        "oversized sun", "oversized hat", "oversized yoga", "sun hat", "sun yoga", "hat yoga",
+    )  # fmt: skip
+    assert vocabulary.match_on(terms, 100) == (  # three of them: ~16 products
+        "oversized sun hat", "oversized sun yoga", "oversized hat yoga", "sun hat yoga",
+    )  # fmt: skip
+    assert vocabulary.match_on(("sun", "hat"), 1) == ("sun hat",)  # all of them, the narrowest there is
+    assert vocabulary.match_on(("sun", "for"), 2000) == ("sun",)  # a common word joins no group
+    # Where the rarest word is within the budget, nothing changes: a small catalog matches on every word.
+    assert vocabulary.match_on(terms, 20_000) == vocabulary.rarest(terms, 20_000) == ("sun",)
+    small = Vocabulary({"sun": 12, "hat": 9}, {}, products=90)
+    assert small.match_on(("sun", "hat"), 2000) == ("sun", "hat")

@@ -31,7 +31,15 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import EMPTY_VOCABULARY, NO_SYNONYMS, QueryTerms, Synonyms, Vocabulary, descriptive
+from shopagent.domain.text import (
+    EMPTY_VOCABULARY,
+    NO_SYNONYMS,
+    CatalogWords,
+    QueryTerms,
+    Synonyms,
+    Vocabulary,
+    descriptive,
+)
 from shopagent.domain.tools import SEARCH_TOOL
 
 
@@ -59,18 +67,20 @@ class CatalogVocabulary:
         if self._read_at is None or now - self._read_at >= self._refresh:
             previous, self._read_at = self._read_at, now  # others meanwhile use the copy they have
             try:
-                known, targets = await self._index.vocabulary()
+                words = await self._index.vocabulary()
             except BaseException:
                 self._read_at = previous
                 raise
-            self._vocabulary = Vocabulary(known, targets, self._real_words, self._synonyms)
+            self._vocabulary = self._of(words)
         return self._vocabulary
 
     async def refresh(self) -> None:
         """Read the words again now."""
-        known, targets = await self._index.vocabulary()
-        self._vocabulary = Vocabulary(known, targets, self._real_words, self._synonyms)
+        self._vocabulary = self._of(await self._index.vocabulary())
         self._read_at = time.monotonic()
+
+    def _of(self, words: CatalogWords) -> Vocabulary:
+        return Vocabulary(words.known, words.titles, self._real_words, self._synonyms, products=words.products)
 
 
 @dataclass(frozen=True)
@@ -160,7 +170,7 @@ class CatalogSearch:
             max(self.policy.depth, request.limit),
             request.limit,
             lexical=use_lexical,
-            match_terms=vocabulary.rarest(terms.terms, self.policy.lexical_match_products),
+            match_terms=vocabulary.match_on(terms.terms, self.policy.lexical_match_products),
         )
         # The words that describe the item: numbers, colours and sizes are filters' business.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))

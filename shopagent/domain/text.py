@@ -9,9 +9,12 @@ misspelling finds the product it meant, in any trade and any language.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
+from typing import NamedTuple
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -21,6 +24,8 @@ from shopagent.domain.errors import ValidationError
 from shopagent.domain.options import fold
 
 MAX_QUERY_TERMS = 32
+_NARROWING_SHARE = 0.2  # a word in more of the catalog's products than this share joins no match group
+_MAX_GROUPED_WORDS = 6  # the rarest words match groups are made of (at most 20 groups of three)
 _COMPOUND_PART = 4  # letters each part of a compound word has at least
 _LINKS = ("s", "e", "n", "en", "es")  # what may join a compound's parts: Hunde-bett, Katzen-streu
 _WORD = re.compile(r"[^\W_]+")
@@ -105,6 +110,15 @@ class QueryTerms:
         return " ".join(self.rewritten)
 
 
+class CatalogWords(NamedTuple):
+    """The indexed products' words, each with the number of products using it: `known` (any
+    field), `titles` (names, categories, brands, materials); and `products`, how many are indexed."""
+
+    known: dict[str, int]
+    titles: dict[str, int]
+    products: int
+
+
 class Vocabulary:
     """The catalog's words: `known` (any field) and `targets` (name, category, brand,
     material), each with the number of products using it; `real_words`, the words of the
@@ -128,8 +142,10 @@ class Vocabulary:
         targets: Mapping[str, int],
         real_words: Container[str] = frozenset(),
         synonyms: Synonyms | None = None,
+        products: int = 0,
     ) -> None:
         self.known = known
+        self.products = products  # indexed, all told
         self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
         self._titles = targets
         self._choices = list(self._targets)
@@ -236,6 +252,34 @@ class Vocabulary:
             chosen.append(term)
             total += count
         return tuple(t for t in terms if t in chosen)
+
+    def match_on(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
+        """What the full-text leg matches products on, each a word or words a product must all
+        have: the rarest words (`rarest`) while the rarest alone is in at most `products`
+        products; else a product must have two of the query's words (three, ...): as few as keep
+        the estimated matches within `products`, each group of that many words one entry.
+
+        In a catalog of a million products every word of "oversized sun hat" is in thousands of
+        them, and ranking every product with the rarest costs far more than the vector leg; few
+        have two of them. The estimate takes the words as independent (n_a * n_b / products).
+        Words in more than a fifth of the products are left out of the groups: they narrow
+        little, and a stop word, which the full-text configuration drops from a group, would
+        make the group as broad as its other words."""
+        rarest = self.rarest(terms, products)
+        total = self.products
+        if len(rarest) != 1 or self.known.get(rarest[0], 0) <= products or total <= 0:
+            return rarest
+        narrowing = sorted(
+            (t for t in dict.fromkeys(terms) if 0 < self.known.get(t, 0) <= total * _NARROWING_SHARE),
+            key=lambda t: self.known[t],
+        )[:_MAX_GROUPED_WORDS]
+        narrowing.sort(key=terms.index)  # the groups' words in the query's order
+        for size in range(2, len(narrowing) + 1):
+            groups = list(combinations(narrowing, size))
+            estimate = sum(total * math.prod(self.known[t] / total for t in group) for group in groups)
+            if estimate <= products or size == len(narrowing):
+                return tuple(" ".join(group) for group in groups)
+        return rarest
 
     def uses(self, word: str) -> bool:
         """Whether any product's text uses a (folded) word, maybe in the plural."""

@@ -25,7 +25,7 @@ from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.catalog import Product, Variation
 from shopagent.domain.options import option_folded
 from shopagent.domain.search import SearchFilters, SpecFilter
-from shopagent.domain.text import lexical_fields, words
+from shopagent.domain.text import CatalogWords, lexical_fields, words
 
 _TITLE_WEIGHT = 10  # a word in the name, category, brand or material counts this much more than elsewhere
 
@@ -49,7 +49,10 @@ class MemorySearchIndex:
         match_terms: Sequence[str] | None = None,
     ) -> SearchCandidates:
         stems = [term_stem(t) for t in terms]
-        matching = {term_stem(t) for t in (match_terms if match_terms is not None else terms)} - {None}
+        groups = [
+            {term_stem(w) for w in words(t)} - {None} for t in (match_terms if match_terms is not None else terms)
+        ]
+        matching = [g for g in groups if g]
         stored = self._chunks.stored()
         passing = [p for p in self._catalog.products.values() if passes(p, filters)]
         nearest: list[int] = []
@@ -65,7 +68,7 @@ class MemorySearchIndex:
         content = frozenset(n for n, s in enumerate(stems) if s is not None) if rows else frozenset()
         return SearchCandidates(vector=nearest, lexical=matches, content_terms=content, rows=rows)
 
-    async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:
+    async def vocabulary(self) -> CatalogWords:
         """Every word of the indexed products with its product count, and those of their titles."""
         known: Counter[str] = Counter()
         titles: Counter[str] = Counter()
@@ -74,7 +77,7 @@ class MemorySearchIndex:
             title = set(words(f"{fields.primary} {fields.secondary}"))
             titles.update(title)
             known.update(title | set(words(fields.body)))
-        return dict(known), dict(titles)
+        return CatalogWords(dict(known), dict(titles), len(self._chunks.stored()))
 
     async def refresh(self) -> None:
         """Nothing is kept between searches."""
@@ -180,8 +183,9 @@ def _distance(chunk_set: StoredSet, vector: np.ndarray) -> float:
     return float(1 - cosine.max())
 
 
-def _has(chunk_set: StoredSet | None, stems: set[str | None]) -> bool:
-    return chunk_set is not None and chunk_set.words is not None and bool(stems & chunk_set.words.body)
+def _has(chunk_set: StoredSet | None, groups: list[set[str | None]]) -> bool:
+    """Whether the product has every word of one of the groups."""
+    return chunk_set is not None and chunk_set.words is not None and any(g <= chunk_set.words.body for g in groups)
 
 
 def _score(chunk_set: StoredSet, stems: list[str | None]) -> int:

@@ -53,6 +53,7 @@ from shopagent.adapters.postgres.search_sql import (
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.indexing import MODEL_ID
 from shopagent.domain.search import SearchFilters
+from shopagent.domain.text import CatalogWords
 
 
 @dataclass(frozen=True)
@@ -146,13 +147,14 @@ class PostgresSearchIndex:
             rows={r["id"]: _row(r) for r in rows},
         )
 
-    async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Every word of the indexed products with its product count, and those of their
-        names, categories, brands and materials."""
+    async def vocabulary(self) -> CatalogWords:
+        """Every word of the indexed products with its product count, those of their names,
+        categories, brands and materials, and how many products are indexed."""
         async with self._pool.acquire() as conn:
             known = await conn.fetch(VOCABULARY.format(weights=""))
             titles = await conn.fetch(VOCABULARY.format(weights=", 'a'"))
-        return {r["word"]: r["ndoc"] for r in known}, {r["word"]: r["ndoc"] for r in titles}
+            products = await conn.fetchval("SELECT count(*) FROM product_index WHERE words IS NOT NULL")
+        return CatalogWords({r["word"]: r["ndoc"] for r in known}, {r["word"]: r["ndoc"] for r in titles}, products)
 
     async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""

@@ -154,7 +154,9 @@ EVIDENCE = _EVIDENCE.replace("{asked_v}", variation_test(6, "v", stock=False)).r
 # Products are matched on the query's rarest words only ({match}: the words whose products add up
 # to a few thousand at most, chosen by the search from the catalog's word counts) and ranked on
 # all of them: at 50,000 products a word such as "warm" or "home" matches a third of the
-# catalog, and ranking every match cost 40 ms where the vector leg takes 10.
+# catalog, and ranking every match cost 40 ms where the vector leg takes 10. Where even the
+# rarest word is in more products than that (a million products), an entry of {match} is a group
+# of words ("sun hat"), which plainto_tsquery joins with AND: a product must have all of one.
 LEXICAL = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,

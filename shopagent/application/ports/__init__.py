@@ -32,6 +32,7 @@ from shopagent.domain.indexing import VectorIndexSpec as VectorIndexSpec
 from shopagent.domain.indexing import VectorIndexState as VectorIndexState
 from shopagent.domain.search import SearchFilters
 from shopagent.domain.store_pages import StorePage, StorePageDraft
+from shopagent.domain.text import CatalogWords as CatalogWords
 
 
 class EmbeddingModel(Protocol):
@@ -189,12 +190,13 @@ class SearchIndex(Protocol):
         None), the `depth` best full-text matches of `terms` (none when empty or `lexical` is
         False; the terms still grade the evidence), and the
         evidence of each. The vector leg may stop short of `depth` once it has `need`. The
-        lexical leg matches on `match_terms` (all `terms` when None) and ranks on `terms`."""
+        lexical leg matches on `match_terms` (all `terms` when None: any of them) and ranks on
+        `terms`; an entry of several words matches a product that has all of them."""
         ...
 
-    async def vocabulary(self) -> tuple[dict[str, int], dict[str, int]]:
+    async def vocabulary(self) -> CatalogWords:
         """The indexed products' words with their product counts: all words, and those of
-        names, categories, brands and materials."""
+        names, categories, brands and materials; and how many products are indexed."""
         ...
 
     async def refresh(self) -> None:
