@@ -98,6 +98,9 @@ def conversations_of(trade: str, split: str) -> list[dict]:
         found += load_conversations(ELECTRONICS_CONVERSATIONS)
     if trade == "pets" and (own := DATA / "pets" / "conversations.jsonl").is_file():
         found += load_conversations(own)
+    # Questions about the products shown, for every trade (tests/data/questions, written blind).
+    if (questions := DATA / "questions" / "conversations.jsonl").is_file():
+        found += [c for c in load_conversations(questions) if c["shop"] == trade]
     return [c for c in found if split == "all" or c["split"] == split]
 
 

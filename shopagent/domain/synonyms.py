@@ -102,7 +102,8 @@ _GERMAN = {
     "pfanne": "pan", "bratpfanne": "skillet", "topf": "pot", "töpfe": "pot", "kochtopf": "pot",
     "messer": "knife", "brett": "board", "schneidebrett": "cutting board", "schüssel": "bowl",
     "tasse": "mug", "becher": "mug", "teller": "plate", "glas": "glass", "gläser": "glass",
-    "kaffeemaschine": "coffee machine", "wasserkocher": "kettle", "backform": "baking tin",
+    "kaffeemaschine": "coffee machine", "espressokocher": "moka pot", "wasserkocher": "kettle",
+    "backform": "baking tin",
     "besteck": "flatware", "geschirr": "tableware", "kanne": "pot", "teekanne": "teapot",
     # Elektronik
     "kopfhörer": "headphones", "kopfhoerer": "headphones", "ohrhörer": "earbuds", "lautsprecher": "speaker",
@@ -175,7 +176,8 @@ _FRENCH = {
     "poêle": "pan", "poele": "pan", "marmite": "pot", "cocotte": "dutch oven",
     "couteau": "knife", "couteaux": "knife", "planche à découper": "cutting board", "bol": "bowl",
     "saladier": "bowl", "tasse": "mug", "assiette": "plate", "verre": "glass", "verres": "glass",
-    "cafetière": "coffee maker", "bouilloire": "kettle", "moule": "baking tin", "théière": "teapot",
+    "cafetière": "coffee maker", "cafetière italienne": "moka pot",
+    "bouilloire": "kettle", "moule": "baking tin", "théière": "teapot",
     "couverts": "flatware", "vaisselle": "tableware",
     # électronique
     "casque": "headphones", "écouteurs": "earbuds", "ecouteurs": "earbuds", "enceinte": "speaker",

@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from shopagent.adapters.local.concierge.phrases import BUY, QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.phrases import BUY, PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.options import fold
 from shopagent.domain.prices import price_text
+from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import words
 
 # A sentence is about the question when it shares a word with it, or, with no shared word,
@@ -58,16 +59,21 @@ _WEAK = {
 _WEAK_WEIGHT = 0.25
 QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
-_IMPLIES = {stem(k): {stem(w) for w in v.split()} for k, v in QUESTION_IMPLIES.items()}
+_IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
+_PROPERTIES = {stem(w) for w in PROPERTIES.split()}
 
+# "Light" asks for a weight only as an adjective ("is it light?", "light enough"), not as a
+# thing the product has ("an adjustable warm light", "the light on the front").
 _WEIGHT = re.compile(
-    r"\b(?:weigh\w*|weight|heavy|heavier|heaviest|light|lighter|lightest|"
+    r"\b(?:weigh\w*|weight|heavy|heavier|heaviest|lighter|lightest|lightweight|"
+    r"how light\b|(?:is (?:it|that|this|the \w+(?: one)?)|are (?:they|those|these)|very|quite|really|too|nice and"
+    r"|super) light(?=\b\W*$|\b\W*(?:to|for|enough|or|and)\b)|"
     r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
 )
 _LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 _PRICE = re.compile(
     r"\b(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
-    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien|cher\w*)\b"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
 _SIZES = re.compile(
@@ -77,7 +83,7 @@ _SIZES = re.compile(
 _CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
 _STOCK = re.compile(
     r"\b(?:in[ -]stock|available|availability|left|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
-    r"en stock|disponibles?|dispo)\b|\b(?:come|comes|coming) in\b|\bgibt es (?:den|die|das|ihn|es)\b"
+    r"en stock|disponibles?|dispo)\b|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
 )
 
 
@@ -88,6 +94,7 @@ class FactFinder:
         self._say_in = replies
         self._locale = locale
         self._embedder = embedder
+        self._nouns = builtin_synonyms(locale)
         self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
 
     async def answer(
@@ -220,15 +227,22 @@ class FactFinder:
         # question implies ("last" -> hours) count half.
         own = {stem(w) for w in words(d.get("name", ""))}
         asked = {stem(w) for w in words(question) if w not in STOPWORDS}
-        implied = {x for w in asked for x in _IMPLIES.get(w, set())} - asked
+        implied = ({x for w in asked for x in _IMPLIES.get(w, set())} | self._translated(question)) - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         weights.update({w: _WEAK_WEIGHT for w in weights.keys() & _WEAK})
-        shared = [sum(weights.get(stem(w), 0.0) for w in set(words(s))) for s in sentences]
+        stems = [{stem(w) for w in words(s)} for s in sentences]
+        shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
         meaning = await self._closeness(question, d, sentences)
         scored = sorted(
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
-        about = [i for _, overlap, close, i in scored if overlap >= SHARED_ENOUGH or close >= MEANING_ALONE]
+        # A property asked of it ("is the filter loud?"): a sentence must name it (or a word it implies).
+        properties = asked & _PROPERTIES
+        named = properties | {x for w in properties for x in _IMPLIES.get(w, set())}
+        about = [
+            i for _, overlap, close, i in scored
+            if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not properties or stems[i] & named))
+        ]  # fmt: skip
         picked = about[:2]
         text: list[str] = []
         for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] >= SHARED_ENOUGH]:
@@ -236,6 +250,11 @@ class FactFinder:
                 break
             text.append(sentences[i])
         return text
+
+    def _translated(self, question: str) -> set[str]:
+        """The catalog's words for the shopper's nouns the built-in list knows (German and French
+        for an English catalog: "Deckel" -> lid, "semelle" -> sole), stemmed."""
+        return {stem(x) for w in words(question) for x in self._nouns.get(w, "").split()}
 
     async def _closeness(self, question: str, d: dict[str, Any], sentences: list[str]) -> list[float]:
         if self._embedder is None:

@@ -277,17 +277,57 @@ QUESTION_IMPLIES = {
     "fit": "fits size", "wash": "washable machine", "material": "made", "bright": "lumens lumen lm",
     "brightness": "lumens lumen lm", "hold": "capacity litres liters ml", "volume": "capacity litres ml",
     "cups": "capacity ml", "powerful": "power watts", "power": "watts", "warm": "comfort temperature",
-    "dishwasher": "safe", "heavy": "weight", "old": "age",
+    "dishwasher": "safe hand wash rinse detergent", "heavy": "weight", "old": "age",
     "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
     "batterie": "heures autonomie charge", "autonomie": "heures batterie", "etanche": "ipx4 ipx7 ip67 eau",
+    # what things are made of, how big, how loud, how to clean them, what comes with them
+    "made": "material", "fabric": "material", "materials": "material", "dimensions": "cm mm size",
+    "measurements": "cm mm size dimensions", "measure": "cm mm size", "wide": "cm width", "width": "cm wide",
+    "tall": "cm height high", "height": "cm tall high", "deep": "cm depth", "length": "cm long",
+    "loud": "db noise quiet watts", "noisy": "db noise quiet", "noise": "db quiet loud",
+    "quiet": "db noise silent", "clean": "wash washable dishwasher wipe", "slip": "grip non-slip",
+    "grip": "slip non-slip", "charger": "charging cable adapter included", "cable": "included charging",
+    "puppy": "months puppies", "kitten": "months kittens", "age": "months years",
+    "sole": "rubber grip outsole", "heel": "cm", "blade": "cm steel", "capacity": "litres ml cups",
+    # German: the words of questions about a product, in the catalog's English
+    "stoff": "material fabric", "gross": "size cm dimensions", "grosse": "size cm dimensions",
+    "masse": "cm size dimensions", "breit": "cm width", "hoch": "cm height", "lang": "cm length long",
+    "waschbar": "washable wash", "waschen": "wash washable", "spulmaschine": "dishwasher hand wash rinse",
+    "spulmaschinenfest": "dishwasher safe hand wash rinse", "laut": "loud db noise", "lautstarke": "loud db",
+    "leise": "quiet db noise", "ladekabel": "charging cable charger", "netzteil": "adapter charger power",
+    "dabei": "included box comes", "enthalten": "included box comes", "lieferumfang": "included box comes",
+    "garantie": "warranty guarantee years", "alter": "age months years", "welpe": "puppy", "welpen": "puppy",
+    "reinigen": "clean wash", "sauber": "clean wash", "rutschfest": "non-slip grip", "sohle": "sole",
+    "absatz": "heel", "klinge": "blade", "griff": "handle", "deckel": "lid", "kabel": "cable",
+    "bildschirm": "screen display", "offnen": "open opening", "oben": "top", "staub": "dust", "gehause": "case mm",
+    "handgelenk": "wrist strap mm", "passt": "fits compatible", "kompatibel": "compatible works",
+    # French
+    "matiere": "material made", "materiau": "material made", "taille": "size cm", "grand": "size cm",
+    "poids": "weight", "lavable": "washable wash", "lave": "dishwasher wash hand rinse",
+    "vaisselle": "dishwasher hand wash rinse detergent",
+    "bruit": "noise db loud", "bruyant": "loud noise db", "silencieux": "quiet noise db",
+    "chargeur": "charger charging", "inclus": "included box comes",
+    "fourni": "included box comes", "livre": "included comes", "chiot": "puppy", "chaton": "kitten",
+    "nettoyer": "clean wash", "antiderapant": "non-slip grip", "antiderapante": "non-slip grip",
+    "semelle": "sole outsole rubber", "talon": "heel cm", "lame": "blade", "poignee": "handle",
+    "couvercle": "lid", "ecran": "screen display", "inox": "stainless steel", "tasses": "cups",
+    "joint": "seal gasket", "joints": "seal gasket", "centimetres": "cm",
 }  # fmt: skip
+# Properties a product has or has not ("is the filter loud?", "is it dishwasher safe?"): a
+# sentence about the thing asked of ("an internal filter of 300 l/h") answers the question only
+# when it names the property or a word it implies; otherwise the data does not tell.
+PROPERTIES = (
+    "loud noisy quiet noise silent waterproof dishwasher washable dusty dust slip bright brightness warranty "
+    "subscription foldable laut leise lautstarke wasserdicht spulmaschinenfest spulmaschine staub rutschfest "
+    "garantie bruyant silencieux bruit etanche antiderapant antiderapante lavable vaisselle"
+)
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(
     r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
-    r"marche|fonctionne|va|ca|c'est)\b"
+    r"marche|fonctionne|va|ca|c'est|gibts)\b"
 )
 # The shopper wants to buy what was shown: a link to the basket answers it.
 BUY = re.compile(
@@ -313,7 +353,12 @@ ASKS_ABOUT = re.compile(
     r"light|lighter|lightest|fold\w*|include\w*|in the box|come with|comes with|work with|works with|"
     r"compatible|fit|fits|warranty|material|made of|wash\w*|size|big|wide|tall|noise|connect\w*|"
     r"akku|laufzeit|wasserdicht|gewicht|schwer|leicht\w*|steuern|passt|kompatibel|"
-    r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec)\b"
+    r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec|"
+    r"made of|dimensions|measurements|loud|noisy|quiet|dust\w*|slip|grip|sole|heel|blade|capacity|"
+    r"material|stoff|gross|grosse|waschbar|spulmaschine\w*|laut\w*|leise|ladekabel|netzteil|dabei|enthalten|"
+    r"lieferumfang|garantie|rutschfest|sohle|absatz|klinge|gehause|staub\w*|"
+    r"matiere|materiau|lavable|lave-vaisselle|bruit|bruyant|silencieux|chargeur|inclus|fourni|antiderapant\w*|"
+    r"semelle|talon|lame|ecran|inox|tasses|joints?|centimetres)\b"
 )
 
 # -- questions about the shop, and broad needs ---------------------------------------------

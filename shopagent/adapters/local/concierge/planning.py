@@ -172,7 +172,7 @@ class Planner:
             if not shown:
                 return say(self._say_in.no_list)
             if any(p is None for p in picked):
-                return say(self._say_in.out_of_range.format(count=len(shown)))
+                return self._out_of_range(shown)
             return [p["productId"] for p in picked if p is not None]
         if (product := _named(reading.words, shown)) is not None:
             return [product["productId"]]
@@ -184,6 +184,11 @@ class Planner:
             return [shown[0]["productId"]]
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
 
+    def _out_of_range(self, shown: list[dict[str, Any]]) -> ModelReply:
+        """A position past the end of the list shown ("the second one" of one)."""
+        r = self._say_in
+        return say(r.only_one if len(shown) == 1 else r.out_of_range.format(count=len(shown)))
+
     def _pointed_at(self, reading: Reading, history: History) -> ModelReply | None:
         """Details or a comparison of shown products, or None when the message is not about them."""
         r = self._say_in
@@ -194,7 +199,7 @@ class Planner:
                 return say(r.no_list)
             picked = [_at(shown, p) for p in positions[:2]]
             if any(p is None for p in picked):
-                return say(r.out_of_range.format(count=len(shown)))
+                return self._out_of_range(shown)
             ids = [p["productId"] for p in picked if p is not None]
             if len(ids) == 1:  # "compare it with the first": the one detailed last and that one
                 ids = [*history.detailed[:1], *ids] if history.detailed else [*ids, shown[0]["productId"]]
@@ -204,7 +209,7 @@ class Planner:
                 return say(r.no_list)
             product = _at(shown, reading.refs[0])
             if product is None:
-                return say(r.out_of_range.format(count=len(shown)))
+                return self._out_of_range(shown)
             return details_call([product["productId"]])
         if reading.similar and reading.refs:
             return None  # a search for similar products (planned by _refine)

@@ -52,6 +52,7 @@ class Replies:
     which: str
     no_list: str
     out_of_range: str
+    only_one: str
     compare_head: str
     rating: str
     cheaper_one: str
@@ -139,6 +140,7 @@ ENGLISH = Replies(
     which='Which one do you mean? Say for example "the second one".',
     no_list="Which product do you mean? Tell me what you are looking for and I'll show you some options.",
     out_of_range="I showed you {count} products; which one do you mean?",
+    only_one="I showed you only one product; do you mean that one, or shall I look for more?",
     compare_head="{first} or {second}:",
     rating="; rated {rating}",
     cheaper_one="{name} is the cheaper one.",
@@ -226,6 +228,7 @@ GERMAN = Replies(
     which='Welches meinen Sie? Sagen Sie zum Beispiel "das zweite".',
     no_list="Welches Produkt meinen Sie? Sagen Sie mir, wonach Sie suchen, dann zeige ich Ihnen eine Auswahl.",
     out_of_range="Ich habe Ihnen {count} Produkte gezeigt; welches meinen Sie?",
+    only_one="Ich habe Ihnen nur ein Produkt gezeigt; meinen Sie dieses, oder soll ich nach weiteren suchen?",
     compare_head="{first} oder {second}:",
     rating="; Bewertung {rating}",
     cheaper_one="{name} ist günstiger.",
@@ -314,6 +317,7 @@ FRENCH = Replies(
     which="Lequel voulez-vous dire ? Dites par exemple « le deuxième ».",
     no_list="De quel produit parlez-vous ? Dites-moi ce que vous cherchez et je vous montre une sélection.",
     out_of_range="Je vous ai montré {count} produits ; lequel voulez-vous dire ?",
+    only_one="Je ne vous ai montré qu'un seul produit ; voulez-vous dire celui-là, ou dois-je en chercher d'autres ?",
     compare_head="{first} ou {second} :",
     rating=" ; note {rating}",
     cheaper_one="{name} est le moins cher.",

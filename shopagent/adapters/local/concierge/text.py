@@ -65,8 +65,8 @@ def summarise(description: str) -> str:
 
 def stem(word: str) -> str:
     """A word without a plural or inflection ending, for comparing names and questions: boots ~
-    boot, washable ~ washes ~ washed ~ wash, folding ~ fold."""
-    for ending in ("able", "ible", "ing", "ed", "es", "en", "er", "s", "e", "n", "x"):
+    boot, washable ~ washes ~ washed ~ wash, folding ~ fold, dusty ~ dust, batteries ~ battery."""
+    for ending in ("able", "ible", "ies", "ing", "ed", "es", "en", "er", "s", "e", "n", "x", "y"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
             return word[: -len(ending)]
     return word

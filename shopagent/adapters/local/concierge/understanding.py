@@ -220,9 +220,9 @@ class Lexicon:
         if reading.small_talk or reading.follow_up:
             text.take(ph.COURTESY)
         lead = ph.ATTRIBUTE_LEAD.match(text.rest)
-        # "battery life?", "the weight?": a question by its mark, about something a product tells
-        # (but "in size 42?" only narrows the list).
-        if whole.rstrip().endswith("?") and not reading.question:
+        # "battery life?", "the weight?", "la semelle est antidérapante ? il gèle souvent": a
+        # question by its mark, about something a product tells (but "in size 42?" only narrows the list).
+        if "?" in whole and not reading.question:
             pointing = reading.points_at_one or reading.points_at_all
             reading.question = pointing or (reading.asks_about and not reading.has_filters)
         reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
