@@ -344,7 +344,10 @@ def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
     """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
     words it implies name ("how bright is it?" -> lumens)."""
     asked = {stem(w) for w in words(question) if w not in STOPWORDS}
+    properties = asked & _PROPERTIES  # "is the filter loud?": a spec must name loudness, not the filter
     asked |= {x for w in asked for x in _IMPLIES.get(w, set())}
+    if properties:
+        asked = properties | {x for w in properties for x in _IMPLIES.get(w, set())}
     texts = d.get("specText") or []
     return [
         text for name, text in zip(d.get("specs", {}), texts, strict=False)

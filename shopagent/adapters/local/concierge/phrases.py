@@ -323,9 +323,10 @@ PROPERTIES = (
 )
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(
-    r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais)\W+)*"
+    r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais|aus|von|mit|fur|de|en|avec|pour)"
+    r"\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
-    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsn]?|was|wo|warum|passt|passen|gibt|geht|"
+    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
 )
