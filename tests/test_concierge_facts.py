@@ -131,3 +131,14 @@ async def test_the_judged_questions_about_shown_products(sample_shop, kitchen_sh
         assert all(o.grounded for o in report.outcomes), split
         assert not any(o.wrong_not_carried for o in report.outcomes), split
     assert stated["tune"] >= TUNE_FACTS_FLOOR, stated
+
+
+async def test_a_weight_is_the_one_of_the_size_the_list_was_for():
+    weights = (("38", 450), ("40", 485), ("42", 520))
+    sandal = {**SANDAL, "variations": [{"size": size, "weightGrams": grams} for size, grams in weights]}
+    finder = FactFinder(ENGLISH)
+    assert await finder.answer("how heavy is it", [sandal], {}, str, lambda _: "") == [
+        "Trail Strap Sandal weighs 450 g\u2013520 g."
+    ]
+    lines = await finder.answer("how heavy is it", [sandal], {"listSizes": ["40"]}, str, lambda _: "")
+    assert lines == ["Trail Strap Sandal weighs 485 g."]

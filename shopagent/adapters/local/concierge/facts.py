@@ -114,8 +114,9 @@ class FactFinder:
         if BUY.search(folded):
             return [self._offer(d, named_variations(folded, d, asked), colour) for d in found]
         if _WEIGHT.search(folded):
-            lines += [self._weight(d) for d in found]
-            weighed = [(w, d) for d in found if (w := _grams(d)) is not None]
+            sizes = asked.get("sizes") or asked.get("listSizes") or []
+            lines += [self._weight(d, sizes) for d in found]
+            weighed = [(w, d) for d in found if (w := _grams(d, sizes)) is not None]
             if len(weighed) >= 2 and _LIGHTER.search(folded):
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
@@ -148,8 +149,9 @@ class FactFinder:
 
     # -- structured facts --------------------------------------------------------------
 
-    def _weight(self, d: dict[str, Any]) -> str:
-        grams = sorted({v["weightGrams"] for v in d.get("variations", []) if v.get("weightGrams")})
+    def _weight(self, d: dict[str, Any], sizes: list[str]) -> str:
+        """What it weighs: in the sizes asked about (or the list was for) when those have a weight."""
+        grams = sorted({v["weightGrams"] for v in _weighed(d, sizes)})
         if not grams:
             return self._say_in.not_told.format(name=d["name"])
         weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}\u2013{_grams_text(grams[-1])}"
@@ -278,8 +280,14 @@ def _sizes(d: dict[str, Any]) -> list[str]:
     return [s for s in sizes if s and s.upper() != "ONE SIZE"]
 
 
-def _grams(d: dict[str, Any]) -> int | None:
-    grams = [v["weightGrams"] for v in d.get("variations", []) if v.get("weightGrams")]
+def _weighed(d: dict[str, Any], sizes: list[str]) -> list[dict[str, Any]]:
+    """The variations with a weight: those of `sizes` when any of them has one, else all."""
+    weighed = [v for v in d.get("variations", []) if v.get("weightGrams")]
+    return [v for v in weighed if str(v.get("size", "")) in sizes] or weighed
+
+
+def _grams(d: dict[str, Any], sizes: list[str]) -> int | None:
+    grams = [v["weightGrams"] for v in _weighed(d, sizes)]
     return min(grams) if grams else None
 
 

@@ -160,7 +160,10 @@ class Planner:
         ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
         if isinstance(ids, ModelReply):
             return ids
-        return details_call(ids, question=await self._in_catalog_words(text), asked=_filters_of(reading))
+        asked = _filters_of(reading)
+        if history.shown and (sizes := history.shown.args.get("sizes")):
+            asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
+        return details_call(ids, question=await self._in_catalog_words(text), asked=asked)
 
     def _asked_ids(
         self, reading: Reading, refs: list[int], history: History, shown: list[dict[str, Any]]
