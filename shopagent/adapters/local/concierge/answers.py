@@ -158,8 +158,7 @@ class Answerer:
         ones; when refining a subject already shown ("cheaper ones?"), also partial ones whose
         name has a word of that subject ("Snow Boot" for "warm winter boots", never "Wok" for
         "cast iron pan"). Other partial matches are only offered as the closest, labelled so."""
-        exclude = set(plan.get("exclude", []))
-        products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
+        products = _offered(data, plan)
         if plan.get("browse"):
             return products[:LIST_LENGTH]
         subject = {stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
@@ -178,8 +177,7 @@ class Answerer:
         call = plan.get("args", {})
         filters = call.get("filters", {})
         subject = plan.get("subject") or call.get("query", "")
-        exclude = set(plan.get("exclude", []))
-        products = [p for p in data.get("products", []) if p.get("productId") not in exclude]
+        products = _offered(data, plan)
         if plan.get("catalog_empty") and not data.get("products"):
             return say(r.empty_catalog.format(store=self._store), kept=True)
         shown = self._showable(data, plan)
@@ -386,3 +384,14 @@ def _in_order(phrase: list[str], sentence: list[str]) -> bool:
     """Whether `sentence` has the words of `phrase` side by side, in that order."""
     size = len(phrase)
     return any(sentence[at : at + size] == phrase for at in range(len(sentence) - size + 1))
+
+
+def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """A search result's products that may be offered: not those excluded (shown already), and
+    of the categories a refinement keeps to ("cheaper ones" of what was shown)."""
+    exclude = set(plan.get("exclude", []))
+    categories = set(plan.get("categories") or [])
+    return [
+        p for p in data.get("products", [])
+        if p.get("productId") not in exclude and (not categories or p.get("category") in categories)
+    ]  # fmt: skip

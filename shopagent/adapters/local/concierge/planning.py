@@ -267,6 +267,12 @@ class Planner:
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
             plan["subject"] = f"{shown.subject} {reading.query}".strip()
+        if plan.get("refinement"):
+            # Cheaper (dearer, more, similar) of the same kind of thing: the categories of what was
+            # shown as a match, not whatever else is cheaper ("cheaper litter" is not cat food).
+            matched = [p for p in shown.products if p.get("match") == "strong"] or shown.products
+            plan["categories"] = sorted({str(p["category"]) for p in matched if p.get("category")})
+            args["limit"] = max(args["limit"], LIST_LENGTH * 2)  # some of the others' kinds are left out
         if "maxPrice" in filters and "minPrice" in filters and filters["minPrice"] > filters["maxPrice"]:
             filters.pop("minPrice")
         if filters:
