@@ -60,14 +60,15 @@ TRADES = {
 }
 
 
-def chosen_trades() -> list[str]:
+def chosen_trades(quick: bool = False) -> list[str]:
     """The trades to measure: all, or those of --trades (kept in the environment, so that the
-    --before subprocess measures the same ones)."""
+    --before subprocess measures the same ones); with --quick and none chosen, the smallest
+    catalog only (a check that the script runs)."""
     wanted = [t for t in os.environ.get("SHOPAGENT_BENCH_TRADES", "").split(",") if t]
     unknown = set(wanted) - set(TRADES)
     if unknown:
         raise SystemExit(f"unknown trade(s) {sorted(unknown)}; choose from {sorted(TRADES)}")
-    return wanted or list(TRADES)
+    return wanted or (["kitchen"] if quick else list(TRADES))
 
 
 def judge():
@@ -241,7 +242,7 @@ async def run(split: str, quick: bool, folder: Path) -> list[dict]:
     server = EmbeddedPostgres(folder / "pg")
     await asyncio.to_thread(server.start)
     try:
-        return [await measure_trade(server, trade, split, quick) for trade in chosen_trades()]
+        return [await measure_trade(server, trade, split, quick) for trade in chosen_trades(quick)]
     finally:
         await asyncio.to_thread(server.stop)
 
@@ -251,7 +252,7 @@ def main() -> None:
     parser.add_argument("--split", choices=("tune", "heldout", "all"), default="heldout")
     parser.add_argument("--trades", default="", help="comma-separated trades to measure (default: all)")
     parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
-    parser.add_argument("--quick", action="store_true", help="6 queries and 2 conversations per trade")
+    parser.add_argument("--quick", action="store_true", help="6 queries and 2 conversations of one trade")
     parser.add_argument("--show", action="store_true", help="print every failing query and turn")
     parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = parser.parse_args()
