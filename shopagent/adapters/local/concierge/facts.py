@@ -94,7 +94,7 @@ class FactFinder:
         self._say_in = replies
         self._locale = locale
         self._embedder = embedder
-        self._nouns = builtin_synonyms(locale)
+        self._nouns = {fold(k): fold(v) for k, v in builtin_synonyms(locale).items()}
         self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
 
     async def answer(
