@@ -197,7 +197,10 @@ async def test_a_question_the_materials_answer_is_answered_from_them():
     lines = await finder.answer("is the strap silicone or leather?", [watch], {}, str, lambda _: "")
     assert lines == ["Vela Smartwatch: Material: aluminium case, silicone strap."]
     lines = await finder.answer("does it have a heart rate sensor?", [watch], {}, str, lambda _: "")
-    assert lines == ["Vela Smartwatch: the product information doesn't say."]
+    assert lines == [
+        "Vela Smartwatch: the product information doesn't say exactly. What it says: A smartwatch with built-in "
+        "GPS. Up to 10 days of battery in typical use."
+    ]
 
 
 async def test_a_question_finds_the_sentence_that_says_it_in_another_form_of_the_word():

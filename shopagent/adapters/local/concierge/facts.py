@@ -144,7 +144,7 @@ class FactFinder:
                 continue  # the others' facts answer it; this one's are not about the question
             if sentences := await self._relevant(question, d):
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
-            lines.append(" ".join(told) if told else r.not_told.format(name=d["name"]))
+            lines.append(" ".join(told) if told else self._not_told(d))
         return lines
 
     # -- structured facts --------------------------------------------------------------
@@ -252,6 +252,18 @@ class FactFinder:
                 break
             text.append(sentences[i])
         return text
+
+    def _not_told(self, d: dict[str, Any]) -> str:
+        """No sentence is about the question: say so, and what the product's text does say (its
+        first sentences), so that the shopper can judge for themselves."""
+        text: list[str] = []
+        for sentence in clean_sentences(d.get("description", "")):
+            if sum(len(t) for t in text) + len(sentence) > QUOTED_CHARS:
+                break
+            text.append(sentence)
+        if not text:
+            return self._say_in.not_told.format(name=d["name"])
+        return self._say_in.not_told_but.format(name=d["name"], text=" ".join(text))
 
     def _translated(self, question: str) -> set[str]:
         """The catalog's words for the shopper's nouns the built-in list knows (German and French

@@ -69,6 +69,7 @@ class Replies:
     also_close: str
     quoted: str
     not_told: str
+    not_told_but: str
     quote: str
     weighs: str
     lightest: str
@@ -157,6 +158,7 @@ ENGLISH = Replies(
     also_close="Also close, though not exactly what you asked for:",
     quoted="“{text}”",
     not_told="{name}: the product information doesn't say.",
+    not_told_but="{name}: the product information doesn't say exactly. What it says: {text}",
     quote="{name}: {text}",
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
@@ -245,6 +247,7 @@ GERMAN = Replies(
     also_close="Ebenfalls ähnlich, wenn auch nicht genau das Gesuchte:",
     quoted="„{text}“",
     not_told="{name}: Das ist in den Produktangaben nicht angegeben.",
+    not_told_but="{name}: Das ist in den Produktangaben nicht genau angegeben. Dort steht: {text}",
     quote="{name}: {text}",
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
@@ -334,6 +337,7 @@ FRENCH = Replies(
     also_close="Proches aussi, sans être exactement ce que vous cherchez :",
     quoted="« {text} »",
     not_told="{name} : les informations du produit ne le précisent pas.",
+    not_told_but="{name} : les informations du produit ne le précisent pas exactement. Elles disent : {text}",
     quote="{name} : {text}",
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
