@@ -154,3 +154,10 @@ async def test_what_the_data_does_not_tell_is_said_with_what_the_product_text_do
     assert await FactFinder(ENGLISH).answer("is it loud?", [bare], {}, str, lambda _: "") == [
         "Plain Bowl: the product information doesn't say."
     ]
+
+
+@pytest.mark.parametrize(
+    "text", ["ich suche einen Lautsprecher?", "und ein Ladekabel dazu?", "un chargeur ?", "vous avez des tasses ?"]
+)
+def test_a_thing_sold_on_its_own_asked_for_with_a_question_mark_is_a_request_not_a_question(text):
+    assert not SHOP.read(text).question, text

@@ -355,11 +355,13 @@ ASKS_ABOUT = re.compile(
     r"compatible|fit|fits|warranty|material|made of|wash\w*|size|big|wide|tall|noise|connect\w*|"
     r"akku|laufzeit|wasserdicht|gewicht|schwer|leicht\w*|steuern|passt|kompatibel|"
     r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec|"
-    r"made of|dimensions|measurements|loud|noisy|quiet|dust\w*|slip|grip|sole|heel|blade|capacity|"
-    r"material|stoff|gross|grosse|waschbar|spulmaschine\w*|laut\w*|leise|ladekabel|netzteil|dabei|enthalten|"
-    r"lieferumfang|garantie|rutschfest|sohle|absatz|klinge|gehause|staub\w*|"
-    r"matiere|materiau|lavable|lave-vaisselle|bruit|bruyant|silencieux|chargeur|inclus|fourni|antiderapant\w*|"
-    r"semelle|talon|lame|ecran|inox|tasses|joints?|centimetres)\b"
+    # properties and parts of the thing shown, never things sold on their own ("ein Ladekabel dazu?",
+    # "un chargeur ?", "Lautsprecher?" are requests)
+    r"made of|dimensions|measurements|loud|louder|noisy|quiet|dusty|slippery|non-slip|capacity|"
+    r"material|stoff|gross|grosse|waschbar|spulmaschine\w*|laut|lauter|lautstarke|leise|enthalten|"
+    r"lieferumfang|garantie|rutschfest|sohle|absatz|staubig|"
+    r"matiere|materiau|lavable|lave-vaisselle|bruit|bruyant|silencieux|inclus|fourni|antiderapant\w*|"
+    r"semelle|talon|centimetres)\b"
 )
 
 # -- questions about the shop, and broad needs ---------------------------------------------
