@@ -161,3 +161,11 @@ async def test_what_the_data_does_not_tell_is_said_with_what_the_product_text_do
 )
 def test_a_thing_sold_on_its_own_asked_for_with_a_question_mark_is_a_request_not_a_question(text):
     assert not SHOP.read(text).question, text
+
+
+async def test_asked_of_several_products_what_the_data_does_not_tell_is_said_briefly():
+    lines = await FactFinder(ENGLISH).answer("which of them is loud?", [TANK, LITTER], {}, str, lambda _: "")
+    assert lines == [
+        "Reef 40 Tank: the product information doesn't say.",
+        "Clay Cat Litter: the product information doesn't say.",
+    ]

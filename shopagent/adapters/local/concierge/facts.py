@@ -144,7 +144,7 @@ class FactFinder:
                 continue  # the others' facts answer it; this one's are not about the question
             if sentences := await self._relevant(question, d):
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
-            lines.append(" ".join(told) if told else self._not_told(d))
+            lines.append(" ".join(told) if told else self._not_told(d, quote=len(found) == 1))
         return lines
 
     # -- structured facts --------------------------------------------------------------
@@ -253,9 +253,11 @@ class FactFinder:
             text.append(sentences[i])
         return text
 
-    def _not_told(self, d: dict[str, Any]) -> str:
-        """No sentence is about the question: say so, and what the product's text does say (its
-        first sentences), so that the shopper can judge for themselves."""
+    def _not_told(self, d: dict[str, Any], *, quote: bool) -> str:
+        """No sentence is about the question: say so, and (asked of one product: the answer stays
+        short) what the product's text does say, its first sentences, so that the shopper can judge."""
+        if not quote:
+            return self._say_in.not_told.format(name=d["name"])
         text: list[str] = []
         for sentence in clean_sentences(d.get("description", "")):
             if sum(len(t) for t in text) + len(sentence) > QUOTED_CHARS:
