@@ -25,25 +25,8 @@ TEMPLATE = "shopagent_template"
 FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 
 
-# Shops indexed with a real model (10-14 s each to build, once per worker that asks for one).
-INDEXED_SHOPS = (
-    "sample_shop", "kitchen_shop", "kitchen_de_shop", "kitchen_fr_shop", "electronics_shop", "pets_shop",
-    "multilingual_sample_shop",
-)  # fmt: skip
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_tiers(items)
-    group_by_shop(items)
-
-
-def group_by_shop(items: list[pytest.Item]) -> None:
-    """On several workers (`pytest -n 2`, `--dist loadgroup` in pyproject.toml), the tests of one
-    indexed shop run on one worker, so each shop is built once, not once per worker."""
-    for item in items:
-        used = [name for name in INDEXED_SHOPS if name in getattr(item, "fixturenames", ())]
-        if used:
-            item.add_marker(pytest.mark.xdist_group(used[0]))
 
 
 @pytest.hookimpl(wrapper=True)
