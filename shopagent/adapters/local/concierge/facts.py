@@ -62,6 +62,14 @@ _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 _IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
 _PROPERTIES = {stem(w) for w in PROPERTIES.split()}
 
+
+def _properties_named(asked: set[str]) -> set[str]:
+    """The properties a question (its stems) asks of a product ("is the filter loud?" -> loud)
+    and the words that name them (loud -> db, noise, quiet, watts); empty when it asks none."""
+    properties = asked & _PROPERTIES
+    return properties | {x for w in properties for x in _IMPLIES.get(w, set())}
+
+
 # "Light" asks for a weight only as an adjective ("is it light?", "light enough"), not as a
 # thing the product has ("an adjustable warm light", "the light on the front").
 _WEIGHT = re.compile(
@@ -239,11 +247,10 @@ class FactFinder:
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
         # A property asked of it ("is the filter loud?"): a sentence must name it (or a word it implies).
-        properties = asked & _PROPERTIES
-        named = properties | {x for w in properties for x in _IMPLIES.get(w, set())}
+        named = _properties_named(asked)
         about = [
             i for _, overlap, close, i in scored
-            if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not properties or stems[i] & named))
+            if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not named or stems[i] & named))
         ]  # fmt: skip
         picked = about[:2]
         text: list[str] = []
@@ -366,10 +373,8 @@ def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
     """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
     words it implies name ("how bright is it?" -> lumens)."""
     asked = {stem(w) for w in words(question) if w not in STOPWORDS}
-    properties = asked & _PROPERTIES  # "is the filter loud?": a spec must name loudness, not the filter
-    asked |= {x for w in asked for x in _IMPLIES.get(w, set())}
-    if properties:
-        asked = properties | {x for w in properties for x in _IMPLIES.get(w, set())}
+    # "is the filter loud?": a spec must name loudness, not the filter
+    asked = _properties_named(asked) or asked | {x for w in asked for x in _IMPLIES.get(w, set())}
     texts = d.get("specText") or []
     return [
         text for name, text in zip(d.get("specs", {}), texts, strict=False)
