@@ -254,6 +254,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another source tree to measure first, in a subprocess")
     parser.add_argument("--quick", action="store_true", help="6 queries and 2 conversations of one trade")
     parser.add_argument("--show", action="store_true", help="print every failing query and turn")
+    parser.add_argument("--trace", action="store_true", help="print every conversation turn, passing or not")
     parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = parser.parse_args()
     if args.trades:
@@ -278,8 +279,10 @@ def main() -> None:
             for q in result["queries"]:
                 if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]):
                     print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
+    if args.show or args.trace:
+        for result in results:
             for t in result["turns"]:
-                if not t["passed"]:
+                if args.trace or not t["passed"]:
                     head = f"[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}"
                     print(f"\n{head}\n  {t['answer'][:300]!r}")
     print(provenance.line())

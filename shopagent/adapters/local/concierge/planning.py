@@ -122,6 +122,10 @@ class Planner:
                 plan.update(store_fallback=" ".join(text.split()), question=reading.question)
             if await self._catalog_is_empty():  # then "try a wider price range" would mislead
                 plan["catalog_empty"] = True
+            if reading.soft_floor and reading.max_price is not None:
+                # "a decent chef's knife, budget around 100": when nothing fits between 80 and 120,
+                # the best one below (64.90) is what they would want; "around" sets no floor.
+                plan["fallback"] = {"maxPrice": float(reading.max_price), "exclude": []}
             if (focus := _in_focus(reading, history, named)) is not None:
                 plan.update(said_of=focus, said_words=named)
             return search_call(args, plan, also_details=focus)

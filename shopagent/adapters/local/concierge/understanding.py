@@ -37,6 +37,7 @@ class Reading:
     sizes: list[str] = field(default_factory=list)
     min_price: Decimal | None = None
     max_price: Decimal | None = None
+    soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
     in_stock: bool = False
     cheaper: bool = False
     pricier: bool = False
@@ -246,6 +247,7 @@ class Lexicon:
                 low, high = amounts[0], amounts[-1]
                 slack = ph.AROUND_TOLERANCE if low == high else ph.AROUND_RANGE_TOLERANCE
                 reading.min_price = _rounded(low * (1 - slack))
+                reading.soft_floor = True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
                 return
         if found := text.take(ph.BETWEEN):
