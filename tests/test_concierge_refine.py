@@ -27,7 +27,7 @@ async def test_cheaper_ones_are_of_the_categories_shown_not_whatever_costs_less(
 
 @pytest.mark.parametrize("text", ["looking for a good knife, around 100 euros", "a santoku knife for about 90 euro"])
 async def test_around_a_price_sets_no_floor_when_nothing_fits_near_it(kitchen_shop, text):
-    """"Around 100" is a budget: when no knife costs 80-120, the knives below it are what the
+    """ "Around 100" is a budget: when no knife costs 80-120, the knives below it are what the
     shopper wants, not the pressure cooker that happens to cost 109."""
     async with chat_with(kitchen_shop) as shopper:
         customer = shopper()
