@@ -170,3 +170,38 @@ async def test_asked_of_several_products_what_the_data_does_not_tell_is_said_bri
         "Reef 40 Tank: the product information doesn't say.",
         "Clay Cat Litter: the product information doesn't say.",
     ]
+
+
+KETTLE = {
+    "name": "Steel Kettle",
+    "description": "A 1.7 l kettle with a limescale filter.",
+    "variations": [],
+    "effectivePrice": "39.90",
+    "discountedPrice": "39.90",
+    "price": "49.90",
+    "currency": "EUR",
+}
+GRINDER = {
+    "name": "Burr Grinder",
+    "description": "A hand grinder with ceramic burrs.",
+    "effectivePrice": "59.00",
+    "price": "59.00",
+    "currency": "EUR",
+    "variations": [
+        {"color": "black", "effectivePrice": "49.00", "discountedPrice": "49.00", "price": "59.00"},
+        {"color": "white", "effectivePrice": "59.00", "price": "59.00"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said"),
+    [("any discount on it at the moment?", MOKA, "not discounted at the moment: €29.90"),
+     ("is it on sale?", KETTLE, "on sale: €39.90 (was €49.90)"),
+     ("ist der im Angebot?", KETTLE, "on sale"),
+     ("elle est en promo ?", MOKA, "not discounted"),
+     ("any discount?", GRINDER, "on sale in black €49.00 (was €59.00); the others are at full price")],
+)  # fmt: skip
+async def test_a_question_about_a_discount_is_answered_from_the_prices(question, product, said):
+    lines = await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: "")
+    assert said in " ".join(lines), lines

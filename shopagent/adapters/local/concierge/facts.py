@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge.phrases import BUY, PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
@@ -70,31 +71,6 @@ def _properties_named(asked: set[str]) -> set[str]:
     return properties | {x for w in properties for x in _IMPLIES.get(w, set())}
 
 
-# "Light" asks for a weight only as an adjective ("is it light?", "light enough"), not as a
-# thing the product has ("an adjustable warm light", "the light on the front").
-_WEIGHT = re.compile(
-    r"\b(?:weigh\w*|weight|heavy|heavier|heaviest|lighter|lightest|lightweight|"
-    r"how light\b|(?:is (?:it|that|this|the \w+(?: one)?)|are (?:they|those|these)|very|quite|really|too|nice and"
-    r"|super) light(?=\b\W*$|\b\W*(?:to|for|enough|or|and)\b)|"
-    r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
-)
-_LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
-_PRICE = re.compile(
-    r"\b(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
-    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
-)
-# Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
-_SIZES = re.compile(
-    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|length|"
-    r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
-)
-_CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
-_STOCK = re.compile(
-    r"\b(?:in[ -]stock|available|availability|left|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
-    r"en stock|disponibles?|dispo)\b|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
-)
-
-
 class FactFinder:
     """Answers a question about one or more products from their details."""
 
@@ -121,24 +97,26 @@ class FactFinder:
         lines: list[str] = []
         if BUY.search(folded):
             return [self._offer(d, named_variations(folded, d, asked), colour) for d in found]
-        if _WEIGHT.search(folded):
+        if ask.WEIGHT.search(folded):
             sizes = asked.get("sizes") or asked.get("listSizes") or []
             lines += [self._weight(d, sizes) for d in found]
             weighed = [(w, d) for d in found if (w := _grams(d, sizes)) is not None]
-            if len(weighed) >= 2 and _LIGHTER.search(folded):
+            if len(weighed) >= 2 and ask.LIGHTER.search(folded):
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
-        if _PRICE.search(folded) and any(named_variations(folded, d, asked) for d in found):
+        if ask.DISCOUNT.search(folded):
+            return [self._discount(d, colour) for d in found]
+        if ask.PRICE.search(folded) and any(named_variations(folded, d, asked) for d in found):
             return [self._variation_prices(d, named_variations(folded, d, asked), colour) for d in found]
-        if _PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
+        if ask.PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
             lines += [self._variation_prices(d, d.get("variations", []), colour) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
-            if len(priced) >= 2 and _CHEAPER.search(folded):
+            if len(priced) >= 2 and ask.CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
             return lines
-        if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or _STOCK.search(folded):
+        if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or ask.STOCK.search(folded):
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
-        sized = [d for d in found if _sizes(d)] if _SIZES.search(folded) else []
+        sized = [d for d in found if _sizes(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
@@ -209,6 +187,20 @@ class FactFinder:
             f"{variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in variations
         )
         return r.costs_each.format(name=d["name"], prices=", ".join(list(each)[:8]))
+
+    def _discount(self, d: dict[str, Any], colour: Callable[[str], str]) -> str:
+        """Whether it is on sale: its sale price (was …), the variations that are, or that it is not."""
+        r = self._say_in
+        variations = d.get("variations", [])
+        on_sale = [v for v in variations if v.get("discountedPrice")]
+        if on_sale and len(on_sale) < len(variations):
+            prices = dict.fromkeys(
+                f"{variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in on_sale
+            )
+            return r.on_sale_some.format(name=d["name"], prices=", ".join(list(prices)[:8]))
+        if on_sale or d.get("discountedPrice"):
+            return r.on_sale.format(name=d["name"], price=_price(d, r, self._locale))
+        return r.not_discounted.format(name=d["name"], price=_price(d, r, self._locale))
 
     def _offer(self, d: dict[str, Any], named: list[dict[str, Any]], colour: Callable[[str], str]) -> str:
         """A link to buy: the basket link of the one variation meant (named, or the only one that can be

@@ -75,6 +75,9 @@ class Replies:
     lightest: str
     cheapest: str
     costs: str
+    on_sale: str
+    on_sale_some: str
+    not_discounted: str
     stock_yes: str
     stock_no: str
     store_from: str
@@ -164,6 +167,9 @@ ENGLISH = Replies(
     lightest="{name} is the lightest.",
     cheapest="{name} is the cheapest.",
     costs="{name} costs {price}.",
+    on_sale="{name} is on sale: {price}.",
+    on_sale_some="{name} is on sale in {prices}; the others are at full price.",
+    not_discounted="{name} is not discounted at the moment: {price}.",
     stock_yes="{name} is available{what}: {items}.",
     stock_no="{name} is not available{what} at the moment.",
     store_from="From our page “{title}”: {text}",
@@ -253,6 +259,9 @@ GERMAN = Replies(
     lightest="{name} ist am leichtesten.",
     cheapest="{name} ist am günstigsten.",
     costs="{name} kostet {price}.",
+    on_sale="{name} ist im Angebot: {price}.",
+    on_sale_some="{name} ist reduziert in {prices}; die anderen kosten den vollen Preis.",
+    not_discounted="{name} ist derzeit nicht reduziert: {price}.",
     stock_yes="{name} ist{what} verfügbar: {items}.",
     stock_no="{name} ist{what} derzeit nicht verfügbar.",
     store_from="Aus unserer Seite „{title}“: {text}",
@@ -343,6 +352,9 @@ FRENCH = Replies(
     lightest="{name} est le plus léger.",
     cheapest="{name} est le moins cher.",
     costs="{name} coûte {price}.",
+    on_sale="{name} est en promotion : {price}.",
+    on_sale_some="{name} est en promotion en {prices} ; les autres sont au prix normal.",
+    not_discounted="{name} n'est pas en promotion en ce moment : {price}.",
     stock_yes="{name} est disponible{what} : {items}.",
     stock_no="{name} n'est pas disponible{what} pour le moment.",
     store_from="Extrait de notre page « {title} » : {text}",

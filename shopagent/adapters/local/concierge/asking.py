@@ -1,0 +1,36 @@
+"""What a question about a product asks for, in English, German and French (folded text):
+its weight, price, sale price, sizes or stock; the structured facts answer these."""
+
+from __future__ import annotations
+
+import re
+
+# "Light" asks for a weight only as an adjective ("is it light?", "light enough"), not as a
+# thing the product has ("an adjustable warm light", "the light on the front").
+WEIGHT = re.compile(
+    r"\b(?:weigh\w*|weight|heavy|heavier|heaviest|lighter|lightest|lightweight|"
+    r"how light\b|(?:is (?:it|that|this|the \w+(?: one)?)|are (?:they|those|these)|very|quite|really|too|nice and"
+    r"|super) light(?=\b\W*$|\b\W*(?:to|for|enough|or|and)\b)|"
+    r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
+)
+LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
+PRICE = re.compile(
+    r"\b(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
+)
+# Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
+SIZES = re.compile(
+    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|length|"
+    r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
+)
+# "any discount on it?", "ist die im Angebot?", "elle est en promo ?": the sale price, or that there is none.
+DISCOUNT = re.compile(
+    r"\b(?:discount\w*|on sale|sale price|reduced|markdown|marked down|% off|percent off|"
+    r"rabatt\w*|(?:im )?angebot|sonderangebot\w*|reduziert\w*|preisnachlass|"
+    r"remise\w*|en solde|soldes?|promo\w*|reduction\w*|reduit\w*)"
+)
+CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
+STOCK = re.compile(
+    r"\b(?:in[ -]stock|available|availability|left|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
+    r"en stock|disponibles?|dispo)\b|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
+)
