@@ -113,3 +113,14 @@ QUESTIONS = [
 def test_questions_about_what_was_shown(text, question, one):
     reading = SHOP.read(text)
     assert (reading.question, reading.points_at_one or bool(reading.refs)) == (question, one), text
+
+
+@pytest.mark.parametrize(
+    ("text", "all_of_them"),
+    [("which one would you say is easier for a beginner", True), ("which is better for a small kitchen?", True),
+     ("welcher ist leichter?", True), ("welche würden Sie empfehlen?", True), ("lequel est le plus léger ?", True),
+     ("which sizes does it come in?", False), ("welche Farben gibt es?", False)],
+)  # fmt: skip
+def test_which_one_asks_about_every_product_shown(text, all_of_them):
+    """ "Which one would you say is easier?" is asked of the whole list, not of the one detailed last."""
+    assert SHOP.read(text).points_at_all is all_of_them, text

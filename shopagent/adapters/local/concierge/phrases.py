@@ -346,6 +346,9 @@ POINTS_AT_ONE = re.compile(
 )
 POINTS_AT_ALL = re.compile(
     r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"
+    # "which one would you say is easier?", "which is better for a beginner?" (not "which sizes …")
+    r"which ones?|which (?=(?:is|are|would|should|do|does|has|have)\b)|"
+    r"welche[rsn]? (?=(?:ist|sind|hat|haben|w(?:a|ae)re|w(?:u|ue)rden?)\b)|"
     r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle)\b"
 )
 # What a question about a product asks for (its answer is in the product's data).
