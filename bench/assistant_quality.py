@@ -105,6 +105,50 @@ def conversations_of(trade: str, split: str) -> list[dict]:
     return [c for c in found if split == "all" or c["split"] == split]
 
 
+def shown_questions_of(trade: str, split: str) -> list[dict]:
+    """tests/data/shown_questions: one question each, asked right after a given list was shown."""
+    path = DATA / "shown_questions" / "questions.jsonl"
+    if not path.is_file():
+        return []
+    items = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [q for q in items if q["shop"] == trade and (split == "all" or q["split"] == split)]
+
+
+async def ask_about_shown(item: dict, agent, tools, catalog, say_times: list[float]) -> dict:
+    """Shows the item's list as a search's answer (as the assistant shows one), then asks its
+    question; judged on the products looked up, the facts stated and grounding."""
+    from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
+    from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
+
+    j = judge()
+    products = []
+    for slug in item["shown"]:
+        found = await tools.safe_call(DETAILS_TOOL, {"productId": catalog.by_slug[slug].id})
+        products.append({**(found.structured or {}), "match": "strong"})
+    args = {"query": item["category"], "limit": 5}
+    listing = "\n".join(f"{n}. {p['name']} - {p['effectivePrice']}" for n, p in enumerate(products, start=1))
+    state = {"provider": "offline-concierge", "shown": [p["productId"] for p in products], "args": args,
+             "subject": item["category"]}  # fmt: skip
+    result = {"isError": False, "content": listing, "structuredContent": {"products": products}}
+    history = [
+        ChatMessage.user(item["category"]),
+        ChatMessage(role="model", parts=[FunctionCall(name=SEARCH_TOOL, args=args, id="s1")]),
+        ChatMessage(role="user", parts=[FunctionResponse(name=SEARCH_TOOL, result=result, id="s1")]),
+        ChatMessage(role="model", parts=[TextPart(listing)], provider_state=state),
+    ]
+    began = time.perf_counter()
+    answer, new = await agent.run(history, item["say"])
+    say_times.append((time.perf_counter() - began) * 1000)
+    _, responses = j.tool_parts(new)
+    looked_up = set(j._detailed_names(responses))
+    meant = {catalog.by_slug[s].name for s in item["refers"]}
+    facts = j._facts_stated({"reply": "details", "facts": item["facts"]}, answer, responses, catalog)
+    grounded = not j.grounded(answer, item["say"], responses, catalog)
+    return {"say": item["say"], "id": item["id"], "answer": answer, "facts_ok": facts, "grounded": grounded,
+            "right_products": bool(looked_up) and meant <= looked_up, "looked_up": sorted(looked_up),
+            "meant": sorted(meant)}  # fmt: skip
+
+
 async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     import asyncpg
 
@@ -191,13 +235,14 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
                 })  # fmt: skip
             for conversation in conversations:
                 outcomes += await run_conversation(conversation, say, catalog)
+            asked = [await ask_about_shown(q, agent, tools, catalog, times) for q in shown_questions_of(trade, split)]
     turns = [
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
          "wrong_not_carried": o.wrong_not_carried, "say": o.say, "reply": o.reply, "problems": o.problems,
          "answer": o.answer}
         for o in outcomes
     ]  # fmt: skip
-    return {"trade": trade, "queries": rows, "turns": turns, "times": times}
+    return {"trade": trade, "queries": rows, "turns": turns, "times": times, "asked": asked}
 
 
 def share(items: list, test) -> str:
@@ -225,10 +270,21 @@ def tables(results: list[dict]) -> None:
                      share(facts, lambda t: t["facts_ok"]), share(earlier, lambda t: t["earlier_ok"]),
                      share(products, lambda t: t["wrong_not_carried"]),
                      str(sum(not t["grounded"] for t in turns))))  # fmt: skip
+    shown = [("trade", "questions", "right product(s)", "facts stated", "ungrounded")]
+    for trade, items in groups.items():
+        asked = [a for r in items for a in r.get("asked", [])]
+        if asked:
+            judged = [a for a in asked if a["facts_ok"] is not None]
+            ungrounded = str(sum(not a["grounded"] for a in asked))
+            shown.append((trade, str(len(asked)), share(asked, lambda a: a["right_products"]),
+                          share(judged, lambda a: a["facts_ok"]), ungrounded))  # fmt: skip
     print("single messages (each opens a conversation):")
     grid(out)
     print("conversations:")
     grid(conv)
+    if len(shown) > 1:
+        print("questions right after a list was shown (tests/data/shown_questions):")
+        grid(shown)
     times = [t for r in results for t in r["times"]]
     if times:
         ordered = sorted(times)
@@ -285,6 +341,12 @@ def main() -> None:
                 if args.trace or not t["passed"]:
                     head = f"[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}"
                     print(f"\n{head}\n  {t['answer'][:300]!r}")
+            for a in result.get("asked", []):
+                if args.trace or not (a["right_products"] and a["facts_ok"] is not False and a["grounded"]):
+                    print(
+                        f"\n[{result['trade']} shown {a['id']}] {a['say']!r}: meant {a['meant']}, "
+                        f"looked up {a['looked_up']}, facts {a['facts_ok']}\n  {a['answer'][:300]!r}"
+                    )
     print(provenance.line())
 
 
