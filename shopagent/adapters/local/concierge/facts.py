@@ -114,7 +114,8 @@ class FactFinder:
             if len(priced) >= 2 and ask.CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
             return lines
-        if asked.get("colors") or asked.get("sizes") or asked.get("inStock") or ask.STOCK.search(folded):
+        filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
+        if filtered or asked.get("inStock") or ask.STOCK.search(folded):
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
         sized = [d for d in found if _sizes(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}

@@ -10,7 +10,6 @@ from the conversation's stored tool calls and the list shown. Everything else is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
@@ -27,11 +26,11 @@ from shopagent.adapters.local.concierge.memory import (
     search_call,
     store_call,
 )
+from shopagent.adapters.local.concierge.pointing import at_position, named_by_words, named_products
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
-from shopagent.domain.options import fold
 from shopagent.domain.text import Vocabulary, words
 
 _CENT = Decimal("0.01")
@@ -40,6 +39,11 @@ _PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
+_ORDINAL_WORDS = {
+    stem(w)
+    for w in ["first", "second", "third", "last", "two", "both", "erste", "zweite", "dritte", "letzte", "beide",
+              "premier", "premiere", "deuxieme", "troisieme", "dernier", "derniere", "deux"]
+}  # fmt: skip
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -146,8 +150,15 @@ class Planner:
             return None
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
-        if reading.more or reading.similar or reading.compare or reading.about:
+        if reading.more or reading.similar or reading.about:
             return None
+        # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
+        # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
+        if reading.compare and not {stem(w) for w in reading.words} - _words_of(shown) - _ORDINAL_WORDS:
+            return None
+        by_name, naming = named_products(text, shown, also=await self._catalog_synonyms(text), several=reading.compare)
+        if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
+            by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
             return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
@@ -155,16 +166,24 @@ class Planner:
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
-        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed)
+        pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - _words_of(shown))
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
-        ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
+        if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
+            ids: list[int] | ModelReply = [p["productId"] for p in by_name[:LIST_LENGTH]]
+        elif reading.compare and not refs:
+            ids = [p["productId"] for p in shown[:2]]
+        else:
+            ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
+        # "is the sundress see-through in white?" asks more of it than whether white is in stock.
+        if (reading.colors or reading.sizes) and {stem(w) for w in reading.words if not w.isdigit()} - _words_of(shown):
+            asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
         return details_call(ids, question=await self._in_catalog_words(text), asked=asked)
@@ -175,13 +194,13 @@ class Planner:
         """Which shown products a question is about: the ones it points at by position or
         name, all of them ("which of them"), or the one talked about last."""
         if refs:
-            picked = [_at(shown, p) for p in refs[:LIST_LENGTH]]
+            picked = [at_position(shown, p) for p in refs[:LIST_LENGTH]]
             if not shown:
                 return say(self._say_in.no_list)
             if any(p is None for p in picked):
                 return self._out_of_range(shown)
             return [p["productId"] for p in picked if p is not None]
-        if (product := _named(reading.words, shown)) is not None:
+        if (product := named_by_words(reading.words, shown)) is not None:
             return [product["productId"]]
         if reading.points_at_all and shown:
             return [p["productId"] for p in shown[:LIST_LENGTH]]
@@ -204,7 +223,7 @@ class Planner:
             positions = reading.refs or [1, 2]
             if len(shown) < 2:
                 return say(r.no_list)
-            picked = [_at(shown, p) for p in positions[:2]]
+            picked = [at_position(shown, p) for p in positions[:2]]
             if any(p is None for p in picked):
                 return self._out_of_range(shown)
             ids = [p["productId"] for p in picked if p is not None]
@@ -214,13 +233,13 @@ class Planner:
         if reading.refs and not reading.similar:
             if not shown:
                 return say(r.no_list)
-            product = _at(shown, reading.refs[0])
+            product = at_position(shown, reading.refs[0])
             if product is None:
                 return self._out_of_range(shown)
             return details_call([product["productId"]])
         if reading.similar and reading.refs:
             return None  # a search for similar products (planned by _refine)
-        named = _named(reading.words, shown)
+        named = named_by_words(reading.words, shown)
         if named is not None:
             return details_call([named["productId"]])
         if reading.details and not reading.words:
@@ -261,7 +280,7 @@ class Planner:
             filters.pop("maxPrice", None)
             plan.update(refinement="pricier", hide_price=True,
                         fallback={"minPrice": float(min(prices) + _CENT), "exclude": shown_ids})  # fmt: skip
-        if reading.similar and reading.refs and (product := _at(shown.products, reading.refs[0])) is not None:
+        if reading.similar and reading.refs and (product := at_position(shown.products, reading.refs[0])) is not None:
             args["query"] = product["name"]
             plan.update(refinement="similar", exclude=[product["productId"]])
             args["limit"] = LIST_LENGTH * 2
@@ -306,10 +325,13 @@ class Planner:
     async def _in_catalog_words(self, question: str) -> str:
         """The question with the catalog's words for its shopper's words after it ("ist das erste
         waschbar? washable"), so that a German or French question finds the English sentence."""
+        return " ".join([question, *await self._catalog_synonyms(question)])
+
+    async def _catalog_synonyms(self, text: str) -> list[str]:
+        """The catalog's words for the shopper's words of `text` that the catalog does not use."""
         if self._vocabulary is None:
-            return question
-        synonyms = (await self._vocabulary()).terms(question).corrections
-        return " ".join([question, *dict.fromkeys(synonyms.values())])
+            return []
+        return list(dict.fromkeys((await self._vocabulary()).terms(text).corrections.values()))
 
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog
@@ -332,26 +354,6 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
         return history.detailed[0]
     shown = history.shown.products if history.shown else []
     return int(shown[0]["productId"]) if len(shown) == 1 else None
-
-
-def _named(words: list[str], shown: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The shown product whose name the words point at ("the chelsea boots"), if one stands out."""
-    if not words or not shown:
-        return None
-    wanted = set(words)
-    scored = [(len(wanted & set(re.findall(r"[^\W_]+", fold(p.get("name", ""))))), p) for p in shown]
-    best = max(score for score, _ in scored)
-    leaders = [p for score, p in scored if score == best]
-    # Most of the words must be in the name, and the name must be the only one that has them.
-    if best == 0 or best * 2 < len(wanted) or len(leaders) > 1:
-        return None
-    return leaders[0]
-
-
-def _at(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
-    if position == -1:
-        return products[-1] if products else None
-    return products[position - 1] if 1 <= position <= len(products) else None
 
 
 def _filters_of(reading: Reading) -> dict[str, Any]:

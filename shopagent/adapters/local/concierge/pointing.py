@@ -1,0 +1,67 @@
+"""Which of the products shown a message names: "is the nordkap one warm enough?", "P27Q vs G24",
+"la robe Solenne en mousseline", "the 20000 one". A product is named by a word of its name that
+the other products shown do not all share (their common words, "Trailhound … Harness", name
+none of them); the shopper's words count in the catalog's language too ("Knoblauchpresse" ->
+garlic press, from the shop's and the built-in synonyms)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.text import stem
+from shopagent.domain.options import fold
+
+_TOKEN = re.compile(r"[^\W_]+")
+_MIN_DIGITS = 3  # "the 20000 one" names the power bank; "for a 6 year old" names no "Paper 6"
+
+
+def _counts(word: str) -> bool:
+    if word.isdigit():
+        return len(word) >= _MIN_DIGITS
+    return len(word) >= 2 and word not in STOPWORDS
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in _TOKEN.findall(fold(text)) if _counts(w)}
+
+
+def named_products(
+    text: str, shown: list[dict[str, Any]], *, also: Iterable[str] = (), several: bool = False
+) -> tuple[list[dict[str, Any]], int]:
+    """The shown products `text` names, in the order shown, and how many of its words name the
+    best named one: those naming the most of their own words (ties: all of them), or, with
+    `several` (a comparison), every one it names at all. `also` holds more words the message
+    stands for (its words in the catalog's language)."""
+    if not shown:
+        return [], 0
+    said = _stems(text) | _stems(" ".join(also))
+    names = [_stems(str(p.get("name", ""))) for p in shown]
+    common = set.intersection(*names) if len(names) > 1 else set()
+    hits = [len(said & (name - common)) for name in names]
+    best = max(hits)
+    if best == 0:
+        return [], 0
+    return [p for p, h in zip(shown, hits, strict=True) if (h > 0 if several else h == best)], best
+
+
+def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The shown product whose name the words point at ("the chelsea boots"), if one stands out."""
+    if not words or not shown:
+        return None
+    wanted = set(words)
+    scored = [(len(wanted & set(re.findall(r"[^\W_]+", fold(p.get("name", ""))))), p) for p in shown]
+    best = max(score for score, _ in scored)
+    leaders = [p for score, p in scored if score == best]
+    # Most of the words must be in the name, and the name must be the only one that has them.
+    if best == 0 or best * 2 < len(wanted) or len(leaders) > 1:
+        return None
+    return leaders[0]
+
+
+def at_position(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
+    if position == -1:
+        return products[-1] if products else None
+    return products[position - 1] if 1 <= position <= len(products) else None
