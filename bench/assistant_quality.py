@@ -114,41 +114,6 @@ def shown_questions_of(trade: str, split: str) -> list[dict]:
     return [q for q in items if q["shop"] == trade and (split == "all" or q["split"] == split)]
 
 
-async def ask_about_shown(item: dict, agent, tools, catalog, say_times: list[float]) -> dict:
-    """Shows the item's list as a search's answer (as the assistant shows one), then asks its
-    question; judged on the products looked up, the facts stated and grounding."""
-    from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
-    from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
-
-    j = judge()
-    products = []
-    for slug in item["shown"]:
-        found = await tools.safe_call(DETAILS_TOOL, {"productId": catalog.by_slug[slug].id})
-        products.append({**(found.structured or {}), "match": "strong"})
-    args = {"query": item["category"], "limit": 5}
-    listing = "\n".join(f"{n}. {p['name']} - {p['effectivePrice']}" for n, p in enumerate(products, start=1))
-    state = {"provider": "offline-concierge", "shown": [p["productId"] for p in products], "args": args,
-             "subject": item["category"]}  # fmt: skip
-    result = {"isError": False, "content": listing, "structuredContent": {"products": products}}
-    history = [
-        ChatMessage.user(item["category"]),
-        ChatMessage(role="model", parts=[FunctionCall(name=SEARCH_TOOL, args=args, id="s1")]),
-        ChatMessage(role="user", parts=[FunctionResponse(name=SEARCH_TOOL, result=result, id="s1")]),
-        ChatMessage(role="model", parts=[TextPart(listing)], provider_state=state),
-    ]
-    began = time.perf_counter()
-    answer, new = await agent.run(history, item["say"])
-    say_times.append((time.perf_counter() - began) * 1000)
-    _, responses = j.tool_parts(new)
-    looked_up = set(j._detailed_names(responses))
-    meant = {catalog.by_slug[s].name for s in item["refers"]}
-    facts = j._facts_stated({"reply": "details", "facts": item["facts"]}, answer, responses, catalog)
-    grounded = not j.grounded(answer, item["say"], responses, catalog)
-    return {"say": item["say"], "id": item["id"], "answer": answer, "facts_ok": facts, "grounded": grounded,
-            "right_products": bool(looked_up) and meant <= looked_up, "looked_up": sorted(looked_up),
-            "meant": sorted(meant)}  # fmt: skip
-
-
 async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     import asyncpg
 
@@ -235,7 +200,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
                 })  # fmt: skip
             for conversation in conversations:
                 outcomes += await run_conversation(conversation, say, catalog)
-            asked = [await ask_about_shown(q, agent, tools, catalog, times) for q in shown_questions_of(trade, split)]
+            asked = [await j.ask_about_shown(q, agent, tools, catalog, times) for q in shown_questions_of(trade, split)]
     turns = [
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
          "wrong_not_carried": o.wrong_not_carried, "say": o.say, "reply": o.reply, "problems": o.problems,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from shopagent.application.evaluation import tool_facts
-from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
+from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 
 DATA = Path(__file__).parent / "data"
 CONVERSATIONS = DATA / "conversations.jsonl"
@@ -414,3 +415,36 @@ def _grades(responses: list[FunctionResponse]) -> dict[str, str]:
             for p in (r.result.get("structuredContent") or {}).get("products", []):
                 grades[p.get("name")] = p.get("match", "")
     return grades
+
+
+async def ask_about_shown(
+    item: dict[str, Any], agent: Any, tools: Any, catalog: Catalog, say_times: list[float]
+) -> dict[str, Any]:
+    """Shows the item's list as a search's answer (as the assistant shows one), then asks its
+    question; judged on the products looked up, the facts stated and grounding."""
+    products = []
+    for slug in item["shown"]:
+        found = await tools.safe_call(DETAILS, {"productId": catalog.by_slug[slug].id})
+        products.append({**(found.structured or {}), "match": "strong"})
+    args = {"query": item["category"], "limit": 5}
+    listing = "\n".join(f"{n}. {p['name']} - {p['effectivePrice']}" for n, p in enumerate(products, start=1))
+    state = {"provider": "offline-concierge", "shown": [p["productId"] for p in products], "args": args,
+             "subject": item["category"]}  # fmt: skip
+    result = {"isError": False, "content": listing, "structuredContent": {"products": products}}
+    history = [
+        ChatMessage.user(item["category"]),
+        ChatMessage(role="model", parts=[FunctionCall(name=SEARCH, args=args, id="s1")]),
+        ChatMessage(role="user", parts=[FunctionResponse(name=SEARCH, result=result, id="s1")]),
+        ChatMessage(role="model", parts=[TextPart(listing)], provider_state=state),
+    ]
+    began = time.perf_counter()
+    answer, new = await agent.run(history, item["say"])
+    say_times.append((time.perf_counter() - began) * 1000)
+    _, responses = tool_parts(new)
+    looked_up = set(_detailed_names(responses))
+    meant = {catalog.by_slug[s].name for s in item["refers"]}
+    facts = _facts_stated({"reply": "details", "facts": item["facts"]}, answer, responses, catalog)
+    ungrounded = grounded(answer, item["say"], responses, catalog)
+    return {"say": item["say"], "id": item["id"], "answer": answer, "facts_ok": facts, "grounded": not ungrounded,
+            "right_products": bool(looked_up) and meant <= looked_up, "looked_up": sorted(looked_up),
+            "meant": sorted(meant)}  # fmt: skip
