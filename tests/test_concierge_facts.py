@@ -61,8 +61,23 @@ BOOT = {
     "variations": [],
 }
 
+SLIDE = {
+    "name": "Foam Pool Slide",
+    "description": "A soft foam slide for the pool and the beach. The strap is padded.",
+    "variations": [],
+}
+CRATE = {
+    "name": "Wire Dog Crate",
+    "description": "A folding wire crate with two doors. S for dogs up to 7 kg, M up to 15 kg, L up to 30 kg.",
+    "variations": [],
+}
+
 # (question, product, a phrase the answer must have, a phrase it must not have)
 CASES = [
+    # the words that name the product are not what is asked of it
+    ("do the foam slides run big?", SLIDE, NOT_TOLD, "for the pool"),
+    # a number glued to its unit ("7kg") is the number and the unit
+    ("what size crate for a 7kg puppy?", CRATE, "up to 7 kg", NOT_TOLD),
     # a property asked of: a sentence or spec about the thing ("the filter") does not answer it
     ("is the filter loud?", TANK, NOT_TOLD, "filter flow 200"),
     ("is the filter loud? it's for a bedroom", TANK, NOT_TOLD, "filter flow"),

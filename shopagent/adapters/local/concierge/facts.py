@@ -129,7 +129,7 @@ class FactFinder:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
-            if sentences := await self._relevant(question, d):
+            if sentences := await self._relevant(question, d, alone=len(found) == 1):
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
             lines.append(" ".join(told) if told else self._not_told(d, quote=len(found) == 1))
         return lines
@@ -218,7 +218,7 @@ class FactFinder:
 
     # -- the description ----------------------------------------------------------------
 
-    async def _relevant(self, question: str, d: dict[str, Any]) -> list[str]:
+    async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> list[str]:
         """The description sentences about the question, best first (at most two, short); the
         product's materials count as one more sentence ("is the strap silicone?")."""
         sentences = clean_sentences(d.get("description", ""))
@@ -228,13 +228,20 @@ class FactFinder:
             return []
         # The question's own words count fully; the product's name words and the words a
         # question implies ("last" -> hours) count half.
-        own = {stem(w) for w in words(d.get("name", ""))}
-        asked = {stem(w) for w in words(question) if w not in STOPWORDS}
+        own = _stems(d.get("name", ""))
+        asked = {w for w in _stems(question) if w not in STOPWORDS}
         implied = ({x for w in asked for x in _IMPLIES.get(w, set())} | self._translated(question)) - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         weights.update({w: _WEAK_WEIGHT for w in weights.keys() & _WEAK})
-        stems = [{stem(w) for w in words(s)} for s in sentences]
+        stems = [_stems(s) for s in sentences]
         shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
+        # "do the EVA sandals run big?": a sentence with only the words that name the product
+        # ("a moulded EVA sandal") is not about what is asked of it, when something else is asked.
+        # Asked of several products, their names' words tell them apart ("the EVA ones or the leather
+        # ones?"), so there they count.
+        beyond_name = asked - own - _WEAK
+        if beyond_name and alone:
+            shared = [x if found & (beyond_name | implied) else 0.0 for x, found in zip(shared, stems, strict=True)]
         meaning = await self._closeness(question, d, sentences)
         scored = sorted(
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
@@ -286,6 +293,18 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _stems(text: str) -> set[str]:
+    """The stems of a text's words, a number glued to its unit parted ("7kg" -> 7, kg)."""
+    found: set[str] = set()
+    for word in words(text):
+        glued = _GLUED.fullmatch(word)
+        found.update(stem(part) for part in (glued.groups() if glued else (word,)))
+    return found
+
+
+_GLUED = re.compile(r"(\d+)([^\W\d_]+)")
 
 
 def _sizes(d: dict[str, Any]) -> list[str]:
