@@ -75,7 +75,7 @@ CRATE = {
 # (question, product, a phrase the answer must have, a phrase it must not have)
 CASES = [
     # the words that name the product are not what is asked of it
-    ("do the foam slides run big?", SLIDE, NOT_TOLD, "for the pool"),
+    ("do the foam slides run big?", SLIDE, NOT_TOLD, "Foam Pool Slide: A soft"),
     # a number glued to its unit ("7kg") is the number and the unit
     ("what size crate for a 7kg puppy?", CRATE, "up to 7 kg", NOT_TOLD),
     # a property asked of: a sentence or spec about the thing ("the filter") does not answer it
