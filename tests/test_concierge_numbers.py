@@ -124,3 +124,12 @@ def test_questions_about_what_was_shown(text, question, one):
 def test_which_one_asks_about_every_product_shown(text, all_of_them):
     """ "Which one would you say is easier?" is asked of the whole list, not of the one detailed last."""
     assert SHOP.read(text).points_at_all is all_of_them, text
+
+
+@pytest.mark.parametrize(
+    ("text", "more"),
+    [("Le bac couvert en blanc, il est encore en stock ?", False), ("la robe existe encore en rose ?", False),
+     ("encore des modèles ?", True), ("vous en avez encore ?", True)],
+)  # fmt: skip
+def test_encore_is_still_after_a_verb_and_more_otherwise(text, more):
+    assert SHOP.read(text).more is more, text

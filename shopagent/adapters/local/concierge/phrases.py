@@ -103,7 +103,8 @@ MORE = re.compile(
     r"\b(?:anything else|something else|other (?:ones|options|models|choices)|others|more options|"
     r"show me more|what else|any more|more of (?:these|them)|"
     r"noch (?:was|etwas|mehr|andere\w*)|andere\w*|weitere\w*|sonst noch\w*|mehr davon|"
-    r"autre chose|d'autres|autres?|encore)\b"
+    # "encore" is "more" ("encore des modèles ?"), not "still" ("il est encore en stock ?")
+    r"autre chose|d'autres|autres?|(?<!est )(?<!sont )(?<!existe )(?<!existent )encore(?! (?:en stock|dispo)))\b"
 )
 DETAILS = re.compile(
     r"\b(?:tell me (?:more )?about|more (?:about|on|info(?:rmation)? (?:about|on)|details (?:about|on|of))|"
