@@ -220,3 +220,13 @@ GRINDER = {
 async def test_a_question_about_a_discount_is_answered_from_the_prices(question, product, said):
     lines = await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: "")
     assert said in " ".join(lines), lines
+
+
+async def test_stock_of_a_product_told_apart_by_options_names_the_options():
+    litter = {
+        "name": "Tofu Litter",
+        "description": "",
+        "variations": [{"options": {"Bag": "6 l"}, "available": 40}, {"options": {"Bag": "12 l"}, "available": 0}],
+    }
+    lines = await FactFinder(ENGLISH).answer("in white?", [litter], {"colors": ["white"]}, str, lambda _: "")
+    assert "Available now: 6 l (40 left)." in " ".join(lines), lines

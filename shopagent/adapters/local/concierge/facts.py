@@ -159,18 +159,12 @@ class FactFinder:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
-            items = ", ".join(
-                r.item.format(colour=colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
-                for v in available[:8]
-            )
+            items = ", ".join(_stock_item(r, v, colour) for v in available[:8])
             return r.stock_yes.format(name=d["name"], what=what, items=items)
         others = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         line = r.stock_no.format(name=d["name"], what=what)
         if others and (colours or sizes):
-            items = ", ".join(
-                r.item.format(colour=colour(v["color"]), size=_size(v), count=v["available"]).replace("  ", " ")
-                for v in others[:6]
-            )
+            items = ", ".join(_stock_item(r, v, colour) for v in others[:6])
             line += " " + r.available.format(items=items)
         return line
 
@@ -373,6 +367,15 @@ def names_a_variation(text: str, product: dict[str, Any]) -> bool:
         *(v for vs in (product.get("availableOptions") or {}).values() for v in vs),
     ]
     return any(says_value(folded, fold(v)) for v in values if v.upper() != "ONE SIZE")
+
+
+def _stock_item(r: Replies, v: dict[str, Any], colour: Callable[[str], str]) -> str:
+    """A variation and its stock: "black 42 (5 left)"; "6 l (40 left)" where options tell them apart."""
+    if v.get("color") or _size(v):
+        item = r.item.format(colour=colour(v["color"]) if v.get("color") else "", size=_size(v), count=v["available"])
+    else:
+        item = r.item.format(colour=variant_text(v, colour), size="", count=v["available"])
+    return " ".join(item.split())
 
 
 def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
