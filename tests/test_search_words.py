@@ -105,6 +105,22 @@ async def test_built_in_synonyms_reach_both_legs_and_are_reported(sample_shop):
         assert "wellington" in result.products[0].slug or "wellie" in result.products[0].slug, result.products
 
 
+# German and French names of kitchen things the English catalog names its own way (words/de.tsv, fr.tsv).
+KITCHEN_WORDS = [
+    ("Salatschleuder", "Solberg Pump Salad Spinner"), ("Nudelholz", "Hjem French Beech Rolling Pin"),
+    ("rouleau à pâtisserie", "Hjem French Beech Rolling Pin"), ("Waffeleisen", "Lumio Belgian Waffle Maker"),
+    ("gaufrier", "Lumio Belgian Waffle Maker"), ("Brotkasten", "Hjem Bamboo Roll-Top Bread Bin"),
+    ("boîte à pain", "Hjem Bamboo Roll-Top Bread Bin"), ("Stabmixer", "Lumio 3-in-1 Hand Blender Set"),
+    ("mixeur plongeant", "Lumio 3-in-1 Hand Blender Set"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("query", "wanted"), KITCHEN_WORDS, ids=[q for q, _ in KITCHEN_WORDS])
+async def test_german_and_french_words_find_the_english_catalogs_product(kitchen_shop, query, wanted):
+    result = await kitchen_shop.search.search(kitchen_shop.search.request(query, 5))
+    assert result.products[0].name == wanted, ([p.name for p in result.products], result.corrections)
+
+
 def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_kept():
     synonyms = Synonyms(builtin_synonyms("en")) | Synonyms({"Trainers": "running shoes"})
     plain = Vocabulary({"sneakers": 3}, {"sneakers": 3}, frozenset(), synonyms)

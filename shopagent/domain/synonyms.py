@@ -2,8 +2,9 @@
 
 For an English catalog: regional and everyday words for common retail products (clothing,
 footwear, outdoor, kitchen, electronics, pets) and the German and French nouns for them, so a
-German shopper in an English shop is served on day one. A shop's own `[search.synonyms]`
-goes over this list, and a word the catalog's own names use is never replaced (see
+German shopper in an English shop is served on day one; `words/de.tsv` and `words/fr.tsv` add
+some 3,300 more German and French words by trade (none of them also an English shop word).
+A shop's own `[search.synonyms]` goes over this list, and a word the catalog's own names use is never replaced (see
 `Vocabulary`), so a shop that sells "trainers" keeps that word.
 
 Keys and values are plain words (folded when the list is built: case and accents do not
@@ -14,6 +15,7 @@ with no built-in list.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import resources
 
 _ENGLISH_EVERYDAY = {
     # clothing
@@ -220,7 +222,17 @@ _FRENCH = {
     "anniversaire": "birthday", "été": "summer", "ete": "summer", "hiver": "winter", "printemps": "spring",
 }  # fmt: skip
 
-BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}}
+
+def _listed(language: str) -> dict[str, str]:
+    """The longer German or French list shipped beside this module (words/<language>.tsv)."""
+    text = (resources.files(__package__) / "words" / f"{language}.tsv").read_text(encoding="utf-8")
+    pairs = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return {word: english for word, english in pairs}
+
+
+BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {
+    "en": {**_listed("de"), **_listed("fr"), **_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}
+}
 
 
 def builtin_synonyms(catalog_language: str) -> Mapping[str, str]:
