@@ -230,3 +230,9 @@ async def test_stock_of_a_product_told_apart_by_options_names_the_options():
     }
     lines = await FactFinder(ENGLISH).answer("in white?", [litter], {"colors": ["white"]}, str, lambda _: "")
     assert "Available now: 6 l (40 left)." in " ".join(lines), lines
+
+
+async def test_set_beside_one_that_answers_one_that_does_not_is_said_with_what_it_says():
+    lines = await FactFinder(ENGLISH).answer("which is better for a dusty room?", [LITTER, TANK], {}, str, lambda _: "")
+    assert lines[0] == "Clay Cat Litter: Low-dust and unscented, for sensitive cats."
+    assert lines[1].startswith("Reef 40 Tank: the product information doesn't say exactly. What it says: A 40 l"), lines

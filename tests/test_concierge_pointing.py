@@ -40,7 +40,8 @@ CASES = [
     # the words all of them share name none of them
     ("is the harness padded?", HARNESSES, False, ["Trailhound Adventure Padded Y-Harness"]),
     ("does the trailhound harness fit a beagle?", HARNESSES, False, []),
-    ("das Adventure oder das Easy-Walk?", HARNESSES, True, [h["name"] for h in HARNESSES]),
+    # set side by side with "or" ("oder", "ou", "vs"), both are named
+    ("das Adventure oder das Easy-Walk?", HARNESSES, False, [h["name"] for h in HARNESSES]),
     # a long number names; a small one ("a 6 year old") does not
     ("can the 20000 one charge a laptop?", BANKS, False, ["Ampwell PowerCore 20000 65W Laptop Power Bank"]),
     ("good for a 6 year old?", BANKS, False, []),
@@ -60,9 +61,9 @@ def test_the_shoppers_words_count_in_the_catalogs_language_too():
 
 
 SHOWN_QUESTIONS = Path(__file__).parent / "data" / "shown_questions" / "questions.jsonl"
-# Of the 48 tune questions: the right product(s) looked up for 43 and the fact stated for 40 of 48
+# Of the 48 tune questions: the right product(s) looked up for 44 and the fact stated for 40 of 48
 # (2026-12-03; 22 and 13 before questions named products by their names).
-TUNE_RIGHT_FLOOR, TUNE_FACTS_FLOOR = 42, 39
+TUNE_RIGHT_FLOOR, TUNE_FACTS_FLOOR = 43, 39
 
 
 async def test_the_judged_questions_asked_right_after_a_list(sample_shop, kitchen_shop, electronics_shop, pets_shop):

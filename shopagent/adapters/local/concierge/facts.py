@@ -119,6 +119,7 @@ class FactFinder:
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
         sized = [d for d in found if _sizes(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
+        untold: list[tuple[int, dict[str, Any]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
             # of its text about the question: "washable: yes. The cover washes at 30 °C."
@@ -131,7 +132,14 @@ class FactFinder:
                 continue  # the others' facts answer it; this one's are not about the question
             if sentences := await self._relevant(question, d, alone=len(found) == 1):
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
+            if not told:
+                untold.append((len(lines), d))
             lines.append(" ".join(told) if told else self._not_told(d, quote=len(found) == 1))
+        # Set beside one whose text answers ("which is better for a dog that pulls?"), one whose text
+        # does not is said with what it does say, so the two can be weighed; when none answers, briefly.
+        if len(untold) < len(found):
+            for at, d in untold:
+                lines[at] = self._not_told(d, quote=True)
         return lines
 
     # -- structured facts --------------------------------------------------------------

@@ -15,6 +15,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.domain.options import fold
 
 _TOKEN = re.compile(r"[^\W_]+")
+_EITHER = re.compile(r"\b(?:or|oder|ou|vs|versus)\b")
 _MIN_DIGITS = 3  # "the 20000 one" names the power bank; "for a 6 year old" names no "Paper 6"
 
 
@@ -34,9 +35,11 @@ def named_products(
     """The shown products `text` names, in the order shown, and how many of its words name the
     best named one: those naming the most of their own words (ties: all of them), or, with
     `several` (a comparison), every one it names at all. `also` holds more words the message
-    stands for (its words in the catalog's language)."""
+    stands for (its words in the catalog's language). Two products set side by side with "or"
+    ("oder", "ou", "vs") are both named, as in a comparison."""
     if not shown:
         return [], 0
+    several = several or bool(_EITHER.search(fold(text)))  # "das Adventure oder das Easy-Walk?"
     said = _stems(text) | _stems(" ".join(also))
     names = [_stems(str(p.get("name", ""))) for p in shown]
     common = set.intersection(*names) if len(names) > 1 else set()
