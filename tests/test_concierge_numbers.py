@@ -133,3 +133,12 @@ def test_which_one_asks_about_every_product_shown(text, all_of_them):
 )  # fmt: skip
 def test_encore_is_still_after_a_verb_and_more_otherwise(text, more):
     assert SHOP.read(text).more is more, text
+
+
+@pytest.mark.parametrize(
+    ("text", "about_the_shop"),
+    [("il est livré avec quels accessoires ?", False), ("elle est livrée avec une housse ?", False),
+     ("vous livrez en Suisse ?", True), ("la livraison prend combien de temps ?", True)],
+)  # fmt: skip
+def test_livre_avec_is_what_comes_in_the_box_not_a_delivery_question(text, about_the_shop):
+    assert SHOP.read(text).store_question is about_the_shop, text

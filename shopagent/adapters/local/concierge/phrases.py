@@ -384,7 +384,7 @@ STORE_QUESTION = re.compile(
     r"versand\w*|versende\w*|verschick\w*|liefer(?:ung|zeit|kosten|t ihr|n sie)\w*|zustellung|porto|"
     r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"
     r"rechnung|(?:o|oe)ffnungszeiten|ge(?:o|oe)ffnet|kontakt\w*|gr(?:o|oe)ssentabelle|"
-    r"livr\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
+    r"livr(?!(?:e|é)e?s? avec)\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
     r"horaires|ouvert\w*|contacter|guide des tailles)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.
