@@ -88,3 +88,29 @@ async def test_the_judged_questions_asked_right_after_a_list(sample_shop, kitche
     right = sum(o["right_products"] for o in outcomes)
     stated = sum(o["facts_ok"] is True for o in outcomes)
     assert right >= TUNE_RIGHT_FLOOR and stated >= TUNE_FACTS_FLOOR, (right, stated)
+
+
+@pytest.mark.parametrize(
+    ("said", "searched"),
+    [("and a case for the Paper 6?", True), ("is the Paper 6 waterproof?", False),
+     ("the note 10, can you write on it with a pen?", False)],
+)  # fmt: skip
+async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_asks_for_another_thing(
+    electronics_shop, said, searched
+):
+    from shopagent.adapters.mcp.gateway import open_in_process
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.wiring.assistant import vocabulary_source
+    from shopagent.wiring.providers import build_concierge
+    from tests.conversation_set import Catalog, ask_about_shown
+
+    catalog = Catalog(await electronics_shop.catalog.list_products(limit=1000, after_id=0))
+    shown = ["inkleaf-paper-6-ereader", "inkleaf-note-10-e-ink-writing-tablet", "tabula-tab-11-android-tablet"]
+    item = {"id": "x", "category": "E-readers & Tablets", "shown": shown, "say": said, "refers": [], "facts": {}}
+    shop = electronics_shop
+    concierge = build_concierge(shop.settings, vocabulary_source(shop), shop.embedder)
+    async with open_in_process(electronics_shop.mcp_server) as tools:
+        outcome = await ask_about_shown(item, AssistantAgent(concierge, tools, "system"), tools, catalog, [])
+    assert (not outcome["looked_up"]) is searched, outcome["answer"]
+    if searched:
+        assert "Inkleaf Paper 6 Folio Cover" in outcome["answer"], outcome["answer"]

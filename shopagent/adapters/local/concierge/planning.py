@@ -26,7 +26,13 @@ from shopagent.adapters.local.concierge.memory import (
     search_call,
     store_call,
 )
-from shopagent.adapters.local.concierge.pointing import at_position, named_by_words, named_products
+from shopagent.adapters.local.concierge.pointing import (
+    asks_for_another,
+    at_position,
+    named_by_words,
+    named_products,
+    words_of,
+)
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
@@ -105,7 +111,7 @@ class Planner:
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
             # a detail of the products shown, not a new subject.
-            of_shown = bool(named) and {stem(w) for w in named} <= _words_of(shown.products)
+            of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
             if reading.attribute or same_subject or of_shown:
                 detail = (reading.attribute or of_shown) and not set(named) <= earlier
                 return self._refine(reading, shown, attribute=detail)
@@ -154,7 +160,7 @@ class Planner:
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
-        if reading.compare and not {stem(w) for w in reading.words} - _words_of(shown) - _ORDINAL_WORDS:
+        if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - _ORDINAL_WORDS:
             return None
         by_name, naming = named_products(text, shown, also=await self._catalog_synonyms(text), several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
@@ -171,9 +177,11 @@ class Planner:
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
-        new_subject = bool({stem(w) for w in named} - _words_of(shown))
+        new_subject = bool({stem(w) for w in named} - words_of(shown))
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
+        if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
+            return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
         if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
             ids: list[int] | ModelReply = [p["productId"] for p in by_name[:LIST_LENGTH]]
         elif reading.compare and not refs:
@@ -184,7 +192,7 @@ class Planner:
             return ids
         asked = _filters_of(reading)
         # "is the sundress see-through in white?" asks more of it than whether white is in stock.
-        if (reading.colors or reading.sizes) and {stem(w) for w in reading.words if not w.isdigit()} - _words_of(shown):
+        if (reading.colors or reading.sizes) and {stem(w) for w in reading.words if not w.isdigit()} - words_of(shown):
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
@@ -375,13 +383,3 @@ def _filters_of(reading: Reading) -> dict[str, Any]:
 
 def _filter_words(reading: Reading) -> list[str]:
     return [*reading.colors, *reading.sizes]
-
-
-def _words_of(products: list[dict[str, Any]]) -> set[str]:
-    """The words of the products' names, categories and option names (a question naming only these
-    is about them: "which flavours does the first come in?")."""
-    return {
-        stem(w)
-        for p in products
-        for w in words(" ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {})]))
-    }

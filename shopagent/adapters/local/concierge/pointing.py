@@ -13,8 +13,10 @@ from typing import Any
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.domain.options import fold
+from shopagent.domain.text import words
 
 _TOKEN = re.compile(r"[^\W_]+")
+_FOR = re.compile(r"\b(?:for|f(?:u|ue)r|pour|to go with|to fit|passend zu)\b")
 _EITHER = re.compile(r"\b(?:or|oder|ou|vs|versus)\b")
 _MIN_DIGITS = 3  # "the 20000 one" names the power bank; "for a 6 year old" names no "Paper 6"
 
@@ -68,3 +70,22 @@ def at_position(products: list[dict[str, Any]], position: int) -> dict[str, Any]
     if position == -1:
         return products[-1] if products else None
     return products[position - 1] if 1 <= position <= len(products) else None
+
+
+def asks_for_another(text: str, named: list[str], shown: list[dict[str, Any]]) -> bool:
+    """Whether a message names a thing the products shown are not before "for" ("a case for the Paper 6",
+    "eine Hülle für die Uhr", "une housse pour la liseuse")."""
+    folded = fold(text)
+    found = _FOR.search(folded)
+    new = {stem(w) for w in named} - words_of(shown)
+    return found is not None and bool(new & {stem(w) for w in words(folded[: found.start()])})
+
+
+def words_of(products: list[dict[str, Any]]) -> set[str]:
+    """The words of the products' names, categories and option names (a question naming only these
+    is about them: "which flavours does the first come in?")."""
+    return {
+        stem(w)
+        for p in products
+        for w in words(" ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {})]))
+    }
