@@ -119,7 +119,7 @@ class FactFinder:
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
         sized = [d for d in found if _sizes(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
-        untold: list[tuple[int, dict[str, Any]]] = []
+        untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
             # of its text about the question: "washable: yes. The cover washes at 30 °C."
@@ -130,16 +130,17 @@ class FactFinder:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
-            if sentences := await self._relevant(question, d, alone=len(found) == 1):
+            sentences, nearest = await self._relevant(question, d, alone=len(found) == 1)
+            if sentences:
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
             if not told:
-                untold.append((len(lines), d))
-            lines.append(" ".join(told) if told else self._not_told(d, quote=len(found) == 1))
+                untold.append((len(lines), d, nearest))
+            lines.append(" ".join(told) if told else self._not_told(d, nearest if len(found) == 1 else None))
         # Set beside one whose text answers ("which is better for a dog that pulls?"), one whose text
         # does not is said with what it does say, so the two can be weighed; when none answers, briefly.
         if len(untold) < len(found):
-            for at, d in untold:
-                lines[at] = self._not_told(d, quote=True)
+            for at, d, nearest in untold:
+                lines[at] = self._not_told(d, nearest)
         return lines
 
     # -- structured facts --------------------------------------------------------------
@@ -220,14 +221,17 @@ class FactFinder:
 
     # -- the description ----------------------------------------------------------------
 
-    async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> list[str]:
-        """The description sentences about the question, best first (at most two, short); the
-        product's materials count as one more sentence ("is the strap silicone?")."""
+    async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> tuple[list[str], list[str]]:
+        """The description sentences about the question, best first (at most two, short), and the
+        ones nearest to it although not about it (in the text's order, short: what is quoted
+        beside "doesn't say exactly"); the product's materials count as one more sentence ("is
+        the strap silicone?")."""
         sentences = clean_sentences(d.get("description", ""))
+        described = len(sentences)
         if material := " ".join(clean_sentences(str(d.get("material") or ""))):
             sentences.append(self._say_in.material.format(material=material))
         if not sentences:
-            return []
+            return [], []
         # The question's own words count fully; the product's name words and the words a
         # question implies ("last" -> hours) count half.
         own = _stems(d.get("name", ""))
@@ -260,18 +264,16 @@ class FactFinder:
             if sum(len(t) for t in text) + len(sentences[i]) > QUOTED_CHARS and text:
                 break
             text.append(sentences[i])
-        return text
+        near = [i for score, _, _, i in scored if score > 0 and i < described]
+        return text, _within([sentences[i] for i in sorted(near[:2])])
 
-    def _not_told(self, d: dict[str, Any], *, quote: bool) -> str:
-        """No sentence is about the question: say so, and (asked of one product: the answer stays
-        short) what the product's text does say, its first sentences, so that the shopper can judge."""
-        if not quote:
+    def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
+        """No sentence is about the question: say so, and (unless asked of several products none of
+        which answers: then the answer stays short) what the product's text does say, the sentences
+        nearest to the question or else its first ones, so that the shopper can judge."""
+        if nearest is None:
             return self._say_in.not_told.format(name=d["name"])
-        text: list[str] = []
-        for sentence in clean_sentences(d.get("description", "")):
-            if sum(len(t) for t in text) + len(sentence) > QUOTED_CHARS:
-                break
-            text.append(sentence)
+        text = nearest or _within(clean_sentences(d.get("description", "")))
         if not text:
             return self._say_in.not_told.format(name=d["name"])
         return self._say_in.not_told_but.format(name=d["name"], text=" ".join(text))
@@ -307,6 +309,16 @@ def _stems(text: str) -> set[str]:
 
 
 _GLUED = re.compile(r"(\d+)([^\W\d_]+)")
+
+
+def _within(sentences: list[str]) -> list[str]:
+    """The first of `sentences` that fit in QUOTED_CHARS together."""
+    text: list[str] = []
+    for sentence in sentences:
+        if sum(len(t) for t in text) + len(sentence) > QUOTED_CHARS:
+            break
+        text.append(sentence)
+    return text
 
 
 def _sizes(d: dict[str, Any]) -> list[str]:
