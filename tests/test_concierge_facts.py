@@ -160,11 +160,21 @@ async def test_a_weight_is_the_one_of_the_size_the_list_was_for():
     assert lines == ["Trail Strap Sandal weighs 485 g."]
 
 
-async def test_what_the_data_does_not_tell_is_said_with_what_the_product_text_does_say():
+async def test_what_the_data_does_not_tell_is_said_with_what_the_product_text_does_say_nearest_to_it():
     lines = await FactFinder(ENGLISH).answer("is the filter loud?", [TANK], {}, str, lambda _: "")
     assert lines == [
         "Reef 40 Tank: the product information doesn't say exactly. What it says: A 40 l glass tank with a lid "
-        "and an internal filter of 200 l/h. Let it run for two weeks first."
+        "and an internal filter of 200 l/h."
+    ]
+    # the sentences nearest to the question, not the first ones
+    long_tank = {**TANK, "description": "A tall glass tank for tropical fish, with rounded front corners and a "
+                 "black back panel that makes the colours of the fish stand out. The lid carries a white and blue "
+                 "LED light with a sunrise and sunset mode, and a feeding hatch. The internal filter moves 200 l/h "
+                 "through sponge and ceramic media."}  # fmt: skip
+    lines = await FactFinder(ENGLISH).answer("is the filter loud?", [long_tank], {}, str, lambda _: "")
+    assert lines == [
+        "Reef 40 Tank: the product information doesn't say exactly. What it says: The internal filter moves "
+        "200 l/h through sponge and ceramic media."
     ]
     bare = {"name": "Plain Bowl", "description": "", "variations": []}
     assert await FactFinder(ENGLISH).answer("is it loud?", [bare], {}, str, lambda _: "") == [
