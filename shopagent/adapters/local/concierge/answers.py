@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from shopagent.adapters.local.concierge.facts import FactFinder, variant_text
+from shopagent.adapters.local.concierge.facts import FactFinder
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -27,6 +27,7 @@ from shopagent.adapters.local.concierge.memory import (
     store_call,
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.product_data import variant_text
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon

@@ -12,7 +12,6 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -23,11 +22,20 @@ import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge.phrases import BUY, PROPERTIES, QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.product_data import (
+    grams_of,
+    grams_text,
+    named_variations,
+    price_said,
+    sizes_of,
+    stock_item,
+    variant_text,
+    weighed_variations,
+)
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.options import fold
-from shopagent.domain.prices import price_text
 from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import words
 
@@ -100,7 +108,7 @@ class FactFinder:
         if ask.WEIGHT.search(folded):
             sizes = asked.get("sizes") or asked.get("listSizes") or []
             lines += [self._weight(d, sizes) for d in found]
-            weighed = [(w, d) for d in found if (w := _grams(d, sizes)) is not None]
+            weighed = [(w, d) for d in found if (w := grams_of(d, sizes)) is not None]
             if len(weighed) >= 2 and ask.LIGHTER.search(folded):
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
@@ -117,7 +125,7 @@ class FactFinder:
         filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
         if filtered or asked.get("inStock") or ask.STOCK.search(folded):
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
-        sized = [d for d in found if _sizes(d)] if ask.SIZES.search(folded) else []
+        sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
@@ -125,7 +133,7 @@ class FactFinder:
             # of its text about the question: "washable: yes. The cover washes at 30 °C."
             told = []
             if d in sized:
-                told.append(r.comes_in.format(name=d["name"], sizes=", ".join(_sizes(d))))
+                told.append(r.comes_in.format(name=d["name"], sizes=", ".join(sizes_of(d))))
             elif d["name"] in specs:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
             elif sized or specs:
@@ -147,10 +155,10 @@ class FactFinder:
 
     def _weight(self, d: dict[str, Any], sizes: list[str]) -> str:
         """What it weighs: in the sizes asked about (or the list was for) when those have a weight."""
-        grams = sorted({v["weightGrams"] for v in _weighed(d, sizes)})
+        grams = sorted({v["weightGrams"] for v in weighed_variations(d, sizes)})
         if not grams:
             return self._say_in.not_told.format(name=d["name"])
-        weight = _grams_text(grams[0]) if len(grams) == 1 else f"{_grams_text(grams[0])}\u2013{_grams_text(grams[-1])}"
+        weight = grams_text(grams[0]) if len(grams) == 1 else f"{grams_text(grams[0])}\u2013{grams_text(grams[-1])}"
         return self._say_in.weighs.format(name=d["name"], weight=weight)
 
     def _stock(
@@ -168,12 +176,12 @@ class FactFinder:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
-            items = ", ".join(_stock_item(r, v, colour) for v in available[:8])
+            items = ", ".join(stock_item(r, v, colour) for v in available[:8])
             return r.stock_yes.format(name=d["name"], what=what, items=items)
         others = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         line = r.stock_no.format(name=d["name"], what=what)
         if others and (colours or sizes):
-            items = ", ".join(_stock_item(r, v, colour) for v in others[:6])
+            items = ", ".join(stock_item(r, v, colour) for v in others[:6])
             line += " " + r.available.format(items=items)
         return line
 
@@ -183,12 +191,14 @@ class FactFinder:
         """What the product costs: one price, or each (named) variation's when they differ."""
         r = self._say_in
         prices = {
-            _price(v, r, self._locale, d["currency"]): None for v in variations if v.get("effectivePrice") is not None
+            price_said(v, r, self._locale, d["currency"]): None
+            for v in variations
+            if v.get("effectivePrice") is not None
         }
         if len(prices) <= 1:
-            return r.costs.format(name=d["name"], price=next(iter(prices), None) or _price(d, r, self._locale))
+            return r.costs.format(name=d["name"], price=next(iter(prices), None) or price_said(d, r, self._locale))
         each = dict.fromkeys(
-            f"{variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in variations
+            f"{variant_text(v, colour)} {price_said(v, r, self._locale, d['currency'])}" for v in variations
         )
         return r.costs_each.format(name=d["name"], prices=", ".join(list(each)[:8]))
 
@@ -199,12 +209,12 @@ class FactFinder:
         on_sale = [v for v in variations if v.get("discountedPrice")]
         if on_sale and len(on_sale) < len(variations):
             prices = dict.fromkeys(
-                f"{variant_text(v, colour)} {_price(v, r, self._locale, d['currency'])}" for v in on_sale
+                f"{variant_text(v, colour)} {price_said(v, r, self._locale, d['currency'])}" for v in on_sale
             )
             return r.on_sale_some.format(name=d["name"], prices=", ".join(list(prices)[:8]))
         if on_sale or d.get("discountedPrice"):
-            return r.on_sale.format(name=d["name"], price=_price(d, r, self._locale))
-        return r.not_discounted.format(name=d["name"], price=_price(d, r, self._locale))
+            return r.on_sale.format(name=d["name"], price=price_said(d, r, self._locale))
+        return r.not_discounted.format(name=d["name"], price=price_said(d, r, self._locale))
 
     def _offer(self, d: dict[str, Any], named: list[dict[str, Any]], colour: Callable[[str], str]) -> str:
         """A link to buy: the basket link of the one variation meant (named, or the only one that can be
@@ -321,89 +331,6 @@ def _within(sentences: list[str]) -> list[str]:
     return text
 
 
-def _sizes(d: dict[str, Any]) -> list[str]:
-    """The sizes a product comes in, in the catalog's order (none for a one-size product)."""
-    sizes = dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", []))
-    return [s for s in sizes if s and s.upper() != "ONE SIZE"]
-
-
-def _weighed(d: dict[str, Any], sizes: list[str]) -> list[dict[str, Any]]:
-    """The variations with a weight: those of `sizes` when any of them has one, else all."""
-    weighed = [v for v in d.get("variations", []) if v.get("weightGrams")]
-    return [v for v in weighed if str(v.get("size", "")) in sizes] or weighed
-
-
-def _grams(d: dict[str, Any], sizes: list[str]) -> int | None:
-    grams = [v["weightGrams"] for v in _weighed(d, sizes)]
-    return min(grams) if grams else None
-
-
-def _grams_text(grams: int) -> str:
-    return f"{grams} g" if grams < 1000 else f"{grams / 1000:.2f}".rstrip("0").rstrip(".") + " kg"
-
-
-def _price(d: dict[str, Any], r: Replies, locale: str, currency: str | None = None) -> str:
-    """The price of a product or a variation (whose currency is the product's)."""
-    price = price_text(d["effectivePrice"], currency or d["currency"], locale)
-    if d.get("discountedPrice"):
-        price += r.was.format(price=price_text(d["price"], currency or d["currency"], locale))
-    return price
-
-
-def named_variations(question: str, d: dict[str, Any], asked: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The product's variations the (folded) question names by an option value or size ("the 1 kg
-    bag", "the Presta one"), or by the colours/sizes asked; none when it names none."""
-    found = []
-    for v in d.get("variations", []):
-        values = [x for x in (str(v.get("size", "")), *v.get("options", {}).values()) if x and x.upper() != "ONE SIZE"]
-        said = [x for x in values if says_value(question, fold(x))]
-        colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
-        if said or ((colours or sizes) and (not colours or v.get("color") in colours)
-                                        and (not sizes or v.get("size") in sizes)):  # fmt: skip
-            found.append((len(said), v))
-    best = max((n for n, _ in found), default=0)
-    return [v for n, v in found if n == best]
-
-
-def says_value(question: str, value: str) -> bool:
-    """Whether the (folded) question names the (folded) `value` as whole words; a number and its
-    unit may be written apart or together ("1 kg", "1kg", "450g")."""
-    pieces = re.findall(r"\d+(?:[.,]\d+)?|[^\W\d_]+|[^\w\s]", value)
-    if not pieces:
-        return False
-    pattern = re.escape(pieces[0])
-    for before, piece in itertools.pairwise(pieces):
-        words_apart = before[-1].isalpha() and piece[0].isalpha()  # "presta valve"; "1kg", "a-b" may touch
-        glue = r"\s+" if words_apart else r"\s*"
-        pattern += glue + re.escape(piece)
-    return re.search(rf"(?<!\w){pattern}(?!\w)", question) is not None
-
-
-def names_a_variation(text: str, product: dict[str, Any]) -> bool:
-    """Whether `text` names one of a listed product's sizes or option values ("the 450g one")."""
-    folded = fold(text)
-    values = [
-        *product.get("availableSizes", []),
-        *(v for vs in (product.get("availableOptions") or {}).values() for v in vs),
-    ]
-    return any(says_value(folded, fold(v)) for v in values if v.upper() != "ONE SIZE")
-
-
-def _stock_item(r: Replies, v: dict[str, Any], colour: Callable[[str], str]) -> str:
-    """A variation and its stock: "black 42 (5 left)"; "6 l (40 left)" where options tell them apart."""
-    if v.get("color") or _size(v):
-        item = r.item.format(colour=colour(v["color"]) if v.get("color") else "", size=_size(v), count=v["available"])
-    else:
-        item = r.item.format(colour=variant_text(v, colour), size="", count=v["available"])
-    return " ".join(item.split())
-
-
-def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
-    """A variation as said to a shopper: "black, 1 kg, Espresso"."""
-    parts = [colour(v["color"]) if v.get("color") else "", _size(v), *v.get("options", {}).values()]
-    return ", ".join(p for p in parts if p)
-
-
 def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
     """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
     words it implies name ("how bright is it?" -> lumens)."""
@@ -415,9 +342,3 @@ def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
         text for name, text in zip(d.get("specs", {}), texts, strict=False)
         if {stem(w) for w in name.split("_") if len(w) > 2} & asked
     ]  # fmt: skip
-
-
-def _size(variation: dict[str, Any]) -> str:
-    """A variation's size as said to a customer: nothing for a product made in one size."""
-    size = str(variation.get("size", ""))
-    return "" if size.upper() == "ONE SIZE" else size

@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
-from shopagent.adapters.local.concierge.facts import names_a_variation
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -33,6 +32,7 @@ from shopagent.adapters.local.concierge.pointing import (
     named_products,
     words_of,
 )
+from shopagent.adapters.local.concierge.product_data import names_a_variation
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading

@@ -246,8 +246,7 @@ class Lexicon:
             if amounts:
                 low, high = amounts[0], amounts[-1]
                 slack = ph.AROUND_TOLERANCE if low == high else ph.AROUND_RANGE_TOLERANCE
-                reading.min_price = _rounded(low * (1 - slack))
-                reading.soft_floor = True
+                reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
                 return
         if found := text.take(ph.BETWEEN):

@@ -1,0 +1,105 @@
+"""What a product's structured data says, as the offline assistant says it: its sizes, weights
+(per size), prices (with the list price of a discount), stock per variation, the variations a
+question names ("the 1 kg bag", "the Presta one") and the specs a question names."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.domain.options import fold
+from shopagent.domain.prices import price_text
+
+
+def sizes_of(d: dict[str, Any]) -> list[str]:
+    """The sizes a product comes in, in the catalog's order (none for a one-size product)."""
+    sizes = dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", []))
+    return [s for s in sizes if s and s.upper() != "ONE SIZE"]
+
+
+def weighed_variations(d: dict[str, Any], sizes: list[str]) -> list[dict[str, Any]]:
+    """The variations with a weight: those of `sizes` when any of them has one, else all."""
+    weighed = [v for v in d.get("variations", []) if v.get("weightGrams")]
+    return [v for v in weighed if str(v.get("size", "")) in sizes] or weighed
+
+
+def grams_of(d: dict[str, Any], sizes: list[str]) -> int | None:
+    grams = [v["weightGrams"] for v in weighed_variations(d, sizes)]
+    return min(grams) if grams else None
+
+
+def grams_text(grams: int) -> str:
+    return f"{grams} g" if grams < 1000 else f"{grams / 1000:.2f}".rstrip("0").rstrip(".") + " kg"
+
+
+def price_said(d: dict[str, Any], r: Replies, locale: str, currency: str | None = None) -> str:
+    """The price of a product or a variation (whose currency is the product's)."""
+    price = price_text(d["effectivePrice"], currency or d["currency"], locale)
+    if d.get("discountedPrice"):
+        price += r.was.format(price=price_text(d["price"], currency or d["currency"], locale))
+    return price
+
+
+def named_variations(question: str, d: dict[str, Any], asked: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The product's variations the (folded) question names by an option value or size ("the 1 kg
+    bag", "the Presta one"), or by the colours/sizes asked; none when it names none."""
+    found = []
+    for v in d.get("variations", []):
+        values = [x for x in (str(v.get("size", "")), *v.get("options", {}).values()) if x and x.upper() != "ONE SIZE"]
+        said = [x for x in values if says_value(question, fold(x))]
+        colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
+        if said or ((colours or sizes) and (not colours or v.get("color") in colours)
+                                        and (not sizes or v.get("size") in sizes)):  # fmt: skip
+            found.append((len(said), v))
+    best = max((n for n, _ in found), default=0)
+    return [v for n, v in found if n == best]
+
+
+def says_value(question: str, value: str) -> bool:
+    """Whether the (folded) question names the (folded) `value` as whole words; a number and its
+    unit may be written apart or together ("1 kg", "1kg", "450g")."""
+    pieces = re.findall(r"\d+(?:[.,]\d+)?|[^\W\d_]+|[^\w\s]", value)
+    if not pieces:
+        return False
+    pattern = re.escape(pieces[0])
+    for before, piece in itertools.pairwise(pieces):
+        words_apart = before[-1].isalpha() and piece[0].isalpha()  # "presta valve"; "1kg", "a-b" may touch
+        glue = r"\s+" if words_apart else r"\s*"
+        pattern += glue + re.escape(piece)
+    return re.search(rf"(?<!\w){pattern}(?!\w)", question) is not None
+
+
+def names_a_variation(text: str, product: dict[str, Any]) -> bool:
+    """Whether `text` names one of a listed product's sizes or option values ("the 450g one")."""
+    folded = fold(text)
+    values = [
+        *product.get("availableSizes", []),
+        *(v for vs in (product.get("availableOptions") or {}).values() for v in vs),
+    ]
+    return any(says_value(folded, fold(v)) for v in values if v.upper() != "ONE SIZE")
+
+
+def stock_item(r: Replies, v: dict[str, Any], colour: Callable[[str], str]) -> str:
+    """A variation and its stock: "black 42 (5 left)"; "6 l (40 left)" where options tell them apart."""
+    if v.get("color") or size_said(v):
+        item = r.item.format(
+            colour=colour(v["color"]) if v.get("color") else "", size=size_said(v), count=v["available"]
+        )
+    else:
+        item = r.item.format(colour=variant_text(v, colour), size="", count=v["available"])
+    return " ".join(item.split())
+
+
+def variant_text(v: dict[str, Any], colour: Callable[[str], str]) -> str:
+    """A variation as said to a shopper: "black, 1 kg, Espresso"."""
+    parts = [colour(v["color"]) if v.get("color") else "", size_said(v), *v.get("options", {}).values()]
+    return ", ".join(p for p in parts if p)
+
+
+def size_said(variation: dict[str, Any]) -> str:
+    """A variation's size as said to a customer: nothing for a product made in one size."""
+    size = str(variation.get("size", ""))
+    return "" if size.upper() == "ONE SIZE" else size
