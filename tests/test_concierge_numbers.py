@@ -142,3 +142,12 @@ def test_encore_is_still_after_a_verb_and_more_otherwise(text, more):
 )  # fmt: skip
 def test_livre_avec_is_what_comes_in_the_box_not_a_delivery_question(text, about_the_shop):
     assert SHOP.read(text).store_question is about_the_shop, text
+
+
+@pytest.mark.parametrize(
+    ("text", "refs"),
+    [("les deuxièmes existent en marron ?", [2]), ("les premiers sont en cuir ?", [1]), ("le deuxième ?", [2]),
+     ("mon premier appartement", []), ("chaussures pour les premiers pas", [])],
+)  # fmt: skip
+def test_french_plural_ordinals_point_at_a_position(text, refs):
+    assert SHOP.read(text).refs == refs, text

@@ -121,19 +121,19 @@ COMPARE = re.compile(
     r"compar\w*|difference entre|lequel est (?:mieux|meilleur)|laquelle est (?:mieux|meilleure))"
 )
 _ORDINAL_WORDS = {
-    1: r"first|1st|erste[nrsm]?|premiere?|1er|1ere",
-    2: r"second|2nd|zweite[nrsm]?|deuxieme|seconde?|2e|2eme",
-    3: r"third|3rd|dritte[nrsm]?|troisieme|3e|3eme",
-    4: r"fourth|4th|vierte[nrsm]?|quatrieme|4e|4eme",
-    5: r"fifth|5th|f(?:u|ue)nfte[nrsm]?|cinquieme|5e|5eme",
-    -1: r"last|letzte[nrsm]?|derniere?",
+    1: r"first|1st|erste[nrsm]?|premiere?s?|1ers?|1eres?",
+    2: r"second|2nd|zweite[nrsm]?|deuxiemes?|secondes?|2e|2emes?",
+    3: r"third|3rd|dritte[nrsm]?|troisiemes?|3e|3emes?",
+    4: r"fourth|4th|vierte[nrsm]?|quatriemes?|4e|4emes?",
+    5: r"fifth|5th|f(?:u|ue)nfte[nrsm]?|cinquiemes?|5e|5emes?",
+    -1: r"last|letzte[nrsm]?|dernieres?|derniers",
 }
 ORDINALS = [(index, re.compile(rf"\b(?:{words})\b")) for index, words in _ORDINAL_WORDS.items()]
 NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9])\b|\b([1-9])(?:st|nd|rd|th)? one\b")
 # "the second one", "number 2 please", "die zweite?", "le deuxième": clearly pointing at a position.
 POINTER_AFTER = re.compile(r"\s*(?:one|ones|item|product|pair|eins|artikel|produkt|modell|article|produit|modele)\b")
-POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|l')\s*$")
-LEADING_ARTICLE = re.compile(r"\W*(?:(?:and|und|et|ok|okay)\W+)?(?:the|die|der|das|den|dem|le|la|l')\s*")
+POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|les|l')\s*$")
+LEADING_ARTICLE = re.compile(r"\W*(?:(?:and|und|et|ok|okay)\W+)?(?:the|die|der|das|den|dem|le|la|les|l')\s*")
 BOTH = re.compile(
     r"\b(?:(?:the )?(?:first|top) two|both(?: of them)?|the two|die ersten (?:beiden|zwei|2)|beide[n]?|"
     r"les deux(?: premier(?:e)?s)?)\b"

@@ -165,8 +165,8 @@ class Planner:
         by_name, naming = named_products(text, shown, also=await self._catalog_synonyms(text), several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
-        if not (reading.question or reading.buy or by_name):
-            return None  # "?" alone makes a question of a message naming a product shown ("der Smart Speaker, …?")
+        if not (reading.question or reading.buy or by_name or refs):
+            return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
             return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
