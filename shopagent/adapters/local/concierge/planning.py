@@ -182,12 +182,7 @@ class Planner:
             return None  # "do you have a cable to go with it?"
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
-        if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
-            ids: list[int] | ModelReply = [p["productId"] for p in by_name[:LIST_LENGTH]]
-        elif reading.compare and not refs:
-            ids = [p["productId"] for p in shown[:2]]
-        else:
-            ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown)
+        ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown, by_name)
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
@@ -199,10 +194,21 @@ class Planner:
         return details_call(ids, question=await self._in_catalog_words(text), asked=asked)
 
     def _asked_ids(
-        self, reading: Reading, refs: list[int], history: History, shown: list[dict[str, Any]]
+        self,
+        reading: Reading,
+        refs: list[int],
+        history: History,
+        shown: list[dict[str, Any]],
+        by_name: list[dict[str, Any]],
     ) -> list[int] | ModelReply:
-        """Which shown products a question is about: the ones it points at by position or
-        name, all of them ("which of them"), or the one talked about last."""
+        """Which shown products a question is about: the ones it points at by position or by
+        name (`by_name`: named by a word of their names; "which of them is padded?" is still
+        about all of them), the two compared, all of them ("which of them"), or the one
+        talked about last."""
+        if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
+            return [p["productId"] for p in by_name[:LIST_LENGTH]]
+        if reading.compare and not refs:
+            return [p["productId"] for p in shown[:2]]
         if refs:
             picked = [at_position(shown, p) for p in refs[:LIST_LENGTH]]
             if not shown:
