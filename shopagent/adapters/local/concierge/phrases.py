@@ -324,7 +324,8 @@ PROPERTIES = (
 )
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(
-    r"(?:^|[,;:.!?])\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais|aus|von|mit|fur|de|en|avec|pour)"
+    r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais|aus|von|mit|fur|de|"
+    r"en|avec|pour)"
     r"\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
