@@ -162,7 +162,8 @@ class Planner:
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
         if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - _ORDINAL_WORDS:
             return None
-        by_name, naming = named_products(text, shown, also=await self._catalog_synonyms(text), several=reading.compare)
+        synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
+        by_name, naming = named_products(text, shown, also=synonyms, several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         if not (reading.question or reading.buy or by_name or refs):
@@ -191,7 +192,8 @@ class Planner:
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
-        return details_call(ids, question=await self._in_catalog_words(text), asked=asked)
+        # "ist das erste waschbar? washable": a German or French question finds the English sentence.
+        return details_call(ids, question=" ".join([text, *synonyms]), asked=asked)
 
     def _asked_ids(
         self,
@@ -337,11 +339,6 @@ class Planner:
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
-
-    async def _in_catalog_words(self, question: str) -> str:
-        """The question with the catalog's words for its shopper's words after it ("ist das erste
-        waschbar? washable"), so that a German or French question finds the English sentence."""
-        return " ".join([question, *await self._catalog_synonyms(question)])
 
     async def _catalog_synonyms(self, text: str) -> list[str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""
