@@ -105,12 +105,16 @@ def conversations_of(trade: str, split: str) -> list[dict]:
     return [c for c in found if split == "all" or c["split"] == split]
 
 
+# tests/data/shown_questions and _2: one question each, asked right after a given list was shown;
+# two batches, each written blind and judged from the catalogs, each split half and half.
+SHOWN_BATCHES = ("shown_questions", "shown_questions_2")
+
+
 def shown_questions_of(trade: str, split: str) -> list[dict]:
-    """tests/data/shown_questions: one question each, asked right after a given list was shown."""
-    path = DATA / "shown_questions" / "questions.jsonl"
-    if not path.is_file():
-        return []
-    items = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    items = []
+    for batch in SHOWN_BATCHES:
+        if (path := DATA / batch / "questions.jsonl").is_file():
+            items += [{**json.loads(line), "batch": batch} for line in path.read_text().splitlines() if line.strip()]
     return [q for q in items if q["shop"] == trade and (split == "all" or q["split"] == split)]
 
 
@@ -235,21 +239,24 @@ def tables(results: list[dict]) -> None:
                      share(facts, lambda t: t["facts_ok"]), share(earlier, lambda t: t["earlier_ok"]),
                      share(products, lambda t: t["wrong_not_carried"]),
                      str(sum(not t["grounded"] for t in turns))))  # fmt: skip
-    shown = [("trade", "questions", "right product(s)", "facts stated", "ungrounded")]
-    for trade, items in groups.items():
-        asked = [a for r in items for a in r.get("asked", [])]
-        if asked:
-            judged = [a for a in asked if a["facts_ok"] is not None]
-            ungrounded = str(sum(not a["grounded"] for a in asked))
-            shown.append((trade, str(len(asked)), share(asked, lambda a: a["right_products"]),
-                          share(judged, lambda a: a["facts_ok"]), ungrounded))  # fmt: skip
+    shown: dict[str, list[tuple[str, ...]]] = {}
+    for batch in SHOWN_BATCHES:
+        shown[batch] = [("trade", "questions", "right product(s)", "facts stated", "ungrounded")]
+        for trade, items in groups.items():
+            asked = [a for r in items for a in r.get("asked", []) if (a.get("batch") or SHOWN_BATCHES[0]) == batch]
+            if asked:
+                judged = [a for a in asked if a["facts_ok"] is not None]
+                ungrounded = str(sum(not a["grounded"] for a in asked))
+                shown[batch].append((trade, str(len(asked)), share(asked, lambda a: a["right_products"]),
+                                     share(judged, lambda a: a["facts_ok"]), ungrounded))  # fmt: skip
     print("single messages (each opens a conversation):")
     grid(out)
     print("conversations:")
     grid(conv)
-    if len(shown) > 1:
-        print("questions right after a list was shown (tests/data/shown_questions):")
-        grid(shown)
+    for batch, table in shown.items():
+        if len(table) > 1:
+            print(f"questions right after a list was shown (tests/data/{batch}):")
+            grid(table)
     times = [t for r in results for t in r["times"]]
     if times:
         ordered = sorted(times)
@@ -310,7 +317,7 @@ def main() -> None:
                 if args.trace or not (a["right_products"] and a["facts_ok"] is not False and a["grounded"]):
                     print(
                         f"\n[{result['trade']} shown {a['id']}] {a['say']!r}: meant {a['meant']}, "
-                        f"looked up {a['looked_up']}, facts {a['facts_ok']}\n  {a['answer'][:300]!r}"
+                        f"looked up {a['looked_up']}, facts {a['facts_ok']}\n  {a['answer'][:1200]!r}"
                     )
     print(provenance.line())
 

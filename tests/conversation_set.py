@@ -447,4 +447,4 @@ async def ask_about_shown(
     ungrounded = grounded(answer, item["say"], responses, catalog)
     return {"say": item["say"], "id": item["id"], "answer": answer, "facts_ok": facts, "grounded": not ungrounded,
             "right_products": bool(looked_up) and meant <= looked_up, "looked_up": sorted(looked_up),
-            "meant": sorted(meant)}  # fmt: skip
+            "meant": sorted(meant), "batch": item.get("batch")}  # fmt: skip

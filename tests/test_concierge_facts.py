@@ -246,3 +246,41 @@ async def test_set_beside_one_that_answers_one_that_does_not_is_said_with_what_i
     lines = await FactFinder(ENGLISH).answer("which is better for a dusty room?", [LITTER, TANK], {}, str, lambda _: "")
     assert lines[0] == "Clay Cat Litter: Low-dust and unscented, for sensitive cats."
     assert lines[1].startswith("Reef 40 Tank: the product information doesn't say exactly. What it says: A 40 l"), lines
+
+
+KIDS_HEADPHONES = {
+    "name": "Mini Headphones",
+    "description": "Wireless headphones sized for children aged 3 and up. A 6.35 mm adapter is in the box.",
+    "variations": [],
+}
+STUDIO = {
+    "name": "Studio Headphones",
+    "description": "Closed-back monitor headphones for mixing, home recording and podcasts, with soft velour pads "
+    "that stay comfortable through a long session. Comes with a coiled cable and a 6.35 mm screw-on adapter "
+    "for amplifiers, mixing desks and audio interfaces, and a soft drawstring pouch to carry them in.",
+    "variations": [],
+}
+
+
+async def test_a_bare_number_shared_is_not_what_answers_a_question():
+    finder = FactFinder(ENGLISH)
+    lines = await finder.answer("are they ok for a 6 year old?", [KIDS_HEADPHONES], {}, str, lambda _: "")
+    assert lines == ["Mini Headphones: Wireless headphones sized for children aged 3 and up."]
+    # with nothing about the question, the text's first sentence, not the one with the same number
+    lines = await finder.answer("are they ok for a 6 year old?", [STUDIO], {}, str, lambda _: "")
+    assert "What it says: Closed-back monitor headphones for mixing" in lines[0] and "6.35" not in lines[0], lines
+
+
+async def test_the_words_naming_the_product_lend_no_closeness_of_meaning():
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+
+    dress = {
+        "name": "Linen Sundress",
+        "description": "An airy linen sundress with thin adjustable straps and a relaxed A-line skirt. "
+        "Made in Portugal from European flax.",
+        "variations": [],
+    }
+    lines = await FactFinder(ENGLISH, MiniLMEmbedder()).answer(
+        "is the linen sundress lined or is it see-through in white", [dress], {}, str, lambda _: ""
+    )
+    assert NOT_TOLD in lines[0], lines

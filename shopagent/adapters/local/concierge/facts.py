@@ -42,6 +42,7 @@ from shopagent.domain.text import words
 # A sentence is about the question when it shares a word with it, or, with no shared word,
 # when its meaning is this close (cosine of the local model's unit vectors).
 MEANING_ALONE = 0.55
+MEANING_NEAR = 0.3  # this close, a sentence not about the question is still quoted as nearest to it
 SHARED_ENOUGH = 0.5  # the weight of shared words that makes a sentence about the question
 # Verbs any question has ("does it come with…", "will it work…"): they count a quarter.
 _WEAK = {
@@ -248,7 +249,8 @@ class FactFinder:
         asked = {w for w in _stems(question) if w not in STOPWORDS}
         implied = ({x for w in asked for x in _IMPLIES.get(w, set())} | self._translated(question)) - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
-        weights.update({w: _WEAK_WEIGHT for w in weights.keys() & _WEAK})
+        # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
+        weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})
         stems = [_stems(s) for s in sentences]
         shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
         # "do the EVA sandals run big?": a sentence with only the words that name the product
@@ -258,7 +260,7 @@ class FactFinder:
         beyond_name = asked - own - _WEAK
         if beyond_name and alone:
             shared = [x if found & (beyond_name | implied) else 0.0 for x, found in zip(shared, stems, strict=True)]
-        meaning = await self._closeness(question, d, sentences)
+        meaning = await self._closeness(_beyond(question, own), d, sentences)
         scored = sorted(
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
@@ -274,7 +276,13 @@ class FactFinder:
             if sum(len(t) for t in text) + len(sentences[i]) > QUOTED_CHARS and text:
                 break
             text.append(sentences[i])
-        near = [i for score, _, _, i in scored if score > 0 and i < described]
+        # Nearest, though not about it: a sentence sharing a word that counts, or close in meaning;
+        # else (a number or a verb in common only) the text's first sentences say more.
+        near = [
+            i
+            for _, overlap, close, i in scored
+            if (overlap >= SHARED_ENOUGH or close >= MEANING_NEAR) and i < described
+        ]
         return text, _within([sentences[i] for i in sorted(near[:2])])
 
     def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
@@ -319,6 +327,14 @@ def _stems(text: str) -> set[str]:
 
 
 _GLUED = re.compile(r"(\d+)([^\W\d_]+)")
+
+
+def _beyond(question: str, name: set[str]) -> str:
+    """The question without the words naming the product ("is the linen sundress lined?" -> "is
+    the lined?"): what it asks, for closeness of meaning, which the name's words would otherwise
+    lend to any sentence naming the product; the whole question when little else is left."""
+    kept = [w for w in words(question) if stem(w) not in name]
+    return " ".join(kept) if len([w for w in kept if w not in STOPWORDS]) >= 2 else question
 
 
 def _within(sentences: list[str]) -> list[str]:

@@ -278,7 +278,7 @@ QUESTION_IMPLIES = {
     "fit": "fits size", "wash": "washable machine", "material": "made", "bright": "lumens lumen lm",
     "brightness": "lumens lumen lm", "hold": "capacity litres liters ml", "volume": "capacity litres ml",
     "cups": "capacity ml", "powerful": "power watts", "power": "watts", "warm": "comfort temperature",
-    "dishwasher": "safe hand wash rinse detergent", "heavy": "weight", "old": "age",
+    "dishwasher": "safe hand wash rinse detergent", "heavy": "weight", "old": "age aged",
     "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
     "batterie": "heures autonomie charge", "autonomie": "heures batterie", "etanche": "ipx4 ipx7 ip67 eau",
     # what things are made of, how big, how loud, how to clean them, what comes with them
