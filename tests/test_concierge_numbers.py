@@ -154,3 +154,14 @@ def test_livre_avec_is_what_comes_in_the_box_not_a_delivery_question(text, about
 )  # fmt: skip
 def test_french_plural_ordinals_point_at_a_position(text, refs):
     assert SHOP.read(text).refs == refs, text
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [("et la deuxième ?", True), ("et pour la noire, il y a du 42 ?", True), ("what about the second one", True),
+     ("la jupe en laine, elle gratte ? et elle est doublée ou pas ?", False),
+     ("la pierre est facile à utiliser ? et ça marche pour le nakiri ?", False)],
+)  # fmt: skip
+def test_et_is_what_about_only_where_it_opens_the_message(text, about):
+    """ "Et la deuxième ?" turns to another product; an "et" joining two questions about one does not."""
+    assert SHOP.read(text).about is about, text

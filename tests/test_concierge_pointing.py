@@ -60,13 +60,18 @@ def test_the_shoppers_words_count_in_the_catalogs_language_too():
     assert [p["name"] for p in found] == ["Stahlberg Garlic Press"]
 
 
-SHOWN_QUESTIONS = Path(__file__).parent / "data" / "shown_questions" / "questions.jsonl"
-# Of the 48 tune questions: the right product(s) looked up for 45 and the fact stated for 41 of 48
-# (2026-12-03; 22 and 13 before questions named products by their names).
-TUNE_RIGHT_FLOOR, TUNE_FACTS_FLOOR = 44, 40
+SHOWN_QUESTIONS = Path(__file__).parent / "data"
+# Of each batch's 48 tune questions, the right product(s) looked up and the fact stated, less one
+# (2026-12-03). The first batch: 45 and 43 (22 and 13 before questions named products by their
+# names); the second, written after those changes: 43 and 37 at first, 46 and 40 once "et" joining
+# two questions no longer turned the message to another product.
+TUNE_FLOORS = {"shown_questions": (44, 42), "shown_questions_2": (45, 39)}
 
 
-async def test_the_judged_questions_asked_right_after_a_list(sample_shop, kitchen_shop, electronics_shop, pets_shop):
+@pytest.mark.parametrize("batch", list(TUNE_FLOORS))
+async def test_the_judged_questions_asked_right_after_a_list(
+    sample_shop, kitchen_shop, electronics_shop, pets_shop, batch
+):
     """The tune half (the held-out half is measured by bench/assistant_quality.py --split heldout)."""
     from shopagent.adapters.mcp.gateway import open_in_process
     from shopagent.application.agent import AssistantAgent
@@ -74,7 +79,8 @@ async def test_the_judged_questions_asked_right_after_a_list(sample_shop, kitche
     from shopagent.wiring.providers import build_concierge
     from tests.conversation_set import Catalog, ask_about_shown
 
-    items = [json.loads(line) for line in SHOWN_QUESTIONS.read_text(encoding="utf-8").splitlines() if line]
+    lines = (SHOWN_QUESTIONS / batch / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    items = [json.loads(line) for line in lines if line]
     shops = {"clothing": sample_shop, "kitchen": kitchen_shop, "electronics": electronics_shop, "pets": pets_shop}
     outcomes = []
     for shop, services in shops.items():
@@ -87,7 +93,8 @@ async def test_the_judged_questions_asked_right_after_a_list(sample_shop, kitche
     assert all(o["grounded"] for o in outcomes), [o["answer"] for o in outcomes if not o["grounded"]]
     right = sum(o["right_products"] for o in outcomes)
     stated = sum(o["facts_ok"] is True for o in outcomes)
-    assert right >= TUNE_RIGHT_FLOOR and stated >= TUNE_FACTS_FLOOR, (right, stated)
+    floor_right, floor_stated = TUNE_FLOORS[batch]
+    assert right >= floor_right and stated >= floor_stated, (right, stated)
 
 
 @pytest.mark.parametrize(

@@ -114,7 +114,7 @@ DETAILS = re.compile(
     r"plus de (?:details|infos?|informations) sur|parle[sz]?[- ]moi (?:de|du|des)|dis[- ]m'en plus(?: sur)?|"
     r"en savoir plus(?: sur)?|details sur|c'est quoi|qu'en est-il (?:de|du))\b"
 )
-ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec)?)\b")
+ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b|^\s*et\b")
 COMPARE = re.compile(
     r"\b(?:compare|comparison|difference between|differences?|which (?:one )?is better|which should i|"
     r"vs\.?|versus|vergleich\w*|unterschied\w*|welche[rs]? (?:ist|davon ist) besser|was ist besser|"
