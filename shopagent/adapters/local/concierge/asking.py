@@ -31,7 +31,8 @@ DISCOUNT = re.compile(
 )
 CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
 STOCK = re.compile(
-    r"\b(?:in[ -]stock|available|availability|left|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
+    r"\b(?:in[ -]stock|available|availability|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|existe\w*|encore|noch da|still have|still got)\b"
+    r"|\b(?:any|how many|many|some|still|only|none|\d+)(?: \w+)? left\b(?![ -]hand)|\bleft in stock\b"
     r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
 )

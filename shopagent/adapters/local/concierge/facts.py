@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
-from shopagent.adapters.local.concierge.phrases import BUY, PROPERTIES, QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.clauses import by_kind
+from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     grams_of,
     grams_text,
@@ -97,34 +98,55 @@ class FactFinder:
         asked: Mapping[str, Any],
         colour: Callable[[str], str],
         variation: Callable[[Mapping[str, Any]], str],
+        also: Sequence[str] = (),
     ) -> list[str]:
         """The answer's lines: one per product, and a comparison line when one was asked for.
         `asked` holds the filters the question named (colors, sizes, inStock); `colour` and
-        `variation` say a colour and those filters in the store language."""
+        `variation` say a colour and those filters in the store language; `also` holds the
+        question's words in the catalog's language. A message asking several kinds of things
+        ("how much is a pack? is it easy for a 10 year old?") gets an answer to each."""
+        parts = by_kind(question)
+        lines: list[str] = []
+        for kind, part in parts.items():
+            text = " ".join([part, *also]) if kind == "text" or len(parts) == 1 else part
+            # Asked beside other things, the colours and sizes named are the stock question's.
+            own = asked if len(parts) == 1 or kind == "stock" else {**asked, "inStock": False, "property": True}
+            lines += await self._answer(kind, text, found, own, colour, variation)
+        return lines
+
+    async def _answer(
+        self,
+        kind: str,
+        question: str,
+        found: list[dict[str, Any]],
+        asked: Mapping[str, Any],
+        colour: Callable[[str], str],
+        variation: Callable[[Mapping[str, Any]], str],
+    ) -> list[str]:
         r = self._say_in
         folded = fold(question)
         lines: list[str] = []
-        if BUY.search(folded):
+        if kind == "buy":
             return [self._offer(d, named_variations(folded, d, asked), colour) for d in found]
-        if ask.WEIGHT.search(folded):
+        if kind == "weight":
             sizes = asked.get("sizes") or asked.get("listSizes") or []
             lines += [self._weight(d, sizes) for d in found]
             weighed = [(w, d) for d in found if (w := grams_of(d, sizes)) is not None]
             if len(weighed) >= 2 and ask.LIGHTER.search(folded):
                 lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
             return lines
-        if ask.DISCOUNT.search(folded):
+        if kind == "discount":
             return [self._discount(d, colour) for d in found]
-        if ask.PRICE.search(folded) and any(named_variations(folded, d, asked) for d in found):
+        if kind == "price" and any(named_variations(folded, d, asked) for d in found):
             return [self._variation_prices(d, named_variations(folded, d, asked), colour) for d in found]
-        if ask.PRICE.search(folded) and not asked.get("colors") and not asked.get("sizes"):
+        if kind == "price" and not asked.get("colors") and not asked.get("sizes"):
             lines += [self._variation_prices(d, d.get("variations", []), colour) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
             if len(priced) >= 2 and ask.CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
             return lines
         filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
-        if filtered or asked.get("inStock") or ask.STOCK.search(folded):
+        if filtered or asked.get("inStock") or kind == "stock":
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}

@@ -193,7 +193,7 @@ class Planner:
         if history.shown and (sizes := history.shown.args.get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
         # "ist das erste waschbar? washable": a German or French question finds the English sentence.
-        return details_call(ids, question=" ".join([text, *synonyms]), asked=asked)
+        return details_call(ids, question=text, asked=asked, also=synonyms)
 
     def _asked_ids(
         self,

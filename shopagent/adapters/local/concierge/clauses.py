@@ -1,0 +1,70 @@
+"""A message asking several things at once ("what film does it use and how much is a pack? is it
+easy enough for my 10 year old"): its questions, each with the words around it that are not a
+question themselves ("my wife is a lefty" goes with the question before it), so that each is
+answered from what answers it (the prices, the stock, the weights or the text)."""
+
+from __future__ import annotations
+
+import re
+
+from shopagent.adapters.local.concierge import asking as ask
+from shopagent.adapters.local.concierge.phrases import BUY, QUESTION
+from shopagent.domain.options import fold
+
+# Where one sentence ends and another begins; and a second question joined to the first by "and"
+# ("what film does it use and how much is a pack?").
+_SENTENCE_END = re.compile(r"(?<=[?!.])\s+")
+_JOINED = re.compile(
+    r",?\s+(?:and|und|et|also|plus)\s+(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|sind|"
+    r"kann|hat|gibt|est-ce|quel\w*|combien|comment|y a-t-il|il y a)\b)"
+)
+_LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weight does it take?"
+    r"\b(?:how much weight|max(?:imum)? (?:weight|load)|weight (?:limit|capacity)|(?:take|hold|carry|support|bear)s? "
+    r"(?:up to )?\d+(?:[.,]\d+)? ?kg|belastbar\w*|tragkraft|traglast|charge max\w*|poids max\w*)"
+)
+
+
+def kind_of(text: str) -> str:
+    """What a question (folded) asks for: "buy", "weight", "discount", "price", "stock" or "text"."""
+    if BUY.search(text):
+        return "buy"
+    if ask.WEIGHT.search(text) and not _LOAD.search(text):
+        return "weight"
+    if ask.DISCOUNT.search(text):
+        return "discount"
+    if ask.PRICE.search(text):
+        return "price"
+    if ask.STOCK.search(text):
+        return "stock"
+    return "text"
+
+
+def questions_of(message: str) -> list[str]:
+    """The message's questions, each with the sentences after it that ask nothing themselves."""
+    parts: list[str] = []
+    for sentence in _SENTENCE_END.split(message.strip()):
+        parts += [p for p in _JOINED.split(sentence) if p.strip()]
+    grouped: list[str] = []
+    for part in parts:
+        # A part asking nothing goes with the question before it; one after context ("i'm quite
+        # short. whats the inside leg length?") takes that context with it.
+        if grouped and not (_asks(part) and _asks(grouped[-1])):
+            grouped[-1] += " " + part
+        else:
+            grouped.append(part)
+    return grouped
+
+
+def _asks(text: str) -> bool:
+    return "?" in text or QUESTION.search(fold(text)) is not None
+
+
+def by_kind(message: str) -> dict[str, str]:
+    """The message's questions gathered by what answers them, in the order asked; one entry, the
+    whole message, when they all ask for the same kind of thing."""
+    kinds: dict[str, list[str]] = {}
+    for question in questions_of(message):
+        kinds.setdefault(kind_of(fold(question)), []).append(question)
+    if len(kinds) <= 1:
+        return {next(iter(kinds), "text"): message}
+    return {kind: " ".join(questions) for kind, questions in kinds.items()}
