@@ -284,3 +284,17 @@ async def test_the_words_naming_the_product_lend_no_closeness_of_meaning():
         "is the linen sundress lined or is it see-through in white", [dress], {}, str, lambda _: ""
     )
     assert NOT_TOLD in lines[0], lines
+
+
+async def test_asked_what_it_weighs_after_a_list_for_one_size_the_answer_is_that_sizes_weight(sample_shop):
+    from tests.test_concierge_chat import chat_with
+
+    async with chat_with(sample_shop) as clothing:
+        shopper = clothing()
+        listed = await shopper.say("walking sandals in size 40")
+        assert listed.listed, listed.answer
+        asked = await shopper.say("how heavy is the first one?")
+    (details,) = [r.result["structuredContent"] for r in asked.responses]
+    weights = {v["weightGrams"] for v in details["variations"]}
+    (in_40,) = {v["weightGrams"] for v in details["variations"] if v.get("size") == "40"}
+    assert len(weights) > 1 and f"weighs {in_40} g." in asked.answer, asked.answer

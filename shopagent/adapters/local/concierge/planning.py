@@ -190,7 +190,7 @@ class Planner:
         # "is the sundress see-through in white?" asks more of it than whether white is in stock.
         if (reading.colors or reading.sizes) and {stem(w) for w in reading.words if not w.isdigit()} - words_of(shown):
             asked["property"] = True
-        if history.shown and (sizes := history.shown.args.get("sizes")):
+        if history.shown and (sizes := history.shown.args.get("filters", {}).get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
         # "ist das erste waschbar? washable": a German or French question finds the English sentence.
         return details_call(ids, question=text, asked=asked, also=synonyms)
