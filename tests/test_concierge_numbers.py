@@ -165,3 +165,13 @@ def test_french_plural_ordinals_point_at_a_position(text, refs):
 def test_et_is_what_about_only_where_it_opens_the_message(text, about):
     """ "Et la deuxième ?" turns to another product; an "et" joining two questions about one does not."""
     assert SHOP.read(text).about is about, text
+
+
+@pytest.mark.parametrize(
+    ("text", "wants"),
+    [("Wie viel Wasseraufbereiter brauche ich bei 15 Litern?", False), ("how many do I need for a 60 l tank?", False),
+     ("combien il m'en faut pour 15 l ?", False), ("ich brauche einen Wasseraufbereiter", True),
+     ("i need a water conditioner", True)],
+)  # fmt: skip
+def test_a_need_asked_about_is_not_a_request(text, wants):
+    assert SHOP.read(text).request is wants, text

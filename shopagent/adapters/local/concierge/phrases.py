@@ -186,6 +186,8 @@ REQUEST_FILLERS = re.compile(
     r"je cherche|je recherche|je voudrais|je veux|avez-vous|avez vous|vous avez|il me faut|"
     r"montrez-moi|montre-moi|auriez-vous|est-ce que vous avez|j'aimerais|j'ai besoin d(?:e|')?)"
 )
+# "how much conditioner do I need?", "wie viel brauche ich?": a need asked about, not a request.
+HOW_MUCH = re.compile(r"^\W*(?:how (?:much|many|long|often)|wie (?:viele?|lange|oft)|combien)\b")
 # Compared case-folded but with accents kept, so the French "thé" is not the English "the".
 _STOPWORDS = """
     a an the and or but of for to in on at with by from it its them they these those this that one ones some

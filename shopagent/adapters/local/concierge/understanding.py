@@ -214,7 +214,7 @@ class Lexicon:
         reading.thanks = bool(text.take(ph.THANKS))
         reading.bye = bool(text.take(ph.BYE))
         reading.off_topic = bool(ph.OFF_TOPIC.search(text.rest))
-        reading.request = bool(text.take(ph.REQUEST_FILLERS))
+        reading.request = bool(text.take(ph.REQUEST_FILLERS)) and not ph.HOW_MUCH.search(whole)
         text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.NEGATED)
         text.take(ph.MEASURE)
