@@ -63,3 +63,37 @@ async def test_a_price_asked_beside_other_things_does_not_stop_them_being_answer
     )  # fmt: skip
     answer = "\n".join(lines)
     assert "zinc paper" in answer and "€64.90" in answer and "simple enough for children" in answer, answer
+
+
+def test_the_words_around_a_question_do_not_decide_what_it_asks():
+    said = "the oxford and the loafer are the same price, which one is more comfortable for standing all day?"
+    assert list(by_kind(said)) == ["text"]
+
+
+KIBBLE = {
+    "name": "Adult Dog Food, Salmon",
+    "description": "A grain-free dry food for adult dogs, with 32% fresh salmon. A 12 kg bag lasts a 20 kg dog "
+    "about seven weeks.",
+    "specText": ["fat 15 %", "protein 28 %"],
+    "variations": [],
+}
+SENIOR = {
+    "name": "Senior Dog Food, Turkey",
+    "description": "For dogs from about 7 years and for dogs that need to lose a little weight. Turkey is the main "
+    "protein.",
+    "specText": ["fat 9 %"],
+    "variations": [],
+}
+
+
+async def test_what_sets_products_apart_is_what_each_is_and_its_specs():
+    lines = await FactFinder(ENGLISH).answer(
+        "whats the difference between the two? my dog is 8 and a bit chubby", [KIBBLE, SENIOR], {}, str, lambda _: ""
+    )
+    assert lines[0].startswith("Adult Dog Food, Salmon: A grain-free dry food for adult dogs, with 32% fresh"), lines
+    assert "Specs: fat 15 %, protein 28 %." in lines[0] and "lose a little weight" in lines[1], lines
+    # a difference asked on something is answered on it
+    lines = await FactFinder(ENGLISH).answer(
+        "how long a bag lasts, difference between them?", [KIBBLE, SENIOR], {}, str, lambda _: ""
+    )
+    assert "seven weeks" in lines[0] and "Specs" not in lines[0], lines

@@ -15,8 +15,8 @@ from shopagent.domain.options import fold
 # ("what film does it use and how much is a pack?").
 _SENTENCE_END = re.compile(r"(?<=[?!.])\s+")
 _JOINED = re.compile(
-    r",?\s+(?:and|und|et|also|plus)\s+(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|sind|"
-    r"kann|hat|gibt|est-ce|quel\w*|combien|comment|y a-t-il|il y a)\b)"
+    r"(?:,\s*|,?\s+(?:and|und|et|also|plus)\s+)(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|"
+    r"sind|kann|hat|gibt|est-ce|quel\w*|lequel|laquelle|combien|comment|y a-t-il|il y a)\b)"
 )
 _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weight does it take?"
     r"\b(?:how much weight|max(?:imum)? (?:weight|load)|weight (?:limit|capacity)|(?:take|hold|carry|support|bear)s? "
@@ -41,17 +41,21 @@ def kind_of(text: str) -> str:
 
 def questions_of(message: str) -> list[str]:
     """The message's questions, each with the sentences after it that ask nothing themselves."""
+    return [" ".join(parts) for parts in _grouped(message)]
+
+
+def _grouped(message: str) -> list[list[str]]:
     parts: list[str] = []
     for sentence in _SENTENCE_END.split(message.strip()):
         parts += [p for p in _JOINED.split(sentence) if p.strip()]
-    grouped: list[str] = []
+    grouped: list[list[str]] = []
     for part in parts:
         # A part asking nothing goes with the question before it; one after context ("i'm quite
         # short. whats the inside leg length?") takes that context with it.
-        if grouped and not (_asks(part) and _asks(grouped[-1])):
-            grouped[-1] += " " + part
+        if grouped and not (_asks(part) and any(map(_asks, grouped[-1]))):
+            grouped[-1].append(part)
         else:
-            grouped.append(part)
+            grouped.append([part])
     return grouped
 
 
@@ -63,8 +67,28 @@ def by_kind(message: str) -> dict[str, str]:
     """The message's questions gathered by what answers them, in the order asked; one entry, the
     whole message, when they all ask for the same kind of thing."""
     kinds: dict[str, list[str]] = {}
-    for question in questions_of(message):
-        kinds.setdefault(kind_of(fold(question)), []).append(question)
+    for parts in _grouped(message):
+        # What is asked decides, not the words around it ("they are the same price, which one is
+        # more comfortable?" asks no price).
+        asking = [p for p in parts if _asks(p)] or parts
+        kinds.setdefault(kind_of(fold(" ".join(asking))), []).append(" ".join(parts))
     if len(kinds) <= 1:
         return {next(iter(kinds), "text"): message}
     return {kind: " ".join(questions) for kind, questions in kinds.items()}
+
+
+# "what's the difference between the two?", "quelle différence entre …", "Unterschied zwischen …".
+_DIFFERENCE = re.compile(
+    r"\b(?:difference\w*|differ\w*|unterschied\w*|unterscheide\w*)\b(?:\s+(?:between|zwischen|entre|of))?"
+    r"(?:\s+(?:the|them|these|those|both|two|die|den|beiden|zwei|les|deux|la|le|ces))*"
+)
+
+
+def difference_asked(text: str) -> str | None:
+    """For a question asking what sets products apart (folded), the words asking it on something
+    ("battery life difference" -> "battery life"); None when it asks no difference."""
+    for part in _grouped(text):
+        for piece in part:
+            if (found := _DIFFERENCE.search(piece)) is not None:
+                return piece[: found.start()] + " " + piece[found.end() :]
+    return None

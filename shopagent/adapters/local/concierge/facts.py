@@ -12,7 +12,6 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
@@ -21,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
-from shopagent.adapters.local.concierge.clauses import by_kind
+from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked
 from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     grams_of,
@@ -34,7 +33,7 @@ from shopagent.adapters.local.concierge.product_data import (
     weighed_variations,
 )
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.text import clean_sentences, stem
+from shopagent.adapters.local.concierge.text import clean_sentences, stem, stems_of, without_name
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.options import fold
 from shopagent.domain.synonyms import builtin_synonyms
@@ -148,6 +147,11 @@ class FactFinder:
         filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
         if filtered or asked.get("inStock") or kind == "stock":
             return [self._stock(d, asked, colour, variation(asked), folded) for d in found]
+        # "what's the difference between them?" (not "battery life difference between them?")
+        asked_on = difference_asked(folded) if len(found) >= 2 else None
+        names = {w for d in found for w in stems_of(d["name"])}
+        if asked_on is not None and not {stem(w) for w in words(asked_on) if w not in STOPWORDS} - names:
+            return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
@@ -254,6 +258,21 @@ class FactFinder:
 
     # -- the description ----------------------------------------------------------------
 
+    async def _difference(self, question: str, d: dict[str, Any]) -> str:
+        """What sets a product apart, for "what's the difference between them?": what it is (its
+        text's first sentences), the sentences about what the shopper added ("for a chubby dog of
+        8"), and its specs."""
+        first = clean_sentences(d.get("description", ""))[:2]
+        relevant, _ = await self._relevant(question, d, alone=False)
+        said = _within(first + [t for t in relevant if t not in first])
+        if d.get("specText"):
+            said.append(self._say_in.spec_list.format(facts=", ".join(d["specText"][:4])))
+        return (
+            self._say_in.quote.format(name=d["name"], text=" ".join(said))
+            if said
+            else self._say_in.not_told.format(name=d["name"])
+        )
+
     async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> tuple[list[str], list[str]]:
         """The description sentences about the question, best first (at most two, short), and the
         ones nearest to it although not about it (in the text's order, short: what is quoted
@@ -267,13 +286,13 @@ class FactFinder:
             return [], []
         # The question's own words count fully; the product's name words and the words a
         # question implies ("last" -> hours) count half.
-        own = _stems(d.get("name", ""))
-        asked = {w for w in _stems(question) if w not in STOPWORDS}
+        own = stems_of(d.get("name", ""))
+        asked = {w for w in stems_of(question) if w not in STOPWORDS}
         implied = ({x for w in asked for x in _IMPLIES.get(w, set())} | self._translated(question)) - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
         weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})
-        stems = [_stems(s) for s in sentences]
+        stems = [stems_of(s) for s in sentences]
         shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
         # "do the EVA sandals run big?": a sentence with only the words that name the product
         # ("a moulded EVA sandal") is not about what is asked of it, when something else is asked.
@@ -282,7 +301,7 @@ class FactFinder:
         beyond_name = asked - own - _WEAK
         if beyond_name and alone:
             shared = [x if found & (beyond_name | implied) else 0.0 for x, found in zip(shared, stems, strict=True)]
-        meaning = await self._closeness(_beyond(question, own), d, sentences)
+        meaning = await self._closeness(without_name(question, own), d, sentences)
         scored = sorted(
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
@@ -337,26 +356,6 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
-
-
-def _stems(text: str) -> set[str]:
-    """The stems of a text's words, a number glued to its unit parted ("7kg" -> 7, kg)."""
-    found: set[str] = set()
-    for word in words(text):
-        glued = _GLUED.fullmatch(word)
-        found.update(stem(part) for part in (glued.groups() if glued else (word,)))
-    return found
-
-
-_GLUED = re.compile(r"(\d+)([^\W\d_]+)")
-
-
-def _beyond(question: str, name: set[str]) -> str:
-    """The question without the words naming the product ("is the linen sundress lined?" -> "is
-    the lined?"): what it asks, for closeness of meaning, which the name's words would otherwise
-    lend to any sentence naming the product; the whole question when little else is left."""
-    kept = [w for w in words(question) if stem(w) not in name]
-    return " ".join(kept) if len([w for w in kept if w not in STOPWORDS]) >= 2 else question
 
 
 def _within(sentences: list[str]) -> list[str]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.domain.options import fold
+from shopagent.domain.text import words
 
 SUMMARY_CHARS = 180
 
@@ -74,3 +76,23 @@ def stem(word: str) -> str:
 
 def instruction(text: str) -> bool:
     return bool(_INSTRUCTION.search(fold(text)))
+
+
+def stems_of(text: str) -> set[str]:
+    """The stems of a text's words, a number glued to its unit parted ("7kg" -> 7, kg)."""
+    found: set[str] = set()
+    for word in words(text):
+        glued = _GLUED.fullmatch(word)
+        found.update(stem(part) for part in (glued.groups() if glued else (word,)))
+    return found
+
+
+_GLUED = re.compile(r"(\d+)([^\W\d_]+)")
+
+
+def without_name(question: str, name: set[str]) -> str:
+    """The question without the words naming the product ("is the linen sundress lined?" -> "is
+    the lined?"): what it asks, for closeness of meaning, which the name's words would otherwise
+    lend to any sentence naming the product; the whole question when little else is left."""
+    kept = [w for w in words(question) if stem(w) not in name]
+    return " ".join(kept) if len([w for w in kept if w not in STOPWORDS]) >= 2 else question
