@@ -298,3 +298,21 @@ async def test_asked_what_it_weighs_after_a_list_for_one_size_the_answer_is_that
     weights = {v["weightGrams"] for v in details["variations"]}
     (in_40,) = {v["weightGrams"] for v in details["variations"] if v.get("size") == "40"}
     assert len(weights) > 1 and f"weighs {in_40} g." in asked.answer, asked.answer
+
+
+async def test_a_colour_it_is_not_made_in_is_said_so_not_sold_out_for_now():
+    speaker = {
+        "name": "Party Speaker",
+        "description": "",
+        "variations": [{"color": "black", "available": 5}, {"color": "red", "available": 0}],
+    }
+    finder = FactFinder(ENGLISH)
+
+    def say_filters(asked):
+        return " in " + " ".join(asked.get("colors", []))
+
+    assert await finder.answer("does it come in blue?", [speaker], {"colors": ["blue"]}, str, say_filters) == [
+        "Party Speaker does not come in blue: only in black, red."
+    ]
+    lines = await finder.answer("is it in stock in red?", [speaker], {"colors": ["red"]}, str, say_filters)
+    assert lines[0].startswith("Party Speaker is not available in red at the moment."), lines

@@ -201,6 +201,8 @@ class FactFinder:
         ]  # fmt: skip
         if named and not colours and not sizes:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
+        if not fitting and (made := _made_in(d, colours, sizes, colour)):
+            return r.not_made_in.format(name=d["name"], what=what, options=", ".join(made))  # never, not "not now"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
             items = ", ".join(stock_item(r, v, colour) for v in available[:8])
@@ -356,6 +358,17 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Callable[[str], str]) -> list[str]:
+    """The colours (or sizes) the product does come in, when none of its variations is in the
+    colour (or size) asked for; empty when it is made so and merely sold out."""
+    variations = d.get("variations", [])
+    if colours and not any(v.get("color") in colours for v in variations):
+        return list(dict.fromkeys(colour(v["color"]) for v in variations if v.get("color")))
+    if sizes and not any(v.get("size") in sizes for v in variations):
+        return list(dict.fromkeys(v["size"] for v in variations if v.get("size")))
+    return []
 
 
 def _within(sentences: list[str]) -> list[str]:

@@ -80,6 +80,7 @@ class Replies:
     not_discounted: str
     stock_yes: str
     stock_no: str
+    not_made_in: str
     store_from: str
     store_link: str
     store_unknown: str
@@ -172,6 +173,7 @@ ENGLISH = Replies(
     not_discounted="{name} is not discounted at the moment: {price}.",
     stock_yes="{name} is available{what}: {items}.",
     stock_no="{name} is not available{what} at the moment.",
+    not_made_in="{name} does not come{what}: only in {options}.",
     store_from="From our page “{title}”: {text}",
     store_link="More: {url}",
     store_unknown="I don't have that information.",
@@ -264,6 +266,7 @@ GERMAN = Replies(
     not_discounted="{name} ist derzeit nicht reduziert: {price}.",
     stock_yes="{name} ist{what} verfügbar: {items}.",
     stock_no="{name} ist{what} derzeit nicht verfügbar.",
+    not_made_in="{name} gibt es nicht{what}, nur in {options}.",
     store_from="Aus unserer Seite „{title}“: {text}",
     store_link="Mehr: {url}",
     store_unknown="Diese Information habe ich leider nicht.",
@@ -357,6 +360,7 @@ FRENCH = Replies(
     not_discounted="{name} n'est pas en promotion en ce moment : {price}.",
     stock_yes="{name} est disponible{what} : {items}.",
     stock_no="{name} n'est pas disponible{what} pour le moment.",
+    not_made_in="{name} n'existe pas{what}, seulement en {options}.",
     store_from="Extrait de notre page « {title} » : {text}",
     store_link="Plus : {url}",
     store_unknown="Je n'ai pas cette information.",
