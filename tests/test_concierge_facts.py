@@ -72,8 +72,23 @@ CRATE = {
     "variations": [],
 }
 
+LOAFER = {
+    "name": "Suede Loafer",
+    "description": "A slip-on loafer in soft suede with a leather sole. The cushioned footbed stays comfortable "
+    "through long days.",
+    "variations": [],
+}
+JUMPER = {
+    "name": "Merino Jumper",
+    "description": "A fine-knit crew neck in extra-fine merino. Soft next to the skin and never itchy.",
+    "variations": [],
+}
+
 # (question, product, a phrase the answer must have, a phrase it must not have)
 CASES = [
+    # German and French words of how a thing feels, in the catalog's English
+    ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
+    ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),
     # the words that name the product are not what is asked of it
     ("do the foam slides run big?", SLIDE, NOT_TOLD, "Foam Pool Slide: A soft"),
     # a number glued to its unit ("7kg") is the number and the unit
