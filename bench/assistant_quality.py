@@ -105,9 +105,9 @@ def conversations_of(trade: str, split: str) -> list[dict]:
     return [c for c in found if split == "all" or c["split"] == split]
 
 
-# tests/data/shown_questions and _2: one question each, asked right after a given list was shown;
-# two batches, each written blind and judged from the catalogs, each split half and half.
-SHOWN_BATCHES = ("shown_questions", "shown_questions_2")
+# tests/data/shown_questions, _2 and _3: one question each, asked right after a given list was shown;
+# three batches, each written blind and judged from the catalogs, each split half and half.
+SHOWN_BATCHES = ("shown_questions", "shown_questions_2", "shown_questions_3")
 
 
 def shown_questions_of(trade: str, split: str) -> list[dict]:

@@ -1,12 +1,15 @@
-"""Draws the lists of this batch: 12 per shop, each 2-4 products of one category, products not
-shown in the first batch (tests/data/shown_questions) preferred; a seeded generator (seed: the
-shop's name and "/2"), so the draw can be repeated. Writes lists.json and lists_for_writer.md
-(each list as a shopper sees it: numbered names, prices, colours, sizes and options)."""
+"""Draws the lists of a batch of shown questions (`python draw_lists.py [BATCH]`, 2 by default):
+12 per shop, each 2-4 products of one category, products not shown in an earlier batch
+(tests/data/shown_questions, shown_questions_2, …) preferred; a seeded generator (seed: the
+shop's name, "/" and the batch), so the draw can be repeated. Writes lists.json and
+lists_for_writer.md into the batch's folder (each list as a shopper sees it: numbered names,
+prices, colours, sizes and options)."""
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,7 +21,10 @@ CATALOGS = {
 }
 PREFIX = {"clothing": "cl", "kitchen": "ki", "electronics": "el", "pets": "pe"}
 LISTS_PER_SHOP = 12
-FIRST = 13  # the first batch has lists 01-12 of each shop
+
+
+def _folder(batch: int) -> Path:
+    return HERE.parent / ("shown_questions" if batch == 1 else f"shown_questions_{batch}")
 
 
 def _products(shop: str) -> list[dict]:
@@ -50,11 +56,13 @@ def line(number: int, p: dict) -> str:
     return text + (" - " + "; ".join(parts) if parts else "")
 
 
-def draw() -> list[dict]:
-    used = {s for lst in json.loads((HERE.parent / "shown_questions" / "lists.json").read_text()) for s in lst["shown"]}
+def draw(batch: int) -> list[dict]:
+    earlier = [json.loads((_folder(n) / "lists.json").read_text()) for n in range(1, batch)]
+    used = {s for lists in earlier for lst in lists for s in lst["shown"]}
+    first = LISTS_PER_SHOP * (batch - 1) + 1  # the first batch has lists 01-12 of each shop
     lists = []
     for shop in CATALOGS:
-        rng = random.Random(f"{shop}/2")  # noqa: S311 - a repeatable draw, not a secret
+        rng = random.Random(f"{shop}/{batch}")  # noqa: S311 - a repeatable draw, not a secret
         products = _products(shop)
         categories = sorted({p["category"] for p in products})
         rng.shuffle(categories)
@@ -68,21 +76,23 @@ def draw() -> list[dict]:
             chosen += rng.sample([p for p in pool if p not in chosen], count - len(chosen))
             rng.shuffle(chosen)
             taken |= {p["slug"] for p in chosen}
-            lists.append({"list": f"{PREFIX[shop]}{FIRST + n:02d}", "shop": shop, "category": category,
+            lists.append({"list": f"{PREFIX[shop]}{first + n:02d}", "shop": shop, "category": category,
                           "shown": [p["slug"] for p in chosen]})  # fmt: skip
     return lists
 
 
-def main() -> None:
-    lists = draw()
-    (HERE / "lists.json").write_text(json.dumps(lists, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+def main(batch: int) -> None:
+    folder = _folder(batch)
+    folder.mkdir(exist_ok=True)
+    lists = draw(batch)
+    (folder / "lists.json").write_text(json.dumps(lists, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     by_slug = {p["slug"]: p for shop in CATALOGS for p in _products(shop)}
     blocks = []
     for lst in lists:
         head = f"### {lst['list']} ({lst['shop']} shop; the shopper had asked for something in: {lst['category']})"
         blocks.append("\n".join([head, *(line(i, by_slug[s]) for i, s in enumerate(lst["shown"], start=1))]))
-    (HERE / "lists_for_writer.md").write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    (folder / "lists_for_writer.md").write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main()
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
