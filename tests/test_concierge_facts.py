@@ -331,3 +331,16 @@ async def test_a_colour_it_is_not_made_in_is_said_so_not_sold_out_for_now():
     ]
     lines = await finder.answer("is it in stock in red?", [speaker], {"colors": ["red"]}, str, say_filters)
     assert lines[0].startswith("Party Speaker is not available in red at the moment."), lines
+
+
+async def test_what_about_the_second_one_with_a_question_answers_the_question(sample_shop):
+    from tests.test_concierge_chat import chat_with
+
+    async with chat_with(sample_shop) as clothing:
+        shopper = clothing()
+        listed = await shopper.say("chelsea boots")
+        asked = await shopper.say("and what about the second one, is it waterproof?")
+        shown = await shopper.say("et la deuxième ?")
+    assert len(listed.listed) >= 2 and asked.answer.startswith(listed.listed[1]), asked.answer
+    assert "Available now" not in asked.answer, asked.answer  # an answer, not the product's card
+    assert "Available now" in shown.answer or "Disponible" in shown.answer, shown.answer  # "et la deuxième ?" shows it

@@ -156,7 +156,8 @@ class Planner:
             return None
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
-        if reading.more or reading.similar or reading.about:
+        # "et pour la deuxième, il y a des joints ?" asks of it; "what about the second one?" shows it
+        if reading.more or reading.similar or (reading.about and not (refs and reading.words)):
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
