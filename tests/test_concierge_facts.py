@@ -327,7 +327,7 @@ async def test_a_colour_it_is_not_made_in_is_said_so_not_sold_out_for_now():
         return " in " + " ".join(asked.get("colors", []))
 
     assert await finder.answer("does it come in blue?", [speaker], {"colors": ["blue"]}, str, say_filters) == [
-        "Party Speaker does not come in blue: only in black, red."
+        "Party Speaker doesn't come in blue: only in black, red."
     ]
     lines = await finder.answer("is it in stock in red?", [speaker], {"colors": ["red"]}, str, say_filters)
     assert lines[0].startswith("Party Speaker is not available in red at the moment."), lines
