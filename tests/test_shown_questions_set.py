@@ -1,4 +1,4 @@
-"""tests/data/shown_questions and shown_questions_2: two batches of 96 questions, each written by
+"""tests/data/shown_questions, shown_questions_2 and _3: three batches of 96 questions, each written by
 someone who saw only the lists shown (names, prices, options), judged by another from the catalogs
 (judging_notes.md). Each batch must stay consistent with the catalogs, the writer's text and its
 split rule, decided before judging."""
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parent / "data"
-BATCHES = [DATA / "shown_questions", DATA / "shown_questions_2"]
+BATCHES = [DATA / "shown_questions", DATA / "shown_questions_2", DATA / "shown_questions_3"]
 CATALOGS = {
     "clothing": Path(__file__).parent.parent / "shopagent" / "sample_data" / "catalog.json",
     **{shop: DATA / shop / "catalog.json" for shop in ("kitchen", "electronics", "pets")},
@@ -64,4 +64,4 @@ def test_every_message_is_the_writers_verbatim(batch):
 
 def test_the_batches_ask_about_different_lists():
     ids = [i["id"] for i in ITEMS]
-    assert len(ids) == len(set(ids)) == 192
+    assert len(ids) == len(set(ids)) == 288
