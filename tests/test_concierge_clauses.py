@@ -31,7 +31,8 @@ def test_a_message_is_parted_into_its_questions(message, questions):
     ("question", "kind"),
     [("how much weight does it take max", "text"), ("how heavy is it", "weight"), ("wie viel wiegt er?", "weight"),
      ("is the peeler ok for left handed people", "text"), ("any left in M?", "stock"),
-     ("how many are left", "stock"), ("how much is a pack", "price"), ("is it on sale", "discount")],
+     ("how many are left", "stock"), ("how much is a pack", "price"), ("is it on sale", "discount"),
+     ("ist das echte seide fur den preis", "text"), ("is it real silk for the price", "text")],
 )  # fmt: skip
 def test_what_a_question_asks_for(question, kind):
     assert kind_of(question) == kind
@@ -97,3 +98,7 @@ async def test_what_sets_products_apart_is_what_each_is_and_its_specs():
         "how long a bag lasts, difference between them?", [KIBBLE, SENIOR], {}, str, lambda _: ""
     )
     assert "seven weeks" in lines[0] and "Specs" not in lines[0], lines
+    # the price they were shown at is no difference asked on
+    lines = await FactFinder(ENGLISH).answer("whats the difference between the two at 89?", [KIBBLE, SENIOR], {}, str,
+                                             lambda _: "")  # fmt: skip
+    assert "Specs: fat 15 %" in lines[0], lines

@@ -89,6 +89,17 @@ CASES = [
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),
+    # a German plural the list has in the singular ("Steckdosen")
+    (
+        "passen die in unsere steckdosen?",
+        {
+            "name": "Mini Plug",
+            "description": "A plug for UK sockets, 13 A. Energy monitoring included.",
+            "variations": [],
+        },
+        "UK sockets",
+        NOT_TOLD,
+    ),
     # the words that name the product are not what is asked of it
     ("do the foam slides run big?", SLIDE, NOT_TOLD, "Foam Pool Slide: A soft"),
     # a number glued to its unit ("7kg") is the number and the unit

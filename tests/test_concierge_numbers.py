@@ -175,3 +175,14 @@ def test_et_is_what_about_only_where_it_opens_the_message(text, about):
 )  # fmt: skip
 def test_a_need_asked_about_is_not_a_request(text, wants):
     assert SHOP.read(text).request is wants, text
+
+
+@pytest.mark.parametrize(
+    ("text", "ordinals", "about_the_shop"),
+    [("do i need to soak it first?", [], False), ("the first one, is it sharp?", [1], False),
+     ("lequel tient la pluie ? je veux pas un truc qui m'arrive aux chevilles", [], False),
+     ("when will it arrive?", [], True)],
+)  # fmt: skip
+def test_first_after_it_and_arriver_a_are_not_what_they_seem(text, ordinals, about_the_shop):
+    reading = SHOP.read(text)
+    assert (reading.ordinals, reading.store_question) == (ordinals, about_the_shop), text

@@ -14,8 +14,9 @@ WEIGHT = re.compile(
     r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
 )
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
+# "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
-    r"\b(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
+    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
     r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)te\w*|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.

@@ -25,6 +25,7 @@ from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPL
 from shopagent.adapters.local.concierge.product_data import (
     grams_of,
     grams_text,
+    made_in,
     named_variations,
     price_said,
     sizes_of,
@@ -150,7 +151,10 @@ class FactFinder:
         # "what's the difference between them?" (not "battery life difference between them?")
         asked_on = difference_asked(folded) if len(found) >= 2 else None
         names = {w for d in found for w in stems_of(d["name"])}
-        if asked_on is not None and not {stem(w) for w in words(asked_on) if w not in STOPWORDS} - names:
+        if (
+            asked_on is not None
+            and not {stem(w) for w in words(asked_on) if w not in STOPWORDS and not w.isdigit()} - names
+        ):
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
@@ -201,7 +205,7 @@ class FactFinder:
         ]  # fmt: skip
         if named and not colours and not sizes:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
-        if not fitting and (made := _made_in(d, colours, sizes, colour)):
+        if not fitting and (made := made_in(d, colours, sizes, colour)):
             return r.not_made_in.format(name=d["name"], what=what, options=", ".join(made))  # never, not "not now"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available:
@@ -342,7 +346,16 @@ class FactFinder:
     def _translated(self, question: str) -> set[str]:
         """The catalog's words for the shopper's nouns the built-in list knows (German and French
         for an English catalog: "Deckel" -> lid, "semelle" -> sole), stemmed."""
-        return {stem(x) for w in words(question) for x in self._nouns.get(w, "").split()}
+        return {stem(x) for w in words(question) for x in self._noun(w).split()}
+
+    def _noun(self, word: str) -> str:
+        """The built-in list's word for `word`, or for it without a plural ending ("Steckdosen")."""
+        found = self._nouns.get(word, "")
+        for end in ("en", "n", "e", "s", "er", "x"):
+            if found or not word.endswith(end) or len(word) - len(end) < 4:
+                continue
+            found = self._nouns.get(word[: -len(end)], "")
+        return found
 
     async def _closeness(self, question: str, d: dict[str, Any], sentences: list[str]) -> list[float]:
         if self._embedder is None:
@@ -358,17 +371,6 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
-
-
-def _made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Callable[[str], str]) -> list[str]:
-    """The colours (or sizes) the product does come in, when none of its variations is in the
-    colour (or size) asked for; empty when it is made so and merely sold out."""
-    variations = d.get("variations", [])
-    if colours and not any(v.get("color") in colours for v in variations):
-        return list(dict.fromkeys(colour(v["color"]) for v in variations if v.get("color")))
-    if sizes and not any(v.get("size") in sizes for v in variations):
-        return list(dict.fromkeys(v["size"] for v in variations if v.get("size")))
-    return []
 
 
 def _within(sentences: list[str]) -> list[str]:

@@ -121,7 +121,7 @@ COMPARE = re.compile(
     r"compar\w*|difference entre|lequel est (?:mieux|meilleur)|laquelle est (?:mieux|meilleure))"
 )
 _ORDINAL_WORDS = {
-    1: r"first|1st|erste[nrsm]?|premiere?s?|1ers?|1eres?",
+    1: r"(?<!it )(?<!them )first|1st|erste[nrsm]?|premiere?s?|1ers?|1eres?",  # not "soak it first"
     2: r"second|2nd|zweite[nrsm]?|deuxiemes?|secondes?|2e|2emes?",
     3: r"third|3rd|dritte[nrsm]?|troisiemes?|3e|3emes?",
     4: r"fourth|4th|vierte[nrsm]?|quatriemes?|4e|4emes?",
@@ -186,8 +186,7 @@ REQUEST_FILLERS = re.compile(
     r"je cherche|je recherche|je voudrais|je veux|avez-vous|avez vous|vous avez|il me faut|"
     r"montrez-moi|montre-moi|auriez-vous|est-ce que vous avez|j'aimerais|j'ai besoin d(?:e|')?)"
 )
-# "how much conditioner do I need?", "wie viel brauche ich?": a need asked about, not a request.
-HOW_MUCH = re.compile(r"^\W*(?:how (?:much|many|long|often)|wie (?:viele?|lange|oft)|combien)\b")
+HOW_MUCH = re.compile(r"^\W*(?:how (?:much|many|long|often)|wie (?:viele?|lange|oft)|combien)\b")  # not a request
 # Compared case-folded but with accents kept, so the French "thé" is not the English "the".
 _STOPWORDS = """
     a an the and or but of for to in on at with by from it its them they these those this that one ones some
@@ -378,8 +377,8 @@ ASKS_ABOUT = re.compile(
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
     r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|pay|paying|payment\w*|paypal|klarna|"
-    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|arrives?|"
-    r"tracking|dispatch\w*|send (?:\w+ )?back|sent back|take (?:it|them) back|"
+    r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|"
+    r"(?<!')arrives?(?!\s+(?:aux?|a)\b)|tracking|dispatch\w*|send (?:\w+ )?back|sent back|take (?:it|them) back|"
     r"(?:which|what) size should (?:i|we) (?:order|get|buy)|sizes? runs?|"
     r"(?:sizing|sizes) (?:run|fit)|fits? (?:small|large|true to size)|"
     r"welche gr(?:o|oe)sse soll|quelle taille (?:dois|prendre)|zur(?:u|ue)ck(?:schick|send|geb)\w*|paket|"

@@ -103,3 +103,14 @@ def size_said(variation: dict[str, Any]) -> str:
     """A variation's size as said to a customer: nothing for a product made in one size."""
     size = str(variation.get("size", ""))
     return "" if size.upper() == "ONE SIZE" else size
+
+
+def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Callable[[str], str]) -> list[str]:
+    """The colours (or sizes) the product does come in, when none of its variations is in the
+    colour (or size) asked for; empty when it is made so and merely sold out."""
+    variations = d.get("variations", [])
+    if colours and not any(v.get("color") in colours for v in variations):
+        return list(dict.fromkeys(colour(v["color"]) for v in variations if v.get("color")))
+    if sizes and not any(v.get("size") in sizes for v in variations):
+        return list(dict.fromkeys(v["size"] for v in variations if v.get("size")))
+    return []
