@@ -67,7 +67,9 @@ SHOWN_QUESTIONS = Path(__file__).parent / "data"
 # two questions no longer turned the message to another product, 42 stated once each kind of question
 # in a message was answered, 47 and 43 once "how much do I need?" was not a request; 44 and 45 of the
 # two once "what is the difference?" was answered with what each product is and its specs.
-TUNE_FLOORS = {"shown_questions": (44, 43), "shown_questions_2": (46, 44)}
+# The third (38 English, 29 German, 29 French), written after all of those: 42 and 37 at first, 43 and
+# 40 once "soak it first", "für den Preis" and German plurals were read right.
+TUNE_FLOORS = {"shown_questions": (44, 43), "shown_questions_2": (46, 44), "shown_questions_3": (42, 39)}
 
 
 @pytest.mark.parametrize("batch", list(TUNE_FLOORS))
