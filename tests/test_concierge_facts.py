@@ -89,6 +89,19 @@ CASES = [
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),
+    # how long it lasts is a time, not a length
+    (
+        "how long does one last before it's shredded?",
+        {
+            "name": "Cardboard Lounger",
+            "description": "A curved lounger of corrugated cardboard.",
+            "specs": {"length_cm": 60},
+            "specText": ["length 60 cm"],
+            "variations": [],
+        },
+        NOT_TOLD,
+        "length 60",
+    ),
     # a German plural the list has in the singular ("Steckdosen")
     (
         "passen die in unsere steckdosen?",

@@ -72,6 +72,7 @@ QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 _IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
 _PROPERTIES = {stem(w) for w in PROPERTIES.split()}
+_HOW_LONG = {stem(w) for w in ("last", "lasts", "halt", "reicht", "dure", "tient")}
 
 
 def _properties_named(asked: set[str]) -> set[str]:
@@ -389,6 +390,8 @@ def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
     asked = {stem(w) for w in words(question) if w not in STOPWORDS}
     # "is the filter loud?": a spec must name loudness, not the filter
     asked = _properties_named(asked) or asked | {x for w in asked for x in _IMPLIES.get(w, set())}
+    if asked & _HOW_LONG:  # "how long does one last?" asks for a time, not a length
+        asked -= {stem("length")}
     texts = d.get("specText") or []
     return [
         text for name, text in zip(d.get("specs", {}), texts, strict=False)

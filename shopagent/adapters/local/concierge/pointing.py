@@ -6,6 +6,7 @@ garlic press, from the shop's and the built-in synonyms)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -28,7 +29,19 @@ def _counts(word: str) -> bool:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in _TOKEN.findall(fold(text)) if _counts(w)}
+    """The words that may name a product; a number counts with its unit ("the 20cm knife", "the 20 cm one")."""
+    tokens = [part for token in _TOKEN.findall(fold(text)) for part in _parted(token)]
+    measured = {t for t, after in itertools.pairwise(tokens) if t.isdigit() and after in _UNITS}
+    return {stem(w) for w in tokens if _counts(w) or w in measured}
+
+
+def _parted(token: str) -> tuple[str, ...]:
+    glued = _GLUED.fullmatch(token)
+    return glued.groups() if glued else (token,)
+
+
+_GLUED = re.compile(r"(\d+)([^\W\d_]+)")
+_UNITS = frozenset({"mm", "cm", "m", "inch", "zoll", "pouces", "kg", "g", "l", "ml", "cl", "gb", "tb", "w", "mah"})
 
 
 def named_products(
@@ -44,12 +57,20 @@ def named_products(
     several = several or bool(_EITHER.search(fold(text)))  # "das Adventure oder das Easy-Walk?"
     said = _stems(text) | _stems(" ".join(also))
     names = [_stems(str(p.get("name", ""))) for p in shown]
+    # "the stone" is the whetstone, "the pan" the saucepan: a word ending a name's word names it too.
+    names = [name | {w for w in said if len(w) >= 4 and any(n.endswith(w) for n in name)} for name in names]
     common = set.intersection(*names) if len(names) > 1 else set()
     hits = [len(said & (name - common)) for name in names]
     best = max(hits)
     if best == 0:
         return [], 0
-    return [p for p, h in zip(shown, hits, strict=True) if (h > 0 if several else h == best)], best
+    # "can the monitor arm hold the 32 inch one?": each named by a word no other shown has.
+    own = [bool(said & (name - set().union(*names[:n], *names[n + 1 :]))) for n, name in enumerate(names)]
+    if several:
+        return [p for p, h in zip(shown, hits, strict=True) if h > 0], best
+    if sum(own) >= 2:
+        return [p for p, o in zip(shown, own, strict=True) if o], best
+    return [p for p, h in zip(shown, hits, strict=True) if h == best], best
 
 
 def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, Any] | None:
