@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
+from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, specs_about
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked
-from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPLIES, STOPWORDS
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     grams_of,
     grams_text,
@@ -70,16 +71,6 @@ _WEAK = {
 _WEAK_WEIGHT = 0.25
 QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
-_IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
-_PROPERTIES = {stem(w) for w in PROPERTIES.split()}
-_HOW_LONG = {stem(w) for w in ("last", "lasts", "halt", "reicht", "dure", "tient")}
-
-
-def _properties_named(asked: set[str]) -> set[str]:
-    """The properties a question (its stems) asks of a product ("is the filter loud?" -> loud)
-    and the words that name them (loud -> db, noise, quiet, watts); empty when it asks none."""
-    properties = asked & _PROPERTIES
-    return properties | {x for w in properties for x in _IMPLIES.get(w, set())}
 
 
 class FactFinder:
@@ -158,7 +149,7 @@ class FactFinder:
         ):
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
-        specs = {d["name"]: facts for d in found if (facts := _specs_about(question, d))}
+        specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
@@ -295,7 +286,7 @@ class FactFinder:
         # question implies ("last" -> hours) count half.
         own = stems_of(d.get("name", ""))
         asked = {w for w in stems_of(question) if w not in STOPWORDS}
-        implied = ({x for w in asked for x in _IMPLIES.get(w, set())} | self._translated(question)) - asked
+        implied = ({x for w in asked for x in IMPLIES.get(w, set())} | self._translated(question)) - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
         weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})
@@ -313,7 +304,7 @@ class FactFinder:
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
         # A property asked of it ("is the filter loud?"): a sentence must name it (or a word it implies).
-        named = _properties_named(asked)
+        named = properties_named(asked)
         about = [
             i for _, overlap, close, i in scored
             if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not named or stems[i] & named))
@@ -382,18 +373,3 @@ def _within(sentences: list[str]) -> list[str]:
             break
         text.append(sentence)
     return text
-
-
-def _specs_about(question: str, d: dict[str, Any]) -> list[str]:
-    """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
-    words it implies name ("how bright is it?" -> lumens)."""
-    asked = {stem(w) for w in words(question) if w not in STOPWORDS}
-    # "is the filter loud?": a spec must name loudness, not the filter
-    asked = _properties_named(asked) or asked | {x for w in asked for x in _IMPLIES.get(w, set())}
-    if asked & _HOW_LONG:  # "how long does one last?" asks for a time, not a length
-        asked -= {stem("length")}
-    texts = d.get("specText") or []
-    return [
-        text for name, text in zip(d.get("specs", {}), texts, strict=False)
-        if {stem(w) for w in name.split("_") if len(w) > 2} & asked
-    ]  # fmt: skip
