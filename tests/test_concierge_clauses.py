@@ -102,3 +102,25 @@ async def test_what_sets_products_apart_is_what_each_is_and_its_specs():
     lines = await FactFinder(ENGLISH).answer("whats the difference between the two at 89?", [KIBBLE, SENIOR], {}, str,
                                              lambda _: "")  # fmt: skip
     assert "Specs: fat 15 %" in lines[0], lines
+
+
+def test_couteaux_is_no_price_and_wieviel_asks():
+    assert kind_of("il tient combien de couteaux ?") == "text" and kind_of("ca coute combien ?") == "price"
+    assert questions_of("geht das mit alexa? und wieviel watt hält die aus") == [
+        "geht das mit alexa?",
+        "und wieviel watt hält die aus",
+    ]
+
+
+async def test_each_of_several_questions_finds_its_own_sentence():
+    plug = {
+        "name": "Mini Plug",
+        "description": "A compact plug for UK sockets that works with Alexa and Google Home. The relay inside is "
+        "quiet.",
+        "variations": [],
+    }
+    other = {"name": "Wall Switch", "description": "A switch for the wall.", "variations": []}
+    lines = await FactFinder(ENGLISH).answer(
+        "does it work with alexa? and is it loud?", [plug, other], {}, str, lambda _: ""
+    )
+    assert "works with Alexa" in lines[0] and "quiet" in lines[0], lines

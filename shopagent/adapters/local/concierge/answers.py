@@ -81,7 +81,7 @@ class Answerer:
             if plan.get("question"):
                 asked = plan.get("asked") or {}
                 lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead,
-                                                 also=plan.get("also") or [])  # fmt: skip
+                                                 also=plan.get("also") or {})  # fmt: skip
                 return say("\n".join(lines), detailed=[d.get("productId") for d in found])
             if len(found) >= 2:
                 return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])

@@ -16,7 +16,7 @@ from shopagent.domain.options import fold
 _SENTENCE_END = re.compile(r"(?<=[?!.])\s+")
 _JOINED = re.compile(
     r"(?:,\s*|,?\s+(?:and|und|et|also|plus)\s+)(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|"
-    r"sind|kann|hat|gibt|est-ce|quel\w*|lequel|laquelle|combien|comment|y a-t-il|il y a)\b)"
+    r"sind|kann|hat|gibt|wieviel\w*|est-ce|quel\w*|lequel|laquelle|combien|comment|y a-t-il|il y a)\b)"
 )
 _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weight does it take?"
     r"\b(?:how much weight|max(?:imum)? (?:weight|load)|weight (?:limit|capacity)|(?:take|hold|carry|support|bear)s? "

@@ -21,7 +21,7 @@ import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, specs_about
-from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked
+from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     grams_of,
@@ -90,7 +90,7 @@ class FactFinder:
         asked: Mapping[str, Any],
         colour: Callable[[str], str],
         variation: Callable[[Mapping[str, Any]], str],
-        also: Sequence[str] = (),
+        also: Mapping[str, str] | Sequence[str] = (),
     ) -> list[str]:
         """The answer's lines: one per product, and a comparison line when one was asked for.
         `asked` holds the filters the question named (colors, sizes, inStock); `colour` and
@@ -100,10 +100,11 @@ class FactFinder:
         parts = by_kind(question)
         lines: list[str] = []
         for kind, part in parts.items():
-            text = " ".join([part, *also]) if kind == "text" or len(parts) == 1 else part
+            text = " ".join([part, *_said_in(part, also)]) if kind == "text" or len(parts) == 1 else part
             # Asked beside other things, the colours and sizes named are the stock question's.
             own = asked if len(parts) == 1 or kind == "stock" else {**asked, "inStock": False, "property": True}
-            lines += await self._answer(kind, text, found, own, colour, variation)
+            asks = [" ".join([q, *_said_in(q, also)]) for q in questions_of(part)] if kind == "text" else []
+            lines += await self._answer(kind, text, found, own, colour, variation, asks)
         return lines
 
     async def _answer(
@@ -114,6 +115,7 @@ class FactFinder:
         asked: Mapping[str, Any],
         colour: Callable[[str], str],
         variation: Callable[[Mapping[str, Any]], str],
+        asks: Sequence[str] = (),
     ) -> list[str]:
         r = self._say_in
         folded = fold(question)
@@ -161,7 +163,7 @@ class FactFinder:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
-            sentences, nearest = await self._relevant(question, d, alone=len(found) == 1)
+            sentences, nearest = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
             if sentences:
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
             if not told:
@@ -271,6 +273,15 @@ class FactFinder:
             else self._say_in.not_told.format(name=d["name"])
         )
 
+    async def _relevant_each(
+        self, questions: Sequence[str], d: dict[str, Any], *, alone: bool
+    ) -> tuple[list[str], list[str]]:
+        """The sentences about each of several questions ("does it work with Alexa? and how many
+        watts does it take?"), one question's not hiding another's; the nearest of the first."""
+        found = [await self._relevant(q, d, alone=alone) for q in questions]
+        sentences = list(dict.fromkeys(t for text, _ in found for t in text))
+        return _within(sentences) or sentences[:1], found[0][1]
+
     async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> tuple[list[str], list[str]]:
         """The description sentences about the question, best first (at most two, short), and the
         ones nearest to it although not about it (in the text's order, short: what is quoted
@@ -363,6 +374,15 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _said_in(question: str, also: Mapping[str, str] | Sequence[str]) -> list[str]:
+    """The catalog's words for the shopper's words of this question (all of them, from a plan
+    kept before they were told apart)."""
+    if not isinstance(also, Mapping):
+        return list(also)
+    said = set(words(question))
+    return [meaning for word, meaning in also.items() if set(words(word)) <= said]
 
 
 def _within(sentences: list[str]) -> list[str]:

@@ -108,15 +108,15 @@ def details_call(
     compare: bool = False,
     question: str = "",
     asked: dict[str, Any] | None = None,
-    also: list[str] | None = None,
+    also: dict[str, str] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
-    catalog's language)."""
+    catalog's language, each shopper's word -> the catalog's)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if question:
-        plan.update(question=question, asked=asked or {}, also=also or [])
+        plan.update(question=question, asked=asked or {}, also=also or {})
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

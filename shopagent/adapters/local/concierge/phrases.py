@@ -329,7 +329,7 @@ QUESTION = re.compile(
     r"en|avec|pour)"
     r"\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
-    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
+    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie(?:viele?)?|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
 )

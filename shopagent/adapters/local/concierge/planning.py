@@ -164,7 +164,7 @@ class Planner:
         if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - _ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
-        by_name, naming = named_products(text, shown, also=synonyms, several=reading.compare)
+        by_name, naming = named_products(text, shown, also=synonyms.values(), several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         if not (reading.question or reading.buy or by_name or refs):
@@ -341,11 +341,11 @@ class Planner:
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
 
-    async def _catalog_synonyms(self, text: str) -> list[str]:
+    async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""
         if self._vocabulary is None:
-            return []
-        return list(dict.fromkeys((await self._vocabulary()).terms(text).corrections.values()))
+            return {}
+        return dict((await self._vocabulary()).terms(text).corrections)
 
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog
