@@ -89,6 +89,18 @@ CASES = [
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),
+    # which size: the sizes it comes in and the sentence of its text that tells them apart
+    (
+        "which size for a labrador?",
+        {
+            "name": "Horn Chew",
+            "description": "A hard, long-lasting chew for strong "
+            "jaws. Take it away once it is small enough to swallow. S is for dogs up to 10 kg, M for 10-25 kg, L over 25 kg.",
+            "variations": [{"size": "S"}, {"size": "M"}, {"size": "L"}],
+        },
+        "L over 25 kg",
+        NOT_TOLD,
+    ),
     # how long it lasts is a time, not a length
     (
         "how long does one last before it's shredded?",

@@ -29,6 +29,7 @@ from shopagent.adapters.local.concierge.product_data import (
     made_in,
     named_variations,
     price_said,
+    size_guide,
     sizes_of,
     stock_item,
     variant_text,
@@ -164,6 +165,8 @@ class FactFinder:
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
             sentences, nearest = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
+            if d in sized:  # "which size for a labrador?": its text's size guide says which
+                sentences = _within(list(dict.fromkeys([*size_guide(d)[:1], *sentences])))
             if sentences:
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
             if not told:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.text import clean_sentences
 from shopagent.domain.options import fold
 from shopagent.domain.prices import price_text
 
@@ -18,6 +19,16 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
     """The sizes a product comes in, in the catalog's order (none for a one-size product)."""
     sizes = dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", []))
     return [s for s in sizes if s and s.upper() != "ONE SIZE"]
+
+
+def size_guide(d: dict[str, Any]) -> list[str]:
+    """The sentences of its text that name two or more of its sizes ("S for dogs up to 10 kg, M
+    10-25 kg, L over 25 kg"): what says which size to take."""
+    sizes = sizes_of(d)
+    return [
+        sentence for sentence in clean_sentences(str(d.get("description", "")))
+        if sum(bool(re.search(rf"(?<![\w.]){re.escape(size)}(?![\w.])", sentence)) for size in sizes) >= 2
+    ]  # fmt: skip
 
 
 def weighed_variations(d: dict[str, Any], sizes: list[str]) -> list[dict[str, Any]]:
