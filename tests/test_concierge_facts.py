@@ -94,8 +94,8 @@ CASES = [
         "which size for a labrador?",
         {
             "name": "Horn Chew",
-            "description": "A hard, long-lasting chew for strong "
-            "jaws. Take it away once it is small enough to swallow. S is for dogs up to 10 kg, M for 10-25 kg, L over 25 kg.",
+            "description": "A hard, long-lasting chew for strong jaws. Take it away once it is small enough to "
+            "swallow. S is for dogs up to 10 kg, M for 10-25 kg, L over 25 kg.",
             "variations": [{"size": "S"}, {"size": "M"}, {"size": "L"}],
         },
         "L over 25 kg",
