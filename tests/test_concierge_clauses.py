@@ -124,3 +124,14 @@ async def test_each_of_several_questions_finds_its_own_sentence():
         "does it work with alexa? and is it loud?", [plug, other], {}, str, lambda _: ""
     )
     assert "works with Alexa" in lines[0] and "quiet" in lines[0], lines
+
+
+async def test_a_question_the_text_does_not_answer_beside_one_it_does_is_said_to_be_untold():
+    kitten = {"name": "Kitten Food", "description": "Dry food for kittens from 8 weeks to 12 months.", "variations": []}
+    lines = await FactFinder(ENGLISH).answer(
+        "is it ok for a kitten of 4 months? how many grams a day?", [kitten], {}, str, lambda _: ""
+    )
+    assert lines == [
+        "Kitten Food: Dry food for kittens from 8 weeks to 12 months. The product information doesn't say anything "
+        "about the rest of your question."
+    ]

@@ -164,11 +164,12 @@ class FactFinder:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
-            sentences, nearest = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
+            sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
             if d in sized:  # "which size for a labrador?": its text's size guide says which
                 sentences = _within(list(dict.fromkeys([*size_guide(d)[:1], *sentences])))
             if sentences:
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
+                told += [r.not_told_rest] if partly and len(found) == 1 else []  # said of the one asked about
             if not told:
                 untold.append((len(lines), d, nearest))
             lines.append(" ".join(told) if told else self._not_told(d, nearest if len(found) == 1 else None))
@@ -278,12 +279,13 @@ class FactFinder:
 
     async def _relevant_each(
         self, questions: Sequence[str], d: dict[str, Any], *, alone: bool
-    ) -> tuple[list[str], list[str]]:
-        """The sentences about each of several questions ("does it work with Alexa? and how many
-        watts does it take?"), one question's not hiding another's; the nearest of the first."""
+    ) -> tuple[list[str], list[str], bool]:
+        """The sentences about each of several questions ("works with Alexa? how many watts?"), one's not
+        hiding another's; the nearest of the first; whether some of them, not all, found nothing."""
         found = [await self._relevant(q, d, alone=alone) for q in questions]
         sentences = list(dict.fromkeys(t for text, _ in found for t in text))
-        return _within(sentences) or sentences[:1], found[0][1]
+        unanswered = [not text for text, _ in found]
+        return _within(sentences) or sentences[:1], found[0][1], any(unanswered) and not all(unanswered)
 
     async def _relevant(self, question: str, d: dict[str, Any], *, alone: bool = True) -> tuple[list[str], list[str]]:
         """The description sentences about the question, best first (at most two, short), and the

@@ -70,6 +70,7 @@ class Replies:
     quoted: str
     not_told: str
     not_told_but: str
+    not_told_rest: str
     quote: str
     weighs: str
     lightest: str
@@ -163,6 +164,7 @@ ENGLISH = Replies(
     quoted="“{text}”",
     not_told="{name}: the product information doesn't say.",
     not_told_but="{name}: the product information doesn't say exactly. What it says: {text}",
+    not_told_rest="The product information doesn't say anything about the rest of your question.",
     quote="{name}: {text}",
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
@@ -256,6 +258,7 @@ GERMAN = Replies(
     quoted="„{text}“",
     not_told="{name}: Das ist in den Produktangaben nicht angegeben.",
     not_told_but="{name}: Das ist in den Produktangaben nicht genau angegeben. Dort steht: {text}",
+    not_told_rest="Zum Rest Ihrer Frage ist in den Produktangaben nichts angegeben.",
     quote="{name}: {text}",
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
@@ -350,6 +353,7 @@ FRENCH = Replies(
     quoted="« {text} »",
     not_told="{name} : les informations du produit ne le précisent pas.",
     not_told_but="{name} : les informations du produit ne le précisent pas exactement. Elles disent : {text}",
+    not_told_rest="Pour le reste de votre question, les informations du produit ne le précisent pas.",
     quote="{name} : {text}",
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
