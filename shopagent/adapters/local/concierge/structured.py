@@ -1,0 +1,145 @@
+"""What the structured fields of a product answer: its weight (in the size asked or listed), its
+stock per colour, size or option, its prices per variation, whether it is on sale, and a link to
+buy it. The description answers the rest (facts.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from shopagent.adapters.local.concierge import asking as ask
+from shopagent.adapters.local.concierge.product_data import (
+    grams_of,
+    grams_text,
+    made_in,
+    named_variations,
+    price_said,
+    stock_item,
+    variant_text,
+    weighed_variations,
+)
+from shopagent.adapters.local.concierge.replies import Replies
+
+
+class StructuredFacts:
+    """Answers from a product's structured fields, in the store language."""
+
+    def __init__(self, replies: Replies, locale: str) -> None:
+        self._say_in = replies
+        self._locale = locale
+
+    def answer(
+        self,
+        kind: str,
+        folded: str,
+        found: list[dict[str, Any]],
+        asked: Mapping[str, Any],
+        colour: Callable[[str], str],
+        variation: Callable[[Mapping[str, Any]], str],
+    ) -> list[str] | None:
+        """The lines answering a question of this kind (folded), or None when the structured
+        fields do not answer it (then the text does)."""
+        r = self._say_in
+        lines: list[str] = []
+        if kind == "buy":
+            return [self.offer(d, named_variations(folded, d, asked), colour) for d in found]
+        if kind == "weight":
+            sizes = asked.get("sizes") or asked.get("listSizes") or []
+            lines += [self.weight(d, sizes) for d in found]
+            weighed = [(w, d) for d in found if (w := grams_of(d, sizes)) is not None]
+            if len(weighed) >= 2 and ask.LIGHTER.search(folded):
+                lines.append(r.lightest.format(name=min(weighed, key=lambda x: x[0])[1]["name"]))
+            return lines
+        if kind == "discount":
+            return [self.discount(d, colour) for d in found]
+        if kind == "price" and any(named_variations(folded, d, asked) for d in found):
+            return [self.variation_prices(d, named_variations(folded, d, asked), colour) for d in found]
+        if kind == "price" and not asked.get("colors") and not asked.get("sizes"):
+            lines += [self.variation_prices(d, d.get("variations", []), colour) for d in found]
+            priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
+            if len(priced) >= 2 and ask.CHEAPER.search(folded):
+                lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
+            return lines
+        filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
+        if filtered or asked.get("inStock") or kind == "stock":
+            return [self.stock(d, asked, colour, variation(asked), folded) for d in found]
+        return None
+
+    def weight(self, d: dict[str, Any], sizes: list[str]) -> str:
+        """What it weighs: in the sizes asked about (or the list was for) when those have a weight."""
+        grams = sorted({v["weightGrams"] for v in weighed_variations(d, sizes)})
+        if not grams:
+            return self._say_in.not_told.format(name=d["name"])
+        weight = grams_text(grams[0]) if len(grams) == 1 else f"{grams_text(grams[0])}\u2013{grams_text(grams[-1])}"
+        return self._say_in.weighs.format(name=d["name"], weight=weight)
+
+    def stock(
+        self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str, question: str
+    ) -> str:
+        r = self._say_in
+        colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
+        named = {id(v) for v in named_variations(question, d, {})}
+        fitting = [
+            v for v in d.get("variations", [])
+            if (not colours or v.get("color") in colours) and (not sizes or v.get("size") in sizes)
+            and (not named or id(v) in named)
+        ]  # fmt: skip
+        if named and not colours and not sizes:
+            what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
+        if not fitting and (made := made_in(d, colours, sizes, colour)):
+            return r.not_made_in.format(name=d["name"], what=what, options=", ".join(made))  # never, not "not now"
+        available = [v for v in fitting if v.get("available", 0) > 0]
+        if available:
+            items = ", ".join(stock_item(r, v, colour) for v in available[:8])
+            return r.stock_yes.format(name=d["name"], what=what, items=items)
+        others = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
+        line = r.stock_no.format(name=d["name"], what=what)
+        if others and (colours or sizes):
+            items = ", ".join(stock_item(r, v, colour) for v in others[:6])
+            line += " " + r.available.format(items=items)
+        return line
+
+    def variation_prices(
+        self, d: dict[str, Any], variations: list[dict[str, Any]], colour: Callable[[str], str]
+    ) -> str:
+        """What the product costs: one price, or each (named) variation's when they differ."""
+        r = self._say_in
+        prices = {
+            price_said(v, r, self._locale, d["currency"]): None
+            for v in variations
+            if v.get("effectivePrice") is not None
+        }
+        if len(prices) <= 1:
+            return r.costs.format(name=d["name"], price=next(iter(prices), None) or price_said(d, r, self._locale))
+        each = dict.fromkeys(
+            f"{variant_text(v, colour)} {price_said(v, r, self._locale, d['currency'])}" for v in variations
+        )
+        return r.costs_each.format(name=d["name"], prices=", ".join(list(each)[:8]))
+
+    def discount(self, d: dict[str, Any], colour: Callable[[str], str]) -> str:
+        """Whether it is on sale: its sale price (was …), the variations that are, or that it is not."""
+        r = self._say_in
+        variations = d.get("variations", [])
+        on_sale = [v for v in variations if v.get("discountedPrice")]
+        if on_sale and len(on_sale) < len(variations):
+            prices = dict.fromkeys(
+                f"{variant_text(v, colour)} {price_said(v, r, self._locale, d['currency'])}" for v in on_sale
+            )
+            return r.on_sale_some.format(name=d["name"], prices=", ".join(list(prices)[:8]))
+        if on_sale or d.get("discountedPrice"):
+            return r.on_sale.format(name=d["name"], price=price_said(d, r, self._locale))
+        return r.not_discounted.format(name=d["name"], price=price_said(d, r, self._locale))
+
+    def offer(self, d: dict[str, Any], named: list[dict[str, Any]], colour: Callable[[str], str]) -> str:
+        """A link to buy: the basket link of the one variation meant (named, or the only one that can be
+        bought), else the product's page."""
+        r = self._say_in
+        available = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
+        candidates = [v for v in named if v.get("available", 0) > 0] or (available if not named else [])
+        if len(candidates) == 1 and candidates[0].get("url"):
+            text = variant_text(candidates[0], colour)
+            return r.buy_here.format(name=d["name"], what=f" ({text})" if text else "", url=candidates[0]["url"])
+        if d.get("url"):
+            return r.see_here.format(name=d["name"], url=d["url"])
+        return r.no_link.format(name=d["name"])
