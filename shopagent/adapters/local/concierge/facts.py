@@ -116,13 +116,7 @@ class FactFinder:
         structured = self._structured.answer(kind, folded, found, asked, colour, variation)
         if structured is not None:
             return structured
-        # "what's the difference between them?" (not "battery life difference between them?")
-        asked_on = difference_asked(folded) if len(found) >= 2 else None
-        names = {w for d in found for w in stems_of(d["name"])}
-        if (
-            asked_on is not None
-            and not {stem(w) for w in words(asked_on) if w not in STOPWORDS and not w.isdigit()} - names
-        ):
+        if len(found) >= 2 and _asks_what_differs(folded, found):
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
@@ -272,6 +266,16 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _asks_what_differs(folded: str, found: list[dict[str, Any]]) -> bool:
+    """ "What's the difference between them?", asked on nothing but the products' names (not
+    "battery life difference between them?", nor the price they were shown at: "the two at 89")."""
+    asked_on = difference_asked(folded)
+    if asked_on is None:
+        return False
+    names = {w for d in found for w in stems_of(d["name"])}
+    return not {stem(w) for w in words(asked_on) if w not in STOPWORDS and not w.isdigit()} - names
 
 
 def _said_in(question: str, also: Mapping[str, str] | Sequence[str]) -> list[str]:
