@@ -122,7 +122,9 @@ async def test_a_request_outliving_the_grace_period_is_cut_off_and_the_stop_is_b
             server.scope.cancel()
             await server.stopped.wait()
             stopped_after = anyio.current_time() - started
-    assert stopped_after < 1.5
+    # The grace period (1 s) and a margin for a loaded machine (1.9 s was seen beside the full
+    # suite); without the cut-off the stop would wait for a handler that never returns.
+    assert stopped_after < 3.0
     outcome = results[0]
     # The handler never finished: the client got an error response or a broken connection.
     assert isinstance(outcome, Exception) or outcome.status_code == 500
