@@ -1,10 +1,12 @@
 """Scale: a generated catalog of N products through the whole pipeline, as a growing shop runs it.
 
-    python bench/scale.py [--products 100000] [--queries 50] [--build-memory-mb 512] [--explain] [--quick]
+    python bench/scale.py [--products 100000] [--queries 50] [--build-memory-mb 512] [--shared-buffers-mb 0]
+                          [--explain] [--quick]
 
 Everything lives in one temporary folder (TMPDIR honoured) removed on exit. It writes a `.json`
 catalog of `--products` products (texts drawn from bench/search.py's shop vocabulary; ~10 % come
-in red, ~1 % in red M in stock, ~0.1 % in purple), starts an embedded PostgreSQL, and reports:
+in red, ~1 % in red M in stock, ~0.1 % in purple), starts an embedded PostgreSQL (with
+`--shared-buffers-mb` as `database.embedded_shared_buffers_mb`: 0 is PostgreSQL's 128 MB), and reports:
 
 - the import: `shopagent catalog import FILE` as its own process, its wall time and peak RSS;
 - the drain: the indexer (hash embeddings, `indexer.*` settings as configured) run here until
@@ -47,6 +49,7 @@ from shopagent.adapters.postgres.search_sql import LEXICAL_ANY, filter_args, lex
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY
 from shopagent.settings import DatabaseSettings, EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
+from shopagent.wiring.database import embedded_options
 from shopagent.wiring.services import open_core, open_indexer, open_search
 from shopagent.wiring.startup import INDEXER_ACTORS
 
@@ -254,25 +257,37 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+async def show(dsn: str, name: str) -> str:
+    import asyncpg
+
+    connection = await asyncpg.connect(dsn)
+    try:
+        return str(await connection.fetchval(f"SHOW {name}"))
+    finally:
+        await connection.close()
+
+
 async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
     catalog = work / "catalog.json"
     began = time.perf_counter()
     write_catalog(catalog, args.products)
     written = time.perf_counter() - began
-    server = EmbeddedPostgres(work / "data")
+    database = DatabaseSettings(command_timeout_seconds=3600.0, embedded_shared_buffers_mb=args.shared_buffers_mb)
+    server = EmbeddedPostgres(work / "data", options=embedded_options(database))
     await anyio.to_thread.run_sync(server.start)
     build_log = BuildLog()
     logging.getLogger("shopagent.indexing").addHandler(build_log)
     logging.getLogger("shopagent.indexing").setLevel(logging.INFO)
     try:
         await ensure_database(server.dsn("postgres"), "bench_scale")
+        say(f"server     shared_buffers {await show(server.dsn('postgres'), 'shared_buffers')}")
         dsn = server.dsn("bench_scale")
         settings = Settings(
             secrets=Secrets(database_url=Secret(dsn)),
             embedding=EmbeddingSettings(model="hash"),
             indexer=IndexerSettings(index_build_memory_mb=args.build_memory_mb),
             # The recall reference is a sequential scan over every chunk (minutes at a million).
-            database=DatabaseSettings(command_timeout_seconds=3600.0),
+            database=database,
         )
         async with open_core(settings, frozenset()):
             pass  # migrated before the import's clock starts
@@ -307,6 +322,12 @@ if __name__ == "__main__":
         type=int,
         default=IndexerSettings().index_build_memory_mb,
         help="indexer.index_build_memory_mb for the HNSW build (the setting's default unless given)",
+    )
+    parser.add_argument(
+        "--shared-buffers-mb",
+        type=int,
+        default=0,
+        help="database.embedded_shared_buffers_mb for the embedded PostgreSQL (0: its default, 128 MB)",
     )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a check that the script runs")
     arguments = parser.parse_args()

@@ -83,3 +83,19 @@ async def test_a_temporary_directory_too_deep_for_the_socket_falls_back_to_tmp(m
     finally:
         await anyio.to_thread.run_sync(server.stop)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize(("megabytes", "expected"), [(0, "128MB"), (200, "200MB")])
+async def test_the_embedded_server_takes_its_shared_buffers_from_the_settings(data_dir, megabytes, expected):
+    from shopagent.settings import DatabaseSettings, RuntimeSettings, Settings
+    from shopagent.wiring.database import open_database
+
+    settings = Settings(
+        database=DatabaseSettings(embedded_shared_buffers_mb=megabytes), runtime=RuntimeSettings(data_dir=str(data_dir))
+    )
+    async with open_database(settings) as dsn:
+        connection = await asyncpg.connect(dsn)
+        try:
+            assert await connection.fetchval("SHOW shared_buffers") == expected
+        finally:
+            await connection.close()

@@ -58,6 +58,9 @@ class DatabaseSettings(Section, frozen=True):
     lock_timeout_seconds: NonNegativeSeconds = 5.0
     idle_in_transaction_timeout_seconds: NonNegativeSeconds = 10.0
     embedded_start_timeout_seconds: Seconds = 60.0
+    # The embedded PostgreSQL's shared buffers in MiB (0 = PostgreSQL's default, 128 MiB). A large
+    # catalog searches fastest when its vector index and chunks fit (bench/README.md, scale.py).
+    embedded_shared_buffers_mb: NonNegativeInt = 0
 
 
 class RuntimeSettings(Section, frozen=True):

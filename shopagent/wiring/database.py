@@ -13,7 +13,7 @@ from shopagent.adapters.postgres.database import check_pgvector, connect, ensure
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.adapters.postgres.migrations import Migration, load_migrations, migrate
 from shopagent.domain.errors import ConfigError, DatabaseError
-from shopagent.settings import Settings, resolve_data_dir
+from shopagent.settings import DatabaseSettings, Settings, resolve_data_dir
 from shopagent.wiring.policies import text_search_config
 
 log = logging.getLogger("shopagent")
@@ -30,7 +30,9 @@ async def open_database(settings: Settings) -> AsyncIterator[str]:
         yield dsn
         return
     server = EmbeddedPostgres(
-        resolve_data_dir(settings), start_timeout=settings.database.embedded_start_timeout_seconds
+        resolve_data_dir(settings),
+        start_timeout=settings.database.embedded_start_timeout_seconds,
+        options=embedded_options(settings.database),
     )
     await anyio.to_thread.run_sync(server.start)
     try:
@@ -43,6 +45,12 @@ async def open_database(settings: Settings) -> AsyncIterator[str]:
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
+
+
+def embedded_options(database: DatabaseSettings) -> dict[str, str]:
+    """The server settings the embedded PostgreSQL starts with (PostgreSQL's defaults otherwise)."""
+    megabytes = database.embedded_shared_buffers_mb
+    return {"shared_buffers": f"{megabytes}MB"} if megabytes else {}
 
 
 async def supervise_embedded(
