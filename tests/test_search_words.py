@@ -131,6 +131,17 @@ def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_ke
     assert own.terms("white trainers").corrections == {}
 
 
+def test_a_phrase_the_catalogs_names_use_in_the_singular_is_kept():
+    synonyms = Synonyms(builtin_synonyms("en"))  # "flip flops" -> "sandals", "rain boots" -> "wellington boots"
+    # A "Maris Flip-Flop" in the category "Sandals".
+    titles = {"flip": 1, "flop": 1, "sandal": 6, "sandals": 9}
+    names_flip_flops = Vocabulary(dict(titles), titles, frozenset(), synonyms)
+    assert names_flip_flops.terms("flip flops").corrections == {}
+    assert names_flip_flops.terms("flip flop").corrections == {}
+    sandals_only = Vocabulary({"sandal": 6, "sandals": 6}, {"sandal": 6, "sandals": 6}, frozenset(), synonyms)
+    assert sandals_only.terms("flip flops").corrections == {"flip flops": "sandals"}
+
+
 def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     synonyms = Synonyms(builtin_synonyms("en"))  # "leash" -> "lead", "Leine" -> "lead", "laisse" -> "lead"
     says_leash = Vocabulary({"leash": 4, "dog": 9}, {"leash": 4, "dog": 9}, frozenset(), synonyms)

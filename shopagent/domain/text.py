@@ -342,7 +342,7 @@ class Synonyms:
         while at < len(query):
             for size in range(min(self._longest, len(query) - at), 0, -1):
                 phrase = " ".join(query[at : at + size])
-                if all(catalog_uses(w) for w in query[at : at + size]):
+                if _names_phrase(query[at : at + size], catalog_uses):
                     continue
                 listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
                 if listed is None:
@@ -384,6 +384,16 @@ class Synonyms:
         used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
         best = max((u for u in used if u[0]), default=None)
         return best[1] if best else replacement
+
+
+def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool]) -> bool:
+    """Whether the catalog's names use every word of a shopper's phrase; the last word of a
+    phrase of two or more may be an English plural of theirs ("flip flops" for a "Flip-Flop").
+    A single word must be as the names have it (a German "Sandalen" is no English "sandal")."""
+    *first, last = phrase
+    if not all(catalog_uses(w) for w in first):
+        return False
+    return catalog_uses(last) or (bool(first) and last.endswith("s") and catalog_uses(last[:-1]))
 
 
 def _singular(phrase: str, listed: Container[str]) -> str | None:
