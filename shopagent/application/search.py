@@ -21,6 +21,7 @@ from shopagent.domain.catalog import CatalogRules, Product, Variation
 from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
+from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -183,6 +184,7 @@ class CatalogSearch:
             vector_ranks={pid: n for n, pid in enumerate(found.vector, start=1)},
             lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
+            amounts=amounts(request.query),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -307,6 +309,7 @@ class _QueryFacts:
     vector_ranks: dict[int, int]
     lexical_ranks: dict[int, int]
     closeness: dict[str, float]
+    amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -330,6 +333,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         modifier_missing=any(
             n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in named
         ),
+        other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
     )
 
 

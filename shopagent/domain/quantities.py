@@ -1,0 +1,48 @@
+"""Amounts with a unit in a text ("2TB", "65 W", "20000mAh", "1 litre", "24 cm"), to tell a product
+whose name states another amount of what a shopper asked for ("2tb hard drive" against a
+"Portable Hard Drive 4TB").
+
+Only units that measure one thing count, each turned into a base unit (litres into millilitres,
+terabytes into gigabytes, ...), so "1l" and "1000 ml" are the same amount. Inches count only
+written as "inch" or '"' ("2 in 1" is no length).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# unit as written -> (base unit, factor)
+_UNITS: Mapping[str, tuple[str, float]] = {
+    "tb": ("gb", 1000.0), "gb": ("gb", 1.0), "mah": ("mah", 1.0), "wh": ("wh", 1.0), "w": ("w", 1.0),
+    "v": ("v", 1.0), "mm": ("mm", 1.0), "cm": ("mm", 10.0), "m": ("mm", 1000.0), "ml": ("ml", 1.0),
+    "cl": ("ml", 10.0), "l": ("ml", 1000.0), "litre": ("ml", 1000.0), "litres": ("ml", 1000.0),
+    "liter": ("ml", 1000.0), "liters": ("ml", 1000.0), "g": ("g", 1.0), "kg": ("g", 1000.0),
+    "inch": ("in", 1.0), "inches": ("in", 1.0), '"': ("in", 1.0), "hz": ("hz", 1.0), "lm": ("lm", 1.0),
+}  # fmt: skip
+_AMOUNT = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(" + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True)) + r")(?!\w)",
+    re.IGNORECASE,
+)
+_SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "2,0 l")
+
+
+def amounts(text: str) -> dict[str, frozenset[float]]:
+    """The amounts `text` states, by base unit."""
+    found: dict[str, set[float]] = {}
+    for number, unit in _AMOUNT.findall(text):
+        base, factor = _UNITS[unit.lower()]
+        found.setdefault(base, set()).add(float(number.replace(",", ".")) * factor)
+    return {unit: frozenset(values) for unit, values in found.items()}
+
+
+def other_amount(asked: Mapping[str, frozenset[float]], stated: Mapping[str, frozenset[float]]) -> bool:
+    """Whether a text stating `stated` names, in a unit the shopper asked an amount of, only
+    other amounts than the one asked ("4TB" for "2tb"); a text stating none of that unit does not."""
+    return any(
+        unit in stated and not any(_same(a, s) for a in wanted for s in stated[unit]) for unit, wanted in asked.items()
+    )
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= _SAME * max(abs(a), abs(b))

@@ -1,0 +1,86 @@
+"""A product whose name states another amount than the shopper asked for ("Hard Drive 4TB" for
+"2tb hard drive") is not a strong match, and the one stating the asked amount comes first."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shopagent.domain.quantities import amounts, other_amount
+from tests.conftest import _indexed_shop
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vault Portable Hard Drive 4TB", {"gb": {4000.0}}),
+        ("2tb external hard drive", {"gb": {2000.0}}),
+        ("1000 GB SSD", {"gb": {1000.0}}),
+        ("PowerCore 20000mAh power bank, 65 W", {"mah": {20000.0}, "w": {65.0}}),
+        ("water bowl 1 litre / 1,5 l", {"ml": {1000.0, 1500.0}}),
+        ("Frying Pan 24 cm and a 200mm lid", {"mm": {240.0, 200.0}}),
+        ('a 13" laptop sleeve, 14 inch too', {"in": {13.0, 14.0}}),
+        ("7-in-1 USB-C hub, 2 in 1 cable", {}),  # no inches
+        ("4K smart TV with 3 HDMI ports", {}),
+        ("L55 4k", {}),
+    ],
+)
+def test_amounts_with_a_unit_are_read_in_base_units(text, expected):
+    assert amounts(text) == {unit: frozenset(values) for unit, values in expected.items()}
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "other"),
+    [
+        ("2tb external hard drive", "Vault Portable Hard Drive 4TB", True),
+        ("2tb external hard drive", "Vault Portable Hard Drive 2TB", False),
+        ("1tb ssd", "Rover Portable SSD 1000GB", False),
+        ("65w charger", "Ampwell 20W USB-C Charger", True),
+        ("65w charger", "Ampwell USB-C Charger", False),  # states no wattage: no evidence either way
+        ("20cm saucepan", "Tri-Ply Saucepan 16 cm / 20 cm", False),
+        ("2tb drive 1 litre", "Vault Portable Hard Drive 2TB", False),  # no litres named: nothing to differ
+    ],
+)
+def test_only_another_amount_of_an_asked_unit_differs(query, name, other):
+    assert other_amount(amounts(query), amounts(name)) is other
+
+
+DRIVES = [
+    ("vault-2tb", "Vault Portable Hard Drive 2TB", "Hard drives", "A pocket hard drive for backups over USB-C."),
+    ("vault-4tb", "Vault Portable Hard Drive 4TB", "Hard drives", "A pocket hard drive for backups over USB-C."),
+    ("rover-1tb", "Rover Rugged Portable SSD 1TB", "Hard drives", "A rugged solid state drive, drop-proof to 2 m."),
+    ("ampwell-65w", "Ampwell 65W USB-C Charger", "Chargers", "Charges a laptop, a tablet and a phone at once."),
+    ("ampwell-20w", "Ampwell 20W USB-C Charger", "Chargers", "A compact fast charger for phones."),
+]
+
+
+@pytest.fixture(scope="module")
+async def drive_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [
+        {"slug": slug, "name": name, "category": category, "description": description, "brand": name.split()[0],
+         "material": "plastic", "price": "79.00", "discountPrice": None, "rating": 4.4, "mainImage": None, "images": [],
+         "variations": [{"color": "black", "size": "ONE SIZE", "quantity": 5, "reserved": 0, "weightGrams": 200}]}
+        for slug, name, category, description in DRIVES
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("drives") / "catalog.json"
+    path.write_text(json.dumps(products))
+    async for services in _indexed_shop(embedded_pg, template_db, path):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "first", "not_strong"),
+    [
+        ("2tb external hard drive", "vault-2tb", "vault-4tb"),
+        ("4TB portable hard drive", "vault-4tb", "vault-2tb"),
+        ("65w charger", "ampwell-65w", "ampwell-20w"),
+        ("a 20 W charger for my phone", "ampwell-20w", "ampwell-65w"),
+    ],
+)
+async def test_the_asked_amount_comes_first_and_another_is_never_strong(drive_shop, query, first, not_strong):
+    result = await drive_shop.search.search(drive_shop.search.request(query, 5))
+    found = [(p.slug, p.match) for p in result.products]
+    assert found[0][0] == first, found
+    assert dict(found)[not_strong] != "strong", found
