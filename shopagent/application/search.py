@@ -185,9 +185,13 @@ class CatalogSearch:
             lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
             amounts=amounts(request.query),
+            colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
+
+    def _colors_named(self, words: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(color for word in words if (color := self.rules.color(word)) is not None)
 
     async def _category_closeness(self, vector: np.ndarray | None, categories: set[str]) -> dict[str, float]:
         """Each category's cosine to the query, minus the best one's (0 for the closest)."""
@@ -310,6 +314,7 @@ class _QueryFacts:
     lexical_ranks: dict[int, int]
     closeness: dict[str, float]
     amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
+    colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -334,6 +339,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in named
         ),
         other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
+        other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
     )
 
 

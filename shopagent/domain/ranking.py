@@ -72,6 +72,7 @@ class Evidence:
     head_unknown: bool = False  # no product's text uses the query's head word
     head_in_title: bool = False  # ... in its name, category, brand or material
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of
+    other_color: bool = False  # the query's words name colours and it comes in none of them
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -132,7 +133,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with four rules the data must never
+    """Strong and partial by the fitted relevance, with five rules the data must never
     overrule. At most partial is a product
     - of the kind asked for whose text lacks the word that qualifies that kind in the query (a
       bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike");
@@ -142,7 +143,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
       it is close in meaning;
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
-      hard drive", a 24 cm pan for "20cm pan").
+      hard drive", a 24 cm pan for "20cm pan");
+    - that comes in colours, none of them one the query's words name ("red harness" for a
+      harness made in black and blue; a colour filter instead lets no such product through).
     A product not yet embedded is never strong."""
     if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model):
         return Match.STRONG
@@ -153,7 +156,7 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
 
 def _capped(e: Evidence, model: GradeModel) -> bool:
     distance = e.distance if e.distance is not None else 2.0
-    if e.modifier_missing or e.other_amount:
+    if e.modifier_missing or e.other_amount or e.other_color:
         return True
     if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
         return True

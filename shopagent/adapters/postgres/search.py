@@ -290,6 +290,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         category_terms=frozenset(n - 1 for n in row["category_terms"]),
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
+        made_in=frozenset(row["made_in"]),
         sizes=list(row["sizes"]),
         options=list(row["options"]),
         prices_vary=row["prices_vary"],

@@ -118,7 +118,8 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t) AS content_terms,
-       v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.sizes, '{}') AS sizes,
+       v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
+       coalesce(v.sizes, '{}') AS sizes,
        coalesce(v.options, '{}') AS options
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
@@ -127,6 +128,7 @@ CROSS JOIN LATERAL (
     SELECT coalesce(sum(v.quantity - v.reserved) FILTER (WHERE {asked_v}), 0) AS available,
            array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved AND v.color <> '')
                AS colors,
+           array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.color <> '') AS made_in,
            array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved AND v.size <> '')
                AS sizes,
            array_agg(v.options ORDER BY v.variant_key) FILTER (WHERE v.quantity > v.reserved AND v.options <> '{}')

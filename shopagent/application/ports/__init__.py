@@ -160,6 +160,7 @@ class CandidateRow:
     prices_vary: bool = False  # its variations sell at different prices (`price` is the asked one's)
     url: str | None = None  # the product's page, as the catalog gives it
     external_id: str | None = None
+    made_in: frozenset[str] = frozenset()  # every colour it comes in, in stock or not
 
 
 @dataclass(frozen=True)
