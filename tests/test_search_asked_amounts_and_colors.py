@@ -121,3 +121,13 @@ async def test_a_product_in_none_of_the_colours_named_is_never_strong(harness_sh
     # Without a colour in its words the query holds no product's colours against it.
     plain = await search.search(search.request("dog harness", 5))
     assert {p.match for p in plain.products} == {"strong"}, [(p.slug, p.match) for p in plain.products]
+
+
+@pytest.mark.anyio
+async def test_praise_before_the_thing_asked_for_does_not_count_as_another_kind_of_it(harness_shop):
+    # "comfy" says how the harness should be, not which kind: no harness text says "comfy", and
+    # that does not make them harnesses of another kind (as "motorbike" does for a bicycle helmet).
+    search = harness_shop.search
+    for query in ("comfy harness", "a good harness", "bon harnais", "harnais confortable"):
+        found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+        assert found and all(match == "strong" for _, match in found), (query, found)

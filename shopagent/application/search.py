@@ -22,6 +22,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
+from shopagent.domain.query_words import head_word, modifiers
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -175,12 +176,12 @@ class CatalogSearch:
         )
         # The words that describe the item: numbers, colours and sizes are filters' business.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))
-        head = _head(terms.terms, wanted)
+        head = head_word(terms.terms, wanted)
         query = _QueryFacts(
             wanted=frozenset(wanted),
             head=head,
             head_unknown=head is not None and not vocabulary.uses(terms.terms[head]),
-            modifiers={n: n - 1 for n in wanted if n - 1 in wanted},
+            modifiers=modifiers(terms.terms, wanted),
             vector_ranks={pid: n for n, pid in enumerate(found.vector, start=1)},
             lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
@@ -280,26 +281,6 @@ def _variation_details(product: Product, v: Variation, links: StoreLinks) -> Var
 
 
 _MAX_KEPT_CATEGORIES = 10_000
-# Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
-# eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
-_QUALIFIERS = frozenset({
-    "for", "with", "to", "at", "in", "on", "under", "from", "that", "who", "which", "when", "because", "like",
-    "fur", "mit", "zum", "zur", "bei", "unter", "von", "als",
-    "pour", "avec", "sans", "sous", "chez", "qui", "que", "quand",
-})  # fmt: skip
-
-
-def _head(terms: tuple[str, ...], wanted: list[int]) -> int | None:
-    """The query's head word: the last descriptive word before the first qualifier after one."""
-    if not wanted:
-        return None
-    head = None
-    for n, term in enumerate(terms):
-        if term in _QUALIFIERS and head is not None:
-            break
-        if n in wanted:
-            head = n
-    return head if head is not None else wanted[-1]
 
 
 @dataclass(frozen=True)

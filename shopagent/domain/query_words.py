@@ -1,0 +1,46 @@
+"""How a search query's words are read: which word names the thing asked for (its head) and
+which words before another say which kind of it (its modifiers)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
+# eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
+QUALIFIERS = frozenset({
+    "for", "with", "to", "at", "in", "on", "under", "from", "that", "who", "which", "when", "because", "like",
+    "fur", "mit", "zum", "zur", "bei", "unter", "von", "als",
+    "pour", "avec", "sans", "sous", "chez", "qui", "que", "quand",
+})  # fmt: skip
+
+
+# Words that say how good or pleasant a thing is, not which kind it is: "comfy sandals" asks for
+# sandals (a sandal whose text lacks "comfy" is still of the kind), "motorbike helmet" does not
+# ask for any helmet.
+PRAISE = frozenset({
+    "good", "great", "nice", "best", "decent", "lovely", "pretty", "cute", "cool", "comfy", "comfortable",
+    "cheap", "affordable", "quality", "proper", "simple", "basic", "gut", "gute", "guter", "gutes", "schon",
+    "schone", "schoner", "bequem", "bequeme", "bequemen", "gunstig", "gunstige", "bon", "bonne", "bons",
+    "bonnes", "joli", "jolie", "confortable", "confortables",
+})  # fmt: skip
+
+
+def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
+    """The query's head word: the last descriptive word before the first qualifier after one."""
+    if not wanted:
+        return None
+    head = None
+    for n, term in enumerate(terms):
+        if term in QUALIFIERS and head is not None:
+            break
+        if n in wanted:
+            head = n
+    return head if head is not None else wanted[-1]
+
+
+def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
+    """Each descriptive word's position -> the descriptive word just before it, where that word
+    may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
+    sandals")."""
+    kept = set(wanted)
+    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE}
