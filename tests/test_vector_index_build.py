@@ -1,5 +1,5 @@
 """The vector index build: memory sized from the chunk count, PostgreSQL's notices in our log,
-and its progress in the index status."""
+its progress in the index status, and no lock timeout cutting it short."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from pgvector import Vector
 from pgvector.asyncpg import register_vector
 
-from shopagent.adapters.postgres.database import open_pool
+from shopagent.adapters.postgres.database import open_pool, session_limits
 from shopagent.adapters.postgres.vector_index import PostgresVectorIndexAdmin, build_memory_mb, ensure_vector_index
 from shopagent.application.ports import IndexBuild, VectorIndexSpec
 from tests.helpers import eventually
@@ -94,3 +94,49 @@ async def test_index_status_shows_a_build_in_progress(database):
             await writer.close()
         state = await admin.state(MODEL)
         assert state.ready and state.building is None
+
+
+@pytest.mark.db
+@pytest.mark.anyio
+async def test_a_build_outwaits_a_transaction_longer_than_the_lock_timeout(database):
+    """A concurrent build waits for the transactions open when it starts (at a million products
+    a vocabulary refresh runs for seconds); the connections' lock timeout (`database.
+    lock_timeout_seconds`, there for row locks) must not cancel a build of many minutes there."""
+    await _chunks(database, 200)
+    limits = session_limits(lock_timeout=0.2, idle_in_transaction_timeout=0)
+    async with open_pool(
+        database, min_size=1, max_size=3, connect_timeout=10, command_timeout=60, server_settings=limits
+    ) as pool:
+        admin = PostgresVectorIndexAdmin(pool)
+        outcome: list[object] = []
+        finished = anyio.Event()
+
+        async def build() -> None:
+            try:
+                outcome.append(await admin.build(MODEL, DIM, VectorIndexSpec()))
+            except Exception as exc:
+                outcome.append(exc)
+            finally:
+                finished.set()
+
+        async def waiting_or_finished() -> bool:
+            return finished.is_set() or "waiting" in ((await admin.state(MODEL)).building or "")
+
+        writer = await asyncpg.connect(database)
+        try:
+            transaction = writer.transaction()
+            await transaction.start()
+            await writer.execute(
+                "UPDATE product_chunk SET content = 'y' WHERE ctid = (SELECT min(ctid) FROM product_chunk)"
+            )
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(build)
+                await eventually(waiting_or_finished, timeout=30)
+                # Five times the lock timeout: a build that gives up at its lock timeout has by then.
+                with anyio.move_on_after(1.0):
+                    await finished.wait()
+                await transaction.commit()
+        finally:
+            await writer.close()
+        assert outcome == [IndexBuild.BUILT], outcome
+        assert (await admin.state(MODEL)).ready

@@ -83,6 +83,10 @@ async def ensure_vector_index(
         if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _VECTOR_INDEX_LOCK):
             return IndexBuild.BUSY
         try:
+            # A concurrent build or drop waits for every transaction open when it starts (a
+            # vocabulary refresh runs for seconds at a million products): the connections' lock
+            # timeout, meant for row locks, must not throw minutes of building away there.
+            await conn.execute("SET lock_timeout = 0")
             validity = await _index_validity(conn, name)
             if validity:
                 return IndexBuild.EXISTED  # another process built it just now
@@ -115,7 +119,7 @@ async def ensure_vector_index(
             # pg_advisory_unlock_all) anyway, and a broken one is discarded.
             conn.remove_log_listener(_log_notice)
             with contextlib.suppress(Exception):
-                await conn.execute("RESET maintenance_work_mem; RESET statement_timeout")
+                await conn.execute("RESET maintenance_work_mem; RESET statement_timeout; RESET lock_timeout")
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
     return IndexBuild.BUILT
 
@@ -180,10 +184,12 @@ async def drop_vector_index(pool: ConnectionPool, model: str) -> bool:
         try:
             if await _index_validity(conn, name) is None:
                 return False
+            await conn.execute("SET lock_timeout = 0")  # as in a build
             await conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"', timeout=_BUILD_TIMEOUT_SECONDS)
             return True
         finally:
             with contextlib.suppress(Exception):  # as above
+                await conn.execute("RESET lock_timeout")
                 await conn.execute("SELECT pg_advisory_unlock($1)", _VECTOR_INDEX_LOCK)
 
 
