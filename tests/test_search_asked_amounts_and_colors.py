@@ -56,17 +56,28 @@ DRIVES = [
 ]
 
 
-@pytest.fixture(scope="module")
-async def drive_shop(embedded_pg, template_db, tmp_path_factory):
-    products = [
-        {"slug": slug, "name": name, "category": category, "description": description, "brand": name.split()[0],
-         "material": "plastic", "price": "79.00", "discountPrice": None, "rating": 4.4, "mainImage": None, "images": [],
-         "variations": [{"color": "black", "size": "ONE SIZE", "quantity": 5, "reserved": 0, "weightGrams": 200}]}
-        for slug, name, category, description in DRIVES
-    ]  # fmt: skip
-    path = tmp_path_factory.mktemp("drives") / "catalog.json"
+def product(slug: str, name: str, category: str, description: str, colors: dict[str, int]) -> dict:
+    """A product in the catalog file's shape, one variation a colour (colour -> units in stock)."""
+    return {
+        "slug": slug, "name": name, "category": category, "description": description, "brand": name.split()[0],
+        "material": "nylon", "price": "29.00", "discountPrice": None, "rating": 4.4, "mainImage": None, "images": [],
+        "variations": [
+            {"color": c, "size": "M", "quantity": n, "reserved": 0, "weightGrams": 200} for c, n in colors.items()
+        ],
+    }  # fmt: skip
+
+
+async def indexed(embedded_pg, template_db, tmp_path_factory, products: list[dict]):
+    path = tmp_path_factory.mktemp("shop") / "catalog.json"
     path.write_text(json.dumps(products))
     async for services in _indexed_shop(embedded_pg, template_db, path):
+        yield services
+
+
+@pytest.fixture(scope="module")
+async def drive_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"black": 5}) for item in DRIVES]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
         yield services
 
 
@@ -96,17 +107,13 @@ HARNESSES = [
 
 @pytest.fixture(scope="module")
 async def harness_shop(embedded_pg, template_db, tmp_path_factory):
+    about = "A dog harness with two lead rings and reflective stitching."
+    # Red sold out: the classic harness still comes in red.
     products = [
-        {"slug": slug, "name": name, "category": "Harnesses", "brand": "Trailhound", "material": "nylon",
-         "description": "A dog harness with two lead rings and reflective stitching.", "price": "29.00",
-         "discountPrice": None, "rating": 4.4, "mainImage": None, "images": [],
-         "variations": [{"color": color, "size": "M", "quantity": 0 if color == "red" else 4, "reserved": 0,
-                         "weightGrams": 200} for color in colors]}
+        product(slug, name, "Harnesses", about, {c: 0 if c == "red" else 4 for c in colors})
         for slug, name, colors in HARNESSES
-    ]  # fmt: skip
-    path = tmp_path_factory.mktemp("harnesses") / "catalog.json"
-    path.write_text(json.dumps(products))
-    async for services in _indexed_shop(embedded_pg, template_db, path):
+    ]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
         yield services
 
 
