@@ -3,12 +3,15 @@ its progress in the index status, and no lock timeout cutting it short."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 
 import anyio
 import asyncpg
 import numpy as np
 import pytest
+from asyncpg.transaction import Transaction
 from pgvector import Vector
 from pgvector.asyncpg import register_vector
 
@@ -52,6 +55,22 @@ async def _chunks(dsn: str, count: int) -> None:
         await conn.close()
 
 
+@contextlib.asynccontextmanager
+async def chunk_write_open(dsn: str) -> AsyncIterator[Transaction]:
+    """A chunk written in a transaction left open (a concurrent build waits for it) until the
+    caller commits it; the connection is closed on leaving."""
+    writer = await asyncpg.connect(dsn)
+    try:
+        transaction = writer.transaction()
+        await transaction.start()
+        await writer.execute(
+            "UPDATE product_chunk SET content = 'y' WHERE ctid = (SELECT min(ctid) FROM product_chunk)"
+        )
+        yield transaction
+    finally:
+        await writer.close()
+
+
 @pytest.mark.db
 @pytest.mark.anyio
 async def test_a_build_given_too_little_memory_warns_with_the_setting_and_logs_pgvectors_notice(database, caplog):
@@ -72,26 +91,17 @@ async def test_index_status_shows_a_build_in_progress(database):
     await _chunks(database, 200)
     async with open_pool(database, min_size=1, max_size=3, connect_timeout=10, command_timeout=60) as pool:
         admin = PostgresVectorIndexAdmin(pool)
-        writer = await asyncpg.connect(database)
-        try:
-            # A chunk write still open: a concurrent build waits for it, in a phase it reports.
-            transaction = writer.transaction()
-            await transaction.start()
-            await writer.execute(
-                "UPDATE product_chunk SET content = 'y' WHERE ctid = (SELECT min(ctid) FROM product_chunk)"
-            )
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(admin.build, MODEL, DIM, VectorIndexSpec())
+        # A chunk write still open: a concurrent build waits for it, in a phase it reports.
+        async with chunk_write_open(database) as transaction, anyio.create_task_group() as tg:
+            tg.start_soon(admin.build, MODEL, DIM, VectorIndexSpec())
 
-                async def building() -> str | None:
-                    return (await admin.state(MODEL)).building
+            async def building() -> str | None:
+                return (await admin.state(MODEL)).building
 
-                phase = await eventually(building, timeout=30)
-                assert "waiting" in phase, phase
-                assert not (await admin.state(MODEL)).ready
-                await transaction.commit()
-        finally:
-            await writer.close()
+            phase = await eventually(building, timeout=30)
+            assert "waiting" in phase, phase
+            assert not (await admin.state(MODEL)).ready
+            await transaction.commit()
         state = await admin.state(MODEL)
         assert state.ready and state.building is None
 
@@ -122,21 +132,12 @@ async def test_a_build_outwaits_a_transaction_longer_than_the_lock_timeout(datab
         async def waiting_or_finished() -> bool:
             return finished.is_set() or "waiting" in ((await admin.state(MODEL)).building or "")
 
-        writer = await asyncpg.connect(database)
-        try:
-            transaction = writer.transaction()
-            await transaction.start()
-            await writer.execute(
-                "UPDATE product_chunk SET content = 'y' WHERE ctid = (SELECT min(ctid) FROM product_chunk)"
-            )
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(build)
-                await eventually(waiting_or_finished, timeout=30)
-                # Five times the lock timeout: a build that gives up at its lock timeout has by then.
-                with anyio.move_on_after(1.0):
-                    await finished.wait()
-                await transaction.commit()
-        finally:
-            await writer.close()
+        async with chunk_write_open(database) as transaction, anyio.create_task_group() as tg:
+            tg.start_soon(build)
+            await eventually(waiting_or_finished, timeout=30)
+            # Five times the lock timeout: a build that gives up at its lock timeout has by then.
+            with anyio.move_on_after(1.0):
+                await finished.wait()
+            await transaction.commit()
         assert outcome == [IndexBuild.BUILT], outcome
         assert (await admin.state(MODEL)).ready
