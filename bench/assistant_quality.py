@@ -200,6 +200,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
                 rows.append({
                     "answerable": bool(acceptable), "first_fits": bool(listed) and listed[0] in acceptable,
                     "not_carried": bool(NOT_CARRIED.search(answer)),
+                    "residue": j.residue(answer, line["query"]) if hasattr(j, "residue") else [],
                     "honest": not any(n in strong for n in listed), "query": line["query"], "answer": answer,
                 })  # fmt: skip
             for conversation in conversations:
@@ -207,7 +208,8 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
             asked = [await j.ask_about_shown(q, agent, tools, catalog, times) for q in shown_questions_of(trade, split)]
     turns = [
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
-         "wrong_not_carried": o.wrong_not_carried, "say": o.say, "reply": o.reply, "problems": o.problems,
+         "wrong_not_carried": o.wrong_not_carried, "residue": getattr(o, "residue", []), "say": o.say,
+         "reply": o.reply, "problems": o.problems,
          "answer": o.answer}
         for o in outcomes
     ]  # fmt: skip
@@ -219,8 +221,10 @@ def share(items: list, test) -> str:
 
 
 def tables(results: list[dict]) -> None:
-    out = [("trade", "queries", "first fits", "wrong 'not carried'", "honest (unanswerable)")]
-    conv = [("trade", "turns", "pass", "facts stated", "right earlier item", "wrong 'not carried'", "ungrounded")]
+    out = [("trade", "queries", "first fits", "wrong 'not carried'", "honest (unanswerable)", "residue")]
+    conv = [
+        ("trade", "turns", "pass", "facts stated", "right earlier item", "wrong 'not carried'", "residue", "ungrounded")
+    ]
     groups: dict[str, list[dict]] = defaultdict(list)
     for result in results:
         groups[result["trade"]].append(result)
@@ -230,14 +234,17 @@ def tables(results: list[dict]) -> None:
         answerable = [q for q in queries if q["answerable"]]
         others = [q for q in queries if not q["answerable"]]
         out.append((trade, str(len(queries)), share(answerable, lambda q: q["first_fits"]),
-                    share(answerable, lambda q: q["not_carried"]), share(others, lambda q: q["honest"])))  # fmt: skip
+                    share(answerable, lambda q: q["not_carried"]), share(others, lambda q: q["honest"]),
+                    share(queries, lambda q: bool(q.get("residue")))))  # fmt: skip
         turns = [t for r in items for t in r["turns"]]
         facts = [t for t in turns if t["facts_ok"] is not None]
         earlier = [t for t in turns if t["earlier_ok"] is not None]
         products = [t for t in turns if t["reply"] == "products"]
+        listing = [t for t in turns if t["reply"] in ("products", "nomatch")]
         conv.append((trade, str(len(turns)), share(turns, lambda t: t["passed"]),
                      share(facts, lambda t: t["facts_ok"]), share(earlier, lambda t: t["earlier_ok"]),
                      share(products, lambda t: t["wrong_not_carried"]),
+                     share(listing, lambda t: bool(t.get("residue"))),
                      str(sum(not t["grounded"] for t in turns))))  # fmt: skip
     shown: dict[str, list[tuple[str, ...]]] = {}
     for batch in SHOWN_BATCHES:
@@ -305,7 +312,7 @@ def main() -> None:
     if args.show:
         for result in results:
             for q in result["queries"]:
-                if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]):
+                if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]) or q["residue"]:
                     print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
     if args.show or args.trace:
         for result in results:

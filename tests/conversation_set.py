@@ -17,11 +17,14 @@ What a turn must do (expect.reply):
 - details / compare: the product(s) at the given positions of the last list were looked up
   and named; when that list is too short, no product was looked up.
 And always: the answer is in the shop's language, every product name and price in it comes
-from that turn's tool results (or the customer's own words).
+from that turn's tool results (or the customer's own words); an answer listing products refers
+to the request in words the customer wrote together or quotes them, never in stop-word residue
+("gilet walking dog" for "gilet for walking the dog", see `residue`).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -152,6 +155,7 @@ class TurnOutcome:
     facts_ok: bool | None = None  # an info turn with judged facts: were they stated (or "not told")?
     earlier_ok: bool | None = None  # a turn about a shown product: was the right one looked up?
     wrong_not_carried: bool = False  # said "we don't carry it" though an acceptable product fits
+    residue: list[str] = field(default_factory=list)  # the shopper's words said back with words between dropped
 
 
 @dataclass
@@ -259,6 +263,37 @@ def language_of(text: str, catalog: Catalog) -> str:
     return max(scores, key=lambda lang: scores[lang])
 
 
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_LISTED_LINE = re.compile(r"\s*\d+\.\s")
+_QUOTED = re.compile(r"[“„«\"][^”“»\"]*[”“»\"]")
+_FUNCTION_WORDS = set().union(*_LANGUAGE_WORDS.values())
+_GAP = 5  # words apart in the message: further apart, two words are not one phrase broken up
+
+
+def residue(answer: str, said: str) -> list[str]:
+    """Stop-word residue in an answer that lists products: two words side by side in its prose
+    (not its numbered lines, not in quotes) that the customer wrote in that order with other
+    words between, and nowhere side by side ("shirt work" for "shirt for work", "gilet walking
+    dog" for "gilet for walking the dog"). The pairs, as "first second"."""
+    message = [w.casefold() for w in _WORD.findall(said)]
+    at: dict[str, list[int]] = {}
+    for n, word in enumerate(message):
+        at.setdefault(word, []).append(n)
+    found = []
+    for line in answer.splitlines():
+        if _LISTED_LINE.match(line):
+            continue
+        for phrase in re.split(r"[,:;.!?()\[\]]", _QUOTED.sub(" | ", line)):
+            written = [w.casefold() for w in _WORD.findall(phrase)]
+            for first, second in itertools.pairwise(written):
+                if {first, second} & _FUNCTION_WORDS or min(len(first), len(second)) < 3:  # "for", "what", "en"
+                    continue
+                gaps = [b - a for a in at.get(first, []) for b in at.get(second, [])]
+                if gaps and 1 not in gaps and any(1 < g <= _GAP for g in gaps):
+                    found.append(f"{first} {second}")
+    return found
+
+
 async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Catalog) -> list[TurnOutcome]:
     outcomes = []
     conversation_id = None
@@ -280,8 +315,11 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
         wrong = bool(NOT_CARRIED.search(answer)) and bool(_achievable(expect, previous, catalog))
         if wrong:
             problems.append("said the shop does not carry what it carries")
-        outcome = TurnOutcome(conversation["id"], number, turn["say"], expect["reply"], not problems, problems,
-                              answer, not ungrounded, facts_ok, _earlier_ok(expect, problems), wrong)  # fmt: skip
+        broken = residue(answer, turn["say"]) if expect["reply"] in ("products", "nomatch") else []
+        if broken:
+            problems.append(f"said the request back as residue: {broken}")
+        outcome = TurnOutcome(conversation["id"], number, turn["say"], expect["reply"], not problems, problems, answer,
+                              not ungrounded, facts_ok, _earlier_ok(expect, problems), wrong, broken)  # fmt: skip
         outcomes.append(outcome)
         if listed and expect["reply"] not in ("details", "compare"):
             previous = listed

@@ -30,7 +30,15 @@ from shopagent.settings import HttpSettings
 from shopagent.wiring.assistant import vocabulary_source
 from shopagent.wiring.policies import listening
 from shopagent.wiring.providers import build_concierge
-from tests.conversation_set import SHOP_LANGUAGE, Catalog, Report, grounded, listed_names, load_conversations
+from tests.conversation_set import (
+    SHOP_LANGUAGE,
+    Catalog,
+    Report,
+    grounded,
+    listed_names,
+    load_conversations,
+    residue,
+)
 from tests.conversation_set import run_conversation as run_judged
 from tests.helpers import free_port
 
@@ -234,6 +242,17 @@ async def test_what_the_shop_does_not_carry_gets_an_honest_answer(clothing, text
         assert "doesn't seem to carry" in turn.answer
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("gilet for walking the dog", "gilet for walking the dog"), ("red dress for a wedding under 80 euro",
+     "dress for a wedding"), ("shirt for work", "shirt for work"), ("des sacs a main en cuir", "sacs a main en cuir"),
+     ("dress for a summer party", "dress for a summer party")],
+)  # fmt: skip
+async def test_the_request_is_said_back_in_the_shoppers_words_never_as_residue(clothing, text, said):
+    turn = await clothing().say(text)
+    assert said in turn.answer and not residue(turn.answer, text), turn.answer
+
+
 async def test_no_match_in_german(kitchen_de):
     turn = await kitchen_de().say("habt ihr Rasenmäher?")
     assert "nicht im Sortiment" in turn.answer or turn.answer.startswith("Nicht genau"), turn.answer
@@ -376,6 +395,7 @@ async def test_the_judged_conversation_set(sample_shop, kitchen_shop, kitchen_de
                 report.outcomes += await run_judged(conversation, say, customer.catalog)
     print(report.table({c["id"]: c["shop"] for c in conversations}))
     assert all(o.grounded for o in report.outcomes)
+    assert [o.residue for o in report.outcomes if o.residue] == []
     assert report.passed >= 60, report.table({c["id"]: c["shop"] for c in conversations})
     assert set(shops) | {"electronics", "pets"} == set(SHOP_LANGUAGE)  # electronics, pets: their own files
 

@@ -251,6 +251,7 @@ async def test_the_judged_electronics_conversations(electronics_shop):
         assert all(o.grounded for o in report.outcomes), split
         assert not any(o.wrong_not_carried for o in report.outcomes), split
     tune, heldout = reports["tune"], reports["heldout"]
+    assert [o.residue for o in tune.outcomes if o.residue] == []
     assert tune.passed >= TUNE_FLOOR and heldout.passed >= HELDOUT_FLOOR, (tune.passed, heldout.passed)
 
 

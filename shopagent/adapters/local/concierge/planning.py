@@ -34,7 +34,7 @@ from shopagent.adapters.local.concierge.pointing import (
 )
 from shopagent.adapters.local.concierge.product_data import names_a_variation
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.text import stem
+from shopagent.adapters.local.concierge.text import said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.text import Vocabulary, words
@@ -43,6 +43,7 @@ _CENT = Decimal("0.01")
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
 _PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
+_PLAIN_SPAN_WORDS = 6  # the words of a plain request, with the ones between them, said back as written
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
 _ORDINAL_WORDS = {
@@ -308,7 +309,7 @@ class Planner:
             args["limit"] = LIST_LENGTH * 2
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
-            plan["subject"] = f"{shown.subject} {reading.query}".strip()
+            plan["subject"] = ", ".join(filter(None, (shown.subject, said_for(reading.said, reading.query))))
         if plan.get("refinement"):
             # Cheaper (dearer, more, similar) of the same kind of thing: the categories of what was
             # shown as a match, not whatever else is cheaper ("cheaper litter" is not cat food).
@@ -329,10 +330,12 @@ class Planner:
     def _subject(self, reading: Reading, named: list[str], text: str) -> dict[str, Any]:
         """How the answer refers to the request: the customer's words for the thing when they
         are a few words the catalog uses ("warm winter boots") or just one or two ("tents", "warm winter boots"),
-        else their message, quoted."""
+        as they wrote them ("dress for a wedding", never "dress wedding"); else their message, quoted."""
         plain = len(reading.words) <= _PLAIN_SUBJECT_WORDS and set(reading.words) <= set(named)
         if plain or len(reading.words) <= _PLAIN_ANY_WORDS:  # "tents", "a bicycle helmet"
-            return {"subject": reading.query}
+            said = said_for(reading.said, reading.query)
+            if len(said.split()) <= _PLAIN_SPAN_WORDS:
+                return {"subject": said}
         said = " ".join(text.split()).strip(" ?!.,;:")
         if len(said) > _QUOTED_CHARS:
             said = said[:_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"

@@ -96,3 +96,48 @@ def without_name(question: str, name: set[str]) -> str:
     lend to any sentence naming the product; the whole question when little else is left."""
     kept = [w for w in words(question) if stem(w) not in name]
     return " ".join(kept) if len([w for w in kept if w not in STOPWORDS]) >= 2 else question
+
+
+TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")  # a word of a message, "t-shirt" and "l'été" whole
+
+
+def span_of(rest: str, query: str, original: str) -> str:
+    """The customer's words from the first word of `query` to its last, as they wrote them in
+    `original` ("dress for a wedding" where the query is "dress wedding"), found in `rest` (the
+    same message with what was read out of it blanked, so words read as a colour or a price do
+    not count as the query's). The query itself when its words are not found in that order."""
+    wanted = query.split()
+    start = end = None
+    for token in TOKEN.finditer(rest):
+        if wanted and token.group() == wanted[0]:
+            start = token.start() if start is None else start
+            end = token.end()
+            wanted.pop(0)
+    if wanted or start is None or end is None:
+        return query
+    return " ".join(original[start:end].split())
+
+
+def said_for(said: str, query: str) -> str:
+    """`said` (see `span_of`) where it has every word of `query`, else the query."""
+    return said if set(query.split()) <= set(TOKEN.findall(said)) else query
+
+
+def _describes(word: str) -> bool:
+    word = word.casefold()
+    return (len(word) > 1 or word.isdigit()) and word not in STOPWORDS
+
+
+def _letter(token: str) -> bool:
+    return len(token) == 1 and token.isalpha() and token.casefold() not in STOPWORDS
+
+
+def describing(tokens: list[str]) -> tuple[list[str], str]:
+    """The folded words that describe the item, and the same tokens as the customer wrote them."""
+    # A lone letter before a word is part of it ("t shirt", "v neck", "e bike", "u lock").
+    kept = [
+        t
+        for t, after in zip(tokens, [*tokens[1:], ""][: len(tokens)], strict=True)
+        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after))
+    ]
+    return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)

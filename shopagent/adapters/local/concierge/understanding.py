@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
+from shopagent.adapters.local.concierge.text import TOKEN, describing, span_of
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.options import fold
 
 _CENT = Decimal("0.01")
-_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Reading:
     broad: bool = False  # a need rather than a thing ("what do I need for …")
     words: list[str] = field(default_factory=list)  # the folded words that describe the item
     query: str = ""  # the same words as the customer wrote them
+    said: str = ""  # the customer's words from the first describing word to the last, as written
 
     @property
     def has_filters(self) -> bool:
@@ -226,7 +227,9 @@ class Lexicon:
         if "?" in whole and not reading.question:
             pointing = reading.points_at_one or reading.points_at_all
             reading.question = pointing or (reading.asks_about and not reading.has_filters)
-        reading.words, reading.query = _describing(_TOKEN.findall(text.remaining_original()))
+        rest = text.remaining_original()
+        reading.words, reading.query = describing(TOKEN.findall(rest))
+        reading.said = span_of(rest, reading.query, text.original)
         # "she's a small dog, shih tzu": a detail of the last request, unless worded as a new one.
         described = reading.describes and not (reading.request or reading.question)
         reading.attribute = bool((lead or described) and reading.words)
@@ -336,35 +339,15 @@ class Lexicon:
 _ENDINGS = {"de": ("", "e", "en", "er", "es", "em"), "fr": ("", "e", "s", "es")}
 
 
-def _describes(word: str) -> bool:
-    word = word.casefold()
-    return (len(word) > 1 or word.isdigit()) and word not in ph.STOPWORDS
-
-
-def _letter(token: str) -> bool:
-    return len(token) == 1 and token.isalpha() and token.casefold() not in ph.STOPWORDS
-
-
 def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
     """The words and query of the message again, with the ordinals left in place."""
     text = _Text(message)
     for pattern in (ph.REQUEST_FILLERS, ph.GREETING, ph.THANKS):
         text.take(pattern)
     wanted = set(reading.words)
-    tokens = [t for t in _TOKEN.findall(text.remaining_original())
+    tokens = [t for t in TOKEN.findall(text.remaining_original())
               if fold(t) in wanted or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)]  # fmt: skip
-    return _describing(tokens)
-
-
-def _describing(tokens: list[str]) -> tuple[list[str], str]:
-    """The folded words that describe the item, and the same tokens as the customer wrote them."""
-    # A lone letter before a word is part of it ("t shirt", "v neck", "e bike", "u lock").
-    kept = [
-        t
-        for t, after in zip(tokens, [*tokens[1:], ""][: len(tokens)], strict=True)
-        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after))
-    ]
-    return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)
+    return describing(tokens)
 
 
 def _alternation(words: Mapping[str, str]) -> re.Pattern[str]:
