@@ -187,6 +187,7 @@ class CatalogSearch:
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
             amounts=amounts(request.query),
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
+            head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -296,6 +297,7 @@ class _QueryFacts:
     closeness: dict[str, float]
     amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
+    head_named: bool = False  # some candidate has the head word in its name
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -321,6 +323,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
+        head_in_name=query.head in row.name_terms,
+        head_named_elsewhere=query.head_named and query.head not in row.name_terms,
     )
 
 

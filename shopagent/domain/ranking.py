@@ -73,6 +73,8 @@ class Evidence:
     head_in_title: bool = False  # ... in its name, category, brand or material
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of
     other_color: bool = False  # the query's words name colours and it comes in none of them
+    head_in_name: bool = False  # the query's head word is in its name
+    head_named_elsewhere: bool = False  # ... is not, but is in the name of another candidate
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -117,6 +119,9 @@ class GradeModel:
     # word is only in its description, or is a word no product uses (see `grade`).
     description_only_distance: float = 0.35
     unknown_head_distance: float = 0.5
+    # Farther than this, a product without the head word in its name is not strong while another
+    # candidate has it there ("Cat Tree" for "cat carrier" beside a "Pet Carrier").
+    named_elsewhere_distance: float = 0.5
 
     def relevance(self, e: Evidence) -> float:
         z = self.bias + sum(w * x for w, x in zip(self.weights, features(e), strict=True))
@@ -133,7 +138,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with five rules the data must never
+    """Strong and partial by the fitted relevance, with six rules the data must never
     overrule. At most partial is a product
     - of the kind asked for whose text lacks the word that qualifies that kind in the query (a
       bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike");
@@ -145,7 +150,10 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
       hard drive", a 24 cm pan for "20cm pan");
     - that comes in colours, none of them one the query's words name ("red harness" for a
-      harness made in black and blue; a colour filter instead lets no such product through).
+      harness made in black and blue; a colour filter instead lets no such product through);
+    - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
+      Tower" or a "Training Lead" in a category of harnesses, for "cat carrier" or "xs harness",
+      beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning.
     A product not yet embedded is never strong."""
     if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model):
         return Match.STRONG
@@ -159,6 +167,8 @@ def _capped(e: Evidence, model: GradeModel) -> bool:
     if e.modifier_missing or e.other_amount or e.other_color:
         return True
     if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
+        return True
+    if e.head_named_elsewhere and distance > model.named_elsewhere_distance:
         return True
     return e.head_unknown and distance > model.unknown_head_distance
 

@@ -110,6 +110,7 @@ class MemorySearchIndex:
             title_terms=positions(indexed.title if indexed else None),
             body_terms=positions(indexed.body if indexed else None),
             category_terms=positions(category if indexed else None),
+            name_terms=positions(words_of(product.name).title if indexed else None),
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),

@@ -291,6 +291,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
         made_in=frozenset(row["made_in"]),
+        name_terms=frozenset(n - 1 for n in row["name_terms"]),
         sizes=list(row["sizes"]),
         options=list(row["options"]),
         prices_vary=row["prices_vary"],

@@ -117,13 +117,16 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE ts_filter(i.document, '{a,b}') @@ t.q) AS title_terms,
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
+       array(SELECT t.n FROM term t WHERE c.name_words @@ t.q) AS name_terms,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
        coalesce(v.sizes, '{}') AS sizes,
        coalesce(v.options, '{}') AS options
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
-CROSS JOIN LATERAL (SELECT to_tsvector($1::regconfig, p.category) AS words) c  -- once per product, not per word
+CROSS JOIN LATERAL (  -- once per product, not per word
+    SELECT to_tsvector($1::regconfig, p.category) AS words, to_tsvector($1::regconfig, p.name) AS name_words
+) c
 CROSS JOIN LATERAL (
     SELECT coalesce(sum(v.quantity - v.reserved) FILTER (WHERE {asked_v}), 0) AS available,
            array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved AND v.color <> '')

@@ -1,6 +1,8 @@
-"""A product whose name states another amount than the shopper asked for ("Hard Drive 4TB" for
-"2tb hard drive"), or that comes in none of the colours the shopper's words name ("red harness"),
-is not a strong match, and the one that fits comes first."""
+"""Grade rules on real searches: a product whose name states another amount than the shopper
+asked for ("Hard Drive 4TB" for "2tb hard drive"), that comes in none of the colours the
+shopper's words name ("red harness"), or whose name lacks the thing asked for while another
+product's name has it (a "Training Lead" for "harness"), is not a strong match, and the one that
+fits comes first."""
 
 from __future__ import annotations
 
@@ -138,3 +140,30 @@ async def test_praise_before_the_thing_asked_for_does_not_count_as_another_kind_
     for query in ("comfy harness", "a good harness", "bon harnais", "harnais confortable"):
         found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
         assert found and all(match == "strong" for _, match in found), (query, found)
+
+
+LEADS = [
+    ("y-harness", "Trailhound Padded Y-Harness", "A padded harness that spreads the pull across the chest."),
+    ("no-pull-harness", "Trailhound Easy-Walk No-Pull Harness", "A front-clip harness that stops pulling."),
+    ("training-lead", "Trailhound Adjustable Training Lead, 2 m", "A lead to clip to a collar or a harness."),
+    ("leather-collar", "Trailhound Heritage Leather Collar", "A collar of oiled leather with a brass buckle."),
+]
+
+
+@pytest.fixture(scope="module")
+async def lead_shop(embedded_pg, template_db, tmp_path_factory):
+    # One category for all of them, as shops have it: the category's name says "harnesses".
+    products = [product(slug, name, "Collars, leads & harnesses", about, {"black": 3}) for slug, name, about in LEADS]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["xs harness for a chihuahua", "harness for a small dog"])
+async def test_a_product_not_named_for_the_thing_asked_is_not_strong_beside_ones_that_are(lead_shop, query):
+    search = lead_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+    assert found[0][0] in {"y-harness", "no-pull-harness"}, found
+    graded = dict(found)
+    assert graded["training-lead"] != "strong" and graded.get("leather-collar") != "strong", found
+    assert "strong" in {graded["y-harness"], graded["no-pull-harness"]}, found
