@@ -123,12 +123,21 @@ async def keeps_the_price_bounds_in_both_legs(backend) -> None:
 
 async def forgets_a_deleted_product_and_counts_the_indexed_words(backend) -> None:
     boot, sandal = await stocked(backend)
-    known, titles, products = await backend.search.vocabulary()
+    known, titles, products, _ = await backend.search.vocabulary()
     assert (known["wool"], known["sea"], titles["beach"], titles["nordkap"], products) == (1, 1, 1, 2, 2)
     assert "sea" not in titles
     await backend.catalog.delete_product(boot.id)
     found = await find(backend, closest_to(boot), ["boot", "wool"])
     assert (found.vector, found.lexical) == ([sandal.id], [])
+
+
+async def tells_which_phrases_a_name_or_category_has_word_after_word(backend) -> None:
+    await stocked(backend)  # "Alpine Lined Winter Boot" (Boots) and "Beach Sandal" (Sandals)
+    asked = ["winter boot", "winter boots", "lined winter", "beach boot", "sandal beach", "sea sandal", "ice skate"]
+    phrases = (await backend.search.vocabulary(asked)).phrases
+    # Not words of two products ("beach boot"), nor in another order, nor a description's ("sea").
+    assert phrases == {"winter boot", "winter boots", "lined winter"}
+    assert (await backend.search.vocabulary()).phrases == frozenset()
 
 
 CONTRACT = [
@@ -138,6 +147,7 @@ CONTRACT = [
     judges_colour_size_and_stock_on_one_variation_in_both_legs,
     keeps_the_price_bounds_in_both_legs,
     forgets_a_deleted_product_and_counts_the_indexed_words,
+    tells_which_phrases_a_name_or_category_has_word_after_word,
 ]
 
 

@@ -131,15 +131,20 @@ def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_ke
     assert own.terms("white trainers").corrections == {}
 
 
-def test_a_phrase_the_catalogs_names_use_in_the_singular_is_kept():
-    synonyms = Synonyms(builtin_synonyms("en"))  # "flip flops" -> "sandals", "rain boots" -> "wellington boots"
-    # A "Maris Flip-Flop" in the category "Sandals".
+def test_a_phrase_a_name_has_word_after_word_is_kept_and_its_words_apart_are_not_the_phrase():
+    synonyms = Synonyms(builtin_synonyms("en"))  # "flip flops" -> "sandals", "memory stick" -> "usb flash drive"
+    # A "Maris Flip-Flop" in the category "Sandals": the index finds both phrases in its name.
     titles = {"flip": 1, "flop": 1, "sandal": 6, "sandals": 9}
-    names_flip_flops = Vocabulary(dict(titles), titles, frozenset(), synonyms)
+    named = frozenset({"flip flops", "flip flop"})
+    names_flip_flops = Vocabulary(dict(titles), titles, frozenset(), synonyms, phrases=named)
     assert names_flip_flops.terms("flip flops").corrections == {}
     assert names_flip_flops.terms("flip flop").corrections == {}
     sandals_only = Vocabulary({"sandal": 6, "sandals": 6}, {"sandal": 6, "sandals": 6}, frozenset(), synonyms)
     assert sandals_only.terms("flip flops").corrections == {"flip flops": "sandals"}
+    # A "Memory Card" and a "Streaming Stick" use both words, but no name says "memory stick".
+    titles = {"memory": 2, "card": 2, "streaming": 1, "stick": 1, "usb": 3, "flash": 1, "drive": 4}
+    apart = Vocabulary(dict(titles), titles, frozenset(), synonyms)
+    assert apart.terms("memory stick").corrections == {"memory stick": "usb flash drive"}
 
 
 def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():

@@ -69,7 +69,7 @@ class CatalogVocabulary:
         if self._read_at is None or now - self._read_at >= self._refresh:
             previous, self._read_at = self._read_at, now  # others meanwhile use the copy they have
             try:
-                words = await self._index.vocabulary()
+                words = await self._index.vocabulary(self._synonyms.phrases())
             except BaseException:
                 self._read_at = previous
                 raise
@@ -78,11 +78,13 @@ class CatalogVocabulary:
 
     async def refresh(self) -> None:
         """Read the words again now."""
-        self._vocabulary = self._of(await self._index.vocabulary())
+        self._vocabulary = self._of(await self._index.vocabulary(self._synonyms.phrases()))
         self._read_at = time.monotonic()
 
     def _of(self, words: CatalogWords) -> Vocabulary:
-        return Vocabulary(words.known, words.titles, self._real_words, self._synonyms, products=words.products)
+        return Vocabulary(
+            words.known, words.titles, self._real_words, self._synonyms, products=words.products, phrases=words.phrases
+        )
 
 
 @dataclass(frozen=True)

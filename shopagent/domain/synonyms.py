@@ -52,7 +52,8 @@ _ENGLISH_EVERYDAY = {
     "cafetiere": "french press",
     "cafetière": "french press", "press pot": "french press", "chopping board": "cutting board",
     "tea towel": "dish towel", "clingfilm": "cling wrap",
-    "baking tray": "baking sheet", "oven gloves": "oven mitts",     "sieve": "strainer", "cutlery": "flatware",
+    "baking tray": "baking sheet", "sheet pan": "baking sheet", "oven gloves": "oven mitts",
+    "sieve": "strainer", "cutlery": "flatware",
     "silverware": "flatware", "crockery": "tableware",     # electronics
     "telly": "tv", "television": "tv", "cans": "headphones", "earphones": "earbuds", "ear buds": "earbuds",
     "in ear": "earbuds", "earpods": "earbuds", "headset": "headphones", "power brick": "charger",

@@ -112,11 +112,14 @@ class QueryTerms:
 
 class CatalogWords(NamedTuple):
     """The indexed products' words, each with the number of products using it: `known` (any
-    field), `titles` (names, categories, brands, materials); and `products`, how many are indexed."""
+    field), `titles` (names, categories, brands, materials); `products`, how many are indexed;
+    and `phrases`, those of the phrases asked about that some product's name or category has,
+    word after word (a "Memory Card" and a "Streaming Stick" do not make "memory stick" one)."""
 
     known: dict[str, int]
     titles: dict[str, int]
     products: int
+    phrases: frozenset[str] = frozenset()
 
 
 class Vocabulary:
@@ -132,8 +135,10 @@ class Vocabulary:
     nor "mens" into "lens"; "snekers" still finds "sneakers".
 
     A synonym (a shopper's word or phrase -> the catalog's) applies unless the catalog's names,
-    categories, brands and materials use the shopper's word (every word of a phrase)
-    themselves: a shop that calls its boots "gumboots" keeps that word.
+    categories, brands and materials use the shopper's word themselves, or a name or category
+    the shopper's phrase (`phrases`): a shop that calls its boots "gumboots" keeps that word, and
+    one selling a "Memory Card" and a "Streaming Stick" still turns "memory stick" into "usb
+    flash drive".
     """
 
     def __init__(
@@ -143,8 +148,10 @@ class Vocabulary:
         real_words: Container[str] = frozenset(),
         synonyms: Synonyms | None = None,
         products: int = 0,
+        phrases: Container[str] = frozenset(),
     ) -> None:
         self.known = known
+        self._phrases = phrases
         self.products = products  # indexed, all told
         self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
         self._titles = targets
@@ -194,7 +201,8 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names, self.uses):
+        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names, self.uses,
+                                                          self._phrases.__contains__):  # fmt: skip
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
@@ -333,16 +341,18 @@ class Synonyms:
         catalog_uses: Callable[[str], bool],
         names: Callable[[str], int] = lambda _: 0,
         anywhere: Callable[[str], bool] = lambda _: False,
+        named: Callable[[str], bool] = lambda _: False,
     ) -> Iterator[tuple[str, str | None]]:
         """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products;
-        `anywhere`: whether any product's text uses it. A phrase the catalog's text uses is never
+        `anywhere`: whether any product's text uses it; `named`: whether a name or category has a
+        phrase of several words. A phrase the catalog's text uses is never
         turned into one no product's name uses: "crate" in a description ("in a crate") is not
         made "kennel", a word of that catalog nowhere."""
         at = 0
         while at < len(query):
             for size in range(min(self._longest, len(query) - at), 0, -1):
                 phrase = " ".join(query[at : at + size])
-                if _names_phrase(query[at : at + size], catalog_uses):
+                if _names_phrase(query[at : at + size], catalog_uses, named):
                     continue
                 listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
                 if listed is None:
@@ -357,6 +367,10 @@ class Synonyms:
             else:
                 yield query[at], None
                 at += 1
+
+    def phrases(self) -> list[str]:
+        """The listed phrases of several words (shoppers' and the catalog's)."""
+        return [p for p in self._groups if " " in p]
 
     def single_words(self) -> list[str]:
         """The listed shoppers' words of one word each (what a misspelling may be of)."""
@@ -386,14 +400,11 @@ class Synonyms:
         return best[1] if best else replacement
 
 
-def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool]) -> bool:
-    """Whether the catalog's names use every word of a shopper's phrase; the last word of a
-    phrase of two or more may be an English plural of theirs ("flip flops" for a "Flip-Flop").
-    A single word must be as the names have it (a German "Sandalen" is no English "sandal")."""
-    *first, last = phrase
-    if not all(catalog_uses(w) for w in first):
-        return False
-    return catalog_uses(last) or (bool(first) and last.endswith("s") and catalog_uses(last[:-1]))
+def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool], named: Callable[[str], bool]) -> bool:
+    """Whether the catalog's names use a shopper's word as it is (a German "Sandalen" is no
+    English "sandal"), or a phrase of several words word after word (`named`: the index's
+    stemming lets "flip flops" be a "Flip-Flop")."""
+    return catalog_uses(phrase[0]) if len(phrase) == 1 else named(" ".join(phrase))
 
 
 def _singular(phrase: str, listed: Container[str]) -> str | None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from shopagent.adapters.memory.catalog import MemoryCatalog
 from shopagent.adapters.memory.chunk_store import MemoryChunkStore, StoredSet
-from shopagent.adapters.memory.words import term_stem, words_of
+from shopagent.adapters.memory.words import stem, term_stem, words_of
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.catalog import Product, Variation
 from shopagent.domain.options import option_folded
@@ -68,16 +68,21 @@ class MemorySearchIndex:
         content = frozenset(n for n, s in enumerate(stems) if s is not None) if rows else frozenset()
         return SearchCandidates(vector=nearest, lexical=matches, content_terms=content, rows=rows)
 
-    async def vocabulary(self) -> CatalogWords:
-        """Every word of the indexed products with its product count, and those of their titles."""
+    async def vocabulary(self, phrases: Sequence[str] = ()) -> CatalogWords:
+        """Every word of the indexed products with its product count, those of their titles,
+        and which of `phrases` a name or category has word after word (crudely stemmed)."""
         known: Counter[str] = Counter()
         titles: Counter[str] = Counter()
+        wanted = {p: " ".join(stem(w) for w in p.split()) for p in phrases}
+        named: set[str] = set()
         for product_id in self._chunks.stored():
             fields = lexical_fields(self._catalog.products[product_id])
             title = set(words(f"{fields.primary} {fields.secondary}"))
             titles.update(title)
             known.update(title | set(words(fields.body)))
-        return CatalogWords(dict(known), dict(titles), len(self._chunks.stored()))
+            primary = f" {' '.join(stem(w) for w in words(fields.primary))} "
+            named.update(p for p, stems in wanted.items() if f" {stems} " in primary)
+        return CatalogWords(dict(known), dict(titles), len(self._chunks.stored()), frozenset(named))
 
     async def refresh(self) -> None:
         """Nothing is kept between searches."""

@@ -45,6 +45,7 @@ from shopagent.adapters.postgres.search_sql import (
     EVIDENCE,
     LEXICAL_ANY,
     TEXT_CONFIG_NAME,
+    TITLE_PHRASES,
     VOCABULARY,
     filter_args,
     filters_clause,
@@ -147,14 +148,18 @@ class PostgresSearchIndex:
             rows={r["id"]: _row(r) for r in rows},
         )
 
-    async def vocabulary(self) -> CatalogWords:
+    async def vocabulary(self, phrases: Sequence[str] = ()) -> CatalogWords:
         """Every word of the indexed products with its product count, those of their names,
-        categories, brands and materials, and how many products are indexed."""
+        categories, brands and materials, how many products are indexed, and which of
+        `phrases` a name or category has word after word (looked up only for the phrases whose
+        words the titles all use: a few GIN lookups)."""
         async with self._pool.acquire() as conn:
             known = await conn.fetch(VOCABULARY.format(weights=""))
-            titles = await conn.fetch(VOCABULARY.format(weights=", 'a'"))
+            titles = {r["word"]: r["ndoc"] for r in await conn.fetch(VOCABULARY.format(weights=", 'a'"))}
             products = await conn.fetchval("SELECT count(*) FROM product_index WHERE words IS NOT NULL")
-        return CatalogWords({r["word"]: r["ndoc"] for r in known}, {r["word"]: r["ndoc"] for r in titles}, products)
+            asked = [p for p in phrases if _titles_have(p.split(), titles)]
+            named = await conn.fetch(TITLE_PHRASES, self._config, asked, [_phrase_query(p) for p in asked])
+        return CatalogWords({r["word"]: r["ndoc"] for r in known}, titles, products, frozenset(r[0] for r in named))
 
     async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""
@@ -298,3 +303,15 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         url=row["url"],
         external_id=row["external_id"],
     )
+
+
+def _titles_have(phrase: list[str], titles: dict[str, int]) -> bool:
+    """Whether the titles use every word of a phrase (its last maybe in the plural)."""
+    *first, last = phrase
+    plural = last.endswith("s") and (last[:-1] in titles or (last.endswith("es") and last[:-2] in titles))
+    return all(w in titles for w in first) and (last in titles or plural)
+
+
+def _phrase_query(phrase: str) -> str:
+    """A phrase's words, each in a name or category (weight A), one after the other."""
+    return " <-> ".join(f"{w}:A" for w in phrase.split())

@@ -218,6 +218,13 @@ def lexical_sql(filters: SearchFilters, *, filter_first: bool = False) -> str:
     return LEXICAL_FILTERED.format(source="q, product_index i", also=also, rank=RANK)
 
 
+# Which phrases a name or category has word after word ($3: "memory:A <-> stick:A"; the GIN index of
+# the documents finds them, their positions tell the order).
+TITLE_PHRASES = """
+SELECT u.phrase FROM unnest($2::text[], $3::text[]) AS u(phrase, q)
+WHERE EXISTS (SELECT 1 FROM product_index i WHERE i.document @@ to_tsquery($1::regconfig, u.q))
+"""
+
 VOCABULARY = """
 SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS NOT NULL'{weights})
 """

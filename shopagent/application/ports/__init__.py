@@ -196,9 +196,11 @@ class SearchIndex(Protocol):
         `terms`; an entry of several words matches a product that has all of them."""
         ...
 
-    async def vocabulary(self) -> CatalogWords:
+    async def vocabulary(self, phrases: Sequence[str] = ()) -> CatalogWords:
         """The indexed products' words with their product counts: all words, and those of
-        names, categories, brands and materials; and how many products are indexed."""
+        names, categories, brands and materials; how many products are indexed; and those of
+        `phrases` (folded words joined by spaces) that a name or category has word after word
+        (with the index's stemming: "flip flops" for a "Flip-Flop")."""
         ...
 
     async def refresh(self) -> None:
