@@ -253,6 +253,19 @@ async def test_the_request_is_said_back_in_the_shoppers_words_never_as_residue(c
     assert said in turn.answer and not residue(turn.answer, text), turn.answer
 
 
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("cafetière à piston", "Kaffeholm Double-Wall French Press"),
+        ("une cafetière à piston", "Kaffeholm Double-Wall French Press"),
+    ],
+)
+async def test_a_synonym_phrase_with_small_words_in_it_is_searched_whole(kitchen, text, first):
+    # "cafetière à piston" is a phrase of the built-in synonyms (a French press); "cafetière piston" is not.
+    turn = await kitchen().say(text)
+    assert "à piston" in turn.search["query"] and turn.listed[:1] == [first], (turn.search, turn.answer)
+
+
 async def test_no_match_in_german(kitchen_de):
     turn = await kitchen_de().say("habt ihr Rasenmäher?")
     assert "nicht im Sortiment" in turn.answer or turn.answer.startswith("Nicht genau"), turn.answer

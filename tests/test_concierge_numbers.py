@@ -94,6 +94,27 @@ def test_words_that_are_not_sizes(text):
     assert SHOP.read(text).sizes == [], text
 
 
+# A shop whose sizes are measures ("55 INCH", "24 CM").
+MEASURED = build_concierge(Settings(catalog=CatalogSettings(sizes=["27 INCH", "55 INCH", "24 CM", "ONE SIZE"])))
+
+
+@pytest.mark.parametrize(
+    ("text", "sizes"),
+    [
+        ("55 inch tv", ["55 INCH"]),
+        ("a tv in 55 inch", ["55 INCH"]),
+        ("frying pan 24cm", ["24 CM"]),
+        # the measure of the thing it is for, not of the thing asked for
+        ("wall mount bracket for a 55 inch tv", []),
+        ("monitor arm for my 27 inch screen", []),
+        ("a lid for a 24 cm pan", []),
+        ("a bracket for 55 inch", ["55 INCH"]),  # nothing after it: the bracket's own size
+    ],
+)
+def test_a_measure_of_what_the_thing_is_for_is_no_size_of_it(text, sizes):
+    assert MEASURED.read(text).sizes == sizes, text
+
+
 # (message, a question?, pointing at one shown product, by position or a pronoun?)
 QUESTIONS = [
     ("is the second one waterproof?", True, True),

@@ -122,7 +122,7 @@ class Planner:
             return self._refine(reading, Shown(returned_to, subject, []), attribute=False)
         if reading.words:
             filters = _filters_of(reading)
-            args: dict[str, Any] = {"query": reading.query, "limit": LIST_LENGTH}
+            args: dict[str, Any] = {"query": await self._search_words(reading, text), "limit": LIST_LENGTH}
             if filters:
                 args["filters"] = filters
             plan = self._subject(reading, named, text)
@@ -340,6 +340,15 @@ class Planner:
         if len(said) > _QUOTED_CHARS:
             said = said[:_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"
         return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
+
+    async def _search_words(self, reading: Reading, text: str) -> str:
+        """The words to search for: those that describe the thing; as the shopper wrote them, small
+        words between included, where those make a phrase of the synonyms ("cafetière à piston",
+        "caméra de surveillance": the search knows them, not "cafetière piston")."""
+        phrases = [p for p in await self._catalog_synonyms(text) if " " in p]
+        if reading.said_whole and any(not set(p.split()) <= set(reading.words) for p in phrases):
+            return said_for(reading.said, reading.query)
+        return reading.query
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())

@@ -29,6 +29,15 @@ class LanguageNames:
     sizes: Mapping[str, str] = field(default_factory=dict)
 
 
+# Before a measure that is of another thing than the one asked for ("for a 55 inch tv", "für
+# meinen 27 Zoll Monitor"), and the noun after it.
+_FOR_ANOTHER = re.compile(
+    r"\b(?:for|fits?|fitting|f(?:u|ue)r|passend zu|pour)\s+(?:(?:a|an|the|my|your|our|his|her|einen?|meinen?|"
+    r"den|die|das|un|une|mon|ma|le|la)\s+)?$"
+)
+_NOUN_AFTER = re.compile(r"\s+[^\W\d_]{2,}")
+
+
 @dataclass
 class Reading:
     """What one message says. Prices are Decimals; colours and sizes are the catalog's own."""
@@ -66,6 +75,7 @@ class Reading:
     words: list[str] = field(default_factory=list)  # the folded words that describe the item
     query: str = ""  # the same words as the customer wrote them
     said: str = ""  # the customer's words from the first describing word to the last, as written
+    said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
 
     @property
     def has_filters(self) -> bool:
@@ -230,6 +240,7 @@ class Lexicon:
         rest = text.remaining_original()
         reading.words, reading.query = describing(TOKEN.findall(rest))
         reading.said = span_of(rest, reading.query, text.original)
+        reading.said_whole = reading.said == span_of(rest, reading.query, rest)
         # "she's a small dog, shih tzu": a detail of the last request, unless worded as a new one.
         described = reading.describes and not (reading.request or reading.question)
         reading.attribute = bool((lead or described) and reading.words)
@@ -288,8 +299,12 @@ class Lexicon:
             for token in re.split(ph.SIZE_LISTS, match.group(1)):
                 add(token)
         if self._shaped is not None:
-            for match in text.take(self._shaped):
+            for match in list(self._shaped.finditer(text.rest)):
+                # "a bracket for a 55 inch tv": the size of what it is for, not of the bracket.
+                if _FOR_ANOTHER.search(text.rest[: match.start()]) and _NOUN_AFTER.match(text.rest[match.end() :]):
+                    continue
                 add(match.group(1))
+                text.cut(*match.span())
         if self._numbers is not None:
             for match in text.take(self._numbers):
                 add(next(g for g in match.groups() if g))
