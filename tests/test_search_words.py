@@ -310,3 +310,14 @@ def test_where_even_the_rarest_word_is_too_common_products_must_have_two_of_the_
     assert vocabulary.match_on(terms, 20_000) == vocabulary.rarest(terms, 20_000) == ("sun",)
     small = Vocabulary({"sun": 12, "hat": 9}, {}, products=90)
     assert small.match_on(("sun", "hat"), 2000) == ("sun", "hat")
+
+
+def test_a_misspelt_word_of_a_synonym_phrase_still_makes_the_phrase():
+    synonyms = Synonyms(builtin_synonyms("en"))  # "portable charger" -> "power bank"
+    titles = {"portable": 2, "power": 3, "bank": 3, "charger": 4, "drive": 2}
+    vocabulary = Vocabulary(dict(titles), titles, frozenset(), synonyms)
+    terms = vocabulary.terms("portible charger for iphone")
+    assert terms.corrections == {"portible": "portable", "portable charger": "power bank"}
+    assert terms.typo_fixes == {"portible": "portable"}
+    assert terms.terms[:2] == ("power", "bank")
+    assert vocabulary.terms("portible drive").corrections == {"portible": "portable"}  # no phrase: a typo alone

@@ -201,7 +201,10 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        for phrase, replacement in self._synonyms.rewrite(words(text), self._in_titles, self._names, self.uses,
+        query = words(text)
+        for n, fixed in self._phrase_typos(query).items():  # "portible charger": a misspelt "portable charger"
+            corrections[query[n]] = typo_fixes[query[n]] = query[n] = fixed
+        for phrase, replacement in self._synonyms.rewrite(query, self._in_titles, self._names, self.uses,
                                                           self._phrases.__contains__):  # fmt: skip
             if replacement is not None:
                 corrections[phrase] = replacement
@@ -221,6 +224,22 @@ class Vocabulary:
         return QueryTerms(
             terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
         )
+
+    def _phrase_typos(self, query: list[str]) -> dict[int, str]:
+        """The misspelt words of a phrase of the synonym list ("portible charger" for "portable
+        charger"), by position, with their corrections; a word is corrected as `correct` would."""
+        fixes: dict[int, str] = {}
+        for n, word in enumerate(query):
+            fixed = self.correct(word)
+            if fixed is None:
+                continue
+            for start, end in ((n - 1, n + 1), (n, n + 2), (n - 2, n + 1), (n - 1, n + 2), (n, n + 3)):
+                if start >= 0 and end <= len(query):
+                    phrase = [fixes.get(i, fixed if i == n else query[i]) for i in range(start, end)]
+                    if self._synonyms.lists(" ".join(phrase)):
+                        fixes[n] = fixed
+                        break
+        return fixes
 
     def compound(self, word: str) -> str | None:
         """A word no product uses that joins two the catalog or the synonym list knows, as German
@@ -367,6 +386,10 @@ class Synonyms:
             else:
                 yield query[at], None
                 at += 1
+
+    def lists(self, phrase: str) -> bool:
+        """Whether a phrase (folded words) is one of the list's."""
+        return phrase in self._groups
 
     def phrases(self) -> list[str]:
         """The listed phrases of several words (shoppers' and the catalog's)."""
