@@ -202,8 +202,9 @@ class Vocabulary:
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
         query = words(text)
-        for n, fixed in self._phrase_typos(query).items():  # "portible charger": a misspelt "portable charger"
-            corrections[query[n]] = typo_fixes[query[n]] = query[n] = fixed
+        for n, word in self._phrase_typos(query).items():  # "portible charger": a misspelt "portable charger"
+            corrections[query[n]] = typo_fixes[query[n]] = word
+            query[n] = word
         for phrase, replacement in self._synonyms.rewrite(query, self._in_titles, self._names, self.uses,
                                                           self._phrases.__contains__):  # fmt: skip
             if replacement is not None:
