@@ -284,6 +284,7 @@ def _variation_details(product: Product, v: Variation, links: StoreLinks) -> Var
 
 
 _MAX_KEPT_CATEGORIES = 10_000
+_SHORT_REQUEST = 4  # descriptive words at most
 
 
 @dataclass(frozen=True)
@@ -305,6 +306,10 @@ class _QueryFacts:
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
     wanted = query.wanted
     named = wanted & row.category_terms
+    # The thing asked for in its name says it is of that kind too ("Dutch Oven" for "microwave
+    # oven"), in short requests: a sentence's head word is seldom the thing ("cake" in "baking a
+    # birthday cake for my daughter").
+    of_kind = named | (wanted & row.name_terms & {query.head} if len(wanted) <= _SHORT_REQUEST else set())
     return Evidence(
         product_id=row.product_id,
         distance=row.distance,
@@ -321,7 +326,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         head_in_title=query.head in row.title_terms,
         head_unknown=query.head_unknown,
         modifier_missing=any(
-            n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in named
+            n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in of_kind
         ),
         other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,

@@ -140,8 +140,9 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     """Strong and partial by the fitted relevance, with six rules the data must never
     overrule. At most partial is a product
-    - of the kind asked for whose text lacks the word that qualifies that kind in the query (a
-      bicycle helmet for "motorbike helmet", a kids' bike for "gravel bike");
+    - of the kind asked for (by its category, or by its name in a short request) whose text
+      lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
+      helmet", a kids' bike for "gravel bike", a "Dutch Oven" for "microwave oven");
     - whose text has the thing asked for (the query's head word) only in its description, not
       in its name, category, brand or material ("tents" in a wellington's "festival tents"),
       unless it is very close in meaning;
