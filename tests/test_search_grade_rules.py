@@ -1,6 +1,6 @@
 """Grade rules on real searches: a product whose name states another amount than the shopper
-asked for ("Hard Drive 4TB" for "2tb hard drive"), that comes in none of the colours the
-shopper's words name ("red harness"), or whose name lacks the thing asked for while another
+asked for ("Hard Drive 4TB" for "2tb hard drive"), that comes in none of the colours or sizes the
+shopper's words name ("red harness", "harness size L"), or whose name lacks the thing asked for while another
 product's name has it (a "Training Lead" for "harness"), is not a strong match, and the one that
 fits comes first."""
 
@@ -130,6 +130,16 @@ async def test_a_product_in_none_of_the_colours_named_is_never_strong(harness_sh
     # Without a colour in its words the query holds no product's colours against it.
     plain = await search.search(search.request("dog harness", 5))
     assert {p.match for p in plain.products} == {"strong"}, [(p.slug, p.match) for p in plain.products]
+
+
+@pytest.mark.anyio
+async def test_a_product_in_none_of_the_sizes_named_is_never_strong(harness_shop):
+    search = harness_shop.search  # every harness is made in M only
+    for query in ("dog harness size L", "harnais taille L", "dog harness in size xl"):
+        found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+        assert found and all(match != "strong" for _, match in found), (query, found)
+    medium = [(p.slug, p.match) for p in (await search.search(search.request("dog harness size M", 5))).products]
+    assert {match for _, match in medium} == {"strong"}, medium
 
 
 @pytest.mark.anyio

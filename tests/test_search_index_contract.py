@@ -107,6 +107,7 @@ async def judges_colour_size_and_stock_on_one_variation_in_both_legs(backend) ->
     assert boot.id in brown.vector and brown.rows[boot.id].available == 0
     assert brown.rows[boot.id].colors == ["black"]  # the colours in stock
     assert brown.rows[boot.id].made_in == {"black", "brown"}  # the colours it comes in
+    assert brown.rows[boot.id].sized_in == {"42", "43"}  # and the sizes, in stock or not
     brown_in_stock = await find(backend, vector, terms, filtered(colors=("brown",), in_stock=True))
     assert boot.id not in brown_in_stock.vector and boot.id not in brown_in_stock.lexical
 

@@ -22,7 +22,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import head_word, modifiers
+from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -189,6 +189,7 @@ class CatalogSearch:
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
             amounts=amounts(request.query),
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
+            sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
@@ -300,6 +301,7 @@ class _QueryFacts:
     closeness: dict[str, float]
     amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
+    sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
     head_named: bool = False  # some candidate has the head word in its name
 
 
@@ -330,6 +332,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
+        other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
         head_in_name=query.head in row.name_terms,
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
     )

@@ -3,7 +3,8 @@ which words before another say which kind of it (its modifiers)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 # Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
 # eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
@@ -23,6 +24,15 @@ PRAISE = frozenset({
     "schone", "schoner", "bequem", "bequeme", "bequemen", "gunstig", "gunstige", "bon", "bonne", "bons",
     "bonnes", "joli", "jolie", "confortable", "confortables",
 })  # fmt: skip
+
+
+# Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
+SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
+
+
+def sizes_named(terms: Sequence[str], size: Callable[[str], str | None]) -> frozenset[str]:
+    """The catalog sizes (`size` reads a word as one) that the query names after a word for size."""
+    return frozenset(s for before, word in pairwise(terms) if before in SIZE_MARKERS and (s := size(word)) is not None)
 
 
 def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:

@@ -119,6 +119,7 @@ class MemorySearchIndex:
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),
+            sized_in=frozenset(v.size for v in product.variations if v.size),
             sizes=sorted({v.size for v in in_stock if v.size}),
             options=[v.options for v in sorted(in_stock, key=lambda v: v.key) if v.options],
             prices_vary=product.prices_vary, url=product.url, external_id=product.external_id,

@@ -296,6 +296,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         available=int(row["available"] or 0),
         colors=list(row["colors"]),
         made_in=frozenset(row["made_in"]),
+        sized_in=frozenset(row["sized_in"]),
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
         sizes=list(row["sizes"]),
         options=list(row["options"]),

@@ -120,6 +120,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE c.name_words @@ t.q) AS name_terms,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
+       coalesce(v.sized_in, '{}') AS sized_in,
        coalesce(v.sizes, '{}') AS sizes,
        coalesce(v.options, '{}') AS options
 FROM product p
@@ -132,6 +133,7 @@ CROSS JOIN LATERAL (
            array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.quantity > v.reserved AND v.color <> '')
                AS colors,
            array_agg(DISTINCT v.color ORDER BY v.color) FILTER (WHERE v.color <> '') AS made_in,
+           array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.size <> '') AS sized_in,
            array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved AND v.size <> '')
                AS sizes,
            array_agg(v.options ORDER BY v.variant_key) FILTER (WHERE v.quantity > v.reserved AND v.options <> '{}')

@@ -161,6 +161,7 @@ class CandidateRow:
     url: str | None = None  # the product's page, as the catalog gives it
     external_id: str | None = None
     made_in: frozenset[str] = frozenset()  # every colour it comes in, in stock or not
+    sized_in: frozenset[str] = frozenset()  # every size it comes in, in stock or not
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
 
 
