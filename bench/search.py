@@ -60,7 +60,7 @@ from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import CatalogSearch
 from shopagent.domain.ranking import VECTOR_ONLY
 from shopagent.domain.synonyms import builtin_synonyms
-from shopagent.domain.text import Synonyms
+from shopagent.domain.vocabulary import Synonyms
 from shopagent.entrypoints.mcp.server import build_mcp_server
 from shopagent.settings import McpSettings, Secret, Secrets, Settings
 from shopagent.wiring.database import prepare_schema

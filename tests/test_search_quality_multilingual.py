@@ -79,7 +79,7 @@ def without_synonyms(shop):
 
     from shopagent.adapters.postgres.search import PostgresSearchIndex
     from shopagent.application.search import CatalogSearch
-    from shopagent.domain.text import NO_SYNONYMS
+    from shopagent.domain.vocabulary import NO_SYNONYMS
     from shopagent.wiring.policies import search_tuning, text_search_config
 
     s = shop.settings

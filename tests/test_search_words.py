@@ -11,7 +11,8 @@ import msgspec
 import pytest
 
 from shopagent.domain.synonyms import builtin_synonyms
-from shopagent.domain.text import Synonyms, Vocabulary, descriptive
+from shopagent.domain.text import descriptive
+from shopagent.domain.vocabulary import Synonyms, Vocabulary
 from shopagent.settings import SearchSettings
 from tests.conftest import _indexed_shop
 

@@ -33,16 +33,9 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import (
-    EMPTY_VOCABULARY,
-    NO_SYNONYMS,
-    CatalogWords,
-    QueryTerms,
-    Synonyms,
-    Vocabulary,
-    descriptive,
-)
+from shopagent.domain.text import CatalogWords, QueryTerms, descriptive
 from shopagent.domain.tools import SEARCH_TOOL
+from shopagent.domain.vocabulary import EMPTY_VOCABULARY, NO_SYNONYMS, Synonyms, Vocabulary
 
 
 class CatalogVocabulary:

@@ -18,7 +18,8 @@ from shopagent.domain.prices import store_locale
 from shopagent.domain.ranking import FusionWeights, GradeModel
 from shopagent.domain.store_information import PassageGrading
 from shopagent.domain.synonyms import builtin_synonyms
-from shopagent.domain.text import Synonyms, text_search_config_for
+from shopagent.domain.text import text_search_config_for
+from shopagent.domain.vocabulary import Synonyms
 from shopagent.runtime.connections import ConnectionLimits, default_max_connections
 from shopagent.runtime.supervisor import RestartPolicy
 from shopagent.settings import HttpSettings, McpSettings, OpsSettings, Settings

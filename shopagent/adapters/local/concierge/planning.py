@@ -37,7 +37,8 @@ from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
-from shopagent.domain.text import Vocabulary, words
+from shopagent.domain.text import words
+from shopagent.domain.vocabulary import Vocabulary
 
 _CENT = Decimal("0.01")
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words

@@ -1,0 +1,371 @@
+"""The catalog's own words, for reading a shopper's query: misspellings corrected against the
+names, brands, categories and materials (`Vocabulary.correct`), so a misspelling finds the product
+it meant in any trade and any language; shoppers' words and phrases rewritten into the catalog's
+(`Synonyms`); and the rarest words to match the full-text leg on."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Container, Iterator, Mapping
+from itertools import combinations
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from shopagent.domain.text import MAX_QUERY_TERMS, QueryTerms, words
+
+_NARROWING_SHARE = 0.2  # a word in more of the catalog's products than this share joins no match group
+_MAX_GROUPED_WORDS = 6  # the rarest words match groups are made of (at most 20 groups of three)
+_COMPOUND_PART = 4  # letters each part of a compound word has at least
+_LINKS = ("s", "e", "n", "en", "es")  # what may join a compound's parts: Hunde-bett, Katzen-streu
+
+
+class Vocabulary:
+    """The catalog's words: `known` (any field) and `targets` (name, category, brand,
+    material), each with the number of products using it; `real_words`, the words of the
+    languages the shop's customers write; `synonyms`, the shop's words for shoppers' words.
+
+    A query word is corrected only when no product uses it anywhere, it is no real word of
+    those languages (nor a plural of a catalog word), it is at least four letters long and not
+    a number, and a target lies within one edit (two from seven letters on), a swap of
+    neighbours counting as one; ties go to the more common word, and so does a word one edit
+    further that is at least five times as common. So "stock" is never turned into "sock",
+    nor "mens" into "lens"; "snekers" still finds "sneakers".
+
+    A synonym (a shopper's word or phrase -> the catalog's) applies unless the catalog's names,
+    categories, brands and materials use the shopper's word themselves, or a name or category
+    the shopper's phrase (`phrases`): a shop that calls its boots "gumboots" keeps that word, and
+    one selling a "Memory Card" and a "Streaming Stick" still turns "memory stick" into "usb
+    flash drive".
+    """
+
+    def __init__(
+        self,
+        known: Mapping[str, int],
+        targets: Mapping[str, int],
+        real_words: Container[str] = frozenset(),
+        synonyms: Synonyms | None = None,
+        products: int = 0,
+        phrases: Container[str] = frozenset(),
+    ) -> None:
+        self.known = known
+        self._phrases = phrases
+        self.products = products  # indexed, all told
+        self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
+        self._titles = targets
+        self._choices = list(self._targets)
+        self._real = real_words
+        self._synonyms = synonyms or NO_SYNONYMS
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def correct(self, word: str) -> str | None:
+        if word in self.known or len(word) < 4 or any(ch.isdigit() for ch in word) or not self._choices:
+            return None
+        if self._plural_of_target(word) or word in self._real:
+            return None
+        allowed = 1 if len(word) < 7 else 2
+        reach = allowed + 1 if len(word) >= 6 else allowed
+        found = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=reach, limit=16)
+        within = [(w, d) for w, d, _ in found if d <= allowed]
+        if not within:
+            return self._misspelt_synonym(word, allowed)
+        best, distance = min(within, key=lambda f: (f[1], -self._targets[f[0]], f[0]))
+        # A much more common word one edit further is the likelier meaning ("sandles" is one
+        # edit from a rare "handles", two from the category "sandals").
+        common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
+        return max(common, key=lambda w: (self._targets[w], w)) if common else best
+
+    def _misspelt_synonym(self, word: str, allowed: int) -> str | None:
+        """A shopper's word of the synonym list, misspelt ("winterjake" for "Winterjacke"): its
+        meaning in the catalog's words. Only words of six letters or more, within one edit."""
+        if len(word) < 6 or not (words_listed := self._synonyms.single_words()):
+            return None
+        found = process.extractOne(word, words_listed, scorer=OSA.distance, score_cutoff=min(allowed, 1))
+        return self._synonyms.meaning(found[0], self._names) if found else None
+
+    def _plural_of_target(self, word: str) -> bool:
+        return _plural_of(word, self._targets)
+
+    def names_products(self, word: str) -> bool:
+        """Whether a (folded) word is one the catalog names its products with: in a name,
+        category, brand or material, maybe misspelt or in the plural ("jackets", "snekers")."""
+        return word in self._targets or self._plural_of_target(word) or self.correct(word) is not None
+
+    def terms(self, text: str) -> QueryTerms:
+        """The words to search for `text`: synonyms applied, misspellings corrected."""
+        found: dict[str, None] = {}
+        corrections: dict[str, str] = {}
+        typo_fixes: dict[str, str] = {}
+        rewritten: list[str] = []
+        query = words(text)
+        for n, word in self._phrase_typos(query).items():  # "portible charger": a misspelt "portable charger"
+            corrections[query[n]] = typo_fixes[query[n]] = word
+            query[n] = word
+        for phrase, replacement in self._synonyms.rewrite(query, self._in_titles, self._names, self.uses,
+                                                          self._phrases.__contains__):  # fmt: skip
+            if replacement is not None:
+                corrections[phrase] = replacement
+                new = replacement.split()
+            elif (parts := self.compound(phrase)) is not None:
+                corrections[phrase] = parts
+                new = parts.split()
+            elif (fixed := self.correct(phrase)) is not None:
+                corrections[phrase] = typo_fixes[phrase] = fixed
+                new = [fixed]
+            else:
+                new = [phrase]
+            rewritten.extend(new)
+            for word in new:
+                if len(found) < MAX_QUERY_TERMS:
+                    found.setdefault(word, None)
+        return QueryTerms(
+            terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
+        )
+
+    def _phrase_typos(self, query: list[str]) -> dict[int, str]:
+        """The misspelt words of a phrase of the synonym list ("portible charger" for "portable
+        charger"), by position, with their corrections; a word is corrected as `correct` would."""
+        fixes: dict[int, str] = {}
+        for n, word in enumerate(query):
+            fixed = self.correct(word)
+            if fixed is None:
+                continue
+            for start, end in ((n - 1, n + 1), (n, n + 2), (n - 2, n + 1), (n - 1, n + 2), (n, n + 3)):
+                if start >= 0 and end <= len(query):
+                    phrase = [fixes.get(i, fixed if i == n else query[i]) for i in range(start, end)]
+                    if self._synonyms.lists(" ".join(phrase)):
+                        fixes[n] = fixed
+                        break
+        return fixes
+
+    def compound(self, word: str) -> str | None:
+        """A word no product uses that joins two the catalog or the synonym list knows, as German
+        does ("hundeleckerli" -> "dog treats", "katzenbett" -> "cat bed"): the two, in the
+        catalog's words. The longest known last part wins (the thing itself; the first part
+        qualifies it), and a linking "s", "e", "n", "en" or "es" may join them."""
+        if len(word) < 2 * _COMPOUND_PART or word in self.known or not self._targets:
+            return None
+        for at in range(_COMPOUND_PART, len(word) - _COMPOUND_PART + 1):
+            head = self._meaning(word[at:])
+            if head is None:
+                continue
+            first = word[:at]
+            bare = [first[: -len(end)] for end in _LINKS if first.endswith(end) and len(first) - len(end) >= 3]
+            for part in (first, *bare):
+                if (modifier := self._meaning(part)) is not None:
+                    return f"{modifier} {head}"
+        return None
+
+    def _meaning(self, part: str) -> str | None:
+        """A compound's part in the catalog's words: its own if the catalog's names use it, else its
+        synonym; None for a part neither knows."""
+        if self._names(part):
+            return part
+        return self._synonyms.meaning(part, self._names)
+
+    def rarest(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
+        """The query's rarest words whose products add up to at most `products` (at least the
+        rarest one), by the catalog's word counts: what the full-text leg matches on. In a small
+        catalog that is every word."""
+        chosen: list[str] = []
+        total = 0
+        for term in sorted(terms, key=lambda t: self.known.get(t, 0)):
+            count = self.known.get(term, 0)
+            if chosen and total + count > products:
+                break
+            chosen.append(term)
+            total += count
+        return tuple(t for t in terms if t in chosen)
+
+    def match_on(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
+        """What the full-text leg matches products on, each a word or words a product must all
+        have: the rarest words (`rarest`) while the rarest alone is in at most `products`
+        products; else a product must have two of the query's words (three, ...): as few as keep
+        the estimated matches within `products`, each group of that many words one entry.
+
+        In a catalog of a million products every word of "oversized sun hat" is in thousands of
+        them, and ranking every product with the rarest costs far more than the vector leg; few
+        have two of them. The estimate takes the words as independent (n_a * n_b / products).
+        Words in more than a fifth of the products are left out of the groups: they narrow
+        little, and a stop word, which the full-text configuration drops from a group, would
+        make the group as broad as its other words."""
+        rarest = self.rarest(terms, products)
+        total = self.products
+        if len(rarest) != 1 or self.known.get(rarest[0], 0) <= products or total <= 0:
+            return rarest
+        narrowing = sorted(
+            (t for t in dict.fromkeys(terms) if 0 < self.known.get(t, 0) <= total * _NARROWING_SHARE),
+            key=lambda t: self.known[t],
+        )[:_MAX_GROUPED_WORDS]
+        narrowing.sort(key=terms.index)  # the groups' words in the query's order
+        for size in range(2, len(narrowing) + 1):
+            groups = list(combinations(narrowing, size))
+            estimate = sum(total * math.prod(self.known[t] / total for t in group) for group in groups)
+            if estimate <= products or size == len(narrowing):
+                return tuple(" ".join(group) for group in groups)
+        return rarest
+
+    def uses(self, word: str) -> bool:
+        """Whether any product's text uses a (folded) word, maybe in the plural."""
+        return word in self.known or _plural_of(word, self.known)
+
+    def _names(self, word: str) -> int:
+        """How many products' names, categories, brands or materials use a (folded) word, or
+        its English plural."""
+        return max(self._titles.get(word + end, 0) for end in ("", "s", "es"))
+
+    def _in_titles(self, word: str) -> bool:
+        """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
+        it). No plural endings here: a German "Sandalen" or French "veste" is not the English
+        "sandal" or "vest"."""
+        return word in self._targets
+
+
+class Synonyms:
+    """Shoppers' words and phrases -> the catalog's words (all folded), longest phrase first.
+
+    The pairs also join words into groups of one meaning ("leash" -> "lead" and "dog leash"
+    -> "lead" put all three together), so a shopper's word is turned into whichever word of
+    its group the catalog itself uses: a shop that says "leash" finds its leashes for "lead"
+    as well as the other way round. The pair's own replacement comes first when the catalog
+    uses it (a shop's own list thus wins); otherwise the group's word most of the catalog's
+    names use; otherwise the pair's replacement.
+
+    `rewrite` walks a query's words and yields each word, or each phrase of up to
+    `MAX_SYNONYM_WORDS` words that has a synonym, with its replacement (None for a plain word).
+    """
+
+    def __init__(self, pairs: Mapping[str, str]) -> None:
+        self._pairs = {" ".join(words(k)): " ".join(words(v)) for k, v in pairs.items() if words(k) and words(v)}
+        self._groups = _groups(self._pairs)
+        self._single = sorted(k for k in self._pairs if " " not in k)
+        self._longest = max((k.count(" ") + 1 for k in self._groups), default=0)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __or__(self, other: Synonyms) -> Synonyms:
+        """These synonyms with `other`'s over them (the shop's own list over the built-in one)."""
+        return Synonyms({**self._pairs, **other._pairs})
+
+    def get(self, phrase: str) -> str | None:
+        return self._pairs.get(phrase)
+
+    def rewrite(
+        self,
+        query: list[str],
+        catalog_uses: Callable[[str], bool],
+        names: Callable[[str], int] = lambda _: 0,
+        anywhere: Callable[[str], bool] = lambda _: False,
+        named: Callable[[str], bool] = lambda _: False,
+    ) -> Iterator[tuple[str, str | None]]:
+        """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products;
+        `anywhere`: whether any product's text uses it; `named`: whether a name or category has a
+        phrase of several words. A phrase the catalog's text uses is never
+        turned into one no product's name uses: "crate" in a description ("in a crate") is not
+        made "kennel", a word of that catalog nowhere."""
+        at = 0
+        while at < len(query):
+            for size in range(min(self._longest, len(query) - at), 0, -1):
+                phrase = " ".join(query[at : at + size])
+                if _names_phrase(query[at : at + size], catalog_uses, named):
+                    continue
+                listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
+                if listed is None:
+                    continue
+                replacement = self._choose(listed, names)
+                if replacement is not None and all(anywhere(w) for w in query[at : at + size]):
+                    replacement = replacement if all(names(w) for w in replacement.split()) else None
+                if replacement is not None and replacement != phrase:
+                    yield phrase, replacement
+                    at += size
+                    break
+            else:
+                yield query[at], None
+                at += 1
+
+    def lists(self, phrase: str) -> bool:
+        """Whether a phrase (folded words) is one of the list's."""
+        return phrase in self._groups
+
+    def phrases(self) -> list[str]:
+        """The listed phrases of several words (shoppers' and the catalog's)."""
+        return [p for p in self._groups if " " in p]
+
+    def single_words(self) -> list[str]:
+        """The listed shoppers' words of one word each (what a misspelling may be of)."""
+        return self._single
+
+    def meaning(self, phrase: str, names: Callable[[str], int]) -> str | None:
+        """A listed word in the catalog's words: itself if the catalog's names use it, else its
+        replacement; None for a word the list does not hold."""
+        if phrase not in self._groups:
+            return None
+        if all(names(w) for w in phrase.split()):
+            return phrase
+        return self._choose(phrase, names) or phrase
+
+    def _choose(self, phrase: str, names: Callable[[str], int]) -> str | None:
+        """The pair's replacement if the catalog uses it, else the group's most used word,
+        else the pair's replacement (None for a catalog word no product uses: left alone)."""
+
+        def use(candidate: str) -> int:
+            return min(names(w) for w in candidate.split())
+
+        replacement = self._pairs.get(phrase)
+        if replacement is not None and use(replacement):
+            return replacement
+        used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
+        best = max((u for u in used if u[0]), default=None)
+        return best[1] if best else replacement
+
+
+def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool], named: Callable[[str], bool]) -> bool:
+    """Whether the catalog's names use a shopper's word as it is (a German "Sandalen" is no
+    English "sandal"), or a phrase of several words word after word (`named`: the index's
+    stemming lets "flip flops" be a "Flip-Flop")."""
+    return catalog_uses(phrase[0]) if len(phrase) == 1 else named(" ".join(phrase))
+
+
+def _singular(phrase: str, listed: Container[str]) -> str | None:
+    """The listed word a plural is of ("gamelles" -> "gamelle", "Leinen" -> "leine"), if any;
+    a word of five letters at least, so that "bus" or "les" never is one."""
+    if " " in phrase or len(phrase) < 5:
+        return None
+    return next(
+        (phrase[: -len(end)] for end in _PLURALS if phrase.endswith(end) and phrase[: -len(end)] in listed), None
+    )
+
+
+def _groups(pairs: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Every phrase of the pairs -> all phrases of its group (joined through shared words)."""
+    parent: dict[str, str] = {}
+
+    def root(phrase: str) -> str:
+        while parent.setdefault(phrase, phrase) != phrase:
+            parent[phrase] = parent[parent[phrase]]
+            phrase = parent[phrase]
+        return phrase
+
+    for key, value in pairs.items():
+        parent[root(key)] = root(value)
+    members: dict[str, list[str]] = {}
+    for phrase in parent:
+        members.setdefault(root(phrase), []).append(phrase)
+    return {phrase: tuple(sorted(members[root(phrase)])) for phrase in parent}
+
+
+NO_SYNONYMS = Synonyms({})
+
+
+_PLURALS = ("s", "es", "e", "en", "n", "er", "x")
+
+
+def _plural_of(word: str, singulars: Container[str]) -> bool:
+    """Whether `word` is one of `singulars` with a plural ending (English, German or French)."""
+    return any(word.endswith(end) and word[: -len(end)] in singulars for end in _PLURALS)
+
+
+EMPTY_VOCABULARY = Vocabulary({}, {})
