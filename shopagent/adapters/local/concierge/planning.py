@@ -343,13 +343,11 @@ class Planner:
         return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
 
     async def _search_words(self, reading: Reading, text: str) -> str:
-        """The words to search for: those that describe the thing; as the shopper wrote them, small
-        words between included, where those make a phrase of the synonyms ("cafetière à piston",
-        "caméra de surveillance": the search knows them, not "cafetière piston")."""
-        phrases = [p for p in await self._catalog_synonyms(text) if " " in p]
-        if reading.said_whole and any(not set(p.split()) <= set(reading.words) for p in phrases):
-            return said_for(reading.said, reading.query)
-        return reading.query
+        """The words that describe the thing; as written, small words between included, where those
+        make a phrase of the synonyms ("cafetière à piston": the search knows it, not "cafetière piston")."""
+        known = set(reading.words)
+        split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
+        return said_for(reading.said, reading.query) if reading.said_whole and split else reading.query
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
