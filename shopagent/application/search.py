@@ -326,7 +326,6 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
-        head_in_name=query.head in row.name_terms,
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
     )
 

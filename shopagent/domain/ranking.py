@@ -74,8 +74,7 @@ class Evidence:
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of
     other_color: bool = False  # the query's words name colours and it comes in none of them
     other_size: bool = False  # the query's words name sizes ("size 38") and it comes in none of them
-    head_in_name: bool = False  # the query's head word is in its name
-    head_named_elsewhere: bool = False  # ... is not, but is in the name of another candidate
+    head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
 
 
 def features(e: Evidence) -> tuple[float, ...]:
