@@ -56,6 +56,17 @@ def _in_thread(fn, *args):
         return pool.submit(anyio.run, fn, *args).result()
 
 
+@pytest.fixture
+def outside_tmp_path() -> Iterator[Path]:
+    """A fresh folder outside pytest's own temporary tree, for what a PostgreSQL of its own keeps
+    (a data directory, a benchmark's TMPDIR): any pytest session started meanwhile by the same
+    user takes others' access to that tree away, and the PostgreSQL user could no longer reach
+    its files."""
+    folder = Path(tempfile.mkdtemp(prefix="shopagent-test-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def embedded_pg() -> Iterator[EmbeddedPostgres]:
     data_dir = Path(tempfile.mkdtemp(prefix="shopagent-tests-"))

@@ -58,8 +58,8 @@ def test_every_bench_is_covered() -> None:
 
 
 @pytest.mark.parametrize("script", BENCHES)
-def test_bench_runs_quick_and_cleans_up(script: str, tmp_path: Path) -> None:
-    temp = tmp_path / "tmp"
+def test_bench_runs_quick_and_cleans_up(script: str, outside_tmp_path: Path) -> None:
+    temp = outside_tmp_path / "tmp"
     temp.mkdir()
     before = untracked()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_")} | {"TMPDIR": str(temp)}

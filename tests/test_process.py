@@ -275,9 +275,9 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-async def test_mcp_stdio_stops_its_embedded_postgres_and_exits_0_on_a_signal(tmp_path, signum):
+async def test_mcp_stdio_stops_its_embedded_postgres_and_exits_0_on_a_signal(outside_tmp_path, signum):
     env = {
-        "SHOPAGENT_DATA_DIR": str(tmp_path),
+        "SHOPAGENT_DATA_DIR": str(outside_tmp_path),
         "SHOPAGENT_EMBEDDING__MODEL": "hash",
         "SHOPAGENT_LOGGING__FORMAT": "json",
     }
@@ -285,10 +285,10 @@ async def test_mcp_stdio_stops_its_embedded_postgres_and_exits_0_on_a_signal(tmp
         with anyio.fail_after(60):
             await process.stdin.send(json.dumps(INITIALIZE).encode() + b"\n")
             assert (await _line(process.stdout))["id"] == 1  # serving, with its PostgreSQL up
-            assert list(tmp_path.rglob("postmaster.pid"))
+            assert list(outside_tmp_path.rglob("postmaster.pid"))
             process.send_signal(signum)
             assert await process.wait() == 0
-    assert not list(tmp_path.rglob("postmaster.pid"))  # the embedded PostgreSQL was stopped
+    assert not list(outside_tmp_path.rglob("postmaster.pid"))  # the embedded PostgreSQL was stopped
 
 
 async def test_mcp_stdio_answers_a_malformed_line_with_a_parse_error(database):
