@@ -22,4 +22,5 @@ GRADE_MODEL = GradeModel(
     bias=-2.0714,
     strong_at=0.1873,
     partial_at=0.0700,
+    named_elsewhere_distance=0.6000,
 )
