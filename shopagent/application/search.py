@@ -22,7 +22,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import head_word, modifiers, sizes_named
+from shopagent.domain.query_words import AUDIENCE, head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -172,11 +172,12 @@ class CatalogSearch:
         # The words that describe the item: numbers, colours and sizes are filters' business.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))
         head = head_word(terms.terms, wanted)
+        kinds = modifiers(terms.terms, wanted)
         query = _QueryFacts(
             wanted=frozenset(wanted),
             head=head,
             head_unknown=head is not None and not vocabulary.uses(terms.terms[head]),
-            modifiers=modifiers(terms.terms, wanted),
+            modifiers=kinds,
             vector_ranks={pid: n for n, pid in enumerate(found.vector, start=1)},
             lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
@@ -184,6 +185,7 @@ class CatalogSearch:
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
+            short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds and terms.terms[kinds[head]] not in AUDIENCE,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -296,6 +298,7 @@ class _QueryFacts:
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
     sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
     head_named: bool = False  # some candidate has the head word in its name
+    short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -304,7 +307,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
     # The thing asked for in its name says it is of that kind too ("Dutch Oven" for "microwave
     # oven"), in short requests: a sentence's head word is seldom the thing ("cake" in "baking a
     # birthday cake for my daughter").
-    of_kind = named | (wanted & row.name_terms & {query.head} if len(wanted) <= _SHORT_REQUEST else set())
+    of_kind = named | (wanted & row.name_terms & {query.head} if query.short_kind else set())
     return Evidence(
         product_id=row.product_id,
         distance=row.distance,

@@ -26,6 +26,13 @@ PRAISE = frozenset({
 })  # fmt: skip
 
 
+# Words for whom a thing is ("mens jumper", "Damen Jacke"): a product's name seldom says them, so
+# they do not say which kind of the thing named it is.
+AUDIENCE = frozenset({
+    "men", "mens", "man", "women", "womens", "woman", "ladies", "lady", "kids", "kid", "boys", "girls", "unisex",
+    "herren", "damen", "kinder", "homme", "hommes", "femme", "femmes", "enfant", "enfants",
+})  # fmt: skip
+
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
 SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
 
