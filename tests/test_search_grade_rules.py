@@ -76,10 +76,16 @@ async def indexed(embedded_pg, template_db, tmp_path_factory, products: list[dic
         yield services
 
 
+async def in_black(embedded_pg, template_db, tmp_path_factory, items: list[tuple[str, str, str, str]]):
+    """A shop of `items` (slug, name, category, description), each in black, five to sell."""
+    products = [product(*item, colors={"black": 5}) for item in items]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
 @pytest.fixture(scope="module")
 async def drive_shop(embedded_pg, template_db, tmp_path_factory):
-    products = [product(*item, colors={"black": 5}) for item in DRIVES]
-    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, DRIVES):
         yield services
 
 
@@ -191,8 +197,7 @@ NAMED = [
 
 @pytest.fixture(scope="module")
 async def named_shop(embedded_pg, template_db, tmp_path_factory):
-    products = [product(*item, colors={"black": 5}) for item in NAMED]
-    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, NAMED):
         yield services
 
 
