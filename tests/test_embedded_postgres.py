@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from pathlib import Path
 from urllib.parse import unquote
 
 import anyio
@@ -10,14 +9,14 @@ import asyncpg
 import pytest
 
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
-from tests.conftest import FAST_OPTIONS
+from tests.conftest import FAST_OPTIONS, scratch_dir
 
 pytestmark = [pytest.mark.anyio, pytest.mark.process]
 
 
 @pytest.fixture
 def data_dir():
-    path = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    path = scratch_dir("sa-pg-")
     yield path
     shutil.rmtree(path, ignore_errors=True)
 
@@ -58,7 +57,7 @@ async def test_the_cluster_is_reused_across_runs_and_shared_by_processes_until_t
 
 
 async def test_a_data_directory_too_deep_for_a_unix_socket_still_works():
-    base = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    base = scratch_dir("sa-pg-")
     deep = base / ("d" * 60) / ("e" * 60)
     server = EmbeddedPostgres(deep, options=FAST_OPTIONS)
     try:
@@ -70,7 +69,7 @@ async def test_a_data_directory_too_deep_for_a_unix_socket_still_works():
 
 
 async def test_a_temporary_directory_too_deep_for_the_socket_falls_back_to_tmp(monkeypatch):
-    base = Path(tempfile.mkdtemp(prefix="sa-pg-"))
+    base = scratch_dir("sa-pg-")
     deep_tmp = base / ("t" * 60) / ("u" * 60)
     deep_tmp.mkdir(parents=True)
     monkeypatch.setattr(tempfile, "tempdir", str(deep_tmp))  # as TMPDIR=<deep_tmp> would

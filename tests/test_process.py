@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import anyio
@@ -18,6 +17,7 @@ import psutil
 import pytest
 
 from shopagent.adapters.postgres.migrations import load_migrations
+from tests.conftest import scratch_dir
 from tests.helpers import REPO, eventually, example_env_file, shopagent
 
 pytestmark = [pytest.mark.anyio, pytest.mark.process]
@@ -33,7 +33,7 @@ def postgres_processes_for(data_dir: Path) -> list[psutil.Process]:
 
 
 async def test_run_on_the_embedded_database_becomes_ready_and_stops_cleanly_on_sigterm():
-    data_dir = Path(tempfile.mkdtemp(prefix="sa-e2e-"))
+    data_dir = scratch_dir("sa-e2e-")
     try:
         async with shopagent("run", env={"SHOPAGENT_DATA_DIR": str(data_dir)}) as proc:
             await proc.wait_for_log("all actors ready", timeout=60)
@@ -149,7 +149,7 @@ async def test_token_issue_prints_only_a_token_for_the_user():
 
 
 async def test_the_demo_holds_a_conversation_that_survives_a_restart():
-    data_dir = Path(tempfile.mkdtemp(prefix="sa-demo-"))
+    data_dir = scratch_dir("sa-demo-")
     env = {"SHOPAGENT_DATA_DIR": str(data_dir), "SHOPAGENT_AUTH_SECRET": ""}  # the demo makes its own secret
 
     async def say(client: httpx.AsyncClient, url: str, headers, query: str, conversation_id=None) -> dict:

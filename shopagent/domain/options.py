@@ -40,6 +40,8 @@ _SPEC_NAME = re.compile(r"^[a-z][a-z0-9_]{0,59}$")
 
 def fold(text: str) -> str:
     """Lower case without accents: what both sides of a lexical match compare."""
+    if text.isascii():  # nothing to decompose, and ASCII case-folds as it lowers
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

@@ -248,6 +248,8 @@ class Synonyms:
 
     def __or__(self, other: Synonyms) -> Synonyms:
         """These synonyms with `other`'s over them (the shop's own list over the built-in one)."""
+        if not other._pairs:
+            return self
         return Synonyms({**self._pairs, **other._pairs})
 
     def get(self, phrase: str) -> str | None:

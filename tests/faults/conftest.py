@@ -4,27 +4,14 @@ a database of its own on that server for every test, which the test may stop and
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import _in_thread
+from tests.conftest import _in_thread, scratch_dir
 from tests.faults.harness import OwnedPostgres, build_migrated_cluster, copy_cluster, database_copy, embedded_server
-
-# Room the suite's clusters take at most (the template, the server and its largest databases).
-MEMORY_DISK_ROOM = 1 << 30
-
-
-def scratch_dir(prefix: str) -> Path:
-    """A new directory for a throw-away cluster: in memory (/dev/shm) when there is room there,
-    so that copying and deleting clusters does not wait on the disk; else in the temp folder."""
-    shm = Path("/dev/shm")  # noqa: S108 - a private mkdtemp below it
-    in_memory = shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free >= MEMORY_DISK_ROOM
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=shm if in_memory else None))
 
 
 @pytest.fixture(scope="session")
