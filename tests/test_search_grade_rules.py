@@ -158,6 +158,35 @@ async def test_praise_before_the_thing_asked_for_does_not_count_as_another_kind_
         assert found and all(match == "strong" for _, match in found), (query, found)
 
 
+JACKETS = [
+    ("softshell", "Kestrel Softshell Jacket", "Jackets", "A windproof softshell with a fleece back for cold runs."),
+    (
+        "rain-jacket",
+        "Brightwater Packable Rain Jacket",
+        "Jackets",
+        "A light waterproof jacket that packs into a pocket.",
+    ),
+    ("wool-scarf", "Lindqvist Wool Scarf", "Scarves", "A long scarf of soft lambswool for winter walks."),
+]
+
+
+@pytest.fixture(scope="module")
+async def jacket_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, JACKETS):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["mens jacket", "womens rain jacket", "ladies softshell jacket", "herren jacke"])
+async def test_for_whom_a_thing_is_does_not_say_which_kind_of_it_is(jacket_shop, query):
+    # A jacket's text seldom says "men" or "women": that does not make it another kind of jacket
+    # (as "motorbike" does for a bicycle helmet), by its category as by its name.
+    search = jacket_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+    assert found[0][1] == "strong" and found[0][0] != "wool-scarf", (query, found)
+    assert dict(found).get("wool-scarf") != "strong", (query, found)
+
+
 LEADS = [
     ("y-harness", "Trailhound Padded Y-Harness", "A padded harness that spreads the pull across the chest."),
     ("no-pull-harness", "Trailhound Easy-Walk No-Pull Harness", "A front-clip harness that stops pulling."),

@@ -58,6 +58,6 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
 def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     """Each descriptive word's position -> the descriptive word just before it, where that word
     may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
-    sandals")."""
+    sandals", nor "mens" in "mens jacket")."""
     kept = set(wanted)
-    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE}
+    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE | AUDIENCE}
