@@ -187,6 +187,44 @@ async def test_for_whom_a_thing_is_does_not_say_which_kind_of_it_is(jacket_shop,
     assert dict(found).get("wool-scarf") != "strong", (query, found)
 
 
+BELTS = [
+    (
+        "leather-belt",
+        "Pelle Rossa Dress Belt",
+        "Belts",
+        "A smart belt with a brushed steel buckle.",
+        "full-grain leather",
+    ),
+    ("canvas-belt", "Fenwick Webbing Belt", "Belts", "A casual belt with a brushed steel buckle.", "cotton canvas"),
+    ("plain-belt", "Marlowe Everyday Belt", "Belts", "A belt for every day with a brushed steel buckle.", ""),
+    ("steel-pan", "Stahlberg Frying Pan 28 cm", "Pans", "A tri-ply pan with a glass lid.", "stainless steel"),
+]
+
+
+@pytest.fixture(scope="module")
+async def belt_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item[:4], colors={"black": 5}) | {"material": item[4]} for item in BELTS]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["leather belt", "ceinture en cuir", "a belt in leather"])
+async def test_a_product_made_of_another_material_than_the_one_named_is_never_strong(belt_shop, query):
+    search = belt_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+    assert found[0][0] == "leather-belt" and found[0][1] == "strong", (query, found)
+    assert dict(found)["canvas-belt"] != "strong", (query, found)
+
+
+@pytest.mark.anyio
+async def test_a_material_named_for_a_part_or_in_another_language_is_not_held_against_the_product(belt_shop):
+    search = belt_shop.search
+    for query in ("frying pan with a glass lid", "Bratpfanne aus Edelstahl"):
+        found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+        assert found[0] == ("steel-pan", "strong"), (query, found)
+
+
 LEADS = [
     ("y-harness", "Trailhound Padded Y-Harness", "A padded harness that spreads the pull across the chest."),
     ("no-pull-harness", "Trailhound Easy-Walk No-Pull Harness", "A front-clip harness that stops pulling."),

@@ -33,6 +33,32 @@ AUDIENCE = frozenset({
     "herren", "damen", "kinder", "homme", "hommes", "femme", "femmes", "enfant", "enfants",
 })  # fmt: skip
 
+# What things are made of, in the catalog languages: a query naming one ("leather sandals", "pull
+# en laine", "Topf aus Gusseisen") asks for a product made of it. Adjectives ("wooden", "woollen")
+# are left out: the catalogs' material fields use the nouns.
+MATERIALS = frozenset({
+    "leather", "suede", "wool", "merino", "cashmere", "alpaca", "cotton", "linen", "silk", "denim", "canvas",
+    "fleece", "polyester", "nylon", "corduroy", "tweed", "velvet", "satin", "steel", "iron", "aluminium",
+    "aluminum", "copper", "titanium", "brass", "glass", "ceramic", "porcelain", "stoneware", "earthenware",
+    "bamboo", "wood", "oak", "beech", "walnut", "acacia", "silicone", "rubber", "cork", "plastic", "marble",
+    "leder", "wildleder", "wolle", "kaschmir", "baumwolle", "leinen", "seide", "stahl", "edelstahl", "gusseisen",
+    "kupfer", "glas", "keramik", "porzellan", "steingut", "holz", "bambus", "gummi", "kork",
+    "cuir", "daim", "laine", "cachemire", "coton", "lin", "soie", "acier", "inox", "fonte", "cuivre", "verre",
+    "ceramique", "porcelaine", "gres", "bois", "bambou", "caoutchouc", "liege",
+})  # fmt: skip
+
+# Words after which a material is a part's, not the product's ("pan with a glass lid").
+WITH = frozenset({"with", "mit", "avec"})
+
+
+def materials_named(terms: Sequence[str], wanted: Sequence[int], known: Callable[[str], bool]) -> frozenset[int]:
+    """Positions of the descriptive words naming what the thing is made of, before any "with"
+    (`known`: whether the catalog uses the word; an untranslated "Baumwolle" in an English shop
+    says nothing either way)."""
+    cut = next((n for n, term in enumerate(terms) if term in WITH), len(terms))
+    return frozenset(n for n in wanted if n < cut and terms[n] in MATERIALS and known(terms[n]))
+
+
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
 SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
 
