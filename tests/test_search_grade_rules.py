@@ -11,6 +11,7 @@ import json
 import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
+from shopagent.domain.query_words import made_of
 from tests.conftest import _indexed_shop
 
 
@@ -199,6 +200,22 @@ BELTS = [
     ("plain-belt", "Marlowe Everyday Belt", "Belts", "A belt for every day with a brushed steel buckle.", ""),
     ("steel-pan", "Stahlberg Frying Pan 28 cm", "Pans", "A tri-ply pan with a glass lid.", "stainless steel"),
 ]
+
+
+@pytest.mark.parametrize(
+    ("asked", "material", "made"),
+    [
+        ({"leather"}, "Soft suede outside, sheepskin lining", True),  # suede is a leather
+        ({"leather"}, "full-grain leather", True),
+        ({"leather"}, "cotton canvas", False),
+        ({"wool"}, "100% Merino", True),
+        ({"wool"}, "polyester fleece", False),
+        ({"wood"}, "oiled beech", True),
+        ({"glass", "steel"}, "stainless steel, glass lid", True),
+    ],
+)
+def test_a_material_is_made_of_what_was_asked_or_a_kind_of_it(asked, material, made):
+    assert made_of(frozenset(asked), material) is made
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import head_word, materials_named, modifiers, sizes_named
+from shopagent.domain.query_words import head_word, made_of, materials_named, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -185,7 +185,8 @@ class CatalogSearch:
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
-            materials=materials_named(terms.terms, wanted, vocabulary.uses),
+            materials=(materials := materials_named(terms.terms, wanted, vocabulary.uses)),
+            material_words=frozenset(terms.terms[n] for n in materials),
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
@@ -300,6 +301,7 @@ class _QueryFacts:
     sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
     head_named: bool = False  # some candidate has the head word in its name
     materials: frozenset[int] = frozenset()  # positions of the words naming what it is made of ("leather")
+    material_words: frozenset[str] = frozenset()  # ... and those words
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
 
 
@@ -332,8 +334,9 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
-        other_material=bool(query.materials and row.has_material)
-        and not query.materials & (row.material_terms | row.name_terms | row.category_terms),
+        other_material=bool(query.materials and row.material.strip())
+        and not query.materials & (row.material_terms | row.name_terms | row.category_terms)
+        and not made_of(query.material_words, row.material),
     )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
+from shopagent.domain.text import words
+
 # Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
 # eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
 QUALIFIERS = frozenset({
@@ -46,6 +48,22 @@ MATERIALS = frozenset({
     "cuir", "daim", "laine", "cachemire", "coton", "lin", "soie", "acier", "inox", "fonte", "cuivre", "verre",
     "ceramique", "porcelaine", "gres", "bois", "bambou", "caoutchouc", "liege",
 })  # fmt: skip
+
+# Materials that are kinds of another ("bottines en cuir" are answered by suede ankle boots).
+MATERIAL_KINDS = {
+    "leather": frozenset({"suede", "nubuck", "lambskin", "sheepskin", "shearling", "calfskin", "cowhide", "nappa"}),
+    "wool": frozenset({"merino", "cashmere", "lambswool", "alpaca", "mohair", "shearling"}),
+    "wood": frozenset({"oak", "beech", "walnut", "acacia", "ash", "pine", "teak", "olivewood", "birch"}),
+    "steel": frozenset({"inox"}),
+}
+
+
+def made_of(asked: frozenset[str], material: str) -> bool:
+    """Whether a material as the catalog writes it ("soft suede, sheepskin lining") is one of the
+    asked materials or a kind of one."""
+    said = set(words(material))
+    return any(m in said or MATERIAL_KINDS.get(m, frozenset()) & said for m in asked)
+
 
 # Words after which a material is a part's, not the product's ("pan with a glass lid").
 WITH = frozenset({"with", "mit", "avec"})

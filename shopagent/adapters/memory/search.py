@@ -117,7 +117,7 @@ class MemorySearchIndex:
             category_terms=positions(category if indexed else None),
             name_terms=positions(words_of(product.name).title if indexed else None),
             material_terms=positions(words_of(product.material).title if indexed else None),
-            has_material=bool(product.material.strip()),
+            material=product.material,
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),

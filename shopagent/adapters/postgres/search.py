@@ -299,7 +299,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         sized_in=frozenset(row["sized_in"]),
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
         material_terms=frozenset(n - 1 for n in row["material_terms"]),
-        has_material=row["has_material"],
+        material=row["material"],
         sizes=list(row["sizes"]),
         options=list(row["options"]),
         prices_vary=row["prices_vary"],

@@ -164,7 +164,7 @@ class CandidateRow:
     sized_in: frozenset[str] = frozenset()  # every size it comes in, in stock or not
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
     material_terms: frozenset[int] = frozenset()  # positions of the query terms its material contains
-    has_material: bool = False  # the catalog states what it is made of
+    material: str = ""  # what the catalog says it is made of
 
 
 @dataclass(frozen=True)
