@@ -85,6 +85,26 @@ JUMPER = {
 }
 
 # (question, product, a phrase the answer must have, a phrase it must not have)
+TRAIL_SANDAL = {
+    "name": "Trail Sport Sandal",
+    "description": "A rugged sport sandal for hiking trails in hot weather. Three adjustable webbing straps lock "
+    "the foot down on uneven ground. Quick-drying enough for river crossings and canyon walks.",
+    "variations": [],
+}
+STARTER_TANK = {
+    "name": "60 l Aquarium Starter Set",
+    "description": "A 60 litre glass tank with a lid and LED light. Comes with everything a first aquarium needs: "
+    "a quiet filter, a heater and water conditioner.",
+    "variations": [],
+}
+SPORT_WATCH = {
+    "name": "Vela GPS Watch",
+    "description": "A GPS watch with a bright screen and ten days of battery. The silicone band has quick-release "
+    "pins, so it changes in seconds.",
+    "variations": [],
+}
+
+
 CASES = [
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
@@ -146,6 +166,11 @@ CASES = [
     # German: how big, dishwasher
     ("wie groß ist die box genau?", BOX, "48 x 32 x 30", NOT_TOLD),
     ("ist die spülmaschinenfest?", MOKA, "warm water", NOT_TOLD),
+    # words that say it without the question's word: getting wet, a first-timer, a strap to change
+    ("are they ok to get wet? might wear them on the beach", TRAIL_SANDAL, "Quick-drying", NOT_TOLD),
+    ("kann man die auch nass machen?", TRAIL_SANDAL, "Quick-drying", NOT_TOLD),
+    ("is it ok for a beginner?", STARTER_TANK, "everything a first", NOT_TOLD),
+    ("is the strap swappable?", SPORT_WATCH, "quick-release", NOT_TOLD),
 ]
 
 

@@ -314,6 +314,12 @@ QUESTION_IMPLIES = {
     "semelle": "sole outsole rubber", "talon": "heel cm", "lame": "blade", "poignee": "handle",
     "couvercle": "lid", "ecran": "screen display", "inox": "stainless steel", "tasses": "cups",
     "joint": "seal gasket", "joints": "seal gasket", "centimetres": "cm",
+    # getting wet, a first-timer, parts that can be changed
+    "wet": "waterproof water rain splash quick-drying ipx4 ipx5 ipx7", "nass": "waterproof water quick-drying",
+    "beginner": "beginners easy simple starter complete everything", "anfanger": "beginners easy starter complete",
+    "einsteiger": "beginners easy starter complete", "debutant": "beginners easy starter complete",
+    "swappable": "quick-release spare replaceable interchangeable",
+    "replaceable": "spare quick-release interchangeable", "interchangeable": "spare quick-release replaceable",
 }  # fmt: skip
 # Properties a product has or has not ("is the filter loud?", "is it dishwasher safe?"): a
 # sentence about the thing asked of ("an internal filter of 300 l/h") answers the question only
