@@ -335,7 +335,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
         other_material=bool(query.materials and row.material.strip())
-        and not query.materials & (row.material_terms | row.name_terms | row.category_terms)
+        and not query.materials & (row.name_terms | row.category_terms)
         and not made_of(query.material_words, row.material),
     )
 

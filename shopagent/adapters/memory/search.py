@@ -116,7 +116,6 @@ class MemorySearchIndex:
             body_terms=positions(indexed.body if indexed else None),
             category_terms=positions(category if indexed else None),
             name_terms=positions(words_of(product.name).title if indexed else None),
-            material_terms=positions(words_of(product.material).title if indexed else None),
             material=product.material,
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),

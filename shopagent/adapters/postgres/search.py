@@ -298,7 +298,6 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         made_in=frozenset(row["made_in"]),
         sized_in=frozenset(row["sized_in"]),
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
-        material_terms=frozenset(n - 1 for n in row["material_terms"]),
         material=row["material"],
         sizes=list(row["sizes"]),
         options=list(row["options"]),

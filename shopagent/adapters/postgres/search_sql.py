@@ -118,7 +118,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t WHERE c.name_words @@ t.q) AS name_terms,
-       array(SELECT t.n FROM term t WHERE c.material_words @@ t.q) AS material_terms, p.material,
+       p.material,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
        coalesce(v.sized_in, '{}') AS sized_in,
@@ -127,8 +127,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
 CROSS JOIN LATERAL (  -- once per product, not per word
-    SELECT to_tsvector($1::regconfig, p.category) AS words, to_tsvector($1::regconfig, p.name) AS name_words,
-           to_tsvector($1::regconfig, p.material) AS material_words
+    SELECT to_tsvector($1::regconfig, p.category) AS words, to_tsvector($1::regconfig, p.name) AS name_words
 ) c
 CROSS JOIN LATERAL (
     SELECT coalesce(sum(v.quantity - v.reserved) FILTER (WHERE {asked_v}), 0) AS available,

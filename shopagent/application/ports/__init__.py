@@ -163,7 +163,6 @@ class CandidateRow:
     made_in: frozenset[str] = frozenset()  # every colour it comes in, in stock or not
     sized_in: frozenset[str] = frozenset()  # every size it comes in, in stock or not
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
-    material_terms: frozenset[int] = frozenset()  # positions of the query terms its material contains
     material: str = ""  # what the catalog says it is made of
 
 
