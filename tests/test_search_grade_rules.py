@@ -168,6 +168,7 @@ JACKETS = [
         "A light waterproof jacket that packs into a pocket.",
     ),
     ("wool-scarf", "Lindqvist Wool Scarf", "Scarves", "A long scarf of soft lambswool for winter walks."),
+    ("womens-jacket", "Brightwater Women's Hooded Rain Jacket", "Jackets", "A waterproof jacket with a hood."),
 ]
 
 
@@ -186,6 +187,17 @@ async def test_for_whom_a_thing_is_does_not_say_which_kind_of_it_is(jacket_shop,
     found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
     assert found[0][1] == "strong" and found[0][0] != "wool-scarf", (query, found)
     assert dict(found).get("wool-scarf") != "strong", (query, found)
+
+
+@pytest.mark.anyio
+async def test_a_product_named_for_others_than_the_shopper_names_is_never_strong(jacket_shop):
+    search = jacket_shop.search
+    for query in ("mens rain jacket", "rain jacket for a man", "herren regenjacke"):
+        found = dict((p.slug, p.match) for p in (await search.search(search.request(query, 5))).products)
+        assert found["womens-jacket"] != "strong" and "strong" in found.values(), (query, found)
+    for query in ("womens rain jacket", "rain jacket"):  # for her, or for anyone
+        found = dict((p.slug, p.match) for p in (await search.search(search.request(query, 5))).products)
+        assert found["womens-jacket"] == "strong", (query, found)
 
 
 BELTS = [

@@ -17,12 +17,13 @@ from shopagent.application.ports import (
     SearchCandidates,
     SearchIndex,
 )
+from shopagent.domain import query_words
 from shopagent.domain.catalog import CatalogRules, Product, Variation
 from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import head_word, made_of, materials_named, modifiers, sizes_named
+from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
     DEFAULT_LIMIT,
@@ -185,8 +186,9 @@ class CatalogSearch:
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
-            materials=(materials := materials_named(terms.terms, wanted, vocabulary.uses)),
+            materials=(materials := query_words.materials_named(terms.terms, wanted, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
+            audiences=query_words.audiences_named(terms.terms),
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
@@ -302,6 +304,7 @@ class _QueryFacts:
     head_named: bool = False  # some candidate has the head word in its name
     materials: frozenset[int] = frozenset()  # positions of the words naming what it is made of ("leather")
     material_words: frozenset[str] = frozenset()  # ... and those words
+    audiences: frozenset[int] = frozenset()  # for whom (men, women, children: query_words.AUDIENCES)
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
 
 
@@ -336,7 +339,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
         other_material=bool(query.materials and row.material.strip())
         and not query.materials & (row.name_terms | row.category_terms)
-        and not made_of(query.material_words, row.material),
+        and not query_words.made_of(query.material_words, row.material),
+        other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
     )
 
 

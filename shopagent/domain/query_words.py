@@ -77,6 +77,27 @@ def materials_named(terms: Sequence[str], wanted: Sequence[int], known: Callable
     return frozenset(n for n in wanted if n < cut and terms[n] in MATERIALS and known(terms[n]))
 
 
+# The same audiences, told apart: a product named for another one than the query's ("Women's Rain
+# Jacket" for "mens rain jacket") is not what was asked.
+AUDIENCES = (
+    frozenset({"men", "mens", "man", "herren", "homme", "hommes"}),
+    frozenset({"women", "womens", "woman", "ladies", "lady", "damen", "femme", "femmes"}),
+    frozenset({"kids", "kid", "boys", "girls", "kinder", "enfant", "enfants", "children", "childrens", "junior"}),
+)
+
+
+def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
+    """Which of AUDIENCES some words name (by their index)."""
+    said = set(words_said)
+    return frozenset(n for n, group in enumerate(AUDIENCES) if group & said)
+
+
+def for_others(asked: frozenset[int], title: str) -> bool:
+    """Whether a product's name and category (`title`) name only other audiences than the asked ones."""
+    named = audiences_named(words(title))
+    return bool(asked and named) and not named & asked
+
+
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
 SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
 

@@ -76,6 +76,7 @@ class Evidence:
     other_size: bool = False  # the query's words name sizes ("size 38") and it comes in none of them
     head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
+    other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -139,7 +140,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with eight rules the data must never
+    """Strong and partial by the fitted relevance, with nine rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -156,6 +157,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       in sizes, none of them one the query names after a word for size ("sandals size 38");
     - whose stated material, name and category lack the material the query names ("leather
       belt" for a belt of cotton canvas);
+    - whose name or category is for others than the query names ("Women's Rain Jacket" for
+      "mens rain jacket");
     - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
       Tower" or a "Training Lead" in a category of harnesses, for "cat carrier" or "xs harness",
       beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning.
@@ -169,7 +172,7 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
 
 def _capped(e: Evidence, model: GradeModel) -> bool:
     distance = e.distance if e.distance is not None else 2.0
-    if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material:
+    if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
     if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
         return True
