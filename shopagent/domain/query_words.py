@@ -28,12 +28,14 @@ PRAISE = frozenset({
 })  # fmt: skip
 
 
+# For whom a thing is, one audience each (en, de, fr).
+MEN = frozenset({"men", "mens", "man", "herren", "homme", "hommes"})
+WOMEN = frozenset({"women", "womens", "woman", "ladies", "lady", "damen", "femme", "femmes"})
+KIDS = frozenset({"kids", "kid", "boys", "girls", "kinder", "enfant", "enfants"})
+
 # Words for whom a thing is ("mens jumper", "Damen Jacke"): a product's name seldom says them, so
 # they do not say which kind of the thing named it is.
-AUDIENCE = frozenset({
-    "men", "mens", "man", "women", "womens", "woman", "ladies", "lady", "kids", "kid", "boys", "girls", "unisex",
-    "herren", "damen", "kinder", "homme", "hommes", "femme", "femmes", "enfant", "enfants",
-})  # fmt: skip
+AUDIENCE = MEN | WOMEN | KIDS | {"unisex"}
 
 # What things are made of, in the catalog languages: a query naming one ("leather sandals", "pull
 # en laine", "Topf aus Gusseisen") asks for a product made of it. Adjectives ("wooden", "woollen")
@@ -79,11 +81,7 @@ def materials_named(terms: Sequence[str], wanted: Sequence[int], known: Callable
 
 # The same audiences, told apart: a product named for another one than the query's ("Women's Rain
 # Jacket" for "mens rain jacket") is not what was asked.
-AUDIENCES = (
-    frozenset({"men", "mens", "man", "herren", "homme", "hommes"}),
-    frozenset({"women", "womens", "woman", "ladies", "lady", "damen", "femme", "femmes"}),
-    frozenset({"kids", "kid", "boys", "girls", "kinder", "enfant", "enfants", "children", "childrens", "junior"}),
-)
+AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"})
 
 
 def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
@@ -94,8 +92,10 @@ def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
 
 def for_others(asked: frozenset[int], title: str) -> bool:
     """Whether a product's name and category (`title`) name only other audiences than the asked ones."""
+    if not asked:  # nothing asked: no product's words to read
+        return False
     named = audiences_named(words(title))
-    return bool(asked and named) and not named & asked
+    return bool(named) and not named & asked
 
 
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
