@@ -34,6 +34,7 @@ import sys
 import time
 from decimal import Decimal
 from functools import partial
+from itertools import islice
 from pathlib import Path
 
 import anyio
@@ -149,7 +150,7 @@ async def measure(args: argparse.Namespace, provenance: Provenance, server: Embe
                     chat_seconds, chat_latency = await drive(client, chat, args.requests, args.concurrency)
                     plain_seconds, plain_latency = await drive(client, plain_call, args.requests, args.concurrency)
                 tg.cancel_scope.cancel()
-        offline, scripted = await offline_turns(server, args.conversations)
+        offline, scripted = await offline_turns(server, args.conversations, args.sample_products)
     finally:
         await anyio.to_thread.run_sync(server.stop)
     chat_rate, plain_rate = args.requests / chat_seconds, args.requests / plain_seconds
@@ -184,8 +185,11 @@ CONVERSATIONS = [
 ]  # fmt: skip
 
 
-async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[list[float], list[float]]:
-    """Turn times of the offline assistant and of the scripted model, over the sample catalog."""
+async def offline_turns(
+    server: EmbeddedPostgres, conversations: int, products: int | None
+) -> tuple[list[float], list[float]]:
+    """Turn times of the offline assistant and of the scripted model, over the sample catalog
+    (its first `products` only, when given)."""
     await ensure_database(server.dsn("postgres"), "bench_offline")
     port = free_port()
     settings = Settings(
@@ -196,7 +200,7 @@ async def offline_turns(server: EmbeddedPostgres, conversations: int) -> tuple[l
     headers = {"Authorization": f"Bearer {issue_token(BENCH_SECRET, 'bench-user')}"}
     url = f"http://127.0.0.1:{port}/api/assistant-agent/chat"
     async with open_services(settings, INDEXER_ACTORS | {"http"}, embedder=await MiniLMEmbedder.load()) as services:
-        await import_products(services.catalog, read_catalog_file(SAMPLE_CATALOG))
+        await import_products(services.catalog, islice(read_catalog_file(SAMPLE_CATALOG), products))
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
         timings: dict[str, list[float]] = {}
@@ -227,8 +231,10 @@ if __name__ == "__main__":
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--conversations", type=int, default=40, help="offline-assistant conversations timed")
+    parser.add_argument("--sample-products", type=int, help="the offline assistant's catalog: the sample's first N")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not figures")
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.requests, arguments.concurrency, arguments.conversations = 20, 2, 1
+        arguments.sample_products = 30
     anyio.run(main, arguments, backend="asyncio")
