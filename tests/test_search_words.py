@@ -68,6 +68,7 @@ gute guten warme warmen jacke schuhe stiefel hose hemd kleid tasche geschenk vat
 damen herren frau mann winter sommer regen wasserdicht bequem billig teuer unter etwa zwischen
 haben suche brauche möchte bitte danke hallo groß klein mittel größe farbe schwarz weiß rot blau
 grün braun grau zum zur für mit ohne und oder aber auch noch nicht kein keine etwas welche
+fuer groesse schoen gruen maedchen muetze waerme hoehe
 """)
 REAL_WORDS_FR = words_of("""
 bonne bon chaud chaude veste chaussures bottes pantalon chemise robe sac cadeau père mère
@@ -120,6 +121,18 @@ KITCHEN_WORDS = [
 async def test_german_and_french_words_find_the_english_catalogs_product(kitchen_shop, query, wanted):
     result = await kitchen_shop.search.search(kitchen_shop.search.request(query, 5))
     assert result.products[0].name == wanted, ([p.name for p in result.products], result.corrections)
+
+
+def test_german_written_without_umlauts_is_read_as_the_word_never_as_a_misspelling():
+    # "fuer" is "für" (folded "fur", one edit from it): the same word, so no "did you mean".
+    real = frozenset({"fur", "schon", "grosse", "men"})
+    vocabulary = Vocabulary({"fur": 2, "jacket": 5}, {"fur": 2, "jacket": 5}, real, Synonyms({"Größe": "size"}))
+    assert vocabulary.terms("jacket fuer men").terms == vocabulary.terms("jacket für men").terms
+    assert vocabulary.terms("jacket fuer men").corrections == {}
+    # A synonym of the word is said back as the shopper wrote it.
+    assert vocabulary.terms("groesse 42").corrections == {"groesse": "size"}
+    # A misspelling is still one.
+    assert vocabulary.terms("jakcet").typo_fixes == {"jakcet": "jacket"}
 
 
 def test_a_shops_own_synonym_overrides_the_built_in_one_and_its_own_words_are_kept():

@@ -6,6 +6,7 @@ it meant in any trade and any language; shoppers' words and phrases rewritten in
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Container, Iterator, Mapping
 from itertools import combinations
 
@@ -18,6 +19,7 @@ _NARROWING_SHARE = 0.2  # a word in more of the catalog's products than this sha
 _MAX_GROUPED_WORDS = 6  # the rarest words match groups are made of (at most 20 groups of three)
 _COMPOUND_PART = 4  # letters each part of a compound word has at least
 _LINKS = ("s", "e", "n", "en", "es")  # what may join a compound's parts: Hunde-bett, Katzen-streu
+_UMLAUT_WRITTEN_OUT = re.compile("(?<=[aou])e")  # German without umlauts: "fuer", "groesse", "schoen"
 
 
 class Vocabulary:
@@ -77,6 +79,15 @@ class Vocabulary:
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
         return max(common, key=lambda w: (self._targets[w], w)) if common else best
 
+    def _umlauts_written_out(self, word: str) -> str:
+        """A German word written without its umlauts ("fuer", "groesse", "schoen") as the folded
+        word lists and the catalog's folded words hold it ("fur", "grosse", "schon"): the same
+        word, not a misspelling, so it is read so and never reported as a correction."""
+        if word in self.known or word in self._real or not _UMLAUT_WRITTEN_OUT.search(word):
+            return word
+        plain = _UMLAUT_WRITTEN_OUT.sub("", word)
+        return plain if plain in self._real or plain in self._targets else word
+
     def _misspelt_synonym(self, word: str, allowed: int) -> str | None:
         """A shopper's word of the synonym list, misspelt ("winterjake" for "Winterjacke"): its
         meaning in the catalog's words. Only words of six letters or more, within one edit."""
@@ -99,7 +110,9 @@ class Vocabulary:
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
-        query = words(text)
+        written = words(text)
+        query = [self._umlauts_written_out(word) for word in written]
+        as_written = {read: word for read, word in zip(query, written, strict=True) if read != word}
         for n, word in self._phrase_typos(query).items():  # "portible charger": a misspelt "portable charger"
             corrections[query[n]] = typo_fixes[query[n]] = word
             query[n] = word
@@ -120,6 +133,9 @@ class Vocabulary:
             for word in new:
                 if len(found) < MAX_QUERY_TERMS:
                     found.setdefault(word, None)
+        if as_written:  # said back as the shopper wrote it ("groesse", not "grosse")
+            corrections = {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in corrections.items()}
+            typo_fixes = {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in typo_fixes.items()}
         return QueryTerms(
             terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
         )
