@@ -5,7 +5,7 @@ goes.
     python bench/memory.py [--products 200] [--turns 1000] [--concurrency 4] [--before DIR] [--no-roles]
     python bench/memory.py --products 10000      # a synthetic catalog of 10,000 products
     python bench/memory.py --breakdown [--before DIR]
-    python bench/memory.py --quick               # tiny sizes: a smoke run, not figures
+    python bench/memory.py --quick               # tiny sizes, hash embedder: a smoke run, not figures
 
 Each scenario gets a fresh embedded PostgreSQL (measured apart: the sum of its processes' PSS,
 which counts its shared buffers once) and real `python -m shopagent` processes over its URL,
@@ -154,9 +154,10 @@ async def wait_indexed(poll: Callable[[], object], check_alive: Callable[[], Non
         await anyio.sleep(0.1)
 
 
-def child_env(tree: Path, data_dir: Path, dsn: str) -> dict[str, str]:
+def child_env(tree: Path, data_dir: Path, dsn: str, model: str = "local") -> dict[str, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("SHOPAGENT_") and k != "GEMINI_API_KEY"}
     return base | {
+        "SHOPAGENT_EMBEDDING__MODEL": model,
         "PYTHONPATH": str(tree),
         "SHOPAGENT_DATABASE_URL": dsn,
         "SHOPAGENT_DATA_DIR": str(data_dir),
@@ -352,7 +353,7 @@ async def index_catalog(tree: Path, env: dict[str, str], catalog: Path, indexer:
 
 async def all_in_one(tree: Path, work: Path, args: argparse.Namespace, figures: Figures) -> None:
     server, dsn = await fresh_postgres(work)
-    env = child_env(tree, work, dsn)
+    env = child_env(tree, work, dsn, args.model)
     label = catalog_label(args.products)
     process = None
     try:
@@ -399,7 +400,7 @@ def run_cli(tree: Path, env: dict[str, str], *args: str) -> None:
 
 async def roles(tree: Path, work: Path, args: argparse.Namespace, figures: Figures) -> None:
     server, dsn = await fresh_postgres(work)
-    env = child_env(tree, work, dsn)
+    env = child_env(tree, work, dsn, args.model)
     label = catalog_label(args.products)
     started: dict[str, Shopagent] = {}
 
@@ -532,10 +533,11 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another source tree to measure first, for a before column")
     parser.add_argument("--no-roles", action="store_true", help="only the all-in-one process")
     parser.add_argument("--breakdown", action="store_true", help="where one process's memory goes, step by step")
-    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not figures")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes and the hash embedder: a smoke run")
     args = parser.parse_args()
+    args.model = "local"
     if args.quick:
-        args.products, args.turns, args.concurrency = 5, 8, 2
+        args.products, args.turns, args.concurrency, args.model = 5, 8, 2, "hash"
     trees = {"before": args.before.resolve(), "now": REPO} if args.before else {"now": REPO}
     provenance = Provenance()
     if args.breakdown:
