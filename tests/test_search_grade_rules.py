@@ -11,7 +11,7 @@ import json
 import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import made_of
+from shopagent.domain.query_words import kind_head, made_of
 from tests.conftest import _indexed_shop
 
 
@@ -312,3 +312,18 @@ async def test_a_product_named_for_the_thing_but_not_its_kind_is_not_strong(name
     search = named_shop.search
     found = {p.slug: p.match for p in (await search.search(search.request(query, 5))).products}
     assert (found[named] == "strong") is strong, found
+
+
+@pytest.mark.parametrize(
+    ("terms", "kinds", "unused", "head"),
+    [
+        (("rain", "jacket", "waterproof"), {1}, set(), 1),  # "Regenjacke wasserdicht"
+        (("sneakers", "women"), {0}, set(), 0),
+        (("waterproof", "jacket"), {1}, set(), 1),  # the head names a kind: it stays
+        (("kitchen", "worktop", "installation"), {0}, {"installation"}, 2),  # nothing sold is called so
+        (("warm", "winter", "waterproof"), set(), set(), 2),  # no word names a kind
+    ],
+)
+def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(terms, kinds, unused, head):
+    wanted = list(range(len(terms)))
+    assert kind_head(terms, wanted, wanted[-1], kinds, lambda word: word not in unused) == head

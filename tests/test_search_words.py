@@ -107,6 +107,17 @@ async def test_built_in_synonyms_reach_both_legs_and_are_reported(sample_shop):
         assert "wellington" in result.products[0].slug or "wellie" in result.products[0].slug, result.products
 
 
+async def test_the_thing_asked_for_is_the_word_naming_a_kind_not_one_after_it(sample_shop):
+    # "sneakers women" asks for sneakers (a category of the shop), for a woman: "women" names no
+    # kind. The women's court sneaker, whose name does not say "women", is a strong match and
+    # comes before the racing shoe (a sneaker too, but a runner's).
+    search = sample_shop.search
+    products = (await search.search(search.request("sneakers women", 5))).products
+    found, graded = [p.slug for p in products], {p.slug: p.match for p in products}
+    assert graded.get("courtline-platform-court-sneaker") == "strong", graded
+    assert found.index("courtline-platform-court-sneaker") < found.index("strada-marathon-pro-racing-shoe"), found
+
+
 # German and French names of kitchen things the English catalog names its own way (words/de.tsv, fr.tsv).
 KITCHEN_WORDS = [
     ("Salatschleuder", "Solberg Pump Salad Spinner"), ("Nudelholz", "Hjem French Beech Rolling Pin"),

@@ -172,7 +172,8 @@ class CatalogSearch:
         )
         # The words that describe the item: numbers, colours and sizes are filters' business.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))
-        head = head_word(terms.terms, wanted)
+        categories = {n for row in found.rows.values() for n in row.category_terms}
+        head = query_words.kind_head(terms.terms, wanted, head_word(terms.terms, wanted), categories, vocabulary.uses)
         kinds = modifiers(terms.terms, wanted)
         query = _QueryFacts(
             wanted=frozenset(wanted),

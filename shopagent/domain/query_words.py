@@ -3,7 +3,7 @@ which words before another say which kind of it (its modifiers)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from itertools import pairwise
 
 from shopagent.domain.text import words
@@ -118,6 +118,20 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
         if n in wanted:
             head = n
     return head if head is not None else wanted[-1]
+
+
+def kind_head(
+    terms: Sequence[str], wanted: Sequence[int], head: int | None, kinds: Set[int], uses: Callable[[str], bool]
+) -> int | None:
+    """The thing asked for where the head word names no candidate's category (`kinds`, the
+    positions of the words that do) although the catalog uses it: the last descriptive word
+    before it that names one. "regenjacke wasserdicht" ("rain jacket waterproof") and
+    "sneakers women" ask for a jacket and sneakers; a head no product uses ("worktop
+    installation") stays, so that nothing is taken for it."""
+    if head is None or head in kinds or not uses(terms[head]):
+        return head
+    before = [n for n in wanted if n < head and n in kinds]
+    return before[-1] if before else head
 
 
 def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
