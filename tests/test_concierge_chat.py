@@ -328,6 +328,15 @@ async def test_german_and_french_filters_in_an_english_shop(clothing):
     assert german.answer.split()[0] in ("Here", "I", "Sorry,")  # the store language is English
 
 
+@pytest.mark.parametrize(("text", "asked"), [("winterjacke für herren", None), ("snekers", "sneakers")])
+async def test_did_you_mean_only_for_a_misspelling_never_for_a_word_spelt_right(clothing, text, asked):
+    # "Winterjacke" is searched as "winter jacket" (its English words), as close in spelling as a
+    # misspelling's correction: the search says which corrections were misspellings.
+    turn = await clothing().say(text)
+    assert ("Did you mean" in turn.answer) is (asked is not None), turn.answer
+    assert asked is None or f"Did you mean {asked}?" in turn.answer, turn.answer
+
+
 # -- 5. tool output is data -----------------------------------------------------------------
 
 

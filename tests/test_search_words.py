@@ -97,6 +97,7 @@ async def test_misspellings_of_catalog_words_are_still_corrected(sample_shop):
     assert {w: vocabulary.terms(w).typo_fixes.get(w) for w in MISSPELLINGS} == MISSPELLINGS
     result = await sample_shop.search.search(sample_shop.search.request("kids snekers in stock", 5))
     assert result.corrections == {"snekers": "sneakers"}  # "stock" stays: it is a word
+    assert result.misspelt == ["snekers"]
 
 
 async def test_built_in_synonyms_reach_both_legs_and_are_reported(sample_shop):
@@ -104,6 +105,7 @@ async def test_built_in_synonyms_reach_both_legs_and_are_reported(sample_shop):
     for query in ("gumboots", "Gummistiefel"):
         result = await sample_shop.search.search(sample_shop.search.request(query, 5))
         assert "wellington" in next(iter(result.corrections.values()))
+        assert result.misspelt == []  # a synonym, spelt right
         assert "wellington" in result.products[0].slug or "wellie" in result.products[0].slug, result.products
 
 

@@ -146,6 +146,7 @@ class CatalogSearch:
             best_match=products[0].match if products else None,
             no_strong_match=not any(p.match == Match.STRONG for p in products),
             corrections=dict(terms.corrections),
+            misspelt=[word for word in terms.corrections if word in terms.typo_fixes],
         )
 
     async def gather(

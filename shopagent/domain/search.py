@@ -89,6 +89,9 @@ class SearchResult(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     best_match: str | None  # the best grade among the products; None when there are none
     no_strong_match: bool  # nothing graded strong: the shop may not carry what was asked
     corrections: dict[str, str]  # query words the catalog never uses -> the catalog words searched instead
+    # Those of `corrections`' shopper's words that were misspellings (a "did you mean"); the rest are
+    # synonyms and compounds ("Winterjacke" -> "winter jacket"), spelt right.
+    misspelt: list[str] = msgspec.field(default_factory=list)
 
 
 class VariationDetails(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -185,8 +185,14 @@ def search_schemas(
                 "description": "Shopper's words searched as other words: misspellings corrected to the catalog's "
                 "word, and synonyms (shopper's word or phrase -> the catalog's).",
             },
+            "misspelt": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": 'Those of the words in `corrections` that were misspellings: worth a "did you mean '
+                '…?". The others are synonyms and translations, spelt right.',
+            },
         },
-        "required": ["products", "bestMatch", "noStrongMatch", "corrections"],
+        "required": ["products", "bestMatch", "noStrongMatch", "corrections", "misspelt"],
     }
     return inputs, outputs
 

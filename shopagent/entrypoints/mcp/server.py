@@ -94,7 +94,8 @@ def search_description(store: str, currency: str, rules: CatalogRules | None = N
         "was set for 31 % of the requests the shop could serve and 66 % of those it could not): say the shop "
         "may not carry exactly that and offer partial matches as alternatives; do not say it has nothing "
         "of the kind. `corrections` lists misspellings corrected and synonyms applied (shopper's word -> "
-        "searched word): mention them to the customer. Quote names and prices exactly as returned. "
+        'searched word); `misspelt` says which of them were misspellings: ask "did you mean …?" for those '
+        "only. Quote names and prices exactly as returned. "
         f"Do not call {DETAILS_TOOL} for every hit, only for products the customer asks about. "
         "If nothing comes back, say so and relax a filter."
     )

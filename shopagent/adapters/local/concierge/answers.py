@@ -206,7 +206,7 @@ class Answerer:
                 header = {"cheaper": r.cheaper_plain, "pricier": r.pricier_plain, "more": r.more_plain,
                           "similar": r.found_similar}.get(refinement or "", r.found_plain)  # fmt: skip
             lines.append(header.format(subject=subject, filters=wording))
-            if (fixed := _misspelt(data.get("corrections") or {})) and not plan.get("refined"):
+            if (fixed := _misspelt(data)) and not plan.get("refined"):
                 lines[0] += " " + r.corrected.format(words=", ".join(fixed))
             lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
             if not any(p.get("inStock", True) for p in shown):
@@ -361,9 +361,14 @@ class Answerer:
         return f" {r.alternative} ".join(hints)
 
 
-def _misspelt(corrections: dict[str, str]) -> list[str]:
+def _misspelt(data: dict[str, Any]) -> list[str]:
     """The corrections that fixed a misspelling ("waterprof" -> "waterproof"), not the
-    synonyms the search applied ("damen" -> "women"), which need no "did you mean"."""
+    synonyms the search applied ("damen" -> "women", "Winterjacke" -> "winter jacket"), which
+    need no "did you mean": as the search says (`misspelt`), or, from a server that does not
+    say, by the likeness of the two spellings."""
+    corrections: dict[str, str] = data.get("corrections") or {}
+    if isinstance(misspelt := data.get("misspelt"), list):
+        return [corrections[word] for word in misspelt if word in corrections]
     return [new for old, new in corrections.items() if SequenceMatcher(None, old, new).ratio() >= _TYPO_LIKENESS]
 
 
