@@ -120,6 +120,14 @@ async def test_the_thing_asked_for_is_the_word_naming_a_kind_not_one_after_it(sa
     assert found.index("courtline-platform-court-sneaker") < found.index("strada-marathon-pro-racing-shoe"), found
 
 
+async def test_small_words_of_the_customers_languages_do_not_describe_the_thing(sample_shop):
+    # "gilet en maille" in an English shop: "en" is no word of its text search's stop list, yet it says
+    # nothing of the thing; counted as one, it made every cardigan lack a word and none strong.
+    search = sample_shop.search
+    products = (await search.search(search.request("gilet en maille", 5))).products
+    assert "cardigan" in products[0].slug and products[0].match == "strong", [(p.slug, p.match) for p in products]
+
+
 # German and French names of kitchen things the English catalog names its own way (words/de.tsv, fr.tsv).
 KITCHEN_WORDS = [
     ("Salatschleuder", "Solberg Pump Salad Spinner"), ("Nudelholz", "Hjem French Beech Rolling Pin"),

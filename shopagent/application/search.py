@@ -111,7 +111,9 @@ class CatalogSearch:
         self._vocabulary = CatalogVocabulary(
             index, self.policy.vocabulary_refresh_seconds, self.policy.real_words, self.policy.synonyms
         )
-        self._filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
+        # Colours and sizes are filters' business; the small words of en/de/fr say nothing of the thing.
+        filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
+        self._filter_words = filter_words | query_words.FUNCTION_WORDS
         self._category_vectors: dict[str, np.ndarray] = {}  # category name -> its embedding
 
     def request(

@@ -59,6 +59,16 @@ MATERIAL_KINDS = {
     "steel": frozenset({"inox"}),
 }
 
+# The small words of the customers' languages that say nothing of the thing ("ceinture en cuir",
+# "Jacke aus Leder"); a shop's text search knows only its own language's.
+FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "of", "and", "or",
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "und", "oder", "aus",
+    "mit", "fur", "fuer", "von", "vom", "zu", "zum", "zur", "im", "am",
+    "le", "la", "les", "l", "un", "une", "du", "de", "d", "et", "ou", "en", "au", "aux", "pour", "avec",
+    "sans", "dans", "sur",
+})  # fmt: skip
+
 
 def made_of(asked: frozenset[str], material: str) -> bool:
     """Whether a material as the catalog writes it ("soft suede, sheepskin lining") is one of the
