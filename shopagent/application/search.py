@@ -113,7 +113,7 @@ class CatalogSearch:
         )
         # Colours and sizes are filters' business; the small words of en/de/fr say nothing of the thing.
         filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
-        self._filter_words = filter_words | query_words.FUNCTION_WORDS
+        self._not_descriptive = filter_words | query_words.FUNCTION_WORDS
         self._category_vectors: dict[str, np.ndarray] = {}  # category name -> its embedding
 
     def request(
@@ -173,8 +173,8 @@ class CatalogSearch:
             lexical=use_lexical,
             match_terms=vocabulary.match_on(terms.terms, self.policy.lexical_match_products),
         )
-        # The words that describe the item: numbers, colours and sizes are filters' business.
-        wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._filter_words))
+        # The words that describe the item: not numbers, colours, sizes nor small words.
+        wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._not_descriptive))
         categories = {n for row in found.rows.values() for n in row.category_terms}
         head = query_words.kind_head(terms.terms, wanted, head_word(terms.terms, wanted), categories, vocabulary.uses)
         kinds = modifiers(terms.terms, wanted)

@@ -133,11 +133,12 @@ class Vocabulary:
             for word in new:
                 if len(found) < MAX_QUERY_TERMS:
                     found.setdefault(word, None)
-        if as_written:  # said back as the shopper wrote it ("groesse", not "grosse")
-            corrections = {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in corrections.items()}
-            typo_fixes = {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in typo_fixes.items()}
+
+        def said(fixes: dict[str, str]) -> dict[str, str]:  # as the shopper wrote it ("groesse", not "grosse")
+            return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}
+
         return QueryTerms(
-            terms=tuple(found), corrections=corrections, rewritten=tuple(rewritten), typo_fixes=typo_fixes
+            terms=tuple(found), corrections=said(corrections), rewritten=tuple(rewritten), typo_fixes=said(typo_fixes)
         )
 
     def _phrase_typos(self, query: list[str]) -> dict[int, str]:
