@@ -11,7 +11,7 @@ import json
 import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import kind_head, made_of
+from shopagent.domain.query_words import for_another, kind_head, made_of, name_head
 from tests.conftest import _indexed_shop
 
 
@@ -327,3 +327,74 @@ async def test_a_product_named_for_the_thing_but_not_its_kind_is_not_strong(name
 def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(terms, kinds, unused, head):
     wanted = list(range(len(terms)))
     assert kind_head(terms, wanted, wanted[-1], kinds, lambda word: word not in unused) == head
+
+
+@pytest.mark.parametrize(
+    ("name", "head"),
+    [
+        ("Stahlberg Classic Chef's Knife 20 cm", "knife"),
+        ("Nightjar XL RGB Gaming Mouse Mat", "mat"),
+        ("Burrowly Hamster Home, 80 cm", "home"),
+        ("Meadowbite Dental Sticks for Dogs — 28 sticks", "sticks"),
+        ("Glasswing Tempered Glass Screen Protector (2-Pack)", "protector"),
+        ("Veldkeuken Wet Cat Food Pouches — Chunks in Gravy, 85 g", "pouches"),
+        ("Lumio Glass Electric Kettle with Temperature Control", "kettle"),
+        ("Vault Portable Hard Drive 4TB", "drive"),
+        ("2000", None),
+    ],
+)
+def test_a_product_name_names_its_last_word_before_what_it_comes_with(name, head):
+    assert name_head(name) == head
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "others", "answer"),
+    [
+        ("shirt dress", "Marlowe Slim Poplin Dress Shirt", ["Velora Tailored Shirt Dress"], True),
+        ("dress shoes", "Solenne Floral Midi Wrap Dress", ["Albion Derby Shoe"], True),
+        ("tablet case", "Tabula Tab 11 Android Tablet", ["Shellguard Folio Case"], True),
+        ("knife sharpeners", "Stahlberg Chef's Knife 20 cm", ["Kochwerk Pull-Through Sharpener"], True),
+        ("tablet case", "Shellguard Folio Case", ["Tabula Tab 11 Android Tablet"], False),  # the thing asked for
+        ("cardigan oversized", "Lindqvist Cashmere Long Cardigan", ["Lindqvist Cashmere Long Cardigan"], False),
+        ("watch strap", "Stridely GPS Watch", ["Pulsewear Sport Band"], False),  # no name says strap: no evidence
+        ("comfy sandal shoes", "Maris Cork Sandal", ["Albion Derby Shoe"], True),
+        ("cosy shoes", "Cosy Slipper", ["Albion Derby Shoe"], False),  # only the shopper's praise: not a kind
+    ],
+)
+def test_a_product_named_for_what_the_asked_thing_goes_with(query, name, others, answer):
+    terms = tuple(query.split())
+    wanted = list(range(len(terms)))
+    assert for_another(terms, wanted, wanted[-1], name, [name, *others]) is answer
+
+
+ACCESSORIES = [
+    ("dress-shirt", "Marlowe Slim Poplin Dress Shirt", "Shirts", "A crisp cotton poplin shirt for the office."),
+    ("shirt-dress", "Velora Tailored Shirt Dress", "Dresses", "A belted cotton dress cut like a long shirt."),
+    ("tablet", "Tabula Tab 11 Android Tablet", "Tablets", "An 11-inch tablet for films, reading and video calls."),
+    ("folio-case", "Shellguard Folio Case for Tab 11", "Cases", "A folding case with a stand, for the Tab 11 tablet."),
+    ("knife", "Stahlberg Classic Chef's Knife 20 cm", "Knives", "A forged chef's knife, easy to keep sharp."),
+    ("sharpener", "Kochwerk Pull-Through Knife Sharpener", "Utensils", "Two slots to sharpen and hone any knife."),
+]
+
+
+@pytest.fixture(scope="module")
+async def accessory_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, ACCESSORIES):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "wanted", "goes_with"),
+    [
+        ("shirt dress", "shirt-dress", "dress-shirt"),
+        ("dress shirt", "dress-shirt", "shirt-dress"),
+        ("tablet case", "folio-case", "tablet"),
+        ("knife sharpener", "sharpener", "knife"),
+    ],
+)
+async def test_what_the_asked_thing_goes_with_is_never_strong_and_never_first(accessory_shop, query, wanted, goes_with):
+    search = accessory_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 6))).products]
+    assert found[0] == (wanted, "strong"), found
+    assert dict(found).get(goes_with) != "strong", found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -17,6 +16,7 @@ from shopagent.application.ports import (
     SearchCandidates,
     SearchIndex,
 )
+from shopagent.application.vocabulary import CatalogVocabulary
 from shopagent.domain import query_words
 from shopagent.domain.catalog import CatalogRules, Product, Variation
 from shopagent.domain.errors import NotFound
@@ -34,51 +34,9 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import CatalogWords, QueryTerms, descriptive
+from shopagent.domain.text import QueryTerms, descriptive
 from shopagent.domain.tools import SEARCH_TOOL
-from shopagent.domain.vocabulary import EMPTY_VOCABULARY, NO_SYNONYMS, Synonyms, Vocabulary
-
-
-class CatalogVocabulary:
-    """The catalog's words (`Vocabulary`), read from the index and re-read when older than
-    `refresh_seconds`; a failed read leaves the old copy and is tried again next time.
-    `keep_search_fresh` re-reads it in the background before then, so no search waits for it."""
-
-    def __init__(
-        self,
-        index: SearchIndex,
-        refresh_seconds: float,
-        real_words: Container[str] = frozenset(),
-        synonyms: Synonyms = NO_SYNONYMS,
-    ) -> None:
-        self._index = index
-        self._refresh = refresh_seconds
-        self._real_words = real_words
-        self._synonyms = synonyms
-        self._vocabulary = EMPTY_VOCABULARY
-        self._read_at: float | None = None
-
-    async def __call__(self) -> Vocabulary:
-        now = time.monotonic()
-        if self._read_at is None or now - self._read_at >= self._refresh:
-            previous, self._read_at = self._read_at, now  # others meanwhile use the copy they have
-            try:
-                words = await self._index.vocabulary(self._synonyms.phrases())
-            except BaseException:
-                self._read_at = previous
-                raise
-            self._vocabulary = self._of(words)
-        return self._vocabulary
-
-    async def refresh(self) -> None:
-        """Read the words again now."""
-        self._vocabulary = self._of(await self._index.vocabulary(self._synonyms.phrases()))
-        self._read_at = time.monotonic()
-
-    def _of(self, words: CatalogWords) -> Vocabulary:
-        return Vocabulary(
-            words.known, words.titles, self._real_words, self._synonyms, products=words.products, phrases=words.phrases
-        )
+from shopagent.domain.vocabulary import NO_SYNONYMS, Synonyms, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -194,6 +152,8 @@ class CatalogSearch:
             material_words=frozenset(terms.terms[n] for n in materials),
             audiences=query_words.audiences_named(terms.terms),
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
+            terms=terms.terms,
+            names=tuple(row.name for row in found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -310,6 +270,8 @@ class _QueryFacts:
     material_words: frozenset[str] = frozenset()  # ... and those words
     audiences: frozenset[int] = frozenset()  # for whom (men, women, children: query_words.AUDIENCES)
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
+    terms: tuple[str, ...] = ()  # the query's words
+    names: tuple[str, ...] = ()  # the candidates' names
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -319,6 +281,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
     # oven"), in short requests: a sentence's head word is seldom the thing ("cake" in "baking a
     # birthday cake for my daughter").
     of_kind = named | (wanted & row.name_terms & {query.head} if query.short_kind else set())
+    head_in_category = query.head in row.category_terms
     return Evidence(
         product_id=row.product_id,
         distance=row.distance,
@@ -331,7 +294,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         lexical_rank=query.lexical_ranks.get(row.product_id),
         gap=row.distance - best if row.distance is not None and best is not None else 1.0,
         head_in_text=query.head in row.body_terms,
-        head_in_category=query.head in row.category_terms,
+        head_in_category=head_in_category,
         head_in_title=query.head in row.title_terms,
         head_unknown=query.head_unknown,
         modifier_missing=any(
@@ -345,6 +308,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
+        for_another=not head_in_category
+        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.names),
     )
 
 

@@ -3,6 +3,7 @@ which words before another say which kind of it (its modifiers)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence, Set
 from itertools import pairwise
 
@@ -150,3 +151,43 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     sandals", nor "mens" in "mens jacket")."""
     kept = set(wanted)
     return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE | AUDIENCE}
+
+
+# Where a product name's own words end and what it comes with, is for or holds begins: "Dental
+# Sticks for Dogs — 28 sticks", "Hamster Home, 80 cm", "Screen Protector (2-Pack)".
+_NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
+_MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+
+
+def name_head(name: str) -> str | None:
+    """The thing a product name names: its last word before what it comes with or is for, an
+    amount aside ("Stahlberg Classic Chef's Knife 20 cm" -> "knife", "Nightjar XL RGB Gaming
+    Mouse Mat" -> "mat", "Burrowly Hamster Home, 80 cm" -> "home")."""
+    own = words(_NAME_END.split(name, maxsplit=1)[0])
+    while own and (own[-1] in _MEASURE_WORDS or any(ch.isdigit() for ch in own[-1])):
+        own.pop()
+    return own[-1] if own else None
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word, maybe one in the plural ("watch", "watches"; "knife", "knives")."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return long in (short + "s", short + "es") or (short.endswith("fe") and long == short[:-2] + "ves")
+
+
+def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, names: Sequence[str]) -> bool:
+    """Whether a product is the thing the asked one goes with, not the asked one: its name names
+    a word that only qualifies the query's head, while other candidates' names (`names`) name the
+    head itself ("dress shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt,
+    "tablet case" -> a tablet beside the cases). A head no name ends with ("cardigan oversized",
+    "jeans high waist") may be a word about the thing, and rules nothing out."""
+    if head is None:
+        return False
+    own = name_head(name)
+    if own is None or _same_word(own, terms[head]):
+        return False
+    if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
+        return False
+    return any((other := name_head(n)) is not None and _same_word(other, terms[head]) for n in names)

@@ -77,6 +77,7 @@ class Evidence:
     head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
     other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
+    for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -140,7 +141,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with nine rules the data must never
+    """Strong and partial by the fitted relevance, with ten rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -161,7 +162,10 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       "mens rain jacket");
     - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
       Tower" or a "Training Lead" in a category of harnesses, for "cat carrier" or "xs harness",
-      beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning.
+      beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning;
+    - whose name names what the thing asked for goes with, while other candidates' names name
+      the thing ("Dress Shirt" for "shirt dress", a tablet for "tablet case"), unless its
+      category names the thing asked for.
     A product not yet embedded is never strong."""
     if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model):
         return Match.STRONG
@@ -173,6 +177,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
 def _capped(e: Evidence, model: GradeModel) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
+        return True
+    if e.for_another:
         return True
     if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
         return True

@@ -14,7 +14,7 @@ from shopagent.application.agent import AssistantAgent
 from shopagent.application.conversations import ChatService
 from shopagent.application.ports import ChatModel, EmbeddingModel
 from shopagent.application.prompts import system_prompt
-from shopagent.application.search import CatalogVocabulary
+from shopagent.application.vocabulary import CatalogVocabulary
 from shopagent.domain.errors import ConfigError
 from shopagent.instrumentation import MeasuredChatModel, MeasuredChatService, MeasuredToolGateway
 from shopagent.wiring.policies import chat_policy, search_policy, search_tuning, text_search_config
