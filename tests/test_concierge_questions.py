@@ -108,6 +108,22 @@ async def test_asking_for_something_to_go_with_the_product_says_when_it_comes_wi
     assert [c["name"] for c in plain.calls] == [SEARCH], plain.calls
 
 
+async def test_asking_for_another_thing_for_a_product_shown_searches_for_it_not_its_details(electronics):
+    customer = electronics()
+    first = await customer.say("looking for an e-reader")
+    reader = "Inkleaf Paper 6 Waterproof E-reader"
+    assert first.listed[:1] == [reader], first.answer
+    await customer.say("can you read library books on the second one?")  # another one talked about last
+    case = await customer.say("and is there a case that fits the one you showed first")
+    (search,) = [c["arguments"] for c in case.calls if c["name"] == SEARCH]
+    assert search["query"] == "case for e-reader", search  # the thing, for the one pointed at
+    assert case.listed[:1] == ["Inkleaf Paper 6 Folio Cover"] and reader not in case.listed, case.answer
+    # Not pointing at one shown, a request is a search of its own, for nothing in particular.
+    plain = await customer.say("do you have a power bank too?")
+    (search,) = [c["arguments"] for c in plain.calls if c["name"] == SEARCH]
+    assert " for " not in search["query"] and "power bank" in search["query"], search
+
+
 async def test_a_fact_the_data_does_not_hold_is_said_plainly(electronics):
     customer = electronics()
     first = await customer.say("a portable bluetooth speaker")

@@ -398,3 +398,17 @@ async def test_what_the_asked_thing_goes_with_is_never_strong_and_never_first(ac
     found = [(p.slug, p.match) for p in (await search.search(search.request(query, 6))).products]
     assert found[0] == (wanted, "strong"), found
     assert dict(found).get(goes_with) != "strong", found
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "answer"),
+    [
+        ("case for e reader", "Inkleaf Paper 6 Waterproof E-reader", True),  # what the case is for
+        ("sharpener for knives", "Stahlberg Chef's Knife 20 cm", True),
+        ("case for e reader", "Inkleaf Paper 6 Folio Case", False),
+        ("boots for hiking", "Fjellstad Hiking Boot", False),  # its name names the thing itself
+    ],
+)
+def test_a_product_named_for_what_the_asked_thing_is_for(query, name, answer):
+    terms = tuple(query.split())
+    assert for_another(terms, list(range(len(terms))), 0, name, [name]) is answer

@@ -155,16 +155,16 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
 # Sticks for Dogs — 28 sticks", "Hamster Home, 80 cm", "Screen Protector (2-Pack)".
-_NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
-_MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
+MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
 
 
 def name_head(name: str) -> str | None:
     """The thing a product name names: its last word before what it comes with or is for, an
     amount aside ("Stahlberg Classic Chef's Knife 20 cm" -> "knife", "Nightjar XL RGB Gaming
     Mouse Mat" -> "mat", "Burrowly Hamster Home, 80 cm" -> "home")."""
-    own = words(_NAME_END.split(name, maxsplit=1)[0])
-    while own and (own[-1] in _MEASURE_WORDS or any(ch.isdigit() for ch in own[-1])):
+    own = words(NAME_END.split(name, maxsplit=1)[0])
+    while own and (own[-1] in MEASURE_WORDS or any(ch.isdigit() for ch in own[-1])):
         own.pop()
     return own[-1] if own else None
 
@@ -179,15 +179,24 @@ def _same_word(a: str, b: str) -> bool:
 
 def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, names: Sequence[str]) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
-    a word that only qualifies the query's head, while other candidates' names (`names`) name the
-    head itself ("dress shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt,
-    "tablet case" -> a tablet beside the cases). A head no name ends with ("cardigan oversized",
-    "jeans high waist") may be a word about the thing, and rules nothing out."""
+    what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
+    knife), or a word that only qualifies the head while other candidates' names (`names`) name
+    the head itself ("dress shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress
+    shirt). A head no name ends with ("cardigan oversized", "jeans high waist") may be a word
+    about the thing, and the words before it rule nothing out."""
     if head is None:
         return False
     own = name_head(name)
     if own is None or _same_word(own, terms[head]):
         return False
+    purpose = next((n for n in range(head + 1, len(terms)) if terms[n] in _FOR), None)
+    if purpose is not None:  # up to the next qualifier: "bike for the shopping with a basket" is for shopping
+        ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
+        if any(_same_word(own, t) for t in terms[purpose + 1 : ends]):
+            return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
     return any((other := name_head(n)) is not None and _same_word(other, terms[head]) for n in names)
+
+
+_FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"

@@ -26,6 +26,8 @@ from shopagent.adapters.local.concierge.memory import (
     store_call,
 )
 from shopagent.adapters.local.concierge.pointing import (
+    ORDINAL_WORDS,
+    another_thing,
     asks_for_another,
     at_position,
     named_by_words,
@@ -47,11 +49,6 @@ _QUOTED_CHARS = 80
 _PLAIN_SPAN_WORDS = 6  # the words of a plain request, with the ones between them, said back as written
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
-_ORDINAL_WORDS = {
-    stem(w)
-    for w in ["first", "second", "third", "last", "two", "both", "erste", "zweite", "dritte", "letzte", "beide",
-              "premier", "premiere", "deuxieme", "troisieme", "dernier", "derniere", "deux"]
-}  # fmt: skip
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -100,6 +97,9 @@ class Planner:
             if reading.greeting:
                 return say(r.greet.format(store=self._store))
             return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
+        # "do you have a sharpener that would work for it?": another thing, for the one talked about.
+        if shown and (another := another_thing(reading, text, shown.products, history.detailed)):
+            return another.call(_filters_of(reading))
         if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:
             return asked
         if reading.compare or reading.refs or reading.details or reading.about:
@@ -163,7 +163,7 @@ class Planner:
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
-        if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - _ORDINAL_WORDS:
+        if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
         by_name, naming = named_products(text, shown, also=synonyms.values(), several=reading.compare)
@@ -370,9 +370,8 @@ class Planner:
 
 
 def _in_focus(reading: Reading, history: History, named: list[str]) -> int | None:
-    """The product a request for something else refers to ("a bracket to put it on the wall",
-    "a case for it"): the one detailed last, or the only one shown; its own text may say it
-    comes with one."""
+    """The product a request for something else refers to ("a bracket to put it on the wall"): the
+    one detailed last, or the only one shown; its own text may say it comes with one."""
     if not (reading.points_at_one and named):
         return None
     if history.detailed:

@@ -9,13 +9,22 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
+from shopagent.adapters.local.concierge.memory import LIST_LENGTH, search_call
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
+from shopagent.adapters.local.concierge.understanding import Reading
+from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
+from shopagent.domain.query_words import MEASURE_WORDS, NAME_END
 from shopagent.domain.text import words
 
+ORDINAL_WORDS = {
+    stem(w)
+    for w in ["first", "second", "third", "last", "two", "both", "erste", "zweite", "dritte", "letzte", "beide",
+              "premier", "premiere", "deuxieme", "troisieme", "dernier", "derniere", "deux"]
+}  # fmt: skip
 _TOKEN = re.compile(r"[^\W_]+")
 _FOR = re.compile(r"\b(?:for|f(?:u|ue)r|pour|to go with|to fit|passend zu)\b")
 _EITHER = re.compile(r"\b(?:or|oder|ou|vs|versus)\b")
@@ -110,3 +119,69 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
         for p in products
         for w in words(" ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {})]))
     }
+
+
+# "do you have a sharpener that would work for it?", "is there a case that fits the first one?",
+# "habt ihr auch eine Hülle dafür?", "vous avez un étui pour la liseuse ?": a request for a thing.
+_ASKS_FOR = re.compile(
+    r"\b(?:do you (?:have|sell|do|carry|stock)|have you got|you got|is there|are there|can i get|"
+    r"habt ihr|haben sie|gibt es|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez|il y a|y a-t-il)"
+    r"(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) (?P<rest>[^?!.;]*)"
+)
+# What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
+_THING_ENDS = frozenset({
+    "that", "which", "to", "for", "with", "so", "it", "too", "also", "fur", "mit", "zu", "zum", "dafur", "dazu",
+    "die", "der", "das", "den", "auch", "qui", "que", "pour", "avec", "aussi",
+})  # fmt: skip
+# Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
+_NOT_A_THING = frozenset({
+    "one", "ones", "other", "another", "similar", "different", "version", "model", "size", "colour", "color",
+    "bigger", "smaller", "larger", "cheaper", "longer", "shorter", "lighter", "better", "lower", "higher", "grosse",
+    "grossere", "kleinere", "andere", "farbe", "taille", "couleur", "autre", "modele",
+})  # fmt: skip
+
+
+def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], detailed: list[int]) -> AnotherThing | None:
+    """What a message asks for when it asks for a thing the products shown are not, though it
+    points at them ("do you have a sharpener that would work for it?" after knives, "is there a
+    case that fits the one you showed first?"): the thing, for the product it is about by its
+    name's last word ("sharpener for knife"); else None ("do you have skis too?" is a new request)."""
+    refs = reading.refs or [o for o in reading.ordinals if o != -1]
+    found = _ASKS_FOR.search(fold(text)) if refs or reading.points_at_one or reading.points_at_all else None
+    if found is None:
+        return None
+    named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
+    if not named or named[-1] in _NOT_A_THING or named[-1].isdigit() or stem(named[-1]) in words_of(shown):
+        return None
+    focus = _about(shown, refs, detailed)
+    if focus is None:
+        return None
+    own = NAME_END.split(str(focus.get("name", "")), maxsplit=1)[0].split()
+    while own and all(w in MEASURE_WORDS or w.isdigit() for w in words(own[-1])):
+        own.pop()  # "Chef's Knife 20 cm" is a knife
+    return AnotherThing(named, " ".join(named) + (f" for {fold(own[-1])}" if own else ""), int(focus["productId"]))
+
+
+class AnotherThing(NamedTuple):
+    """A thing asked for to go with a product shown: its words, what to search for, the product."""
+
+    words: list[str]  # "sharpener"
+    search: str  # "sharpener for knife"
+    about: int  # the product's id
+
+    def call(self, filters: dict[str, Any]) -> ModelReply:
+        """The search for it within `filters`, said as searched, the product itself not offered,
+        and the product looked up beside it: what its own text says of the thing comes first
+        ("HDMI cable included")."""
+        args = {"query": self.search, "limit": LIST_LENGTH, **({"filters": filters} if filters else {})}
+        plan = {"subject": self.search, "exclude": [self.about], "said_of": self.about, "said_words": self.words}
+        return search_call(args, plan, also_details=self.about)
+
+
+def _about(shown: list[dict[str, Any]], refs: list[int], detailed: list[int]) -> dict[str, Any] | None:
+    """The shown product a message is about: the one it points at, else the one talked about
+    last, else the first shown (the best match of the search that showed them)."""
+    if refs:
+        return at_position(shown, refs[0])
+    talked = [p for p in shown if p.get("productId") in detailed[:1]]
+    return talked[0] if talked else (shown[0] if shown else None)
