@@ -118,6 +118,9 @@ async def test_asking_for_another_thing_for_a_product_shown_searches_for_it_not_
     (search,) = [c["arguments"] for c in case.calls if c["name"] == SEARCH]
     assert search["query"] == "case for e-reader", search  # the thing, for the one pointed at
     assert case.listed[:1] == ["Inkleaf Paper 6 Folio Cover"] and reader not in case.listed, case.answer
+    # "Is there a …" without a word of fitting asks of the product, and is answered from its details.
+    fee = await customer.say("is there a monthly fee for the first one?")
+    assert [c["name"] for c in fee.calls] == [DETAILS], fee.calls
     # Not pointing at one shown, a request is a search of its own, for nothing in particular.
     plain = await customer.say("do you have a power bank too?")
     (search,) = [c["arguments"] for c in plain.calls if c["name"] == SEARCH]

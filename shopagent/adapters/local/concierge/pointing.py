@@ -124,9 +124,14 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
 # "do you have a sharpener that would work for it?", "is there a case that fits the first one?",
 # "habt ihr auch eine Hülle dafür?", "vous avez un étui pour la liseuse ?": a request for a thing.
 _ASKS_FOR = re.compile(
-    r"\b(?:do you (?:have|sell|do|carry|stock)|have you got|you got|is there|are there|can i get|"
-    r"habt ihr|haben sie|gibt es|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez|il y a|y a-t-il)"
+    r"\b(?:(?P<there>is there|are there|gibt es|il y a|y a-t-il)|do you (?:have|sell|do|carry|stock)|have you got|"
+    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)"
     r"(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) (?P<rest>[^?!.;]*)"
+)
+# "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
+# asks of the product ("is there a monthly fee?", "is there a lid?").
+_FITS = re.compile(
+    r"\b(?:fit|fits|go(?:es)? with|works? with|compatible|for (?:it|them|this|that)|passt|passend|dafur|dazu)\b"
 )
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
@@ -148,7 +153,7 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     name's last word ("sharpener for knife"); else None ("do you have skis too?" is a new request)."""
     refs = reading.refs or [o for o in reading.ordinals if o != -1]
     found = _ASKS_FOR.search(fold(text)) if refs or reading.points_at_one or reading.points_at_all else None
-    if found is None:
+    if found is None or (found["there"] and not _FITS.search(found["rest"])):
         return None
     named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
     if not named or named[-1] in _NOT_A_THING or named[-1].isdigit() or stem(named[-1]) in words_of(shown):
