@@ -117,7 +117,12 @@ async def test_asking_for_another_thing_for_a_product_shown_searches_for_it_not_
     case = await customer.say("and is there a case that fits the one you showed first")
     (search,) = [c["arguments"] for c in case.calls if c["name"] == SEARCH]
     assert search["query"] == "case for e-reader", search  # the thing, for the one pointed at
+    assert "case for the e-reader" in case.answer, case.answer
     assert case.listed[:1] == ["Inkleaf Paper 6 Folio Cover"] and reader not in case.listed, case.answer
+    # No article before the thing: still a thing for the one talked about.
+    cables = await customer.say("do you have charging cables that would go with it?")
+    (search,) = [c["arguments"] for c in cables.calls if c["name"] == SEARCH]
+    assert search["query"].startswith("charging cables for "), search
     # "Is there a …" without a word of fitting asks of the product, and is answered from its details.
     fee = await customer.say("is there a monthly fee for the first one?")
     assert [c["name"] for c in fee.calls] == [DETAILS], fee.calls

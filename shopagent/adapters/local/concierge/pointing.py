@@ -126,7 +126,7 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
 _ASKS_FOR = re.compile(
     r"\b(?:(?P<there>is there|are there|gibt es|il y a|y a-t-il)|do you (?:have|sell|do|carry|stock)|have you got|"
     r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)"
-    r"(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) (?P<rest>[^?!.;]*)"
+    r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))? (?P<rest>[^?!.;]*)"
 )
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
 # asks of the product ("is there a monthly fee?", "is there a lid?").
@@ -136,7 +136,8 @@ _FITS = re.compile(
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
     "that", "which", "to", "for", "with", "so", "it", "too", "also", "fur", "mit", "zu", "zum", "dafur", "dazu",
-    "die", "der", "das", "den", "auch", "qui", "que", "pour", "avec", "aussi",
+    "die", "der", "das", "den", "auch", "qui", "que", "pour", "avec", "aussi", "the", "them", "this", "these",
+    "those", "in", "im", "en", "dans", "le", "la", "les", "ce", "cette", "ces", "sie", "diese",
 })  # fmt: skip
 # Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
 _NOT_A_THING = frozenset({
@@ -164,7 +165,9 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     own = NAME_END.split(str(focus.get("name", "")), maxsplit=1)[0].split()
     while own and all(w in MEASURE_WORDS or w.isdigit() for w in words(own[-1])):
         own.pop()  # "Chef's Knife 20 cm" is a knife
-    return AnotherThing(named, " ".join(named) + (f" for {fold(own[-1])}" if own else ""), int(focus["productId"]))
+    thing = " ".join(named)
+    search = thing + (f" for {fold(own[-1])}" if own else "")
+    return AnotherThing(named, search, int(focus["productId"]), f"{thing} for the {own[-1].lower()}" if own else thing)
 
 
 class AnotherThing(NamedTuple):
@@ -173,13 +176,14 @@ class AnotherThing(NamedTuple):
     words: list[str]  # "sharpener"
     search: str  # "sharpener for knife"
     about: int  # the product's id
+    subject: str  # how the answer says it: "sharpener for the knife"
 
     def call(self, filters: dict[str, Any]) -> ModelReply:
-        """The search for it within `filters`, said as searched, the product itself not offered,
+        """The search for it within `filters`, said as asked ("socks for the boot"), the product itself not offered,
         and the product looked up beside it: what its own text says of the thing comes first
         ("HDMI cable included")."""
         args = {"query": self.search, "limit": LIST_LENGTH, **({"filters": filters} if filters else {})}
-        plan = {"subject": self.search, "exclude": [self.about], "said_of": self.about, "said_words": self.words}
+        plan = {"subject": self.subject, "exclude": [self.about], "said_of": self.about, "said_words": self.words}
         return search_call(args, plan, also_details=self.about)
 
 
