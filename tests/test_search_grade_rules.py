@@ -364,7 +364,7 @@ def test_a_product_name_names_its_last_word_before_what_it_comes_with(name, head
 def test_a_product_named_for_what_the_asked_thing_goes_with(query, name, others, answer):
     terms = tuple(query.split())
     wanted = list(range(len(terms)))
-    assert for_another(terms, wanted, wanted[-1], name, [name, *others]) is answer
+    assert for_another(terms, wanted, wanted[-1], name, {name_head(n) for n in [name, *others]}) is answer
 
 
 ACCESSORIES = [
@@ -411,4 +411,4 @@ async def test_what_the_asked_thing_goes_with_is_never_strong_and_never_first(ac
 )
 def test_a_product_named_for_what_the_asked_thing_is_for(query, name, answer):
     terms = tuple(query.split())
-    assert for_another(terms, list(range(len(terms))), 0, name, [name]) is answer
+    assert for_another(terms, list(range(len(terms))), 0, name, {name_head(name)}) is answer

@@ -153,7 +153,7 @@ class CatalogSearch:
             audiences=query_words.audiences_named(terms.terms),
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
-            names=tuple(row.name for row in found.rows.values()),
+            heads=frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name))),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -271,7 +271,7 @@ class _QueryFacts:
     audiences: frozenset[int] = frozenset()  # for whom (men, women, children: query_words.AUDIENCES)
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
     terms: tuple[str, ...] = ()  # the query's words
-    names: tuple[str, ...] = ()  # the candidates' names
+    heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
 
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
@@ -309,7 +309,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
         for_another=not head_in_category
-        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.names),
+        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads),
     )
 
 

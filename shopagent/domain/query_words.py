@@ -155,18 +155,24 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
 # Sticks for Dogs — 28 sticks", "Hamster Home, 80 cm", "Screen Protector (2-Pack)".
-NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
-MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+_NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
+_MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+
+
+def name_kind(name: str) -> str | None:
+    """The word a product name names its thing with, as written: its last word before what it
+    comes with or is for, an amount aside ("Stahlberg Classic Chef's Knife 20 cm" -> "Knife",
+    "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly Hamster Home, 80 cm" -> "Home")."""
+    own = _NAME_END.split(name, maxsplit=1)[0].split()
+    while own and all(w in _MEASURE_WORDS or any(ch.isdigit() for ch in w) for w in words(own[-1])):
+        own.pop()
+    return own[-1] if own else None
 
 
 def name_head(name: str) -> str | None:
-    """The thing a product name names: its last word before what it comes with or is for, an
-    amount aside ("Stahlberg Classic Chef's Knife 20 cm" -> "knife", "Nightjar XL RGB Gaming
-    Mouse Mat" -> "mat", "Burrowly Hamster Home, 80 cm" -> "home")."""
-    own = words(NAME_END.split(name, maxsplit=1)[0])
-    while own and (own[-1] in MEASURE_WORDS or any(ch.isdigit() for ch in own[-1])):
-        own.pop()
-    return own[-1] if own else None
+    """`name_kind` as a folded word ("Knife" -> "knife", "E-reader" -> "reader", "Gaming Mouse Mat" -> "mat")."""
+    found = words(name_kind(name) or "")
+    return found[-1] if found else None
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -177,13 +183,13 @@ def _same_word(a: str, b: str) -> bool:
     return long in (short + "s", short + "es") or (short.endswith("fe") and long == short[:-2] + "ves")
 
 
-def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, names: Sequence[str]) -> bool:
+def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, heads: Set[str]) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
-    knife), or a word that only qualifies the head while other candidates' names (`names`) name
-    the head itself ("dress shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress
-    shirt). A head no name ends with ("cardigan oversized", "jeans high waist") may be a word
-    about the thing, and the words before it rule nothing out."""
+    knife), or a word that only qualifies the head while other candidates' names (their
+    `name_head`s, `heads`) name the head itself ("dress shoes" -> a wrap dress beside the shoes,
+    "shirt dress" -> a dress shirt). A head no name ends with ("cardigan oversized", "jeans high
+    waist") may be a word about the thing, and the words before it rule nothing out."""
     if head is None:
         return False
     own = name_head(name)
@@ -196,7 +202,7 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
             return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
-    return any((other := name_head(n)) is not None and _same_word(other, terms[head]) for n in names)
+    return any(_same_word(other, terms[head]) for other in heads)
 
 
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"

@@ -17,7 +17,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import MEASURE_WORDS, NAME_END
+from shopagent.domain.query_words import name_kind
 from shopagent.domain.text import words
 
 ORDINAL_WORDS = {
@@ -162,12 +162,11 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     focus = _about(shown, refs, detailed)
     if focus is None:
         return None
-    own = NAME_END.split(str(focus.get("name", "")), maxsplit=1)[0].split()
-    while own and all(w in MEASURE_WORDS or w.isdigit() for w in words(own[-1])):
-        own.pop()  # "Chef's Knife 20 cm" is a knife
+    kind = name_kind(str(focus.get("name", "")))  # "Chef's Knife 20 cm" is a knife
     thing = " ".join(named)
-    search = thing + (f" for {fold(own[-1])}" if own else "")
-    return AnotherThing(named, search, int(focus["productId"]), f"{thing} for the {own[-1].lower()}" if own else thing)
+    if kind is None:
+        return AnotherThing(named, thing, int(focus["productId"]), thing)
+    return AnotherThing(named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}")
 
 
 class AnotherThing(NamedTuple):
