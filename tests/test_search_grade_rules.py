@@ -11,7 +11,7 @@ import json
 import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import for_another, kind_head, made_of, name_head
+from shopagent.domain.query_words import for_another, head_word, kind_head, made_of, name_head, only_a_part
 from tests.conftest import _indexed_shop
 
 
@@ -412,3 +412,55 @@ async def test_what_the_asked_thing_goes_with_is_never_strong_and_never_first(ac
 def test_a_product_named_for_what_the_asked_thing_is_for(query, name, answer):
     terms = tuple(query.split())
     assert for_another(terms, list(range(len(terms))), 0, name, {name_head(name)}) is answer
+
+
+@pytest.mark.parametrize(
+    ("terms", "head"),
+    [
+        (("navy", "blazer", "size", "l"), 1),  # a word for size is not the thing asked for
+        (("sandals", "size", "38"), 0),
+        (("boots", "for", "hiking", "size", "42"), 0),
+        (("size", "guide"), 1),
+    ],
+)
+def test_a_word_for_size_is_never_the_head(terms, head):
+    wanted = [n for n, term in enumerate(terms) if not term.isdigit() and term != "l"]
+    assert head_word(terms, wanted) == head
+
+
+@pytest.mark.parametrize(
+    ("word", "material", "part"),
+    [
+        ("ties", "cotton canvas, braided jute wedge, ankle ties", True),
+        ("tie", "cotton canvas, braided jute wedge, ankle ties", True),  # one word, in the plural
+        ("lid", "stainless steel, glass lid", True),
+        ("glass", "stainless steel, glass lid", False),  # a material
+        ("wedge", "cotton canvas", False),  # not there at all
+    ],
+)
+def test_a_thing_named_in_the_material_field_is_a_part(word, material, part):
+    assert only_a_part(word, material) is part
+
+
+WEDGES = [
+    ("wedge", "Solenne Espadrille Wedge", "Sandals", "A summery wedge with ribbon ankle ties.",
+     "cotton canvas, braided jute wedge, ankle ties"),
+    ("scarf", "Solenne Silk Square Scarf", "Accessories", "A printed silk scarf to knot at the neck.", "silk"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def wedge_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item[:4], colors={"black": 5}) | {"material": item[4]} for item in WEDGES]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["ties", "a tie"])
+async def test_a_thing_the_material_field_names_as_a_part_is_not_a_strong_match(wedge_shop, query):
+    search = wedge_shop.search
+    result = await search.search(search.request(query, 5))
+    assert result.no_strong_match, [(p.slug, p.match) for p in result.products]
+    wedge = await search.search(search.request("espadrille wedge", 5))
+    assert wedge.products[0].slug == "wedge" and wedge.products[0].match == "strong"

@@ -295,7 +295,11 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         gap=row.distance - best if row.distance is not None and best is not None else 1.0,
         head_in_text=query.head in row.body_terms,
         head_in_category=head_in_category,
-        head_in_title=query.head in row.title_terms,
+        head_in_title=query.head in row.title_terms
+        and (
+            query.head in row.name_terms | row.category_terms
+            or not query_words.only_a_part(query.terms[query.head], row.material)
+        ),
         head_unknown=query.head_unknown,
         modifier_missing=any(
             n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in of_kind

@@ -78,6 +78,13 @@ def made_of(asked: frozenset[str], material: str) -> bool:
     return any(m in said or MATERIAL_KINDS.get(m, frozenset()) & said for m in asked)
 
 
+def only_a_part(word: str, material: str) -> bool:
+    """Whether a word the catalog's material field uses names a part, not what the thing is made
+    of ("ties" in "cotton canvas, braided jute wedge, ankle ties"; "lid" in "steel, glass lid"):
+    a product with the thing asked for only there is not that thing."""
+    return word not in MATERIALS and any(_same_word(word, said) for said in words(material))
+
+
 # Words after which a material is a part's, not the product's ("pan with a glass lid").
 WITH = frozenset({"with", "mit", "avec"})
 
@@ -126,7 +133,7 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     for n, term in enumerate(terms):
         if term in QUALIFIERS and head is not None:
             break
-        if n in wanted:
+        if n in wanted and term not in SIZE_MARKERS:  # "navy blazer size L" asks for a blazer
             head = n
     return head if head is not None else wanted[-1]
 

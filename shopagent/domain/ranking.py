@@ -147,8 +147,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
       helmet", a kids' bike for "gravel bike", a "Dutch Oven" for "microwave oven");
     - whose text has the thing asked for (the query's head word) only in its description, not
-      in its name, category, brand or material ("tents" in a wellington's "festival tents"),
-      unless it is very close in meaning;
+      in its name, category, brand or material ("tents" in a wellington's "festival tents"; a
+      part the material field names, as a sandal's "ankle ties", is not its material), unless it
+      is very close in meaning;
     - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
       it is close in meaning;
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
