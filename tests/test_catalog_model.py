@@ -112,6 +112,17 @@ def test_colour_and_size_are_optional_and_a_variation_is_told_apart_by_its_optio
         validate_product(twice, RULES)
 
 
+def test_two_variations_of_a_product_never_share_a_sku():
+    shared = gas()
+    for variation in shared.variations:
+        variation.sku = " GAS-BUT "  # one code, spaced differently
+    with pytest.raises(ValidationError, match=r"variation 2: sku 'GAS-BUT' is already the sku of variation 1"):
+        validate_product(shared, RULES)
+    own = gas()
+    own.variations[0].sku, own.variations[1].sku = "GAS-230", "GAS-450"
+    assert [v.sku for v in validate_product(own, RULES).variations] == ["GAS-230", "GAS-450"]
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [

@@ -103,6 +103,7 @@ def validate_variations(
     if len(items) > 500:
         raise ValidationError("at most 500 variations per product", field="variations")
     seen: dict[str, int] = {}
+    skus: dict[str, int] = {}
     result = []
     for number, item in enumerate(items, start=1):
         variation = _variation(item, rules, names, price, f"variation {number}")
@@ -110,6 +111,12 @@ def validate_variations(
             shown = variation.describe() or "a variation without colour, size or options"
             raise ValidationError(
                 f"variation {number}: {shown} already appears as variation {seen[variation.key]}", field="variations"
+            )
+        if variation.sku is not None and (first := skus.setdefault(variation.sku, number)) != number:
+            # A stock update by SKU must find one variation, not whichever comes first.
+            raise ValidationError(
+                f"variation {number}: sku {variation.sku!r} is already the sku of variation {first}",
+                field="variations",
             )
         seen[variation.key] = number
         result.append(variation)
