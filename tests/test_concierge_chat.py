@@ -191,6 +191,21 @@ async def test_cheaper_ones_are_cheaper_products_of_the_same_kind(clothing):
                                                                                     cheaper.listed)}  # fmt: skip
 
 
+async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
+    shopper = kitchen()
+    await shopper.say("cast iron casserole dish")
+    red = await shopper.say("in red?")
+    assert len(red.listed) >= 2, red.answer
+    cheapest = min(red.listed, key=red.price)
+    cheaper = await shopper.say("something less expensive")
+    assert not cheaper.listed or set(cheaper.listed) == {cheapest}, cheaper.answer
+    assert "cheaper than the ones I showed you" in cheaper.answer
+    assert f"The cheapest of them is the {cheapest} (" in cheaper.answer
+    assert cheaper.price(cheapest) == red.price(cheapest)  # from this turn's own search: grounded
+    second = await shopper.say("tell me more about the second one")
+    assert second.answer.startswith(red.listed[1]), second.answer
+
+
 async def test_cheaper_in_german_in_the_german_shop(kitchen_de):
     shopper = kitchen_de()
     first = await shopper.say("ich suche ein Messer")

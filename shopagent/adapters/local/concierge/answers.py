@@ -220,6 +220,12 @@ class Answerer:
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
             lines.append(template.format(subject=subject, filters=wording))
+            # Which of those shown costs least, from this search (cheaper than the dearest shown).
+            again = [p for p in data.get("products", []) if p.get("productId") in plan.get("exclude", [])]
+            if refinement == "cheaper" and (least := min(again, key=lambda p: float(p["effectivePrice"]), default={})):
+                price = price_text(least["effectivePrice"], least["currency"], self._rules.locale)
+                price = r.from_price.format(price=price) if least.get("priceFrom") else price
+                lines.append(r.cheapest_shown.format(name=least["name"], price=price))
         elif close:
             lines.append(r.close.format(subject=subject, filters=wording))
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):

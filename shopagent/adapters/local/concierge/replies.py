@@ -34,6 +34,7 @@ class Replies:
     other_variations: str
     none_cheaper: str
     none_pricier: str
+    cheapest_shown: str  # after none_cheaper: which of the shown ones costs least
     none_more: str
     none_filtered: str
     relax: str
@@ -128,6 +129,7 @@ ENGLISH = Replies(
     other_variations=", another size or colour",
     none_cheaper="I found no {subject}{filters} cheaper than the ones I showed you.",
     none_pricier="I found no {subject}{filters} pricier than the ones I showed you.",
+    cheapest_shown="The cheapest of them is the {name} ({price}).",
     none_more="That is all I have for {subject}{filters}.",
     none_filtered="I couldn't find {subject}{filters}.",
     relax="You could try {hints}.",
@@ -222,6 +224,7 @@ GERMAN = Replies(
     other_variations=", einer anderen Größe oder Farbe",
     none_cheaper="Ich habe keine günstigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
     none_pricier="Ich habe keine hochwertigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
+    cheapest_shown="Am günstigsten davon ist {name} ({price}).",
     none_more="Mehr habe ich für {subject}{filters} nicht.",
     none_filtered="Ich habe nichts für {subject}{filters} gefunden.",
     relax="Versuchen Sie es vielleicht mit {hints}.",
@@ -317,6 +320,7 @@ FRENCH = Replies(
     other_variations=", une autre taille ou couleur",
     none_cheaper="Je n'ai rien trouvé de moins cher pour {subject}{filters} que ce que je vous ai montré.",
     none_pricier="Je n'ai rien trouvé de plus haut de gamme pour {subject}{filters} que ce que je vous ai montré.",
+    cheapest_shown="Le moins cher d'entre eux est {name} ({price}).",
     none_more="C'est tout ce que j'ai pour {subject}{filters}.",
     none_filtered="Je n'ai rien trouvé pour {subject}{filters}.",
     relax="Essayez peut-être {hints}.",
