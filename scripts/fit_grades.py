@@ -65,8 +65,8 @@ TRADES = {
     "clothing": (SAMPLE_CATALOG, None, SAMPLE_CATALOG.parent / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics", "pets")
-        if (DATA / trade / "catalog.json").is_file()
+        for trade in ("kitchen", "electronics", "pets", "garden")
+        if (DATA / trade / "queries.jsonl").is_file()
     },
 }
 # Query sets in other languages than their catalog's, read for the multilingual model only.

@@ -46,6 +46,7 @@ SHOP_LANGUAGE = {
     "kitchen-fr": "fr",
     "electronics": "en",
     "pets": "en",
+    "garden": "en",
 }
 ELECTRONICS_CONVERSATIONS = DATA / "electronics" / "conversations.jsonl"
 # An answer that says the shop does not have the thing asked for (in any of its languages).

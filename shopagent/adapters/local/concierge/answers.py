@@ -222,7 +222,8 @@ class Answerer:
             lines.append(template.format(subject=subject, filters=wording))
             # Which of those shown costs least, from this search (cheaper than the dearest shown).
             again = [p for p in data.get("products", []) if p.get("productId") in plan.get("exclude", [])]
-            if refinement == "cheaper" and (least := min(again, key=lambda p: float(p["effectivePrice"]), default={})):
+            least: dict[str, Any] = min(again, key=lambda p: float(p["effectivePrice"]), default={})
+            if refinement == "cheaper" and least:
                 price = price_text(least["effectivePrice"], least["currency"], self._rules.locale)
                 price = r.from_price.format(price=price) if least.get("priceFrom") else price
                 lines.append(r.cheapest_shown.format(name=least["name"], price=price))
