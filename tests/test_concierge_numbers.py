@@ -77,6 +77,8 @@ SIZES = [
     ("Größe 39-42", ["M"]),
     ("shoes size 41-43", ["41", "42", "43"]),
     ("size 42", ["42"]),
+    ("xl or xxl", ["XL", "XXL"]),  # letter sizes that are no words, as typed
+    ("gloves in xs", ["XS"]),
 ]
 
 
@@ -109,6 +111,10 @@ MEASURED = build_concierge(Settings(catalog=CatalogSettings(sizes=["27 INCH", "5
         ("monitor arm for my 27 inch screen", []),
         ("a lid for a 24 cm pan", []),
         ("a bracket for 55 inch", ["55 INCH"]),  # nothing after it: the bracket's own size
+        # a measure of something else the shopper has ("beds 2m x 1m, 40cm deep", "a 24 cm x 24 cm hole")
+        ("raised beds 2m x 1m each, 24cm deep. what should I fill them with", []),
+        ("a hole 24 cm x 24 cm", []),
+        ("a pot 24 cm across", ["24 CM"]),
     ],
 )
 def test_a_measure_of_what_the_thing_is_for_is_no_size_of_it(text, sizes):

@@ -36,6 +36,11 @@ _FOR_ANOTHER = re.compile(
     r"den|die|das|un|une|mon|ma|le|la)\s+)?$"
 )
 _NOUN_AFTER = re.compile(r"\s+[^\W\d_]{2,}")
+# "raised beds 2m x 1m, 40cm deep": a measure of something else, not a size the shop sells.
+_DIMENSION = re.compile(
+    r"\s*(?:x\b|\u00d7|deep|long|wide|high|tall|thick|tief|lang|breit|hoch|dick|de (?:profondeur|long|large|haut))"
+)
+_TIMES_BEFORE = re.compile(r"(?:\bx|\u00d7)\s*$")  # "1m x 40cm": the second measure of two
 
 
 @dataclass
@@ -303,6 +308,8 @@ class Lexicon:
                 # "a bracket for a 55 inch tv": the size of what it is for, not of the bracket.
                 if _FOR_ANOTHER.search(text.rest[: match.start()]) and _NOUN_AFTER.match(text.rest[match.end() :]):
                     continue
+                if _DIMENSION.match(text.rest[match.end() :]) or _TIMES_BEFORE.search(text.rest[: match.start()]):
+                    continue
                 add(match.group(1))
                 text.cut(*match.span())
         if self._numbers is not None:
@@ -317,7 +324,8 @@ class Lexicon:
                 # words "in", "a", "m" are never taken for sizes.
                 written = text.original_of(*match.span(1))
                 prefixed = match.group(0) != match.group(1)
-                if written.isupper() and (prefixed or len(written) > 1):
+                # "xl", "xxs" are no words: in any case.
+                if (written.isupper() or written.lower().startswith("x")) and (prefixed or len(written) > 1):
                     add(match.group(1))
                     text.cut(*match.span())
         if lone := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
