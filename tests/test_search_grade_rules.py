@@ -11,7 +11,15 @@ import json
 import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
-from shopagent.domain.query_words import for_another, head_word, kind_head, made_of, name_head, only_a_part
+from shopagent.domain.query_words import (
+    for_another,
+    head_word,
+    kind_head,
+    made_of,
+    name_head,
+    names_a_thing,
+    only_a_part,
+)
 from tests.conftest import _indexed_shop
 
 
@@ -464,3 +472,68 @@ async def test_a_thing_the_material_field_names_as_a_part_is_not_a_strong_match(
     assert result.no_strong_match, [(p.slug, p.match) for p in result.products]
     wedge = await search.search(search.request("espadrille wedge", 5))
     assert wedge.products[0].slug == "wedge" and wedge.products[0].match == "strong"
+
+
+@pytest.mark.parametrize(
+    ("terms", "head"),
+    [
+        (("kneeler", "pad", "thingy"), 1),  # a word for any thing is not the thing
+        (("garden", "stuff"), 0),
+    ],
+)
+def test_a_word_for_any_thing_is_never_the_head(terms, head):
+    assert head_word(terms, list(range(len(terms)))) == head
+
+
+def test_a_word_products_are_named_with_names_a_thing():
+    heads = {"feeder", "knife", "boot"}
+    assert names_a_thing("feeder", heads) and names_a_thing("knives", heads) and names_a_thing("boots", heads)
+    assert not names_a_thing("waterproof", heads)
+
+
+FEEDERS = [
+    ("feeder", "Nestwood Hanging Seed Feeder, 4 Ports", "Wildlife & birds",
+     "A feeder with four ports for sunflower hearts and seed mixes, for tits, finches and sparrows."),
+    ("bird-food", "Nestwood Sunflower Hearts Bird Food", "Wildlife & birds",
+     "Husk-free sunflower hearts that garden birds love, with no mess under the feeder."),
+    ("compost", "Terravita Peat-Free Multi-Purpose Compost", "Compost & soil",
+     "A peat-free compost for pots, borders and sowing."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def bird_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"black": 5}) for item in FEEDERS]
+    compost = products[2]
+    compost["variations"] = [
+        {"options": {"Bag size": size}, "price": price, "quantity": 9, "sku": f"TV-{size}"}
+        for size, price in (("40 l", "8.95"), ("70 l", "12.95"))
+    ]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_a_thing_asked_for_stays_the_thing_when_the_word_before_it_names_a_category(bird_shop):
+    # "bird" names the category, "feeder" the product: a feeder is asked for, and what it is for
+    # ("small birds") asks nothing of its text.
+    search = bird_shop.search
+    found = [
+        (p.slug, p.match) for p in (await search.search(search.request("bird feeder for small birds", 5))).products
+    ]
+    assert found[0] == ("feeder", "strong"), found
+
+
+@pytest.mark.anyio
+async def test_a_product_that_comes_only_in_other_amounts_than_the_one_asked_is_not_strong(bird_shop):
+    search = bird_shop.search
+
+    async def grade(query: str) -> str:
+        return {p.slug: p.match for p in (await search.search(search.request(query, 5))).products}["compost"]
+
+    plain = await grade("peat-free multi-purpose compost")
+    assert plain == "strong"
+    # one of its bag sizes, or within a tenth of one: as good as not asking
+    assert await grade("peat-free multi-purpose compost 70 litre") == plain
+    assert await grade("peat-free multi-purpose compost 68 l") == plain
+    assert await grade("50 litre peat-free multi-purpose compost") != "strong"  # it comes in 40 l and 70 l

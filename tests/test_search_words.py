@@ -356,3 +356,11 @@ def test_a_misspelt_word_of_a_synonym_phrase_still_makes_the_phrase():
     assert terms.typo_fixes == {"portible": "portable"}
     assert terms.terms[:2] == ("power", "bank")
     assert vocabulary.terms("portible drive").corrections == {"portible": "portable"}  # no phrase: a typo alone
+
+
+def test_a_doubled_letter_written_once_is_that_word_however_common_another_one_is():
+    # "terracota": one edit from the rare "terracotta", two from a brand on many products.
+    titles = {"terracotta": 1, "terravita": 11, "pot": 6, "sandals": 9, "handles": 1}
+    vocabulary = Vocabulary(dict(titles), titles, frozenset())
+    assert vocabulary.correct("terracota") == "terracotta"
+    assert vocabulary.correct("sandles") == "sandals"  # no double: the common word one edit further

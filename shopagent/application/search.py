@@ -134,7 +134,10 @@ class CatalogSearch:
         # The words that describe the item: not numbers, colours, sizes nor small words.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._not_descriptive))
         categories = {n for row in found.rows.values() for n in row.category_terms}
-        head = query_words.kind_head(terms.terms, wanted, head_word(terms.terms, wanted), categories, vocabulary.uses)
+        heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
+        head = head_word(terms.terms, wanted)
+        if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
+            head = query_words.kind_head(terms.terms, wanted, head, categories, vocabulary.uses)
         kinds = modifiers(terms.terms, wanted)
         query = _QueryFacts(
             wanted=frozenset(wanted),
@@ -153,7 +156,7 @@ class CatalogSearch:
             audiences=query_words.audiences_named(terms.terms),
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
-            heads=frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name))),
+            heads=heads,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -281,6 +284,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
     # oven"), in short requests: a sentence's head word is seldom the thing ("cake" in "baking a
     # birthday cake for my daughter").
     of_kind = named | (wanted & row.name_terms & {query.head} if query.short_kind else set())
+    if query.head is not None:  # not the words about its use after the thing: "feeder for small birds"
+        of_kind = frozenset(n for n in of_kind if n <= query.head)
     head_in_category = query.head in row.category_terms
     return Evidence(
         product_id=row.product_id,
@@ -304,7 +309,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         modifier_missing=any(
             n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in of_kind
         ),
-        other_amount=bool(query.amounts) and other_amount(query.amounts, amounts(row.name)),
+        other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
         head_named_elsewhere=query.head_named and query.head not in row.name_terms,
@@ -315,6 +320,19 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         for_another=not head_in_category
         and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads),
     )
+
+
+_NEAR_VARIANT = 0.10  # a 24 cm skillet for "26cm", not a 40 l bag for "50 litre"
+
+
+def _other_amount(asked: dict[str, frozenset[float]], row: CandidateRow) -> bool:
+    """Whether a product comes only in other amounts than the one asked: by its name ("Hard Drive
+    4TB" for "2tb"), or by its sizes and options ("Bag size 40 l, 70 l" for "50 litre"), of which
+    one within a tenth of the asked amount is near enough."""
+    variants = amounts(" ".join([*row.sized_in, *(value for option in row.options for value in option.values())]))
+    if any(unit in variants for unit in asked) and not other_amount(asked, variants, _NEAR_VARIANT):
+        return False
+    return other_amount(asked, amounts(row.name)) or other_amount(asked, variants, _NEAR_VARIANT)
 
 
 def _hit(row: CandidateRow, match: Match, links: StoreLinks) -> ProductHit:

@@ -36,13 +36,17 @@ def amounts(text: str) -> dict[str, frozenset[float]]:
     return {unit: frozenset(values) for unit, values in found.items()}
 
 
-def other_amount(asked: Mapping[str, frozenset[float]], stated: Mapping[str, frozenset[float]]) -> bool:
+def other_amount(
+    asked: Mapping[str, frozenset[float]], stated: Mapping[str, frozenset[float]], near: float = _SAME
+) -> bool:
     """Whether a text stating `stated` names, in a unit the shopper asked an amount of, only
-    other amounts than the one asked ("4TB" for "2tb"); a text stating none of that unit does not."""
+    other amounts than the one asked ("4TB" for "2tb"); a text stating none of that unit does not.
+    `near`: how far apart (a share of the larger) two amounts may be and still be the same."""
     return any(
-        unit in stated and not any(_same(a, s) for a in wanted for s in stated[unit]) for unit, wanted in asked.items()
+        unit in stated and not any(_same(a, s, near) for a in wanted for s in stated[unit])
+        for unit, wanted in asked.items()
     )
 
 
-def _same(a: float, b: float) -> bool:
-    return abs(a - b) <= _SAME * max(abs(a), abs(b))
+def _same(a: float, b: float, near: float = _SAME) -> bool:
+    return abs(a - b) <= near * max(abs(a), abs(b))

@@ -125,6 +125,18 @@ def sizes_named(terms: Sequence[str], size: Callable[[str], str | None]) -> froz
     return frozenset(s for before, word in pairwise(terms) if before in SIZE_MARKERS and (s := size(word)) is not None)
 
 
+# Words that stand for any thing ("a kneeler pad thingy", "so ein Ding", "un truc pour"): never the thing asked for.
+FILLERS = frozenset({
+    "thing", "things", "thingy", "thingie", "thingies", "stuff", "item", "items", "ding", "dinger", "sache", "sachen",
+    "zeug", "truc", "trucs", "machin", "chose", "choses",
+})  # fmt: skip
+
+
+def names_a_thing(word: str, heads: Set[str]) -> bool:
+    """Whether products are named with `word` as the thing they are (`heads`: their `name_head`s)."""
+    return any(_same_word(word, head) for head in heads)
+
+
 def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     """The query's head word: the last descriptive word before the first qualifier after one."""
     if not wanted:
@@ -133,7 +145,7 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     for n, term in enumerate(terms):
         if term in QUALIFIERS and head is not None:
             break
-        if n in wanted and term not in SIZE_MARKERS:  # "navy blazer size L" asks for a blazer
+        if n in wanted and term not in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
             head = n
     return head if head is not None else wanted[-1]
 

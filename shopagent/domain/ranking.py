@@ -153,7 +153,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
       it is close in meaning;
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
-      hard drive", a 24 cm pan for "20cm pan");
+      hard drive", a 24 cm pan for "20cm pan"), or whose sizes and options are all other amounts,
+      none within a tenth of it (compost in 40 l and 70 l bags for "50 litre compost");
     - that comes in colours, none of them one the query's words name ("red harness" for a
       harness made in black and blue; a colour filter instead lets no such product through), or
       in sizes, none of them one the query names after a word for size ("sandals size 38");

@@ -77,7 +77,9 @@ class Vocabulary:
         # A much more common word one edit further is the likelier meaning ("sandles" is one
         # edit from a rare "handles", two from the category "sandals").
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
-        return max(common, key=lambda w: (self._targets[w], w)) if common else best
+        if common and not _one_of_a_double(word, best):  # "terracota" is "terracotta", not a brand
+            return max(common, key=lambda w: (self._targets[w], w))
+        return best
 
     def _umlauts_written_out(self, word: str) -> str:
         """A German word written without its umlauts ("fuer", "groesse", "schoen") as the folded
@@ -388,3 +390,12 @@ def _plural_of(word: str, singulars: Container[str]) -> bool:
 
 
 EMPTY_VOCABULARY = Vocabulary({}, {})
+
+
+def _one_of_a_double(word: str, target: str) -> bool:
+    """Whether `word` is `target` with a doubled letter written once or a letter written twice
+    ("terracota", "accesory"; "pott"), the commonest slip of all."""
+    short, long = sorted((word, target), key=len)
+    if len(long) != len(short) + 1:
+        return False
+    return any(long[:n] + long[n + 1 :] == short and long[n] == long[n - 1] for n in range(1, len(long)))
