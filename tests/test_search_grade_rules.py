@@ -479,10 +479,11 @@ async def test_a_thing_the_material_field_names_as_a_part_is_not_a_strong_match(
     [
         (("kneeler", "pad", "thingy"), 1),  # a word for any thing is not the thing
         (("garden", "stuff"), 0),
+        (("un", "truc", "pour", "couper"), 1),  # nothing else before what it is for: the word stays
     ],
 )
 def test_a_word_for_any_thing_is_never_the_head(terms, head):
-    assert head_word(terms, list(range(len(terms)))) == head
+    assert head_word(terms, [n for n, term in enumerate(terms) if term != "un"]) == head
 
 
 def test_a_word_products_are_named_with_names_a_thing():

@@ -125,10 +125,11 @@ def sizes_named(terms: Sequence[str], size: Callable[[str], str | None]) -> froz
     return frozenset(s for before, word in pairwise(terms) if before in SIZE_MARKERS and (s := size(word)) is not None)
 
 
-# Words that stand for any thing ("a kneeler pad thingy", "so ein Ding", "un truc pour"): never the thing asked for.
+# Words that stand for any thing ("a kneeler pad thingy", "so ein Ding"): the thing asked for only when
+# nothing else is said before what it is for ("un truc pour couper").
 FILLERS = frozenset({
-    "thing", "things", "thingy", "thingie", "thingies", "stuff", "item", "items", "ding", "dinger", "sache", "sachen",
-    "zeug", "truc", "trucs", "machin", "chose", "choses",
+    "thing", "things", "thingy", "thingie", "thingies", "stuff", "item", "items", "ding", "dinger", "zeug", "truc",
+    "trucs", "machin",
 })  # fmt: skip
 
 
@@ -141,13 +142,16 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     """The query's head word: the last descriptive word before the first qualifier after one."""
     if not wanted:
         return None
-    head = None
+    head = stand_in = None
     for n, term in enumerate(terms):
-        if term in QUALIFIERS and head is not None:
+        if term in QUALIFIERS and (head is not None or stand_in is not None):
             break
-        if n in wanted and term not in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
+        if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
+            stand_in = n
+        elif n in wanted:
             head = n
-    return head if head is not None else wanted[-1]
+    # Only a word for any thing before what it is for ("quelque chose pour couper"): that word.
+    return head if head is not None else stand_in if stand_in is not None else wanted[-1]
 
 
 def kind_head(
