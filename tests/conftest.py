@@ -247,6 +247,15 @@ async def pets_shop(embedded_pg: EmbeddedPostgres, template_db: str):
 
 
 @pytest.fixture(scope="session")
+async def garden_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A fifth trade (tests/data/garden: 80 products of a garden shop, written, asked and judged
+    blind like the pet shop), indexed with the real local model."""
+    shop = DATA / "garden"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
 async def kitchen_de_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     """The kitchenware shop in German (store.language = "de", German product text)."""
     shop = DATA / "kitchen_de"
