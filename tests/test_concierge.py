@@ -103,6 +103,22 @@ def test_references_to_the_list_shown(text, refs):
     assert reading.refs == refs or (not refs and reading.compare)
 
 
+@pytest.mark.parametrize(
+    ("text", "describes"),
+    [
+        ("i have a dog so nothing poisonous please", True),  # about the last request, not a new one
+        ("we've got two cats, nothing too noisy", True),
+        ("ich habe einen Hund, bitte nichts Giftiges", True),
+        ("j'ai un chien, rien de toxique svp", True),
+        ("she's a small dog, shih tzu", True),
+        ("dog bowls", False),
+        ("i have no idea what to get", False),
+    ],
+)
+def test_who_or_what_a_thing_is_for_described_after_a_list(text, describes):
+    assert CLOTHING.read(text).describes is describes
+
+
 def test_an_ordinal_that_describes_is_not_a_reference():
     reading = KITCHENWARE.read("moving into my first flat, what basics do I need?")
     assert reading.refs == []

@@ -216,11 +216,14 @@ NEGATED = re.compile(
 MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")
 # A follow-up that adds a detail to the last request: "in leather?", "aus Leder?", "with a hood".
 # Who or what the thing is for, described after a list was shown ("she's a small dog, shih tzu",
-# "XL, he's huge", "er ist groß, ca. 40 kg", "elle est très poilue", "my dog is a labrador"):
+# "XL, he's huge", "er ist groß, ca. 40 kg", "elle est très poilue", "my dog is a labrador",
+# "i have a dog so nothing poisonous please"):
 # more about the last request, not a new one.
 DESCRIBES = re.compile(
     r"(?:^|[,.;:!]\s*|\b(?:and|but|und|aber|et|mais)\s+)"
     r"(?:(?:she|he|it|they)\s*(?:'s|'re|\s+is|\s+are|\s+has|\s+was)|(?:my|our)\s+[^\W\d_]+\s*(?:'s|\s+is)|"
+    r"(?:i|we)\s*(?:\s+have|'ve got|\s+got)\s+(?:an?|two|2|three|3|some)\s|"
+    r"(?:ich habe|wir haben|j'ai|nous avons)\s+(?:einen?|un|une|deux|2)\s|"
     r"(?:sie|er|es)\s+(?:ist|hat|war)|(?:mein|meine|unser|unsere)\s+[^\W\d_]+\s+ist|"
     r"(?:elle|il)\s+(?:est|a|fait)|c'est\s+pour|(?:mon|ma|notre)\s+[^\W\d_]+\s+(?:est|a|fait))\b"
 )
