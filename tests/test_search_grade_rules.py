@@ -238,10 +238,16 @@ def test_a_material_is_made_of_what_was_asked_or_a_kind_of_it(asked, material, m
     assert made_of(frozenset(asked), material) is made
 
 
+async def with_materials(embedded_pg, template_db, tmp_path_factory, items: list[tuple[str, str, str, str, str]]):
+    """A shop of `items` (slug, name, category, description, material), each in black, five to sell."""
+    products = [product(*item[:4], colors={"black": 5}) | {"material": item[4]} for item in items]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
 @pytest.fixture(scope="module")
 async def belt_shop(embedded_pg, template_db, tmp_path_factory):
-    products = [product(*item[:4], colors={"black": 5}) | {"material": item[4]} for item in BELTS]
-    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+    async for services in with_materials(embedded_pg, template_db, tmp_path_factory, BELTS):
         yield services
 
 
@@ -459,8 +465,7 @@ WEDGES = [
 
 @pytest.fixture(scope="module")
 async def wedge_shop(embedded_pg, template_db, tmp_path_factory):
-    products = [product(*item[:4], colors={"black": 5}) | {"material": item[4]} for item in WEDGES]
-    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+    async for services in with_materials(embedded_pg, template_db, tmp_path_factory, WEDGES):
         yield services
 
 
