@@ -150,7 +150,7 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             stand_in = n
         elif n in wanted:
             head = n
-    # Only a word for any thing before what it is for ("quelque chose pour couper"): that word.
+    # Only a word for any thing (or for size) before what it is for ("un truc pour couper"): that word.
     return head if head is not None else stand_in if stand_in is not None else wanted[-1]
 
 
