@@ -100,11 +100,16 @@ async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the
         # Late in the backlog, so that the others may run out of work before the victim's
         # leases run out: then no busy claim loop picks its events up by the way; only waking
         # when a lease ends (or taking over a dead indexer's leases) brings them back in time.
-        held = await eventually(partial(holding_mid_backlog, pg, victim, 100, 400), timeout=30, interval=0.02)
         # Frozen first, then read again: a fast worker could otherwise finish everything it held
-        # between that read and the kill (a batch takes milliseconds with the hash embedder).
-        victim.signal(signal.SIGSTOP)
-        held = await held_by(pg, victim) or held
+        # between that read and the kill (a batch takes milliseconds with the hash embedder). If it
+        # finished them before it froze, it is let go on and caught holding again.
+        for _ in range(5):
+            await eventually(partial(holding_mid_backlog, pg, victim, 100, 400), timeout=30, interval=0.02)
+            victim.signal(signal.SIGSTOP)
+            if held := await held_by(pg, victim):
+                break
+            victim.signal(signal.SIGCONT)
+        assert held, "harness: the victim was never caught holding events while frozen"
         victim.signal(signal.SIGKILL)
         killed_at = now()
         assert await victim.wait_exit(timeout=10) == -signal.SIGKILL
