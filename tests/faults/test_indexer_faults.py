@@ -88,6 +88,16 @@ async def holding_mid_backlog(pg, indexer, fewest: int, most: int) -> list[int] 
     return held if len(held) > CLAIM_BATCH and fewest <= left <= most else None
 
 
+async def frozen_holding(pg, indexer, fewest: int, most: int) -> list[int] | None:
+    """`holding_mid_backlog`, read with `indexer` stopped (SIGSTOP); it is let go on (SIGCONT)
+    when it holds no such events yet."""
+    indexer.signal(signal.SIGSTOP)
+    held = await holding_mid_backlog(pg, indexer, fewest, most)
+    if held is None:
+        indexer.signal(signal.SIGCONT)
+    return held
+
+
 async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the_index_ends_whole(backlog_pg):
     pg = backlog_pg
     env = service_env(pg, **SLOW_INDEXER)
@@ -100,16 +110,9 @@ async def test_a_killed_indexer_strands_its_events_for_at_most_the_lease_and_the
         # Late in the backlog, so that the others may run out of work before the victim's
         # leases run out: then no busy claim loop picks its events up by the way; only waking
         # when a lease ends (or taking over a dead indexer's leases) brings them back in time.
-        # Frozen first, then read again: a fast worker could otherwise finish everything it held
-        # between that read and the kill (a batch takes milliseconds with the hash embedder). If it
-        # finished them before it froze, it is let go on and caught holding again.
-        for _ in range(5):
-            await eventually(partial(holding_mid_backlog, pg, victim, 100, 400), timeout=30, interval=0.02)
-            victim.signal(signal.SIGSTOP)
-            if held := await held_by(pg, victim):
-                break
-            victim.signal(signal.SIGCONT)
-        assert held, "harness: the victim was never caught holding events while frozen"
+        # Read while it is frozen: a fast worker could otherwise finish everything it held between
+        # the read and the kill (a batch takes milliseconds with the hash embedder).
+        held = await eventually(partial(frozen_holding, pg, victim, 100, 400), timeout=30, interval=0.02)
         victim.signal(signal.SIGKILL)
         killed_at = now()
         assert await victim.wait_exit(timeout=10) == -signal.SIGKILL
