@@ -31,6 +31,7 @@ import asyncio
 import inspect
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -161,11 +162,13 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     outcomes = []
     async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as s:
         await import_products(s.catalog, read_catalog_file(catalog_file))
+        titles: dict[str, str] = {}
         if (pages := DATA / trade / "store_pages").is_dir():  # the shop's own pages, where it has them
             from shopagent.application.store_pages import import_pages
             from shopagent.entrypoints.store_page_files import read_store_pages
 
             await import_pages(s.store_pages, read_store_pages(pages))
+            titles = {p.title: p.slug for p in await s.store_pages.list()}
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
         catalog = Catalog(await s.catalog.list_products(limit=1000, after_id=0))
@@ -205,7 +208,15 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
                 })  # fmt: skip
             for conversation in conversations:
                 outcomes += await run_conversation(conversation, say, catalog)
+            store_turns = [
+                store_turn(o.say, o.answer, f"{t['expect'].get('answer', '')} {t['expect'].get('why', '')}", titles)
+                for c in conversations
+                for t in c["turns"]
+                for o in outcomes
+                if t["expect"]["reply"] == "store" and o.say == t["say"] and titles
+            ]
             asked = [await j.ask_about_shown(q, agent, tools, catalog, times) for q in shown_questions_of(trade, split)]
+            store = [await ask_store(say, q, tool_parts) for q in store_questions_of(trade, split, quick)]
     turns = [
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
          "wrong_not_carried": o.wrong_not_carried, "residue": getattr(o, "residue", []), "say": o.say,
@@ -213,7 +224,61 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
          "answer": o.answer}
         for o in outcomes
     ]  # fmt: skip
-    return {"trade": trade, "queries": rows, "turns": turns, "times": times, "asked": asked}
+    return {
+        "trade": trade,
+        "queries": rows,
+        "turns": turns,
+        "times": times,
+        "asked": asked,
+        "store": store,
+        "store_turns": store_turns,
+    }
+
+
+def store_questions_of(trade: str, split: str, quick: bool) -> list[dict]:
+    """The shop's judged store questions (tests/data/<trade>/store_questions.jsonl: the page that
+    answers each, judged from the shop's pages), of the split."""
+    path = DATA / trade / "store_questions.jsonl"
+    if not path.is_file():
+        return []
+    items = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [q for q in items if split == "all" or q["split"] == split][: 2 if quick else None]
+
+
+# Where the judge's answer to a store turn of a conversation names the page it comes from:
+# "(shipping page)", "(FAQ, shipping page)", "(returns page)"; "say nothing" / "do not mention"
+# where no page answers.
+_JUDGED_PAGE = re.compile(r"\b(shipping|returns|payment|size[- ]guide|plant[- ]delivery) page\b|\b(faq)\b", re.I)
+_NO_PAGE = re.compile(r"no store page covers|pages say nothing|pages do not mention", re.I)
+_QUOTED_PAGE = re.compile(r"page [\u201c\u201e\"](.+?)[\u201d\u201c\"]")
+
+
+def store_turn(said: str, answer: str, judged: str, titles: dict[str, str]) -> dict:
+    """A store question asked inside a conversation: the page its answer quoted, and the pages
+    the judge's answer names (none: no page answers it)."""
+    found = [(m.group(1) or m.group(2)).casefold().replace(" ", "-") for m in _JUDGED_PAGE.finditer(judged)]
+    wanted = set() if _NO_PAGE.search(judged) else set(found)
+    quoted = titles.get(m.group(1)) if (m := _QUOTED_PAGE.search(answer)) else None
+    return {"query": said, "pages": sorted(wanted), "quoted": quoted, "answer": answer,
+            "right": (quoted in wanted) if wanted else quoted is None}  # fmt: skip
+
+
+async def ask_store(say, question: dict, tool_parts) -> dict:
+    """One store question as the first message of a conversation: which page the answer quoted
+    (the first strong passage of its store-information results), or whether it said it does not
+    know, or searched the catalog instead."""
+    _, answer, new = await say(None, question["query"])
+    calls, responses = tool_parts(new)
+    searched = any(c.name != "search-store-information" for c in calls)
+    quoted = None
+    for r in responses:
+        if r.name == "search-store-information":
+            passages = (r.result.get("structuredContent") or {}).get("passages", [])
+            strong = [p for p in passages if p.get("grade") == "strong"]
+            quoted = quoted or (strong[0]["page"] if strong else None)
+    wanted = Path(question["page"]).stem
+    return {"query": question["query"], "page": wanted, "quoted": quoted, "searched": searched, "answer": answer,
+            "right": quoted == wanted and not searched}  # fmt: skip
 
 
 def share(items: list, test) -> str:
@@ -256,6 +321,13 @@ def tables(results: list[dict]) -> None:
                 ungrounded = str(sum(not a["grounded"] for a in asked))
                 shown[batch].append((trade, str(len(asked)), share(asked, lambda a: a["right_products"]),
                                      share(judged, lambda a: a["facts_ok"]), ungrounded))  # fmt: skip
+    store = [("trade", "questions", "right page quoted", "another page", '"don\'t know"', "searched products")]
+    for trade, items in groups.items():
+        if asked_store := [q for r in items for q in r.get("store", [])]:
+            store.append((trade, str(len(asked_store)), share(asked_store, lambda q: q["right"]),
+                          share(asked_store, lambda q: q["quoted"] not in (None, q["page"])),
+                          share(asked_store, lambda q: q["quoted"] is None and not q["searched"]),
+                          share(asked_store, lambda q: q["searched"])))  # fmt: skip
     print("single messages (each opens a conversation):")
     grid(out)
     print("conversations:")
@@ -264,6 +336,19 @@ def tables(results: list[dict]) -> None:
         if len(table) > 1:
             print(f"questions right after a list was shown (tests/data/{batch}):")
             grid(table)
+    turns_table = [("trade", "store turns", "right page quoted", "quoted where no page answers", '"don\'t know"')]
+    for trade, items in groups.items():
+        if asked_turns := [q for r in items for q in r.get("store_turns", [])]:
+            answerable = [q for q in asked_turns if q["pages"]]
+            turns_table.append((trade, str(len(asked_turns)), share(answerable, lambda q: q["right"]),
+                                share([q for q in asked_turns if not q["pages"]], lambda q: q["quoted"] is not None),
+                                share(asked_turns, lambda q: q["quoted"] is None)))  # fmt: skip
+    if len(turns_table) > 1:
+        print("store questions inside conversations (the page the judge's answer names):")
+        grid(turns_table)
+    if len(store) > 1:
+        print("store questions (tests/data/<trade>/store_questions.jsonl):")
+        grid(store)
     times = [t for r in results for t in r["times"]]
     if times:
         ordered = sorted(times)
@@ -320,6 +405,18 @@ def main() -> None:
                 if args.trace or not t["passed"]:
                     head = f"[{result['trade']} turn] {t['say']!r} ({t['reply']}): {t['problems']}"
                     print(f"\n{head}\n  {t['answer'][:300]!r}")
+            for q in result.get("store_turns", []):
+                if args.trace or not q["right"]:
+                    print(
+                        f"\n[{result['trade']} store turn] {q['query']!r}: wanted {q['pages']}, quoted {q['quoted']}"
+                        f"\n  {q['answer'][:300]!r}"
+                    )
+            for q in result.get("store", []):
+                if args.trace or not q["right"]:
+                    print(
+                        f"\n[{result['trade']} store] {q['query']!r}: wanted {q['page']}, quoted {q['quoted']}"
+                        f"\n  {q['answer'][:300]!r}"
+                    )
             for a in result.get("asked", []):
                 if args.trace or not (a["right_products"] and a["facts_ok"] is not False and a["grounded"]):
                     print(

@@ -72,9 +72,13 @@ async def test_store_questions_are_answered_from_the_right_page_and_never_with_p
     print(f"right page {len(right)}, honest 'don't know' {len(honest)}, another page {len(wrong)} of {len(QUESTIONS)}")
     # Measured when written: 10 right (all English), 8 "I don't have that information" (German and
     # French questions against English pages, with the English local model), 1 from another page
-    # (the size guide for sending shoes back).
+    # (the size guide for sending shoes back). Since German and French questions are read in the
+    # pages' words ("Liefert ihr auch nach Österreich?" -> "deliver austria") and the three nearest
+    # passages agreeing on one page make it the answer: 16 right (5 of the 7 German and French),
+    # 3 "don't know", none from another page.
     assert len(wrong) <= 1, wrong
     assert len([q for q in right if q in english]) >= 10, (right, honest)
+    assert len([q for q in right if q not in english]) >= 5, (right, honest)
 
 
 async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(demo_pages):  # noqa: F811

@@ -20,6 +20,7 @@ from shopagent.domain.indexing import OutboxEvent
 from shopagent.domain.ranking import FusionWeights
 from shopagent.domain.store_information import PassageGrading, StoreInformation, rank_passages
 from shopagent.domain.store_pages import StorePage, StorePageInput, passage_set_hash, split_passages, validate_page
+from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import MAX_QUERY_TERMS, words
 
 MAX_QUERY_CHARS = 500
@@ -155,10 +156,13 @@ class StoreSearchPolicy:
 class StoreInformationSearch:
     """`search-store-information`: the passages of the shop's pages that answer a question."""
 
-    def __init__(self, embedder: EmbeddingModel, passages: PassageStore, policy: StoreSearchPolicy) -> None:
+    def __init__(
+        self, embedder: EmbeddingModel, passages: PassageStore, policy: StoreSearchPolicy, language: str = "en"
+    ) -> None:
         self._embedder = embedder
         self._passages = passages
         self._policy = policy
+        self._language = language  # the store's: its pages are written in it
 
     async def search(self, query: str, limit: int = 3) -> StoreInformation:
         text = query.strip()
@@ -168,6 +172,8 @@ class StoreInformationSearch:
             raise ValidationError(f"query must be at most {MAX_QUERY_CHARS} characters", field="query")
         if not 1 <= limit <= MAX_LIMIT:
             raise ValidationError(f"limit must be from 1 to {MAX_LIMIT}", field="limit")
+        # "Liefert ihr nach Österreich?" against English pages: "deliver austria".
+        text = read_store_question(text, self._language)
         vector = await self._embedder.embed_query(text)
         terms = list(dict.fromkeys(words(text)))[:MAX_QUERY_TERMS]
         candidates = await self._passages.candidates(vector, terms, self._embedder.model_id, self._policy.depth)

@@ -10,7 +10,9 @@ demo shop's pages with questions written before reading them (tests/test_store_i
 - `distance`: the cosine distance of the passage to the question (the catalog's embedding model).
 
 **strong** — the passage is very likely the answer: it has most of the question's words and is
-close in meaning, or is very close in meaning alone, or has every word and is not far in meaning;
+close in meaning, or is very close in meaning alone, or has every word and is not far in meaning,
+or it is one of the three passages nearest in meaning, all of one page, the nearest fairly close
+(the question is that page's topic though it shares few words with it);
 **partial** — on the topic (some of the words, or fairly close): it may hold the answer, read it
 before relying on it; **weak** — only loosely related: do not present it as the answer.
 """
@@ -37,6 +39,8 @@ class PassageGrading:
     full_coverage_distance: float = 0.75  # every word and this close: strong
     partial_distance: float = 0.6  # this close, partial
     partial_coverage: float = 0.25  # ... or this share of the words
+    agreeing: int = 3  # the nearest passages this many, all of one page, and
+    agreeing_distance: float = 0.55  # ... the nearest this close: the question is that page's topic
 
     def grade(self, e: PassageEvidence) -> Match:
         if e.distance <= self.strong_distance:
@@ -86,7 +90,21 @@ def rank_passages(
     by_text = sorted((c for c in candidates if c.lexical_rank), key=lambda c: c.lexical_rank or 0)
     ids = {key: i for i, key in enumerate(keys)}
     scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
-    graded = [(grading.grade(c), scores.get(ids[key], 0.0), c) for key, c in keys.items()]
+    agreed = _agreeing(list(keys.values()), grading)
+    graded = [
+        (Match.STRONG if key in agreed else grading.grade(c), scores.get(ids[key], 0.0), c) for key, c in keys.items()
+    ]
     graded.sort(key=lambda g: (_ORDER[g[0]], -g[1], g[2].page, g[2].text))
     hits = [PassageHit(c.page, c.title, c.url, c.text, grade) for grade, _, c in graded[:limit]]
     return StoreInformation(passages=hits, no_strong_match=not any(h.grade is Match.STRONG for h in hits))
+
+
+def _agreeing(candidates: list[PassageEvidence], grading: PassageGrading) -> set[tuple[str, str]]:
+    """The nearest passages, when they are all of one page and the nearest is close enough: "ok
+    whats your return policy if i order the wrong thing" shares few words with any passage, but
+    its three nearest are all on the returns page. Words that no page has ("Leuven", "pallets")
+    then do not hide the page the question is about."""
+    nearest = sorted(candidates, key=lambda c: (c.distance, c.page, c.text))[: grading.agreeing]
+    if len(nearest) < grading.agreeing or nearest[0].distance > grading.agreeing_distance:
+        return set()
+    return {(c.page, c.text) for c in nearest} if len({c.page for c in nearest}) == 1 else set()

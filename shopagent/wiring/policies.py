@@ -72,7 +72,11 @@ def grades_for(model_id: str) -> GradeModel:
 # higher than MiniLM's for the same match (its accepted products' median is 0.55). Chosen on 13
 # German, French and English store questions against the demo pages (9 answerable, 4 not).
 MULTILINGUAL_PASSAGE_GRADING = PassageGrading(
-    strong_distance=0.65, strong_coverage_distance=0.70, full_coverage_distance=0.80, partial_distance=0.75
+    strong_distance=0.65,
+    strong_coverage_distance=0.70,
+    full_coverage_distance=0.80,
+    partial_distance=0.75,
+    agreeing_distance=0.70,
 )
 
 

@@ -278,7 +278,7 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
         embedder, index, core.catalog.repository, core.catalog.rules, policy, store_links(core.settings)
     )
     store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
-    store_information = StoreInformationSearch(embedder, core.passages, store_policy)
+    store_information = StoreInformationSearch(embedder, core.passages, store_policy, s.store.language)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
 
 

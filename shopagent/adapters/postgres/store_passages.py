@@ -143,7 +143,9 @@ class PostgresPassageStore:
     ) -> list[PassageEvidence]:
         """The `depth` nearest passages and the `depth` best full-text matches (any of the
         query's words), each with its distance, its places in both legs and the share of the
-        query's words (those the page language does not drop as stop words) its text has."""
+        query's words (those the page language does not drop as stop words) its text has. A word
+        of five letters or more also matches the words it begins once stemmed ("deliver" has
+        "delivery", which the stemmer makes "deliveri", where "deliver" is "deliv")."""
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(_CANDIDATES, Vector(query), model, depth, list(words))
         return [
@@ -165,7 +167,9 @@ _CANDIDATES = """
 WITH passage AS (
     SELECT p.page_id, p.ordinal, p.embedding <=> $1::vector AS distance, p.document, p.text_config,
            CASE WHEN cardinality($4::text[]) > 0
-                THEN to_tsquery(p.text_config, array_to_string($4::text[], ' | ')) END AS query
+                THEN to_tsquery(p.text_config, array_to_string(ARRAY(
+                    SELECT CASE WHEN length(w) >= 5 THEN w || ':*' ELSE w END FROM unnest($4::text[]) AS w
+                ), ' | ')) END AS query
     FROM store_passage p WHERE p.model = $2
 ),
 vector_leg AS (
@@ -187,7 +191,8 @@ LEFT JOIN vector_leg v ON v.page_id = c.page_id AND v.ordinal = c.ordinal
 LEFT JOIN lexical_leg l ON l.page_id = c.page_id AND l.ordinal = c.ordinal
 LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE c.document @@ q) AS matched, count(*) AS counted
-    FROM unnest($4::text[]) AS word, plainto_tsquery(c.text_config, word) AS q
+    FROM unnest($4::text[]) AS word,
+         to_tsquery(c.text_config, CASE WHEN length(word) >= 5 THEN word || ':*' ELSE word END) AS q
     WHERE numnode(q) > 0
 ) w ON true
 WHERE v.rank IS NOT NULL OR l.rank IS NOT NULL
