@@ -64,6 +64,22 @@ def test_paragraphs_under_a_heading_are_kept_with_it_and_long_ones_are_cut_betwe
     assert len(swiss) > 1 and " ".join(p.text for p in swiss) == LONG_ANSWER
 
 
+def table(rows: int) -> str:
+    lines = ["| Country | Carrier | Cost |", "|---|---|---|"]
+    return "\n".join(lines + [f"| Country number {n} | Carrier {n} | {n}.95 EUR |" for n in range(rows)])
+
+
+def test_a_long_table_is_cut_between_rows_with_its_header_in_front_of_each_piece():
+    passages = split_passages("Shipping", f"# Shipping\n\n## Costs\n\n{table(40)}", token_budget=64)
+    assert len(passages) > 1
+    assert all(p.text.startswith("| Country | Carrier | Cost |\n|---|---|---|\n| Country number") for p in passages)
+    rows = [line for p in passages for line in p.text.split("\n")[2:]]
+    assert rows == table(40).split("\n")[2:]  # every row once, in order
+    # a table up to twice the budget stays one passage: its rows are answered together
+    (whole,) = split_passages("Shipping", f"# Shipping\n\n{table(4)}", token_budget=64)
+    assert whole.text == table(4)
+
+
 # -- import files -------------------------------------------------------------------------------
 
 

@@ -167,7 +167,8 @@ def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str
 
 
 def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
-    """Product names and prices in a turn's tool results: what its answer may quote."""
+    """Product names and prices in a turn's tool results: what its answer may quote (the amounts
+    a store page's passage states count as its prices)."""
     names: set[str] = set()
     prices: set[str] = set()
     for message in messages:
@@ -184,6 +185,12 @@ def _collect(value: Any, names: set[str], prices: set[str]) -> None:
                 names.add(item)
             elif key in ("price", "discountedPrice", "effectivePrice") and item is not None:
                 prices.add(str(item))
+            elif key == "passages" and isinstance(item, list):
+                # The shop's own pages (search-store-information): the amounts their text states.
+                for passage in item:
+                    text = passage.get("text") if isinstance(passage, dict) else None
+                    if isinstance(text, str):
+                        prices.update(_PRICE.findall(text.replace(",", ".")))
             else:
                 _collect(item, names, prices)
     elif isinstance(value, list):

@@ -5,7 +5,9 @@ A page is split at its headings and blank lines; short paragraphs under one head
 together up to the token budget, a long one is cut between sentences. A question and its
 answer are never split: a heading that asks (ends with "?") keeps the paragraphs under it as one
 passage (up to a paragraph that asks a question of its own), and so does a paragraph that is
-only a question ("Do you ship abroad?", "Q: Gift cards") with the paragraphs that answer it.
+only a question ("Do you ship abroad?", "Q: Gift cards") with the paragraphs that answer it. A
+Markdown table may take twice the budget; a longer one is cut between rows, its header row in
+front of each piece.
 Each passage is embedded with the page title and its heading in front, so "Austria: 5-7
 working days" still says what it is about when it is matched on its own.
 """
@@ -198,13 +200,46 @@ def _section_pieces(section: _Section, budget: int) -> list[str]:
             pieces.append("\n\n".join(current))
             current, used = [], 0
         if cost > budget and not asks:
-            pieces.extend(split_sentences(unit, budget))
+            pieces.extend(_table_pieces(unit, budget) or split_sentences(unit, budget))
             continue
         current.append(unit)
         used = budget if asks else used + cost  # nothing joins a question and its answer
     if current:
         pieces.append("\n\n".join(current))
     return pieces
+
+
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_RULE = re.compile(r"^\|[\s|:-]+\|$")
+
+
+# A table may take this many times the token budget before it is cut: cut, one piece's rows stand
+# for the whole table ("deliver to Leuven" quoting the France row, where the Belgium row is in
+# another piece).
+_TABLE_STRETCH = 2
+
+
+def _table_pieces(unit: str, budget: int) -> list[str]:
+    """A Markdown table too long for one passage, cut between rows, each piece under the table's
+    own header ("| Country | Carrier | Cost |"), so that "| Germany | DHL | 6.95 EUR |" still says
+    what its cells are; nothing when `unit` is not one table."""
+    lines = unit.split("\n")
+    if len(lines) < 3 or not all(_TABLE_ROW.match(line) for line in lines) or not _TABLE_RULE.match(lines[1]):
+        return []
+    if estimate_wordpiece_tokens(unit) <= budget * _TABLE_STRETCH:
+        return [unit]
+    header = lines[:2]
+    room = max(budget * _TABLE_STRETCH - estimate_wordpiece_tokens("\n".join(header)), 1)
+    pieces: list[list[str]] = []
+    used = 0
+    for row in lines[2:]:
+        cost = estimate_wordpiece_tokens(row)
+        if not pieces or (used + cost > room and len(pieces[-1]) > 0):
+            pieces.append([])
+            used = 0
+        pieces[-1].append(row)
+        used += cost
+    return ["\n".join(header + rows) for rows in pieces]
 
 
 def _units(paragraphs: list[str]) -> list[str]:

@@ -29,6 +29,7 @@ from shopagent.adapters.local.concierge.memory import (
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import variant_text
 from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.store_text import readable_passage
 from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
 from shopagent.application.ports import EmbeddingModel
@@ -142,7 +143,8 @@ class Answerer:
         # Only a strong passage is quoted as the answer: a partial one is often about something
         # else on the same page ("open the order" for "are you open on sundays?").
         passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
-        text = " ".join(clean_sentences(str(passages[0].get("text", "")))) if passages else ""
+        question = str(plan.get("store_query", ""))
+        text = readable_passage(str(passages[0].get("text", "")), question, self._language) if passages else ""
         if not text:
             if plan.get("fallback"):
                 return say(plan["fallback"], kept=True)

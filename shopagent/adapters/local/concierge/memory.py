@@ -132,5 +132,5 @@ def store_call(query: str, plan: dict[str, Any]) -> ModelReply:
     """Searches the shop's own pages (shipping, returns, payment…) for `query`."""
     args = {"query": query, "limit": STORE_PASSAGES}
     call = FunctionCall(name=STORE_TOOL, args=args)
-    state = {"provider": PROVIDER, "plan": {**plan, "store": True}}
+    state = {"provider": PROVIDER, "plan": {**plan, "store": True, "store_query": query}}
     return ModelReply(message=ChatMessage(role="model", parts=[call], provider_state=state))

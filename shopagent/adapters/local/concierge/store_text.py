@@ -1,0 +1,45 @@
+"""A store page's passage as the concierge quotes it: sentences, and a table's rows as lines.
+
+"| Country | Carrier | Cost | Free from | Delivery time |" with its rows reads, quoted as written,
+as a run of bars and dashes. A table is said row by row instead ("Germany: carrier DHL, cost 6.95
+EUR, free from 69 EUR, delivery time 1-3 working days"), and where the question names a row
+("… nach Deutschland?", read in the pages' words), only the rows it names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shopagent.adapters.local.concierge.text import clean_sentences, instruction
+from shopagent.domain.store_words import read_store_question
+from shopagent.domain.text import words
+
+_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_RULE = re.compile(r"^[\s:-]*$")
+
+
+def readable_passage(text: str, question: str, language: str) -> str:
+    """The passage's text to quote: its sentences, a table in it said row by row."""
+    lines = text.split("\n")
+    rows = [[cell.strip() for cell in m.group(1).split("|")] for line in lines if (m := _ROW.match(line))]
+    if len(rows) < 2:
+        return " ".join(clean_sentences(text))
+    header: list[str] = []
+    if len(rows) >= 2 and all(_RULE.match(cell) for cell in rows[1]):
+        header, rows = rows[0], rows[2:]
+    rows = [row for row in rows if not all(_RULE.match(cell) for cell in row)]
+    asked = set(words(read_store_question(question, language))) | set(words(question))
+    named = [row for row in rows if asked & set(words(row[0]))]
+    said = [_row(row, header) for row in named or rows]
+    prose = [line for line in lines if not _ROW.match(line)]
+    return " ".join([*clean_sentences("\n".join(prose)), *(s for s in said if not instruction(s))])
+
+
+def _row(row: list[str], header: list[str]) -> str:
+    """ "Germany: carrier DHL, cost 6.95 EUR, …" (the first cell names the row)."""
+    first, *rest = row
+    if len(header) == len(row):
+        cells = [f"{name.casefold()} {cell}" if name else cell for name, cell in zip(header[1:], rest, strict=True)]
+    else:
+        cells = rest
+    return f"{first}: {', '.join(c for c in cells if c)}."
