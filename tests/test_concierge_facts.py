@@ -171,6 +171,28 @@ CASES = [
     ("kann man die auch nass machen?", TRAIL_SANDAL, "Quick-drying", NOT_TOLD),
     ("is it ok for a beginner?", STARTER_TANK, "everything a first", NOT_TOLD),
     ("is the strap swappable?", SPORT_WATCH, "quick-release", NOT_TOLD),
+    # a word and its noun: "replaceable" / "replacement", "thick" / "thickness"
+    (
+        "is the blade replaceable?",
+        {
+            "name": "Pocket Saw",
+            "description": "A folding saw with a 15 cm blade. Replacement blades are sold separately. The blade "
+            "locks open.",
+            "variations": [],
+        },
+        "Replacement blades",
+        "locks open",
+    ),
+    (
+        "how thick is the mat?",
+        {
+            "name": "Yoga Mat",
+            "description": "A natural rubber mat with a grippy top. Thickness 6 mm, cushioning for knees.",
+            "variations": [],
+        },
+        "6 mm",
+        NOT_TOLD,
+    ),
 ]
 
 

@@ -67,10 +67,18 @@ def summarise(description: str) -> str:
 
 def stem(word: str) -> str:
     """A word without a plural or inflection ending, for comparing names and questions: boots ~
-    boot, washable ~ washes ~ washed ~ wash, folding ~ fold, dusty ~ dust, batteries ~ battery."""
+    boot, washable ~ washes ~ washed ~ wash, folding ~ fold, dusty ~ dust, batteries ~ battery;
+    and a long noun without its "-ment" or "-ness": replaceable ~ replacement ~ replace,
+    thickness ~ thick."""
+    for ending in ("ment", "ness"):
+        if len(word) > len(ending) + 4 and word.endswith(ending):
+            word = word[: -len(ending)]
+            break
     for ending in ("able", "ible", "ies", "ing", "ed", "es", "en", "er", "s", "e", "n", "x", "y"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
-            return word[: -len(ending)]
+            word = word[: -len(ending)]
+            # "replaceable" -> "replace" -> "replac", as "replace" itself
+            return word[:-1] if ending in ("able", "ible") and len(word) > 4 and word.endswith("e") else word
     return word
 
 
