@@ -142,3 +142,36 @@ async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_as
     assert (not outcome["looked_up"]) is searched, outcome["answer"]
     if searched:
         assert "Inkleaf Paper 6 Folio Cover" in outcome["answer"], outcome["answer"]
+
+
+@pytest.mark.parametrize(
+    ("shown", "said", "meant", "stated"),
+    [
+        # a thing of the shop the list does not have: found, then asked
+        (["terravita-peat-free-seed-and-cutting-compost", "terravita-coir-compost-blocks"],
+         "is the manure one smelly?", "terravita-pelleted-horse-manure", "don't smell"),
+        # a material: the thing of the list's kind in it, told apart by its text ("goatskin and … leather")
+        (["fieldmark-nitrile-coated-gardening-gloves", "hortwell-stainless-steel-hand-trowel-and-transplanter"],
+         "the leather ones, can you wash them", "fieldmark-goatskin-rose-pruning-gauntlets", "Not washable"),
+        # a colour of a product shown is that product, not another thing ("the blue one")
+        (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
+         "the blue one, is it frost proof?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),
+    ],
+)  # fmt: skip
+async def test_the_one_called_by_what_it_is_is_found_when_the_list_does_not_have_it(
+    garden_shop, shown, said, meant, stated
+):
+    from shopagent.adapters.mcp.gateway import open_in_process
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.wiring.assistant import vocabulary_source
+    from shopagent.wiring.providers import build_concierge
+    from tests.conversation_set import Catalog, ask_about_shown
+
+    catalog = Catalog(await garden_shop.catalog.list_products(limit=1000, after_id=0))
+    item = {"id": "x", "category": "Garden", "shown": shown, "say": said, "refers": [meant], "facts": {}}
+    concierge = build_concierge(garden_shop.settings, vocabulary_source(garden_shop), garden_shop.embedder)
+    async with open_in_process(garden_shop.mcp_server) as tools:
+        outcome = await ask_about_shown(item, AssistantAgent(concierge, tools, "system"), tools, catalog, [])
+    name = catalog.by_slug[meant].name
+    assert outcome["answer"].startswith(name) and stated in outcome["answer"], outcome
+    assert outcome["grounded"], outcome

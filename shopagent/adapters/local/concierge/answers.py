@@ -22,14 +22,16 @@ from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
     decimal_or_none,
+    details_call,
     say,
     search_call,
     store_call,
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.pointing import having
 from shopagent.adapters.local.concierge.product_data import variant_text
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.store_text import readable_passage
+from shopagent.adapters.local.concierge.store_text import store_answer
 from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
 from shopagent.application.ports import EmbeddingModel
@@ -40,7 +42,7 @@ from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
 CLOSEST = 2  # partial matches offered as close alternatives
-STORE_CHARS = 420  # of a store page's passage, quoted
+_CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 
 
@@ -76,9 +78,14 @@ class Answerer:
         if failed is not None:
             return say(r.error.format(error=failed.result.get("content") or "the catalog did not answer"))
         if responses[0].name == STORE_TOOL:
-            return self._store_answer(responses[0].result.get("structuredContent") or {}, plan)
+            data = responses[0].result.get("structuredContent") or {}
+            return store_answer(data, plan, r, self._contact, self._language)
         if responses[0].name == DETAILS_TOOL:
             found = [p.result.get("structuredContent") or {} for p in responses]
+            if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
+                found = having(found, plan["ask_words"])[:1]
+                if not found:
+                    return say(r.no_list, kept=True)
             if plan.get("question"):
                 asked = plan.get("asked") or {}
                 lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead,
@@ -88,6 +95,11 @@ class Answerer:
                 return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])
             return say(self._details(found[0]), detailed=[found[0].get("productId")])
         data = responses[0].result.get("structuredContent") or {}
+        fitting = [p for p in _offered(data, plan) if p.get("match") in ("strong", "partial")]
+        if plan.get("ask_found") and fitting:
+            # "is the manure one smelly?": the question, asked of the one found that is called so
+            ids = [p["productId"] for p in fitting[:_CALLED_LOOKED_UP]]
+            return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"])
         fallback = plan.get("fallback")
         if fallback and not self._showable(data, plan):
             args = dict(plan.get("args", {}))
@@ -135,27 +147,6 @@ class Answerer:
         said = self._say_in.said_of.format(name=name, sentence=min(naming)[2])
         led = [TextPart(f"{said}\n\n{reply.text}")]
         return ModelReply(message=msgspec.structs.replace(reply.message, parts=led))
-
-    def _store_answer(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
-        """The best passage of the shop's pages, quoted with its title and link; or, when none
-        answers, that the assistant does not know (and how to reach the shop)."""
-        r = self._say_in
-        # Only a strong passage is quoted as the answer: a partial one is often about something
-        # else on the same page ("open the order" for "are you open on sundays?").
-        passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
-        question = str(plan.get("store_query", ""))
-        text = readable_passage(str(passages[0].get("text", "")), question, self._language) if passages else ""
-        if not text:
-            if plan.get("fallback"):
-                return say(plan["fallback"], kept=True)
-            contact = r.store_contact.format(contact=self._contact) if self._contact else ""
-            return say(f"{r.store_unknown} {contact}".strip(), kept=True)
-        if len(text) > STORE_CHARS:
-            text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
-        lines = [r.store_from.format(title=passages[0].get("title", ""), text=text)]
-        if url := passages[0].get("url"):
-            lines.append(r.store_link.format(url=url))
-        return say("\n".join(lines), kept=True)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
         """What of a search result is worth showing as a match, available first: the strong

@@ -109,14 +109,18 @@ def details_call(
     question: str = "",
     asked: dict[str, Any] | None = None,
     also: dict[str, str] | None = None,
+    called: list[str] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
-    catalog's language, each shopper's word -> the catalog's)."""
+    catalog's language, each shopper's word -> the catalog's; `called`: the question is about
+    the first of them whose text has these words, "the leather ones")."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if question:
         plan.update(question=question, asked=asked or {}, also=also or {})
+    if called:
+        plan["ask_words"] = called
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

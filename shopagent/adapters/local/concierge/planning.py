@@ -30,6 +30,8 @@ from shopagent.adapters.local.concierge.pointing import (
     another_thing,
     asks_for_another,
     at_position,
+    called_not_shown,
+    find_called,
     named_by_words,
     named_products,
     words_of,
@@ -176,6 +178,10 @@ class Planner:
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
+        # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
+        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes else named
+        if called := called_not_shown(text, called, shown):
+            return find_called(called, shown, text, synonyms)
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)

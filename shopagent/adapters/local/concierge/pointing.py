@@ -17,7 +17,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import name_kind
+from shopagent.domain.query_words import MATERIALS, name_kind
 from shopagent.domain.text import words
 
 ORDINAL_WORDS = {
@@ -94,6 +94,47 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
     if best == 0 or best * 2 < len(wanted) or len(leaders) > 1:
         return None
     return leaders[0]
+
+
+# "is the manure one smelly?", "the leather ones, can you wash them": a product called by what it is.
+_THE_X_ONE = re.compile(r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b")
+
+
+def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
+    """The words calling a product "the … one" where they are words of the catalog (`named`) that
+    no product shown has in its name, category or options: a product of the shop not in the list
+    ("the manure one" after composts); empty otherwise ("the blue one", "the second one")."""
+    found = _THE_X_ONE.search(fold(text))
+    if found is None:
+        return []
+    called = [w for w in words(found.group(1)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
+    if not called or not set(called) <= set(named) - _NOT_A_THING - _SAYS_WHICH:
+        return []
+    return [] if {stem(w) for w in called} & words_of(shown) else called
+
+
+# Words that tell the products shown apart rather than call another ("the big one", "the new one").
+_SAYS_WHICH = frozenset({
+    "big", "bigger", "small", "little", "large", "long", "short", "tall", "wide", "narrow", "heavy", "light", "new",
+    "old", "same", "cheap", "expensive", "pricey", "good", "best", "nice", "top", "bottom", "left", "right", "middle",
+})  # fmt: skip
+
+
+def find_called(called: list[str], shown: list[dict[str, Any]], question: str, also: dict[str, str]) -> ModelReply:
+    """The search for the product called so (`called_not_shown`), whose details then answer the
+    question: "the manure one" is searched as "manure"; a material, "the leather ones" after
+    gloves, as a thing of the list's kind in it ("leather gloves")."""
+    kind = name_kind(str(shown[0].get("name", ""))) if shown and set(called) <= MATERIALS else None
+    query = " ".join([*called, *([fold(kind)] if kind else [])])
+    plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also}
+    return search_call({"query": query, "limit": LIST_LENGTH}, plan)
+
+
+def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, Any]]:
+    """The looked-up products whose name, material or description has every word `called`."""
+    wanted = {stem(w) for w in called}
+    texts = [" ".join(str(p.get(k) or "") for k in ("name", "material", "description")) for p in products]
+    return [p for p, text in zip(products, texts, strict=True) if wanted <= {stem(w) for w in words(text)}]
 
 
 def at_position(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:

@@ -9,11 +9,16 @@ EUR, free from 69 EUR, delivery time 1-3 working days"), and where the question 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from shopagent.adapters.local.concierge.memory import say
+from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences, instruction
+from shopagent.domain.chat import ModelReply
 from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
 
+STORE_CHARS = 420  # of a store page's passage, quoted
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^[\s:-]*$")
 
@@ -43,3 +48,24 @@ def _row(row: list[str], header: list[str]) -> str:
     else:
         cells = rest
     return f"{first}: {', '.join(c for c in cells if c)}."
+
+
+def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact: str, language: str) -> ModelReply:
+    """The best passage of the shop's pages, quoted with its title and link; or, when none
+    answers, that the assistant does not know (and how to reach the shop)."""
+    # Only a strong passage is quoted as the answer: a partial one is often about something
+    # else on the same page ("open the order" for "are you open on sundays?").
+    passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
+    question = str(plan.get("store_query", ""))
+    text = readable_passage(str(passages[0].get("text", "")), question, language) if passages else ""
+    if not text:
+        if plan.get("fallback"):
+            return say(plan["fallback"], kept=True)
+        reach = r.store_contact.format(contact=contact) if contact else ""
+        return say(f"{r.store_unknown} {reach}".strip(), kept=True)
+    if len(text) > STORE_CHARS:
+        text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
+    lines = [r.store_from.format(title=passages[0].get("title", ""), text=text)]
+    if url := passages[0].get("url"):
+        lines.append(r.store_link.format(url=url))
+    return say("\n".join(lines), kept=True)
