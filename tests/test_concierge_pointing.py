@@ -153,12 +153,16 @@ async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_as
         # a material: the thing of the list's kind in it, told apart by its text ("goatskin and … leather")
         (["fieldmark-nitrile-coated-gardening-gloves", "hortwell-stainless-steel-hand-trowel-and-transplanter"],
          "the leather ones, can you wash them", "fieldmark-goatskin-rose-pruning-gauntlets", "Not washable"),
+        # a position with a kind counts among the products of that kind: the second pot, not the compost
+        (["terre-de-lys-glazed-stoneware-egg-pot", "terravita-peat-free-multi-purpose-compost",
+          "terre-de-lys-frost-resistant-terracotta-pot"],
+         "is the second pot frost proof?", "terre-de-lys-frost-resistant-terracotta-pot", "frost resistant: yes"),
         # a colour of a product shown is that product, not another thing ("the blue one")
         (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
          "the blue one, is it frost proof?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),
     ],
 )  # fmt: skip
-async def test_the_one_called_by_what_it_is_is_found_when_the_list_does_not_have_it(
+async def test_a_question_calling_a_product_by_what_it_is_is_asked_of_that_product(
     garden_shop, shown, said, meant, stated
 ):
     from shopagent.adapters.mcp.gateway import open_in_process
@@ -175,3 +179,28 @@ async def test_the_one_called_by_what_it_is_is_found_when_the_list_does_not_have
     name = catalog.by_slug[meant].name
     assert outcome["answer"].startswith(name) and stated in outcome["answer"], outcome
     assert outcome["grounded"], outcome
+
+
+GUINEA_PIGS = [
+    {"productId": 1, "name": "Guinea Pig Nuggets, 2 kg", "category": "Small animal food"},
+    {"productId": 2, "name": "Hamster Home, 80 cm", "category": "Small animal cages"},
+    {"productId": 3, "name": "Wooden Hutch with Run", "category": "Small animal cages"},
+    {"productId": 4, "name": "Timothy Hay, Second Cut", "category": "Small animal bedding"},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "meant"),
+    [
+        ("is the first cage big enough for 2 of them", 1, 2),  # the first of the cages, not the food
+        ("and the second cage, does it have a water bottle?", 2, 3),
+        ("ist der zweite Käfig groß genug?", 2, None),  # "Käfig" is no word of theirs: as positioned
+        ("is the first one big enough", 1, None),  # no kind named
+        ("the second pair please", 2, None),
+    ],
+)
+def test_a_position_with_a_kind_is_counted_among_the_products_of_that_kind(text, position, meant):
+    from shopagent.adapters.local.concierge.pointing import of_kind_at
+
+    found = of_kind_at(text, GUINEA_PIGS, position)
+    assert (found["productId"] if found else None) == meant

@@ -34,6 +34,7 @@ from shopagent.adapters.local.concierge.pointing import (
     find_called,
     named_by_words,
     named_products,
+    of_kind_at,
     words_of,
 )
 from shopagent.adapters.local.concierge.product_data import names_a_variation
@@ -192,7 +193,8 @@ class Planner:
             return None  # "do you have a cable to go with it?"
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
-        ids = self._asked_ids(reading, refs, history, by_variation if by_variation and not refs else shown, by_name)
+        listed = by_variation if by_variation and not refs else shown
+        ids = self._asked_ids(reading, refs, history, listed, by_name, text)
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
@@ -211,6 +213,7 @@ class Planner:
         history: History,
         shown: list[dict[str, Any]],
         by_name: list[dict[str, Any]],
+        text: str,
     ) -> list[int] | ModelReply:
         """Which shown products a question is about: the ones it points at by position or by
         name (`by_name`: named by a word of their names; "which of them is padded?" is still
@@ -220,6 +223,8 @@ class Planner:
             return [p["productId"] for p in by_name[:LIST_LENGTH]]
         if reading.compare and not refs:
             return [p["productId"] for p in shown[:2]]
+        if len(refs) == 1 and (product := of_kind_at(text, shown, refs[0])) is not None:
+            return [product["productId"]]  # "is the first cage big enough?": the first of the cages
         if refs:
             picked = [at_position(shown, p) for p in refs[:LIST_LENGTH]]
             if not shown:

@@ -137,6 +137,29 @@ def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, 
     return [p for p, text in zip(products, texts, strict=True) if wanted <= {stem(w) for w in words(text)}]
 
 
+# "the first cage", "die zweite Jacke", "la deuxième veste": a position among the products of a kind.
+_ORDINAL_NOUN = re.compile(
+    r"\b(?:first|second|third|last|erste[nrsm]?|zweite[nrsm]?|dritte[nrsm]?|letzte[nrsm]?|premiere?|deuxieme|"
+    r"troisieme|derniere?)\s+([^\W\d_]{3,})"
+)
+
+
+_POINTERS = frozenset({"pair", "item", "product", "eins", "artikel", "produkt", "article", "produit"})
+
+
+def of_kind_at(text: str, shown: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
+    """The product at `position` among those shown of the kind the word after the ordinal names
+    ("is the first cage big enough?" after a list of food, a cage and a hutch: the cage), where
+    some, not all, of them are of it; None otherwise ("the first one", "the second jacket" when all
+    are jackets)."""
+    found = _ORDINAL_NOUN.search(fold(text))
+    if found is None or found.group(1) in _NOT_A_THING | _POINTERS:
+        return None
+    kind = stem(found.group(1))
+    of_kind = [p for p in shown if kind in words_of([p])]
+    return at_position(of_kind, position) if 0 < len(of_kind) < len(shown) else None
+
+
 def at_position(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
     if position == -1:
         return products[-1] if products else None
