@@ -171,6 +171,20 @@ CASES = [
     ("kann man die auch nass machen?", TRAIL_SANDAL, "Quick-drying", NOT_TOLD),
     ("is it ok for a beginner?", STARTER_TANK, "everything a first", NOT_TOLD),
     ("is the strap swappable?", SPORT_WATCH, "quick-release", NOT_TOLD),
+    # how it works: what it is and does, which its text says first
+    (
+        "wie funktioniert das?",
+        {
+            "name": "Copper Barrier Tape",
+            "description": "A self-adhesive copper tape, 4 m long and 5 cm wide, to stick around pots, planters and "
+            "raised beds; slugs and snails avoid crossing it. It suits pots and raised edges, not open ground. "
+            "Stick it onto clean, dry surfaces at temperatures above 10 degrees; the copper darkens over time but "
+            "keeps working.",
+            "variations": [],
+        },
+        "avoid crossing",
+        NOT_TOLD,
+    ),
     # a word and its noun: "replaceable" / "replacement", "thick" / "thickness"
     (
         "is the blade replaceable?",

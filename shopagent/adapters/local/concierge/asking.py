@@ -37,3 +37,10 @@ STOCK = re.compile(
     r"|\b(?:any|how many|many|some|still|only|none|\d+)(?: \w+)? left\b(?![ -]hand)|\bleft in stock\b"
     r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
 )
+# "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
+# is and does, which its text says first.
+HOW_IT_WORKS = re.compile(
+    r"\bhow (?:does|do|will|would) (?:it|they|that|this|these|those|the [\w ]{1,30}?) work\b(?! (?:with|on|for|in)\b)"
+    r"|\bhow (?:it|they) works?\b(?! (?:with|on|for|in)\b)"
+    r"|\bwie funktionier\w*|\bcomment (?:ca|cela|il|elle|ils|elles) (?:marche|fonctionne)\w*"
+)

@@ -116,7 +116,8 @@ class FactFinder:
         structured = self._structured.answer(kind, folded, found, asked, colour, variation)
         if structured is not None:
             return structured
-        if len(found) >= 2 and _asks_what_differs(folded, found):
+        if (len(found) >= 2 and _asks_what_differs(folded, found)) or ask.HOW_IT_WORKS.search(folded):
+            # "what's the difference between them?", "how does the copper stuff work?": what each is
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
