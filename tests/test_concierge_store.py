@@ -137,3 +137,13 @@ def test_amounts_a_store_page_states_are_grounded_and_others_are_not():
     answer = "Germany: 6.95 EUR, free from 69 EUR; express 19.95 EUR."
     messages = [ChatMessage(role="user", parts=[FunctionResponse(name=STORE_INFO_TOOL, result=passages)])]
     assert ungrounded(answer, messages, []) == (set(), {"19.95"})
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["my order arrived with a broken pot what do i do", "where is my order, it's been a week",
+     "the parcel arrived damaged", "what's my order number for?"],
+)  # fmt: skip
+async def test_a_problem_with_an_order_is_a_question_about_the_shop(demo_pages, question):  # noqa: F811
+    answer, calls, _ = await ask(demo_pages, question)
+    assert [c.name for c in calls][:1] == [STORE_INFO_TOOL], (question, answer)

@@ -4,7 +4,8 @@
 the shop's own pages are in English, and the local embedding model and the English full-text
 configuration know none of these words, so such a question found nothing (or the size guide).
 Here, for pages in English, the words shoppers use about delivery, returns, payment, orders,
-contact and opening hours, and the countries they ask about, are read as the pages' words; the
+contact and opening hours, and the countries they ask about, are read as the pages' words (and
+a few everyday English ones: "broken" is "damaged"); the
 small words of a question ("wie", "kann", "est-ce", "vous") are dropped, so that they neither
 lower a passage's share of the question's words nor reach the embedding. A word with no entry
 is kept as written: "PayPal", "Klarna", a town's name.
@@ -74,7 +75,7 @@ _FRENCH = {
     "retour": "return", "retours": "return", "retourner": "return", "renvoyer": "return",
     "rendre": "return", "echange": "exchange", "echanger": "exchange", "remboursement": "refund",
     "rembourser": "refund", "rembourse": "refunded", "argent": "money", "retractation": "withdrawal",
-    "abime": "damaged", "endommage": "damaged", "casse": "broken", "defectueux": "faulty",
+    "abime": "damaged", "endommage": "damaged", "casse": "damaged", "defectueux": "faulty",
     "garantie": "warranty", "convient": "fit",
     # payment
     "payer": "pay", "paiement": "payment", "paiements": "payment", "reglement": "payment",
@@ -123,7 +124,10 @@ _QUESTION_WORDS = frozenset({
 
 _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 
-_READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_GERMAN, **_FRENCH, **_COUNTRIES}}
+# English words shoppers use where shop pages use another ("it arrived broken": damaged).
+_ENGLISH = {"broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged"}
+
+_READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES}}
 
 
 def read_store_question(question: str, page_language: str) -> str:
