@@ -264,8 +264,10 @@ async def test_the_judged_electronics_conversations(electronics_shop):
 async def test_the_judged_garden_conversations(garden_shop):
     """14 conversations of the garden shop, written and judged blind (tests/data/garden): never a
     name or price not in that turn's results, never "we don't carry" what it carries, never
-    stop-word residue; floors as measured (16 of 38 and 9 of 35 turns), less a turn or two."""
-    await judged_conversations(garden_shop, DATA / "garden" / "conversations.jsonl", 14, 7)
+    stop-word residue; floors as measured (16 of 38 and 9 of 35 turns when written; 21 of 38 tune
+    turns since "the manure one", "the second pot" and "how does it work?" are read), less a turn
+    or two."""
+    await judged_conversations(garden_shop, DATA / "garden" / "conversations.jsonl", 19, 7)
 
 
 async def judged_conversations(shop, path, tune_floor: int, heldout_floor: int) -> None:
