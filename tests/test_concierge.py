@@ -50,6 +50,11 @@ KITCHEN_PHRASINGS = [
     ("springform 26 cm", ["springform"], {}),  # no such size: a measure, not a describing word
     ("bols en lot de 4 argentés", ["bols"], {"colors": ["silver"], "sizes": ["SET OF 4"]}),
     ("Teller im 6er-Set", ["teller"], {"sizes": ["SET OF 6"]}),
+    # "can" is a thing after a word describing it, with no verb after it; else a small word
+    ("watering can please", ["watering", "can"], {}),
+    ("a watering can with a long spout", ["watering", "can", "long", "spout"], {}),
+    ("which pan can go in the oven", ["pan", "go", "oven"], {}),
+    ("can I get a teapot", ["teapot"], {}),
 ]
 
 

@@ -140,12 +140,24 @@ def _letter(token: str) -> bool:
     return len(token) == 1 and token.isalpha() and token.casefold() not in STOPWORDS
 
 
+# "can" is the thing after a word describing it where no verb follows: "a watering can with a rose",
+# "watering can please"; not "which jacket can be washed", "can i pay".
+_AFTER_A_CAN = frozenset({"", "with", "for", "please", "pls", "and", "or", "that", "in", "under", "from"})
+
+
+def _a_can(before: str, token: str, after: str) -> bool:
+    return token.casefold() == "can" and _describes(before) and after.casefold() in _AFTER_A_CAN
+
+
 def describing(tokens: list[str]) -> tuple[list[str], str]:
     """The folded words that describe the item, and the same tokens as the customer wrote them."""
     # A lone letter before a word is part of it ("t shirt", "v neck", "e bike", "u lock").
+    afters = [*tokens[1:], ""][: len(tokens)]
+    befores = ["", *tokens][: len(tokens)]
     kept = [
-        t
-        for t, after in zip(tokens, [*tokens[1:], ""][: len(tokens)], strict=True)
-        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after))
+        (t, _a_can(before, t, after))
+        for before, t, after in zip(befores, tokens, afters, strict=True)
+        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after)) or _a_can(before, t, after)
     ]
-    return [fold(w) for t in kept for w in re.findall(r"[^\W_]+", t) if _describes(w)], " ".join(kept)
+    folded = [fold(w) for t, can in kept for w in re.findall(r"[^\W_]+", t) if can or _describes(w)]
+    return folded, " ".join(t for t, _ in kept)
