@@ -185,6 +185,18 @@ CASES = [
         "avoid crossing",
         NOT_TOLD,
     ),
+    # a noun and its plural still match ("attachments" / "attachment")
+    (
+        "what attachments come with it?",
+        {
+            "name": "Stand Mixer",
+            "description": "A 5 l stand mixer with a 1000 W motor and a steel bowl. A whisk attachment and a dough "
+            "hook are included. The bowl is dishwasher safe, the motor head wipes clean.",
+            "variations": [],
+        },
+        "whisk attachment",
+        "wipes clean",
+    ),
     # a word and its noun: "replaceable" / "replacement", "thick" / "thickness"
     (
         "is the blade replaceable?",

@@ -204,3 +204,25 @@ def test_a_position_with_a_kind_is_counted_among_the_products_of_that_kind(text,
 
     found = of_kind_at(text, GUINEA_PIGS, position)
     assert (found["productId"] if found else None) == meant
+
+
+async def test_a_word_that_describes_rather_than_names_a_thing_stays_with_the_products_shown(garden_shop):
+    """ "is the waterproof one ok in the rain?" after gloves: the shop's "Waterproof Garden Clogs" are
+    found by the word, but "waterproof" is not what they are (clogs), so the question stays with
+    the gloves shown."""
+    from shopagent.adapters.mcp.gateway import open_in_process
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.wiring.assistant import vocabulary_source
+    from shopagent.wiring.providers import build_concierge
+    from tests.conversation_set import Catalog, ask_about_shown
+
+    catalog = Catalog(await garden_shop.catalog.list_products(limit=1000, after_id=0))
+    shown = ["fieldmark-nitrile-coated-gardening-gloves", "fieldmark-goatskin-rose-pruning-gauntlets"]
+    item = {"id": "x", "category": "Gloves", "shown": shown, "say": "is the waterproof one ok in the rain?",
+            "refers": [], "facts": {}}  # fmt: skip
+    concierge = build_concierge(garden_shop.settings, vocabulary_source(garden_shop), garden_shop.embedder)
+    async with open_in_process(garden_shop.mcp_server) as tools:
+        outcome = await ask_about_shown(item, AssistantAgent(concierge, tools, "system"), tools, catalog, [])
+    names = [catalog.by_slug[s].name for s in shown]
+    assert any(outcome["answer"].startswith(n) for n in names), outcome["answer"]
+    assert "Clogs" not in outcome["answer"], outcome["answer"]

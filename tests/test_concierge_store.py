@@ -108,18 +108,18 @@ SHIPPING_TABLE = """| Country | Carrier | Cost | Free from | Delivery time |
     [
         (
             "wie lange dauert die lieferung nach deutschland?",  # the row named, read in the pages' words
-            "Germany: carrier DHL, cost 6.95 EUR, free from 69 EUR, delivery time 1-3 working days.",
+            "Germany: Carrier DHL, Cost 6.95 EUR, Free from 69 EUR, Delivery time 1-3 working days.",
         ),
         (
             "how much is shipping to luxembourg",
-            "Belgium, Luxembourg: carrier PostNL / bpost, cost 6.95 EUR, free from 69 EUR, delivery time 1-2 working"
+            "Belgium, Luxembourg: Carrier PostNL / bpost, Cost 6.95 EUR, Free from 69 EUR, Delivery time 1-2 working"
             " days.",
         ),
         (
             "how much is shipping?",  # no row named: every row
-            "Netherlands: carrier PostNL, cost 4.95 EUR, free from 49 EUR, delivery time 1 working day. Belgium, "
-            "Luxembourg: carrier PostNL / bpost, cost 6.95 EUR, free from 69 EUR, delivery time 1-2 working days. "
-            "Germany: carrier DHL, cost 6.95 EUR, free from 69 EUR, delivery time 1-3 working days.",
+            "Netherlands: Carrier PostNL, Cost 4.95 EUR, Free from 49 EUR, Delivery time 1 working day. Belgium, "
+            "Luxembourg: Carrier PostNL / bpost, Cost 6.95 EUR, Free from 69 EUR, Delivery time 1-2 working days. "
+            "Germany: Carrier DHL, Cost 6.95 EUR, Free from 69 EUR, Delivery time 1-3 working days.",
         ),
     ],
 )
@@ -147,3 +147,18 @@ def test_amounts_a_store_page_states_are_grounded_and_others_are_not():
 async def test_a_problem_with_an_order_is_a_question_about_the_shop(demo_pages, question):  # noqa: F811
     answer, calls, _ = await ask(demo_pages, question)
     assert [c.name for c in calls][:1] == [STORE_INFO_TOOL], (question, answer)
+
+
+async def test_new_arrivals_are_products_not_a_question_about_the_shop(demo_pages):  # noqa: F811
+    answer, calls, _ = await ask(demo_pages, "which boots have just arrived in black?")
+    assert [c.name for c in calls][:1] == [SEARCH_TOOL], answer
+
+
+def test_a_table_row_is_named_by_words_not_by_a_lone_letter_and_its_cells_are_cleaned():
+    sizes = "| Size | Chest |\n|---|---|\n| M | 96-100 cm |\n| L | 100-104 cm |"
+    # "I'm" is no size M: no row is named, so every row is said
+    assert readable_passage(sizes, "I'm 180 cm, which size should I order?", "en") == (
+        "M: Chest 96-100 cm. L: Chest 100-104 cm."
+    )
+    ragged = "| Country | Carrier | Cost |\n|---|---|---|\n| Germany | DHL<br>DPD | |\n| | | |"
+    assert readable_passage(ragged, "shipping to germany", "en") == "Germany: Carrier DHL DPD."

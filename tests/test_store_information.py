@@ -78,6 +78,7 @@ async def test_the_demo_pages_answer_store_questions_strongly_from_the_right_pag
         # English questions are searched as written, also where a word is French for another ("pays")
         ("who pays for return shipping?", "who pays for return shipping?"),
         ("do you accept PayPal", "do you accept PayPal"),
+        ("do you deliver to Porto?", "do you deliver to Porto?"),  # a town, though "Porto" is German for postage
     ],
 )
 def test_german_and_french_questions_are_read_in_the_english_pages_words(question, read):

@@ -151,6 +151,7 @@ class StoreSearchPolicy:
     grading: PassageGrading = field(default_factory=PassageGrading)
     weights: FusionWeights = field(default_factory=FusionWeights)
     depth: int = 30  # candidates per leg
+    read_for_vector: bool = True  # embed a German or French question as read in the pages' words
 
 
 class StoreInformationSearch:
@@ -172,9 +173,10 @@ class StoreInformationSearch:
             raise ValidationError(f"query must be at most {MAX_QUERY_CHARS} characters", field="query")
         if not 1 <= limit <= MAX_LIMIT:
             raise ValidationError(f"limit must be from 1 to {MAX_LIMIT}", field="limit")
-        # "Liefert ihr nach Österreich?" against English pages: "deliver austria".
-        text = read_store_question(text, self._language)
-        vector = await self._embedder.embed_query(text)
-        terms = list(dict.fromkeys(words(text)))[:MAX_QUERY_TERMS]
+        # "Liefert ihr nach Österreich?" against English pages: "deliver austria" (a model that
+        # reads German itself is given the question as written).
+        read = read_store_question(text, self._language)
+        vector = await self._embedder.embed_query(read if self._policy.read_for_vector else text)
+        terms = list(dict.fromkeys(words(read)))[:MAX_QUERY_TERMS]
         candidates = await self._passages.candidates(vector, terms, self._embedder.model_id, self._policy.depth)
         return rank_passages(candidates, self._policy.grading, self._policy.weights, limit)

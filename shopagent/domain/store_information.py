@@ -102,9 +102,12 @@ def rank_passages(
 def _agreeing(candidates: list[PassageEvidence], grading: PassageGrading) -> set[tuple[str, str]]:
     """The nearest passages, when they are all of one page and the nearest is close enough: "ok
     whats your return policy if i order the wrong thing" shares few words with any passage, but
-    its three nearest are all on the returns page. Words that no page has ("Leuven", "pallets")
-    then do not hide the page the question is about."""
+    its three nearest are all on the returns page. Words that no page has ("pallets") then do not
+    hide the page the question is about. Only among pages of more than one kind (a shop with one
+    page agrees with itself on everything), and only those of the three close enough to be partial."""
     nearest = sorted(candidates, key=lambda c: (c.distance, c.page, c.text))[: grading.agreeing]
     if len(nearest) < grading.agreeing or nearest[0].distance > grading.agreeing_distance:
         return set()
-    return {(c.page, c.text) for c in nearest} if len({c.page for c in nearest}) == 1 else set()
+    if len({c.page for c in nearest}) > 1 or len({c.page for c in candidates}) < 2:
+        return set()  # a shop with one page agrees with itself on everything
+    return {(c.page, c.text) for c in nearest if c.distance <= grading.partial_distance}

@@ -217,6 +217,7 @@ _TABLE_RULE = re.compile(r"^\|[\s|:-]+\|$")
 # for the whole table ("deliver to Leuven" quoting the France row, where the Belgium row is in
 # another piece).
 _TABLE_STRETCH = 2
+_TABLE_MAX_TOKENS = 200  # and no more than this: the local model reads 256 tokens, title and heading included
 
 
 def _table_pieces(unit: str, budget: int) -> list[str]:
@@ -226,15 +227,16 @@ def _table_pieces(unit: str, budget: int) -> list[str]:
     lines = unit.split("\n")
     if len(lines) < 3 or not all(_TABLE_ROW.match(line) for line in lines) or not _TABLE_RULE.match(lines[1]):
         return []
-    if estimate_wordpiece_tokens(unit) <= budget * _TABLE_STRETCH:
+    stretched = min(budget * _TABLE_STRETCH, max(budget, _TABLE_MAX_TOKENS))
+    if estimate_wordpiece_tokens(unit) <= stretched:
         return [unit]
     header = lines[:2]
-    room = max(budget * _TABLE_STRETCH - estimate_wordpiece_tokens("\n".join(header)), 1)
+    room = max(stretched - estimate_wordpiece_tokens("\n".join(header)), 1)
     pieces: list[list[str]] = []
     used = 0
     for row in lines[2:]:
         cost = estimate_wordpiece_tokens(row)
-        if not pieces or (used + cost > room and len(pieces[-1]) > 0):
+        if not pieces or used + cost > room:
             pieces.append([])
             used = 0
         pieces[-1].append(row)

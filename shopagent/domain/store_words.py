@@ -29,13 +29,12 @@ _GERMAN = {
     "liefere": "deliver", "geliefert": "delivered", "lieferzeit": "delivery time", "lieferzeiten": "delivery time",
     "lieferkosten": "delivery cost", "versand": "shipping", "versandkosten": "shipping cost",
     "versandkostenfrei": "free shipping", "versenden": "ship", "versendet": "ship", "verschicken": "ship",
-    "verschickt": "ship", "schicken": "send", "schickt": "send", "porto": "postage", "paket": "parcel",
+    "verschickt": "ship", "schicken": "send", "schickt": "send", "paket": "parcel",
     "pakete": "parcel", "sendung": "parcel", "sendungsverfolgung": "tracking", "zustellung": "delivery",
     "ankommen": "arrive", "ankommt": "arrive", "kommt": "arrive", "dauert": "take", "dauer": "time",
     "lange": "long", "tage": "days", "tagen": "days", "werktage": "working days", "woche": "week",
     "wochen": "weeks", "ausland": "abroad", "adresse": "address", "lieferadresse": "delivery address",
-    "abholen": "collect", "abholung": "collection", "selbstabholung": "collection", "lager": "warehouse",
-    # returns and refunds
+    "abholen": "collect", "abholung": "collection", "selbstabholung": "collection",     # returns and refunds
     "rucksendung": "return", "rucksendungen": "return", "ruckgabe": "return", "zuruckschicken": "return",
     "zurucksenden": "return", "zuruckgeben": "return", "zuruck": "back", "retoure": "return",
     "retouren": "return", "umtausch": "exchange", "umtauschen": "exchange", "erstattung": "refund",
@@ -57,14 +56,14 @@ _GERMAN = {
     "offen": "open", "laden": "shop", "geschaft": "shop", "filiale": "shop", "besuchen": "visit",
     "gutschein": "gift card", "geschenkgutschein": "gift card", "geschenkverpackung": "gift wrapping",
     "verpackung": "packaging", "geschenk": "gift", "rabatt": "discount", "studenten": "students",
-    "grossentabelle": "size guide", "grosse": "size", "grossen": "sizes", "konto": "account",
+    "grossentabelle": "size guide", "konto": "account",
     "lieferbar": "in stock", "vorratig": "in stock",
 }  # fmt: skip
 
 _FRENCH = {
     # delivery and shipping
     "livraison": "delivery", "livraisons": "delivery", "livrer": "deliver", "livrez": "deliver",
-    "livre": "deliver", "livrent": "deliver", "livres": "delivered", "livree": "delivered",
+    "livre": "deliver", "livrent": "deliver", "livree": "delivered",
     "expedition": "shipping", "expeditions": "shipping", "expedier": "ship", "expediez": "ship",
     "expedie": "shipped", "envoi": "shipping", "envoyer": "send", "envoyez": "send", "port": "shipping",
     "frais": "cost", "colis": "parcel", "suivi": "tracking", "delai": "time", "delais": "time",
@@ -80,7 +79,7 @@ _FRENCH = {
     # payment
     "payer": "pay", "paiement": "payment", "paiements": "payment", "reglement": "payment",
     "facture": "invoice", "carte": "card", "bancaire": "card", "virement": "bank transfer",
-    "prelevement": "direct debit", "fois": "instalments", "cout": "cost", "coute": "cost",
+    "prelevement": "direct debit", "cout": "cost", "coute": "cost",
     "gratuit": "free", "gratuite": "free", "offert": "free", "offerte": "free", "prix": "price",
     "tva": "vat", "douane": "customs",
     # orders, contact, the shop
@@ -88,7 +87,7 @@ _FRENCH = {
     "modifier": "change", "contacter": "contact", "joindre": "reach",
     "telephone": "phone", "appeler": "call", "horaires": "opening hours", "ouverture": "opening",
     "ouvert": "open", "ouverts": "open", "magasin": "shop", "boutique": "shop", "visiter": "visit",
-    "cadeau": "gift", "emballage": "packaging", "bon": "voucher", "reduction": "discount",
+    "cadeau": "gift", "emballage": "packaging", "reduction": "discount",
     "remise": "discount", "etudiants": "students", "tailles": "sizes", "taille": "size",
     "pointure": "size", "compte": "account", "disponible": "in stock",
 }  # fmt: skip

@@ -277,7 +277,10 @@ def search_services(core: CoreServices, model: EmbeddingModel) -> SearchServices
     search = CatalogSearch(
         embedder, index, core.catalog.repository, core.catalog.rules, policy, store_links(core.settings)
     )
-    store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id))
+    from shopagent.adapters.local.multilingual import MultilingualEmbedder  # as passage_grading_for does
+
+    multilingual = model.model_id == MultilingualEmbedder.model_id  # reads German and French itself
+    store_policy = StoreSearchPolicy(grading=passage_grading_for(model.model_id), read_for_vector=not multilingual)
     store_information = StoreInformationSearch(embedder, core.passages, store_policy, s.store.language)
     return _extend(core, SearchServices, embedder=embedder, search=search, store_information=store_information)
 

@@ -144,8 +144,9 @@ class PostgresPassageStore:
         """The `depth` nearest passages and the `depth` best full-text matches (any of the
         query's words), each with its distance, its places in both legs and the share of the
         query's words (those the page language does not drop as stop words) its text has. A word
-        of five letters or more also matches the words it begins once stemmed ("deliver" has
-        "delivery", which the stemmer makes "deliveri", where "deliver" is "deliv")."""
+        whose stem has five letters or more also matches the words that stem begins ("deliver",
+        stemmed "deliv", has "delivery", stemmed "deliveri"); a shorter stem only itself ("going",
+        "go", never has "goods")."""
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(_CANDIDATES, Vector(query), model, depth, list(words))
         return [
@@ -164,12 +165,17 @@ class PostgresPassageStore:
 
 
 _CANDIDATES = """
-WITH passage AS (
+WITH terms AS (  -- each query word's lexemes in each page language; five letters on, also as a prefix
+    SELECT c.config, w.ordinality AS word,
+           CASE WHEN length(x.lexeme) >= 5 THEN x.lexeme || ':*' ELSE x.lexeme END AS lexeme
+    FROM (SELECT DISTINCT text_config AS config FROM store_passage WHERE model = $2) c,
+         unnest($4::text[]) WITH ORDINALITY AS w(word, ordinality),
+         unnest(tsvector_to_array(to_tsvector(c.config, w.word))) AS x(lexeme)
+),
+passage AS (
     SELECT p.page_id, p.ordinal, p.embedding <=> $1::vector AS distance, p.document, p.text_config,
-           CASE WHEN cardinality($4::text[]) > 0
-                THEN to_tsquery(p.text_config, array_to_string(ARRAY(
-                    SELECT CASE WHEN length(w) >= 5 THEN w || ':*' ELSE w END FROM unnest($4::text[]) AS w
-                ), ' | ')) END AS query
+           (SELECT to_tsquery('simple', string_agg(t.lexeme, ' | ')) FROM terms t WHERE t.config = p.text_config)
+               AS query
     FROM store_passage p WHERE p.model = $2
 ),
 vector_leg AS (
@@ -191,9 +197,8 @@ LEFT JOIN vector_leg v ON v.page_id = c.page_id AND v.ordinal = c.ordinal
 LEFT JOIN lexical_leg l ON l.page_id = c.page_id AND l.ordinal = c.ordinal
 LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE c.document @@ q) AS matched, count(*) AS counted
-    FROM unnest($4::text[]) AS word,
-         to_tsquery(c.text_config, CASE WHEN length(word) >= 5 THEN word || ':*' ELSE word END) AS q
-    WHERE numnode(q) > 0
+    FROM (SELECT to_tsquery('simple', string_agg(t.lexeme, ' & ')) AS q
+          FROM terms t WHERE t.config = c.text_config GROUP BY t.word) per_word
 ) w ON true
 WHERE v.rank IS NOT NULL OR l.rank IS NOT NULL
 """

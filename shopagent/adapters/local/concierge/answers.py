@@ -84,6 +84,8 @@ class Answerer:
             found = [p.result.get("structuredContent") or {} for p in responses]
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
                 found = having(found, plan["ask_words"])[:1]
+                if not found and (otherwise := plan.get("otherwise")):  # "the waterproof one": of those shown
+                    return details_call(otherwise, question=plan["question"], also=plan.get("also"))
                 if not found:
                     return say(r.no_list, kept=True)
             if plan.get("question"):
@@ -99,7 +101,8 @@ class Answerer:
         if plan.get("ask_found") and fitting:
             # "is the manure one smelly?": the question, asked of the one found that is called so
             ids = [p["productId"] for p in fitting[:_CALLED_LOOKED_UP]]
-            return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"])
+            return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
+                                otherwise=plan.get("otherwise"))  # fmt: skip
         fallback = plan.get("fallback")
         if fallback and not self._showable(data, plan):
             args = dict(plan.get("args", {}))

@@ -39,8 +39,10 @@ STOCK = re.compile(
 )
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
 # is and does, which its text says first.
+# Not of the product: "how does the warranty work?"
+_NOT_THE_PRODUCT = r"(?!(?:warranty|guarantee|sizing|size|delivery|returns?|payment)\b)"
 HOW_IT_WORKS = re.compile(
-    r"\bhow (?:does|do|will|would) (?:it|they|that|this|these|those|the [\w ]{1,30}?) work\b(?! (?:with|on|for|in)\b)"
-    r"|\bhow (?:it|they) works?\b(?! (?:with|on|for|in)\b)"
+    rf"\bhow (?:does|do|will|would) (?:it|they|that|this|these|those|the {_NOT_THE_PRODUCT}[\w ]{{1,30}}?) work\b"
+    r"(?! (?:with|on|for|in)\b)|\bhow (?:it|they) works?\b(?! (?:with|on|for|in)\b)"
     r"|\bwie funktionier\w*|\bcomment (?:ca|cela|il|elle|ils|elles) (?:marche|fonctionne)\w*"
 )

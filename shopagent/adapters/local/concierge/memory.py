@@ -110,17 +110,18 @@ def details_call(
     asked: dict[str, Any] | None = None,
     also: dict[str, str] | None = None,
     called: list[str] | None = None,
+    otherwise: list[int] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
     catalog's language, each shopper's word -> the catalog's; `called`: the question is about
-    the first of them whose text has these words, "the leather ones")."""
+    the first of them that is what these words say, "the leather ones", else about `otherwise`)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if question:
         plan.update(question=question, asked=asked or {}, also=also or {})
     if called:
-        plan["ask_words"] = called
+        plan.update(ask_words=called, otherwise=otherwise or [])
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

@@ -182,7 +182,8 @@ class Planner:
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
         called = [] if refs or by_name or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
-            return find_called(called, shown, text, synonyms)
+            otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
+            return find_called(called, shown, text, synonyms, otherwise if isinstance(otherwise, list) else [])
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)

@@ -17,7 +17,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import MATERIALS, name_kind
+from shopagent.domain.query_words import MATERIALS, name_head, name_kind
 from shopagent.domain.text import words
 
 ORDINAL_WORDS = {
@@ -120,21 +120,28 @@ _SAYS_WHICH = frozenset({
 })  # fmt: skip
 
 
-def find_called(called: list[str], shown: list[dict[str, Any]], question: str, also: dict[str, str]) -> ModelReply:
+def find_called(
+    called: list[str], shown: list[dict[str, Any]], question: str, also: dict[str, str], otherwise: list[int]
+) -> ModelReply:
     """The search for the product called so (`called_not_shown`), whose details then answer the
     question: "the manure one" is searched as "manure"; a material, "the leather ones" after
-    gloves, as a thing of the list's kind in it ("leather gloves")."""
+    gloves, as a thing of the list's kind in it ("leather gloves"). `otherwise`: the products the
+    question is about when none found is called so ("the waterproof one" is a shown jacket)."""
     kind = name_kind(str(shown[0].get("name", ""))) if shown and set(called) <= MATERIALS else None
     query = " ".join([*called, *([fold(kind)] if kind else [])])
-    plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also}
+    plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also,
+            "otherwise": otherwise}  # fmt: skip
     return search_call({"query": query, "limit": LIST_LENGTH}, plan)
 
 
 def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, Any]]:
-    """The looked-up products whose name, material or description has every word `called`."""
+    """The looked-up products that are what `called` says: made of it (a material: "the leather
+    ones", in its material), or that thing (its name's last word: "the manure one" is a "… Horse
+    Manure", not a "Waterproof Jacket" for "the waterproof one")."""
     wanted = {stem(w) for w in called}
-    texts = [" ".join(str(p.get(k) or "") for k in ("name", "material", "description")) for p in products]
-    return [p for p, text in zip(products, texts, strict=True) if wanted <= {stem(w) for w in words(text)}]
+    if set(called) <= MATERIALS:
+        return [p for p in products if wanted <= {stem(w) for w in words(f"{p.get('name')} {p.get('material')}")}]
+    return [p for p in products if (head := name_head(str(p.get("name", "")))) and stem(head) in wanted]
 
 
 # "the first cage", "die zweite Jacke", "la deuxième veste": a position among the products of a kind.

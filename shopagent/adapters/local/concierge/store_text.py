@@ -1,8 +1,9 @@
 """A store page's passage as the concierge quotes it: sentences, and a table's rows as lines.
 
 "| Country | Carrier | Cost | Free from | Delivery time |" with its rows reads, quoted as written,
-as a run of bars and dashes. A table is said row by row instead ("Germany: carrier DHL, cost 6.95
-EUR, free from 69 EUR, delivery time 1-3 working days"), and where the question names a row
+as a run of bars and dashes. A table is said row by row instead ("Germany: Carrier DHL, Cost 6.95
+EUR, Free from 69 EUR, Delivery time 1-3 working days"), each row cleaned as sentences are (no markup,
+nothing that reads like an instruction), and where the question names a row
 ("… nach Deutschland?", read in the pages' words), only the rows it names.
 """
 
@@ -12,8 +13,9 @@ import re
 from typing import Any
 
 from shopagent.adapters.local.concierge.memory import say
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.text import clean_sentences, instruction
+from shopagent.adapters.local.concierge.text import clean_sentences
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
@@ -30,24 +32,26 @@ def readable_passage(text: str, question: str, language: str) -> str:
     if len(rows) < 2:
         return " ".join(clean_sentences(text))
     header: list[str] = []
-    if len(rows) >= 2 and all(_RULE.match(cell) for cell in rows[1]):
+    if all(_RULE.match(cell) for cell in rows[1]):
         header, rows = rows[0], rows[2:]
     rows = [row for row in rows if not all(_RULE.match(cell) for cell in row)]
-    asked = set(words(read_store_question(question, language))) | set(words(question))
+    # The words that name a row: not small words, nor a lone letter ("I'm" is no size M).
+    read = f"{read_store_question(question, language)} {question}"
+    asked = {w for w in words(read) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
     named = [row for row in rows if asked & set(words(row[0]))]
-    said = [_row(row, header) for row in named or rows]
+    said = [" ".join(clean_sentences(_row(row, header))) for row in named or rows]
     prose = [line for line in lines if not _ROW.match(line)]
-    return " ".join([*clean_sentences("\n".join(prose)), *(s for s in said if not instruction(s))])
+    return " ".join([*clean_sentences("\n".join(prose)), *(s for s in said if s)])
 
 
 def _row(row: list[str], header: list[str]) -> str:
-    """ "Germany: carrier DHL, cost 6.95 EUR, …" (the first cell names the row)."""
+    """ "Germany: Carrier DHL, Cost 6.95 EUR, …" (the first cell names the row; empty cells are left out)."""
     first, *rest = row
-    if len(header) == len(row):
-        cells = [f"{name.casefold()} {cell}" if name else cell for name, cell in zip(header[1:], rest, strict=True)]
-    else:
-        cells = rest
-    return f"{first}: {', '.join(c for c in cells if c)}."
+    names = header[1:] if len(header) == len(row) else [""] * len(rest)
+    cells = [f"{name} {cell}" if name else cell for name, cell in zip(names, rest, strict=True) if cell]
+    if not cells:
+        return first
+    return f"{first}: {', '.join(cells)}." if first else f"{', '.join(cells)}."
 
 
 def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact: str, language: str) -> ModelReply:

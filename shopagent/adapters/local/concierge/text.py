@@ -70,7 +70,7 @@ def stem(word: str) -> str:
     boot, washable ~ washes ~ washed ~ wash, folding ~ fold, dusty ~ dust, batteries ~ battery;
     and a long noun without its "-ment" or "-ness": replaceable ~ replacement ~ replace,
     thickness ~ thick."""
-    for ending in ("ment", "ness"):
+    for ending in ("ments", "ment", "nesses", "ness"):  # "attachments" ~ "attachment" ~ "attach"
         if len(word) > len(ending) + 4 and word.endswith(ending):
             word = word[: -len(ending)]
             break
