@@ -209,8 +209,18 @@ def _section_pieces(section: _Section, budget: int) -> list[str]:
     return pieces
 
 
-_TABLE_ROW = re.compile(r"^\|.*\|$")
-_TABLE_RULE = re.compile(r"^\|[\s|:-]+\|$")
+TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")  # a Markdown table's row: its cells between the outer bars
+RULE_CELL = re.compile(r"^[\s:-]*$")  # a cell of the rule under the header ("|---|:--:|")
+
+
+def table_cells(line: str) -> list[str] | None:
+    """A Markdown table row's cells ("| Germany | DHL |" -> ["Germany", "DHL"]); None for another line."""
+    found = TABLE_ROW.match(line)
+    return [cell.strip() for cell in found.group(1).split("|")] if found else None
+
+
+def is_rule(cells: list[str]) -> bool:
+    return all(RULE_CELL.match(cell) for cell in cells)
 
 
 # A table may take this many times the token budget before it is cut: cut, one piece's rows stand
@@ -225,7 +235,8 @@ def _table_pieces(unit: str, budget: int) -> list[str]:
     own header ("| Country | Carrier | Cost |"), so that "| Germany | DHL | 6.95 EUR |" still says
     what its cells are; nothing when `unit` is not one table."""
     lines = unit.split("\n")
-    if len(lines) < 3 or not all(_TABLE_ROW.match(line) for line in lines) or not _TABLE_RULE.match(lines[1]):
+    rows = [table_cells(line) for line in lines]
+    if len(lines) < 3 or any(row is None for row in rows) or not is_rule(rows[1] or []):
         return []
     stretched = min(budget * _TABLE_STRETCH, max(budget, _TABLE_MAX_TOKENS))
     if estimate_wordpiece_tokens(unit) <= stretched:

@@ -9,7 +9,6 @@ nothing that reads like an instruction), and where the question names a row
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from shopagent.adapters.local.concierge.memory import say
@@ -17,30 +16,29 @@ from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences
 from shopagent.domain.chat import ModelReply
+from shopagent.domain.store_pages import is_rule, table_cells
 from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
 
 STORE_CHARS = 420  # of a store page's passage, quoted
-_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-_RULE = re.compile(r"^[\s:-]*$")
 
 
 def readable_passage(text: str, question: str, language: str) -> str:
     """The passage's text to quote: its sentences, a table in it said row by row."""
     lines = text.split("\n")
-    rows = [[cell.strip() for cell in m.group(1).split("|")] for line in lines if (m := _ROW.match(line))]
+    rows = [cells for line in lines if (cells := table_cells(line)) is not None]
     if len(rows) < 2:
         return " ".join(clean_sentences(text))
     header: list[str] = []
-    if all(_RULE.match(cell) for cell in rows[1]):
+    if is_rule(rows[1]):
         header, rows = rows[0], rows[2:]
-    rows = [row for row in rows if not all(_RULE.match(cell) for cell in row)]
+    rows = [row for row in rows if not is_rule(row)]
     # The words that name a row: not small words, nor a lone letter ("I'm" is no size M).
     read = f"{read_store_question(question, language)} {question}"
     asked = {w for w in words(read) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
     named = [row for row in rows if asked & set(words(row[0]))]
     said = [" ".join(clean_sentences(_row(row, header))) for row in named or rows]
-    prose = [line for line in lines if not _ROW.match(line)]
+    prose = [line for line in lines if table_cells(line) is None]
     return " ".join([*clean_sentences("\n".join(prose)), *(s for s in said if s)])
 
 
