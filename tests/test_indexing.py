@@ -383,10 +383,16 @@ async def test_an_idle_indexer_builds_the_missing_vector_index_once_another_fini
         assert await vector_index_definition(services) is None  # not while work is in flight
         async with services.pool.acquire() as conn:  # the other indexer finishes; no event comes here
             await conn.execute("UPDATE outbox_event SET status = 'done', locked_until = NULL WHERE id = $1", event.id)
-        await eventually(lambda: vector_index_definition(services), timeout=10)
+        # Built, not only begun: a concurrent build's index exists (invalid) from its start, and
+        # cancelling the indexer then would leave it unfinished.
+        await eventually(lambda: index_ready(services), timeout=10)
         tg.cancel_scope.cancel()
     status = await services.index_status("hash-384")
     assert status.vector_index_ready and status.vector_index_settings == "m=16, ef_construction=64"
+
+
+async def index_ready(services) -> bool:
+    return (await services.index_status("hash-384")).vector_index_ready
 
 
 async def test_a_build_in_progress_elsewhere_is_waited_for_not_duplicated(services, database):
