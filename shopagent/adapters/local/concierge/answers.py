@@ -103,6 +103,8 @@ class Answerer:
             ids = [p["productId"] for p in fitting[:_CALLED_LOOKED_UP]]
             return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
                                 otherwise=plan.get("otherwise"))  # fmt: skip
+        if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
+            return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         fallback = plan.get("fallback")
         if fallback and not self._showable(data, plan):
             args = dict(plan.get("args", {}))
