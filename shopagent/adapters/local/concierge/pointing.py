@@ -17,7 +17,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import MATERIALS, name_head, name_kind
+from shopagent.domain.query_words import MATERIALS, PRAISE, name_head, name_kind
 from shopagent.domain.text import words
 
 ORDINAL_WORDS = {
@@ -113,10 +113,11 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
     return [] if {stem(w) for w in called} & words_of(shown) else called
 
 
-# Words that tell the products shown apart rather than call another ("the big one", "the new one").
-_SAYS_WHICH = frozenset({
+# Words that tell the products shown apart rather than call another ("the big one", "the new one",
+# and the words of praise: "the nice one").
+_SAYS_WHICH = PRAISE | frozenset({
     "big", "bigger", "small", "little", "large", "long", "short", "tall", "wide", "narrow", "heavy", "light", "new",
-    "old", "same", "cheap", "expensive", "pricey", "good", "best", "nice", "top", "bottom", "left", "right", "middle",
+    "old", "same", "expensive", "pricey", "top", "bottom", "left", "right", "middle",
 })  # fmt: skip
 
 
