@@ -140,6 +140,12 @@ async def kitchen_fr(kitchen_fr_shop):
         yield shopper
 
 
+@pytest.fixture
+async def garden(garden_shop):
+    async with chat_with(garden_shop) as shopper:
+        yield shopper
+
+
 # -- 1. search unless clearly not shopping -------------------------------------------------
 
 
@@ -204,6 +210,36 @@ async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_
     assert cheaper.price(cheapest) == red.price(cheapest)  # from this turn's own search: grounded
     second = await shopper.say("tell me more about the second one")
     assert second.answer.startswith(red.listed[1]), second.answer
+
+
+async def test_cheaper_ones_are_of_the_kind_shown_and_that_one_is_the_one_named(garden):
+    """Hoses, then "anything cheaper?": the hose connector set is cheaper and shares the word, but
+    it is no hose; the cheaper hose shown is named, and "that one" is then that hose."""
+    shopper = garden()
+    first = await shopper.say("need a hose for the back garden about 30m")
+    hoses = [n for n in first.listed if "Garden Hose" in n]
+    assert len(hoses) == 2, first.answer
+    cheapest = min(hoses, key=first.price)
+    cheaper = await shopper.say("anything cheaper?")
+    assert "Connector" not in cheaper.answer, cheaper.answer
+    assert f"The cheapest of them is the {cheapest} (" in cheaper.answer
+    that = await shopper.say("does that one come with a nozzle?")
+    assert [c["arguments"]["productId"] for c in that.calls if c["name"] == DETAILS] == [
+        first.product(cheapest)["productId"]
+    ]
+    assert that.answer.startswith(cheapest) and "no fittings" in that.answer, that.answer
+    second = await shopper.say("and the second one, is that in stock?")  # the list shown stays
+    assert second.answer.startswith(first.listed[1]), second.answer
+
+
+async def test_in_stock_with_a_question_mark_after_a_list_asks_whether_they_can_be_had(garden):
+    shopper = garden()
+    first = await shopper.say("seed compost")
+    assert first.listed, first.answer
+    stock = await shopper.say("okay in stock? want to start in feb")
+    assert stock.calls and {c["name"] for c in stock.calls} == {DETAILS}, stock.calls  # no search refined
+    assert stock.calls[0]["arguments"]["productId"] == first.product(first.listed[0])["productId"]
+    assert stock.answer.startswith(first.listed[0]) and " left)" in stock.answer, stock.answer
 
 
 async def test_cheaper_in_german_in_the_german_shop(kitchen_de):

@@ -209,6 +209,29 @@ CASES = [
         "Replacement blades",
         "locks open",
     ),
+    # "come with" asks what is included: the sentence that says so, whatever the part is called
+    (
+        "does it come with a nozzle?",
+        {
+            "name": "Premium Garden Hose 19 mm",
+            "description": "A heavy-duty hose with a wider 19 mm bore for more flow over long distances. It needs "
+            "19 mm hose connectors, which are not included. 15-year guarantee against bursting.",
+            "variations": [],
+        },
+        "not included",
+        "guarantee",
+    ),
+    (
+        "what do you get in the box?",
+        {
+            "name": "Anti-Kink Garden Hose",
+            "description": "A flexible six-layer garden hose that resists kinking. Inside diameter 13 mm. "
+            "Supplied as loose green hose with no fittings: add connectors. Drain it in winter.",
+            "variations": [],
+        },
+        "no fittings",
+        "Drain",
+    ),
     (
         "how thick is the mat?",
         {

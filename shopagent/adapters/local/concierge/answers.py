@@ -38,6 +38,7 @@ from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply, TextPart
 from shopagent.domain.prices import price_text
+from shopagent.domain.query_words import name_head, names_a_thing
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
@@ -225,6 +226,8 @@ class Answerer:
                 price = price_text(least["effectivePrice"], least["currency"], self._rules.locale)
                 price = r.from_price.format(price=price) if least.get("priceFrom") else price
                 lines.append(r.cheapest_shown.format(name=least["name"], price=price))
+                # The list shown stays ("the second one"), and the one named is what "that one" means next.
+                return say("\n".join(lines), kept=True, detailed=[least["productId"]])
         elif close:
             lines.append(r.close.format(subject=subject, filters=wording))
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
@@ -403,7 +406,13 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
     of the categories a refinement keeps to ("cheaper ones" of what was shown)."""
     exclude = set(plan.get("exclude", []))
     categories = set(plan.get("categories") or [])
+    kinds = set(plan.get("kinds") or [])
+
+    def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set
+        head = name_head(str(p.get("name", "")))
+        return not kinds or p.get("match") == "strong" or (head is not None and names_a_thing(head, kinds))
+
     return [
         p for p in data.get("products", [])
-        if p.get("productId") not in exclude and (not categories or p.get("category") in categories)
+        if p.get("productId") not in exclude and (not categories or p.get("category") in categories) and of_kind(p)
     ]  # fmt: skip

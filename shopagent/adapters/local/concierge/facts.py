@@ -12,6 +12,7 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -62,6 +63,9 @@ _WEAK = {
     ]
 }
 _WEAK_WEIGHT = 0.25
+# "Does it come with a nozzle?", "is it supplied with…": the sentences that say what is included.
+COMES_WITH = re.compile(r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b|\bin the box\b")
+_INCLUDED = {stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings")}
 QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 
@@ -191,6 +195,8 @@ class FactFinder:
         own = stems_of(d.get("name", ""))
         asked = {w for w in stems_of(question) if w not in STOPWORDS}
         implied = ({x for w in asked for x in IMPLIES.get(w, set())} | self._translated(question)) - asked
+        if COMES_WITH.search(question.casefold()):  # "does it come with a nozzle?": what is included
+            implied |= _INCLUDED - asked
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
         weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})

@@ -42,6 +42,7 @@ from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
+from shopagent.domain.query_words import name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
@@ -328,6 +329,8 @@ class Planner:
             # shown as a match, not whatever else is cheaper ("cheaper litter" is not cat food).
             matched = [p for p in shown.products if p.get("match") == "strong"] or shown.products
             plan["categories"] = sorted({str(p["category"]) for p in matched if p.get("category")})
+            if plan["refinement"] in ("cheaper", "pricier"):  # and of the kinds of thing shown, by name
+                plan["kinds"] = sorted({h for p in matched if (h := name_head(str(p.get("name", ""))))})
             args["limit"] = max(args["limit"], LIST_LENGTH * 2)  # some of the others' kinds are left out
         if "maxPrice" in filters and "minPrice" in filters and filters["minPrice"] > filters["maxPrice"]:
             filters.pop("minPrice")

@@ -241,7 +241,9 @@ class Lexicon:
         # question by its mark, about something a product tells (but "in size 42?" only narrows the list).
         if "?" in whole and not reading.question:
             pointing = reading.points_at_one or reading.points_at_all
-            reading.question = pointing or (reading.asks_about and not reading.has_filters)
+            # "okay in stock?" after a list asks whether they can be had, as "is it in stock?" does.
+            stock = reading.in_stock and not (reading.colors or reading.sizes or reading.max_price or reading.min_price)
+            reading.question = pointing or stock or (reading.asks_about and not reading.has_filters)
         rest = text.remaining_original()
         reading.words, reading.query = describing(TOKEN.findall(rest))
         reading.said = span_of(rest, reading.query, text.original)
