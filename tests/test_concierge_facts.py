@@ -209,6 +209,18 @@ CASES = [
         "Replacement blades",
         "locks open",
     ),
+    # loudness is said in watts ("5 W of full sound") or by the words "sound" and "loudest"
+    (
+        "which one is louder?",
+        {
+            "name": "Pebble Mini Speaker",
+            "description": "A palm-sized speaker that goes to the beach. Rated IP67 waterproof, and it floats. "
+            "5 W of surprisingly full sound and 12 hours of playback.",
+            "variations": [],
+        },
+        "5 W",
+        NOT_TOLD,
+    ),
     # "come with" asks what is included: the sentence that says so, whatever the part is called
     (
         "does it come with a nozzle?",

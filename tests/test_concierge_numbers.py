@@ -29,6 +29,8 @@ PRICES = [
     ("something around 60-80", 54, 88),
     ("around 100", 80, 120),
     ("about 50 euro", 40, 60),
+    ("is there a bundle? budget maybe 50 euros", 40, 60),
+    ("budget vielleicht 50 euro", 40, 60),
     ("500 max", None, 500),
     ("like 500 max", None, 500),
     ("under 30 for the pair", None, 30),

@@ -50,10 +50,11 @@ BETWEEN = re.compile(
     rf"|\b(?:budget|price range|prices?|preis|preisrahmen|prix)\s*(?:of|is|:|von|de)?\s*"
     rf"{_NUMBER}{_DASH}{_NUMBER}{_NOT_UNIT}"
 )
-# "around 100", "so um die 70", "environ 90 €", "around 60-80": a price with a tolerance
+# "around 100", "so um die 70", "environ 90 €", "around 60-80", "budget maybe 50": a price with a tolerance
 # (AROUND_TOLERANCE of one amount, AROUND_RANGE_TOLERANCE beyond the ends of a range).
 AROUND = re.compile(
     r"\b(?:around|about|roughly|approximately|approx\.?|circa|ca\.?|something like|"
+    r"budget(?: is| of)? (?:maybe|perhaps|probably)|budget (?:vielleicht|etwa)|budget (?:de )?peut-etre|"
     r"(?:so )?um die|ungef(?:a|ae)hr|etwa|rund|"
     r"environ|autour de|a peu pres|aux alentours de)\s*"
     rf"{AMOUNT}(?:{_DASH}{AMOUNT})?"
@@ -289,7 +290,7 @@ QUESTION_IMPLIES = {
     "made": "material", "fabric": "material", "materials": "material", "dimensions": "cm mm size",
     "measurements": "cm mm size dimensions", "measure": "cm mm size", "wide": "cm width", "width": "cm wide",
     "tall": "cm height high", "height": "cm tall high", "deep": "cm depth", "length": "cm long",
-    "loud": "db noise quiet watts", "noisy": "db noise quiet", "noise": "db quiet loud",
+    "loud": "db noise quiet watts sound loudest", "noisy": "db noise quiet", "noise": "db quiet loud",
     "quiet": "db noise silent", "clean": "wash washable dishwasher wipe", "slip": "grip non-slip",
     "grip": "slip non-slip", "charger": "charging cable adapter included", "cable": "included charging",
     "puppy": "months puppies", "kitten": "months kittens", "age": "months years",
