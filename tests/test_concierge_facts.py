@@ -488,3 +488,25 @@ async def test_what_about_the_second_one_with_a_question_answers_the_question(sa
     assert len(listed.listed) >= 2 and asked.answer.startswith(listed.listed[1]), asked.answer
     assert "Available now" not in asked.answer, asked.answer  # an answer, not the product's card
     assert "Available now" in shown.answer or "Disponible" in shown.answer, shown.answer  # "et la deuxième ?" shows it
+
+
+WATCH = {"name": "Trail Watch", "description": "A titanium GPS watch with a 1.4-inch screen.",
+         "variations": [{"size": "45 MM", "color": "black", "quantity": 5}]}  # fmt: skip
+HARNESS = {"name": "Easy Harness", "description": "A padded harness. Suits larger dogs that pull.",
+           "variations": [{"size": s, "color": "black", "quantity": 3} for s in ("S", "M", "L")]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said"),
+    [
+        ("does it come smaller?", WATCH, "Trail Watch comes only in 45 MM."),
+        ("gibts die auch mit kleinerem Gehäuse, hab ein schmales Handgelenk", WATCH, "comes only in 45 MM"),
+        ("en plus petit ?", HARNESS, "Easy Harness comes in S, M, L."),
+        ("do you have it in a bigger size", HARNESS, "comes in S, M, L"),
+        # "larger" describing what it is for is a question for its text, not for its sizes
+        ("is it ok for larger dogs?", HARNESS, "Suits larger dogs"),
+    ],
+)
+async def test_asked_whether_it_comes_smaller_or_bigger_the_sizes_it_comes_in_say_so(question, product, said):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer, answer

@@ -24,6 +24,13 @@ SIZES = re.compile(
     r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|length|"
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
+# "does it come smaller?", "gibts die auch mit kleinerem Gehäuse?", "en plus grand ?": the sizes it comes in.
+OTHER_SIZE = re.compile(
+    r"\b(?:in|come|comes|have|got|available|make)\b(?: \w+){0,3} (?:smaller|bigger|larger|another size|other sizes?)\b"
+    r"|\b(?:smaller|bigger|larger) (?:size|sizes|version|model|case)\b|\b(?:other|different) sizes?\b"
+    r"|\b(?:auch|in|eine?n?|mit)\b(?: \w+){0,2} (?:kleiner|gr(?:o|oe)sser)\w*|\bandere gr(?:o|oe)ssen?\b"
+    r"|\ben plus (?:petit|grand)\w*|\bautres? tailles?\b|\bune autre taille\b"
+)
 # "any discount on it?", "ist die im Angebot?", "elle est en promo ?": the sale price, or that there is none.
 DISCOUNT = re.compile(
     r"\b(?:discount\w*|on sale|sale price|reduced|markdown|marked down|% off|percent off|"

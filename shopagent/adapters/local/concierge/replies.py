@@ -93,6 +93,7 @@ class Replies:
     pricier_plain: str
     more_plain: str
     comes_in: str
+    comes_only_in: str
     from_price: str
     spec_list: str
     spec: str
@@ -188,6 +189,7 @@ ENGLISH = Replies(
     pricier_plain="Pricier options{filters}:",
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
+    comes_only_in="{name} comes only in {sizes}.",
     from_price="from {price}",
     spec_list="Specs: {facts}.",
     spec="{name}: {facts}.",
@@ -283,6 +285,7 @@ GERMAN = Replies(
     pricier_plain="Hochwertigere Angebote{filters}:",
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
+    comes_only_in="{name} gibt es nur in {sizes}.",
     from_price="ab {price}",
     spec_list="Daten: {facts}.",
     spec="{name}: {facts}.",
@@ -379,6 +382,7 @@ FRENCH = Replies(
     pricier_plain="Plus haut de gamme{filters} :",
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
+    comes_only_in="{name} existe uniquement en {sizes}.",
     from_price="à partir de {price}",
     spec_list="Caractéristiques : {facts}.",
     spec="{name} : {facts}.",
