@@ -12,6 +12,7 @@ import pytest
 
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import (
+    category_heads,
     for_another,
     head_word,
     kind_head,
@@ -543,3 +544,53 @@ async def test_a_product_that_comes_only_in_other_amounts_than_the_one_asked_is_
     assert await grade("peat-free multi-purpose compost 70 litre") == plain
     assert await grade("peat-free multi-purpose compost 68 l") == plain
     assert await grade("50 litre peat-free multi-purpose compost") != "strong"  # it comes in 40 l and 70 l
+
+
+@pytest.mark.parametrize(
+    ("category", "heads"),
+    [
+        ("Dog food", {"food"}),
+        ("Jackets & Coats", {"jackets", "coats"}),
+        ("Collars, leads & harnesses", {"collars", "leads", "harnesses"}),
+        ("Treats and chews", {"treats", "chews"}),
+        ("Toys", {"toys"}),
+        ("", set()),
+    ],
+)
+def test_a_category_names_its_kinds_of_thing_by_the_last_word_of_each_part(category, heads):
+    assert category_heads(category) == heads
+
+
+DOG_THINGS = [
+    ("adult-food", "Polder Everyday Adult Dog Food, Chicken & Rice", "Dog food",
+     "Complete dry food for adult dogs of all sizes, with chicken as the first ingredient."),
+    ("small-food", "Harbour Small Breed Adult Dog Food", "Dog food",
+     "Small kibble for small dogs, with duck and oat."),
+    ("wet-food", "Veldkeuken Wet Dog Food, Beef with Carrot", "Dog food",
+     "Chunks of beef in gravy for dogs, in 400 g trays."),
+    ("treat-ball", "Pip & Paws Tough Rubber Treat Ball", "Toys",
+     "Fill it with kibble or treats: it keeps a dog busy and chewing for hours while you are out."),
+    ("launcher", "Pip & Paws Automatic Ball Launcher", "Toys",
+     "Throws tennis balls on its own, so an energetic dog can play fetch without you."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def dog_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"black": 5}) for item in DOG_THINGS]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_a_word_saying_for_whom_a_category_is_does_not_make_its_products_the_thing_asked(dog_shop):
+    # "dog" is in the category "Dog food", but it says for whom the food is; "food" names the kind
+    search = dog_shop.search
+
+    async def category_matched(query: str) -> set[str]:
+        found, _, evidence = await search.gather(search.request(query, 5), search.policy.weights)
+        return {found.rows[pid].slug for pid, e in evidence.items() if e.category_match}
+
+    assert await category_matched("something to keep my dog busy while at work") == set()
+    assert await category_matched("dog food for a small breed") == {"adult-food", "small-food", "wet-food"}
+    assert await category_matched("toys for a puppy") == {"treat-ball", "launcher"}

@@ -280,6 +280,10 @@ class _QueryFacts:
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
     wanted = query.wanted
     named = wanted & row.category_terms
+    # A category "names" the thing asked for by its own head words ("food" of "Dog food"), not by
+    # the words saying for whom ("dog" of "Dog food" is no match for "something to keep my dog busy").
+    heads = query_words.category_heads(row.category)
+    kind_named = any(query_words.names_a_category(query.terms[n], heads) for n in named)
     # The thing asked for in its name says it is of that kind too ("Dutch Oven" for "microwave
     # oven"), in short requests: a sentence's head word is seldom the thing ("cake" in "baking a
     # birthday cake for my daughter").
@@ -293,7 +297,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         title_coverage=len(wanted & row.title_terms) / len(wanted) if wanted else 0.0,
         available=row.available,
         body_coverage=len(wanted & row.body_terms) / len(wanted) if wanted else 0.0,
-        category_match=bool(named),
+        category_match=kind_named,
         category_closeness=query.closeness.get(row.category, -1.0),
         vector_rank=query.vector_ranks.get(row.product_id),
         lexical_rank=query.lexical_ranks.get(row.product_id),

@@ -229,3 +229,23 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
 
 
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"
+
+
+_CATEGORY_PARTS = re.compile(r"\s*(?:[&,/+|>]|\band\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
+
+
+def category_heads(category: str) -> frozenset[str]:
+    """The words a category names its kinds of thing with: the last word of each of its parts
+    ("Dog food" -> food, "Jackets & Coats" -> jackets, coats), not the words saying for whom or
+    what ("dog" in "Dog food" is said of dog beds and dog toys too)."""
+    found = set()
+    for part in _CATEGORY_PARTS.split(category):
+        said = words(part)
+        if said:
+            found.add(said[-1])
+    return frozenset(found)
+
+
+def names_a_category(word: str, heads: Set[str]) -> bool:
+    """Whether `word` is one of a category's `category_heads` (maybe in the plural)."""
+    return any(_same_word(word, head) for head in heads)

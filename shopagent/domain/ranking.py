@@ -61,7 +61,7 @@ class Evidence:
     title_coverage: float  # share of the query's descriptive words in name/category/brand/material
     available: int  # units of the asked variation (of any variation when none was asked)
     body_coverage: float = 0.0  # share of the query's descriptive words anywhere in its text
-    category_match: bool = False  # a descriptive word of the query names its category
+    category_match: bool = False  # a query word is a head word of its category ("food" of "Dog food")
     category_closeness: float = 0.0  # query-to-category-name cosine, minus the best candidate category's
     vector_rank: int | None = None  # its place in the vector leg (1 = nearest)
     lexical_rank: int | None = None  # its place in the full-text leg
