@@ -176,6 +176,49 @@ def test_livre_avec_is_what_comes_in_the_box_not_a_delivery_question(text, about
     assert SHOP.read(text).store_question is about_the_shop, text
 
 
+# Questions about the shop itself, written as customers ask them (en, de, fr): never a product search.
+ABOUT_THE_SHOP = [
+    "can i collect from your shop",
+    "do you have a physical store i can visit",
+    "where are you based",
+    "i got the wrong item",
+    "is there a discount code",
+    "do you have gift cards",
+    "do you sell gift vouchers",
+    "how do i use my voucher code",
+    "do you do gift wrapping",
+    "can i call you",
+    "how can i reach customer service",
+    "is there a student discount",
+    "do you price match",
+    "my package never came",
+    "what's your cancellation policy",
+    "Gibt es Gutscheine?",
+    "Kann ich meine Bestellung stornieren?",
+    "Habt ihr einen Laden?",
+    "Quels sont les frais de port ?",
+    "Puis-je annuler ma commande ?",
+    "Avez-vous un code promo ?",
+    "Vendez-vous des cartes cadeaux ?",
+    "Avez-vous une boutique physique ?",
+]
+# ... and products or questions about them that share a word with those
+ABOUT_PRODUCTS = [
+    "headphones with active noise cancellation",
+    "noise cancelling earbuds",
+    "a gift for my dad",
+    "kann man das laden ohne kabel",
+    "charging case for earbuds",
+    "a card holder wallet",
+    "any discount on it?",
+]
+
+
+@pytest.mark.parametrize("text", ABOUT_THE_SHOP + ABOUT_PRODUCTS)
+def test_questions_about_the_shop_itself_are_told_from_product_requests(text):
+    assert SHOP.read(text).store_question is (text in ABOUT_THE_SHOP), text
+
+
 @pytest.mark.parametrize(
     ("text", "refs"),
     [("les deuxièmes existent en marron ?", [2]), ("les premiers sont en cuir ?", [1]), ("le deuxième ?", [2]),

@@ -400,7 +400,23 @@ STORE_QUESTION = re.compile(
     r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"
     r"rechnung|(?:o|oe)ffnungszeiten|ge(?:o|oe)ffnet|kontakt\w*|gr(?:o|oe)ssentabelle|"
     r"livr(?!(?:e|é)e?s? avec)\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
-    r"horaires|ouvert\w*|contacter|guide des tailles)\b"
+    r"horaires|ouvert\w*|contacter|guide des tailles|"
+    # the shop itself: where it is, visiting and collecting, reaching a person
+    r"physical (?:store|shop)|(?:visit|come to) (?:your|the) (?:shop|store)|where are you (?:based|located)|"
+    r"collect (?:it |them |my order )?(?:from|at|in) (?:your|the) (?:shop|store)|in-store|"
+    r"customer (?:service|support|care)|(?:call|ring|reach) you|speak to (?:someone|a person|a human)|"
+    r"einen laden|ladengesch(?:a|ae)ft|abholen|kundenservice|kundendienst|"
+    r"boutique physique|magasin physique|retrait en magasin|service client|"
+    # orders gone wrong, cancelled or changed
+    r"(?:got|received|sent me|were sent) the wrong|cancel (?:my|the|an|our|this) order|"
+    r"order cancell?ation|cancell?ation (?:policy|fee)|"
+    r"(?:never|didn'?t|did not|hasn'?t|has not) (?:came|come|turned up|shown up|showed up)|"
+    r"stornier\w*|annuler (?:ma|la|une|notre) commande|"
+    # vouchers, codes, gift cards and wrapping, price promises
+    r"(?:discount|promo|voucher|coupon) codes?|vouchers?|coupons?|gift ?cards?|gift ?wrap\w*|"
+    r"student discount|price ?match\w*|"
+    r"gutschein\w*|rabattcode\w*|geschenkverpackung|code promo|codes? de r(?:e|é)duction|"
+    r"cartes? cadeaux?|bons? d'achat|emballage cadeau|frais de port)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.
 BROAD_NEED = re.compile(
