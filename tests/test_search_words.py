@@ -364,3 +364,34 @@ def test_a_doubled_letter_written_once_is_that_word_however_common_another_one_i
     vocabulary = Vocabulary(dict(titles), titles, frozenset())
     assert vocabulary.correct("terracota") == "terracotta"
     assert vocabulary.correct("sandles") == "sandals"  # no double: the common word one edit further
+
+
+def test_a_lone_letter_and_a_word_are_one_word_where_the_catalog_writes_them_so():
+    from shopagent.domain.text import letter_compounds, lexical_fields
+    from shopagent.domain.validation import validate_product
+    from shopagent.settings import Settings
+    from shopagent.wiring.policies import catalog_rules
+    from tests.factories import product_input
+
+    assert letter_compounds("Juniper Lane V-Neck T-Shirt") == ["vneck", "tshirt"]
+    assert letter_compounds("Inkleaf E-reader, Wi-Fi, 3-layer") == ["ereader"]  # "Wi-Fi" is no lone letter
+    known = {"tshirt": 4, "t": 4, "shirt": 9, "dress": 3, "a": 1}
+    vocabulary = Vocabulary(known, known, frozenset({"a", "shirt"}))
+    for query in ("t shirt", "t-shirt", "T-Shirt", "tshirt"):
+        assert vocabulary.terms(query).terms == ("tshirt",), query
+    assert vocabulary.terms("a shirt").terms == ("a", "shirt")  # no "ashirt" in the catalog
+    assert vocabulary.terms("white t shirt dress").terms == ("white", "tshirt", "dress")
+    tee = product_input("tee", name="Crew T-Shirt", category="T-shirts", description="A V-neck in cotton.")
+    product = validate_product(tee, catalog_rules(Settings()))
+    fields = lexical_fields(product)
+    assert "tshirt" in fields.primary.split() and "vneck" in fields.body.split()
+
+
+async def test_t_shirt_finds_the_t_shirts_before_a_dress_shirt(sample_shop):
+    # Parted, "t-shirt" is the letter "t" (which full-text search drops) and "shirt": any shirt.
+    search = sample_shop.search
+    for query in ("t shirt", "t-shirt", "tshirt"):
+        products = (await search.search(search.request(query, 3))).products
+        assert all("t-shirt" in p.name.casefold() for p in products), (query, [p.name for p in products])
+    dress = (await search.search(search.request("dress shirt", 3))).products
+    assert "t-shirt" not in dress[0].name.casefold(), [p.name for p in dress]

@@ -67,6 +67,23 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+# A lone letter joined to a word by a hyphen: "T-Shirt", "E-reader", "U-lock", "V-neck".
+_LETTER_COMPOUND = re.compile(r"(?<![^\W_])([^\W\d_])-([^\W\d_]{2,})")
+
+
+def letter_compounds(text: str) -> list[str]:
+    """The text's words of a lone letter and a word ("T-Shirt" -> "tshirt"), folded and joined:
+    as `words` parts them, the letter says nothing (full-text search drops it) and "t-shirt"
+    would match any shirt. A product's text is indexed with these too, so "t shirt", "t-shirt"
+    and "tshirt" all find the T-shirts and not a dress shirt."""
+    return [a + b for a, b in _LETTER_COMPOUND.findall(fold(text))]
+
+
+def with_compounds(text: str) -> str:
+    """`text` with its `letter_compounds` after it."""
+    return " ".join([text, *letter_compounds(text)])
+
+
 @dataclass(frozen=True)
 class LexicalFields:
     """A product's text by weight: name and category first, then brand and material, then the
@@ -80,9 +97,9 @@ class LexicalFields:
 def lexical_fields(product: ProductDraft) -> LexicalFields:
     colours = " ".join(dict.fromkeys(v.color for v in product.variations))
     return LexicalFields(
-        primary=" ".join(words(f"{product.name} {product.category}")),
-        secondary=" ".join(words(f"{product.brand} {product.material}")),
-        body=" ".join(words(f"{product.description} {colours} {variation_facts(product)}")),
+        primary=" ".join(words(with_compounds(f"{product.name} {product.category}"))),
+        secondary=" ".join(words(with_compounds(f"{product.brand} {product.material}"))),
+        body=" ".join(words(with_compounds(f"{product.description} {colours} {variation_facts(product)}"))),
     )
 
 

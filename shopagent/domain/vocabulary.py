@@ -136,12 +136,30 @@ class Vocabulary:
                 if len(found) < MAX_QUERY_TERMS:
                     found.setdefault(word, None)
 
+        found = dict.fromkeys(self._letter_compounds(list(found)))
+
         def said(fixes: dict[str, str]) -> dict[str, str]:  # as the shopper wrote it ("groesse", not "grosse")
             return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}
 
         return QueryTerms(
             terms=tuple(found), corrections=said(corrections), rewritten=tuple(rewritten), typo_fixes=said(typo_fixes)
         )
+
+    def _letter_compounds(self, terms: list[str]) -> list[str]:
+        """A lone letter and the word after it as one word where the catalog writes them so ("t
+        shirt", "t-shirt" -> "tshirt", as `text.letter_compounds` indexes a "T-Shirt"): apart, the
+        letter says nothing and "t shirt" would ask for any shirt. "a shirt" stays two words."""
+        joined: list[str] = []
+        at = 0
+        while at < len(terms):
+            pair = terms[at] + terms[at + 1] if at + 1 < len(terms) else ""
+            if len(terms[at]) == 1 and terms[at].isalpha() and pair in self.known:
+                joined.append(pair)
+                at += 2
+            else:
+                joined.append(terms[at])
+                at += 1
+        return joined
 
     def _phrase_typos(self, query: list[str]) -> dict[int, str]:
         """The misspelt words of a phrase of the synonym list ("portible charger" for "portable

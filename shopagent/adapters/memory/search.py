@@ -25,7 +25,7 @@ from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.catalog import Product, Variation
 from shopagent.domain.options import option_folded
 from shopagent.domain.search import SearchFilters, SpecFilter
-from shopagent.domain.text import CatalogWords, lexical_fields, words
+from shopagent.domain.text import CatalogWords, lexical_fields, with_compounds, words
 
 _TITLE_WEIGHT = 10  # a word in the name, category, brand or material counts this much more than elsewhere
 
@@ -98,7 +98,7 @@ class MemorySearchIndex:
     ) -> CandidateRow:
         chunk_set = stored.get(product.id)
         indexed = chunk_set.words if chunk_set is not None and chunk_set.words is not None else None
-        category = words_of(product.category).title
+        category = words_of(with_compounds(product.category)).title
 
         def positions(found: frozenset[str] | None) -> frozenset[int]:
             return frozenset(n for n, s in enumerate(stems) if s is not None and found is not None and s in found)
@@ -115,7 +115,7 @@ class MemorySearchIndex:
             title_terms=positions(indexed.title if indexed else None),
             body_terms=positions(indexed.body if indexed else None),
             category_terms=positions(category if indexed else None),
-            name_terms=positions(words_of(product.name).title if indexed else None),
+            name_terms=positions(words_of(with_compounds(product.name)).title if indexed else None),
             material=product.material,
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
