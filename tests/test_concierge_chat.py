@@ -230,6 +230,9 @@ async def test_cheaper_ones_are_of_the_kind_shown_and_that_one_is_the_one_named(
     assert that.answer.startswith(cheapest) and "no fittings" in that.answer, that.answer
     second = await shopper.say("and the second one, is that in stock?")  # the list shown stays
     assert second.answer.startswith(first.listed[1]), second.answer
+    cans = await shopper.say("any watering cans in stock?")  # another thing, in stock: a search
+    assert [c["name"] for c in cans.calls] == [SEARCH], cans.calls
+    assert cans.search.get("filters", {}).get("inStock") is True and "watering" in cans.search["query"]
 
 
 async def test_in_stock_with_a_question_mark_after_a_list_asks_whether_they_can_be_had(garden):

@@ -510,3 +510,13 @@ HARNESS = {"name": "Easy Harness", "description": "A padded harness. Suits large
 async def test_asked_whether_it_comes_smaller_or_bigger_the_sizes_it_comes_in_say_so(question, product, said):
     answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
     assert said in answer, answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["is the larger size in stock?", "ist das auch für größere Hunde?", "does it have larger wheels?",
+     "has it got a bigger screen?", "en plus grande quantité ?"],
+)  # fmt: skip
+async def test_a_bigger_or_smaller_thing_asked_of_is_not_a_question_of_other_sizes(question):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [HARNESS], {}, str, lambda _: ""))
+    assert "comes in S, M, L" not in answer, answer

@@ -193,6 +193,9 @@ ABOUT_THE_SHOP = [
     "do you price match",
     "my package never came",
     "what's your cancellation policy",
+    "can you gift wrap it",
+    "can i pick up in store",
+    "kann ich die Bestellung im Laden abholen?",
     "Gibt es Gutscheine?",
     "Kann ich meine Bestellung stornieren?",
     "Habt ihr einen Laden?",
@@ -211,6 +214,12 @@ ABOUT_PRODUCTS = [
     "charging case for earbuds",
     "a card holder wallet",
     "any discount on it?",
+    "laces that never come undone?",
+    "gift wrapping paper",
+    "any gift card holder?",
+    "coupon organizer wallet",
+    "voucher binder",
+    "in-store display stand",
 ]
 
 

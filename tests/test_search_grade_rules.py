@@ -554,6 +554,9 @@ async def test_a_product_that_comes_only_in_other_amounts_than_the_one_asked_is_
         ("Collars, leads & harnesses", {"collars", "leads", "harnesses"}),
         ("Treats and chews", {"treats", "chews"}),
         ("Toys", {"toys"}),
+        ("T-Shirts", {"tshirts"}),  # as "t-shirt" is searched: one word
+        ("Tops/T-Shirts", {"tops", "tshirts"}),
+        ("V-neck jumpers", {"jumpers"}),
         ("", set()),
     ],
 )
@@ -594,3 +597,31 @@ async def test_a_word_saying_for_whom_a_category_is_does_not_make_its_products_t
     assert await category_matched("something to keep my dog busy while at work") == set()
     assert await category_matched("dog food for a small breed") == {"adult-food", "small-food", "wet-food"}
     assert await category_matched("toys for a puppy") == {"treat-ball", "launcher"}
+
+
+TEES = [
+    ("crew-tee", "Crew Neck T-Shirt", "T-Shirts", "A cotton t-shirt with a crew neck."),
+    ("vneck-tee", "V-Neck T-Shirt", "T-Shirts", "A slub cotton t-shirt with a v-neck."),
+    ("oxford", "Oxford Dress Shirt", "Shirts", "A button-down dress shirt in oxford cloth."),
+]
+
+
+@pytest.fixture(scope="module")
+async def tee_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"white": 5}) for item in TEES]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_a_category_of_letter_compounds_is_named_by_the_compound(tee_shop):
+    search = tee_shop.search
+
+    async def category_matched(query: str) -> set[str]:
+        found, _, evidence = await search.gather(search.request(query, 5), search.policy.weights)
+        return {found.rows[pid].slug for pid, e in evidence.items() if e.category_match}
+
+    assert await category_matched("white t-shirt") == {"crew-tee", "vneck-tee"}
+    assert await category_matched("dress shirt") == {"oxford"}
+    found = [p.slug for p in (await search.search(search.request("t shirt", 3))).products]
+    assert set(found[:2]) == {"crew-tee", "vneck-tee"}, found

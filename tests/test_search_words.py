@@ -381,6 +381,11 @@ def test_a_lone_letter_and_a_word_are_one_word_where_the_catalog_writes_them_so(
         assert vocabulary.terms(query).terms == ("tshirt",), query
     assert vocabulary.terms("a shirt").terms == ("a", "shirt")  # no "ashirt" in the catalog
     assert vocabulary.terms("white t shirt dress").terms == ("white", "tshirt", "dress")
+    assert vocabulary.terms("white t-shirt and a shirt").terms == ("white", "tshirt", "and", "a", "shirt")
+    framed = Vocabulary({"aframe": 1, "a": 1, "frame": 2}, {"aframe": 1, "frame": 2})
+    assert vocabulary.terms("tshirt shirt t").terms == ("tshirt", "shirt", "t")
+    assert framed.terms("a frame for my photos").terms[:2] == ("a", "frame")  # an article is no letter of a name
+    assert letter_compounds("Tops/T-Shirts, T-Shirt2") == ["tshirts"]
     tee = product_input("tee", name="Crew T-Shirt", category="T-shirts", description="A V-neck in cotton.")
     product = validate_product(tee, catalog_rules(Settings()))
     fields = lexical_fields(product)

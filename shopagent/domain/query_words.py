@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable, Sequence, Set
 from itertools import pairwise
 
-from shopagent.domain.text import words
+from shopagent.domain.options import fold
+from shopagent.domain.text import letter_compounds, words
 
 # Words after which a query goes on about the use, not the thing ("boots for hiking", "Schuhe für
 # eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
@@ -231,6 +232,7 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"
 
 
+_HYPHENED = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # a word, hyphened parts and all
 _CATEGORY_PARTS = re.compile(r"\s*(?:[&,/+|>]|\band\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
 
 
@@ -240,9 +242,10 @@ def category_heads(category: str) -> frozenset[str]:
     what ("dog" in "Dog food" is said of dog beds and dog toys too)."""
     found = set()
     for part in _CATEGORY_PARTS.split(category):
-        said = words(part)
-        if said:
-            found.add(said[-1])
+        written = _HYPHENED.findall(fold(part))
+        if written:  # "T-Shirts" names T-shirts, as searched ("tshirts"), not shirts
+            joined = letter_compounds(written[-1])
+            found.add(joined[0] if joined else words(written[-1])[-1])
     return frozenset(found)
 
 

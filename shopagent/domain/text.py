@@ -68,7 +68,7 @@ def words(text: str) -> list[str]:
 
 
 # A lone letter joined to a word by a hyphen: "T-Shirt", "E-reader", "U-lock", "V-neck".
-_LETTER_COMPOUND = re.compile(r"(?<![^\W_])([^\W\d_])-([^\W\d_]{2,})")
+_LETTER_COMPOUND = re.compile(r"(?<![^\W_])([^\W\d_])-([^\W\d_]{2,})(?![^\W_])")
 
 
 def letter_compounds(text: str) -> list[str]:

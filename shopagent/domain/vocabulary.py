@@ -136,7 +136,7 @@ class Vocabulary:
                 if len(found) < MAX_QUERY_TERMS:
                     found.setdefault(word, None)
 
-        found = dict.fromkeys(self._letter_compounds(list(found)))
+        found = dict.fromkeys(list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS])
 
         def said(fixes: dict[str, str]) -> dict[str, str]:  # as the shopper wrote it ("groesse", not "grosse")
             return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}
@@ -153,7 +153,7 @@ class Vocabulary:
         at = 0
         while at < len(terms):
             pair = terms[at] + terms[at + 1] if at + 1 < len(terms) else ""
-            if len(terms[at]) == 1 and terms[at].isalpha() and pair in self.known:
+            if len(terms[at]) == 1 and terms[at].isalpha() and terms[at] not in _WORD_LETTERS and pair in self.known:
                 joined.append(pair)
                 at += 2
             else:
@@ -406,6 +406,9 @@ def _plural_of(word: str, singulars: Container[str]) -> bool:
     """Whether `word` is one of `singulars` with a plural ending (English, German or French)."""
     return any(word.endswith(end) and word[: -len(end)] in singulars for end in _PLURALS)
 
+
+# Letters that are words of the customers' languages ("a frame", "i need", "il y a"), never joined.
+_WORD_LETTERS = frozenset({"a", "i", "y", "o"})
 
 EMPTY_VOCABULARY = Vocabulary({}, {})
 

@@ -151,9 +151,10 @@ WHERE p.id = ANY($5::bigint[]) AND $8::bool IS NOT NULL
 """
 
 
-# A lone letter and a word joined ("T-Shirt" -> "TShirt"): the name's and category's words as
-# the indexed documents have them (domain.text.letter_compounds).
-_COMPOUNDS = r"'(^|[^[:alnum:]])([[:alpha:]])-([[:alpha:]]{2,})', '\1\2\3', 'g'"
+# A lone letter and a word joined ("T-Shirt" -> "TShirt", after a space so that "Tops/T-Shirts"
+# is no file path to the parser): the name's and category's words as the indexed documents have
+# them (domain.text.letter_compounds).
+_COMPOUNDS = r"'(^|[^[:alnum:]])([[:alpha:]])-([[:alpha:]]{2,})(?![[:alnum:]])', ' \2\3', 'g'"
 
 EVIDENCE = (
     _EVIDENCE.replace("{asked_v}", variation_test(6, "v", stock=False))

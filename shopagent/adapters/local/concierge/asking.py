@@ -26,10 +26,13 @@ SIZES = re.compile(
 )
 # "does it come smaller?", "gibts die auch mit kleinerem Gehäuse?", "en plus grand ?": the sizes it comes in.
 OTHER_SIZE = re.compile(
-    r"\b(?:in|come|comes|have|got|available|make)\b(?: \w+){0,3} (?:smaller|bigger|larger|another size|other sizes?)\b"
-    r"|\b(?:smaller|bigger|larger) (?:size|sizes|version|model|case)\b|\b(?:other|different) sizes?\b"
-    r"|\b(?:auch|in|eine?n?|mit)\b(?: \w+){0,2} (?:kleiner|gr(?:o|oe)sser)\w*|\bandere gr(?:o|oe)ssen?\b"
-    r"|\ben plus (?:petit|grand)\w*|\bautres? tailles?\b|\bune autre taille\b"
+    r"\b(?:come|comes|available|have it|get it|make it|do it|in)(?: in)?(?: an?)? (?:smaller|bigger|larger)"
+    r"(?: (?:size|sizes|version|model|case))?(?=\s*(?:[?.!,;]|$))"
+    r"|\b(?:an?|any) (?:smaller|bigger|larger) (?:size|sizes|version|model|case)(?=\s*(?:[?.!,;]|$))"
+    r"|\b(?:other|different) sizes?\b"
+    r"|\bauch (?:in |mit |als )?(?:einem |einer |einen )?(?:kleiner|gr(?:o|oe)sser)\w*"
+    r"(?: (?:gehause|grosse|version|modell|format))?(?=\s*(?:[?.!,;]|$))|\bandere gr(?:o|oe)ssen?\b"
+    r"|\ben plus (?:petit|grand)e?s?(?=\s*(?:[?.!,;]|$))|\bautres? tailles?\b|\bune autre taille\b"
 )
 # "any discount on it?", "ist die im Angebot?", "elle est en promo ?": the sale price, or that there is none.
 DISCOUNT = re.compile(

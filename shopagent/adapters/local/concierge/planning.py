@@ -160,6 +160,8 @@ class Planner:
         shown = history.shown.products if history.shown else []
         if not (reading.question or reading.buy or "?" in text) or not (shown or history.detailed):
             return None
+        if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
+            return None  # "any watering cans in stock?" after hoses: cans, in stock
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
         # "et pour la deuxième, il y a des joints ?" asks of it; "what about the second one?" shows it

@@ -76,6 +76,7 @@ class Reading:
     points_at_all: bool = False  # "they", "which of them", "welche davon", "lesquels"
     asks_about: bool = False  # names something a product's data tells (battery, weight, waterproof…)
     store_question: bool = False  # about the shop: shipping, returns, payment, opening hours…
+    stock_asked: bool = False  # a question only by "in stock?" ("okay in stock?"; "any cans in stock?" asks for cans)
     broad: bool = False  # a need rather than a thing ("what do I need for …")
     words: list[str] = field(default_factory=list)  # the folded words that describe the item
     query: str = ""  # the same words as the customer wrote them
@@ -244,6 +245,7 @@ class Lexicon:
             # "okay in stock?" after a list asks whether they can be had, as "is it in stock?" does.
             stock = reading.in_stock and not (reading.colors or reading.sizes or reading.max_price or reading.min_price)
             reading.question = pointing or stock or (reading.asks_about and not reading.has_filters)
+            reading.stock_asked = stock and not (pointing or reading.asks_about)
         rest = text.remaining_original()
         reading.words, reading.query = describing(TOKEN.findall(rest))
         reading.said = span_of(rest, reading.query, text.original)
