@@ -235,6 +235,29 @@ async def test_cheaper_ones_are_of_the_kind_shown_and_that_one_is_the_one_named(
     assert cans.search.get("filters", {}).get("inStock") is True and "watering" in cans.search["query"]
 
 
+async def test_a_colour_asked_of_things_sold_in_no_colours_finds_them_labelled_so(garden):
+    """ "That black weed sheet": the weed fabric comes in no colours (its text says black), so the
+    colour filter leaves only black clogs; those sold in no colours are found without it, and said so."""
+    shopper = garden()
+    sheet = await shopper.say("do you have that black weed sheet you put under gravel")
+    searches = [c["arguments"] for c in sheet.calls if c["name"] == SEARCH]
+    assert [s.get("filters", {}).get("colors") for s in searches] == [["black"], None], searches
+    assert sheet.listed and "Weed Control Fabric" in sheet.listed[0], sheet.answer
+    assert "None is listed in black, but these come in one colour only" in sheet.answer
+    assert not any("Clogs" in n for n in sheet.listed), sheet.answer  # made in colours, none of them asked
+    boots = await shopper.say("black garden boots")  # sold in black: no second search, no such line
+    assert len([c for c in boots.calls if c["name"] == SEARCH]) == 1 and "None is listed" not in boots.answer
+
+
+async def test_when_nothing_sold_in_no_colours_fits_the_answer_is_the_one_for_the_colour(clothing):
+    # Every product of the clothing shop comes in colours: the yellow ones close to the request stay the answer.
+    shopper = clothing()
+    coat = await shopper.say("yellow raincoat for my wife size s")
+    assert coat.search.get("filters", {}).get("colors") == ["yellow"], coat.calls
+    assert coat.listed and "None is listed" not in coat.answer, coat.answer
+    assert all("yellow" in coat.product(n)["availableColors"] for n in coat.listed), coat.answer
+
+
 async def test_in_stock_with_a_question_mark_after_a_list_asks_whether_they_can_be_had(garden):
     shopper = garden()
     first = await shopper.say("seed compost")

@@ -115,6 +115,24 @@ class Answerer:
             retry = {**plan, "exclude": fallback["exclude"]}
             retry.pop("fallback")
             return search_call(args, retry)
+        if plan.get("uncoloured") and not self._showable(data, plan):
+            # Nothing in the colour asked: products sold in no colours at all may be of it (their
+            # text says), searched without the colour and offered so labelled.
+            args = dict(plan.get("args", {}))
+            filters = dict(args.get("filters", {}))
+            colours = filters.pop("colors", [])
+            args = {**args, "filters": filters} if filters else {k: v for k, v in args.items() if k != "filters"}
+            retry = {k: v for k, v in plan.items() if k != "uncoloured"} | {"colours_unlisted": colours}
+            return search_call(args, retry)
+        if plan.get("colours_unlisted") and not any(
+            p.get("match") in ("strong", "partial") for p in _offered(data, plan)
+        ):
+            # None sold in no colours fits either: the answer is the one to the colour asked, as searched first.
+            first = {k: v for k, v in plan.items() if k not in ("colours_unlisted", "args")}
+            args = dict(plan.get("args", {}))
+            return search_call(
+                {**args, "filters": {**args.get("filters", {}), "colors": plan["colours_unlisted"]}}, first
+            )
         if plan.get("broad") and (kinds := _one_of_each_kind(data, plan)):
             subject = plan.get("subject") or plan.get("args", {}).get("query", "")
             lines = [r.broad.format(subject=subject)]
@@ -205,6 +223,7 @@ class Answerer:
                 header = {"cheaper": r.cheaper_plain, "pricier": r.pricier_plain, "more": r.more_plain,
                           "similar": r.found_similar}.get(refinement or "", r.found_plain)  # fmt: skip
             lines.append(header.format(subject=subject, filters=wording))
+            lines += self._colours_unlisted(plan)
             if (fixed := _misspelt(data)) and not plan.get("refined"):
                 lines[0] += " " + r.corrected.format(words=", ".join(fixed))
             lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
@@ -230,6 +249,7 @@ class Answerer:
                 return say("\n".join(lines), kept=True, detailed=[least["productId"]])
         elif close:
             lines.append(r.close.format(subject=subject, filters=wording))
+            lines += self._colours_unlisted(plan)
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
             lines.append(r.none_filtered.format(subject=subject, filters=wording))
         elif _narrowing(filters):
@@ -325,6 +345,12 @@ class Answerer:
     def _colour(self, colour: str) -> str:
         return self._lexicon.color_name(colour, self._language, self._names)
 
+    def _colours_unlisted(self, plan: dict[str, Any]) -> list[str]:
+        """The line saying that the products listed are sold in no colour, when a colour was asked."""
+        if not (colours := plan.get("colours_unlisted")):
+            return []
+        return [self._say_in.colours_unlisted.format(colour=self._variation_text({"colors": colours}))]
+
     def _variation_text(self, filters: dict[str, Any], lead: str = "") -> str:
         r = self._say_in
         words = []
@@ -407,6 +433,9 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
     exclude = set(plan.get("exclude", []))
     categories = set(plan.get("categories") or [])
     kinds = set(plan.get("kinds") or [])
+    if plan.get("colours_unlisted"):  # only those sold in no colours: any other is not in the one asked
+        exclude |= {p.get("productId") for p in data.get("products", []) if p.get("availableColors")}
+        exclude |= {p.get("productId") for p in data.get("products", []) if not p.get("inStock", True)}
 
     def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set
         head = name_head(str(p.get("name", "")))

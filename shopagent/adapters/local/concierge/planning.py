@@ -142,6 +142,9 @@ class Planner:
                 # "a decent chef's knife, budget around 100": when nothing fits between 80 and 120,
                 # the best one below (64.90) is what they would want; "around" sets no floor.
                 plan["fallback"] = {"maxPrice": float(reading.max_price), "exclude": []}
+            if reading.colors and not plan.get("fallback"):
+                # "that black weed sheet": a product sold in no colours may be black all the same
+                plan["uncoloured"] = True
             if (focus := _in_focus(reading, history, named)) is not None:
                 plan.update(said_of=focus, said_words=named)
             return search_call(args, plan, also_details=focus)

@@ -61,6 +61,7 @@ class Replies:
     error: str
     in_size: str
     in_colour: str
+    colours_unlisted: str
     under: str
     over: str
     between: str
@@ -157,6 +158,7 @@ ENGLISH = Replies(
     error="Sorry, I could not do that: {error}",
     in_size="in size {sizes}",
     in_colour="in {colours}",
+    colours_unlisted="None is listed {colour}, but these come in one colour only (their descriptions say which):",
     under="under {amount}",
     over="over {amount}",
     between="between {low} and {high}",
@@ -253,6 +255,9 @@ GERMAN = Replies(
     error="Das hat leider nicht geklappt: {error}",
     in_size="in Größe {sizes}",
     in_colour="in {colours}",
+    colours_unlisted=(
+        "Nichts ist {colour} gelistet, aber diese gibt es nur in einer Farbe (die Beschreibung sagt, in welcher):"
+    ),
     under="unter {amount}",
     over="über {amount}",
     between="zwischen {low} und {high}",
@@ -350,6 +355,9 @@ FRENCH = Replies(
     error="Désolé, je n'ai pas pu le faire : {error}",
     in_size="en taille {sizes}",
     in_colour="en {colours}",
+    colours_unlisted=(
+        "Rien n'est référencé {colour}, mais ces articles n'existent qu'en une couleur (la description dit laquelle) :"
+    ),
     under="à moins de {amount}",
     over="à plus de {amount}",
     between="entre {low} et {high}",
