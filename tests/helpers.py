@@ -25,10 +25,19 @@ def example_env_file() -> dict[str, str]:
     return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port nothing listens on, never one this process handed out before: the kernel may give
+    the same free port to two binds in a row, and two servers of one test then collide."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def port_env() -> dict[str, str]:

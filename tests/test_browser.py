@@ -164,7 +164,7 @@ async def test_a_rate_limited_message_is_explained_in_words(sample_shop, page):
         await ask(page, "hello")
         await expect(page.locator(".msg.assistant")).to_have_count(1, timeout=WAIT_MS)
         await ask(page, QUERY)
-        await expect(page.get_by_role("alert")).to_contain_text("The assistant is busy right now")
+        await expect(page.get_by_role("alert")).to_contain_text("The assistant is busy right now", timeout=WAIT_MS)
 
 
 async def test_a_forged_token_is_explained_in_words(sample_shop, page):
