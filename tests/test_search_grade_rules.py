@@ -7,6 +7,7 @@ fits comes first."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -578,6 +579,12 @@ DOG_THINGS = [
 ]  # fmt: skip
 
 
+async def _category_matched(search, query: str) -> set[str]:
+    """The slugs of the candidates whose category the query names."""
+    found, _, evidence = await search.gather(search.request(query, 5), search.policy.weights)
+    return {found.rows[pid].slug for pid, e in evidence.items() if e.category_match}
+
+
 @pytest.fixture(scope="module")
 async def dog_shop(embedded_pg, template_db, tmp_path_factory):
     products = [product(*item, colors={"black": 5}) for item in DOG_THINGS]
@@ -588,11 +595,7 @@ async def dog_shop(embedded_pg, template_db, tmp_path_factory):
 @pytest.mark.anyio
 async def test_a_word_saying_for_whom_a_category_is_does_not_make_its_products_the_thing_asked(dog_shop):
     # "dog" is in the category "Dog food", but it says for whom the food is; "food" names the kind
-    search = dog_shop.search
-
-    async def category_matched(query: str) -> set[str]:
-        found, _, evidence = await search.gather(search.request(query, 5), search.policy.weights)
-        return {found.rows[pid].slug for pid, e in evidence.items() if e.category_match}
+    category_matched = partial(_category_matched, dog_shop.search)
 
     assert await category_matched("something to keep my dog busy while at work") == set()
     assert await category_matched("dog food for a small breed") == {"adult-food", "small-food", "wet-food"}
@@ -616,10 +619,7 @@ async def tee_shop(embedded_pg, template_db, tmp_path_factory):
 @pytest.mark.anyio
 async def test_a_category_of_letter_compounds_is_named_by_the_compound(tee_shop):
     search = tee_shop.search
-
-    async def category_matched(query: str) -> set[str]:
-        found, _, evidence = await search.gather(search.request(query, 5), search.policy.weights)
-        return {found.rows[pid].slug for pid, e in evidence.items() if e.category_match}
+    category_matched = partial(_category_matched, search)
 
     assert await category_matched("white t-shirt") == {"crew-tee", "vneck-tee"}
     assert await category_matched("dress shirt") == {"oxford"}
