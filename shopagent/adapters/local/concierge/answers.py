@@ -429,13 +429,14 @@ def _in_order(phrase: list[str], sentence: list[str]) -> bool:
 
 def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
     """A search result's products that may be offered: not those excluded (shown already), and
-    of the categories a refinement keeps to ("cheaper ones" of what was shown)."""
+    of the categories and kinds a refinement keeps to ("cheaper ones" of what was shown), and,
+    after a colour no product fitted, only those sold in no colours and in stock."""
     exclude = set(plan.get("exclude", []))
     categories = set(plan.get("categories") or [])
     kinds = set(plan.get("kinds") or [])
     if plan.get("colours_unlisted"):  # only those sold in no colours: any other is not in the one asked
-        exclude |= {p.get("productId") for p in data.get("products", []) if p.get("availableColors")}
-        exclude |= {p.get("productId") for p in data.get("products", []) if not p.get("inStock", True)}
+        products = data.get("products", [])
+        exclude |= {p.get("productId") for p in products if p.get("availableColors") or not p.get("inStock", True)}
 
     def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set
         head = name_head(str(p.get("name", "")))
