@@ -118,6 +118,8 @@ def chat_page(url: str, token: str) -> str:
 
 
 async def ask(page, text: str) -> None:
+    # The page takes a message once the answer before it is done (its bubble shows while it streams).
+    await expect(page.get_by_role("button", name="Send")).to_be_enabled(timeout=WAIT_MS)
     box = page.get_by_label("Your message")
     await box.fill(text)
     await box.press("Enter")
