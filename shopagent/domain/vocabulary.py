@@ -108,7 +108,6 @@ class Vocabulary:
 
     def terms(self, text: str) -> QueryTerms:
         """The words to search for `text`: synonyms applied, misspellings corrected."""
-        found: dict[str, None] = {}
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
@@ -132,11 +131,8 @@ class Vocabulary:
             else:
                 new = [phrase]
             rewritten.extend(new)
-            for word in new:
-                if len(found) < MAX_QUERY_TERMS:
-                    found.setdefault(word, None)
-
-        found = dict.fromkeys(list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS])
+        # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
+        found = list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS]
 
         def said(fixes: dict[str, str]) -> dict[str, str]:  # as the shopper wrote it ("groesse", not "grosse")
             return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}

@@ -117,9 +117,10 @@ class FactFinder:
         r = self._say_in
         folded = fold(question)
         lines: list[str] = []
-        if ask.OTHER_SIZE.search(folded) and all(sizes_of(d) for d in found):  # "does it come smaller?"
-            return [(r.comes_only_in if len(sizes_of(d)) == 1 else r.comes_in).format(
-                name=d["name"], sizes=", ".join(sizes_of(d))) for d in found]  # fmt: skip
+        sizes = [sizes_of(d) for d in found]
+        if ask.OTHER_SIZE.search(folded) and all(sizes):  # "does it come smaller?"
+            return [(r.comes_only_in if len(own) == 1 else r.comes_in).format(name=d["name"], sizes=", ".join(own))
+                    for d, own in zip(found, sizes, strict=True)]  # fmt: skip
         structured = self._structured.answer(kind, folded, found, asked, colour, variation)
         if structured is not None:
             return structured
