@@ -244,6 +244,48 @@ CASES = [
         "no fittings",
         "Drain",
     ),
+    # what is included, asked in other words and languages ("alles dabei", "livré avec", "enthalten")
+    *[
+        (
+            question,
+            {
+                "name": "Mini Projector",
+                "description": "A pocket projector with a 100-inch picture. Supplied with a remote, an HDMI cable "
+                "and a tripod. Battery lasts 2 hours.",
+                "variations": [],
+            },
+            "Supplied with a remote",
+            NOT_TOLD,
+        )
+        for question in (
+            "what's included?",
+            "was ist alles dabei?",
+            "was ist im lieferumfang?",
+            "c'est livré avec quoi ?",
+        )
+    ],
+    (
+        "gibts da ein netzteil dabei?",
+        {
+            "name": "Band 5 Tracker",
+            "description": "A slim activity tracker with an AMOLED screen and 14 days of battery. Only a magnetic "
+            "USB cable is supplied. Water resistant to 5 ATM.",
+            "variations": [],
+        },
+        "Only a magnetic USB cable",
+        NOT_TOLD,
+    ),
+    (
+        "are spare blades included?",
+        {
+            "name": "Pocket Saw",
+            "description": "A folding saw with a 15 cm blade. Replacement blades are sold separately. The blade "
+            "locks open.",
+            "variations": [],
+        },
+        "sold separately",
+        "locks open",
+    ),
     (
         "how thick is the mat?",
         {

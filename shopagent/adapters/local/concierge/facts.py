@@ -64,8 +64,16 @@ _WEAK = {
 }
 _WEAK_WEIGHT = 0.25
 # "Does it come with a nozzle?", "is it supplied with…": the sentences that say what is included.
-COMES_WITH = re.compile(r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b|\bin the box\b")
-_INCLUDED = {stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings")}
+COMES_WITH = re.compile(
+    r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b|\bin the box\b|\binclud(?:ed?|es|ing)\b"
+    # German: "was ist alles dabei?", "im Lieferumfang", "ist ein Netzteil enthalten / mitgeliefert?"
+    r"|\bdabei\b|\blieferumfang|\benthalten\b|\bmitgeliefert|\bliegt\b.{0,40}\bbei\b|\binklusive\b"
+    # French: "c'est fourni avec ?", "le chargeur est inclus ?", "livré avec", "dans la boîte"
+    r"|\bfournie?s?\b|\binclus(?:e|es)?\b|\blivr[ée]e?s? avec\b|\bdans la bo[iî]te\b"
+)
+_INCLUDED = {
+    stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings", "sold", "separately")
+}
 QUOTED_CHARS = 260
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 
