@@ -146,6 +146,12 @@ async def garden(garden_shop):
         yield shopper
 
 
+@pytest.fixture
+async def pets(pets_shop):
+    async with chat_with(pets_shop) as shopper:
+        yield shopper
+
+
 # -- 1. search unless clearly not shopping -------------------------------------------------
 
 
@@ -233,6 +239,24 @@ async def test_cheaper_ones_are_of_the_kind_shown_and_that_one_is_the_one_named(
     cans = await shopper.say("any watering cans in stock?")  # another thing, in stock: a search
     assert [c["name"] for c in cans.calls] == [SEARCH], cans.calls
     assert cans.search.get("filters", {}).get("inStock") is True and "watering" in cans.search["query"]
+
+
+async def test_a_few_words_naming_no_kind_of_thing_say_more_about_the_thing_shown(pets):
+    """Dog foods, then "something grain free": no word of it names a kind of thing or whom it is
+    for, so it is grain-free dog food that is looked for (not the grain-free cat food), and only
+    what is named grain-free is listed. "a lead" and "for cats" are new requests."""
+    shopper = pets()
+    await shopper.say("my dog is so fussy with food, any ideas")
+    grain_free = await shopper.say("something grain free, between 15 and 25")
+    assert {"dog", "grain", "free"} <= set(grain_free.search["query"].split()), grain_free.search
+    assert grain_free.listed and all("Grain-Free" in n for n in grain_free.listed), grain_free.answer
+    assert "Dog" in grain_free.listed[0], grain_free.answer
+    lead = await shopper.say("and a lead?")
+    assert "food" not in lead.search["query"], lead.search
+    shopper = pets()
+    await shopper.say("my dog is so fussy with food, any ideas")
+    cats = await shopper.say("something for cats")
+    assert "dog" not in cats.search["query"], cats.search
 
 
 async def test_a_colour_asked_of_things_sold_in_no_colours_finds_them_labelled_so(garden):

@@ -26,9 +26,9 @@ MODEL = "hash-384"
 EMBEDDER = HashEmbedder(384)
 
 
-async def stocked(backend) -> tuple[Product, Product]:
+async def stocked(backend, *more: Product) -> tuple[Product, Product]:
     """A winter boot (black 42 with 4 to sell, brown 43 sold out, 189.00) and a beach sandal
-    (29.90), indexed."""
+    (29.90), indexed (with `more` products created before)."""
     catalog = backend.catalog
     boot = await catalog.create_product(product_input("alpine-boot"))
     sandal = await catalog.create_product(
@@ -39,7 +39,7 @@ async def stocked(backend) -> tuple[Product, Product]:
     )  # fmt: skip
     events = await backend.outbox.claim(10, 60, 5, "w")
     items = []
-    for product in (boot, sandal):
+    for product in (boot, sandal, *more):
         chunks = chunk_product(product, 96)
         vectors = np.stack([EMBEDDER.vector(c.content) for c in chunks])
         items.append(SaveItem(product, chunks, chunk_set_hash(MODEL, chunks), vectors))
@@ -125,7 +125,8 @@ async def keeps_the_price_bounds_in_both_legs(backend) -> None:
 
 async def forgets_a_deleted_product_and_counts_the_indexed_words(backend) -> None:
     boot, sandal = await stocked(backend)
-    known, titles, products, _ = await backend.search.vocabulary()
+    words = await backend.search.vocabulary()
+    known, titles, products = words.known, words.titles, words.products
     assert (known["wool"], known["sea"], titles["beach"], titles["nordkap"], products) == (1, 1, 1, 2, 2)
     assert "sea" not in titles
     await backend.catalog.delete_product(boot.id)
@@ -142,7 +143,27 @@ async def tells_which_phrases_a_name_or_category_has_word_after_word(backend) ->
     assert (await backend.search.vocabulary()).phrases == frozenset()
 
 
+async def names_the_words_names_and_categories_call_kinds_of_thing_by(backend) -> None:
+    catalog = backend.catalog
+    food = await catalog.create_product(
+        product_input("grain-free-food", name="Harbour Grain-Free Dog Food — Salmon, 2 kg", category="Dog food")
+    )
+    knife = await catalog.create_product(
+        product_input("chef-knife", name="Classic Chef's Knife 20 cm", category="Knives & Cutting boards")
+    )
+    cage = await catalog.create_product(
+        product_input("hamster-home", name="Hamster Home, 80 cm", category="Small animals")
+    )
+    await stocked(backend, food, knife, cage)
+    words = await backend.search.vocabulary()
+    # Each name's last word before what it comes with or is for, an amount aside; each category's heads.
+    assert {"food", "knife", "home", "boot", "sandal", "knives", "boards", "animals", "sandals"} <= words.kinds
+    assert not {"grain", "free", "dog", "salmon", "chef", "hamster", "cm", "80", "small", "cutting"} & words.kinds
+    assert {"dog", "food", "small", "animals", "cutting", "boards", "knives"} <= words.category_words
+
+
 CONTRACT = [
+    names_the_words_names_and_categories_call_kinds_of_thing_by,
     ranks_the_vector_leg_by_each_product_s_closest_chunk_of_the_model,
     matches_the_lexical_leg_on_the_products_words_and_grades_where_they_are,
     weighs_a_word_of_the_title_above_one_of_the_description,

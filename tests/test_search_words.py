@@ -400,3 +400,15 @@ async def test_t_shirt_finds_the_t_shirts_before_a_dress_shirt(sample_shop):
         assert all("t-shirt" in p.name.casefold() for p in products), (query, [p.name for p in products])
     dress = (await search.search(search.request("dress shirt", 3))).products
     assert "t-shirt" not in dress[0].name.casefold(), [p.name for p in dress]
+
+
+def test_a_kind_word_is_told_from_a_word_about_the_thing_in_the_singular_plural_and_misspelt():
+    vocabulary = Vocabulary(
+        {"lead": 3, "leads": 2, "grain": 4, "free": 4, "knife": 2, "cage": 1},
+        {"lead": 3, "grain": 4, "free": 4, "knife": 2, "cage": 1},
+        kinds=frozenset({"leads", "knife", "cage", "food"}),
+        category_words=frozenset({"dog", "food", "leads"}),
+    )
+    assert all(vocabulary.names_a_kind(w) for w in ("lead", "leads", "knives", "cages", "cgae"))
+    assert not any(vocabulary.names_a_kind(w) for w in ("grain", "free", "dog"))
+    assert vocabulary.names_a_category("dog") and not vocabulary.names_a_category("grain")

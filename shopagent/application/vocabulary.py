@@ -48,5 +48,12 @@ class CatalogVocabulary:
 
     def _of(self, words: CatalogWords) -> Vocabulary:
         return Vocabulary(
-            words.known, words.titles, self._real_words, self._synonyms, products=words.products, phrases=words.phrases
+            words.known,
+            words.titles,
+            self._real_words,
+            self._synonyms,
+            products=words.products,
+            phrases=words.phrases,
+            kinds=words.kinds,
+            category_words=words.category_words,
         )

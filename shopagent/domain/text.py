@@ -121,12 +121,17 @@ class CatalogWords(NamedTuple):
     """The indexed products' words, each with the number of products using it: `known` (any
     field), `titles` (names, categories, brands, materials); `products`, how many are indexed;
     and `phrases`, those of the phrases asked about that some product's name or category has,
-    word after word (a "Memory Card" and a "Streaming Stick" do not make "memory stick" one)."""
+    word after word (a "Memory Card" and a "Streaming Stick" do not make "memory stick" one);
+    `kinds`, the words the products' names and categories name their kinds of thing with ("knife"
+    of "Classic Chef's Knife 20 cm", "food" of "Dog food"): `query_words.name_head` and
+    `category_heads`."""
 
     known: dict[str, int]
     titles: dict[str, int]
     products: int
     phrases: frozenset[str] = frozenset()
+    kinds: frozenset[str] = frozenset()
+    category_words: frozenset[str] = frozenset()  # every word of the categories ("dog" of "Dog food" too)
 
 
 def descriptive(term: str, filter_words: frozenset[str]) -> bool:

@@ -49,9 +49,13 @@ class Vocabulary:
         synonyms: Synonyms | None = None,
         products: int = 0,
         phrases: Container[str] = frozenset(),
+        kinds: frozenset[str] = frozenset(),
+        category_words: frozenset[str] = frozenset(),
     ) -> None:
         self.known = known
         self._phrases = phrases
+        self.kinds = kinds  # the words names and categories name kinds of thing with (CatalogWords.kinds)
+        self.category_words = category_words
         self.products = products  # indexed, all told
         self._targets = {w: n for w, n in targets.items() if len(w) >= 3 and not w.isdigit()}
         self._titles = targets
@@ -105,6 +109,17 @@ class Vocabulary:
         """Whether a (folded) word is one the catalog names its products with: in a name,
         category, brand or material, maybe misspelt or in the plural ("jackets", "snekers")."""
         return word in self._targets or self._plural_of_target(word) or self.correct(word) is not None
+
+    def names_a_kind(self, word: str) -> bool:
+        """Whether a (folded) word is one the catalog's names or categories name a kind of thing
+        with ("lead", "cages", "knife"; not "grain", "free" or "stainless"), maybe misspelt."""
+        found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
+        return bool(_forms(found) & self.kinds)
+
+    def names_a_category(self, word: str) -> bool:
+        """Whether a (folded) word is a word of a category's name ("dog" of "Dog food"), maybe misspelt."""
+        found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
+        return bool(_forms(found) & self.category_words)
 
     def terms(self, text: str) -> QueryTerms:
         """The words to search for `text`: synonyms applied, misspellings corrected."""
@@ -396,6 +411,14 @@ NO_SYNONYMS = Synonyms({})
 
 
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")
+
+
+def _forms(word: str) -> set[str]:
+    """A word with and without an English plural ending ("cages" -> cage, "knives" -> knife)."""
+    forms = {word, word + "s", word + "es", word.removesuffix("s"), word.removesuffix("es")}
+    if word.endswith("ves"):
+        forms |= {word[:-3] + "fe", word[:-3] + "f"}
+    return forms
 
 
 def _plural_of(word: str, singulars: Container[str]) -> bool:

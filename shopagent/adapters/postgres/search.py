@@ -43,10 +43,12 @@ from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.adapters.postgres.search_plan import Plan, PlanInputs, chosen_plan
 from shopagent.adapters.postgres.search_sql import (
     EVIDENCE,
+    KINDS,
     LEXICAL_ANY,
     TEXT_CONFIG_NAME,
     TITLE_PHRASES,
     VOCABULARY,
+    catalog_kinds,
     filter_args,
     filters_clause,
     lexical_sql,
@@ -159,7 +161,9 @@ class PostgresSearchIndex:
             products = await conn.fetchval("SELECT count(*) FROM product_index WHERE words IS NOT NULL")
             asked = [p for p in phrases if _titles_have(p.split(), titles)]
             named = await conn.fetch(TITLE_PHRASES, self._config, asked, [_phrase_query(p) for p in asked])
-        return CatalogWords({r["word"]: r["ndoc"] for r in known}, titles, products, frozenset(r[0] for r in named))
+            kinds, categories = catalog_kinds((r["title"], r["category"]) for r in await conn.fetch(KINDS))
+        found = {r["word"]: r["ndoc"] for r in known}
+        return CatalogWords(found, titles, products, frozenset(r[0] for r in named), kinds, categories)
 
     async def exact_nearest(self, vector: np.ndarray, model: str, filters: SearchFilters, limit: int) -> list[int]:
         """A sequential scan over every matching chunk: the reference the benchmark compares with."""

@@ -6,8 +6,11 @@ value reaches these statements as a parameter; only their shape varies with the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from shopagent.domain.query_words import category_heads
 from shopagent.domain.search import SearchFilters
+from shopagent.domain.text import words
 
 TEXT_CONFIG_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -235,6 +238,35 @@ TITLE_PHRASES = """
 SELECT u.phrase FROM unnest($2::text[], $3::text[]) AS u(phrase, q)
 WHERE EXISTS (SELECT 1 FROM product_index i WHERE i.document @@ to_tsquery($1::regconfig, u.q))
 """
+
+# The last words of the indexed products' names, cut where `query_words.name_kind` cuts them (what
+# a name comes with or is for, an amount at its end), and their categories: a few thousand rows at
+# most, from which `catalog_kinds` takes the words that name kinds of thing.
+KINDS = r"""
+SELECT DISTINCT substring(regexp_replace(
+           regexp_replace(p.name, '(\s[\u2014\u2013-]\s|[,(/|]|\s(for|with|f\u00fcr|mit|pour|avec)\s).*$', '', 'i'),
+           '(\s+(\S*[0-9]\S*|mm|cm|m|l|ml|cl|g|kg|inch|in|oz|lb|lbs|pack))+$', '', 'i') FROM '(\S+)\s*$') AS title,
+       false AS category
+FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
+UNION
+SELECT DISTINCT p.category, true FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
+"""
+
+
+def catalog_kinds(rows: Iterable[tuple[str | None, bool]]) -> tuple[frozenset[str], frozenset[str]]:
+    """The kind words of `KINDS`' rows (a category's heads, a name's last word, its last part),
+    and every word of the categories."""
+    found: set[str] = set()
+    categories: set[str] = set()
+    for written_title, is_category in rows:
+        title = written_title or ""
+        if is_category:
+            found |= category_heads(title)
+            categories.update(words(title))
+        elif written := words(title):
+            found.add(written[-1])
+    return frozenset(found), frozenset(categories)
+
 
 VOCABULARY = """
 SELECT word, ndoc FROM ts_stat('SELECT words FROM product_index WHERE words IS NOT NULL'{weights})

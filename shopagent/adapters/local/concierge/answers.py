@@ -181,12 +181,19 @@ class Answerer:
         if plan.get("browse"):
             return products[:LIST_LENGTH]
         subject = {stem(w) for w in words(str(plan.get("args", {}).get("query", ""))) if w not in STOPWORDS}
+        # "something grain free" said of dog foods: a partial match named by the new words, not only the old
+        qualifier = {stem(w) for w in words(str(plan.get("qualifier", ""))) if w not in STOPWORDS}
 
         def fits(p: dict[str, Any]) -> bool:
             if p.get("match") == "strong":
                 return True
             named = {stem(w) for w in words(str(p.get("name", "")))}
-            return bool(plan.get("refined")) and p.get("match") == "partial" and bool(subject & named)
+            return (
+                bool(plan.get("refined"))
+                and p.get("match") == "partial"
+                and bool(subject & named)
+                and not (qualifier and not qualifier & named)
+            )
 
         shown = [p for p in products if fits(p)][:LIST_LENGTH]
         return sorted(shown, key=lambda p: not p.get("inStock", True))  # stable: available first
@@ -211,6 +218,8 @@ class Answerer:
             asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
             matched = asked & {stem(w) for p in shown for w in words(str(p.get("name", "")))}
             partial = [p for p in partial if matched & {stem(w) for w in words(str(p.get("name", "")))}]
+            if qualifier := {stem(w) for w in words(str(plan.get("qualifier", ""))) if w not in STOPWORDS}:
+                partial = [p for p in partial if qualifier & {stem(w) for w in words(str(p.get("name", "")))}]
         room = 0 if refinement == "cheaper" or plan.get("browse") else min(CLOSEST, LIST_LENGTH - len(shown))
         close = partial[:room] if shown else partial[: 0 if refinement == "cheaper" else CLOSEST]
         lines: list[str] = []

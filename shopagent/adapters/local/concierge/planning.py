@@ -53,6 +53,7 @@ _QUOTED_CHARS = 80
 _PLAIN_SPAN_WORDS = 6  # the words of a plain request, with the ones between them, said back as written
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
+_QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -121,6 +122,10 @@ class Planner:
             if reading.attribute or same_subject or of_shown:
                 detail = (reading.attribute or of_shown) and not set(named) <= earlier
                 return self._refine(reading, shown, attribute=detail)
+        if shown is not None and await self._only_qualifies(reading, named, shown):
+            # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
+            # of thing or whom it is for, so it says more about the thing shown.
+            return self._refine(reading, shown, attribute=True, qualifies=True)
         if (returned_to := history.earlier_search(named)) is not None and shown is not None:
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
@@ -289,7 +294,7 @@ class Planner:
             return say(r.which if shown else r.no_list)
         return None
 
-    def _refine(self, reading: Reading, shown: Shown, *, attribute: bool) -> ModelReply:
+    def _refine(self, reading: Reading, shown: Shown, *, attribute: bool, qualifies: bool = False) -> ModelReply:
         args = {"query": shown.args.get("query", shown.subject), "limit": LIST_LENGTH}
         filters = dict(shown.args.get("filters") or {})
         # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
@@ -328,6 +333,8 @@ class Planner:
             args["limit"] = LIST_LENGTH * 2
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
+            if qualifies:
+                plan["qualifier"] = reading.query
             plan["subject"] = ", ".join(filter(None, (shown.subject, said_for(reading.said, reading.query))))
         if plan.get("refinement"):
             # Cheaper (dearer, more, similar) of the same kind of thing: the categories of what was
@@ -368,6 +375,23 @@ class Planner:
         known = set(reading.words)
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
         return said_for(reading.said, reading.query) if reading.said_whole and split else reading.query
+
+    async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown) -> bool:
+        """Whether a message after a list says only more about what was asked ("something grain
+        free", "any waterproof ones?", "from Harbour?"): a few catalog words, none of them one the
+        catalog's names or categories name a kind of thing with, nor a word of a category that the
+        earlier request did not have ("dog" after cat food is another subject)."""
+        if not named or len(named) > _QUALIFYING_WORDS or reading.broad or reading.refs or self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        if not vocabulary.kinds:
+            return False
+        earlier = {stem(w) for w in words(str(shown.args.get("query", "")))}
+        if all(stem(w) in earlier for w in named):  # nothing new said of it ("she's a small dog")
+            return False
+        return not any(
+            vocabulary.names_a_kind(w) or (vocabulary.names_a_category(w) and stem(w) not in earlier) for w in named
+        )
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
