@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import json
 import logging
+from pathlib import Path
 
 import anyio
 import asyncpg
@@ -9,6 +11,7 @@ import pytest
 from shopagent.adapters.postgres.database import check_pgvector
 from shopagent.adapters.postgres.migrations import EQUIVALENT_CHECKSUMS, Migration, load_migrations, migrate
 from shopagent.domain.errors import DatabaseError, MigrationError
+from shopagent.domain.query_words import name_kind
 from shopagent.settings import Settings
 from shopagent.wiring.database import prepare_schema
 
@@ -209,3 +212,43 @@ async def test_a_vector_index_built_before_halfvec_is_replaced_by_a_halfvec_one(
         assert await conn.fetchval("SELECT count(*) FROM product_chunk") == 1  # the vectors stay
     finally:
         await conn.close()
+
+
+async def test_products_indexed_before_their_kind_was_kept_are_given_it_as_the_indexer_would(empty_database):
+    """0011 gives every indexed product the word its name calls its kind of thing by, in SQL: the
+    same word `name_kind` gives the indexer, for every product name of the five sample shops."""
+    shipped = load_migrations()
+    await run_migrations(empty_database, [m for m in shipped if m.version < 11])
+    names = sorted({p["name"] for p in _sample_products()})
+    conn = await asyncpg.connect(empty_database)
+    try:
+        ids = await conn.fetch(
+            "INSERT INTO product (slug, name, category, price, price_low, price_high, currency) "
+            "SELECT 'p' || n, name, 'Things', 9.90, 9.90, 9.90, 'EUR' "
+            "FROM unnest($1::text[]) WITH ORDINALITY AS u(name, n) "
+            "RETURNING id, name",
+            names,
+        )
+        await conn.execute(
+            "INSERT INTO product_index (product_id, model, product_version, chunk_set_hash) "
+            "SELECT id, 'local', 1, '\\x00' FROM product"
+        )
+        await run_migrations(empty_database, shipped)
+        kinds = {r["name"]: r["kind"] for r in await conn.fetch(
+            "SELECT p.name, i.kind FROM product_index i JOIN product p ON p.id = i.product_id"
+        )}  # fmt: skip
+    finally:
+        await conn.close()
+    assert len(ids) == len(names) > 300
+    assert {n: kinds[n] for n in names if kinds[n] != name_kind(n)} == {}
+
+
+def _sample_products() -> list[dict]:
+    root = Path(__file__).parent
+    files = [root.parent / "shopagent" / "sample_data" / "catalog.json"]
+    files += [root / "data" / trade / "catalog.json" for trade in ("kitchen", "electronics", "pets", "garden")]
+    found = []
+    for path in files:
+        data = json.loads(path.read_text())
+        found += data if isinstance(data, list) else data["products"]
+    return found

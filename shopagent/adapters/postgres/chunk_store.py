@@ -12,6 +12,7 @@ from shopagent.adapters.postgres.pool import Connection, ConnectionPool
 from shopagent.application.ports import IndexCoverage, SaveOutcome
 from shopagent.application.ports.indexing import SaveItem
 from shopagent.domain.indexing import OutboxEvent
+from shopagent.domain.query_words import name_kind
 from shopagent.domain.text import lexical_fields
 
 
@@ -151,19 +152,22 @@ async def _record_index(conn: Connection, items: Sequence[SaveItem], model: str,
     fields = [lexical_fields(i.product) for i in items]
     await conn.execute(
         """
-        INSERT INTO product_index (product_id, model, product_version, chunk_set_hash, text_config, document, words)
+        INSERT INTO product_index
+            (product_id, model, product_version, chunk_set_hash, text_config, document, words, kind)
         SELECT u.id, $2, u.version, u.set_hash, $5::regconfig,
                setweight(to_tsvector($5::regconfig, u.primary_text), 'A')
                || setweight(to_tsvector($5::regconfig, u.secondary_text), 'B')
                || setweight(to_tsvector($5::regconfig, u.body_text), 'D'),
                setweight(to_tsvector('simple', u.primary_text || ' ' || u.secondary_text), 'A')
-               || to_tsvector('simple', u.body_text)
-        FROM unnest($1::bigint[], $3::bigint[], $4::bytea[], $6::text[], $7::text[], $8::text[])
-             AS u(id, version, set_hash, primary_text, secondary_text, body_text)
+               || to_tsvector('simple', u.body_text),
+               u.kind
+        FROM unnest($1::bigint[], $3::bigint[], $4::bytea[], $6::text[], $7::text[], $8::text[], $9::text[])
+             AS u(id, version, set_hash, primary_text, secondary_text, body_text, kind)
         ON CONFLICT (product_id) DO UPDATE
         SET model = excluded.model, product_version = excluded.product_version,
             chunk_set_hash = excluded.chunk_set_hash, indexed_at = now(),
-            text_config = excluded.text_config, document = excluded.document, words = excluded.words
+            text_config = excluded.text_config, document = excluded.document, words = excluded.words,
+            kind = excluded.kind
         """,
         [i.product.id for i in items],
         model,
@@ -173,4 +177,5 @@ async def _record_index(conn: Connection, items: Sequence[SaveItem], model: str,
         [f.primary for f in fields],
         [f.secondary for f in fields],
         [f.body for f in fields],
+        [name_kind(i.product.name) for i in items],
     )

@@ -239,17 +239,13 @@ SELECT u.phrase FROM unnest($2::text[], $3::text[]) AS u(phrase, q)
 WHERE EXISTS (SELECT 1 FROM product_index i WHERE i.document @@ to_tsquery($1::regconfig, u.q))
 """
 
-# The last words of the indexed products' names, cut where `query_words.name_kind` cuts them (what
-# a name comes with or is for, an amount at its end), and their categories: a few thousand rows at
-# most, from which `catalog_kinds` takes the words that name kinds of thing.
-KINDS = r"""
-SELECT DISTINCT substring(regexp_replace(
-           regexp_replace(p.name, '(\s[\u2014\u2013-]\s|[,(/|]|\s(for|with|f\u00fcr|mit|pour|avec)\s).*$', '', 'i'),
-           '(\s+(\S*[0-9]\S*|mm|cm|m|l|ml|cl|g|kg|inch|in|oz|lb|lbs|pack))+$', '', 'i') FROM '(\S+)\s*$') AS title,
-       false AS category
-FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
-UNION
-SELECT DISTINCT p.category, true FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
+# The words the indexed products' names call their kinds of thing by (`product_index.kind`, written
+# by the indexer), and the categories: a few thousand rows at most, from which `catalog_kinds` takes
+# the kind words.
+KINDS = """
+SELECT DISTINCT kind AS title, false AS category FROM product_index WHERE words IS NOT NULL AND kind IS NOT NULL
+UNION ALL
+SELECT DISTINCT category, true FROM product
 """
 
 
