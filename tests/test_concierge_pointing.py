@@ -160,6 +160,15 @@ async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_as
         # a colour of a product shown is that product, not another thing ("the blue one")
         (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
          "the blue one, is it frost proof?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),
+        (["terre-de-lys-recycled-plastic-flowerpot", "terre-de-lys-glazed-stoneware-egg-pot"],
+         "is the green one frost proof?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),
+        # the cheaper (dearer) one is one of them by its price, not a request for cheaper ones
+        (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
+         "does the cheaper one have holes?", "terre-de-lys-recycled-plastic-flowerpot", "Terre de Lys Recycled"),
+        (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
+         "la moins chère, elle résiste au gel ?", "terre-de-lys-recycled-plastic-flowerpot", "Terre de Lys Recycled"),
+        (["terre-de-lys-recycled-plastic-flowerpot", "terre-de-lys-glazed-stoneware-egg-pot"],
+         "und der teurere, hat der ein Abzugsloch?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),
     ],
 )  # fmt: skip
 async def test_a_question_calling_a_product_by_what_it_is_is_asked_of_that_product(
@@ -226,3 +235,29 @@ async def test_a_word_that_describes_rather_than_names_a_thing_stays_with_the_pr
     names = [catalog.by_slug[s].name for s in shown]
     assert any(outcome["answer"].startswith(n) for n in names), outcome["answer"]
     assert "Clogs" not in outcome["answer"], outcome["answer"]
+
+
+@pytest.mark.parametrize(
+    ("text", "priced", "colour"),
+    [
+        ("does the cheaper one have hdmi", "cheapest", None),
+        ("la moins chère, elle est longue comment ?", "cheapest", None),
+        ("der günstigere, ist der wasserdicht?", "cheapest", None),
+        ("is the more expensive one worth it?", "dearest", None),
+        ("anything cheaper?", None, None),  # other products: cheaper ones
+        ("do you have a cheaper one?", None, None),
+        ("the cheaper ones please", None, None),
+        ("tu en as une moins chère ?", None, None),
+        ("is the blue one midi length?", None, "blue"),
+        ("die schwarze, ist die aus Baumwolle?", None, "black"),
+        ("the red one", None, "red"),
+        ("the white ones in M?", None, None),  # more of the list, in white
+        ("the black boots in 42", None, None),
+        ("any in blue?", None, None),
+    ],
+)
+def test_a_product_shown_is_pointed_at_by_its_price_or_its_colour(text, priced, colour):
+    from tests.test_concierge_facts import SHOP
+
+    reading = SHOP.read(text)
+    assert (reading.priced_ref, reading.colour_ref) == (priced, colour)

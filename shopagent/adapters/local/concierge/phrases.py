@@ -86,6 +86,17 @@ SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fai
 
 # -- follow-ups -------------------------------------------------------------------------
 
+# "the cheaper one, does it have hdmi?", "la moins chère, elle est longue comment ?", "der günstigere":
+# one of the products shown, by its price (a definite article, one thing); "a cheaper one", "anything
+# cheaper?" and "the cheaper ones" ask for other products.
+PRICED_ONE = re.compile(
+    r"\b(?:the|die|das|der|den|dem|le|la|l')\s*(?:"
+    r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstiger[e]?[nrsm]?|g(?:u|ue)nstigste[nrsm]?|"
+    r"billiger[e]?[nrsm]?|billigste[nrsm]?|moins chere?)|"
+    r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere[nrsm]?|teuerste[nrsm]?|"
+    r"plus chere?))"
+    r"(?:\s+(?:one|model|version|modell|variante|pair))?\b(?!\s+ones\b)"
+)
 CHEAPER = re.compile(
     r"\b(?:cheaper|less expensive|more affordable|lower price[sd]?|too expensive|too pricey|too much|"
     r"g(?:u|ue)nstiger\w*|billiger\w*|preiswerter\w*|zu teuer|weniger teuer\w*|"

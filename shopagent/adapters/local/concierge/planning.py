@@ -85,6 +85,24 @@ class Planner:
                 return store_call(" ".join(text.split()), {})
             return say(self._no_store_answer())
         shown = history.shown
+        if reading.priced_ref is not None:
+            # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
+            # with no list, a request for cheaper (dearer) ones, as the words say.
+            position = _priced_position(shown.products if shown else [], reading.priced_ref)
+            if position is None:
+                reading.cheaper, reading.pricier = reading.priced_ref == "cheapest", reading.priced_ref == "dearest"
+            else:
+                reading.refs = [position, *[r for r in reading.refs if r != position]]
+                reading.details = reading.details or not reading.compare
+                text = text.replace(reading.priced_said, " ") if reading.priced_said else text  # not asked of
+        if reading.colour_ref is not None and shown and not reading.refs:
+            # "is the blue one midi length?": the first product shown that comes in blue
+            colour = reading.colour_ref
+            coloured = [n for n, p in enumerate(shown.products, 1) if colour in _colours_of(p)]
+            if coloured:
+                reading.refs = coloured[:1]
+                reading.details = reading.details or not reading.compare
+                reading.colors = [c for c in reading.colors if c != reading.colour_ref]
         # The words the catalog uses for its products; the rest ("pls", "lol", "for my dad") only
         # colour a message, and alone they do not make it a new request.
         named = await self._catalog_words(reading.words)
@@ -411,6 +429,20 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _colours_of(product: dict[str, Any]) -> set[str]:
+    """The colours a product shown comes in: in stock (a search's), or any of its variations (details')."""
+    return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
+
+
+def _priced_position(shown: list[dict[str, Any]], which: str) -> int | None:
+    """The place (1-based) in the list of its cheapest or dearest product; None without a list."""
+    prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in enumerate(shown, 1)]
+    known = [(price, n) for price, n in prices if price is not None]
+    if not known:
+        return None
+    return min(known)[1] if which == "cheapest" else max(known, key=lambda k: (k[0], -k[1]))[1]
 
 
 def _in_focus(reading: Reading, history: History, named: list[str]) -> int | None:

@@ -43,6 +43,10 @@ _DIMENSION = re.compile(
 _TIMES_BEFORE = re.compile(r"(?:\bx|\u00d7)\s*$")  # "1m x 40cm": the second measure of two
 
 
+_COLOUR_POINTER_BEFORE = re.compile(r"\b(?:the|die|das|der|den|dem|le|la|les|l')\s*$")
+_COLOUR_POINTER_AFTER = re.compile(r"(?:e[nrsm]?|s|es)?\s*(?:one\b|pair\b|[,?!.]|$|(?:is|ist|est|has|hat)\b)")
+
+
 @dataclass
 class Reading:
     """What one message says. Prices are Decimals; colours and sizes are the catalog's own."""
@@ -54,6 +58,9 @@ class Reading:
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
     in_stock: bool = False
     cheaper: bool = False
+    priced_ref: str | None = None  # "the cheaper one" (cheapest), "the dearer one" (dearest): one shown, by price
+    priced_said: str = ""  # those words as written
+    colour_ref: str | None = None  # "the blue one": a product shown, by a colour it comes in
     pricier: bool = False
     similar: bool = False
     more: bool = False
@@ -216,10 +223,18 @@ class Lexicon:
             colour = self.colors[_squeeze(match.group(1))]
             if colour not in reading.colors:
                 reading.colors.append(colour)
+            # "is the blue one midi length?", "the red one", "la bleue, elle est en coton ?": a product
+            # shown, by its colour (a definite article before, "one" or nothing of the thing after)
+            before, after = whole[: match.start()], whole[match.end() :]
+            if _COLOUR_POINTER_BEFORE.search(before) and _COLOUR_POINTER_AFTER.match(after):
+                reading.colour_ref = colour
         # Follow-up cues and references.
         reading.compare = bool(text.take(ph.COMPARE))
         reading.details = bool(text.take(ph.DETAILS))
         reading.about = bool(text.take(ph.ABOUT))
+        if found := text.take(ph.PRICED_ONE):
+            reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
+            reading.priced_said = text.original_of(*found[0].span())
         reading.cheaper = bool(text.take(ph.CHEAPER))
         reading.pricier = bool(text.take(ph.PRICIER))
         reading.similar = bool(text.take(ph.SIMILAR))
