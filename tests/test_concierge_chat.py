@@ -259,6 +259,30 @@ async def test_a_few_words_naming_no_kind_of_thing_say_more_about_the_thing_show
     assert "dog" not in cats.search["query"], cats.search
 
 
+async def test_a_property_asked_by_its_mark_alone_is_asked_of_the_product_talked_about(kitchen):
+    """ "dishwasher safe?" after a pan was detailed asks it of that pan; "a wok?" names a kind of
+    thing, so it is searched; "any whisks that go with it?" asks for another kind of thing."""
+    shopper = kitchen()
+    await shopper.say("non stick frying pan for induction")
+    first = await shopper.say("is the first one oven safe")
+    (pan,) = [c["arguments"]["productId"] for c in first.calls if c["name"] == DETAILS]
+    safe = await shopper.say("dishwasher safe?")
+    assert [(c["name"], c["arguments"].get("productId")) for c in safe.calls] == [(DETAILS, pan)], safe.calls
+    assert "Dishwasher safe" in safe.answer, safe.answer
+    wok = await shopper.say("a wok?")
+    assert [c["name"] for c in wok.calls] == [SEARCH] and "wok" in wok.search["query"], wok.calls
+    whisks = await shopper.say("any whisks that go with it?")
+    assert whisks.calls[0]["name"] == SEARCH and "whisks" in whisks.search["query"], whisks.calls
+
+
+async def test_any_of_another_kind_of_thing_that_goes_with_the_one_shown_is_searched(clothing):
+    shopper = clothing()
+    await shopper.say("chunky scarf for winter")
+    gloves = await shopper.say("any gloves that match?")
+    assert gloves.calls[0]["name"] == SEARCH and "gloves" in gloves.search["query"], gloves.calls
+    assert any("Gloves" in n for n in gloves.listed), gloves.answer
+
+
 async def test_a_colour_asked_of_things_sold_in_no_colours_finds_them_labelled_so(garden):
     """ "That black weed sheet": the weed fabric comes in no colours (its text says black), so the
     colour filter leaves only black clogs; those sold in no colours are found without it, and said so."""

@@ -10,6 +10,7 @@ from the conversation's stored tool calls and the list shown. Everything else is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
@@ -42,6 +43,7 @@ from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
+from shopagent.domain.options import fold
 from shopagent.domain.query_words import name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
@@ -53,6 +55,11 @@ _QUOTED_CHARS = 80
 _PLAIN_SPAN_WORDS = 6  # the words of a plain request, with the ones between them, said back as written
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
 _ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
+# "any", "something", "other": words asking for products rather than about the ones shown
+_ASKS_FOR_OTHERS = re.compile(
+    r"\b(?:any|anything|something|some|ones|other|others|another|else|etwas|was anderes|andere\w*|"
+    r"quelque chose|autres?|d'autres)\b"
+)
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
@@ -201,7 +208,14 @@ class Planner:
         by_name, naming = named_products(text, shown, also=synonyms.values(), several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
-        if not (reading.question or reading.buy or by_name or refs):
+        # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
+        property_asked = (
+            "?" in text
+            and 0 < len(reading.words) <= _QUALIFYING_WORDS
+            and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
+            and await self._names_a_property(reading.words)
+        )
+        if not (reading.question or reading.buy or by_name or refs or property_asked):
             return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
             return None  # "what's the weather like in Berlin?" is not about the product shown
@@ -209,7 +223,7 @@ class Planner:
             return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
-        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes else named
+        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes or property_asked else named
         if called := called_not_shown(text, called, shown):
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
             return find_called(called, shown, text, synonyms, otherwise if isinstance(otherwise, list) else [])
@@ -219,6 +233,11 @@ class Planner:
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))
+        if new_subject and _ASKS_FOR_OTHERS.search(fold(text)) and not (refs or by_name):
+            # "any gloves that match?" after a scarf: gloves, a kind of thing not shown, asked for
+            unshown = [w for w in named if stem(w) not in words_of(shown)]
+            if not await self._names_no_kind(unshown):
+                return None
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
@@ -393,6 +412,21 @@ class Planner:
         known = set(reading.words)
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
         return said_for(reading.said, reading.query) if reading.said_whole and split else reading.query
+
+    async def _names_no_kind(self, named: list[str]) -> bool:
+        """Whether none of the words names a kind of thing of the catalog's (False when it cannot tell)."""
+        if self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        return bool(vocabulary.kinds) and not any(vocabulary.names_a_kind(w) for w in named)
+
+    async def _names_a_property(self, found: list[str]) -> bool:
+        """Whether words say something of a thing rather than name one: the catalog's texts use
+        each of them ("dishwasher", "safe"), and none names a kind of thing ("kennel?" asks for one)."""
+        if self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(found)
 
     async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown) -> bool:
         """Whether a message after a list says only more about what was asked ("something grain
