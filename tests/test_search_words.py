@@ -412,3 +412,9 @@ def test_a_kind_word_is_told_from_a_word_about_the_thing_in_the_singular_plural_
     assert all(vocabulary.names_a_kind(w) for w in ("lead", "leads", "knives", "cages", "cgae"))
     assert not any(vocabulary.names_a_kind(w) for w in ("grain", "free", "dog"))
     assert vocabulary.names_a_category("dog") and not vocabulary.names_a_category("grain")
+
+
+async def test_a_word_of_another_language_names_the_kind_its_synonym_names(garden_shop):
+    vocabulary = await garden_shop.search.vocabulary()
+    assert vocabulary.names_a_kind("rosenschere") and vocabulary.names_a_kind("handschuhe")
+    assert not vocabulary.names_a_kind("gute") and not vocabulary.names_a_kind("dornenfest")

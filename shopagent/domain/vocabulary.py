@@ -112,14 +112,19 @@ class Vocabulary:
 
     def names_a_kind(self, word: str) -> bool:
         """Whether a (folded) word is one the catalog's names or categories name a kind of thing
-        with ("lead", "cages", "knife"; not "grain", "free" or "stainless"), maybe misspelt."""
-        found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
-        return bool(_forms(found) & self.kinds)
+        with ("lead", "cages", "knife"; not "grain", "free" or "stainless"), maybe misspelt or in
+        another language the synonyms know ("Rosenschere")."""
+        return any(_forms(w) & self.kinds for w in self._readings(word))
 
     def names_a_category(self, word: str) -> bool:
         """Whether a (folded) word is a word of a category's name ("dog" of "Dog food"), maybe misspelt."""
+        return any(_forms(w) & self.category_words for w in self._readings(word))
+
+    def _readings(self, word: str) -> set[str]:
+        """A word as the catalog may have it: as written, corrected, or its synonym's words in the
+        catalog's language ("Rosenschere" -> secateur, "Handschuhe" -> gloves)."""
         found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
-        return bool(_forms(found) & self.category_words)
+        return {found, *self.terms(word).terms}
 
     def terms(self, text: str) -> QueryTerms:
         """The words to search for `text`: synonyms applied, misspellings corrected."""
