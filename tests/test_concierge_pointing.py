@@ -261,3 +261,18 @@ def test_a_product_shown_is_pointed_at_by_its_price_or_its_colour(text, priced, 
 
     reading = SHOP.read(text)
     assert (reading.priced_ref, reading.colour_ref) == (priced, colour)
+
+
+@pytest.mark.parametrize(
+    ("text", "refs"),
+    [
+        ("the first and the last please, do they come in large", [1, -1]),
+        ("die letzte bitte", [-1]),
+        ("how long does the battery last please", []),  # a verb
+        ("does it last the whole day", []),
+    ],
+)
+def test_the_last_with_a_courtesy_word_after_it_is_the_last_product_shown(text, refs):
+    from tests.test_concierge_facts import SHOP
+
+    assert SHOP.read(text).refs == refs

@@ -145,6 +145,8 @@ NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9
 # "the second one", "number 2 please", "die zweite?", "le deuxième": clearly pointing at a position.
 POINTER_AFTER = re.compile(r"\s*(?:one|ones|item|product|pair|eins|artikel|produkt|modell|article|produit|modele)\b")
 POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|les|l')\s*$")
+# "the first and the last please", "die letzte bitte": a courtesy word after it, not a noun it describes
+COURTESY_AFTER = re.compile(r"\s*(?:please|pls|plz|thanks|bitte|danke|svp|stp|s'il (?:vous|te) pla[iî]t|merci)\b")
 LEADING_ARTICLE = re.compile(r"\W*(?:(?:and|und|et|ok|okay)\W+)?(?:the|die|der|das|den|dem|le|la|les|l')\s*")
 BOTH = re.compile(
     r"\b(?:(?:the )?(?:first|top) two|both(?: of them)?|the two|die ersten (?:beiden|zwei|2)|beide[n]?|"

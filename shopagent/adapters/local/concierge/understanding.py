@@ -368,7 +368,11 @@ class Lexicon:
                 before, after = rest[: match.start()], rest[match.end() :]
                 pointing = bool(ph.POINTER_AFTER.match(after)) or (
                     bool(ph.POINTER_BEFORE.search(before))
-                    and (not re.match(r"\s*[^\W\d_]", after) or ph.LEADING_ARTICLE.fullmatch(before) is not None)
+                    and (
+                        not re.match(r"\s*[^\W\d_]", after)
+                        or ph.LEADING_ARTICLE.fullmatch(before) is not None
+                        or ph.COURTESY_AFTER.match(after) is not None
+                    )
                 )
                 if index == -1 and not pointing:
                     continue  # "how long does the battery last": a verb, not "the last one"
