@@ -147,6 +147,12 @@ async def garden(garden_shop):
 
 
 @pytest.fixture
+async def electronics(electronics_shop):
+    async with chat_with(electronics_shop) as shopper:
+        yield shopper
+
+
+@pytest.fixture
 async def pets(pets_shop):
     async with chat_with(pets_shop) as shopper:
         yield shopper
@@ -257,6 +263,13 @@ async def test_a_few_words_naming_no_kind_of_thing_say_more_about_the_thing_show
     await shopper.say("my dog is so fussy with food, any ideas")
     cats = await shopper.say("something for cats")
     assert "dog" not in cats.search["query"], cats.search
+
+
+async def test_any_with_a_feature_only_descriptions_name_is_more_about_the_thing_shown(electronics):
+    shopper = electronics()
+    await shopper.say("headphones for gaming")
+    mic = await shopper.say("any with a mic")
+    assert {"headphones", "mic"} <= set(mic.search["query"].split()), mic.search
 
 
 async def test_a_property_asked_by_its_mark_alone_is_asked_of_the_product_talked_about(kitchen):

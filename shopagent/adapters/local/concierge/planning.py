@@ -61,6 +61,7 @@ _ASKS_FOR_OTHERS = re.compile(
     r"quelque chose|autres?|d'autres)\b"
 )
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
+_WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -147,7 +148,7 @@ class Planner:
             if reading.attribute or same_subject or of_shown:
                 detail = (reading.attribute or of_shown) and not set(named) <= earlier
                 return self._refine(reading, shown, attribute=detail)
-        if shown is not None and await self._only_qualifies(reading, named, shown):
+        if shown is not None and await self._only_qualifies(reading, named, shown, text):
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
             # of thing or whom it is for, so it says more about the thing shown.
             return self._refine(reading, shown, attribute=True, qualifies=True)
@@ -428,15 +429,24 @@ class Planner:
         vocabulary = await self._vocabulary()
         return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(found)
 
-    async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown) -> bool:
+    async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown, text: str) -> bool:
         """Whether a message after a list says only more about what was asked ("something grain
         free", "any waterproof ones?", "from Harbour?"): a few catalog words, none of them one the
         catalog's names or categories name a kind of thing with, nor a word of a category that the
         earlier request did not have ("dog" after cat food is another subject)."""
-        if not named or len(named) > _QUALIFYING_WORDS or reading.broad or reading.refs or self._vocabulary is None:
+        if reading.broad or reading.refs or self._vocabulary is None:
             return False
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
+            return False
+        # "any with a mic?": with "with", words only the descriptions use say something of the thing too
+        if not named and reading.words and _WITH.search(fold(text)):
+            if not all(
+                vocabulary.uses(w) or any(map(vocabulary.uses, vocabulary.terms(w).terms)) for w in reading.words
+            ):
+                return False
+            named = reading.words
+        if not named or len(named) > _QUALIFYING_WORDS:
             return False
         earlier = {stem(w) for w in words(str(shown.args.get("query", "")))}
         if all(stem(w) in earlier for w in named):  # nothing new said of it ("she's a small dog")
