@@ -263,6 +263,10 @@ async def test_a_few_words_naming_no_kind_of_thing_say_more_about_the_thing_show
     await shopper.say("my dog is so fussy with food, any ideas")
     cats = await shopper.say("something for cats")
     assert "dog" not in cats.search["query"], cats.search
+    shopper = pets()
+    await shopper.say("my dog is so fussy with food, any ideas")
+    hamster = await shopper.say("something for my hamster")  # for someone else: another request
+    assert "dog" not in hamster.search["query"], hamster.search
 
 
 async def test_any_with_a_feature_only_descriptions_name_is_more_about_the_thing_shown(electronics):
@@ -282,6 +286,8 @@ async def test_a_property_asked_by_its_mark_alone_is_asked_of_the_product_talked
     safe = await shopper.say("dishwasher safe?")
     assert [(c["name"], c["arguments"].get("productId")) for c in safe.calls] == [(DETAILS, pan)], safe.calls
     assert "Dishwasher safe" in safe.answer, safe.answer
+    lid = await shopper.say("is there any lid included?")  # asked of it, not a search for lids
+    assert [(c["name"], c["arguments"].get("productId")) for c in lid.calls] == [(DETAILS, pan)], lid.calls
     wok = await shopper.say("a wok?")
     assert [c["name"] for c in wok.calls] == [SEARCH] and "wok" in wok.search["query"], wok.calls
     whisks = await shopper.say("any whisks that go with it?")

@@ -248,6 +248,10 @@ async def test_a_word_that_describes_rather_than_names_a_thing_stays_with_the_pr
         ("do you have a cheaper one?", None, None),
         ("the cheaper ones please", None, None),
         ("tu en as une moins chère ?", None, None),
+        ("show me the cheapest cat food", None, None),  # a noun after it: products asked for
+        ("the cheaper options please", None, None),
+        ("zeig mir die günstigeren", None, None),  # plural
+        ("which is the cheapest?", None, None),  # compares them
         ("is the blue one midi length?", None, "blue"),
         ("die schwarze, ist die aus Baumwolle?", None, "black"),
         ("the red one", None, "red"),

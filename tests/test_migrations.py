@@ -11,7 +11,6 @@ import pytest
 from shopagent.adapters.postgres.database import check_pgvector
 from shopagent.adapters.postgres.migrations import EQUIVALENT_CHECKSUMS, Migration, load_migrations, migrate
 from shopagent.domain.errors import DatabaseError, MigrationError
-from shopagent.domain.query_words import name_kind
 from shopagent.settings import Settings
 from shopagent.wiring.database import prepare_schema
 
@@ -214,19 +213,18 @@ async def test_a_vector_index_built_before_halfvec_is_replaced_by_a_halfvec_one(
         await conn.close()
 
 
-async def test_products_indexed_before_their_kind_was_kept_are_given_it_as_the_indexer_would(empty_database):
-    """0011 gives every indexed product the word its name calls its kind of thing by, in SQL: the
-    same word `name_kind` gives the indexer, for every product name of the five sample shops."""
+async def test_products_indexed_before_their_kind_was_kept_are_queued_for_the_indexer(empty_database):
+    """0011 adds the kind word the indexer writes, and queues every indexed product for it (its
+    chunk set is unchanged, so nothing is embedded again); the kind is left to the indexer's rule."""
     shipped = load_migrations()
     await run_migrations(empty_database, [m for m in shipped if m.version < 11])
-    names = sorted({p["name"] for p in _sample_products()})
+    names = sorted({p["name"] for p in _sample_products()})[:20]
     conn = await asyncpg.connect(empty_database)
     try:
-        ids = await conn.fetch(
+        await conn.execute(
             "INSERT INTO product (slug, name, category, price, price_low, price_high, currency) "
             "SELECT 'p' || n, name, 'Things', 9.90, 9.90, 9.90, 'EUR' "
-            "FROM unnest($1::text[]) WITH ORDINALITY AS u(name, n) "
-            "RETURNING id, name",
+            "FROM unnest($1::text[]) WITH ORDINALITY AS u(name, n)",
             names,
         )
         await conn.execute(
@@ -234,13 +232,14 @@ async def test_products_indexed_before_their_kind_was_kept_are_given_it_as_the_i
             "SELECT id, 'local', 1, '\\x00' FROM product"
         )
         await run_migrations(empty_database, shipped)
-        kinds = {r["name"]: r["kind"] for r in await conn.fetch(
-            "SELECT p.name, i.kind FROM product_index i JOIN product p ON p.id = i.product_id"
-        )}  # fmt: skip
+        queued = await conn.fetch(
+            "SELECT product_id FROM outbox_event WHERE kind = 'product.upserted' AND status = 'pending'"
+        )
+        kinds = await conn.fetch("SELECT kind FROM product_index")
     finally:
         await conn.close()
-    assert len(ids) == len(names) > 300
-    assert {n: kinds[n] for n in names if kinds[n] != name_kind(n)} == {}
+    assert len({r["product_id"] for r in queued}) == len(names) == 20
+    assert {r["kind"] for r in kinds} == {None}
 
 
 def _sample_products() -> list[dict]:

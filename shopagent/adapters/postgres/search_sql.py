@@ -245,7 +245,7 @@ WHERE EXISTS (SELECT 1 FROM product_index i WHERE i.document @@ to_tsquery($1::r
 KINDS = """
 SELECT DISTINCT kind AS title, false AS category FROM product_index WHERE words IS NOT NULL AND kind IS NOT NULL
 UNION ALL
-SELECT DISTINCT category, true FROM product
+SELECT DISTINCT p.category, true FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
 """
 
 

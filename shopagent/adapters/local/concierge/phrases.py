@@ -91,12 +91,17 @@ SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fai
 # cheaper?" and "the cheaper ones" ask for other products.
 PRICED_ONE = re.compile(
     r"\b(?:the|die|das|der|den|dem|le|la|l')\s*(?:"
-    r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstiger[e]?[nrsm]?|g(?:u|ue)nstigste[nrsm]?|"
-    r"billiger[e]?[nrsm]?|billigste[nrsm]?|moins chere?)|"
-    r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere[nrsm]?|teuerste[nrsm]?|"
+    r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstigere?[rsm]?|g(?:u|ue)nstigste[rsm]?|"
+    r"billigere?[rsm]?|billigste[rsm]?|moins chere?)|"
+    r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere?[rsm]?|teuerste[rsm]?|"
     r"plus chere?))"
-    r"(?:\s+(?:one|model|version|modell|variante|pair))?\b(?!\s+ones\b)"
+    # then "one", a pause or the end, or what is said of it ("…, does it", "is", "hat der"); never a
+    # noun ("the cheapest cat food", "the cheaper options" ask for products)
+    r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
+    r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das)\b))"
 )
+# "which is the cheaper one?": the question compares them, it points at none
+PRICE_COMPARED = re.compile(r"\b(?:which|welche[rsn]?|lequel|laquelle|lesquel(?:le)?s)\b")
 CHEAPER = re.compile(
     r"\b(?:cheaper|less expensive|more affordable|lower price[sd]?|too expensive|too pricey|too much|"
     r"g(?:u|ue)nstiger\w*|billiger\w*|preiswerter\w*|zu teuer|weniger teuer\w*|"

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
+from shopagent.adapters.local.concierge.facts import COMES_WITH
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -60,6 +61,17 @@ _ASKS_FOR_OTHERS = re.compile(
     r"\b(?:any|anything|something|some|ones|other|others|another|else|etwas|was anderes|andere\w*|"
     r"quelque chose|autres?|d'autres)\b"
 )
+# "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
+_ASKED_OF_IT = re.compile(
+    r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
+    r"(?:braucht|hat|ist|kann|passt)\s+(?:es|er|sie|man|der|die|das)|faut-il|est-ce qu(?:'|e )(?:il|elle)s?)\b"
+)
+_FOR_WHOM = re.compile(
+    r"\b(?:for|fur|pour)\s+(?:(?:my|a|an|the|our|his|her|their|meinen?|meine[mr]?|unsere?[nmr]?|einen?|"
+    r"mon|ma|mes|un|une|le|la|les|notre|nos)\s+)?([^\W\d_]{3,})"
+)
+# "any that isn't chicken", "ohne Huhn", "sans poulet": words said of what it is not
+_NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 
@@ -103,11 +115,14 @@ class Planner:
                 reading.refs = [position, *[r for r in reading.refs if r != position]]
                 reading.details = reading.details or not reading.compare
                 text = text.replace(reading.priced_said, " ") if reading.priced_said else text  # not asked of
-        if reading.colour_ref is not None and shown and not reading.refs:
-            # "is the blue one midi length?": the first product shown that comes in blue
+        asks_other = reading.cheaper or reading.pricier or reading.similar or reading.more or reading.request
+        narrows = reading.sizes or reading.max_price is not None or reading.min_price is not None
+        if reading.colour_ref is not None and shown and not (reading.refs or asks_other or narrows):
+            # "is the blue one midi length?": the one product shown that comes in blue (of several
+            # that do, which one is meant the colour does not tell)
             colour = reading.colour_ref
             coloured = [n for n, p in enumerate(shown.products, 1) if colour in _colours_of(p)]
-            if coloured:
+            if len(coloured) == 1:
                 reading.refs = coloured[:1]
                 reading.details = reading.details or not reading.compare
                 reading.colors = [c for c in reading.colors if c != reading.colour_ref]
@@ -151,7 +166,7 @@ class Planner:
         if shown is not None and await self._only_qualifies(reading, named, shown, text):
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
             # of thing or whom it is for, so it says more about the thing shown.
-            return self._refine(reading, shown, attribute=True, qualifies=True)
+            return self._refine(reading, shown, attribute=True, qualifies=not _NEGATION.search(fold(text)))
         if (returned_to := history.earlier_search(named)) is not None and shown is not None:
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
@@ -234,10 +249,13 @@ class Planner:
         if not (pointing or reading.asks_about or history.detailed or reading.buy):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))
-        if new_subject and _ASKS_FOR_OTHERS.search(fold(text)) and not (refs or by_name):
+        folded = fold(text)
+        if new_subject and not (refs or by_name or _ASKED_OF_IT.search(folded) or COMES_WITH.search(folded)):
             # "any gloves that match?" after a scarf: gloves, a kind of thing not shown, asked for
+            # ("does it need any adapter?", "is there any case included?" ask of the one shown)
             unshown = [w for w in named if stem(w) not in words_of(shown)]
-            if not await self._names_no_kind(unshown):
+            cued = [w for w in unshown if re.search(rf"{_ASKS_FOR_OTHERS.pattern}\s+{re.escape(w)}\b", folded)]
+            if cued and not await self._names_no_kind(cued):
                 return None
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
@@ -450,6 +468,9 @@ class Planner:
             return False
         earlier = {stem(w) for w in words(str(shown.args.get("query", "")))}
         if all(stem(w) in earlier for w in named):  # nothing new said of it ("she's a small dog")
+            return False
+        # "something for my hamster" after dog food: for someone else, another request
+        if any(stem(m.group(1)) not in earlier for m in _FOR_WHOM.finditer(fold(text))):
             return False
         return not any(
             vocabulary.names_a_kind(w) or (vocabulary.names_a_category(w) and stem(w) not in earlier) for w in named

@@ -232,7 +232,7 @@ class Lexicon:
         reading.compare = bool(text.take(ph.COMPARE))
         reading.details = bool(text.take(ph.DETAILS))
         reading.about = bool(text.take(ph.ABOUT))
-        if found := text.take(ph.PRICED_ONE):
+        if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
             reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
             reading.priced_said = text.original_of(*found[0].span())
         reading.cheaper = bool(text.take(ph.CHEAPER))
