@@ -356,6 +356,9 @@ def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(te
         ("Veldkeuken Wet Cat Food Pouches — Chunks in Gravy, 85 g", "pouches"),
         ("Lumio Glass Electric Kettle with Temperature Control", "kettle"),
         ("Vault Portable Hard Drive 4TB", "drive"),
+        ("Sony Headphones WH-1000XM5", "headphones"),  # a model code is no kind of thing
+        ("Netgear Router AX-3000", "router"),
+        ("Inkleaf Paper 6 Waterproof E-reader", "reader"),
         ("2000", None),
     ],
 )

@@ -185,10 +185,11 @@ _MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch",
 
 def name_kind(name: str) -> str | None:
     """The word a product name names its thing with, as written: its last word before what it
-    comes with or is for, an amount aside ("Stahlberg Classic Chef's Knife 20 cm" -> "Knife",
+    comes with or is for, an amount or a model code aside ("Stahlberg Classic Chef's Knife 20 cm" -> "Knife",
     "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly Hamster Home, 80 cm" -> "Home")."""
     own = _NAME_END.split(name, maxsplit=1)[0].split()
-    while own and all(w in _MEASURE_WORDS or any(ch.isdigit() for ch in w) for w in words(own[-1])):
+    # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
+    while own and (any(ch.isdigit() for ch in own[-1]) or all(w in _MEASURE_WORDS for w in words(own[-1]))):
         own.pop()
     return own[-1] if own else None
 
