@@ -418,3 +418,14 @@ async def test_a_word_of_another_language_names_the_kind_its_synonym_names(garde
     vocabulary = await garden_shop.search.vocabulary()
     assert vocabulary.names_a_kind("rosenschere") and vocabulary.names_a_kind("handschuhe")
     assert not vocabulary.names_a_kind("gute") and not vocabulary.names_a_kind("dornenfest")
+
+
+def test_a_names_last_word_is_a_kind_when_it_mostly_ends_names_and_a_category_head_always():
+    from shopagent.domain.query_words import kind_words
+
+    name_kinds = {"Roll Neck": 1, "Knife": 6, "Bike Light": 1, "E-reader": 2}
+    titles = {"neck": 5, "knife": 6, "light": 7, "reader": 2, "food": 9, "dog": 9}
+    kinds, category_words = kind_words(name_kinds, ["Dog food", "Jackets & Coats"], titles)
+    assert {"knife", "reader", "food", "jackets", "coats"} <= kinds
+    assert not {"neck", "light", "dog"} & kinds  # they mostly say something of other things
+    assert {"dog", "food", "jackets", "coats"} <= category_words

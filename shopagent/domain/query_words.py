@@ -4,7 +4,7 @@ which words before another say which kind of it (its modifiers)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from itertools import pairwise
 
 from shopagent.domain.options import fold
@@ -253,3 +253,26 @@ def category_heads(category: str) -> frozenset[str]:
 def names_a_category(word: str, heads: Set[str]) -> bool:
     """Whether `word` is one of a category's `category_heads` (maybe in the plural)."""
     return any(_same_word(word, head) for head in heads)
+
+
+def kind_words(
+    name_kinds: Mapping[str, int], categories: Iterable[str], titles: Mapping[str, int]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The words a catalog names its kinds of thing with, and every word of its categories.
+
+    `name_kinds`: each name's `name_kind` as written, with the number of products named so;
+    `titles`: how many products' names, categories, brands or materials use each folded word.
+    A name's last word counts when it ends at least half the names that use it ("knife", "lead");
+    one that mostly says something of other things ("Roll Neck" beside five V-neck jumpers,
+    "Bike Light" beside light jackets) does not. A category's heads always count."""
+    found: set[str] = set()
+    category_words: set[str] = set()
+    for category in categories:
+        found |= category_heads(category)
+        category_words.update(words(category))
+    ends: dict[str, int] = {}
+    for kind, count in name_kinds.items():
+        if written := words(kind):
+            ends[written[-1]] = ends.get(written[-1], 0) + count
+    found |= {word for word, count in ends.items() if 2 * count >= titles.get(word, count)}
+    return frozenset(found), frozenset(category_words)

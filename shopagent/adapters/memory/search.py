@@ -24,7 +24,7 @@ from shopagent.adapters.memory.words import stem, term_stem, words_of
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.catalog import Product, Variation
 from shopagent.domain.options import option_folded
-from shopagent.domain.query_words import category_heads, name_head
+from shopagent.domain.query_words import kind_words, name_kind
 from shopagent.domain.search import SearchFilters, SpecFilter
 from shopagent.domain.text import CatalogWords, lexical_fields, with_compounds, words
 
@@ -76,22 +76,22 @@ class MemorySearchIndex:
         titles: Counter[str] = Counter()
         wanted = {p: " ".join(stem(w) for w in p.split()) for p in phrases}
         named: set[str] = set()
-        kinds: set[str] = set()
+        name_kinds: Counter[str] = Counter()
         categories: set[str] = set()
         for product_id in self._chunks.stored():
             product = self._catalog.products[product_id]
-            kinds.update(category_heads(product.category))
-            categories.update(words(product.category))
-            if (head := name_head(product.name)) is not None:
-                kinds.add(head)
+            categories.add(product.category)
+            if (kind := name_kind(product.name)) is not None:
+                name_kinds[kind] += 1
             fields = lexical_fields(product)
             title = set(words(f"{fields.primary} {fields.secondary}"))
             titles.update(title)
             known.update(title | set(words(fields.body)))
             primary = f" {' '.join(stem(w) for w in words(fields.primary))} "
             named.update(p for p, stems in wanted.items() if f" {stems} " in primary)
+        kinds, category_words = kind_words(name_kinds, categories, titles)
         count = len(self._chunks.stored())
-        return CatalogWords(dict(known), dict(titles), count, frozenset(named), frozenset(kinds), frozenset(categories))
+        return CatalogWords(dict(known), dict(titles), count, frozenset(named), kinds, category_words)
 
     async def refresh(self) -> None:
         """Nothing is kept between searches."""

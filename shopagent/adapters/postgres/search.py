@@ -48,13 +48,13 @@ from shopagent.adapters.postgres.search_sql import (
     TEXT_CONFIG_NAME,
     TITLE_PHRASES,
     VOCABULARY,
-    catalog_kinds,
     filter_args,
     filters_clause,
     lexical_sql,
 )
 from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.indexing import MODEL_ID
+from shopagent.domain.query_words import kind_words
 from shopagent.domain.search import SearchFilters
 from shopagent.domain.text import CatalogWords
 
@@ -161,7 +161,10 @@ class PostgresSearchIndex:
             products = await conn.fetchval("SELECT count(*) FROM product_index WHERE words IS NOT NULL")
             asked = [p for p in phrases if _titles_have(p.split(), titles)]
             named = await conn.fetch(TITLE_PHRASES, self._config, asked, [_phrase_query(p) for p in asked])
-            kinds, categories = catalog_kinds((r["title"], r["category"]) for r in await conn.fetch(KINDS))
+            rows = await conn.fetch(KINDS)
+        kinds, categories = kind_words(
+            {r["title"]: r["n"] for r in rows if not r["category"]}, [r["title"] for r in rows if r["category"]], titles
+        )
         found = {r["word"]: r["ndoc"] for r in known}
         return CatalogWords(found, titles, products, frozenset(r[0] for r in named), kinds, categories)
 

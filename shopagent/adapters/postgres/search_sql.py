@@ -6,11 +6,8 @@ value reaches these statements as a parameter; only their shape varies with the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-from shopagent.domain.query_words import category_heads
 from shopagent.domain.search import SearchFilters
-from shopagent.domain.text import words
 
 TEXT_CONFIG_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -243,25 +240,11 @@ WHERE EXISTS (SELECT 1 FROM product_index i WHERE i.document @@ to_tsquery($1::r
 # by the indexer), and the categories: a few thousand rows at most, from which `catalog_kinds` takes
 # the kind words.
 KINDS = """
-SELECT DISTINCT kind AS title, false AS category FROM product_index WHERE words IS NOT NULL AND kind IS NOT NULL
+SELECT kind AS title, count(*) AS n, false AS category FROM product_index
+WHERE words IS NOT NULL AND kind IS NOT NULL GROUP BY kind
 UNION ALL
-SELECT DISTINCT p.category, true FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
+SELECT DISTINCT p.category, 0, true FROM product p JOIN product_index i ON i.product_id = p.id WHERE i.words IS NOT NULL
 """
-
-
-def catalog_kinds(rows: Iterable[tuple[str | None, bool]]) -> tuple[frozenset[str], frozenset[str]]:
-    """The kind words of `KINDS`' rows (a category's heads, a name's last word, its last part),
-    and every word of the categories."""
-    found: set[str] = set()
-    categories: set[str] = set()
-    for written_title, is_category in rows:
-        title = written_title or ""
-        if is_category:
-            found |= category_heads(title)
-            categories.update(words(title))
-        elif written := words(title):
-            found.add(written[-1])
-    return frozenset(found), frozenset(categories)
 
 
 VOCABULARY = """
