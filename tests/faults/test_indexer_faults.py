@@ -88,10 +88,23 @@ async def holding_mid_backlog(pg, indexer, fewest: int, most: int) -> list[int] 
     return held if len(held) > CLAIM_BATCH and fewest <= left <= most else None
 
 
+async def settled(pg, indexer) -> bool:
+    """Whether none of a stopped process's database sessions still runs a statement it sent
+    before it stopped (a COMMIT of finished events may be on its way): each waits for it, or is idle."""
+    rows = await pg.fetch(
+        "SELECT state, wait_event FROM pg_stat_activity WHERE application_name LIKE $1",
+        f"shopagent/%/{indexer.process.pid}",
+    )
+    return all(r["state"] != "active" or r["wait_event"] in ("ClientRead", "ClientWrite") for r in rows)
+
+
 async def frozen_holding(pg, indexer, fewest: int, most: int) -> list[int] | None:
-    """`holding_mid_backlog`, read with `indexer` stopped (SIGSTOP); it is let go on (SIGCONT)
+    """`holding_mid_backlog`, read with `indexer` stopped (SIGSTOP) and its statements in flight
+    landed (twice settled: a statement just received wakes its session); it is let go on (SIGCONT)
     when it holds no such events yet."""
     indexer.signal(signal.SIGSTOP)
+    for _ in range(2):
+        await eventually(partial(settled, pg, indexer), timeout=10, interval=0.01)
     held = await holding_mid_backlog(pg, indexer, fewest, most)
     if held is None:
         indexer.signal(signal.SIGCONT)
