@@ -280,3 +280,22 @@ def test_the_last_with_a_courtesy_word_after_it_is_the_last_product_shown(text, 
     from tests.test_concierge_facts import SHOP
 
     assert SHOP.read(text).refs == refs
+
+
+@pytest.mark.parametrize(
+    ("text", "one", "all_"),
+    [
+        ("vous l'avez en noir ?", True, False),  # French object pronouns stand for the product
+        ("tu la fais en 38 ?", True, False),
+        ("est-ce qu'on peut la mettre au lave-vaisselle ?", True, False),
+        ("vous les avez en noir ?", False, True),
+        ("je cherche la robe rouge", False, False),  # an article before a noun
+        ("je prends l'avion avec mon chat", False, False),
+        ("vous avez des bottes ?", False, False),
+    ],
+)
+def test_a_french_object_pronoun_points_at_what_was_shown(text, one, all_):
+    from tests.test_concierge_facts import SHOP
+
+    reading = SHOP.read(text)
+    assert (reading.points_at_one, reading.points_at_all) == (one, all_)

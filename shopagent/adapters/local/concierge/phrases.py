@@ -368,9 +368,16 @@ BUY = re.compile(
     r"link|checkout|warenkorb|bestellen|kaufen|ich nehme|panier|commander|acheter|je (?:le|la|les) prends)\b"
 )
 # Words pointing back at what was shown: one product, or all of them.
+# French verbs an object pronoun stands before ("vous l'avez", "tu la fais", "on peut les laver")
+_FRENCH_VERBS = (
+    "avez|as|a|faites|fais|fait|laver|mettre|porter|trouve|trouvez|prends|prend|livrez|recommandez|conseillez|garder"
+)
 POINTS_AT_ONE = re.compile(
     r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
     r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
+    # "vous l'avez en noir ?", "tu la fais en 38 ?", "on peut le laver ?": French object pronouns
+    r"|\bl'(?=(?:avez|as|a|ai|auriez|aurez|existe|faites|fait|trouve|trouvez|recommandez|conseillez)\b)"
+    rf"|\b(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+(?:le|la)\s+(?=(?:{_FRENCH_VERBS})\b)"
     # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
     r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
     r"(?:der|die|das)\b"
@@ -380,7 +387,9 @@ POINTS_AT_ALL = re.compile(
     # "which one would you say is easier?", "which is better for a beginner?" (not "which sizes …")
     r"which ones?|which (?=(?:is|are|would|should|do|does|has|have)\b)|"
     r"welche[rsn]? (?=(?:ist|sind|hat|haben|w(?:a|ae)re|w(?:u|ue)rden?)\b)|"
-    r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle)\b"
+    r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle|"
+    # "vous les avez en noir ?", "on peut les laver ?"
+    rf"(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+les\s+(?=(?:{_FRENCH_VERBS})\b))"
 )
 # What a question about a product asks for (its answer is in the product's data).
 ASKS_ABOUT = re.compile(
