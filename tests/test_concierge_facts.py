@@ -321,17 +321,15 @@ QUESTIONS_SET = Path(__file__).parent / "data" / "questions" / "conversations.js
 TUNE_FACTS_FLOOR = 28  # of 50 tune info turns with judged facts: 30 measured 2026-12-03 (the bench, 34 of 49)
 
 
-async def test_the_judged_questions_about_shown_products(sample_shop, kitchen_shop, electronics_shop, pets_shop):
-    """The tune half of 28 conversations about products shown, written by someone who saw only the
-    shops' menus and judged against the catalogs (the held-out half, never looked at while tuning,
-    is measured by bench/assistant_quality.py --split heldout)."""
+async def _tune_half(path: Path, shops: dict):
+    """The judged conversations of `path`'s tune half, each through the chat API with the offline
+    assistant, checked turn by turn (tests/conversation_set.py); their grounding and honesty asserted."""
     from tests.conversation_set import Report, load_conversations
     from tests.conversation_set import run_conversation as run_judged
     from tests.test_concierge_chat import _message, chat_with
 
-    shops = {"clothing": sample_shop, "kitchen": kitchen_shop, "electronics": electronics_shop, "pets": pets_shop}
-    reports = {"tune": Report()}
-    for conversation in [c for c in load_conversations(QUESTIONS_SET) if c["split"] == "tune"]:
+    report = Report()
+    for conversation in [c for c in load_conversations(path) if c["split"] == "tune"]:
         async with chat_with(shops[conversation["shop"]]) as shopper:
             customer = shopper()
 
@@ -339,15 +337,21 @@ async def test_the_judged_questions_about_shown_products(sample_shop, kitchen_sh
                 turn = await customer.say(text)
                 return customer.conversation_id, turn.answer, [_message(m) for m in turn.messages]
 
-            reports[conversation["split"]].outcomes += await run_judged(conversation, say, customer.catalog)
-    stated = {}
-    for split, report in reports.items():
-        facts = [o.facts_ok for o in report.outcomes if o.facts_ok is not None]
-        stated[split] = sum(facts)
-        print(f"{split}: {report.passed} of {len(report.outcomes)} turns pass; facts {sum(facts)}/{len(facts)}")
-        assert all(o.grounded for o in report.outcomes), split
-        assert not any(o.wrong_not_carried for o in report.outcomes), split
-    assert stated["tune"] >= TUNE_FACTS_FLOOR, stated
+            report.outcomes += await run_judged(conversation, say, customer.catalog)
+    assert all(o.grounded for o in report.outcomes)
+    assert not any(o.wrong_not_carried for o in report.outcomes)
+    return report
+
+
+async def test_the_judged_questions_about_shown_products(sample_shop, kitchen_shop, electronics_shop, pets_shop):
+    """The tune half of 28 conversations about products shown, written by someone who saw only the
+    shops' menus and judged against the catalogs (the held-out half, never looked at while tuning,
+    is measured by bench/assistant_quality.py --split heldout)."""
+    shops = {"clothing": sample_shop, "kitchen": kitchen_shop, "electronics": electronics_shop, "pets": pets_shop}
+    report = await _tune_half(QUESTIONS_SET, shops)
+    facts = [o.facts_ok for o in report.outcomes if o.facts_ok is not None]
+    print(f"tune: {report.passed} of {len(report.outcomes)} turns pass; facts {sum(facts)}/{len(facts)}")
+    assert sum(facts) >= TUNE_FACTS_FLOOR, sum(facts)
 
 
 SECOND_SET = Path(__file__).parent / "data" / "questions_2" / "conversations.jsonl"
@@ -360,28 +364,13 @@ async def test_the_second_blind_set_of_conversations(
     """The tune half of 40 conversations in five trades, written from the shops' menus only and
     judged from the catalogs (tests/data/questions_2); its held-out half is measured by
     bench/assistant_quality.py --split heldout."""
-    from tests.conversation_set import Report, load_conversations
-    from tests.conversation_set import run_conversation as run_judged
-    from tests.test_concierge_chat import _message, chat_with
-
     shops = {"clothing": sample_shop, "kitchen": kitchen_shop, "electronics": electronics_shop,
              "pets": pets_shop, "garden": garden_shop}  # fmt: skip
-    report = Report()
-    for conversation in [c for c in load_conversations(SECOND_SET) if c["split"] == "tune"]:
-        async with chat_with(shops[conversation["shop"]]) as shopper:
-            customer = shopper()
-
-            async def say(_, text, customer=customer):
-                turn = await customer.say(text)
-                return customer.conversation_id, turn.answer, [_message(m) for m in turn.messages]
-
-            report.outcomes += await run_judged(conversation, say, customer.catalog)
+    report = await _tune_half(SECOND_SET, shops)
     earlier = [o.earlier_ok for o in report.outcomes if o.earlier_ok is not None]
     print(
         f"tune: {report.passed} of {len(report.outcomes)} turns pass; right earlier item {sum(earlier)}/{len(earlier)}"
     )
-    assert all(o.grounded for o in report.outcomes)
-    assert not any(o.wrong_not_carried for o in report.outcomes)
     passed_floor, earlier_floor = SECOND_SET_FLOORS
     assert report.passed >= passed_floor and sum(earlier) >= earlier_floor, (report.passed, sum(earlier))
 
