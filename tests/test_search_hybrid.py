@@ -341,3 +341,43 @@ async def test_a_sold_out_product_stays_findable_by_a_query_naming_it(services):
     # Sold out, it does not hide the available boots a query for them finds.
     boots = [p.slug for p in (await services.search.search(SearchRequest(query="light boot", limit=5))).products]
     assert "light-scarf" not in boots, boots
+
+
+TOOLS = [
+    product_input("hand-trowel", name="Steel Hand Trowel", category="Hand tools",
+                  description="A hand trowel for planting out.", variations=[v("green", "M")]),
+    product_input("hand-fork", name="Steel Hand Fork", category="Hand tools",
+                  description="A hand fork for weeding.", variations=[v("green", "M")]),
+    product_input("hand-weeder", name="Steel Hand Weeder", category="Hand tools",
+                  description="A hand weeder for paths.", variations=[v("green", "M")]),
+    product_input("ratchet-secateurs", name="Ratchet Secateurs", category="Pruning",
+                  description="Cut thick stems in stages.", variations=[v("red", "M")]),
+]  # fmt: skip
+
+
+@pytest.fixture(params=["memory", "postgres"])
+def tools_opener(request):
+    """Synchronously: the database fixture is asked for only on PostgreSQL."""
+    if request.param == "memory":
+        return contextlib.nullcontext()
+    return contextlib.asynccontextmanager(_opened)(request.getfixturevalue("database"), TOOLS)
+
+
+async def _opened(database: str, catalog):
+    cm, services = await open_shop(database, catalog)
+    try:
+        yield services
+    finally:
+        await cm.__aexit__(None, None, None)
+
+
+async def test_the_full_text_leg_weighs_rare_words_and_how_many_of_them_a_product_has(tools_opener):
+    """For "secateurs for weak hands", "hand" is in three names and categories, "secateurs" in one
+    name. PostgreSQL's ts_rank counts a word twice in a name and category above a word once in a
+    name, whatever their rarity; the leg's order weighs the rarer word."""
+    async with tools_opener as services:
+        shop = services or await open_twin_shop(TOOLS)
+        assert (await slugs(shop, "secateurs for weak hands", LEXICAL_ONLY))[0] == "ratchet-secateurs"
+        assert (await slugs(shop, "secateurs for weak hands"))[0] == "ratchet-secateurs"
+        # A word in the text of one product alone is still no match for one that names the thing.
+        assert (await slugs(shop, "hand trowel for paths", LEXICAL_ONLY))[0] == "hand-trowel"

@@ -260,6 +260,16 @@ class Vocabulary:
                 return tuple(" ".join(group) for group in groups)
         return rarest
 
+    def rarity(self, word: str) -> float:
+        """How rare a (folded) word is among the indexed products: the inverse document frequency
+        of the BM25 family, log(1 + (N - n + 0.5) / (n + 0.5)), for n the products using it or
+        its singular or plural (at least one: a word no product uses is as rare as the rarest).
+        "brambles" in 2 of 90 products weighs 3.6, "garden" in 40 weighs 0.8."""
+        total = max(self.products, 1)
+        used = max((self.known.get(form, 0) for form in _forms(word)), default=0)
+        used = min(max(used, 1), total)
+        return math.log(1.0 + (total - used + 0.5) / (used + 0.5))
+
     def uses(self, word: str) -> bool:
         """Whether any product's text uses a (folded) word, maybe in the plural."""
         return word in self.known or _plural_of(word, self.known)
