@@ -603,3 +603,63 @@ async def test_any_sequence_of_messages_gets_an_answer_and_only_valid_tool_calls
                           and p.result.get("isError")]  # fmt: skip
                 assert not errors, (text, errors)
                 history += [ChatMessage.user(text), *new]
+
+
+async def test_a_kind_of_thing_asked_for_with_is_there_is_searched_though_a_word_names_one_shown(pets):
+    """ "is there a food for older dogs too" after "Joint Support Chews for Dogs": food is a kind of
+    thing the shop sells and none shown, so it is a request, though "dogs" is a word of a name shown;
+    "do i need to get a harness with it" asks for a harness for the product talked about."""
+    shopper = pets()
+    await shopper.say("my dog is 11 and getting stiff in his back legs, is there anything that helps")
+    food = await shopper.say("is there a food for older dogs too")
+    assert [c["name"] for c in food.calls] == [SEARCH] and "food" in food.search["query"], food.calls
+    detailed = await shopper.say("the first one, what is in it")
+    assert [c["name"] for c in detailed.calls] == [DETAILS], detailed.calls
+    brush = await shopper.say("do i need to get a brush with it")
+    assert brush.calls[0]["name"] == SEARCH and brush.search["query"].startswith("brush for"), brush.calls
+
+
+async def test_pointing_words_with_nothing_shown_do_not_stop_a_request(electronics):
+    """ "both usb c" in a first message points at nothing: a request, searched."""
+    shopper = electronics()
+    turn = await shopper.say("i need a charger that does my laptop and phone at the same time, both usb c")
+    assert [c["name"] for c in turn.calls] == [SEARCH] and "charger" in turn.search["query"], turn.calls
+    assert any("Charger" in n for n in turn.listed), turn.answer
+
+
+async def test_an_option_asked_by_its_name_or_as_a_size_is_answered_with_its_values(pets):
+    """ "what size is the bag" of food sold in 400 g and 2 kg bags: its "Bag size"; "what sizes does
+    it come in" asks no size S ("sizes" is no "size S")."""
+    shopper = pets()
+    await shopper.say("dry food for my kitten")
+    bag = await shopper.say("the first one, what size is the bag")
+    (looked,) = [c["arguments"]["productId"] for c in bag.calls if c["name"] == DETAILS]
+    details = next(r.result["structuredContent"] for r in bag.responses if r.name == DETAILS)
+    said = {v["options"]["Bag size"] for v in details["variations"] if v.get("options", {}).get("Bag size")}
+    assert said and all(s in bag.answer for s in said), (said, bag.answer)
+    sizes = await shopper.say("what sizes does it come in")
+    assert "not available in size S" not in sizes.answer, sizes.answer
+    assert [c["arguments"]["productId"] for c in sizes.calls if c["name"] == DETAILS] == [looked]
+
+
+async def test_the_one_called_by_the_words_of_its_name_is_looked_up(pets):
+    """ "the memory foam one" after joint chews: the product whose name has both words, looked up and
+    asked about, not the product talked about before."""
+    shopper = pets()
+    await shopper.say("my dog is 11 and getting stiff in his back legs, is there anything that helps")
+    await shopper.say("the first one, how many a day")
+    bed = await shopper.say("also thinking of a bed, what sizes does the memory foam one come in")
+    names = [r.result["structuredContent"]["name"] for r in bed.responses if r.name == DETAILS]
+    assert any("Memory Foam" in n for n in names), names
+    assert bed.answer.startswith("Vondel Orthopaedic Memory Foam Dog Bed"), bed.answer
+
+
+async def test_the_trade_words_anc_and_magsafe_find_what_the_catalog_calls_otherwise(electronics):
+    shopper = electronics()
+    await shopper.say("case for iphone 15")
+    magsafe = await shopper.say("anything with magsafe")
+    assert "doesn't seem to carry" not in magsafe.answer and any("Magnetic" in n for n in magsafe.listed), (
+        magsafe.answer
+    )
+    anc = await electronics().say("headphones with anc")
+    assert anc.listed and "Noise-Cancelling" in anc.listed[0], anc.answer

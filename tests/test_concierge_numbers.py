@@ -92,7 +92,15 @@ def test_size_words_and_ranges(text, sizes):
 
 
 @pytest.mark.parametrize(
-    "text", ["a small speaker for the kitchen", "large print kindle", "un grand écran", "ein kleiner Lautsprecher"]
+    "text",
+    [
+        "a small speaker for the kitchen",
+        "large print kindle",
+        "un grand écran",
+        "ein kleiner Lautsprecher",
+        "what sizes does it come in",  # "size" + "s" is no size S
+        "which sizes do you have",
+    ],
 )
 def test_words_that_are_not_sizes(text):
     assert SHOP.read(text).sizes == [], text

@@ -57,7 +57,7 @@ _ENGLISH_EVERYDAY = {
     "silverware": "flatware", "crockery": "tableware",     # electronics
     "telly": "tv", "television": "tv", "cans": "headphones", "earphones": "earbuds", "ear buds": "earbuds",
     "in ear": "earbuds", "earpods": "earbuds", "headset": "headphones", "power brick": "charger", "mic": "microphone",
-    "mics": "microphones",
+    "mics": "microphones", "anc": "noise cancelling", "magsafe": "magnetic",
     "wall plug": "charger", "powerbank": "power bank",
     "battery pack": "power bank", "portable charger": "power bank", "charging lead": "charging cable",
     "charging cord": "charging cable", "dongle": "adapter",

@@ -24,6 +24,7 @@ from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, 
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
+    options_asked,
     size_guide,
     sizes_of,
 )
@@ -137,6 +138,9 @@ class FactFinder:
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
+        for d in found:  # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size"
+            if d not in sized and (options := options_asked(folded, d, sizes_asked=bool(ask.SIZES.search(folded)))):
+                specs[d["name"]] = [*specs.get(d["name"], []), *options]
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences

@@ -61,6 +61,12 @@ _ASKS_FOR_OTHERS = re.compile(
     r"\b(?:any|anything|something|some|ones|other|others|another|else|etwas|was anderes|andere\w*|"
     r"quelque chose|autres?|d'autres)\b"
 )
+# "is there a food for older dogs too?", "gibt es auch eine Leine?": a kind of thing asked for, when the
+# word after it names one the catalog sells and no product shown ("is there a lid?" asks of the pan)
+_IS_THERE = (
+    r"\b(?:is there|are there|gibt es|gibts|il y a|y a-t-il)(?: (?:also|too|auch|aussi))?"
+    r"(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
+)
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
@@ -250,11 +256,17 @@ class Planner:
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))
         folded = fold(text)
-        if new_subject and not (refs or by_name or _ASKED_OF_IT.search(folded) or COMES_WITH.search(folded)):
+        if new_subject and not (refs or _ASKED_OF_IT.search(folded) or COMES_WITH.search(folded)):
             # "any gloves that match?" after a scarf: gloves, a kind of thing not shown, asked for
-            # ("does it need any adapter?", "is there any case included?" ask of the one shown)
+            # ("does it need any adapter?", "is there any case included?" ask of the one shown), also
+            # where another word names a product shown ("is there a food for older dogs too?" after
+            # "Joint Support Chews for Dogs")
             unshown = [w for w in named if stem(w) not in words_of(shown)]
-            cued = [w for w in unshown if re.search(rf"{_ASKS_FOR_OTHERS.pattern}\s+{re.escape(w)}\b", folded)]
+            cued = [
+                w
+                for w in unshown
+                if re.search(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE})\s+{re.escape(w)}\b", folded)
+            ]
             if cued and not await self._names_no_kind(cued):
                 return None
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
@@ -319,6 +331,8 @@ class Planner:
         """Details or a comparison of shown products, or None when the message is not about them."""
         r = self._say_in
         shown = history.shown.products if history.shown else []
+        if not shown and not history.detailed and reading.request and reading.words:
+            return None  # "i need a charger for my laptop and phone, both usb c": nothing to point at, a request
         if reading.compare:
             positions = reading.refs or [1, 2]
             if len(shown) < 2:

@@ -138,11 +138,17 @@ def find_called(
 def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, Any]]:
     """The looked-up products that are what `called` says: made of it (a material: "the leather
     ones", in its material), or that thing (its name's last word: "the manure one" is a "… Horse
-    Manure", not a "Waterproof Jacket" for "the waterproof one")."""
+    Manure", not a "Waterproof Jacket" for "the waterproof one"), or named by all its words, when
+    they are several ("the memory foam one")."""
     wanted = {stem(w) for w in called}
     if set(called) <= MATERIALS:
         return [p for p in products if wanted <= {stem(w) for w in words(f"{p.get('name')} {p.get('material')}")}]
-    return [p for p in products if (head := name_head(str(p.get("name", "")))) and stem(head) in wanted]
+    # or whose name has all the words ("the memory foam one": an "Orthopaedic Memory Foam Dog Bed")
+    return [
+        p for p in products
+        if ((head := name_head(str(p.get("name", "")))) and stem(head) in wanted)
+        or (len(wanted) > 1 and wanted <= {stem(w) for w in words(str(p.get("name", "")))})
+    ]  # fmt: skip
 
 
 # "the first cage", "die zweite Jacke", "la deuxième veste": a position among the products of a kind.
@@ -197,7 +203,8 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
 # "habt ihr auch eine Hülle dafür?", "vous avez un étui pour la liseuse ?": a request for a thing.
 _ASKS_FOR = re.compile(
     r"\b(?:(?P<there>is there|are there|gibt es|il y a|y a-t-il)|do you (?:have|sell|do|carry|stock)|have you got|"
-    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)"
+    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez|"
+    r"do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich)"
     r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))? (?P<rest>[^?!.;]*)"
 )
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it

@@ -21,6 +21,30 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
     return [s for s in sizes if s and s.upper() != "ONE SIZE"]
 
 
+_AMOUNT = re.compile(r"\d")
+
+
+def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> list[str]:
+    """The options of a product's variations a (folded) question asks about, each with its values
+    in the catalog's order ("bag size 400 g, 2 kg"): those whose name it names ("what size is the
+    bag", "which volume"), or, asked about sizes (`sizes_asked`), those whose values are amounts
+    ("how big is it" of a 400 g and 2 kg bag). None for a product without options."""
+    values: dict[str, dict[str, None]] = {}
+    for v in d.get("variations", []):
+        for name, value in (v.get("options") or {}).items():
+            if str(value).strip():
+                values.setdefault(str(name), {})[str(value)] = None
+    asked = set(re.findall(r"[a-z0-9]+", question))
+    asked |= {w[:-1] for w in asked if w.endswith("s")}
+    found = []
+    for name, said in values.items():
+        named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
+        amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
+        if named or amounts:
+            found.append(f"{name.lower()} {', '.join(said)}")
+    return found
+
+
 def size_guide(d: dict[str, Any]) -> list[str]:
     """The sentences of its text that name two or more of its sizes ("S for dogs up to 10 kg, M
     10-25 kg, L over 25 kg"): what says which size to take."""

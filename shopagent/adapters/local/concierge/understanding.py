@@ -165,7 +165,7 @@ class Lexicon:
         shaped = {k: v for k, v in self.sizes.items() if k not in letters and k not in numbers}
         any_size = _alternatives(self.sizes)
         self._size_lists = re.compile(
-            rf"\b(?:{ph.SIZE_WORDS})\s*[:.]?\s*((?:{any_size})(?:{ph.SIZE_LISTS}(?:{any_size}))*)\b"
+            rf"\b(?:{ph.SIZE_WORDS})(?![a-z])\s*[:.]?\s*((?:{any_size})(?:{ph.SIZE_LISTS}(?:{any_size}))*)\b"
         )
         self._shaped = _alternation(shaped) if shaped else None
         self._numbers = (
