@@ -663,3 +663,32 @@ async def test_the_trade_words_anc_and_magsafe_find_what_the_catalog_calls_other
     )
     anc = await electronics().say("headphones with anc")
     assert anc.listed and "Noise-Cancelling" in anc.listed[0], anc.answer
+
+
+async def test_a_message_opening_on_a_thing_not_shown_finds_that_thing_and_asks_of_it(clothing):
+    """ "the belt, is it real leather" after a list without belts: the shop's belts are found and
+    the question asked of one, not of the product shown."""
+    shopper = clothing()
+    await shopper.say("warm wool scarf")
+    belt = await shopper.say("the belt, is it real leather")
+    looked = [r.result["structuredContent"]["name"] for r in belt.responses if r.name == DETAILS]
+    assert looked and all("Belt" in n for n in looked[-1:]), looked
+    assert "Belt" in belt.answer.splitlines()[0], belt.answer
+
+
+async def test_a_colour_asked_is_no_name_of_a_product_shown(clothing):
+    """ "in black?" after a list of jeans with "Ostrava Black Skinny Jeans" among them: the colour
+    asked of the list, not a question about the product whose name says black."""
+    shopper = clothing()
+    await shopper.say("womens jeans")
+    turn = await shopper.say("in black?")
+    assert [c["name"] for c in turn.calls] == [SEARCH], turn.calls
+    assert turn.search.get("filters", {}).get("colors") == ["black"], turn.search
+
+
+async def test_a_message_opening_with_and_on_a_kind_not_shown_asks_for_it_in_german_too(garden):
+    shopper = garden()
+    await shopper.say("herbs for my windowsill")
+    await shopper.say("the first one, are they plants or seeds")
+    feed = await shopper.say("und dünger, was geht für kräuter?")
+    assert [c["name"] for c in feed.calls][:1] == [SEARCH], feed.calls

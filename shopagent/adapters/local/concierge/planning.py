@@ -67,6 +67,8 @@ _IS_THERE = (
     r"\b(?:is there|are there|gibt es|gibts|il y a|y a-t-il)(?: (?:also|too|auch|aussi))?"
     r"(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 )
+# "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
+_AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
@@ -227,7 +229,11 @@ class Planner:
         if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
-        by_name, naming = named_products(text, shown, also=synonyms.values(), several=reading.compare)
+        # "in black?" after two jeans asks of them, not of the "Black Skinny Jeans" shown beside them
+        colours = {fold(c) for c in reading.colors}
+        naming_text = " ".join(w for w in text.split() if fold(w).strip("?!.,;:") not in colours)
+        also = [w for w in synonyms.values() if fold(w) not in colours]
+        by_name, naming = named_products(naming_text, shown, also=also, several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
@@ -256,19 +262,14 @@ class Planner:
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))
         folded = fold(text)
-        if new_subject and not (refs or _ASKED_OF_IT.search(folded) or COMES_WITH.search(folded)):
+        if not (refs or _ASKED_OF_IT.search(folded) or COMES_WITH.search(folded)) and await self._cued_kind(
+            folded, shown
+        ):
             # "any gloves that match?" after a scarf: gloves, a kind of thing not shown, asked for
             # ("does it need any adapter?", "is there any case included?" ask of the one shown), also
             # where another word names a product shown ("is there a food for older dogs too?" after
-            # "Joint Support Chews for Dogs")
-            unshown = [w for w in named if stem(w) not in words_of(shown)]
-            cued = [
-                w
-                for w in unshown
-                if re.search(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE})\s+{re.escape(w)}\b", folded)
-            ]
-            if cued and not await self._names_no_kind(cued):
-                return None
+            # "Joint Support Chews for Dogs"), and in the shopper's language ("und dünger, …?")
+            return None
         if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
             return None  # "do you have a cable to go with it?"
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
@@ -498,6 +499,23 @@ class Planner:
         if self._vocabulary is None:
             return {}
         return dict((await self._vocabulary()).terms(text).corrections)
+
+    async def _cued_kind(self, folded: str, shown: list[dict[str, Any]]) -> bool:
+        """Whether a word right after a word asking for something ("any", "is there a", a message's
+        opening "and") names a kind of thing the catalog sells and no product shown, as written or
+        in the catalog's words ("und dünger": fertiliser)."""
+        if self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        if not vocabulary.kinds:
+            return False
+        cue = rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN})\s+([^\W\d_]+)"
+        seen = words_of(shown)
+        for found in re.finditer(cue, folded):
+            readings = {found.group(1), *vocabulary.terms(found.group(1)).terms}
+            if any(vocabulary.names_a_kind(w) for w in readings) and not {stem(w) for w in readings} & seen:
+                return True
+        return False
 
     async def _catalog_words(self, found: list[str]) -> list[str]:
         """Those of the words the catalog uses for its products (all of them while the catalog

@@ -97,7 +97,10 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
 
 
 # "is the manure one smelly?", "the leather ones, can you wash them": a product called by what it is.
-_THE_X_ONE = re.compile(r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b")
+# "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
+_THE_X_ONE = re.compile(
+    r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|^\W*(?:(?:and|ok|so) )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\s*,"
+)
 
 
 def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
@@ -107,7 +110,7 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
     found = _THE_X_ONE.search(fold(text))
     if found is None:
         return []
-    called = [w for w in words(found.group(1)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
+    called = [w for w in words(found.group(1) or found.group(2)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
     if not called or not set(called) <= set(named) - _NOT_A_THING - _SAYS_WHICH:
         return []
     return [] if {stem(w) for w in called} & words_of(shown) else called

@@ -22,6 +22,7 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
 
 
 _AMOUNT = re.compile(r"\d")
+_WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\b")
 
 
 def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> list[str]:
@@ -34,7 +35,9 @@ def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> lis
         for name, value in (v.get("options") or {}).items():
             if str(value).strip():
                 values.setdefault(str(name), {})[str(value)] = None
-    asked = set(re.findall(r"[a-z0-9]+", question))
+    # named by a question for it ("what size is the bag", "which flavours"), not in passing ("will the 4 kg bag last?")
+    asks_which = _WHICH.search(question) is not None
+    asked = set(re.findall(r"[a-z0-9]+", question)) if asks_which else set()
     asked |= {w[:-1] for w in asked if w.endswith("s")}
     found = []
     for name, said in values.items():
