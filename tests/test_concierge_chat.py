@@ -692,3 +692,13 @@ async def test_a_message_opening_with_and_on_a_kind_not_shown_asks_for_it_in_ger
     await shopper.say("the first one, are they plants or seeds")
     feed = await shopper.say("und dünger, was geht für kräuter?")
     assert [c["name"] for c in feed.calls][:1] == [SEARCH], feed.calls
+
+
+async def test_a_situation_told_after_a_list_is_a_request_of_its_own(garden):
+    """ "my tomatoes keep splitting, what am I doing wrong" after gardening tools names no kind of
+    thing, yet it says more than a detail of the tools: a search of its own, not the tools refined."""
+    shopper = garden()
+    await shopper.say("my hands are wrecked after weeding all weekend")
+    tomatoes = await shopper.say("my tomatoes keep splitting what am i doing wrong")
+    query = tomatoes.search["query"]
+    assert "tomatoes" in query and "weeding" not in query, query

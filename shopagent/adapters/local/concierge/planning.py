@@ -81,6 +81,8 @@ _FOR_WHOM = re.compile(
 # "any that isn't chicken", "ohne Huhn", "sans poulet": words said of what it is not
 _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
+_TOLD_WORDS = 8  # ... as is one of these many words or more that says "my", "I", "we" (a situation told)
+_FIRST_PERSON = re.compile(r"\b(?:my|i|im|i'm|we|our|mein\w*|ich|wir|unser\w*|je|j|mon|ma|mes|nous|notre|nos)\b")
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
@@ -480,6 +482,9 @@ class Planner:
                 return False
             named = reading.words
         if not named or len(named) > _QUALIFYING_WORDS:
+            return False
+        # "my tomatoes keep splitting what am i doing wrong" after tools: a situation told, a request of its own
+        if len(words(text)) >= _TOLD_WORDS and _FIRST_PERSON.search(fold(text)):
             return False
         earlier = {stem(w) for w in words(str(shown.args.get("query", "")))}
         if all(stem(w) in earlier for w in named):  # nothing new said of it ("she's a small dog")
