@@ -368,6 +368,17 @@ def test_a_doubled_letter_written_once_is_that_word_however_common_another_one_i
     assert vocabulary.correct("sandles") == "sandals"  # no double: the common word one edit further
 
 
+def test_a_catalog_word_and_one_letter_more_is_another_word_not_a_misspelling():
+    # "gardena" (a brand of hose fittings) is not "garden" mistyped; a letter doubled, one left out or
+    # swapped still is a slip ("gaarden", "gardn", "graden").
+    titles = {"garden": 12, "hose": 4, "shoes": 7}
+    vocabulary = Vocabulary(dict(titles), titles, frozenset())
+    assert vocabulary.correct("gardena") is None
+    assert {w: vocabulary.correct(w) for w in ("gaarden", "gardn", "graden", "shoesx")} == {
+        "gaarden": "garden", "gardn": "garden", "graden": "garden", "shoesx": None
+    }  # fmt: skip
+
+
 def test_a_lone_letter_and_a_word_are_one_word_where_the_catalog_writes_them_so():
     from shopagent.domain.text import letter_compounds, lexical_fields
     from shopagent.domain.validation import validate_product

@@ -78,6 +78,8 @@ class Vocabulary:
         if not within:
             return self._misspelt_synonym(word, allowed)
         best, distance = min(within, key=lambda f: (f[1], -self._targets[f[0]], f[0]))
+        if _one_letter_on(word, best):  # "gardena" is a name of its own, not "garden" mistyped
+            return None
         # A much more common word one edit further is the likelier meaning ("sandles" is one
         # edit from a rare "handles", two from the category "sandals").
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]
@@ -445,6 +447,13 @@ def _plural_of(word: str, singulars: Container[str]) -> bool:
 _WORD_LETTERS = frozenset({"a", "i", "y", "o"})
 
 EMPTY_VOCABULARY = Vocabulary({}, {})
+
+
+def _one_letter_on(word: str, target: str) -> bool:
+    """Whether `word` is the whole of `target` and one letter more, not its last doubled
+    ("gardena" of "garden", "lina" of "lin"; not "shoess"): another word, mostly a name (a brand
+    the shop does not sell), which a slip of the finger seldom makes."""
+    return len(word) == len(target) + 1 and word.startswith(target) and word[-1] != target[-1]
 
 
 def _one_of_a_double(word: str, target: str) -> bool:
