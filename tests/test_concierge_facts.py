@@ -610,3 +610,18 @@ async def test_asked_whether_it_comes_smaller_or_bigger_the_sizes_it_comes_in_sa
 async def test_a_bigger_or_smaller_thing_asked_of_is_not_a_question_of_other_sizes(question):
     answer = " ".join(await FactFinder(ENGLISH).answer(question, [HARNESS], {}, str, lambda _: ""))
     assert "comes in S, M, L" not in answer, answer
+
+
+def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():
+    from shopagent.adapters.local.concierge.product_data import options_asked
+
+    food = {"variations": [{"options": {"Bag size": "400 g"}}, {"options": {"Bag size": "2 kg"}}]}
+    secateurs = {"variations": [{"options": {"Hand": "Right-handed"}}, {"options": {"Hand": "Left-handed"}}]}
+    trowel = {"variations": [{"options": {"Type": "Trowel"}}, {"options": {"Type": "Transplanter"}}]}
+    assert options_asked("what size is the bag", food, sizes_asked=True) == ["bag size 400 g, 2 kg"]
+    assert options_asked("how big is it", food, sizes_asked=True) == ["bag size 400 g, 2 kg"]
+    assert options_asked("how long will the 4 kg bag last", food, sizes_asked=False) == []
+    assert options_asked("which of these is best for small hands", secateurs, sizes_asked=False) == []
+    assert options_asked("what type of soil is it for", trowel, sizes_asked=False) == []
+    assert options_asked("which hand is it for", secateurs, sizes_asked=False) == ["hand Right-handed, Left-handed"]
+    assert options_asked("what size", {"variations": None}, sizes_asked=True) == []

@@ -3,7 +3,7 @@
 For an English catalog: regional and everyday words for common retail products (clothing,
 footwear, outdoor, kitchen, electronics, pets) and the German and French nouns for them, so a
 German shopper in an English shop is served on day one; `words/de.tsv` and `words/fr.tsv` add
-some 3,500 more German and French words, by trade and for what shoppers ask of a product (none
+some 4,500 more German and French words, by trade and for what shoppers ask of a product (none
 of them also an English shop word).
 A shop's own `[search.synonyms]` goes over this list, and a word the catalog's own names use is never replaced (see
 `Vocabulary`), so a shop that sells "trainers" keeps that word.

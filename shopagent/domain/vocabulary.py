@@ -31,8 +31,9 @@ class Vocabulary:
     those languages (nor a plural of a catalog word), it is at least four letters long and not
     a number, and a target lies within one edit (two from seven letters on), a swap of
     neighbours counting as one; ties go to the more common word, and so does a word one edit
-    further that is at least five times as common. So "stock" is never turned into "sock",
-    nor "mens" into "lens"; "snekers" still finds "sneakers".
+    further that is at least five times as common. A catalog word and one letter more is
+    another word, mostly a name ("gardena" is no "garden"). So "stock" is never turned into
+    "sock", nor "mens" into "lens"; "snekers" still finds "sneakers".
 
     A synonym (a shopper's word or phrase -> the catalog's) applies unless the catalog's names,
     categories, brands and materials use the shopper's word themselves, or a name or category
@@ -74,12 +75,11 @@ class Vocabulary:
         allowed = 1 if len(word) < 7 else 2
         reach = allowed + 1 if len(word) >= 6 else allowed
         found = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=reach, limit=16)
-        within = [(w, d) for w, d, _ in found if d <= allowed]
+        # "gardena" is a name of its own, not "garden" mistyped
+        within = [(w, d) for w, d, _ in found if d <= allowed and not _one_letter_on(word, w)]
         if not within:
             return self._misspelt_synonym(word, allowed)
         best, distance = min(within, key=lambda f: (f[1], -self._targets[f[0]], f[0]))
-        if _one_letter_on(word, best):  # "gardena" is a name of its own, not "garden" mistyped
-            return None
         # A much more common word one edit further is the likelier meaning ("sandles" is one
         # edit from a rare "handles", two from the category "sandals").
         common = [w for w, d, _ in found if d == distance + 1 and self._targets[w] >= 5 * self._targets[best]]

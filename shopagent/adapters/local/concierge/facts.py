@@ -138,18 +138,21 @@ class FactFinder:
             return [await self._difference(question, d) for d in found]
         sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
-        for d in found:  # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size"
-            if d not in sized and (options := options_asked(folded, d, sizes_asked=bool(ask.SIZES.search(folded)))):
-                specs[d["name"]] = [*specs.get(d["name"], []), *options]
+        sizes_asked = bool(ask.SIZES.search(folded))
+        # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
+        optioned = {
+            d["name"]: o for d in found if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked))
+        }
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
             # of its text about the question: "washable: yes. The cover washes at 30 °C."
             told = []
+            facts = [*optioned.get(d["name"], []), *specs.get(d["name"], [])]
             if d in sized:
                 told.append(r.comes_in.format(name=d["name"], sizes=", ".join(sizes_of(d))))
-            elif d["name"] in specs:
-                told.append(r.spec.format(name=d["name"], facts=", ".join(specs[d["name"]])))
+            elif facts:
+                told.append(r.spec.format(name=d["name"], facts=", ".join(facts)))
             elif sized or specs:
                 continue  # the others' facts answer it; this one's are not about the question
             sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)

@@ -71,7 +71,7 @@ IN_STOCK = re.compile(
     r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
-SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointure|in gr(?:o|oe)sse"
+SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointures?|in gr(?:o|oe)sse"
 # Words for letter sizes; those "alone" are read anywhere, the "cued" ones only after a word
 # for size ("size large", "in small"), as "a small speaker" describes the speaker.
 SIZE_NAMES_ALONE = {

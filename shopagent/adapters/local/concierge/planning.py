@@ -27,6 +27,7 @@ from shopagent.adapters.local.concierge.memory import (
     search_call,
     store_call,
 )
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
     ORDINAL_WORDS,
     another_thing,
@@ -69,6 +70,7 @@ _IS_THERE = (
 )
 # "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
 _AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
+_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN})(?=\s)")
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
@@ -81,8 +83,6 @@ _FOR_WHOM = re.compile(
 # "any that isn't chicken", "ohne Huhn", "sans poulet": words said of what it is not
 _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
-_TOLD_WORDS = 8  # ... as is one of these many words or more that says "my", "I", "we" (a situation told)
-_FIRST_PERSON = re.compile(r"\b(?:my|i|im|i'm|we|our|mein\w*|ich|wir|unser\w*|je|j|mon|ma|mes|nous|notre|nos)\b")
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
@@ -154,7 +154,11 @@ class Planner:
                 return say(r.greet.format(store=self._store))
             return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
         # "do you have a sharpener that would work for it?": another thing, for the one talked about.
-        if shown and (another := another_thing(reading, text, shown.products, history.detailed)):
+        if (
+            shown
+            and (another := another_thing(reading, text, shown.products, history.detailed))
+            and not await self._names_no_kind(another.words[-1:])  # "do i need a lot of it?" asks of it
+        ):
             return another.call(_filters_of(reading))
         if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:
             return asked
@@ -233,7 +237,9 @@ class Planner:
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
         # "in black?" after two jeans asks of them, not of the "Black Skinny Jeans" shown beside them
         colours = {fold(c) for c in reading.colors}
-        naming_text = " ".join(w for w in text.split() if fold(w).strip("?!.,;:") not in colours)
+        naming_text = fold(text)
+        for colour in colours:
+            naming_text = re.sub(rf"\b{re.escape(colour)}\b", " ", naming_text)
         also = [w for w in synonyms.values() if fold(w) not in colours]
         by_name, naming = named_products(naming_text, shown, also=also, several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
@@ -335,7 +341,9 @@ class Planner:
         r = self._say_in
         shown = history.shown.products if history.shown else []
         if not shown and not history.detailed and reading.request and reading.words:
-            return None  # "i need a charger for my laptop and phone, both usb c": nothing to point at, a request
+            # "i need a charger for my laptop and phone, both usb c", "compare the P27Q and the G24 for me":
+            # nothing shown to point at, a request
+            return None
         if reading.compare:
             positions = reading.refs or [1, 2]
             if len(shown) < 2:
@@ -483,9 +491,6 @@ class Planner:
             named = reading.words
         if not named or len(named) > _QUALIFYING_WORDS:
             return False
-        # "my tomatoes keep splitting what am i doing wrong" after tools: a situation told, a request of its own
-        if len(words(text)) >= _TOLD_WORDS and _FIRST_PERSON.search(fold(text)):
-            return False
         earlier = {stem(w) for w in words(str(shown.args.get("query", "")))}
         if all(stem(w) in earlier for w in named):  # nothing new said of it ("she's a small dog")
             return False
@@ -514,10 +519,11 @@ class Planner:
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return False
-        cue = rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN})\s+([^\W\d_]+)"
         seen = words_of(shown)
-        for found in re.finditer(cue, folded):
-            readings = {found.group(1), *vocabulary.terms(found.group(1)).terms}
+        # the two words after each cue, as "any other gloves", "is there a matching collar" have the thing second
+        after = {w for m in _CUE.finditer(folded) for w in words(folded[m.end() :])[:2] if w not in STOPWORDS}
+        for word in after - seen:
+            readings = {word, *vocabulary.terms(word).terms}
             if any(vocabulary.names_a_kind(w) for w in readings) and not {stem(w) for w in readings} & seen:
                 return True
         return False

@@ -22,23 +22,22 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
 
 
 _AMOUNT = re.compile(r"\d")
-_WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\b")
+# the word after one asking which: "what size", "which flavours", "welche Länge" (not "which of", "what type of")
+_WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\s+([a-z]+)\b(?!\s+of\b)")
 
 
 def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> list[str]:
     """The options of a product's variations a (folded) question asks about, each with its values
-    in the catalog's order ("bag size 400 g, 2 kg"): those whose name it names ("what size is the
-    bag", "which volume"), or, asked about sizes (`sizes_asked`), those whose values are amounts
-    ("how big is it" of a 400 g and 2 kg bag). None for a product without options."""
+    in the catalog's order ("bag size 400 g, 2 kg"): those named right after the word asking which
+    ("what size is the bag", "which flavours"; not "what type of soil", nor "which of these"), or,
+    asked about sizes (`sizes_asked`), those whose values are all amounts ("how big is it" of a
+    400 g and a 2 kg bag). Empty for a product without options."""
     values: dict[str, dict[str, None]] = {}
-    for v in d.get("variations", []):
+    for v in d.get("variations") or []:
         for name, value in (v.get("options") or {}).items():
             if str(value).strip():
                 values.setdefault(str(name), {})[str(value)] = None
-    # named by a question for it ("what size is the bag", "which flavours"), not in passing ("will the 4 kg bag last?")
-    asks_which = _WHICH.search(question) is not None
-    asked = set(re.findall(r"[a-z0-9]+", question)) if asks_which else set()
-    asked |= {w[:-1] for w in asked if w.endswith("s")}
+    asked = {w for m in _WHICH.finditer(question) for w in (m.group(1), m.group(1).removesuffix("s"))}
     found = []
     for name, said in values.items():
         named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
