@@ -6,6 +6,7 @@ fits comes first."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from functools import partial
 
@@ -83,8 +84,9 @@ def product(slug: str, name: str, category: str, description: str, colors: dict[
 async def indexed(embedded_pg, template_db, tmp_path_factory, products: list[dict]):
     path = tmp_path_factory.mktemp("shop") / "catalog.json"
     path.write_text(json.dumps(products))
-    async for services in _indexed_shop(embedded_pg, template_db, path):
-        yield services
+    async with contextlib.aclosing(_indexed_shop(embedded_pg, template_db, path)) as shops:
+        async for services in shops:
+            yield services
 
 
 async def in_black(embedded_pg, template_db, tmp_path_factory, items: list[tuple[str, str, str, str]]):

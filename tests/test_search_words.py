@@ -5,6 +5,7 @@ for a product of the kind asked for with the wrong qualifier, or one that only s
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import msgspec
@@ -266,7 +267,12 @@ CYCLING = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
+# Session-scoped like the shops of conftest.py: a shop's task group is a cancel scope of the test
+# runner's task, so shops must close in the reverse order they opened. Scoped to this module, it
+# closed while a session shop opened after it ("garden_shop", first asked for below) was still open:
+# "Attempted to exit a cancel scope that isn't the current task's current cancel scope", and every
+# later test of that worker failed.
+@pytest.fixture(scope="session")
 async def cycling_shop(embedded_pg, template_db, tmp_path_factory):
     products = []
     for item in CYCLING:
@@ -277,8 +283,9 @@ async def cycling_shop(embedded_pg, template_db, tmp_path_factory):
         })  # fmt: skip
     path = tmp_path_factory.mktemp("cycling") / "catalog.json"
     path.write_text(json.dumps(products))
-    async for services in _indexed_shop(embedded_pg, template_db, path):
-        yield services
+    async with contextlib.aclosing(_indexed_shop(embedded_pg, template_db, path)) as shops:
+        async for services in shops:
+            yield services
 
 
 async def grades(shop, query: str) -> dict[str, str]:
