@@ -29,7 +29,9 @@ from shopagent.adapters.local.concierge.memory import (
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
+    CUE_FILLER,
     ORDINAL_WORDS,
+    THERE_IS,
     another_thing,
     asks_for_another,
     at_position,
@@ -64,10 +66,7 @@ _ASKS_FOR_OTHERS = re.compile(
 )
 # "is there a food for older dogs too?", "gibt es auch eine Leine?": a kind of thing asked for, when the
 # word after it names one the catalog sells and no product shown ("is there a lid?" asks of the pan)
-_IS_THERE = (
-    r"\b(?:is there|are there|gibt es|gibts|il y a|y a-t-il)(?: (?:also|too|auch|aussi))?"
-    r"(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
-)
+_IS_THERE = rf"\b(?:{THERE_IS}|gibts){CUE_FILLER}"
 # "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
 _AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
 _CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN})(?=\s)")

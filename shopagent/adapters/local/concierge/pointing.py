@@ -204,11 +204,14 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
 
 # "do you have a sharpener that would work for it?", "is there a case that fits the first one?",
 # "habt ihr auch eine Hülle dafür?", "vous avez un étui pour la liseuse ?": a request for a thing.
+THERE_IS = r"is there|are there|gibt es|il y a|y a-t-il"  # "is there a …", "gibt es …", "il y a …"
+# the words between such a cue and the thing: "also", and an article ("is there also a …", "eine")
+CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 _ASKS_FOR = re.compile(
-    r"\b(?:(?P<there>is there|are there|gibt es|il y a|y a-t-il)|do you (?:have|sell|do|carry|stock)|have you got|"
+    rf"\b(?:(?P<there>{THERE_IS})|do you (?:have|sell|do|carry|stock)|have you got|"
     r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez|"
     r"do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich)"
-    r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))? (?P<rest>[^?!.;]*)"
+    rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
 )
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
 # asks of the product ("is there a monthly fee?", "is there a lid?").
