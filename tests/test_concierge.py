@@ -128,6 +128,10 @@ def test_an_ordinal_that_describes_is_not_a_reference():
     reading = KITCHENWARE.read("moving into my first flat, what basics do I need?")
     assert reading.refs == []
     assert "first" in reading.words and "flat" in reading.words
+    # the words of the request stay too, a possessive among them ("chef's" is read as "chef")
+    knife = KITCHENWARE.read("i want a decent chef's knife, my first proper one")
+    assert knife.refs == [] and knife.words[:3] == ["decent", "chef", "knife"], knife.words
+    assert knife.query.startswith("decent chef's knife"), knife.query
 
 
 @pytest.mark.parametrize(

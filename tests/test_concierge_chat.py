@@ -712,3 +712,14 @@ async def test_any_other_kind_of_thing_is_asked_for_and_a_quantity_asked_of_it_i
         turn = await lawn.say(text)
         looked = [(c["name"], c["arguments"].get("productId")) for c in turn.calls]
         assert {name for name, _ in looked} == {DETAILS} and (DETAILS, feed) in looked, (text, looked)
+
+
+async def test_a_thing_asked_of_the_shop_for_the_one_shown_is_searched_though_no_product_is_called_so(kitchen):
+    """ "do you have a sharpener that would work for it?" after a chef's knife asks the shop for a
+    sharpener, though the kitchen shop sells its sharpener as a "Whetstone": a search for one, the
+    knife not offered again, not the knife's details."""
+    shopper = kitchen()
+    await shopper.say("i want a decent chef's knife, budget around 100")
+    turn = await shopper.say("do you have a sharpener that would work for it")
+    assert turn.calls[0]["name"] == SEARCH and "sharpener" in turn.search["query"], turn.calls
+    assert turn.listed and "Whetstone" in turn.listed[0], turn.answer

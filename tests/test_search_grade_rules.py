@@ -436,6 +436,21 @@ def test_a_product_named_for_what_the_asked_thing_is_for(query, name, answer):
 
 
 @pytest.mark.parametrize(
+    ("query", "head", "name", "answer"),
+    [
+        # no word of the thing asked for in its name, only the word of what it is for
+        ("wall holder for hose", 1, "Flowline Hose Connector & Spray Gun Set", True),
+        ("lid for pan", 0, "Kochwerk Tri-Ply Saucepan with Lid", False),  # the thing is in its name
+        ("wall holder for hose", 1, "Flowline Hose Reel Wall Holder", False),  # its name names the thing
+    ],
+)
+def test_a_product_named_only_by_what_the_asked_thing_is_for(query, head, name, answer):
+    terms = tuple(query.split())
+    wanted = [n for n, t in enumerate(terms) if t != "for"]
+    assert for_another(terms, wanted, head, name, {name_head(name)}) is answer
+
+
+@pytest.mark.parametrize(
     ("terms", "head"),
     [
         (("navy", "blazer", "size", "l"), 1),  # a word for size is not the thing asked for

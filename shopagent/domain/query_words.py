@@ -211,8 +211,9 @@ def _same_word(a: str, b: str) -> bool:
 def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, heads: Set[str]) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
-    knife), or a word that only qualifies the head while other candidates' names (their
-    `name_head`s, `heads`) name the head itself ("dress shoes" -> a wrap dress beside the shoes,
+    knife) or has no word of the query but those of what it is for ("Hose Connector Set" for
+    "wall holder for hose"), or a word that only qualifies the head while other candidates' names
+    (their `name_head`s, `heads`) name the head itself ("dress shoes" -> a wrap dress beside the shoes,
     "shirt dress" -> a dress shirt). A head no name ends with ("cardigan oversized", "jeans high
     waist") may be a word about the thing, and the words before it rule nothing out."""
     if head is None:
@@ -224,6 +225,10 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
     if purpose is not None:  # up to the next qualifier: "bike for the shopping with a basket" is for shopping
         ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
         if any(_same_word(own, t) for t in terms[purpose + 1 : ends]):
+            return True
+        # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is for
+        titled = [n for n in wanted if any(_same_word(terms[n], w) for w in words(name))]
+        if titled and all(purpose < n < ends for n in titled):
             return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False

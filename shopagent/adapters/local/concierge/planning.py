@@ -156,7 +156,9 @@ class Planner:
         if (
             shown
             and (another := another_thing(reading, text, shown.products, history.detailed))
-            and not await self._names_no_kind(another.words[-1:])  # "do i need a lot of it?" asks of it
+            # "do i need a lot of it?" asks of it; "do you have a sharpener for it?" asks the shop for one,
+            # whether or not the catalog calls anything a sharpener
+            and (another.of_shop or not await self._names_no_kind(another.words[-1:]))
         ):
             return another.call(_filters_of(reading))
         if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:

@@ -208,8 +208,8 @@ THERE_IS = r"is there|are there|gibt es|il y a|y a-t-il"  # "is there a …", "g
 # the words between such a cue and the thing: "also", and an article ("is there also a …", "eine")
 CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 _ASKS_FOR = re.compile(
-    rf"\b(?:(?P<there>{THERE_IS})|do you (?:have|sell|do|carry|stock)|have you got|"
-    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez|"
+    rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do you (?:have|sell|do|carry|stock)|have you got|"
+    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)|"
     r"do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich)"
     rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
 )
@@ -249,9 +249,12 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         return None
     kind = name_kind(str(focus.get("name", "")))  # "Chef's Knife 20 cm" is a knife
     thing = " ".join(named)
+    of_shop = bool(found["shop"])
     if kind is None:
-        return AnotherThing(named, thing, int(focus["productId"]), thing)
-    return AnotherThing(named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}")
+        return AnotherThing(named, thing, int(focus["productId"]), thing, of_shop)
+    return AnotherThing(
+        named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop
+    )
 
 
 class AnotherThing(NamedTuple):
@@ -261,6 +264,7 @@ class AnotherThing(NamedTuple):
     search: str  # "sharpener for knife"
     about: int  # the product's id
     subject: str  # how the answer says it: "sharpener for the knife"
+    of_shop: bool  # asked of the shop ("do you have …"), not of the shopper's needs ("do i need …")
 
     def call(self, filters: dict[str, Any]) -> ModelReply:
         """The search for it within `filters`, said as asked ("socks for the boot"), the product itself not offered,

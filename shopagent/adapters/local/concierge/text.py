@@ -107,6 +107,7 @@ def without_name(question: str, name: set[str]) -> str:
 
 
 TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")  # a word of a message, "t-shirt" and "l'été" whole
+WORD = re.compile(r"[^\W_]+")  # a word within a token: "chef's" -> "chef", "s"
 
 
 def span_of(rest: str, query: str, original: str) -> str:
@@ -159,5 +160,5 @@ def describing(tokens: list[str]) -> tuple[list[str], str]:
         for before, t, after in zip(befores, tokens, afters, strict=True)
         if _describes(t) or (_letter(t) and after.isalpha() and _describes(after)) or _a_can(before, t, after)
     ]
-    folded = [fold(w) for t, can in kept for w in re.findall(r"[^\W_]+", t) if can or _describes(w)]
+    folded = [fold(w) for t, can in kept for w in WORD.findall(t) if can or _describes(w)]
     return folded, " ".join(t for t, _ in kept)

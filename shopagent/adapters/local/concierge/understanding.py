@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
-from shopagent.adapters.local.concierge.text import TOKEN, describing, span_of
+from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, span_of
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.options import fold
 
@@ -391,8 +391,12 @@ def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
     for pattern in (ph.REQUEST_FILLERS, ph.GREETING, ph.THANKS):
         text.take(pattern)
     wanted = set(reading.words)
-    tokens = [t for t in TOKEN.findall(text.remaining_original())
-              if fold(t) in wanted or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)]  # fmt: skip
+    # A token is kept by any of its words ("chef's" by "chef", as `describing` reads it).
+    tokens = [
+        t
+        for t in TOKEN.findall(text.remaining_original())
+        if wanted.intersection(map(fold, WORD.findall(t))) or any(o.fullmatch(fold(t)) for _, o in ph.ORDINALS)
+    ]
     return describing(tokens)
 
 
