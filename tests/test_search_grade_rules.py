@@ -19,6 +19,7 @@ from shopagent.domain.query_words import (
     head_word,
     kind_head,
     made_of,
+    modifiers,
     name_head,
     names_a_thing,
     only_a_part,
@@ -442,12 +443,14 @@ def test_a_product_named_for_what_the_asked_thing_is_for(query, name, answer):
         ("wall holder for hose", 1, "Flowline Hose Connector & Spray Gun Set", True),
         ("lid for pan", 0, "Kochwerk Tri-Ply Saucepan with Lid", False),  # the thing is in its name
         ("wall holder for hose", 1, "Flowline Hose Reel Wall Holder", False),  # its name names the thing
+        ("cage for hamster", 0, "Burrowly Hamster Home, 80 cm", False),  # no product is a hamster
     ],
 )
 def test_a_product_named_only_by_what_the_asked_thing_is_for(query, head, name, answer):
+    """Beside the shop's hoses (`heads`: what the candidates' names call their things)."""
     terms = tuple(query.split())
     wanted = [n for n, t in enumerate(terms) if t != "for"]
-    assert for_another(terms, wanted, head, name, {name_head(name)}) is answer
+    assert for_another(terms, wanted, head, name, {name_head(name), "hose"}) is answer
 
 
 @pytest.mark.parametrize(
@@ -592,6 +595,8 @@ DOG_THINGS = [
      "Small kibble for small dogs, with duck and oat."),
     ("wet-food", "Veldkeuken Wet Dog Food, Beef with Carrot", "Dog food",
      "Chunks of beef in gravy for dogs, in 400 g trays."),
+    ("sensitive-food", "Veldkeuken Sensitive Dog Food, Insect Protein", "Dog food",
+     "Gentle on delicate digestion: one insect protein for dogs with food intolerances."),
     ("treat-ball", "Pip & Paws Tough Rubber Treat Ball", "Toys",
      "Fill it with kibble or treats: it keeps a dog busy and chewing for hours while you are out."),
     ("launcher", "Pip & Paws Automatic Ball Launcher", "Toys",
@@ -618,8 +623,20 @@ async def test_a_word_saying_for_whom_a_category_is_does_not_make_its_products_t
     category_matched = partial(_category_matched, dog_shop.search)
 
     assert await category_matched("something to keep my dog busy while at work") == set()
-    assert await category_matched("dog food for a small breed") == {"adult-food", "small-food", "wet-food"}
+    foods = {"adult-food", "small-food", "wet-food", "sensitive-food"}
+    assert await category_matched("dog food for a small breed") == foods
     assert await category_matched("toys for a puppy") == {"treat-ball", "launcher"}
+
+
+@pytest.mark.anyio
+async def test_a_word_before_a_word_for_whom_does_not_make_another_kind_of_the_thing(dog_shop):
+    """ "sensitive stomach dog food": "dog" says which food, and "stomach" is no kind of dog that
+    the sensitive dog food's text would have to name; "first" or "spare" say no kind at all."""
+    search = dog_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request("sensitive stomach dog food", 5))).products]
+    assert found[0] == ("sensitive-food", "strong"), found
+    assert modifiers(("first", "aquarium"), [0, 1]) == {} and modifiers(("spare", "charger"), [0, 1]) == {}
+    assert modifiers(("motorbike", "helmet"), [0, 1]) == {1: 0}
 
 
 TEES = [

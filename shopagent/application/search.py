@@ -338,8 +338,13 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             or not query_words.only_a_part(query.terms[query.head], row.material)
         ),
         head_unknown=query.head_unknown,
+        # of the last of the words naming the kind: "dog" in "sensitive stomach dog food" says
+        # which food, and "stomach" is not a kind of dog; an amount before any of them says which
+        # one all the same ("20000mah power bank")
         modifier_missing=any(
-            n in query.modifiers and query.modifiers[n] not in row.body_terms | row.category_terms for n in of_kind
+            query.modifiers[n] not in row.body_terms | row.category_terms
+            for n in of_kind
+            if n in query.modifiers and (n + 1 not in of_kind or _has_digit(query.terms[query.modifiers[n]]))
         ),
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
@@ -352,6 +357,10 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         for_another=not head_in_category
         and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads),
     )
+
+
+def _has_digit(term: str) -> bool:
+    return any(ch.isdigit() for ch in term)
 
 
 _NEAR_VARIANT = 0.10  # a 24 cm skillet for "26cm", not a 40 l bag for "50 litre"

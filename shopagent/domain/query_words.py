@@ -26,7 +26,15 @@ PRAISE = frozenset({
     "good", "great", "nice", "best", "decent", "lovely", "pretty", "cute", "cool", "comfy", "comfortable",
     "cheap", "affordable", "quality", "proper", "simple", "basic", "gut", "gute", "guter", "gutes", "schon",
     "schone", "schoner", "bequem", "bequeme", "bequemen", "gunstig", "gunstige", "bon", "bonne", "bons",
-    "bonnes", "joli", "jolie", "confortable", "confortables",
+    "bonnes", "joli", "jolie", "confortable", "confortables", "guten", "beste", "besten", "bester", "bestes",
+})  # fmt: skip
+
+# Words before a thing that say which one of a series or what it replaces, not which kind it is:
+# "first aquarium", "spare charger", "birkenstock type sandals", "neue Jacke".
+NO_KIND = frozenset({
+    "first", "new", "spare", "extra", "another", "other", "type", "kind", "style", "sort",
+    "erste", "ersten", "erster", "erstes", "neue", "neuen", "neuer", "neues", "premier", "premiere", "nouveau",
+    "nouvelle", "nouvel",
 })  # fmt: skip
 
 
@@ -174,7 +182,7 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
     sandals", nor "mens" in "mens jacket")."""
     kept = set(wanted)
-    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE | AUDIENCE}
+    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE | AUDIENCE | NO_KIND}
 
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
@@ -211,11 +219,12 @@ def _same_word(a: str, b: str) -> bool:
 def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, heads: Set[str]) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
-    knife) or has no word of the query but those of what it is for ("Hose Connector Set" for
-    "wall holder for hose"), or a word that only qualifies the head while other candidates' names
-    (their `name_head`s, `heads`) name the head itself ("dress shoes" -> a wrap dress beside the shoes,
-    "shirt dress" -> a dress shirt). A head no name ends with ("cardigan oversized", "jeans high
-    waist") may be a word about the thing, and the words before it rule nothing out."""
+    knife) or has no word of the query but those of what it is for, a kind of thing sold ("Hose
+    Connector Set" for "wall holder for hose", beside hoses), or a word that only qualifies the
+    head while other candidates' names (their `name_head`s, `heads`) name the head itself ("dress
+    shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt). A head no name ends
+    with ("cardigan oversized", "jeans high waist") may be a word about the thing, and the words
+    before it rule nothing out."""
     if head is None:
         return False
     own = name_head(name)
@@ -226,9 +235,14 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
         ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
         if any(_same_word(own, t) for t in terms[purpose + 1 : ends]):
             return True
-        # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is for
+        # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
+        # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
         titled = [n for n in wanted if any(_same_word(terms[n], w) for w in words(name))]
-        if titled and all(purpose < n < ends for n in titled):
+        if (
+            titled
+            and all(purpose < n < ends for n in titled)
+            and any(_same_word(terms[n], other) for n in titled for other in heads)
+        ):
             return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
