@@ -228,8 +228,10 @@ class Planner:
             return None  # "any watering cans in stock?" after hoses: cans, in stock
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
-        # "et pour la deuxième, il y a des joints ?" asks of it; "what about the second one?" shows it
-        if reading.more or reading.similar or (reading.about and not (refs and reading.words)):
+        # "et pour la deuxième, il y a des joints ?" and "what about the headset, is it ok for smaller
+        # heads" ask of it; "what about the second one?" shows it, "what about a headset?" looks for one
+        pronoun = reading.points_at_one or reading.points_at_all
+        if reading.more or reading.similar or (reading.about and not ((refs or pronoun) and reading.words)):
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.

@@ -99,7 +99,8 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
 # "is the manure one smelly?", "the leather ones, can you wash them": a product called by what it is.
 # "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
 _THE_X_ONE = re.compile(
-    r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|^\W*(?:(?:and|ok|so) )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\s*,"
+    r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|"
+    r"^\W*(?:(?:and|ok|so) )?(?:(?:what|how) about )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\s*,"
 )
 
 
