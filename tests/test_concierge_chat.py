@@ -724,3 +724,19 @@ async def test_a_thing_asked_of_the_shop_for_the_one_shown_is_searched_though_no
     turn = await shopper.say("do you have a sharpener that would work for it")
     assert turn.calls[0]["name"] == SEARCH and "sharpener" in turn.search["query"], turn.calls
     assert turn.listed and "Whetstone" in turn.listed[0], turn.answer
+
+
+async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):
+    """ "the rubber one" after a list of toys with a sniffle mat on a rubber base: the shop's "Tough
+    Rubber Treat Ball" (named so) is meant; "the rope one" is the "Cotton Rope Tug", though "rope"
+    names no kind of thing; "the enamel one" after an "Enamelled … Dutch Oven" is that one."""
+    shopper = pets()
+    await shopper.say("toys for a dog that destroys everything in 5 minutes. staffie")
+    for text, meant in (("is the rubber one actually indestructible lol", "Rubber Treat Ball"),
+                        ("the rope one, what size", "Rope Tug")):  # fmt: skip
+        turn = await shopper.say(text)
+        assert meant in turn.answer.split(":")[0], (text, turn.answer)
+    cook = kitchen()
+    await cook.say("do you have a dutch oven?")
+    pot = await cook.say("the enamel one how big is it, would a normal loaf fit")
+    assert pot.answer.startswith("Ferro Enamelled Cast Iron Dutch Oven"), pot.answer

@@ -105,6 +105,27 @@ SPORT_WATCH = {
 }
 
 
+FRYING_PAN = {
+    "name": "Everyday Non-Stick Frying Pan",
+    "description": "An aluminium frying pan with a three-layer non-stick coating, for every hob including "
+    "induction. Dishwasher safe, although washing by hand extends the life of the coating.",
+    "variations": [],
+}
+OVEN_PAN = {
+    "name": "Cast Iron Skillet",
+    "description": "A pre-seasoned cast iron skillet that sears on any hob and is oven-safe to 260 °C.",
+    "variations": [],
+}
+
+SPORT_WATCH_BOXED = {
+    "name": "Vela GPS Smartwatch",
+    "description": "A smartwatch with a bright screen and built-in GPS. Up to 10 days of battery. Magnetic charger "
+    "included.",
+    "material": "aluminium case, silicone strap",
+    "variations": [],
+}
+
+
 CASES = [
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
@@ -159,6 +180,9 @@ CASES = [
     ("what are the straps made of", SANDAL, "nylon webbing", NOT_TOLD),
     # another form of the word ("dusty" / "low-dust")
     ("is it dusty?", LITTER, "Low-dust", NOT_TOLD),
+    # "oven safe" is not answered by "dishwasher safe": the word before "safe" is what is asked
+    ("is the first one oven safe", FRYING_PAN, NOT_TOLD, "Pan: Dishwasher safe"),
+    ("can it go in the oven?", OVEN_PAN, "oven-safe to 260", NOT_TOLD),
     # French: the dishwasher, a count of cups (not a price), the sole
     ("est-ce qu'on peut la mettre au lave-vaisselle ?", MOKA, "warm water", NOT_TOLD),
     ("elle fait combien de tasses ?", MOKA, "9 cups", "costs"),
@@ -171,6 +195,8 @@ CASES = [
     ("kann man die auch nass machen?", TRAIL_SANDAL, "Quick-drying", NOT_TOLD),
     ("is it ok for a beginner?", STARTER_TANK, "everything a first", NOT_TOLD),
     ("is the strap swappable?", SPORT_WATCH, "quick-release", NOT_TOLD),
+    # "the one it comes with" says which strap; it does not ask what is in the box
+    ("is the strap swappable, the one it comes with looks a bit plain", SPORT_WATCH_BOXED, "silicone strap", "charger"),
     # how it works: what it is and does, which its text says first
     (
         "wie funktioniert das?",

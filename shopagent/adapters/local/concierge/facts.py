@@ -66,7 +66,9 @@ _WEAK = {
 _WEAK_WEIGHT = 0.25
 # "Does it come with a nozzle?", "is it supplied with…": the sentences that say what is included.
 COMES_WITH = re.compile(
-    r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b|\bin the box\b|\binclud(?:ed?|es|ing)\b"
+    # not "the strap it comes with looks plain": what comes with it, said of the thing, asks nothing of the box
+    r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b(?!\s+(?:looks?|is|was|seems?|feels?)\b)"
+    r"|\bin the box\b|\binclud(?:ed?|es|ing)\b"
     # German: "was ist alles dabei?", "im Lieferumfang", "ist ein Netzteil enthalten / mitgeliefert?"
     r"|\bdabei\b|\blieferumfang|\benthalten\b|\bmitgeliefert|\bliegt\b.{0,40}\bbei\b|\binklusive\b"
     # French: "c'est fourni avec ?", "le chargeur est inclus ?", "livré avec", "dans la boîte"

@@ -348,8 +348,10 @@ QUESTION_IMPLIES = {
 # when it names the property or a word it implies; otherwise the data does not tell.
 PROPERTIES = (
     "loud noisy quiet noise silent waterproof dishwasher washable dusty dust slip bright brightness warranty "
-    "subscription foldable laut leise lautstarke wasserdicht spulmaschinenfest spulmaschine staub rutschfest "
-    "garantie bruyant silencieux bruit etanche antiderapant antiderapante lavable vaisselle"
+    "subscription foldable oven ovenproof microwave freezer induction "
+    "laut leise lautstarke wasserdicht spulmaschinenfest spulmaschine staub rutschfest garantie backofen "
+    "ofenfest mikrowelle gefrierfach induktion "
+    "bruyant silencieux bruit etanche antiderapant antiderapante lavable vaisselle congelateur"
 )
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
 QUESTION = re.compile(

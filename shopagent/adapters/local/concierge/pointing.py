@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from shopagent.adapters.local.concierge.asked import properties_named
 from shopagent.adapters.local.concierge.memory import LIST_LENGTH, search_call
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
@@ -114,7 +115,9 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
     called = [w for w in words(found.group(1) or found.group(2)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
     if not called or not set(called) <= set(named) - _NOT_A_THING - _SAYS_WHICH:
         return []
-    return [] if {stem(w) for w in called} & words_of(shown) else called
+    said = {stem(w) for w in called}
+    # "the enamel one" of an "Enamelled Dutch Oven" shown is that one
+    return [] if said & words_of(shown) or any(_named_by(said, str(p.get("name", ""))) for p in shown) else called
 
 
 # Words that tell the products shown apart rather than call another ("the big one", "the new one",
@@ -143,16 +146,28 @@ def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, 
     """The looked-up products that are what `called` says: made of it (a material: "the leather
     ones", in its material), or that thing (its name's last word: "the manure one" is a "… Horse
     Manure", not a "Waterproof Jacket" for "the waterproof one"), or named by all its words, when
-    they are several ("the memory foam one")."""
+    they are several ("the memory foam one"), or by the one word, when that names no property
+    ("the rope one": a "Cotton Rope Tug")."""
     wanted = {stem(w) for w in called}
-    if set(called) <= MATERIALS:
-        return [p for p in products if wanted <= {stem(w) for w in words(f"{p.get('name')} {p.get('material')}")}]
+    if set(called) <= MATERIALS:  # named so first: a "Rubber Treat Ball" before a mat with a rubber base
+        made = [p for p in products if wanted <= {stem(w) for w in words(f"{p.get('name')} {p.get('material')}")}]
+        return sorted(made, key=lambda p: not _named_by(wanted, str(p.get("name", ""))))
     # or whose name has all the words ("the memory foam one": an "Orthopaedic Memory Foam Dog Bed")
-    return [
+    named = [
         p for p in products
         if ((head := name_head(str(p.get("name", "")))) and stem(head) in wanted)
         or (len(wanted) > 1 and wanted <= {stem(w) for w in words(str(p.get("name", "")))})
     ]  # fmt: skip
+    if named or properties_named(wanted):
+        return named
+    # one word that names no property: what it is made of or has ("the rope one": a "Cotton Rope Tug")
+    return [p for p in products if _named_by(wanted, str(p.get("name", "")))]
+
+
+def _named_by(stems: set[str], name: str) -> bool:
+    """Whether each stem begins a word of the name ("enamel" of an "Enamelled Dutch Oven")."""
+    named = words(name)
+    return all(any(w.startswith(s) for w in named) for s in stems)
 
 
 # "the first cage", "die zweite Jacke", "la deuxième veste": a position among the products of a kind.
