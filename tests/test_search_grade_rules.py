@@ -362,6 +362,8 @@ def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(te
         ("Sony Headphones WH-1000XM5", "headphones"),  # a model code is no kind of thing
         ("Netgear Router AX-3000", "router"),
         ("Inkleaf Paper 6 Waterproof E-reader", "reader"),
+        ("Bollenveld Seed Potatoes 'Charlotte'", "potatoes"),  # a variety in quotes is no kind of thing
+        ("De Linde Hardy Geranium \u2018Rozanne\u2019 \u2014 2 l Pot", "geranium"),
         ("2000", None),
     ],
 )
@@ -381,12 +383,24 @@ def test_a_product_name_names_its_last_word_before_what_it_comes_with(name, head
         ("watch strap", "Stridely GPS Watch", ["Pulsewear Sport Band"], False),  # no name says strap: no evidence
         ("comfy sandal shoes", "Maris Cork Sandal", ["Albion Derby Shoe"], True),
         ("cosy shoes", "Cosy Slipper", ["Albion Derby Shoe"], False),  # only the shopper's praise: not a kind
+        # the thing asked for in its name, as what it is for, beside a product that is the thing
+        ("gaming mouse", "Nightjar XL RGB Gaming Mouse Mat", ["Nightjar Featherweight Gaming Mouse"], True),
+        ("gaming mouse", "Nightjar XL RGB Gaming Mouse Mat", ["Nightjar Gaming Headset"], False),  # no mouse sold
+        ("stick blender", "Lumio 3-in-1 Hand Blender Set", ["Lumio Jug Blender"], False),  # a set of it is it
     ],
 )
 def test_a_product_named_for_what_the_asked_thing_goes_with(query, name, others, answer):
     terms = tuple(query.split())
     wanted = list(range(len(terms)))
     assert for_another(terms, wanted, wanted[-1], name, {name_head(n) for n in [name, *others]}) is answer
+
+
+def test_a_name_ending_with_its_category_kind_is_that_kind():
+    """ "Chino Trousers" in the category "Trousers" is a pair of chinos, beside "Slim Stretch Chinos"."""
+    terms, name = ("slim", "chinos"), "Fenwick Classic Cotton Chino Trousers"
+    heads = {name_head(name), "chinos"}
+    assert for_another(terms, [0, 1], 1, name, heads) is True
+    assert for_another(terms, [0, 1], 1, name, heads, category_heads("Trousers")) is False
 
 
 ACCESSORIES = [

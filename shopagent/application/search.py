@@ -355,7 +355,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
         for_another=not head_in_category
-        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads),
+        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads, heads),
     )
 
 

@@ -188,14 +188,17 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
 # Sticks for Dogs — 28 sticks", "Hamster Home, 80 cm", "Screen Protector (2-Pack)".
 _NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
+# A variety or model name in quotes is no kind of thing: "Seed Potatoes 'Charlotte'", "Lavender 'Hidcote'".
+_QUOTED = re.compile(r"(?<!\S)['\u2018\"\u201c][^'\u2019\"\u201d]+['\u2019\"\u201d](?!\S)")
 _MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
 
 
 def name_kind(name: str) -> str | None:
     """The word a product name names its thing with, as written: its last word before what it
-    comes with or is for, an amount or a model code aside ("Stahlberg Classic Chef's Knife 20 cm" -> "Knife",
-    "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly Hamster Home, 80 cm" -> "Home")."""
-    own = _NAME_END.split(name, maxsplit=1)[0].split()
+    comes with or is for, an amount, a model code or a quoted variety aside ("Stahlberg Classic
+    Chef's Knife 20 cm" -> "Knife", "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly
+    Hamster Home, 80 cm" -> "Home", "Seed Potatoes 'Charlotte'" -> "Potatoes")."""
+    own = _QUOTED.sub(" ", _NAME_END.split(name, maxsplit=1)[0]).split()
     # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
     while own and (any(ch.isdigit() for ch in own[-1]) or all(w in _MEASURE_WORDS for w in words(own[-1]))):
         own.pop()
@@ -216,15 +219,24 @@ def _same_word(a: str, b: str) -> bool:
     return long in (short + "s", short + "es") or (short.endswith("fe") and long == short[:-2] + "ves")
 
 
-def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, name: str, heads: Set[str]) -> bool:
+def for_another(
+    terms: Sequence[str],
+    wanted: Sequence[int],
+    head: int | None,
+    name: str,
+    heads: Set[str],
+    kinds: Set[str] = frozenset(),
+) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
     knife) or has no word of the query but those of what it is for, a kind of thing sold ("Hose
     Connector Set" for "wall holder for hose", beside hoses), or a word that only qualifies the
     head while other candidates' names (their `name_head`s, `heads`) name the head itself ("dress
-    shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt). A head no name ends
-    with ("cardigan oversized", "jeans high waist") may be a word about the thing, and the words
-    before it rule nothing out."""
+    shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt), or whose name has the
+    head as what it is for while another's name names it ("Gaming Mouse Mat" beside a "Gaming
+    Mouse"; `kinds`, its category's heads, which its name may end with: "Chino Trousers"). A head no
+    name ends with ("cardigan oversized", "jeans high waist") may be a word about the thing, and the
+    words before it rule nothing out."""
     if head is None:
         return False
     own = name_head(name)
@@ -244,12 +256,24 @@ def for_another(terms: Sequence[str], wanted: Sequence[int], head: int | None, n
             and any(_same_word(terms[n], other) for n in titled for other in heads)
         ):
             return True
+    # "gaming mouse" -> a "Gaming Mouse Mat" beside a "Gaming Mouse": the thing asked for names what it
+    # is for, and what it is (not its category's kind: "Chino Trousers"; not a "Set") the query never says
+    if (
+        any(_same_word(terms[head], w) for w in words(name))
+        and not any(_same_word(own, t) for t in terms)
+        and own not in _PACKED | kinds
+        and terms[head] not in MATERIALS  # "… aus Glas": what it is made of, not a thing
+        and any(_same_word(other, terms[head]) for other in heads)
+    ):
+        return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
     return any(_same_word(other, terms[head]) for other in heads)
 
 
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"
+# What a name may end with and still be the thing it names before: a "Hand Blender Set" is a blender.
+_PACKED = frozenset({"set", "pack", "kit", "bundle", "collection", "duo", "trio", "pair"})
 
 
 _HYPHENED = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # a word, hyphened parts and all
