@@ -102,7 +102,7 @@ def conversations_of(trade: str, split: str) -> list[dict]:
         found += load_conversations(own)
     # Questions about the products shown, for every trade (tests/data/questions, questions_2 and _3,
     # each written blind from the shop's menu and judged from the catalog).
-    for batch in ("questions", "questions_2", "questions_3"):
+    for batch in ("questions", "questions_2", "questions_3", "questions_4"):
         if (questions := DATA / batch / "conversations.jsonl").is_file():
             found += [c for c in load_conversations(questions) if c["shop"] == trade]
     return [c for c in found if split == "all" or c["split"] == split]

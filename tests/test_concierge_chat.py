@@ -740,3 +740,32 @@ async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_
     await cook.say("do you have a dutch oven?")
     pot = await cook.say("the enamel one how big is it, would a normal loaf fit")
     assert pot.answer.startswith("Ferro Enamelled Cast Iron Dutch Oven"), pot.answer
+
+
+async def test_another_thing_asked_of_the_shop_as_well_is_a_new_request_not_a_detail_of_the_list(clothing):
+    """ "do you sell socks as well?" after sneakers asks for socks (the shop's are a "Socks Two-Pack"),
+    and "verkauft ihr eigentlich auch regenschirme?" for umbrellas: neither narrows the sneakers."""
+    shopper = clothing()
+    await shopper.say("white sneakers for women size 39")
+    socks = await shopper.say("do you sell socks as well, the invisible kind")
+    assert "sneakers" not in socks.search["query"] and "socks" in socks.search["query"], socks.search
+    assert "filters" not in socks.search, socks.search  # the sneakers' colour and size are not the socks'
+    brolly = await shopper.say("verkauft ihr eigentlich auch regenschirme")
+    assert "socks" not in brolly.search["query"] and "sneakers" not in brolly.search["query"], brolly.search
+    assert "eigentlich" not in brolly.answer, brolly.answer
+
+
+async def test_a_matching_thing_is_asked_for_the_one_shown_and_others_of_its_kind_are_no_alternative(pets, kitchen):
+    """ "is there a matching lead" after harnesses: leads for the harness, not the harnesses again;
+    "habt ihr auch einen Messerblock dazu?" after a chef's knife: the knife block, not other knives."""
+    walker = pets()
+    await walker.say("harness for a dog that pulls")
+    lead = await walker.say("is there a matching lead")
+    assert "lead for harness" in lead.search["query"], lead.search  # for the one talked about
+    assert lead.listed and all("Lead" in n for n in lead.listed[:3]), lead.answer
+    assert not any("Harness" in n for n in lead.listed), lead.answer
+    cook = kitchen()
+    await cook.say("Ich brauche ein gutes Kochmesser, so bis 80 Euro")
+    block = await cook.say("habt ihr auch einen Messerblock dazu?")
+    assert block.listed and "Knife Block" in block.listed[0], block.answer
+    assert not any(n.endswith(("Knife", "cm", "Edge")) for n in block.listed), block.listed

@@ -449,3 +449,15 @@ def test_a_names_last_word_is_a_kind_when_it_mostly_ends_names_and_a_category_he
     assert {"knife", "reader", "food", "jackets", "coats"} <= kinds
     assert not {"neck", "light", "dog"} & kinds  # they mostly say something of other things
     assert {"dog", "food", "jackets", "coats"} <= category_words
+
+
+def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
+    """ "pruning shears" are the shop's "secateurs", a "mousepad" its "mouse mat", and the French
+    "verre trempé" (tempered glass) its "screen protector"."""
+    synonyms = Synonyms(builtin_synonyms("en"))
+    titles = {"secateurs": 2, "bypass": 1, "mouse": 3, "mat": 2, "screen": 2, "protector": 1, "hose": 3}
+    shop = Vocabulary(dict(titles), titles, frozenset(), synonyms)
+    assert shop.terms("a big mousepad").corrections == {"mousepad": "mouse mat"}
+    assert shop.terms("pruning shears for roses").corrections == {"pruning shears": "secateurs"}
+    assert shop.terms("verre trempé").corrections == {"verre trempe": "screen protector"}  # folded
+    assert shop.terms("hosepipe 30m").corrections == {"hosepipe": "hose"}

@@ -354,8 +354,13 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
-        for_another=not head_in_category
-        and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads, heads),
+        # its name names what the thing is for (a "Y-Harness" for "lead for harness"), whatever its
+        # category names too; other reasons only where its category does not name the thing
+        for_another=query_words.named_for_purpose(query.terms, query.head, row.name)
+        or (
+            not head_in_category
+            and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads, heads)
+        ),
     )
 
 

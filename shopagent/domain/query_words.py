@@ -32,7 +32,8 @@ PRAISE = frozenset({
 # Words before a thing that say which one of a series or what it replaces, not which kind it is:
 # "first aquarium", "spare charger", "birkenstock type sandals", "neue Jacke".
 NO_KIND = frozenset({
-    "first", "new", "spare", "extra", "another", "other", "type", "kind", "style", "sort",
+    "first", "new", "spare", "extra", "another", "other", "type", "kind", "style", "sort", "matching", "passende",
+    "passenden", "passender", "assorti", "assortie",
     "erste", "ersten", "erster", "erstes", "neue", "neuen", "neuer", "neues", "premier", "premiere", "nouveau",
     "nouvelle", "nouvel",
 })  # fmt: skip
@@ -188,9 +189,12 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
 # Sticks for Dogs — 28 sticks", "Hamster Home, 80 cm", "Screen Protector (2-Pack)".
 _NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|pour|avec)\s", re.IGNORECASE)
+# How many come in it is not what it is either: "Hiking Socks Two-Pack", "Tennis Balls 3-Pack".
+_NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "ten", "twelve", "twin", "double", "triple"})
 # A variety or model name in quotes is no kind of thing: "Seed Potatoes 'Charlotte'", "Lavender 'Hidcote'".
 _QUOTED = re.compile(r"(?<!\S)['\u2018\"\u201c][^'\u2019\"\u201d]+['\u2019\"\u201d](?!\S)")
 _MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+_NOT_THE_THING = _MEASURE_WORDS | _NUMBER_WORDS
 
 
 def name_kind(name: str) -> str | None:
@@ -200,7 +204,7 @@ def name_kind(name: str) -> str | None:
     Hamster Home, 80 cm" -> "Home", "Seed Potatoes 'Charlotte'" -> "Potatoes")."""
     own = _QUOTED.sub(" ", _NAME_END.split(name, maxsplit=1)[0]).split()
     # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
-    while own and (any(ch.isdigit() for ch in own[-1]) or all(w in _MEASURE_WORDS for w in words(own[-1]))):
+    while own and (any(ch.isdigit() for ch in own[-1]) or all(w in _NOT_THE_THING for w in words(own[-1]))):
         own.pop()
     return own[-1] if own else None
 
@@ -242,11 +246,11 @@ def for_another(
     own = name_head(name)
     if own is None or _same_word(own, terms[head]):
         return False
+    if named_for_purpose(terms, head, name):
+        return True
     purpose = next((n for n in range(head + 1, len(terms)) if terms[n] in _FOR), None)
     if purpose is not None:  # up to the next qualifier: "bike for the shopping with a basket" is for shopping
         ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
-        if any(_same_word(own, t) for t in terms[purpose + 1 : ends]):
-            return True
         # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
         # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
         titled = [n for n in wanted if any(_same_word(terms[n], w) for w in words(name))]
@@ -269,6 +273,20 @@ def for_another(
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
     return any(_same_word(other, terms[head]) for other in heads)
+
+
+def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool:
+    """Whether a product's name names what the thing asked for is for ("sharpener for knife" -> a
+    "Chef's Knife"; "lead for harness" -> a "Y-Harness", whatever its category also names)."""
+    own = name_head(name)
+    if head is None or own is None or _same_word(own, terms[head]):
+        return False
+    purpose = next((n for n in range(head + 1, len(terms)) if terms[n] in _FOR), None)
+    if purpose is None:
+        return False
+    # up to the next qualifier: "bike for the shopping with a basket" is for shopping
+    ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
+    return any(_same_word(own, t) for t in terms[purpose + 1 : ends])
 
 
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"

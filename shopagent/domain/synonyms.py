@@ -69,6 +69,12 @@ _ENGLISH_EVERYDAY = {
     "cam": "camera", "dashcam": "dash cam", "fitness tracker": "activity tracker", "smart watch": "smartwatch",
     "gamepad": "controller", "joypad": "controller", "ereader": "e reader", "kindle": "e reader",
     "wifi": "wi fi", "extension lead": "power strip", "multi plug": "power strip", "mouse pad": "mouse mat",
+    "mousepad": "mouse mat",
+    # garden
+    "pruning shears": "secateurs", "pruners": "secateurs", "hand pruners": "secateurs", "lawnmower": "lawn mower",
+    "strimmer": "grass trimmer", "weed whacker": "grass trimmer", "weed eater": "grass trimmer",
+    "hosepipe": "hose", "garden hose": "hose", "potting soil": "compost", "potting mix": "compost",
+    "flower pot": "pot", "plant pot": "pot", "planter box": "planter", "weedkiller": "weed killer",
     # pets
     "leash": "lead", "dog leash": "dog lead", "doggy": "dog", "doggie": "dog", "pup": "puppy",
     "kitty": "cat", "moggy": "cat", "bunny": "rabbit", "bunnies": "rabbit", "kibble": "dry food",

@@ -447,8 +447,13 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         products = data.get("products", [])
         exclude |= {p.get("productId") for p in products if p.get("availableColors") or not p.get("inStock", True)}
 
+    goes_with = set(plan.get("goes_with") or [])
+
     def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set
         head = name_head(str(p.get("name", "")))
+        # a knife block for the knife shown: other knives are no close alternative to a block
+        if goes_with and p.get("match") != "strong" and head is not None and names_a_thing(head, goes_with):
+            return False
         return not kinds or p.get("match") == "strong" or (head is not None and names_a_thing(head, kinds))
 
     return [

@@ -219,11 +219,11 @@ _STOPWORDS = """
     ich du wir mir mich dir uns euch bitte auch noch nur mal gerne gern habt haben hast hat gibt gibts
     welche welcher welches was wie ist sind sein seid diese dieser dieses da dann so ja nein nicht kein
     keine keinen etwas denn doch schon sowas sachen sache modell modelle ding dinge davon dazu damit welchen
-    hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz le la les l un une des du de d
+    hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz eigentlich le la les l un une des du de d
     et ou mais avec sans pour par à a au aux en dans sur il elle ils elles je j tu vous nous me m moi te toi
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose
-    choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur
+    choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").

@@ -83,6 +83,9 @@ _FOR_WHOM = re.compile(
 _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
+# "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
+_ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
+_ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -482,6 +485,10 @@ class Planner:
         earlier request did not have ("dog" after cat food is another subject)."""
         if reading.broad or reading.refs or self._vocabulary is None:
             return False
+        folded = fold(text)
+        pointing = reading.points_at_one or reading.points_at_all or _ONES.search(folded)
+        if reading.request and _ALSO.search(folded) and not pointing:
+            return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return False

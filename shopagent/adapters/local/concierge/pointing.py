@@ -232,7 +232,8 @@ _ASKS_FOR = re.compile(
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
 # asks of the product ("is there a monthly fee?", "is there a lid?").
 _FITS = re.compile(
-    r"\b(?:fit|fits|go(?:es)? with|works? with|compatible|for (?:it|them|this|that)|passt|passend|dafur|dazu)\b"
+    r"\b(?:fit|fits|go(?:es)? with|works? with|compatible|match|matches|matching|to go with|for (?:it|them|this|that)|"
+    r"passt|passend|passende[nrs]?|dafur|dazu|assorti(?:e|es|s)?)\b"
 )
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
@@ -254,11 +255,16 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     case that fits the one you showed first?"): the thing, for the product it is about by its
     name's last word ("sharpener for knife"); else None ("do you have skis too?" is a new request)."""
     refs = reading.refs or [o for o in reading.ordinals if o != -1]
-    found = _ASKS_FOR.search(fold(text)) if refs or reading.points_at_one or reading.points_at_all else None
+    folded = fold(text)
+    # pointing at them, or asking for one that fits ("is there a matching lead?")
+    pointed = refs or reading.points_at_one or reading.points_at_all or _FITS.search(folded)
+    found = _ASKS_FOR.search(folded) if pointed else None
     if found is None or (found["there"] and not _FITS.search(found["rest"])):
         return None
     named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
-    if not named or named[-1] in _NOT_A_THING or named[-1].isdigit() or stem(named[-1]) in words_of(shown):
+    # a thing none of them is by its name (a lead after harnesses, though their category names leads too)
+    names = {stem(w) for p in shown for w in words(str(p.get("name", "")))}
+    if not named or named[-1] in _NOT_A_THING or named[-1].isdigit() or stem(named[-1]) in names:
         return None
     focus = _about(shown, refs, detailed)
     if focus is None:
@@ -268,8 +274,9 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     of_shop = bool(found["shop"])
     if kind is None:
         return AnotherThing(named, thing, int(focus["productId"]), thing, of_shop)
+    head = name_head(str(focus.get("name", ""))) or fold(kind)
     return AnotherThing(
-        named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop
+        named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop, head
     )
 
 
@@ -281,13 +288,15 @@ class AnotherThing(NamedTuple):
     about: int  # the product's id
     subject: str  # how the answer says it: "sharpener for the knife"
     of_shop: bool  # asked of the shop ("do you have …"), not of the shopper's needs ("do i need …")
+    goes_with: str = ""  # what the product is ("knife"): others of it are no alternative to the thing
 
     def call(self, filters: dict[str, Any]) -> ModelReply:
         """The search for it within `filters`, said as asked ("socks for the boot"), the product itself not offered,
         and the product looked up beside it: what its own text says of the thing comes first
         ("HDMI cable included")."""
         args = {"query": self.search, "limit": LIST_LENGTH, **({"filters": filters} if filters else {})}
-        plan = {"subject": self.subject, "exclude": [self.about], "said_of": self.about, "said_words": self.words}
+        plan = {"subject": self.subject, "exclude": [self.about], "said_of": self.about, "said_words": self.words,
+                "goes_with": [self.goes_with] if self.goes_with else []}  # fmt: skip
         return search_call(args, plan, also_details=self.about)
 
 
