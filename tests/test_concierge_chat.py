@@ -769,3 +769,12 @@ async def test_a_matching_thing_is_asked_for_the_one_shown_and_others_of_its_kin
     block = await cook.say("habt ihr auch einen Messerblock dazu?")
     assert block.listed and "Knife Block" in block.listed[0], block.answer
     assert not any(n.endswith(("Knife", "cm", "Edge")) for n in block.listed), block.listed
+
+
+async def test_one_called_by_its_material_is_found_though_the_question_asks_a_property(clothing):
+    """ "the suede one, is it waterproof at all?" after chelsea boots in brown 43, none of them suede:
+    the shop's suede chelsea boot is found and asked, not the first boot shown."""
+    shopper = clothing()
+    await shopper.say("hi do you have chelsea boots for men, brown, size 43")
+    turn = await shopper.say("the suede one, is it waterproof at all?")
+    assert turn.answer.startswith("Marlowe Suede Chelsea Boot"), turn.answer

@@ -265,7 +265,8 @@ class Planner:
             return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
-        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes or property_asked else named
+        # ("the suede one, is it waterproof?" names one by its material though it asks a property of it)
+        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
             return find_called(called, shown, text, synonyms, otherwise if isinstance(otherwise, list) else [])
