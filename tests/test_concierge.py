@@ -214,3 +214,18 @@ async def test_it_cannot_stream_so_its_text_is_passed_on_once_whole():
     pieces: list[str] = []
     reply = await CLOTHING.generate("", [ChatMessage.user("hello")], [], on_text=pieces.append)
     assert reply.text and pieces == [reply.text]
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("are the lids airtight? i want to use them for meal prep", False),  # what they will do with them
+        ("i'd like to wear it to a wedding", False),
+        ("i need to wash it often, is that ok", False),
+        ("i want to buy a jacket", True),
+        ("i need a jacket", True),
+        ("i need to get a new kettle", True),
+    ],
+)
+def test_wanting_to_do_something_with_it_is_no_request_for_a_product(text, asks):
+    assert KITCHENWARE.read(text).request is asks

@@ -196,7 +196,9 @@ COURTESY = re.compile(
 
 REQUEST_FILLERS = re.compile(
     r"\b(?:i'?m looking for|i am looking for|looking for|do you (?:have|sell|carry|stock)|have you got|"
-    r"got any|show me|can you show me|i want|i'?d like|i would like|i need|can you find|could you find|"
+    # not "i want to use them for meal prep", "i need to wash it": what they will do with it
+    r"got any|show me|can you show me|(?:i want|i'?d like|i would like|i need)(?! to (?!buy|get|find|order|try|see))|"
+    r"can you find|could you find|"
     r"find me|can i get|search for|i'?m after|any chance of|what do you have|"
     r"if possible|if you can|wenn m(?:o|oe)glich|si possible|"
     r"vous vendez|vendez-vous|verkauft ihr|verkaufen sie|do you do|"
