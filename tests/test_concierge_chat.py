@@ -778,3 +778,16 @@ async def test_one_called_by_its_material_is_found_though_the_question_asks_a_pr
     await shopper.say("hi do you have chelsea boots for men, brown, size 43")
     turn = await shopper.say("the suede one, is it waterproof at all?")
     assert turn.answer.startswith("Marlowe Suede Chelsea Boot"), turn.answer
+
+
+async def test_what_a_product_has_or_a_new_thing_named_is_not_another_thing_for_the_one_shown(kitchen, clothing):
+    """ "do you have a warranty for that?" asks of the knife shown, not for a "warranty for knife";
+    "what about a scarf, is it wool?" after rain jackets looks for scarves, not at a jacket."""
+    cook = kitchen()
+    await cook.say("i want a decent chef's knife, budget around 100")
+    warranty = await cook.say("do you have a warranty for that?")
+    assert SEARCH not in [c["name"] for c in warranty.calls], warranty.calls
+    walker = clothing()
+    await walker.say("rain jacket")
+    scarf = await walker.say("what about a scarf, is it wool?")
+    assert scarf.calls[0]["name"] == SEARCH and "scarf" in scarf.search["query"], scarf.calls

@@ -111,6 +111,11 @@ FRYING_PAN = {
     "induction. Dishwasher safe, although washing by hand extends the life of the coating.",
     "variations": [],
 }
+MINI_OVEN = {
+    "name": "Lumio Mini Oven 25 l",
+    "description": "A 25 l countertop oven with top and bottom heat, a fan and a 60-minute timer with a bell.",
+    "variations": [],
+}
 OVEN_PAN = {
     "name": "Cast Iron Skillet",
     "description": "A pre-seasoned cast iron skillet that sears on any hob and is oven-safe to 260 °C.",
@@ -183,6 +188,9 @@ CASES = [
     # "oven safe" is not answered by "dishwasher safe": the word before "safe" is what is asked
     ("is the first one oven safe", FRYING_PAN, NOT_TOLD, "Pan: Dishwasher safe"),
     ("can it go in the oven?", OVEN_PAN, "oven-safe to 260", NOT_TOLD),
+    ("kann die Pfanne in den Backofen?", OVEN_PAN, "oven-safe to 260", NOT_TOLD),  # the German word for it
+    ("geht die Pfanne auf Induktion?", FRYING_PAN, "induction", NOT_TOLD),
+    ("does the oven have a timer?", MINI_OVEN, "60-minute timer", NOT_TOLD),  # not "oven" asked of an oven
     # French: the dishwasher, a count of cups (not a price), the sole
     ("est-ce qu'on peut la mettre au lave-vaisselle ?", MOKA, "warm water", NOT_TOLD),
     ("elle fait combien de tasses ?", MOKA, "9 cups", "costs"),

@@ -299,3 +299,13 @@ def test_a_french_object_pronoun_points_at_what_was_shown(text, one, all_):
 
     reading = SHOP.read(text)
     assert (reading.points_at_one, reading.points_at_all) == (one, all_)
+
+
+def test_a_word_calls_a_product_by_a_whole_word_of_its_name_not_the_start_of_one():
+    """ "the car one" is not a "Carrier" shown; "the enamel one" is an "Enamelled" pot shown."""
+    from shopagent.adapters.local.concierge.pointing import called_not_shown
+
+    carrier = [{"name": "Roamr Soft Pet Carrier", "productId": 1}]
+    assert called_not_shown("the car one, does it fit a big dog?", ["car", "big", "dog"], carrier) == ["car"]
+    pot = [{"name": "Ferro Enamelled Cast Iron Dutch Oven", "productId": 2}]
+    assert called_not_shown("the enamel one, how big is it", ["enamel", "big"], pot) == []

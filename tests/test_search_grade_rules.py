@@ -363,6 +363,11 @@ def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(te
         ("Netgear Router AX-3000", "router"),
         ("Inkleaf Paper 6 Waterproof E-reader", "reader"),
         ("Bollenveld Seed Potatoes 'Charlotte'", "potatoes"),  # a variety in quotes is no kind of thing
+        ("Kiemkracht Tomato 'Gardener's Delight' Seeds", "seeds"),
+        ("Vondel Memory Foam Dog Bed XL", "bed"),  # a size, colour or audience after the thing is not it
+        ("Stormline Rain Jacket Navy", "jacket"),
+        ("Cloudrunner Running Shoe Women", "shoe"),
+        ("Lindqvist Merino Wool Hiking Socks Two-Pack", "socks"),
         ("De Linde Hardy Geranium \u2018Rozanne\u2019 \u2014 2 l Pot", "geranium"),
         ("2000", None),
     ],

@@ -461,3 +461,6 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
     assert shop.terms("pruning shears for roses").corrections == {"pruning shears": "secateurs"}
     assert shop.terms("verre trempé").corrections == {"verre trempe": "screen protector"}  # folded
     assert shop.terms("hosepipe 30m").corrections == {"hosepipe": "hose"}
+    # a plant pot is no cooking pot: the word that says so stays
+    pots = Vocabulary({"plant": 2, "pot": 5, "stock": 1}, {"plant": 2, "pot": 5}, frozenset(), synonyms)
+    assert pots.terms("large plant pot").rewritten == ("large", "plant", "pot")

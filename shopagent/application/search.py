@@ -338,14 +338,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             or not query_words.only_a_part(query.terms[query.head], row.material)
         ),
         head_unknown=query.head_unknown,
-        # of the last of the words naming the kind: "dog" in "sensitive stomach dog food" says
-        # which food, and "stomach" is not a kind of dog; an amount before any of them says which
-        # one all the same ("20000mah power bank")
-        modifier_missing=any(
-            query.modifiers[n] not in row.body_terms | row.category_terms
-            for n in of_kind
-            if n in query.modifiers and (n + 1 not in of_kind or _has_digit(query.terms[query.modifiers[n]]))
-        ),
+        modifier_missing=_modifier_missing(of_kind, query.modifiers, query.terms, row.body_terms | row.category_terms),
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
@@ -354,9 +347,13 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
-        # its name names what the thing is for (a "Y-Harness" for "lead for harness"), whatever its
-        # category names too; other reasons only where its category does not name the thing
-        for_another=query_words.named_for_purpose(query.terms, query.head, row.name)
+        # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
+        # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
+        # other reasons only where its category does not name the thing
+        for_another=(
+            query_words.named_for_purpose(query.terms, query.head, row.name)
+            and (not head_in_category or query_words.names_a_category(query_words.name_head(row.name) or "", heads))
+        )
         or (
             not head_in_category
             and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads, heads)
@@ -364,8 +361,18 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
     )
 
 
-def _has_digit(term: str) -> bool:
-    return any(ch.isdigit() for ch in term)
+def _modifier_missing(
+    of_kind: frozenset[int], modifiers: dict[int, int], terms: tuple[str, ...], text: frozenset[int]
+) -> bool:
+    """Whether the word saying which kind of the thing it is ("motorbike" of "motorbike helmet") is
+    missing from its text: the word before the last of the words naming the kind ("dog" in
+    "sensitive stomach dog food" says which food, and "stomach" is no kind of dog); an amount before
+    any of them says which one all the same ("20000mah power bank")."""
+    return any(
+        modifiers[n] not in text
+        for n in of_kind
+        if n in modifiers and (n + 1 not in of_kind or any(ch.isdigit() for ch in terms[modifiers[n]]))
+    )
 
 
 _NEAR_VARIANT = 0.10  # a 24 cm skillet for "26cm", not a 40 l bag for "50 litre"

@@ -192,8 +192,16 @@ _NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|p
 # How many come in it is not what it is either: "Hiking Socks Two-Pack", "Tennis Balls 3-Pack".
 _NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "ten", "twelve", "twin", "double", "triple"})
 # A variety or model name in quotes is no kind of thing: "Seed Potatoes 'Charlotte'", "Lavender 'Hidcote'".
-_QUOTED = re.compile(r"(?<!\S)['\u2018\"\u201c][^'\u2019\"\u201d]+['\u2019\"\u201d](?!\S)")
+_QUOTED = re.compile(
+    r"(?<!\S)['\u2018\"\u201c](?:[^'\u2019\"\u201d]|(?<=\w)['\u2019](?=\w))+['\u2019\"\u201d](?!\S)"
+)  # "Tomato 'Gardener's Delight'" too
 _MEASURE_WORDS = frozenset({"mm", "cm", "m", "l", "ml", "cl", "g", "kg", "inch", "in", "oz", "lb", "lbs", "pack"})
+# Nor is a size, colour, edition or audience after it: "Dog Bed XL", "Rain Jacket Navy", "Running Shoe Women".
+_AFTER_THE_THING = frozenset({
+    "xxs", "xs", "s", "m", "xl", "xxl", "xxxl", "small", "medium", "large", "mini", "max", "pro", "plus", "lite",
+    "deluxe", "edition", "classic", "original", "black", "white", "grey", "gray", "navy", "blue", "red", "green",
+    "brown", "beige", "pink", "olive", "puppy", "kitten", "adult", "senior", "junior",
+})  # fmt: skip
 _NOT_THE_THING = _MEASURE_WORDS | _NUMBER_WORDS
 
 
@@ -204,7 +212,11 @@ def name_kind(name: str) -> str | None:
     Hamster Home, 80 cm" -> "Home", "Seed Potatoes 'Charlotte'" -> "Potatoes")."""
     own = _QUOTED.sub(" ", _NAME_END.split(name, maxsplit=1)[0]).split()
     # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
-    while own and (any(ch.isdigit() for ch in own[-1]) or all(w in _NOT_THE_THING for w in words(own[-1]))):
+    while own and (
+        any(ch.isdigit() for ch in own[-1])
+        or all(w in _NOT_THE_THING for w in words(own[-1]))
+        or (len(own) > 1 and all(w in _AFTER_THE_THING | AUDIENCE for w in words(own[-1])))
+    ):
         own.pop()
     return own[-1] if own else None
 
@@ -253,9 +265,11 @@ def for_another(
         ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
         # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
         # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
+        # (only a name ending in a word for a set of things: a "Hose Hanger" may be the holder asked for)
         titled = [n for n in wanted if any(_same_word(terms[n], w) for w in words(name))]
         if (
-            titled
+            own in _PACKED
+            and titled
             and all(purpose < n < ends for n in titled)
             and any(_same_word(terms[n], other) for n in titled for other in heads)
         ):

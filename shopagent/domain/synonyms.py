@@ -73,8 +73,8 @@ _ENGLISH_EVERYDAY = {
     # garden
     "pruning shears": "secateurs", "pruners": "secateurs", "hand pruners": "secateurs", "lawnmower": "lawn mower",
     "strimmer": "grass trimmer", "weed whacker": "grass trimmer", "weed eater": "grass trimmer",
-    "hosepipe": "hose", "garden hose": "hose", "potting soil": "compost", "potting mix": "compost",
-    "flower pot": "pot", "plant pot": "pot", "planter box": "planter", "weedkiller": "weed killer",
+    "hosepipe": "hose", "garden hose": "hose", "potting mix": "compost", "planter box": "planter",
+    "weedkiller": "weed killer",
     # pets
     "leash": "lead", "dog leash": "dog lead", "doggy": "dog", "doggie": "dog", "pup": "puppy",
     "kitty": "cat", "moggy": "cat", "bunny": "rabbit", "bunnies": "rabbit", "kibble": "dry food",

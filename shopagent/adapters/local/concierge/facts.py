@@ -235,7 +235,7 @@ class FactFinder:
             ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
         )
         # A property asked of it ("is the filter loud?"): a sentence must name it (or a word it implies).
-        named = properties_named(asked)
+        named = properties_named(asked - own)  # not "oven" asked of a "Mini Oven": what it is
         about = [
             i for _, overlap, close, i in scored
             if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not named or stems[i] & named))

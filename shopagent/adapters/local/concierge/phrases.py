@@ -292,6 +292,9 @@ COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}
 # Words a question implies that its answer uses ("how long does the battery last" -> hours):
 # added to the question's words when the description's sentences are ranked against it.
 QUESTION_IMPLIES = {
+    # the German and French words for what goes in the oven, microwave, freezer, on induction
+    "backofen": "oven", "ofenfest": "oven", "mikrowelle": "microwave", "gefrierfach": "freezer",
+    "induktion": "induction", "congelateur": "freezer", "ovenproof": "oven",
     "last": "hours battery", "long": "hours battery length", "far": "range km miles", "range": "km miles",
     "battery": "hours charge charging", "charge": "hours charging battery", "charging": "hours charge",
     "waterproof": "ipx4 ipx5 ipx7 ip54 ip65 ip67 ip68 water splash rain splashproof",

@@ -86,6 +86,10 @@ _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 # "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
+# Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
+_ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
+# "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
+_ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -233,8 +237,8 @@ class Planner:
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
         # "et pour la deuxième, il y a des joints ?" and "what about the headset, is it ok for smaller
         # heads" ask of it; "what about the second one?" shows it, "what about a headset?" looks for one
-        pronoun = reading.points_at_one or reading.points_at_all
-        if reading.more or reading.similar or (reading.about and not ((refs or pronoun) and reading.words)):
+        the_thing = _ABOUT_THE.search(fold(text)) and (reading.points_at_one or reading.points_at_all)
+        if reading.more or reading.similar or (reading.about and not ((refs or the_thing) and reading.words)):
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
@@ -487,7 +491,7 @@ class Planner:
         if reading.broad or reading.refs or self._vocabulary is None:
             return False
         folded = fold(text)
-        pointing = reading.points_at_one or reading.points_at_all or _ONES.search(folded)
+        pointing = reading.points_at_one or reading.points_at_all or _ONES.search(folded) or _ANY_THING.search(folded)
         if reading.request and _ALSO.search(folded) and not pointing:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         vocabulary = await self._vocabulary()

@@ -167,9 +167,13 @@ def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, 
 
 
 def _named_by(stems: set[str], name: str) -> bool:
-    """Whether each stem begins a word of the name ("enamel" of an "Enamelled Dutch Oven")."""
+    """Whether each stem is a word of the name, maybe with an ending ("enamel" of an "Enamelled
+    Dutch Oven"; not "car" of a "Carrier")."""
     named = words(name)
-    return all(any(w.startswith(s) for w in named) for s in stems)
+    return all(any(stem(w) == s or (w.startswith(s) and w[len(s) :] in _ENDINGS) for w in named) for s in stems)
+
+
+_ENDINGS = frozenset({"s", "es", "ed", "led", "d", "ing", "er", "ers"})
 
 
 # "the first cage", "die zweite Jacke", "la deuxième veste": a position among the products of a kind.
@@ -243,6 +247,11 @@ _THING_ENDS = frozenset({
     "die", "der", "das", "den", "auch", "qui", "que", "pour", "avec", "aussi", "the", "them", "this", "these",
     "those", "in", "im", "en", "dans", "le", "la", "les", "ce", "cette", "ces", "sie", "diese",
 })  # fmt: skip
+# What a product has or comes with rather than a thing sold ("do you have a warranty for it?").
+_OF_IT = frozenset({
+    "warranty", "guarantee", "garantie", "review", "reviews", "discount", "discounts", "video", "manual",
+    "instructions", "deal", "offer", "rabatt", "bewertungen", "anleitung", "avis", "remise", "notice",
+})  # fmt: skip
 # Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
 _NOT_A_THING = frozenset({
     "one", "ones", "other", "another", "similar", "different", "version", "model", "size", "colour", "color",
@@ -266,8 +275,8 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
     # a thing none of them is by its name (a lead after harnesses, though their category names leads too)
     names = {stem(w) for p in shown for w in words(str(p.get("name", "")))}
-    if not named or named[-1] in _NOT_A_THING or named[-1].isdigit() or stem(named[-1]) in names:
-        return None
+    if not named or named[-1] in _NOT_A_THING | _OF_IT or named[-1].isdigit() or stem(named[-1]) in names:
+        return None  # ("do you have a warranty for it?" asks of it)
     focus = _about(shown, refs, detailed)
     if focus is None:
         return None
