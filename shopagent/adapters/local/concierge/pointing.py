@@ -115,9 +115,9 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
     called = [w for w in words(found.group(1) or found.group(2)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
     if not called or not set(called) <= set(named) - _NOT_A_THING - _SAYS_WHICH:
         return []
-    if properties_named({stem(w) for w in called}):  # "the waterproof one": a property, asked of those shown
-        return []
     said = {stem(w) for w in called}
+    if properties_named(said):  # "the waterproof one": a property, asked of those shown
+        return []
     # "the enamel one" of an "Enamelled Dutch Oven" shown is that one
     return [] if said & words_of(shown) or any(_named_by(said, str(p.get("name", ""))) for p in shown) else called
 
