@@ -260,24 +260,22 @@ def for_another(
         return False
     if named_for_purpose(terms, head, name):
         return True
-    purpose = next((n for n in range(head + 1, len(terms)) if terms[n] in _FOR), None)
-    if purpose is not None:  # up to the next qualifier: "bike for the shopping with a basket" is for shopping
-        ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
-        # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
-        # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
-        # (only a name ending in a word for a set of things: a "Hose Hanger" may be the holder asked for)
-        titled = [n for n in wanted if any(_same_word(terms[n], w) for w in words(name))]
+    named = words(name)
+    # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
+    # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
+    # (only a name ending in a word for a set of things: a "Hose Hanger" may be the holder asked for)
+    if own in _PACKED and (purpose := _purpose(terms, head)) is not None:
+        titled = [n for n in wanted if any(_same_word(terms[n], w) for w in named)]
         if (
-            own in _PACKED
-            and titled
-            and all(purpose < n < ends for n in titled)
+            titled
+            and all(n in purpose for n in titled)
             and any(_same_word(terms[n], other) for n in titled for other in heads)
         ):
             return True
     # "gaming mouse" -> a "Gaming Mouse Mat" beside a "Gaming Mouse": the thing asked for names what it
     # is for, and what it is (not its category's kind: "Chino Trousers"; not a "Set") the query never says
     if (
-        any(_same_word(terms[head], w) for w in words(name))
+        any(_same_word(terms[head], w) for w in named)
         and not any(_same_word(own, t) for t in terms)
         and own not in _PACKED | kinds
         and terms[head] not in MATERIALS  # "… aus Glas": what it is made of, not a thing
@@ -295,12 +293,18 @@ def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool
     own = name_head(name)
     if head is None or own is None or _same_word(own, terms[head]):
         return False
+    purpose = _purpose(terms, head)
+    return purpose is not None and any(_same_word(own, terms[n]) for n in purpose)
+
+
+def _purpose(terms: Sequence[str], head: int) -> range | None:
+    """The positions of what the thing asked for is for: after "for" up to the next qualifier
+    ("bike for the shopping with a basket" is for shopping); None when the query says no "for"."""
     purpose = next((n for n in range(head + 1, len(terms)) if terms[n] in _FOR), None)
     if purpose is None:
-        return False
-    # up to the next qualifier: "bike for the shopping with a basket" is for shopping
+        return None
     ends = next((n for n in range(purpose + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
-    return any(_same_word(own, t) for t in terms[purpose + 1 : ends])
+    return range(purpose + 1, ends)
 
 
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"
