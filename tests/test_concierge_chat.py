@@ -726,6 +726,34 @@ async def test_a_thing_asked_of_the_shop_for_the_one_shown_is_searched_though_no
     assert turn.listed and "Whetstone" in turn.listed[0], turn.answer
 
 
+async def test_after_two_are_compared_the_cheaper_one_is_the_cheaper_of_those_two(kitchen):
+    """ "whats the difference between the first two", then "the cheaper one, is it fine for a
+    beginner": the cheaper of the two compared, though a cheaper knife is further down the list.
+    The chef's knife asked for ("a good chefs knife, dont know anything about knives") comes first."""
+    shopper = kitchen()
+    first = await shopper.say("i want to buy one good chefs knife, dont really know anything about knives")
+    assert first.listed and "Chef's Knife" in first.listed[0], first.answer
+    assert len(first.listed) >= 3, first.answer
+    two = await shopper.say("whats the difference between the first two")
+    compared = [c["arguments"]["productId"] for c in two.calls if c["name"] == DETAILS]
+    assert len(compared) == 2, two.calls
+    by_id = {first.product(n)["productId"]: first.price(n) for n in first.listed}
+    assert min(by_id.values()) < min(by_id[i] for i in compared), "a cheaper one is listed beside the two"
+    turn = await shopper.say("the cheaper one, is it fine for a beginner")
+    looked = [c["arguments"]["productId"] for c in turn.calls if c["name"] == DETAILS]
+    assert looked == [min(compared, key=by_id.__getitem__)], (looked, by_id)
+
+
+async def test_a_thing_the_shopper_asks_if_they_need_with_the_one_shown_is_searched(kitchen):
+    """ "do i need to get a sharpener with it?" asks for a sharpener as "do you have one?" does (the
+    shop calls its sharpener a whetstone); "do i need a lot of it?" stays a question of the product."""
+    shopper = kitchen()
+    await shopper.say("i want a decent chef's knife, budget around 100")
+    turn = await shopper.say("do i need to get a sharpener with it")
+    assert turn.calls[0]["name"] == SEARCH and "sharpener" in turn.search["query"], turn.calls
+    assert turn.listed and "Whetstone" in turn.listed[0], turn.answer
+
+
 async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):
     """ "the rubber one" after a list of toys with a sniffle mat on a rubber base: the shop's "Tough
     Rubber Treat Ball" (named so) is meant; "the rope one" is the "Cotton Rope Tug", though "rope"

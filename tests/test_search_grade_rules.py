@@ -681,3 +681,43 @@ async def test_a_category_of_letter_compounds_is_named_by_the_compound(tee_shop)
     assert await category_matched("dress shirt") == {"oxford"}
     found = [p.slug for p in (await search.search(search.request("t shirt", 3))).products]
     assert set(found[:2]) == {"crew-tee", "vneck-tee"}, found
+
+
+@pytest.mark.parametrize(
+    ("terms", "head"),
+    [
+        (("good", "chefs", "knife", "know", "knives"), 2),  # named again in a clause about it: the first
+        (("waterproof", "boots", "like", "old", "boots"), 1),
+        (("dog", "bed", "big", "dog"), 3),  # the first "dog" has no words of its own: as before
+    ],
+)
+def test_a_thing_named_twice_is_the_one_named_first_with_words_of_its_own(terms, head):
+    assert head_word(terms, list(range(len(terms)))) == head
+
+
+KNIVES = [
+    ("chefs", "Stahlberg Classic Chef's Knife 20 cm", "Knives",
+     "A forged chef's knife with a 20 cm blade, the all-rounder for chopping and slicing."),
+    ("santoku", "Stahlberg Santoku Knife 18 cm", "Knives",
+     "A Japanese-style santoku with a granton edge for thin slices of vegetables and fish."),
+    ("bread", "Kochwerk Serrated Bread Knife 23 cm", "Knives",
+     "A long bread knife with deep serrations for crusty loaves."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def knife_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"black": 5}) for item in KNIVES]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_the_kind_asked_for_named_again_in_the_plural_keeps_its_own_words(knife_shop):
+    """ "good chefs knife, dont know anything about knives": a chef's knife, by "chefs" (not by
+    "know", the word before "knives"); the santoku and the bread knife come close."""
+    search = knife_shop.search
+    result = await search.search(search.request("buy good chefs knife know knives", 5))
+    found = [(p.slug, p.match) for p in result.products]
+    assert found[0] == ("chefs", "strong"), found
+    assert {match for slug, match in found[1:]} == {"partial"}, found

@@ -307,7 +307,8 @@ def _by_rarity(found: SearchCandidates, rarity: dict[int, float]) -> SearchCandi
 
 def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evidence:
     wanted = query.wanted
-    named = wanted & row.category_terms
+    # The category's word in the query, and the same word written again ("knife" beside "knives")
+    named = query_words.said_again(query.terms, wanted, wanted & row.category_terms)
     # A category "names" the thing asked for by its own head words ("food" of "Dog food"), not by
     # the words saying for whom ("dog" of "Dog food" is no match for "something to keep my dog busy").
     heads = query_words.category_heads(row.category)

@@ -160,8 +160,13 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             stand_in = n
         elif n in wanted:
             head = n
+    if head is not None:
+        # Named again later in the message, the thing is the one first named with words of its own
+        # ("a good chefs knife, dont know anything about knives" asks for a chef's knife; "dog bed
+        # big dog", a bed).
+        return next(n for n in wanted if n == head or (n - 1 in wanted and _same_word(terms[n], terms[head])))
     # Only a word for any thing (or for size) before what it is for ("un truc pour couper"): that word.
-    return head if head is not None else stand_in if stand_in is not None else wanted[-1]
+    return stand_in if stand_in is not None else wanted[-1]
 
 
 def kind_head(
@@ -225,6 +230,12 @@ def name_head(name: str) -> str | None:
     """`name_kind` as a folded word ("Knife" -> "knife", "E-reader" -> "reader", "Gaming Mouse Mat" -> "mat")."""
     found = words(name_kind(name) or "")
     return found[-1] if found else None
+
+
+def said_again(terms: Sequence[str], wanted: Iterable[int], positions: Set[int]) -> frozenset[int]:
+    """`positions` and the other `wanted` positions holding one of their words again, maybe in
+    the plural ("knife" and "knives")."""
+    return frozenset(positions) | {n for n in wanted if any(_same_word(terms[n], terms[m]) for m in positions)}
 
 
 def _same_word(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ from the conversation's stored tool calls and the list shown. Everything else is
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Set
 from decimal import Decimal
 from typing import Any
 
@@ -124,7 +124,9 @@ class Planner:
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
-            position = _priced_position(shown.products if shown else [], reading.priced_ref)
+            # Just after two or more were compared, the cheaper one is the cheaper of those.
+            compared = set(history.detailed) if len(history.detailed) >= 2 else set()
+            position = _priced_position(shown.products if shown else [], reading.priced_ref, compared)
             if position is None:
                 reading.cheaper, reading.pricier = reading.priced_ref == "cheapest", reading.priced_ref == "dearest"
             else:
@@ -559,9 +561,12 @@ def _colours_of(product: dict[str, Any]) -> set[str]:
     return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
 
 
-def _priced_position(shown: list[dict[str, Any]], which: str) -> int | None:
-    """The place (1-based) in the list of its cheapest or dearest product; None without a list."""
-    prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in enumerate(shown, 1)]
+def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
+    """The place (1-based) in the list of its cheapest or dearest product (of those of `among`'s
+    productIds, where the list has two or more of them); None without a list."""
+    places = [(n, p) for n, p in enumerate(shown, 1) if p.get("productId") in among]
+    places = places if len(places) >= 2 else list(enumerate(shown, 1))
+    prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in places]
     known = [(price, n) for price, n in prices if price is not None]
     if not known:
         return None

@@ -252,6 +252,9 @@ _OF_IT = frozenset({
     "warranty", "guarantee", "garantie", "review", "reviews", "discount", "discounts", "video", "manual",
     "instructions", "deal", "offer", "rabatt", "bewertungen", "anleitung", "avis", "remise", "notice",
 })  # fmt: skip
+# An indefinite article just before the words naming the thing, and words for an amount of it after one.
+_A_THING = re.compile(r"\b(?:an?|ein|eine|einen|un|une) $")
+_AMOUNTS = frozenset({"lot", "bit", "little", "few", "couple", "paar", "bisschen", "peu"})
 # Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
 _NOT_A_THING = frozenset({
     "one", "ones", "other", "another", "similar", "different", "version", "model", "size", "colour", "color",
@@ -282,7 +285,10 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         return None
     kind = name_kind(str(focus.get("name", "")))  # "Chef's Knife 20 cm" is a knife
     thing = " ".join(named)
-    of_shop = bool(found["shop"])
+    # "do i need a sharpener with it?" asks for one as much as "do you have one?" ("do i need a lot?" does not)
+    of_shop = bool(found["shop"]) or (
+        _A_THING.search(folded, 0, found.start("rest")) is not None and named[0] not in _AMOUNTS
+    )
     if kind is None:
         return AnotherThing(named, thing, int(focus["productId"]), thing, of_shop)
     head = name_head(str(focus.get("name", ""))) or fold(kind)
