@@ -42,6 +42,10 @@ CLOTHING_PHRASINGS = [
     ),
     ("baskets blanches disponibles", ["baskets"], {"colors": ["white"], "stock": True}),
     ("something warm for my dad, not too chunky", ["warm", "dad"], {}),
+    # "left" of "any left" is stock, not a word of the thing
+    ("chelsea boots, any left in 43?", ["chelsea", "boots"], {"sizes": ["43"], "stock": True}),
+    ("habt ihr die stiefel noch da in 43", ["stiefel"], {"sizes": ["43"], "stock": True}),
+    ("il en reste en 43 ?", [], {"sizes": ["43"], "stock": True}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

@@ -754,6 +754,34 @@ async def test_a_thing_the_shopper_asks_if_they_need_with_the_one_shown_is_searc
     assert turn.listed and "Whetstone" in turn.listed[0], turn.answer
 
 
+async def test_they_right_after_one_pair_was_talked_about_are_that_pair_and_a_thing_to_use_is_a_new_request(
+    clothing,
+):
+    """ "the suede one, is it waterproof?" then "how do they fit, do they run small": the suede boots
+    just talked about, not every boot of the list; "which of them is lighter?" still means the list.
+    "can you show me something to clean suede with" asks for another thing (the shop has no cleaner),
+    neither more boots nor the suede boots' search again; "any left in 43?" asks for stock."""
+    shopper = clothing()
+    first = await shopper.say("hi do you have chelsea boots for men, brown, size 43")
+    assert len(first.listed) >= 2, first.answer
+    suede = await shopper.say("the suede one, is it waterproof at all?")
+    assert suede.answer.startswith("Marlowe Suede Chelsea Boot"), suede.answer
+    (told,) = [
+        r.result["structuredContent"]["productId"] for r in suede.responses
+        if r.name == DETAILS and r.result["structuredContent"]["name"] == "Marlowe Suede Chelsea Boot"
+    ]  # fmt: skip
+    fit = await shopper.say("how do they fit, do they run small")
+    assert [c["arguments"]["productId"] for c in fit.calls if c["name"] == DETAILS] == [told], fit.calls
+    both = await shopper.say("which of them is lighter?")
+    assert len([c for c in both.calls if c["name"] == DETAILS]) >= 2, both.calls
+    stock = await shopper.say("ok and the leather ones, any left in 43?")
+    assert "left" not in stock.search["query"], stock.search
+    clean = await shopper.say("can you show me something to clean suede with")
+    query = clean.search["query"]
+    assert "clean" in query and "chelsea" not in query and query != "suede boot", clean.search
+    assert not any(clean.product(n)["match"] == "strong" for n in clean.listed), clean.answer
+
+
 async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):
     """ "the rubber one" after a list of toys with a sniffle mat on a rubber base: the shop's "Tough
     Rubber Treat Ball" (named so) is meant; "the rope one" is the "Cotton Rope Tug", though "rope"

@@ -68,6 +68,7 @@ MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mi
 
 IN_STOCK = re.compile(
     r"\b(?:in[ -]stock|(?:available|in stock) (?:now|right now|today)|available|ready to ship|on hand|"
+    r"(?:any|some|still|ones?|pairs?) left|noch (?:welche )?(?:da|(?:u|ue)brig)|il en reste|en reste-t-il|"
     r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|en magasin)\b"
 )

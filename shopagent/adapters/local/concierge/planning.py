@@ -84,6 +84,11 @@ _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|s
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 # "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
+# A thing to do something with ("something to clean suede with", "etwas zum Reinigen", "quelque chose pour
+# nettoyer"): another thing, for a use, not more said of the thing shown ("something waterproof")
+_THING_TO = re.compile(
+    r"\b(?:something|anything|stuff|a thing|etwas|was|quelque chose|un truc|un produit)\s+(?:to|zum|um|pour)\s+"
+)
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
@@ -191,7 +196,11 @@ class Planner:
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
             # of thing or whom it is for, so it says more about the thing shown.
             return self._refine(reading, shown, attribute=True, qualifies=not _NEGATION.search(fold(text)))
-        if (returned_to := history.earlier_search(named)) is not None and shown is not None:
+        if (
+            (returned_to := history.earlier_search(named)) is not None
+            and shown is not None
+            and not _THING_TO.search(fold(text))  # "something to clean suede with" after suede boots
+        ):
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
             return self._refine(reading, Shown(returned_to, subject, []), attribute=False)
@@ -336,6 +345,10 @@ class Planner:
             return [p["productId"] for p in picked if p is not None]
         if (product := named_by_words(reading.words, shown)) is not None:
             return [product["productId"]]
+        # "how do they fit?" right after one pair of boots was talked about: those boots; "which of
+        # them", "those", "both" still mean the list
+        if reading.points_at_all and len(history.detailed) == 1 and not _THE_LIST.search(fold(text)):
+            return history.detailed[:1]
         if reading.points_at_all and shown:
             return [p["productId"] for p in shown[:LIST_LENGTH]]
         if history.detailed:
@@ -496,6 +509,8 @@ class Planner:
         pointing = reading.points_at_one or reading.points_at_all or _ONES.search(folded) or _ANY_THING.search(folded)
         if reading.request and _ALSO.search(folded) and not pointing:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
+        if _THING_TO.search(folded):
+            return False  # "can you show me something to clean suede with?" after boots
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return False
@@ -559,6 +574,13 @@ class Planner:
 def _colours_of(product: dict[str, Any]) -> set[str]:
     """The colours a product shown comes in: in stock (a search's), or any of its variations (details')."""
     return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
+
+
+# Words pointing at the list shown rather than at the one product talked about last.
+_THE_LIST = re.compile(
+    r"\b(?:which|those|these|all|any of|either|both|each|welche\w*|davon|von denen|beide\w*|alle|diese|"
+    r"lesquel\w*|lequel|laquelle|les deux|tous|toutes|ces)\b"
+)
 
 
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
