@@ -46,6 +46,7 @@ CLOTHING_PHRASINGS = [
     ("chelsea boots, any left in 43?", ["chelsea", "boots"], {"sizes": ["43"], "stock": True}),
     ("habt ihr die stiefel noch da in 43", ["stiefel"], {"sizes": ["43"], "stock": True}),
     ("il en reste en 43 ?", [], {"sizes": ["43"], "stock": True}),
+    ("vous avez quelque chose de moins cher que 150 € ?", [], {"max": 150}),  # "quelque chose": any thing
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

@@ -47,6 +47,10 @@ PRICES = [
     ("environ 90 €", 72, 108),
     ("pas plus de 200", None, 200),
     ("a partir de 15 euros", 15, None),
+    # "cheaper than" an amount is a ceiling, not a request for cheaper ones than those shown
+    ("vous avez quelque chose de moins cher que 150 € ?", None, 150),
+    ("gibt es was günstigeres als 80 euro", None, 80),
+    ("anything cheaper than 40?", None, 40),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),

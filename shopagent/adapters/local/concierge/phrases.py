@@ -29,10 +29,10 @@ AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
 _MAX_WORDS = (
     r"under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
     r"within|budget(?: of| is)?|for less than|beneath|"
-    r"unter|unterhalb von|bis(?: zu)?|bis max(?:imal)?|maximal|hochstens|hoechstens|weniger als|billiger als|"
-    r"g(?:u|ue)nstiger als|nicht mehr als|nicht uber|"
-    r"moins de|moins que|jusqu'a|au maximum|au max|maxi(?:mum)?|pas plus de|en dessous de|en-dessous de|"
-    r"inferieur a|sous|a moins de|budget de|pour moins de"
+    r"unter|unterhalb von|bis(?: zu)?|bis max(?:imal)?|maximal|hochstens|hoechstens|weniger als|"
+    r"g(?:u|ue)nstigere?s? als|billigere?s? als|nicht mehr als|nicht uber|"
+    r"moins de|moins que|moins chere?s? que|jusqu'a|au maximum|au max|maxi(?:mum)?|pas plus de|en dessous de|"
+    r"en-dessous de|inferieur a|sous|a moins de|budget de|pour moins de"
 )
 _MIN_WORDS = (
     r"over|above|more than|at least|starting at|from|min(?:imum)?|upwards of|"
@@ -225,7 +225,7 @@ _STOPWORDS = """
     hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz eigentlich le la les l un une des du de d
     et ou mais avec sans pour par à a au aux en dans sur il elle ils elles je j tu vous nous me m moi te toi
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
-    avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose
+    avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
