@@ -349,6 +349,23 @@ def test_a_question_worded_without_a_question_word_first_is_read_as_one(text):
     assert SHOP.read(text).question, text
 
 
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        # German questions put the verb first, then whom or what they ask of
+        ("die birnen, brauchen die eine bridge oder gehen die direkt übers wlan", True),
+        ("muss man die gießen", True),
+        ("hält der auch im winter", True),
+        ("braucht man dafür eine app", True),
+        # a verb first with no one after it asks for a thing ("[ich] brauche was …")
+        ("brauche was schickes fürs vorstellungsgespräch", False),
+        ("ich brauche eine leine für meinen hund", False),
+    ],
+)
+def test_a_german_question_with_its_verb_first_is_read_as_one(text, question):
+    assert SHOP.read(text).question is question, text
+
+
 # -- the judged questions about shown products (tests/data/questions), all four trades ------------
 
 QUESTIONS_SET = Path(__file__).parent / "data" / "questions" / "conversations.jsonl"

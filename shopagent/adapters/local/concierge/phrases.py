@@ -368,6 +368,11 @@ QUESTION = re.compile(
     r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie(?:viele?)?|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
     r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
+    # a German question puts its verb first, then who or what it asks of: "brauchen die eine Bridge",
+    # "gehen die direkt übers WLAN", "braucht man", "muss ich" (not "brauche was Schickes": a request)
+    r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauch(?:e|en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
+    r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
+    r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten)\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
 )
 # The shopper wants to buy what was shown: a link to the basket answers it.
 BUY = re.compile(
