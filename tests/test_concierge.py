@@ -47,6 +47,9 @@ CLOTHING_PHRASINGS = [
     ("habt ihr die stiefel noch da in 43", ["stiefel"], {"sizes": ["43"], "stock": True}),
     ("il en reste en 43 ?", [], {"sizes": ["43"], "stock": True}),
     ("vous avez quelque chose de moins cher que 150 € ?", [], {"max": 150}),  # "quelque chose": any thing
+    ("any left handed gloves", ["left", "handed", "gloves"], {}),  # left-handed, not left in stock
+    ("hallo, brauche den schal für meine frau", ["schal", "frau"], {}),  # whose it is for is no word of it
+    ("un bonnet pour mon mari", ["bonnet", "mari"], {}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

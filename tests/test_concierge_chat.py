@@ -742,6 +742,12 @@ async def test_after_two_are_compared_the_cheaper_one_is_the_cheaper_of_those_tw
     turn = await shopper.say("the cheaper one, is it fine for a beginner")
     looked = [c["arguments"]["productId"] for c in turn.calls if c["name"] == DETAILS]
     assert looked == [min(compared, key=by_id.__getitem__)], (looked, by_id)
+    again = kitchen()  # right after the comparison, "the cheapest one on the whole list" is of the list
+    await again.say("i want to buy one good chefs knife, dont really know anything about knives")
+    await again.say("whats the difference between the first two")
+    cheapest = await again.say("the cheapest one on the whole list, is it any good?")
+    looked = [c["arguments"]["productId"] for c in cheapest.calls if c["name"] == DETAILS]
+    assert looked == [min(by_id, key=by_id.__getitem__)], (looked, by_id)
 
 
 async def test_a_thing_the_shopper_asks_if_they_need_with_the_one_shown_is_searched(kitchen):
@@ -752,6 +758,10 @@ async def test_a_thing_the_shopper_asks_if_they_need_with_the_one_shown_is_searc
     turn = await shopper.say("do i need to get a sharpener with it")
     assert turn.calls[0]["name"] == SEARCH and "sharpener" in turn.search["query"], turn.calls
     assert turn.listed and "Whetstone" in turn.listed[0], turn.answer
+    other = kitchen()
+    await other.say("i want a decent chef's knife, budget around 100")
+    eye = await other.say("do i need a sharp eye to use it?")  # no thing to go with it: asked of the knife
+    assert {c["name"] for c in eye.calls} == {DETAILS}, eye.calls
 
 
 async def test_they_right_after_one_pair_was_talked_about_are_that_pair_and_a_thing_to_use_is_a_new_request(
@@ -770,8 +780,10 @@ async def test_they_right_after_one_pair_was_talked_about_are_that_pair_and_a_th
         r.result["structuredContent"]["productId"] for r in suede.responses
         if r.name == DETAILS and r.result["structuredContent"]["name"] == "Marlowe Suede Chelsea Boot"
     ]  # fmt: skip
-    fit = await shopper.say("how do they fit, do they run small")
-    assert [c["arguments"]["productId"] for c in fit.calls if c["name"] == DETAILS] == [told], fit.calls
+    for text in ("how do they fit, do they run small", "are they waterproof at all?",
+                 "do they run small, which size should i take?"):  # fmt: skip
+        fit = await shopper.say(text)
+        assert [c["arguments"]["productId"] for c in fit.calls if c["name"] == DETAILS] == [told], (text, fit.calls)
     both = await shopper.say("which of them is lighter?")
     assert len([c for c in both.calls if c["name"] == DETAILS]) >= 2, both.calls
     stock = await shopper.say("ok and the leather ones, any left in 43?")
@@ -780,6 +792,22 @@ async def test_they_right_after_one_pair_was_talked_about_are_that_pair_and_a_th
     query = clean.search["query"]
     assert "clean" in query and "chelsea" not in query and query != "suede boot", clean.search
     assert not any(clean.product(n)["match"] == "strong" for n in clean.listed), clean.answer
+
+
+async def test_anything_else_asked_again_shows_none_of_the_lists_before_and_says_what_they_are(clothing):
+    """ "vous avez autre chose ?" then "anything else?": the second shows nothing the lists before showed
+    for those words; where nothing more fits, "That is all I have" is followed by the close ones labelled so."""
+    shopper = clothing()
+    seen: set[str] = set()
+    for text in ("un manteau pour homme moins de 150 €", "taille L"):
+        seen |= set((await shopper.say(text)).listed)
+    for text in ("vous avez autre chose ?", "anything else?"):
+        turn = await shopper.say(text)
+        assert not set(turn.listed) & seen, (text, turn.listed, seen)
+        seen |= set(turn.listed)
+        lines = turn.answer.splitlines()
+        if turn.listed and lines[0].startswith("That is all I have"):
+            assert lines[1].startswith("Also close, though not exactly"), turn.answer
 
 
 async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):

@@ -359,6 +359,7 @@ def test_a_question_worded_without_a_question_word_first_is_read_as_one(text):
         ("braucht man dafür eine app", True),
         # a verb first with no one after it asks for a thing ("[ich] brauche was …")
         ("brauche was schickes fürs vorstellungsgespräch", False),
+        ("brauche die schwarzen stiefel in 43", False),  # "[ich] brauche die …": a request
         ("ich brauche eine leine für meinen hund", False),
     ],
 )

@@ -21,6 +21,7 @@ from shopagent.domain.query_words import (
     made_of,
     modifiers,
     name_head,
+    named_first,
     names_a_thing,
     only_a_part,
 )
@@ -684,15 +685,18 @@ async def test_a_category_of_letter_compounds_is_named_by_the_compound(tee_shop)
 
 
 @pytest.mark.parametrize(
-    ("terms", "head"),
+    ("query", "head"),
     [
-        (("good", "chefs", "knife", "know", "knives"), 2),  # named again in a clause about it: the first
-        (("waterproof", "boots", "like", "old", "boots"), 1),
-        (("dog", "bed", "big", "dog"), 3),  # the first "dog" has no words of its own: as before
+        ("good chefs knife know knives", 2),  # named again in a clause about it: the first, with its word
+        ("knife know knives", 2),  # the first has no word of its own: the last, as before
+        ("raised dog bowl large dogs", 4),  # "dog" says which bowl: a product is called a bowl
+        ("leather watch strap watches", 3),
     ],
 )
-def test_a_thing_named_twice_is_the_one_named_first_with_words_of_its_own(terms, head):
-    assert head_word(terms, list(range(len(terms)))) == head
+def test_a_thing_named_twice_is_the_one_named_first_with_words_of_its_own(query, head):
+    terms = tuple(query.split())
+    wanted = list(range(len(terms)))
+    assert named_first(terms, wanted, head_word(terms, wanted), {"knife", "bowl", "strap", "watch"}) == head
 
 
 KNIVES = [

@@ -136,7 +136,7 @@ class CatalogSearch:
         found = _by_rarity(found, {n: vocabulary.rarity(terms.terms[n]) for n in wanted})
         categories = {n for row in found.rows.values() for n in row.category_terms}
         heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
-        head = head_word(terms.terms, wanted)
+        head = query_words.named_first(terms.terms, wanted, head_word(terms.terms, wanted), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, wanted, head, categories, vocabulary.uses)
         kinds = modifiers(terms.terms, wanted)

@@ -160,13 +160,28 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             stand_in = n
         elif n in wanted:
             head = n
-    if head is not None:
-        # Named again later in the message, the thing is the one first named with words of its own
-        # ("a good chefs knife, dont know anything about knives" asks for a chef's knife; "dog bed
-        # big dog", a bed).
-        return next(n for n in wanted if n == head or (n - 1 in wanted and _same_word(terms[n], terms[head])))
     # Only a word for any thing (or for size) before what it is for ("un truc pour couper"): that word.
-    return stand_in if stand_in is not None else wanted[-1]
+    return head if head is not None else stand_in if stand_in is not None else wanted[-1]
+
+
+def named_first(terms: Sequence[str], wanted: Sequence[int], head: int | None, heads: Set[str]) -> int | None:
+    """The head word where the message named the thing before, with a word of its own before it and
+    no word naming another thing after it ("good chefs knife know knives" asks for a chef's knife;
+    "raised dog bowl large dogs" for no dog, nor "leather watch strap watches" for a watch, where
+    products are called bowls and straps: `heads`, their names' head words)."""
+    if head is None:
+        return None
+    kept = set(wanted)
+    for n in wanted:
+        if n >= head:
+            break
+        if (
+            _same_word(terms[n], terms[head])
+            and n - 1 in kept
+            and not (n + 1 in kept and names_a_thing(terms[n + 1], heads))
+        ):
+            return n
+    return head
 
 
 def kind_head(

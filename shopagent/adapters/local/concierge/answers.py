@@ -247,6 +247,8 @@ class Answerer:
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
             lines.append(template.format(subject=subject, filters=wording))
+            if close:  # "That is all I have for …": what follows is not more of it
+                lines.append(r.also_close)
             # Which of those shown costs least, from this search (cheaper than the dearest shown).
             again = [p for p in data.get("products", []) if p.get("productId") in plan.get("exclude", [])]
             least: dict[str, Any] = min(again, key=lambda p: float(p["effectivePrice"]), default={})

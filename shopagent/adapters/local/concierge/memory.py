@@ -31,6 +31,7 @@ class Shown:
     subject: str
     products: list[dict[str, Any]]
     hide_price: bool = False  # its price bounds were derived from prices shown, not said
+    before: list[int] = field(default_factory=list)  # productIds shown in the lists before it for the same words
 
 
 @dataclass
@@ -66,7 +67,12 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             by_id = {p.get("productId"): p for p in result.get("products", [])}
             products = [by_id[i] for i in state["shown"] if i in by_id]
             subject = state.get("subject", args.get("query", ""))
-            history.shown = Shown(state.get("args", args), subject, products, bool(state.get("hide_price")))
+            shown_args = state.get("args", args)
+            # "anything else?" twice: neither what this list nor what the lists before it for the same words showed
+            before = history.shown
+            same = before is not None and before.args.get("query") == shown_args.get("query")
+            seen = [*before.before, *(int(p["productId"]) for p in before.products)] if before and same else []
+            history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen)
             history.detailed = []
         elif "detailed" in state:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]

@@ -68,7 +68,7 @@ MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mi
 
 IN_STOCK = re.compile(
     r"\b(?:in[ -]stock|(?:available|in stock) (?:now|right now|today)|available|ready to ship|on hand|"
-    r"(?:any|some|still|ones?|pairs?) left|noch (?:welche )?(?:da|(?:u|ue)brig)|il en reste|en reste-t-il|"
+    r"(?:any|some|still|ones?|pairs?) left(?![ -]?hand)|noch (?:welche )?(?:da|(?:u|ue)brig)|il en reste|en reste-t-il|"
     r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
@@ -222,6 +222,8 @@ _STOPWORDS = """
     ich du wir mir mich dir uns euch bitte auch noch nur mal gerne gern habt haben hast hat gibt gibts
     welche welcher welches was wie ist sind sein seid diese dieser dieses da dann so ja nein nicht kein
     keine keinen etwas denn doch schon sowas sachen sache modell modelle ding dinge davon dazu damit welchen
+    mein meine meinen meinem meiner meines dein deine deinen deinem deiner seine seinen seinem seiner ihre ihren
+    ihrem ihrer unser unsere unseren unserem unserer euer eure mon ma mes ta tes ses notre nos votre vos leur leurs
     hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz eigentlich le la les l un une des du de d
     et ou mais avec sans pour par à a au aux en dans sur il elle ils elles je j tu vous nous me m moi te toi
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
@@ -370,7 +372,7 @@ QUESTION = re.compile(
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
     # a German question puts its verb first, then who or what it asks of: "brauchen die eine Bridge",
     # "gehen die direkt übers WLAN", "braucht man", "muss ich" (not "brauche was Schickes": a request)
-    r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauch(?:e|en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
+    r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
     r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
     r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten)\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
 )

@@ -84,10 +84,21 @@ _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|s
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 # "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
+# Words pointing at the list shown rather than at the one product talked about last ("which of them",
+# "both", "all of them"; not "at all", "which size" nor "these", said of a pair of boots).
+_THE_LIST = re.compile(
+    r"\b(?:which (?:ones?|of|is|are|would|should|do|does|has|have)|any of|either|both|each|all of|all the|"
+    r"them all|those two|these two|welche[rsn]? (?:davon|von)|von denen|beide\w*|alle|lesquel\w*|lequel|"
+    r"laquelle|les deux|tous|toutes)\b"
+)
+# "the cheapest", "am günstigsten", "la moins chère de toutes": of the whole list, not of the two compared
+_SUPERLATIVE = re.compile(r"est\b|ste[rsnm]?\b|\bleast\b|\bmost\b")
+_WHOLE_LIST = re.compile(r"\b(?:list|overall|of all|of them all|liste|von allen|de tous|de toutes)\b")
 # A thing to do something with ("something to clean suede with", "etwas zum Reinigen", "quelque chose pour
 # nettoyer"): another thing, for a use, not more said of the thing shown ("something waterproof")
 _THING_TO = re.compile(
-    r"\b(?:something|anything|stuff|a thing|etwas|was|quelque chose|un truc|un produit)\s+(?:to|zum|um|pour)\s+"
+    r"\b(?:(?:something|anything|stuff|a thing)\s+to|(?:etwas|was)\s+zum|"
+    r"(?:quelque chose|un truc|un produit)\s+pour)\s+"
 )
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
@@ -129,8 +140,11 @@ class Planner:
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
-            # Just after two or more were compared, the cheaper one is the cheaper of those.
-            compared = set(history.detailed) if len(history.detailed) >= 2 else set()
+            # Just after two or more were compared, "the cheaper one" is the cheaper of those ("the
+            # cheapest one", "the cheaper one on the list" are of the list).
+            folded = fold(text)
+            of_those = not (_SUPERLATIVE.search(fold(reading.priced_said)) or _WHOLE_LIST.search(folded))
+            compared = set(history.detailed) if of_those else set()
             position = _priced_position(shown.products if shown else [], reading.priced_ref, compared)
             if position is None:
                 reading.cheaper, reading.pricier = reading.priced_ref == "cheapest", reading.priced_ref == "dearest"
@@ -436,7 +450,7 @@ class Planner:
             plan.update(refinement="similar", exclude=[product["productId"]])
             args["limit"] = LIST_LENGTH * 2
         elif reading.more or reading.similar:
-            plan.update(refinement="more", exclude=[p["productId"] for p in shown.products])
+            plan.update(refinement="more", exclude=[*shown.before, *(p["productId"] for p in shown.products)])
             args["limit"] = LIST_LENGTH * 2
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
@@ -574,13 +588,6 @@ class Planner:
 def _colours_of(product: dict[str, Any]) -> set[str]:
     """The colours a product shown comes in: in stock (a search's), or any of its variations (details')."""
     return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
-
-
-# Words pointing at the list shown rather than at the one product talked about last.
-_THE_LIST = re.compile(
-    r"\b(?:which|those|these|all|any of|either|both|each|welche\w*|davon|von denen|beide\w*|alle|diese|"
-    r"lesquel\w*|lequel|laquelle|les deux|tous|toutes|ces)\b"
-)
 
 
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:

@@ -232,7 +232,7 @@ CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|u
 _ASKS_FOR = re.compile(
     rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do you (?:have|sell|do|carry|stock)|have you got|"
     r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)|"
-    r"do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich)"
+    r"(?P<need>do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich))"
     rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
 )
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
@@ -254,6 +254,7 @@ _OF_IT = frozenset({
 })  # fmt: skip
 # An indefinite article just before the words naming the thing, and words for an amount of it after one.
 _A_THING = re.compile(r"\b(?:an?|ein|eine|einen|un|une) $")
+_WITH_IT = re.compile(r"\b(?:with|mit|avec) (?:it|them|this|that|ihm|ihr|dem|der)\b")
 _AMOUNTS = frozenset({"lot", "bit", "little", "few", "couple", "paar", "bisschen", "peu"})
 # Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
 _NOT_A_THING = frozenset({
@@ -285,9 +286,13 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         return None
     kind = name_kind(str(focus.get("name", "")))  # "Chef's Knife 20 cm" is a knife
     thing = " ".join(named)
-    # "do i need a sharpener with it?" asks for one as much as "do you have one?" ("do i need a lot?" does not)
+    # "do i need a sharpener with it?" asks for one as much as "do you have one?" ("do i need a lot?",
+    # "do i need a sharp eye to use it?" do not)
     of_shop = bool(found["shop"]) or (
-        _A_THING.search(folded, 0, found.start("rest")) is not None and named[0] not in _AMOUNTS
+        bool(found["need"])
+        and _A_THING.search(folded, 0, found.start("rest")) is not None
+        and named[0] not in _AMOUNTS
+        and bool(_FITS.search(found["rest"]) or _WITH_IT.search(found["rest"]))
     )
     if kind is None:
         return AnotherThing(named, thing, int(focus["productId"]), thing, of_shop)
