@@ -810,6 +810,25 @@ async def test_anything_else_asked_again_shows_none_of_the_lists_before_and_says
             assert lines[1].startswith("Also close, though not exactly"), turn.answer
 
 
+async def test_a_lone_match_comes_with_the_closest_one_of_its_kind_labelled_so(garden):
+    """ "xl or xxl" after gloves finds one pair that fits (the nitrile gloves); the goatskin
+    gauntlets beside it, of the same category though not called gloves, are offered as close, so
+    that "the second one" has something to point at."""
+    shopper = garden()
+    await shopper.say("gloves for my husband, big hands, he does a lot of brambles")
+    turn = await shopper.say("xl or xxl")
+    assert turn.listed[:2] == [
+        "Fieldmark Nitrile-Coated Gardening Gloves",
+        "Fieldmark Goatskin Rose Pruning Gauntlets",
+    ], turn.answer
+    lines = turn.answer.splitlines()
+    assert lines.index("Also close, though not exactly what you asked for:") == 2, turn.answer
+    second = await shopper.say("is the second one waterproof?")
+    assert [c["name"] for c in second.calls] == [DETAILS] and second.answer.startswith("Fieldmark Goatskin"), (
+        second.answer
+    )
+
+
 async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):
     """ "the rubber one" after a list of toys with a sniffle mat on a rubber base: the shop's "Tough
     Rubber Treat Ball" (named so) is meant; "the rope one" is the "Cotton Rope Tug", though "rope"
