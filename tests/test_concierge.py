@@ -50,6 +50,8 @@ CLOTHING_PHRASINGS = [
     ("any left handed gloves", ["left", "handed", "gloves"], {}),  # left-handed, not left in stock
     ("hallo, brauche den schal für meine frau", ["schal", "frau"], {}),  # whose it is for is no word of it
     ("un bonnet pour mon mari", ["bonnet", "mari"], {}),
+    ("halsband gegen zecken für meinen hund", ["halsband", "zecken", "hund"], {}),  # German small words
+    ("habt ihr die als pflanzen oder nur als samen", ["pflanzen", "samen"], {}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),
