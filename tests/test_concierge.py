@@ -52,6 +52,7 @@ CLOTHING_PHRASINGS = [
     ("un bonnet pour mon mari", ["bonnet", "mari"], {}),
     ("halsband gegen zecken für meinen hund", ["halsband", "zecken", "hund"], {}),  # German small words
     ("habt ihr die als pflanzen oder nur als samen", ["pflanzen", "samen"], {}),
+    ("portable am fm radio", ["portable", "am", "fm", "radio"], {}),  # "am" is no small word here
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

@@ -829,6 +829,13 @@ async def test_a_lone_match_comes_with_the_closest_one_of_its_kind_labelled_so(g
     )
 
 
+async def test_a_first_request_with_one_match_is_not_padded_with_what_shares_its_category(electronics):
+    """ "a soundbar": the shop's one soundbar, not the TV of its category ("TV & Streaming") as a
+    close alternative: a category may hold what goes with a thing rather than more of it."""
+    turn = await electronics().say("a soundbar")
+    assert len(turn.listed) == 1 and "Soundbar" in turn.listed[0], turn.answer
+
+
 async def test_the_one_called_by_a_word_of_its_name_is_found_though_a_shown_one_has_it_elsewhere(pets, kitchen):
     """ "the rubber one" after a list of toys with a sniffle mat on a rubber base: the shop's "Tough
     Rubber Treat Ball" (named so) is meant; "the rope one" is the "Cotton Rope Tug", though "rope"

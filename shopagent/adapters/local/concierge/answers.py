@@ -1,7 +1,7 @@
 """Tool results -> a grounded answer in the store language.
 
 Answers are honest: strong matches are listed (available ones first), then at most two partial
-ones named like them (beside a lone match, the closest one of its category), labelled as not
+ones named like them (beside a list narrowed to one, the closest one of its category), labelled as not
 exactly what was asked; with no strong match the partial
 ones are offered as coming close, and only when nothing is even partial does the concierge say
 the shop does not seem to carry it. Lists are never padded with weak matches. A question about
@@ -219,8 +219,11 @@ class Answerer:
             asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
             matched = asked & {stem(w) for p in shown for w in words(str(p.get("name", "")))}
             named = [p for p in partial if matched & {stem(w) for w in words(str(p.get("name", "")))}]
-            # a lone match: the closest one of its category beside it, so there is something to compare
-            lone = {p.get("category") for p in shown} if len(shown) == 1 and not named else set()
+            # a list narrowed to one ("xl or xxl?" after gloves): the closest one of its category beside it,
+            # so there is something to compare (not on a first request, where a category may hold what goes
+            # with the thing rather than more of it: a TV beside "a soundbar")
+            narrowed = len(shown) == 1 and not named and plan.get("refined")
+            lone = {p.get("category") for p in shown} if narrowed else set()
             partial = named or [p for p in partial if p.get("category") in lone][:1]
             if qualifier := {stem(w) for w in words(str(plan.get("qualifier", ""))) if w not in STOPWORDS}:
                 partial = [p for p in partial if qualifier & {stem(w) for w in words(str(p.get("name", "")))}]

@@ -222,10 +222,10 @@ _STOPWORDS = """
     ich du wir mir mich dir uns euch bitte auch noch nur mal gerne gern habt haben hast hat gibt gibts
     welche welcher welches was wie ist sind sein seid diese dieser dieses da dann so ja nein nicht kein
     keine keinen etwas denn doch schon sowas sachen sache modell modelle ding dinge davon dazu damit welchen
-    als wenn weil ob dass sondern sowie bzw beim am ans aufs ums über übers ueber uebers durch gegen um seit nach vor
+    als wenn weil dass sondern sowie bzw beim ans aufs ums über übers ueber uebers durch gegen um seit nach vor
     hinter neben zwischen mein meine meinen meinem meiner meines dein deine deinen deinem deiner seine seinen
     seinem seiner ihre ihren ihrem ihrer unser unsere unseren unserem unserer euer eure
-    mon ma mes ta tes ses notre nos votre vos leur leurs
+    mon ma mes tes ses notre nos votre vos leur leurs
     hier dort jetzt darf ruhig eher halt eben vielleicht wirklich sehr ganz eigentlich le la les l un une des du de d
     et ou mais avec sans pour par à a au aux en dans sur il elle ils elles je j tu vous nous me m moi te toi
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
