@@ -53,6 +53,10 @@ CLOTHING_PHRASINGS = [
     ("halsband gegen zecken für meinen hund", ["halsband", "zecken", "hund"], {}),  # German small words
     ("habt ihr die als pflanzen oder nur als samen", ["pflanzen", "samen"], {}),
     ("portable am fm radio", ["portable", "am", "fm", "radio"], {}),  # "am" is no small word here
+    # what it goes with is what it is for, not a word of the thing
+    ("a belt to go with it", ["belt"], {}),
+    ("something that goes with them, in brown", [], {"colors": ["brown"]}),
+    ("une ceinture qui va avec", ["ceinture"], {}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

@@ -466,6 +466,11 @@ STORE_QUESTION = re.compile(
     r"cartes? cadeaux?|bons? d'achat|emballage cadeau|frais de port)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.
+# "a soundbar to go with it", "something that goes with them": what it is for, not words of the thing
+GOES_WITH_IT = re.compile(
+    r"\b(?:(?:to go|that goes?|which goes?|to wear|to use) with|to match) (?:it|them|this|that|these|those)\b|"
+    r"\b(?:passend )?dazu\b|\bqui va(?:nt)? avec\b"
+)
 BROAD_NEED = re.compile(
     r"\b(?:what (?:do|would|will|should) (?:i|we|she|he|they) (?:need|get|buy|bring|take)|what does (?:she|he) need|"
     r"where (?:do|should) (?:i|we) start|first time|just moved|starting (?:to|out)|getting into|"

@@ -248,6 +248,7 @@ class Lexicon:
         reading.off_topic = bool(ph.OFF_TOPIC.search(text.rest))
         reading.request = bool(text.take(ph.REQUEST_FILLERS)) and not ph.HOW_MUCH.search(whole)
         text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
+        text.take(ph.GOES_WITH_IT)  # "to go with it": what it is for
         text.take(ph.NEGATED)
         text.take(ph.MEASURE)
         if reading.small_talk or reading.follow_up:
