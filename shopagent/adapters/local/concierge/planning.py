@@ -359,8 +359,8 @@ class Planner:
             return [p["productId"] for p in picked if p is not None]
         if (product := named_by_words(reading.words, shown)) is not None:
             return [product["productId"]]
-        # "how do they fit?" right after one pair of boots was talked about: those boots; "which of
-        # them", "those", "both" still mean the list
+        # "how do they fit?" right after one pair of boots was talked about: those boots ("are those
+        # waterproof?" too); "which of them", "both", "all of them" still mean the list (_THE_LIST)
         if reading.points_at_all and len(history.detailed) == 1 and not _THE_LIST.search(fold(text)):
             return history.detailed[:1]
         if reading.points_at_all and shown:
