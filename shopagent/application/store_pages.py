@@ -179,4 +179,4 @@ class StoreInformationSearch:
         vector = await self._embedder.embed_query(read if self._policy.read_for_vector else text)
         terms = list(dict.fromkeys(words(read)))[:MAX_QUERY_TERMS]
         candidates = await self._passages.candidates(vector, terms, self._embedder.model_id, self._policy.depth)
-        return rank_passages(candidates, self._policy.grading, self._policy.weights, limit)
+        return rank_passages(candidates, self._policy.grading, self._policy.weights, limit, words(read))

@@ -12,7 +12,9 @@ demo shop's pages with questions written before reading them (tests/test_store_i
 **strong** — the passage is very likely the answer: it has most of the question's words and is
 close in meaning, or is very close in meaning alone, or has every word and is not far in meaning,
 or it is one of the three passages nearest in meaning, all of one page, the nearest fairly close
-(the question is that page's topic though it shares few words with it);
+(the question is that page's topic though it shares few words with it), or it is the nearest
+passage of the page whose title names the question's topic ("how quick can you deliver to
+Leuven" and "Shipping and delivery"; `TOPICS`) and not far in meaning;
 **partial** — on the topic (some of the words, or fairly close): it may hold the answer, read it
 before relying on it; **weak** — only loosely related: do not present it as the answer.
 """
@@ -25,8 +27,29 @@ from dataclasses import dataclass
 import msgspec
 
 from shopagent.domain.ranking import FusionWeights, Match, fuse
+from shopagent.domain.text import words
 
 _ORDER = {Match.STRONG: 0, Match.PARTIAL: 1, Match.WEAK: 2}
+
+# The topics a shop's pages are titled for, by the words that name them in a question (read in
+# the pages' words first: "Rücksendung" is "return") and in a page's title ("Shipping and
+# delivery", "Returns & refunds", "Payment methods", "How to measure your pet"). Only words that
+# name nothing else in a shop: "arrive", "order" or "pet" would tie any question to any page.
+TOPICS: dict[str, frozenset[str]] = {
+    "delivery": frozenset({
+        "ship", "ships", "shipping", "shipped", "shipment", "deliver", "delivers", "delivering", "delivery",
+        "deliveries", "delivered", "postage", "dispatch", "dispatched", "courier", "carrier", "carriers",
+    }),
+    "returns": frozenset({
+        "return", "returns", "returning", "returned", "refund", "refunds", "refunded", "exchange", "exchanges",
+        "exchanging", "withdrawal",
+    }),
+    "payment": frozenset({"pay", "paying", "payment", "payments", "paid", "invoice", "instalments", "checkout"}),
+    "sizes": frozenset({"size", "sizes", "sizing", "measure", "measuring", "measurements"}),
+    "contact": frozenset({"contact", "contacting"}),
+    "privacy": frozenset({"privacy", "cookies", "gdpr"}),
+    "warranty": frozenset({"warranty", "guarantee", "repair", "repairs"}),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -41,6 +64,7 @@ class PassageGrading:
     partial_coverage: float = 0.25  # ... or this share of the words
     agreeing: int = 3  # the nearest passages this many, all of one page, and
     agreeing_distance: float = 0.55  # ... the nearest this close: the question is that page's topic
+    topic_distance: float = 0.75  # the nearest passage of the page titled for the question's topic, this close
 
     def grade(self, e: PassageEvidence) -> Match:
         if e.distance <= self.strong_distance:
@@ -82,15 +106,20 @@ class StoreInformation(msgspec.Struct, frozen=True, rename="camel"):
 
 
 def rank_passages(
-    candidates: Sequence[PassageEvidence], grading: PassageGrading, weights: FusionWeights, limit: int
+    candidates: Sequence[PassageEvidence],
+    grading: PassageGrading,
+    weights: FusionWeights,
+    limit: int,
+    question: Sequence[str] = (),
 ) -> StoreInformation:
-    """The best `limit` passages: by grade, then fused score; `noStrongMatch` when none is strong."""
+    """The best `limit` passages: by grade, then fused score; `noStrongMatch` when none is strong.
+    `question` is the question's words (in the pages' words), for the topic its words name."""
     keys = {(c.page, c.text): c for c in candidates}
     by_vector = sorted((c for c in candidates if c.vector_rank), key=lambda c: c.vector_rank or 0)
     by_text = sorted((c for c in candidates if c.lexical_rank), key=lambda c: c.lexical_rank or 0)
     ids = {key: i for i, key in enumerate(keys)}
     scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
-    agreed = _agreeing(list(keys.values()), grading)
+    agreed = _agreeing(list(keys.values()), grading) | _on_topic(list(keys.values()), question, grading)
     graded = [
         (Match.STRONG if key in agreed else grading.grade(c), scores.get(ids[key], 0.0), c) for key, c in keys.items()
     ]
@@ -111,3 +140,24 @@ def _agreeing(candidates: list[PassageEvidence], grading: PassageGrading) -> set
     if len({c.page for c in nearest}) > 1 or len({c.page for c in candidates}) < 2:
         return set()  # a shop with one page agrees with itself on everything
     return {(c.page, c.text) for c in nearest if c.distance <= grading.partial_distance}
+
+
+def _on_topic(
+    candidates: list[PassageEvidence], question: Sequence[str], grading: PassageGrading
+) -> set[tuple[str, str]]:
+    """For each topic the question's words name (`TOPICS`), the nearest passage of the pages whose
+    titles name it, when close enough: "Kann ich Artikel zurückschicken?" ("return") is about the
+    "Returns and refunds" page, though its passages are about what and how, each in other words.
+    Not in a shop whose pages are all titled for one topic (it would agree with itself)."""
+    asked = {topic for topic, names in TOPICS.items() if names.intersection(question)}
+    titled = {c.page: {t for t, names in TOPICS.items() if names.intersection(words(c.title))} for c in candidates}
+    if not asked or len({c.page for c in candidates}) < 2:
+        return set()
+    chosen = set()
+    for topic in asked:
+        on_topic = [c for c in candidates if topic in titled[c.page]]
+        if on_topic and len({c.page for c in on_topic}) < len(titled):
+            nearest = min(on_topic, key=lambda c: (c.distance, c.page, c.text))
+            if nearest.distance <= grading.topic_distance:
+                chosen.add((nearest.page, nearest.text))
+    return chosen

@@ -127,6 +127,11 @@ _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 _ENGLISH = {"broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged"}
 
 _READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES}}
+# "can I send back shoes that don't fit?", "take it back": a return, in English pages' words.
+_SEND_BACK = re.compile(
+    r"\b(?:send|sent|sending|take|taking|bring|post|ship)\s+"
+    r"(?:(it|them|this|that|these|those|something|stuff|things?|items?|the\s+\w+)\s+)?back\b"
+)
 
 
 def read_store_question(question: str, page_language: str) -> str:
@@ -136,9 +141,11 @@ def read_store_question(question: str, page_language: str) -> str:
     reading = _READINGS.get(page_language.split("-")[0].casefold())
     if not reading:
         return question
-    said = words(_NETHERLANDS.sub("paysbas", fold(question)))
+    folded = _NETHERLANDS.sub("paysbas", fold(question))
+    returned = _SEND_BACK.sub(lambda m: f"return {m.group(1)}" if m.group(1) else "return", folded)
+    said = words(returned)
     if not any(w in reading for w in said):
-        return question
+        return question if returned == folded else " ".join(said)
     kept = [reading.get(w, w) for w in said if w in reading or w not in _QUESTION_WORDS]
     return " ".join(kept) if kept else question
 
