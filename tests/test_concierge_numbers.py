@@ -193,6 +193,8 @@ ABOUT_THE_SHOP = [
     "can i collect from your shop",
     "do you have a physical store i can visit",
     "where are you based",
+    "where is your warehouse",
+    "can i order by phone",
     "i got the wrong item",
     "is there a discount code",
     "do you have gift cards",

@@ -94,6 +94,11 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
         answer, calls, _ = await ask(services, question)
         assert STORE_INFO_TOOL in [c.name for c in calls], question  # after a product search, maybe
         assert answer == "I don't have that information. You can reach the shop at help@shop.example.", answer
+    # Asked how to reach the shop, the contact is the answer, not "I don't have that information"
+    for question in ("what's your phone number?", "what is your email address", "wie kann ich euch erreichen?"):
+        answer, calls, _ = await ask(services, question)
+        assert STORE_INFO_TOOL in [c.name for c in calls], question
+        assert answer == "You can reach the shop at help@shop.example.", (question, answer)
 
 
 SHIPPING_TABLE = """| Country | Carrier | Cost | Free from | Delivery time |

@@ -86,6 +86,9 @@ async def test_the_demo_pages_answer_store_questions_strongly_from_the_right_pag
         # "send back" is a return, in English pages' words; what is sent back stays
         ("can I send back shoes that don't fit?", "can i return shoes that don t fit"),
         ("I'd like to send the boots back", "i d like to return the boots"),
+        # and picking up is collecting, a store is the shop
+        ("can I pick up my order?", "can i collect my order"),
+        ("do you have a physical store?", "do you have a physical shop"),
     ],
 )
 def test_german_and_french_questions_are_read_in_the_english_pages_words(question, read):
@@ -110,6 +113,11 @@ OTHER_SHOPS = [
     ("pets", "do you accept paypal? or ideal", "payment"),
     ("garden", "how quick can you deliver to Leuven", "shipping"),
     ("pets", "can i return it if it doesn't fit under the seat", "returns"),
+    # picking up is collecting, a store is the shop (both were answered from the FAQ's "cancel my order",
+    # or not at all)
+    ("garden", "can I pick up my order", "shipping"),
+    ("pets", "can I pick up my order", "shipping"),
+    ("pets", "do you have a physical store", "faq"),
 ]
 
 

@@ -39,6 +39,7 @@ TOPICS: dict[str, frozenset[str]] = {
     "delivery": frozenset({
         "ship", "ships", "shipping", "shipped", "shipment", "deliver", "delivers", "delivering", "delivery",
         "deliveries", "delivered", "postage", "dispatch", "dispatched", "courier", "carrier", "carriers",
+        "arrive", "arrives", "arrival", "arriving",
     }),
     "returns": frozenset({
         "return", "returns", "returning", "returned", "refund", "refunds", "refunded", "exchange", "exchanges",

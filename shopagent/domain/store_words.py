@@ -127,10 +127,21 @@ _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 _ENGLISH = {"broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged"}
 
 _READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES}}
-# "can I send back shoes that don't fit?", "take it back": a return, in English pages' words.
-_SEND_BACK = re.compile(
-    r"\b(?:send|sent|sending|take|taking|bring|post|ship)\s+"
-    r"(?:(it|them|this|that|these|those|something|stuff|things?|items?|the\s+\w+)\s+)?back\b"
+# English phrases for what pages say in one word: "can I send back shoes that don't fit?" (return),
+# "can I pick up my order?" (collect), "do you have a physical store?" (shop).
+_PHRASES = (
+    (
+        re.compile(
+            r"\b(?:send|sent|sending|take|taking|bring|post|ship)\s+"
+            r"(?:(it|them|this|that|these|those|something|stuff|things?|items?|the\s+\w+)\s+)?back\b"
+        ),
+        lambda m: f"return {m.group(1)}" if m.group(1) else "return",
+    ),
+    (
+        re.compile(r"\bpick(?:ing)?\s+(?:(it|them|my\s+order|the\s+order|my\s+\w+)\s+)?up\b|\bpick-?up\b"),
+        lambda m: f"collect {m.group(1)}" if m.group(1) else "collect",
+    ),
+    (re.compile(r"\b(physical|your|the|a|in)[\s-]+stores?\b"), lambda m: f"{m.group(1)} shop"),
 )
 
 
@@ -142,10 +153,12 @@ def read_store_question(question: str, page_language: str) -> str:
     if not reading:
         return question
     folded = _NETHERLANDS.sub("paysbas", fold(question))
-    returned = _SEND_BACK.sub(lambda m: f"return {m.group(1)}" if m.group(1) else "return", folded)
-    said = words(returned)
+    phrased = folded
+    for phrase, reads in _PHRASES:
+        phrased = phrase.sub(reads, phrased)
+    said = words(phrased)
     if not any(w in reading for w in said):
-        return question if returned == folded else " ".join(said)
+        return question if phrased == folded else " ".join(said)
     kept = [reading.get(w, w) for w in said if w in reading or w not in _QUESTION_WORDS]
     return " ".join(kept) if kept else question
 

@@ -447,6 +447,8 @@ STORE_QUESTION = re.compile(
     r"horaires|ouvert\w*|contacter|guide des tailles|"
     # the shop itself: where it is, visiting and collecting, reaching a person
     r"physical (?:store|shop)|(?:visit|come to) (?:your|the) (?:shop|store)|where are you (?:based|located)|"
+    r"where (?:is|are) your (?:warehouse|shop|store|office|premises)|"
+    r"(?:order|buy) (?:by|over the|via) (?:phone|e-?mail)|"
     r"collect (?:it |them |my order )?(?:from|at|in) (?:your|the) (?:shop|store)|(?:pick ?up|collect) in(?:-| )store|"
     r"customer (?:service|support|care)|(?:call|ring|reach) you|speak to (?:someone|a person|a human)|"
     r"einen laden|ladengesch(?:a|ae)ft|(?:im laden|vor ort|selbst) abholen|abholung|kundenservice|kundendienst|"
@@ -464,6 +466,12 @@ STORE_QUESTION = re.compile(
     r"student discount|price ?match\w*|"
     r"gutschein\w*|rabattcode\w*|geschenkverpackung|code promo|codes? de r(?:e|é)duction|"
     r"cartes? cadeaux?|bons? d'achat|emballage cadeau|frais de port)\b"
+)
+# A store question asking how to reach the shop ("what's your phone number?", "wie kann ich euch erreichen?"):
+# the shop's contact is the answer, whatever its pages say.
+CONTACT_ASKED = re.compile(
+    r"\b(?:contact|phone|telephone|e-?mail|call|ring|reach|speak to|talk to|customer (?:service|support|care)|"
+    r"kontakt\w*|telefon\w*|anrufen|erreichen|contacter|joindre|t(?:e|é)l(?:e|é)phone|service client)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.
 # "a soundbar to go with it", "something that goes with them": what it is for, not words of the thing

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from shopagent.adapters.local.concierge.memory import say
-from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences
 from shopagent.domain.chat import ModelReply
+from shopagent.domain.options import fold
 from shopagent.domain.store_pages import is_rule, table_cells
 from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
@@ -64,6 +65,8 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
         if plan.get("fallback"):
             return say(plan["fallback"], kept=True)
         reach = r.store_contact.format(contact=contact) if contact else ""
+        if reach and CONTACT_ASKED.search(fold(question)):  # "what's your phone number?": that is the answer
+            return say(reach, kept=True)
         return say(f"{r.store_unknown} {reach}".strip(), kept=True)
     if len(text) > STORE_CHARS:
         text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
