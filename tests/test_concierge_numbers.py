@@ -51,6 +51,14 @@ PRICES = [
     ("vous avez quelque chose de moins cher que 150 € ?", None, 150),
     ("gibt es was günstigeres als 80 euro", None, 80),
     ("anything cheaper than 40?", None, 40),
+    # not spending more than an amount is a ceiling too ("more than 40" alone is a floor)
+    ("anything cheaper? dont wanna spend more than 40 or so", None, 40),
+    ("i don't want to spend more than 40", None, 40),
+    ("any cheaper? dont really want to go over 150", None, 150),
+    ("dont want to pay over 50", None, 50),
+    ("nothing over 60 please", None, 60),
+    ("je ne veux pas dépasser 80 €", None, 80),
+    ("more than 40 euros", 40, None),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),

@@ -26,8 +26,16 @@ _UNITS = (
 )
 _NOT_UNIT = rf"(?![\d]|[.,]\d)(?!\s*(?:{_UNITS})\b)"  # the whole number, then no unit
 AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
+# Not spending more than an amount is a ceiling: "dont wanna spend more than 40", "don't want to pay over
+# 50", "nothing over 60", "je ne veux pas dépasser 80" (not "more than 40" alone, which is a floor).
+_NOT_MORE = (
+    r"(?:do not|don'?t|dont|doesn'?t|won'?t|wont|will not|not|never|can'?t|cant|cannot|rather not)\s+"
+    r"(?:\w+\s+){0,3}?(?:spend|spending|pay|paying|go|going)\s+(?:more than|over|above|beyond|past)|"
+    r"nothing (?:over|above|more than|pricier than|dearer than)|"
+    r"(?:(?:je )?(?:ne )?(?:veux|voudrais|souhaite) )?(?:pas|sans) d(?:e|é)passer"
+)
 _MAX_WORDS = (
-    r"under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
+    rf"{_NOT_MORE}|under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
     r"within|budget(?: of| is)?|for less than|beneath|"
     r"unter|unterhalb von|bis(?: zu)?|bis max(?:imal)?|maximal|hochstens|hoechstens|weniger als|"
     r"g(?:u|ue)nstigere?s? als|billigere?s? als|nicht mehr als|nicht uber|"
