@@ -209,6 +209,23 @@ async def test_cheaper_ones_are_cheaper_products_of_the_same_kind(clothing):
                                                                                     cheaper.listed)}  # fmt: skip
 
 
+async def test_cheaper_with_an_amount_said_is_under_that_amount(clothing):
+    """ "any cheaper? don't want to go over 150": the amount said is the bound (it was "cheaper than the
+    cheapest shown", a ceiling under every boot in the list), and the shown ones under it may stay."""
+    shopper = clothing()
+    first = await shopper.say("warm winter boots")
+    assert first.listed and any(first.price(n) > 150 for n in first.listed), first.answer
+    cheaper = await shopper.say("any cheaper? dont really want to go over 150")
+    assert cheaper.search["filters"]["maxPrice"] == 150.0
+    assert cheaper.listed and all("Boot" in n for n in cheaper.listed), cheaper.answer
+    assert all(cheaper.price(n) <= 150 for n in cheaper.listed)
+    assert "under €150" in cheaper.answer, cheaper.answer
+    # and none under it is said so, not as "none cheaper than the ones I showed you" (none were asked of)
+    none = await shopper.say("anything cheaper? i dont want to spend more than 10")
+    assert none.search["filters"]["maxPrice"] == 10.0
+    assert not none.listed and "(under €10)" in none.answer and "showed you" not in none.answer, none.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

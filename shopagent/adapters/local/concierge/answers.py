@@ -253,6 +253,8 @@ class Answerer:
             return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
+            if plan.get("bound_said"):  # "any cheaper? not over 40": none under the amount said
+                template = r.none_filtered
             lines.append(template.format(subject=subject, filters=wording))
             if close:  # "That is all I have for …": what follows is not more of it
                 lines.append(r.also_close)

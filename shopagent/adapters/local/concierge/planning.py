@@ -434,7 +434,12 @@ class Planner:
         if reading.min_price is not None:
             filters["minPrice"] = float(reading.min_price)
         shown_ids = [p["productId"] for p in shown.products]
-        if reading.cheaper and prices:
+        if reading.cheaper and reading.max_price is not None:
+            # "any cheaper? don't want to go over 150": what the customer said is the bound, and the ones
+            # shown under it stay in the list
+            filters.pop("minPrice", None)
+            plan.update(refinement="cheaper", bound_said=True)
+        elif reading.cheaper and prices:
             # Cheaper than all of them; failing that, than the dearest one, among the others.
             filters["maxPrice"] = float(min(prices) - _CENT)
             filters.pop("minPrice", None)
