@@ -150,6 +150,9 @@ async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_as
         # a thing of the shop the list does not have: found, then asked
         (["terravita-peat-free-seed-and-cutting-compost", "terravita-coir-compost-blocks"],
          "is the manure one smelly?", "terravita-pelleted-horse-manure", "don't smell"),
+        # ... also where another word of the question is in the name of one shown ("stainless steel")
+        (["hortwell-stainless-steel-hand-trowel-and-transplanter", "fieldmark-nitrile-coated-gardening-gloves"],
+         "the spade, is it stainless steel?", "hortwell-stainless-steel-border-spade", "stainless"),
         # a material: the thing of the list's kind in it, told apart by its text ("goatskin and … leather")
         (["fieldmark-nitrile-coated-gardening-gloves", "hortwell-stainless-steel-hand-trowel-and-transplanter"],
          "the leather ones, can you wash them", "fieldmark-goatskin-rose-pruning-gauntlets", "Not washable"),

@@ -35,6 +35,7 @@ from shopagent.adapters.local.concierge.pointing import (
     another_thing,
     asks_for_another,
     at_position,
+    called_by,
     called_not_shown,
     find_called,
     named_by_words,
@@ -295,7 +296,10 @@ class Planner:
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
         # ("the suede one, is it waterproof?" names one by its material though it asks a property of it)
-        called = [] if refs or by_name or by_variation or reading.colors or reading.sizes else named
+        # A product shown named by another word of the message is not the one called so: "the belt, is it
+        # real leather?" after gloves in leather calls a belt ("the leather ones or the canvas ones" do not).
+        by_called = [p for p in by_name if called_by(text, p)]
+        called = [] if refs or by_called or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
             return find_called(called, shown, text, synonyms, otherwise if isinstance(otherwise, list) else [])

@@ -105,6 +105,16 @@ _THE_X_ONE = re.compile(
 )
 
 
+def called_by(text: str, product: dict[str, Any]) -> bool:
+    """Whether the message calls this product by a word of its name ("the canvas ones" a "Canvas Low-Top
+    Sneaker"), or calls nothing "the … one" at all."""
+    calls = [m.group(1) or m.group(2) for m in _THE_X_ONE.finditer(fold(text))]
+    if not calls:
+        return True
+    name = {stem(w) for w in words(str(product.get("name", "")))}
+    return any({stem(w) for w in words(call)} & name for call in calls)
+
+
 def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
     """The words calling a product "the … one" where they are words of the catalog (`named`) that
     no product shown has in its name, category or options: a product of the shop not in the list
