@@ -215,6 +215,30 @@ def test_a_synonym_turns_into_whichever_word_of_its_group_the_catalog_uses():
     assert names_vests.terms("body warmer").corrections == {"body warmer": "vest"}
 
 
+@pytest.mark.parametrize(
+    ("said", "names", "read"),
+    [
+        # British and American words for one thing, and spellings
+        ("shovel", {"spade": 2}, {"shovel": "spade"}),
+        ("organic fertilizer", {"fertiliser": 3}, {"fertilizer": "fertiliser"}),
+        ("organic fertilizer", {"plant": 2, "food": 5}, {"fertilizer": "plant food"}),  # what the shop calls it
+        ("colander", {"strainer": 1}, {"colander": "strainer"}),
+        ("tire levers", {"tyre": 4, "levers": 1}, {"tire": "tyre"}),
+        ("sound bar", {"soundbar": 2}, {"sound bar": "soundbar"}),
+        ("bird box for blue tits", {"nest": 2, "box": 5}, {"bird box": "nest box"}),
+        ("raincoat for women", {"rain": 4, "jacket": 9}, {"raincoat": "rain jacket"}),
+        ("bike helmet", {"bicycle": 4, "helmet": 3}, {"bike helmet": "bicycle helmet"}),
+        # ... and never where the shop's own names use the shopper's word, nor for a word of two things
+        ("shovel", {"shovel": 1, "spade": 2}, {}),
+        ("duffle coat", {"weekender": 1, "bag": 4, "coat": 6}, {}),
+        ("fish slice", {"spatula": 2}, {}),
+    ],
+)
+def test_everyday_words_for_a_thing_are_read_as_the_shops_word(said, names, read):
+    vocabulary = Vocabulary(dict(names), dict(names), frozenset(), Synonyms(builtin_synonyms("en")))
+    assert vocabulary.terms(said).corrections == read
+
+
 def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
     titles = {"dog": 30, "treats": 5, "bed": 4, "cat": 20, "toy": 6, "shampoo": 2, "something": 1}
     vocabulary = Vocabulary(dict(titles), titles, frozenset(), Synonyms(builtin_synonyms("en")))

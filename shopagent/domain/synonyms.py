@@ -88,6 +88,78 @@ _ENGLISH_EVERYDAY = {
     "snacks": "treats", "chew toy": "chew", "tug toy": "rope toy",
 }  # fmt: skip
 
+# More of the same, for the trades a small shop runs (clothing, footwear, outdoor and cycling, kitchen,
+# electronics, pets, garden): British and American words for one thing, spellings, and everyday or brand
+# names shoppers use for a kind of thing. Written from what shoppers call things, not from any shop's
+# catalog or query set; a word two things share ("lead": a cable or a leash, "mac", "pumps") is left out.
+_ENGLISH_MORE = {
+    # clothing
+    "cardi": "cardigan", "cardie": "cardigan", "denims": "jeans", "dungarees": "overalls",
+    "pantyhose": "tights", "nylons": "tights", "swimming costume": "swimsuit", "cossie": "swimsuit",
+    "bathing suit": "swimsuit", "swimming trunks": "swim shorts", "board shorts": "swim shorts",
+    "boardshorts": "swim shorts", "dressing gown": "bathrobe", "nightie": "nightdress", "nightgown": "nightdress",
+    "sports jacket": "blazer", "suit jacket": "blazer", "raincoat": "rain jacket", "rain coat": "rain jacket",
+    "waterproof jacket": "rain jacket", "trench": "trench coat", "overcoat": "coat", "tennis shoes": "sneakers",
+    "gym shoes": "sneakers", "trekking boots": "hiking boots", "hillwalking boots": "hiking boots",
+    "house shoes": "slippers", "holdall": "duffel bag", "duffle bag": "duffel bag",
+    "weekend bag": "weekender", "shopper bag": "tote bag", "specs": "glasses", "spectacles": "glasses",
+    "neck gaiter": "neck warmer", "neck tube": "neck warmer", "jewelry": "jewellery",
+    # kitchen
+    "roasting tin": "roasting pan", "roasting tray": "roasting pan", "cake tin": "cake pan",
+    "loaf tin": "loaf pan", "muffin tray": "muffin tin", "muffin pan": "muffin tin",
+    "casserole dish": "baking dish", "oven dish": "baking dish", "ovenproof dish": "baking dish",
+    "gratin dish": "baking dish", "lasagne dish": "baking dish", "colander": "strainer",
+    "kitchen scales": "kitchen scale", "weighing scales": "kitchen scale", "measuring jug": "measuring cup",
+    "liquidiser": "blender",
+    "liquidizer": "blender", "smoothie maker": "blender", "electric whisk": "hand mixer",
+    "coffee maker": "coffee machine", "espresso maker": "espresso machine",
+    "stovetop espresso maker": "moka pot", "stovetop coffee maker": "moka pot", "coffee press": "french press",
+    "tea pot": "teapot", "dinnerware": "tableware", "dinner set": "tableware", "dinner service": "tableware",
+    "bread bin": "bread box", "breadbin": "bread box", "tin opener": "can opener", "wine opener": "corkscrew",
+    "tupperware": "storage container", "food container": "storage container", "lunchbox": "lunch box",
+    "pepper grinder": "pepper mill", "salt grinder": "salt mill", "pinny": "apron", "dish rack": "dish drainer",
+    "drying rack": "dish drainer", "draining rack": "dish drainer", "crockpot": "slow cooker",
+    "crock pot": "slow cooker", "airfryer": "air fryer", "toastie maker": "sandwich maker",
+    "sandwich toaster": "sandwich maker", "organizer": "organiser",
+    # electronics
+    "airpods": "earbuds", "ear phones": "earbuds", "sound bar": "soundbar", "flatscreen": "tv",
+    "wall charger": "charger", "charging plug": "charger", "plug charger": "charger", "power adapter": "charger",
+    "hdmi lead": "hdmi cable", "extension cord": "power strip", "power board": "power strip",
+    "surge protector": "power strip", "wifi extender": "wi fi extender", "wifi booster": "wi fi extender",
+    "range extender": "wi fi extender", "cctv": "security camera", "doorbell camera": "video doorbell",
+    "smart doorbell": "video doorbell", "smart socket": "smart plug", "wifi plug": "smart plug",
+    "light bulb": "bulb", "lightbulb": "bulb", "hard disk": "hard drive", "external drive": "hard drive",
+    "hdd": "hard drive", "ebook reader": "e reader", "e book reader": "e reader", "ipad": "tablet",
+    "fitbit": "activity tracker", "step counter": "activity tracker", "pedometer": "activity tracker",
+    "games console": "console", "game console": "console", "gaming console": "console",
+    "game controller": "controller", "joystick": "controller", "computer screen": "monitor",
+    "pc monitor": "monitor", "car camera": "dash cam", "record player": "turntable", "vinyl player": "turntable",
+    # pets
+    "dog basket": "dog bed", "cat flap": "pet door", "dog flap": "pet door", "poop scoop": "pooper scooper",
+    "dog biscuits": "dog treats", "dog snacks": "dog treats", "goodies": "treats", "flea drops": "flea treatment",
+    "litter pan": "litter tray", "fishtank": "aquarium", "dog dish": "dog bowl",
+    "cat dish": "cat bowl", "deshedder": "deshedding tool", "furminator": "deshedding tool",
+    "ball chucker": "ball launcher", "ball thrower": "ball launcher", "snuffle mat": "sniffle mat",
+    "dog gate": "pet gate", "stair gate": "pet gate", "hutch": "rabbit hutch",
+    # garden
+    "hedge cutter": "hedge trimmer", "hedge clippers": "hedge shears", "shovel": "spade",
+    "garden fork": "digging fork", "barrow": "wheelbarrow", "grass cutter": "lawn mower",
+    "compost bin": "composter", "potting soil": "compost", "potting compost": "compost",
+    "fertilizer": "fertiliser", "plant food": "fertiliser", "plant feed": "fertiliser",
+    "herbicide": "weed killer", "bird box": "nest box", "birdhouse": "nest box", "bird house": "nest box",
+    "nesting box": "nest box", "grow bag": "growbag", "raised garden bed": "raised bed", "window box": "planter",
+    "kneeler": "kneeling pad", "kneeling mat": "kneeling pad", "garden kneeler": "kneeling pad",
+    "gardening gloves": "garden gloves", "bbq": "barbecue", "barbeque": "barbecue", "firepit": "fire pit",
+    "dibble": "dibber",
+    # outdoor and cycling
+    "bike helmet": "bicycle helmet", "cycle helmet": "bicycle helmet", "cycling helmet": "bicycle helmet",
+    "tire": "tyre", "tires": "tyre", "multitool": "multi tool", "bidon": "bottle", "airbed": "air mattress",
+    "air bed": "air mattress", "blow up bed": "air mattress", "camp stove": "camping stove",
+    "gas stove": "camping stove", "folding chair": "camping chair", "cool box": "cooler", "coolbox": "cooler",
+    "hiking poles": "trekking poles", "walking poles": "trekking poles", "waterproof trousers": "rain trousers",
+    "overtrousers": "rain trousers", "over trousers": "rain trousers", "thermals": "base layer",
+}  # fmt: skip
+
 _GERMAN = {
     # Kleidung
     "jacke": "jacket", "jacken": "jacket", "mantel": "coat", "mäntel": "coat", "daunenjacke": "down jacket",
@@ -240,7 +312,7 @@ def _listed(language: str) -> dict[str, str]:
 
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {
-    "en": {**_listed("de"), **_listed("fr"), **_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}
+    "en": {**_listed("de"), **_listed("fr"), **_ENGLISH_MORE, **_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}
 }
 
 
