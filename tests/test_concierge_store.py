@@ -94,6 +94,11 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
         answer, calls, _ = await ask(services, question)
         assert STORE_INFO_TOOL in [c.name for c in calls], question  # after a product search, maybe
         assert answer == "I don't have that information. You can reach the shop at help@shop.example.", answer
+    # A question on a page's topic that no passage surely answers: that page's nearest passage, said as
+    # such, with the contact (it was "I don't have that information", or the passage as the answer)
+    answer, calls, _ = await ask(services, "is delivery carbon neutral?")
+    assert answer.startswith("I'm not sure our pages answer exactly that. Our page “Shipping and delivery” says: ")
+    assert answer.endswith("You can reach the shop at help@shop.example."), answer
     # Asked how to reach the shop, the contact is the answer, not "I don't have that information"
     for question in ("what's your phone number?", "what is your email address", "wie kann ich euch erreichen?"):
         answer, calls, _ = await ask(services, question)

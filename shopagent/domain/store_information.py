@@ -12,11 +12,11 @@ demo shop's pages with questions written before reading them (tests/test_store_i
 **strong** — the passage is very likely the answer: it has most of the question's words and is
 close in meaning, or is very close in meaning alone, or has every word and is not far in meaning,
 or it is one of the three passages nearest in meaning, all of one page, the nearest fairly close
-(the question is that page's topic though it shares few words with it), or it is the nearest
-passage of the page whose title names the question's topic ("how quick can you deliver to
-Leuven" and "Shipping and delivery"; `TOPICS`) and not far in meaning;
-**partial** — on the topic (some of the words, or fairly close): it may hold the answer, read it
-before relying on it; **weak** — only loosely related: do not present it as the answer.
+(the question is that page's topic though it shares few words with it);
+**partial** — on the topic (some of the words, or fairly close, or the nearest passage of the page
+whose title names the question's topic: "Shipping and delivery" for "how quick can you deliver to
+Leuven", `TOPICS`; those come first of the partial ones): it may hold the answer, read it before
+relying on it; **weak** — only loosely related: do not present it as the answer.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ TOPICS: dict[str, frozenset[str]] = {
     "delivery": frozenset({
         "ship", "ships", "shipping", "shipped", "shipment", "deliver", "delivers", "delivering", "delivery",
         "deliveries", "delivered", "postage", "dispatch", "dispatched", "courier", "carrier", "carriers",
-        "arrive", "arrives", "arrival", "arriving",
     }),
     "returns": frozenset({
         "return", "returns", "returning", "returned", "refund", "refunds", "refunded", "exchange", "exchanges",
@@ -120,12 +119,17 @@ def rank_passages(
     by_text = sorted((c for c in candidates if c.lexical_rank), key=lambda c: c.lexical_rank or 0)
     ids = {key: i for i, key in enumerate(keys)}
     scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
-    agreed = _agreeing(list(keys.values()), grading) | _on_topic(list(keys.values()), question, grading)
-    graded = [
-        (Match.STRONG if key in agreed else grading.grade(c), scores.get(ids[key], 0.0), c) for key, c in keys.items()
-    ]
-    graded.sort(key=lambda g: (_ORDER[g[0]], -g[1], g[2].page, g[2].text))
-    hits = [PassageHit(c.page, c.title, c.url, c.text, grade) for grade, _, c in graded[:limit]]
+    agreed = _agreeing(list(keys.values()), grading)
+    topical = _on_topic(list(keys.values()), question, grading)
+    graded = []
+    for key, c in keys.items():
+        grade = Match.STRONG if key in agreed else grading.grade(c)
+        # On the page titled for the question's topic, though maybe not about what is asked of it
+        # ("do you ship christmas trees?"): partial, and first of those.
+        grade = Match.PARTIAL if grade is Match.WEAK and key in topical else grade
+        graded.append((grade, key not in topical, scores.get(ids[key], 0.0), c))
+    graded.sort(key=lambda g: (_ORDER[g[0]], g[1], -g[2], g[3].page, g[3].text))
+    hits = [PassageHit(c.page, c.title, c.url, c.text, grade) for grade, _, _, c in graded[:limit]]
     return StoreInformation(passages=hits, no_strong_match=not any(h.grade is Match.STRONG for h in hits))
 
 
@@ -149,16 +153,24 @@ def _on_topic(
     """For each topic the question's words name (`TOPICS`), the nearest passage of the pages whose
     titles name it, when close enough: "Kann ich Artikel zurückschicken?" ("return") is about the
     "Returns and refunds" page, though its passages are about what and how, each in other words.
-    Not in a shop whose pages are all titled for one topic (it would agree with itself)."""
-    asked = {topic for topic, names in TOPICS.items() if names.intersection(question)}
-    titled = {c.page: {t for t, names in TOPICS.items() if names.intersection(words(c.title))} for c in candidates}
+    On a page titled for several topics ("Shipping and returns"), the nearest passage with a word of
+    the topic asked, if one has. Not in a shop whose pages are all titled for one topic."""
+    asked = topics_named(question)
+    titled = {c.page: topics_named(words(c.title)) for c in candidates}
     if not asked or len({c.page for c in candidates}) < 2:
         return set()
     chosen = set()
     for topic in asked:
         on_topic = [c for c in candidates if topic in titled[c.page]]
-        if on_topic and len({c.page for c in on_topic}) < len(titled):
-            nearest = min(on_topic, key=lambda c: (c.distance, c.page, c.text))
-            if nearest.distance <= grading.topic_distance:
-                chosen.add((nearest.page, nearest.text))
+        if not on_topic or len({c.page for c in on_topic}) == len(titled):
+            continue
+        worded = [c for c in on_topic if TOPICS[topic].intersection(words(c.text))]
+        nearest = min(worded or on_topic, key=lambda c: (c.distance, c.page, c.text))
+        if nearest.distance <= grading.topic_distance:
+            chosen.add((nearest.page, nearest.text))
     return chosen
+
+
+def topics_named(said: Sequence[str]) -> set[str]:
+    """The topics of `TOPICS` that some words (folded) name."""
+    return {topic for topic, names in TOPICS.items() if names.intersection(said)}

@@ -133,7 +133,8 @@ _PHRASES = (
     (
         re.compile(
             r"\b(?:send|sent|sending|take|taking|bring|post|ship)\s+"
-            r"(?:(it|them|this|that|these|those|something|stuff|things?|items?|the\s+\w+)\s+)?back\b"
+            r"(?:(it|them|something|stuff|things?|items?|(?:the|my|our|this|that|these|those)(?:\s+\w+){0,2})\s+)?"
+            r"back\b"
         ),
         lambda m: f"return {m.group(1)}" if m.group(1) else "return",
     ),
@@ -141,7 +142,10 @@ _PHRASES = (
         re.compile(r"\bpick(?:ing)?\s+(?:(it|them|my\s+order|the\s+order|my\s+\w+)\s+)?up\b|\bpick-?up\b"),
         lambda m: f"collect {m.group(1)}" if m.group(1) else "collect",
     ),
-    (re.compile(r"\b(physical|your|the|a|in)[\s-]+stores?\b"), lambda m: f"{m.group(1)} shop"),
+    (
+        re.compile(r"\b(physical|your|the|a|in)[\s-]+stores?\b(?!\s+(?:credit|card|voucher|gift))"),
+        lambda m: f"{m.group(1)} shop",
+    ),
 )
 
 

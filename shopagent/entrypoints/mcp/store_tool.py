@@ -27,9 +27,9 @@ def store_info_description(store: str) -> str:
         "to `limit` passages (default 3), best first, each with the page it is from (page slug, title, url: "
         "null when the page has no public address) and a `grade`: `strong` = very likely answers the "
         "question (it has most of its words and is close in meaning, or it is among the three passages nearest "
-        "in meaning, all from one page and all fairly close, or it is the nearest passage of the page whose "
-        'title names the question\'s topic, as "Shipping and delivery" for "how fast can you deliver?", and '
-        "not far in meaning); `partial` = on the topic, read it before "
+        "in meaning, all from one page and all fairly close); `partial` = on the topic (the first of them, where "
+        'the question names one, from the page whose title names it: "Shipping and delivery" for "how fast can '
+        'you deliver?"), it may hold the answer: read it before '
         "relying on it; `weak` = only loosely related, do not present it as the answer. `noStrongMatch: true` "
         "means no passage surely answers: say you do not have that information rather than guess. Quote the "
         "passage's facts (amounts, days, countries) exactly and name the page, with its url when given. The "

@@ -478,7 +478,8 @@ STORE_QUESTION = re.compile(
 # A store question asking how to reach the shop ("what's your phone number?", "wie kann ich euch erreichen?"):
 # the shop's contact is the answer, whatever its pages say.
 CONTACT_ASKED = re.compile(
-    r"\b(?:contact|phone|telephone|e-?mail|call|ring|reach|speak to|talk to|customer (?:service|support|care)|"
+    r"\b(?:contact|phone|telephone|e-?mail|(?:call|ring|reach) (?:you|the shop|someone|a person|customer)|"
+    r"speak to|talk to|customer (?:service|support|care)|"
     r"kontakt\w*|telefon\w*|anrufen|erreichen|contacter|joindre|t(?:e|é)l(?:e|é)phone|service client)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.

@@ -85,6 +85,7 @@ class Replies:
     stock_no: str
     not_made_in: str
     store_from: str
+    store_topic: str  # a passage on the topic asked, not surely an answer to it
     store_link: str
     store_unknown: str
     store_contact: str
@@ -182,6 +183,7 @@ ENGLISH = Replies(
     stock_no="{name} is not available{what} at the moment.",
     not_made_in="{name} doesn't come{what}: only in {options}.",
     store_from="From our page “{title}”: {text}",
+    store_topic="I'm not sure our pages answer exactly that. Our page “{title}” says: {text}",
     store_link="More: {url}",
     store_unknown="I don't have that information.",
     store_contact="You can reach the shop at {contact}.",
@@ -281,6 +283,7 @@ GERMAN = Replies(
     stock_no="{name} ist{what} derzeit nicht verfügbar.",
     not_made_in="{name} gibt es nicht{what}, nur in {options}.",
     store_from="Aus unserer Seite „{title}“: {text}",
+    store_topic="Ob unsere Seiten genau das beantworten, weiß ich nicht. Auf unserer Seite „{title}“ steht: {text}",
     store_link="Mehr: {url}",
     store_unknown="Diese Information habe ich leider nicht.",
     store_contact="Sie erreichen den Shop unter {contact}.",
@@ -381,6 +384,7 @@ FRENCH = Replies(
     stock_no="{name} n'est pas disponible{what} pour le moment.",
     not_made_in="{name} n'existe pas{what}, seulement en {options}.",
     store_from="Extrait de notre page « {title} » : {text}",
+    store_topic="Je ne suis pas sûr que nos pages répondent exactement à cela. Notre page « {title} » dit : {text}",
     store_link="Plus : {url}",
     store_unknown="Je n'ai pas cette information.",
     store_contact="Vous pouvez joindre la boutique : {contact}.",

@@ -17,6 +17,7 @@ from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
+from shopagent.domain.store_information import topics_named
 from shopagent.domain.store_pages import is_rule, table_cells
 from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
@@ -60,17 +61,33 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
     # else on the same page ("open the order" for "are you open on sundays?").
     passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
     question = str(plan.get("store_query", ""))
+    reach = r.store_contact.format(contact=contact) if contact else ""
+    hedged = False
+    if not passages and not plan.get("fallback") and (on_topic := _on_topic(data, question, language)):
+        # "do you deliver to a parcel locker?": nothing surely answers, but the page titled for delivery
+        # is what there is to read on it; said as such, with how to reach the shop.
+        passages, hedged = [on_topic], True
     text = readable_passage(str(passages[0].get("text", "")), question, language) if passages else ""
     if not text:
         if plan.get("fallback"):
             return say(plan["fallback"], kept=True)
-        reach = r.store_contact.format(contact=contact) if contact else ""
         if reach and CONTACT_ASKED.search(fold(question)):  # "what's your phone number?": that is the answer
             return say(reach, kept=True)
         return say(f"{r.store_unknown} {reach}".strip(), kept=True)
     if len(text) > STORE_CHARS:
         text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
-    lines = [r.store_from.format(title=passages[0].get("title", ""), text=text)]
+    lines = [(r.store_topic if hedged else r.store_from).format(title=passages[0].get("title", ""), text=text)]
     if url := passages[0].get("url"):
         lines.append(r.store_link.format(url=url))
+    if hedged and reach:
+        lines.append(reach)
     return say("\n".join(lines), kept=True)
+
+
+def _on_topic(data: dict[str, Any], question: str, language: str) -> dict[str, Any] | None:
+    """The first partial passage, where the question names a topic (`TOPICS`) and its page's title too."""
+    asked = topics_named(words(read_store_question(question, language)))
+    partial = [p for p in data.get("passages", []) if p.get("grade") == "partial"]
+    if not asked or not partial or not asked & topics_named(words(str(partial[0].get("title", "")))):
+        return None
+    return partial[0]
