@@ -220,10 +220,25 @@ async def test_cheaper_with_an_amount_said_is_under_that_amount(clothing):
     assert cheaper.listed and all("Boot" in n for n in cheaper.listed), cheaper.answer
     assert all(cheaper.price(n) <= 150 for n in cheaper.listed)
     assert "under €150" in cheaper.answer, cheaper.answer
+    # an amount over every one shown says nothing more: cheaper than those shown (not the same list again)
+    again = await shopper.say("any cheaper? i dont want to spend more than 1000")
+    first_search = next(c["arguments"] for c in again.calls if c["name"] == "product-semantic-search")
+    assert first_search["filters"]["maxPrice"] < min(cheaper.price(n) for n in cheaper.listed), again.calls
     # and none under it is said so, not as "none cheaper than the ones I showed you" (none were asked of)
     none = await shopper.say("anything cheaper? i dont want to spend more than 10")
     assert none.search["filters"]["maxPrice"] == 10.0
     assert not none.listed and "(under €10)" in none.answer and "showed you" not in none.answer, none.answer
+
+
+async def test_a_part_of_the_product_named_after_it_is_asked_of_that_product(kitchen):
+    """ "the bowl, is it stainless steel on the mixer?": the mixer's bowl, not a search for bowls (the
+    opening "the bowl," is no other product where the question names one shown)."""
+    shopper = kitchen()
+    first = await shopper.say("stand mixer")
+    mixer = next(n for n in first.listed if "Mixer" in n)
+    turn = await shopper.say("the bowl, is it stainless steel on the mixer?")
+    assert "product-semantic-search" not in [c["name"] for c in turn.calls], turn.calls
+    assert turn.answer.startswith(mixer), turn.answer
 
 
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):

@@ -59,6 +59,17 @@ PRICES = [
     ("nothing over 60 please", None, 60),
     ("je ne veux pas dépasser 80 €", None, 80),
     ("more than 40 euros", 40, None),
+    ("it shouldnt cost more than 50", None, 50),
+    ("dont want it to cost more than 50", None, 50),
+    ("nothing that costs more than 50", None, 50),
+    ("don't want to spend anything over 40", None, 40),
+    ("je ne veux pas payer plus de 40", None, 40),
+    ("over 50 is too much", None, 50),
+    # no limit said: a floor, as "more than 40" alone ("doesn't matter" and "don't mind" are no ceiling)
+    ("i don't mind spending more than 50 if it lasts", 50, None),
+    ("never mind going over 100", 100, None),
+    ("not a problem to spend more than 100", 100, None),
+    ("nothing under 20", 20, None),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),
@@ -67,6 +78,10 @@ PRICES = [
     ("bis 28 cm", None, None),
     ("plus de 3 mois", None, None),
     ("for my 3 dogs, max 40", None, 40),
+    ("a kettle that doesn't go over 80 degrees", None, None),
+    ("a puppy that wont go over 20 kilos", None, None),
+    ("i run more than 10 km a week", None, None),
+    ("for over 20°C", None, None),
     ("under 12.50", None, Decimal("12.50")),
 ]
 

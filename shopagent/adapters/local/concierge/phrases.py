@@ -22,17 +22,22 @@ _UNITS = (
     r"min|mins|minutes?|minuten|h|hrs?|hours?|stunden?|heures?|days?|tage?n?|jours?|weeks?|wochen|semaines?|"
     r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|"
     r"dogs?|cats?|hunde?|katzen?|chiens?|chats?|kids?|children|kinder|enfants|pieces?|pcs|stuck|"
-    r"inch(?:es)?|zoll|gb|tb|mah|w|v|hz|lumens?|lm"
+    r"inch(?:es)?|zoll|gb|tb|mah|w|v|hz|lumens?|lm|kilos?|degrees?|grad|km|kms|kilometres?|kilometers?|"
+    r"metres?|meters?|miles?|mph|kmh|c|f"
 )
-_NOT_UNIT = rf"(?![\d]|[.,]\d)(?!\s*(?:{_UNITS})\b)"  # the whole number, then no unit
+_NOT_UNIT = rf"(?![\d]|[.,]\d)(?!\s*(?:(?:{_UNITS})\b|°))"  # the whole number, then no unit
 AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
 # Not spending more than an amount is a ceiling: "dont wanna spend more than 40", "don't want to pay over
-# 50", "nothing over 60", "je ne veux pas dépasser 80" (not "more than 40" alone, which is a floor).
+# 50", "it shouldn't cost more than 50", "nothing over 60", "je ne veux pas dépasser 80" (not "more than
+# 40" alone, a floor; nor "don't mind paying more than 50", "doesn't matter if I go over 300": no limit).
 _NOT_MORE = (
-    r"(?:do not|don'?t|dont|doesn'?t|won'?t|wont|will not|not|never|can'?t|cant|cannot|rather not)\s+"
-    r"(?:\w+\s+){0,3}?(?:spend|spending|pay|paying|go|going)\s+(?:more than|over|above|beyond|past)|"
-    r"nothing (?:over|above|more than|pricier than|dearer than)|"
-    r"(?:(?:je )?(?:ne )?(?:veux|voudrais|souhaite) )?(?:pas|sans) d(?:e|é)passer"
+    r"(?:do not|don'?t|dont|doesn'?t|won'?t|wont|will not|not|never|can'?t|cant|cannot|rather not|"
+    r"should ?n'?t|should not|must ?n'?t|must not)\s+"
+    r"(?:(?:really|want|wanna|wish|plan|intend|like|need|to|going|gonna|able|be|would|prefer|it|them|that)\s+){0,3}"
+    r"(?:spend|spending|pay|paying|go|going|cost|costs|costing)\s+(?:anything\s+|much\s+)?"
+    r"(?:more than|over|above|beyond|past)|"
+    r"nothing (?:that )?(?:costs? )?(?:over|above|more than|pricier than|dearer than)|"
+    r"(?:(?:je )?(?:ne )?(?:veux|voudrais|souhaite) )?(?:pas|sans) (?:d(?:e|é)passer|payer plus de|mettre plus de)"
 )
 _MAX_WORDS = (
     rf"{_NOT_MORE}|under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
@@ -69,8 +74,15 @@ AROUND = re.compile(
 )
 AROUND_TOLERANCE = Decimal("0.2")
 AROUND_RANGE_TOLERANCE = Decimal("0.1")
-MAX_PRICE = re.compile(rf"\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}")
-MIN_PRICE = re.compile(rf"\b(?:{_MIN_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:minimum|mini)\b|>\s*{AMOUNT}")
+_TOO_MUCH = r"\s+(?:is|'s|would be|seems)\s+(?:too much|too expensive|too pricey|too dear|a lot)"
+MAX_PRICE = re.compile(
+    rf"(?<!nothing )\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}"
+    rf"|\b(?:over|above|more than)\s+{AMOUNT}(?={_TOO_MUCH})"  # "over 50 is too much"
+)
+MIN_PRICE = re.compile(
+    rf"\b(?:{_MIN_WORDS}|nothing (?:under|below|less than|cheaper than))\s+{AMOUNT}"  # "nothing under 20"
+    rf"|{AMOUNT}\s*(?:minimum|mini)\b|>\s*{AMOUNT}"
+)
 
 # -- stock, sizes -----------------------------------------------------------------------
 

@@ -438,9 +438,9 @@ class Planner:
         if reading.min_price is not None:
             filters["minPrice"] = float(reading.min_price)
         shown_ids = [p["productId"] for p in shown.products]
-        if reading.cheaper and reading.max_price is not None:
+        if reading.cheaper and reading.max_price is not None and prices and reading.max_price < max(prices):
             # "any cheaper? don't want to go over 150": what the customer said is the bound, and the ones
-            # shown under it stay in the list
+            # shown under it stay in the list (over all of them, it says nothing: cheaper than those shown)
             filters.pop("minPrice", None)
             plan.update(refinement="cheaper", bound_said=True)
         elif reading.cheaper and prices:

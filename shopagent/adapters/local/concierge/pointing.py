@@ -106,13 +106,18 @@ _THE_X_ONE = re.compile(
 
 
 def called_by(text: str, product: dict[str, Any]) -> bool:
-    """Whether the message calls this product by a word of its name ("the canvas ones" a "Canvas Low-Top
-    Sneaker"), or calls nothing "the … one" at all."""
-    calls = [m.group(1) or m.group(2) for m in _THE_X_ONE.finditer(fold(text))]
-    if not calls:
+    """Whether the message names this product by more than what it is made of: "the strap, is it adjustable
+    on the crossbody?" asks of the crossbody bag shown, "the belt, is it real leather?" not of the
+    "Leather Gloves" shown (only its material is said). Where the message calls nothing "the … one"
+    or "the …, ", any word of its name counts."""
+    if _THE_X_ONE.search(fold(text)) is None:
         return True
-    name = {stem(w) for w in words(str(product.get("name", "")))}
-    return any({stem(w) for w in words(call)} & name for call in calls)
+    said = {stem(w) for w in words(text) if w not in STOPWORDS}
+    shared = said & {stem(w) for w in words(str(product.get("name", "")))}
+    return bool(shared - _MATERIAL_STEMS)
+
+
+_MATERIAL_STEMS = frozenset(stem(w) for w in MATERIALS | {"stainless"})
 
 
 def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
