@@ -106,15 +106,17 @@ _THE_X_ONE = re.compile(
 
 
 def called_by(text: str, product: dict[str, Any]) -> bool:
-    """Whether the message names this product by more than what it is made of: "the strap, is it adjustable
-    on the crossbody?" asks of the crossbody bag shown, "the belt, is it real leather?" not of the
-    "Leather Gloves" shown (only its material is said). Where the message calls nothing "the … one"
-    or "the …, ", any word of its name counts."""
-    if _THE_X_ONE.search(fold(text)) is None:
+    """Whether the message names this product by more than what it is made of, or calls it so: "the strap,
+    is it adjustable on the crossbody?" asks of the crossbody bag shown, "the leather ones or the canvas
+    ones?" of a "Canvas Sneaker", "the belt, is it real leather?" not of the "Leather Gloves" shown (only
+    its material is said). Where the message calls nothing "the … one" or "the …, ", any word counts."""
+    calls = [m.group(1) or m.group(2) for m in _THE_X_ONE.finditer(fold(text))]
+    if not calls:
         return True
     said = {stem(w) for w in words(text) if w not in STOPWORDS}
     shared = said & {stem(w) for w in words(str(product.get("name", "")))}
-    return bool(shared - _MATERIAL_STEMS)
+    called = {stem(w) for call in calls for w in words(call)}  # "the canvas ones": by its material, too
+    return bool(shared - _MATERIAL_STEMS or shared & called)
 
 
 _MATERIAL_STEMS = frozenset(stem(w) for w in MATERIALS | {"stainless"})
