@@ -172,3 +172,23 @@ def test_a_table_row_is_named_by_words_not_by_a_lone_letter_and_its_cells_are_cl
     )
     ragged = "| Country | Carrier | Cost |\n|---|---|---|\n| Germany | DHL<br>DPD | |\n| | | |"
     assert readable_passage(ragged, "shipping to germany", "en") == "Germany: Carrier DHL DPD."
+
+
+async def test_a_question_naming_nothing_the_shop_sells_is_also_asked_of_its_pages(demo_pages):  # noqa: F811
+    """ "are your prices including VAT for Switzerland?" names no kind of thing the catalog sells, and no
+    product surely answers it: the pages are asked too, and one that surely answers is quoted (it was a
+    list of products "close to prices including vat"). A question the pages do not answer keeps the
+    products found, as the list the next turn refers to."""
+    from shopagent.application.catalog import import_products
+    from shopagent.bootstrap import SAMPLE_CATALOG
+    from shopagent.entrypoints.catalog_files import read_catalog_file
+
+    await import_products(demo_pages.catalog, read_catalog_file(SAMPLE_CATALOG))
+    while events := await demo_pages.outbox.claim(64, 60, 5, "test"):
+        await demo_pages.index_product.index(events)
+    answer, calls, _ = await ask(demo_pages, "is VAT included for Switzerland?")
+    assert [c.name for c in calls] == [SEARCH_TOOL, STORE_INFO_TOOL], calls
+    assert answer.startswith("From our page “Shipping and delivery”:") and "VAT" in answer, answer
+    # a request worded as a question, naming no kind: what the search found, when no page answers it
+    answer, calls, _ = await ask(demo_pages, "anything that keeps me warm on a winter hike?")
+    assert calls[0].name == SEARCH_TOOL and "1. " in answer, answer

@@ -147,7 +147,17 @@ class Answerer:
             # a request gets the search's own answer ("we don't seem to carry …").
             fallback = None if plan.get("question") else self._results(data, plan).text
             return store_call(plan["store_fallback"], {"fallback": fallback})
-        return self._with_said_of(self._results(data, plan), responses[1:], plan)
+        listed = self._with_said_of(self._results(data, plan), responses[1:], plan)
+        if (
+            plan.get("store_fallback")
+            and plan.get("names_no_kind")
+            and not any(p.get("match") == "strong" for p in data.get("products", []))
+        ):
+            # "are your prices including vat?", "is there a minimum order?": a question naming nothing the shop
+            # sells, that no product surely answers: the shop's pages, if one of them surely does; else these.
+            state = listed.message.provider_state or {}
+            return store_call(plan["store_fallback"], {"fallback": listed.text, "fallback_state": state})
+        return listed
 
     def _with_said_of(self, reply: ModelReply, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
         """The answer to a request for something to go with the product talked about ("a bracket

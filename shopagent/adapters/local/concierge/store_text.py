@@ -15,7 +15,7 @@ from shopagent.adapters.local.concierge.memory import say
 from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.text import clean_sentences
-from shopagent.domain.chat import ModelReply
+from shopagent.domain.chat import ChatMessage, ModelReply, TextPart
 from shopagent.domain.options import fold
 from shopagent.domain.store_information import topics_named
 from shopagent.domain.store_pages import is_rule, table_cells
@@ -69,6 +69,11 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
         passages, hedged = [on_topic], True
     text = readable_passage(str(passages[0].get("text", "")), question, language) if passages else ""
     if not text:
+        if plan.get("fallback") and plan.get("fallback_state"):  # the products found, as they were to be shown
+            message = ChatMessage(
+                role="model", parts=[TextPart(plan["fallback"])], provider_state=plan["fallback_state"]
+            )
+            return ModelReply(message=message)
         if plan.get("fallback"):
             return say(plan["fallback"], kept=True)
         if reach and CONTACT_ASKED.search(fold(question)):  # "what's your phone number?": that is the answer
