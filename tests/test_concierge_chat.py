@@ -241,6 +241,27 @@ async def test_a_part_of_the_product_named_after_it_is_asked_of_that_product(kit
     assert turn.answer.startswith(mixer), turn.answer
 
 
+async def test_the_list_shown_stays_after_a_reply_that_shows_nothing(pets):
+    """ "thanks" after a list: "the fifth one?" is of the list shown (three), not of the search's results
+    beyond it (a reply with nothing shown was read as another model showing all the results)."""
+    shopper = pets()
+    first = await shopper.say("raised dog bowl")
+    assert 0 < len(first.listed) < 5, first.answer
+    await shopper.say("thanks")
+    fifth = await shopper.say("the fifth one?")
+    assert "get-product-full-details" not in [c["name"] for c in fifth.calls], fifth.answer
+    assert f"I showed you {len(first.listed)} products" in fifth.answer, fifth.answer
+
+
+async def test_a_thing_named_with_a_property_asked_is_not_the_product_of_that_property(pets):
+    """ "the mat, is it non-slip?" after bowls, one of them "Non-Slip": a mat is asked for, found first."""
+    shopper = pets()
+    first = await shopper.say("raised dog bowl")
+    assert any("Non-Slip" in n for n in first.listed), first.answer
+    mat = await shopper.say("the mat, is it non-slip?")
+    assert mat.search["query"] == "mat" and "Mat" in mat.answer.split(":")[0], mat.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

@@ -70,6 +70,8 @@ PRICES = [
     ("never mind going over 100", 100, None),
     ("not a problem to spend more than 100", 100, None),
     ("nothing under 20", 20, None),
+    ("I don't usually spend more than 40", None, 40),
+    ("we don't ever spend over 60", None, 60),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),
@@ -218,6 +220,7 @@ ABOUT_THE_SHOP = [
     "where are you based",
     "where is your warehouse",
     "can i order by phone",
+    "is there a number I can call?",
     "i got the wrong item",
     "is there a discount code",
     "do you have gift cards",
@@ -257,6 +260,9 @@ ABOUT_PRODUCTS = [
     "coupon organizer wallet",
     "voucher binder",
     "in-store display stand",
+    # a budget, though it says "pay"
+    "a spade, I don't want to pay more than 40",
+    "secateurs, happy to pay up to 30",
 ]
 
 

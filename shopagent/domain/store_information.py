@@ -121,13 +121,16 @@ def rank_passages(
     scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
     agreed = _agreeing(list(keys.values()), grading)
     topical = _on_topic(list(keys.values()), question, grading)
+    off_topic = _off_topic(list(keys.values()), question)
     graded = []
     for key, c in keys.items():
         grade = Match.STRONG if key in agreed else grading.grade(c)
+        # "can I pay by invoice?" is not surely answered by the returns page's "Klarna invoices are adjusted"
+        grade = Match.PARTIAL if grade is Match.STRONG and c.page in off_topic else grade
         # On the page titled for the question's topic, though maybe not about what is asked of it
         # ("do you ship christmas trees?"): partial, and first of those.
         grade = Match.PARTIAL if grade is Match.WEAK and key in topical else grade
-        graded.append((grade, key not in topical, scores.get(ids[key], 0.0), c))
+        graded.append((grade, not (grade is Match.PARTIAL and key in topical), scores.get(ids[key], 0.0), c))
     graded.sort(key=lambda g: (_ORDER[g[0]], g[1], -g[2], g[3].page, g[3].text))
     hits = [PassageHit(c.page, c.title, c.url, c.text, grade) for grade, _, _, c in graded[:limit]]
     return StoreInformation(passages=hits, no_strong_match=not any(h.grade is Match.STRONG for h in hits))
@@ -169,6 +172,16 @@ def _on_topic(
         if nearest.distance <= grading.topic_distance:
             chosen.add((nearest.page, nearest.text))
     return chosen
+
+
+def _off_topic(candidates: list[PassageEvidence], question: Sequence[str]) -> set[str]:
+    """The pages titled for other topics than all those the question names, where a page is titled for
+    one it names ("Returns and refunds" for "can I pay by invoice?" beside a "Payment" page)."""
+    asked = topics_named(question)
+    titled = {c.page: topics_named(words(c.title)) for c in candidates}
+    if not asked or not any(asked & topics for topics in titled.values()):
+        return set()
+    return {page for page, topics in titled.items() if topics and not asked & topics}
 
 
 def topics_named(said: Sequence[str]) -> set[str]:

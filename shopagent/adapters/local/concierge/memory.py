@@ -78,7 +78,7 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
         elif "kept" in state:  # a search that found nothing: the list shown before stays
             continue
-        elif result and args:  # another model answered from a search: take its results as shown
+        elif result and args and not state:  # another model answered from a search: take its results as shown
             history.shown = Shown(args, str(args.get("query", "")), list(result.get("products", []))[:LIST_LENGTH])
     return history
 
@@ -133,9 +133,11 @@ def details_call(
 
 
 def say(text: str, **state: Any) -> ModelReply:
-    provider_state = {"provider": PROVIDER, **state} if state else None
+    # Always marked as the concierge's: a reply of its own with nothing shown ("Which product do you mean?",
+    # "You're welcome") keeps the list, where another model's answer after a search is taken as showing it.
+    provider_state: dict[str, Any] = {"provider": PROVIDER, **state}
     if "shown" in state:
-        provider_state = {**(provider_state or {}), "shown": [p.get("productId") for p in state["shown"]]}
+        provider_state["shown"] = [p.get("productId") for p in state["shown"]]
     return ModelReply(message=ChatMessage(role="model", parts=[TextPart(text)], provider_state=provider_state))
 
 

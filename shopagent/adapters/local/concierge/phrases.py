@@ -33,7 +33,8 @@ AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
 _NOT_MORE = (
     r"(?:do not|don'?t|dont|doesn'?t|won'?t|wont|will not|not|never|can'?t|cant|cannot|rather not|"
     r"should ?n'?t|should not|must ?n'?t|must not)\s+"
-    r"(?:(?:really|want|wanna|wish|plan|intend|like|need|to|going|gonna|able|be|would|prefer|it|them|that)\s+){0,3}"
+    r"(?:(?:really|usually|normally|generally|typically|ever|even|want|wanna|wish|plan|intend|like|need|to|"
+    r"going|gonna|able|be|would|prefer|it|them|that)\s+){0,3}"
     r"(?:spend|spending|pay|paying|go|going|cost|costs|costing)\s+(?:anything\s+|much\s+)?"
     r"(?:more than|over|above|beyond|past)|"
     r"nothing (?:that )?(?:costs? )?(?:over|above|more than|pricier than|dearer than)|"
@@ -450,7 +451,10 @@ ASKS_ABOUT = re.compile(
 # the shop, answered from its store pages, never searched as a product.
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
-    r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|pay|paying|payment\w*|paypal|klarna|"
+    r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|"
+    # not "a spade, I don't want to pay more than 40", "happy to pay up to 30": a budget
+    r"(?:pay|paying)(?!\s+(?:more|over|up|under|less|at most|around|about|max|no more|\d|€|\$|£))|"
+    r"payment\w*|paypal|klarna|"
     r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|"
     r"(?<!')arrives?(?!\s+(?:aux?|a)\b)|(?:order|parcel|package|it|they) (?:has |have |just )?arrived|"
     r"arrived (?:damaged|broken|late|open|wet)|(?:hasn'?t|has not|haven'?t|never|not yet|still not) arrived|"
@@ -471,6 +475,7 @@ STORE_QUESTION = re.compile(
     r"(?:order|buy) (?:by|over the|via) (?:phone|e-?mail)|"
     r"collect (?:it |them |my order )?(?:from|at|in) (?:your|the) (?:shop|store)|(?:pick ?up|collect) in(?:-| )store|"
     r"customer (?:service|support|care)|(?:call|ring|reach) you|speak to (?:someone|a person|a human)|"
+    r"number (?:i|we) can (?:call|ring)|number to (?:call|ring)|"
     r"einen laden|ladengesch(?:a|ae)ft|(?:im laden|vor ort|selbst) abholen|abholung|kundenservice|kundendienst|"
     r"boutique physique|magasin physique|retrait en magasin|service client|"
     # orders gone wrong, cancelled or changed
@@ -490,7 +495,8 @@ STORE_QUESTION = re.compile(
 # A store question asking how to reach the shop ("what's your phone number?", "wie kann ich euch erreichen?"):
 # the shop's contact is the answer, whatever its pages say.
 CONTACT_ASKED = re.compile(
-    r"\b(?:contact|phone|telephone|e-?mail|(?:call|ring|reach) (?:you|the shop|someone|a person|customer)|"
+    r"\b(?:contact|phone|telephone|e-?mail|(?:call|ring|reach) (?:you|the shop|someone|a person|customer|us)|"
+    r"number (?:i|we) can (?:call|ring)|number to (?:call|ring)|"
     r"speak to|talk to|customer (?:service|support|care)|"
     r"kontakt\w*|telefon\w*|anrufen|erreichen|contacter|joindre|t(?:e|é)l(?:e|é)phone|service client)\b"
 )

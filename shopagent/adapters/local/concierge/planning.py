@@ -231,7 +231,10 @@ class Planner:
             if STORE_TOOL in tools:  # when no product fits, the shop's pages may answer
                 plan.update(store_fallback=" ".join(text.split()), question=reading.question)
                 # "are your prices including vat?": a question naming no kind of thing the shop sells
-                plan["names_no_kind"] = reading.question and await self._names_no_kind(reading.words)
+                # (not "what do you have for a small garden?": a request)
+                plan["names_no_kind"] = (
+                    reading.question and not reading.request and await self._names_no_kind(reading.words)
+                )
             if await self._catalog_is_empty():  # then "try a wider price range" would mislead
                 plan["catalog_empty"] = True
             if reading.soft_floor and reading.max_price is not None:

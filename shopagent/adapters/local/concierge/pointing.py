@@ -116,7 +116,8 @@ def called_by(text: str, product: dict[str, Any]) -> bool:
     said = {stem(w) for w in words(text) if w not in STOPWORDS}
     shared = said & {stem(w) for w in words(str(product.get("name", "")))}
     called = {stem(w) for call in calls for w in words(call)}  # "the canvas ones": by its material, too
-    return bool(shared - _MATERIAL_STEMS or shared & called)
+    # nor by a property asked of it ("the mat, is it non-slip?" is no question about "Non-Slip Bowls")
+    return bool(shared - _MATERIAL_STEMS - properties_named(shared) or shared & called)
 
 
 _MATERIAL_STEMS = frozenset(stem(w) for w in MATERIALS | {"stainless"})

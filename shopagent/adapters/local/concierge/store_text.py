@@ -62,6 +62,8 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
     passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
     question = str(plan.get("store_query", ""))
     reach = r.store_contact.format(contact=contact) if contact else ""
+    if reach and CONTACT_ASKED.search(fold(question)) and not plan.get("fallback"):
+        return say(reach, kept=True)  # "what's your phone number?", "is there a number I can call?": that
     hedged = False
     if not passages and not plan.get("fallback") and (on_topic := _on_topic(data, question, language)):
         # "do you deliver to a parcel locker?": nothing surely answers, but the page titled for delivery
@@ -76,8 +78,6 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
             return ModelReply(message=message)
         if plan.get("fallback"):
             return say(plan["fallback"], kept=True)
-        if reach and CONTACT_ASKED.search(fold(question)):  # "what's your phone number?": that is the answer
-            return say(reach, kept=True)
         return say(f"{r.store_unknown} {reach}".strip(), kept=True)
     if len(text) > STORE_CHARS:
         text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
