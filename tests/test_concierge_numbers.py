@@ -221,6 +221,7 @@ ABOUT_THE_SHOP = [
     "where is your warehouse",
     "can i order by phone",
     "is there a number I can call?",
+    "what is your email",
     "i got the wrong item",
     "is there a discount code",
     "do you have gift cards",
@@ -260,6 +261,7 @@ ABOUT_PRODUCTS = [
     "coupon organizer wallet",
     "voucher binder",
     "in-store display stand",
+    "does it charge your phone?",
     # a budget, though it says "pay"
     "a spade, I don't want to pay more than 40",
     "secateurs, happy to pay up to 30",

@@ -192,3 +192,12 @@ async def test_a_question_naming_nothing_the_shop_sells_is_also_asked_of_its_pag
     # a request worded as a question, naming no kind: what the search found, when no page answers it
     answer, calls, _ = await ask(demo_pages, "anything that keeps me warm on a winter hike?")
     assert calls[0].name == SEARCH_TOOL and "1. " in answer, answer
+
+
+async def test_with_no_contact_set_the_page_that_says_how_to_reach_the_shop_answers(demo_pages):  # noqa: F811
+    """ "what's your phone number?" with no `store.contact`: the FAQ's "How can I reach customer service?"
+    (it was "I don't have that information", or the FAQ's cancel-an-order passage with only an e-mail)."""
+    for question in ("what's your phone number?", "what is your email", "is there a number I can call?"):
+        answer, calls, _ = await ask(demo_pages, question)
+        assert [c.name for c in calls] == [STORE_INFO_TOOL], (question, calls)
+        assert "+49 341 1234567" in answer and "service@shop.example.com" in answer, (question, answer)

@@ -476,6 +476,7 @@ STORE_QUESTION = re.compile(
     r"collect (?:it |them |my order )?(?:from|at|in) (?:your|the) (?:shop|store)|(?:pick ?up|collect) in(?:-| )store|"
     r"customer (?:service|support|care)|(?:call|ring|reach) you|speak to (?:someone|a person|a human)|"
     r"number (?:i|we) can (?:call|ring)|number to (?:call|ring)|"
+    r"your (?:e-?mail|phone number|telephone number|number)\b|"
     r"einen laden|ladengesch(?:a|ae)ft|(?:im laden|vor ort|selbst) abholen|abholung|kundenservice|kundendienst|"
     r"boutique physique|magasin physique|retrait en magasin|service client|"
     # orders gone wrong, cancelled or changed

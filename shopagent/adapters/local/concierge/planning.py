@@ -27,7 +27,7 @@ from shopagent.adapters.local.concierge.memory import (
     search_call,
     store_call,
 )
-from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
     CUE_FILLER,
     ORDINAL_WORDS,
@@ -135,7 +135,10 @@ class Planner:
         reading = self._lexicon.read(text)
         if reading.store_question:
             if STORE_TOOL in tools:
-                return store_call(" ".join(text.split()), {})
+                query = " ".join(text.split())
+                if CONTACT_ASKED.search(fold(text)):  # "what's your phone number?": the page on reaching the shop
+                    query = f"{query} (contact customer service)"
+                return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
         if reading.priced_ref is not None:

@@ -9,6 +9,7 @@ nothing that reads like an instruction), and where the question names a row
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from shopagent.adapters.local.concierge.memory import say
@@ -23,6 +24,11 @@ from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
 
 STORE_CHARS = 420  # of a store page's passage, quoted
+# An e-mail address or a phone number in a passage: how to reach the shop
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_PHONE = re.compile(r"\+?\d[\d ()/-]{6,}\d")
+_REACH = re.compile(f"{_EMAIL.pattern}|{_PHONE.pattern}")
+_BY_PHONE = re.compile(r"\b(?:phone|telephone|call|ring|number)\b")
 
 
 def readable_passage(text: str, question: str, language: str) -> str:
@@ -62,8 +68,14 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
     passages = [p for p in data.get("passages", []) if p.get("grade") == "strong"]
     question = str(plan.get("store_query", ""))
     reach = r.store_contact.format(contact=contact) if contact else ""
-    if reach and CONTACT_ASKED.search(fold(question)) and not plan.get("fallback"):
+    contact_asked = bool(CONTACT_ASKED.search(fold(question))) and not plan.get("fallback")
+    if reach and contact_asked:
         return say(reach, kept=True)  # "what's your phone number?", "is there a number I can call?": that
+    if contact_asked:  # with no contact set, the pages' passage that gives one ("Write to …@… or call …")
+        reached = _PHONE if _BY_PHONE.search(fold(question)) else _EMAIL if "mail" in fold(question) else _REACH
+        found = [p for p in data.get("passages", []) if reached.search(str(p.get("text", "")))]
+        found = found or [p for p in data.get("passages", []) if _REACH.search(str(p.get("text", "")))]
+        passages = found[:1] or passages
     hedged = False
     if not passages and not plan.get("fallback") and (on_topic := _on_topic(data, question, language)):
         # "do you deliver to a parcel locker?": nothing surely answers, but the page titled for delivery
