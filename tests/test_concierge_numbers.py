@@ -72,6 +72,7 @@ PRICES = [
     ("nothing under 20", 20, None),
     ("I don't usually spend more than 40", None, 40),
     ("we don't ever spend over 60", None, 60),
+    ("secateurs, happy to pay up to 30", None, 30),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),
@@ -222,6 +223,8 @@ ABOUT_THE_SHOP = [
     "can i order by phone",
     "is there a number I can call?",
     "what is your email",
+    "do I have to pay upfront?",
+    "can I pay over the phone?",
     "i got the wrong item",
     "is there a discount code",
     "do you have gift cards",

@@ -104,6 +104,9 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
         answer, calls, _ = await ask(services, question)
         assert STORE_INFO_TOOL in [c.name for c in calls], question
         assert answer == "You can reach the shop at help@shop.example.", (question, answer)
+    # ... but not where a way of reaching the shop is only named ("will I get an e-mail when it ships?")
+    answer, _, _ = await ask(services, "will I get an email when my order ships?")
+    assert answer.startswith("From our page “Shipping and delivery”:"), answer
 
 
 SHIPPING_TABLE = """| Country | Carrier | Cost | Free from | Delivery time |

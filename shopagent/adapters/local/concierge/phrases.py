@@ -41,7 +41,8 @@ _NOT_MORE = (
     r"(?:(?:je )?(?:ne )?(?:veux|voudrais|souhaite) )?(?:pas|sans) (?:d(?:e|é)passer|payer plus de|mettre plus de)"
 )
 _MAX_WORDS = (
-    rf"{_NOT_MORE}|under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
+    rf"{_NOT_MORE}|(?:happy|willing|prepared|able|ready|glad) to (?:pay|spend) (?:up to|max(?:imum)?|at most)|"
+    r"under|below|less than|cheaper than|up to|at most|no more than|not more than|not over|max(?:imum)?|"
     r"within|budget(?: of| is)?|for less than|beneath|"
     r"unter|unterhalb von|bis(?: zu)?|bis max(?:imal)?|maximal|hochstens|hoechstens|weniger als|"
     r"g(?:u|ue)nstigere?s? als|billigere?s? als|nicht mehr als|nicht uber|"
@@ -453,7 +454,8 @@ STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
     r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|"
     # not "a spade, I don't want to pay more than 40", "happy to pay up to 30": a budget
-    r"(?:pay|paying)(?!\s+(?:more|over|up|under|less|at most|around|about|max|no more|\d|€|\$|£))|"
+    r"(?:pay|paying)(?!\s+(?:(?:more than|less than|no more than|at most|up to|under|over|around|about|"
+    r"max(?:imum)?)\s+)?[€$£]?\s*\d)|"
     r"payment\w*|paypal|klarna|"
     r"credit card|invoice|opening hours|opening times|are you open|when do you open|open on|parcel|"
     r"(?<!')arrives?(?!\s+(?:aux?|a)\b)|(?:order|parcel|package|it|they) (?:has |have |just )?arrived|"
@@ -496,10 +498,14 @@ STORE_QUESTION = re.compile(
 # A store question asking how to reach the shop ("what's your phone number?", "wie kann ich euch erreichen?"):
 # the shop's contact is the answer, whatever its pages say.
 CONTACT_ASKED = re.compile(
-    r"\b(?:contact|phone|telephone|e-?mail|(?:call|ring|reach) (?:you|the shop|someone|a person|customer|us)|"
+    r"\b(?:how (?:can|do|could|should) (?:i|we) (?:contact|reach|call|ring|get (?:in touch|hold))|"
+    r"contact (?:details|info|information|number|e-?mail|address)|get in touch|phone number|telephone number|"
+    r"e-?mail address|your (?:e-?mail|phone|telephone|number)|"
+    r"(?:call|ring|reach) (?:you|the shop|someone|a person|customer|us)|"
     r"number (?:i|we) can (?:call|ring)|number to (?:call|ring)|"
     r"speak to|talk to|customer (?:service|support|care)|"
-    r"kontakt\w*|telefon\w*|anrufen|erreichen|contacter|joindre|t(?:e|é)l(?:e|é)phone|service client)\b"
+    r"kontaktdaten|telefonnummer|anrufen|erreichen|contacter|joindre|num(?:e|é)ro de t(?:e|é)l(?:e|é)phone|"
+    r"service client)\b"
 )
 # A need rather than a thing ("first time camping, where do I start?"): one of each kind.
 # "a soundbar to go with it", "something that goes with them": what it is for, not words of the thing
