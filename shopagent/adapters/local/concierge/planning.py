@@ -136,7 +136,8 @@ class Planner:
         if reading.store_question:
             if STORE_TOOL in tools:
                 query = " ".join(text.split())
-                if CONTACT_ASKED.search(fold(text)):  # "what's your phone number?": the page on reaching the shop
+                if not self._contact and CONTACT_ASKED.search(fold(text)):
+                    # "what's your phone number?" with no contact set: the page on reaching the shop
                     query = f"{query} (contact customer service)"
                 return store_call(query, {})
             return say(self._no_store_answer())
