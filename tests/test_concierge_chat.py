@@ -262,6 +262,15 @@ async def test_a_thing_named_with_a_property_asked_is_not_the_product_of_that_pr
     assert mat.search["query"] == "mat" and "Mat" in mat.answer.split(":")[0], mat.answer
 
 
+async def test_comparing_two_where_one_was_shown_says_only_one_was_shown(electronics):
+    """ "compare the first two" after a list of one: that one was shown, not "tell me what you are looking for"."""
+    shopper = electronics()
+    first = await shopper.say("looking for a monitor for working from home, 27 inch, max 250")
+    assert len(first.listed) == 1, first.answer
+    compared = await shopper.say("compare the first two")
+    assert compared.answer.startswith("I showed you only one product"), compared.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

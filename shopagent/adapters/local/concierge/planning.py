@@ -399,8 +399,8 @@ class Planner:
             return None
         if reading.compare:
             positions = reading.refs or [1, 2]
-            if len(shown) < 2:
-                return say(r.no_list)
+            if not shown:
+                return say(r.no_list)  # (one shown: "I showed you only one product", past its end)
             picked = [at_position(shown, p) for p in positions[:2]]
             if any(p is None for p in picked):
                 return self._out_of_range(shown)
