@@ -120,8 +120,10 @@ def rank_passages(
     ids = {key: i for i, key in enumerate(keys)}
     scores = fuse([ids[(c.page, c.text)] for c in by_vector], [ids[(c.page, c.text)] for c in by_text], weights)
     agreed = _agreeing(list(keys.values()), grading)
-    topical = _on_topic(list(keys.values()), question, grading)
-    off_topic = _off_topic(list(keys.values()), question)
+    asked = topics_named(question)
+    titled = {c.page: topics_named(words(c.title)) for c in keys.values()}  # the topics each page is titled for
+    topical = _on_topic(list(keys.values()), asked, titled, grading)
+    off_topic = _off_topic(asked, titled)
     graded = []
     for key, c in keys.items():
         grade = Match.STRONG if key in agreed else grading.grade(c)
@@ -151,16 +153,14 @@ def _agreeing(candidates: list[PassageEvidence], grading: PassageGrading) -> set
 
 
 def _on_topic(
-    candidates: list[PassageEvidence], question: Sequence[str], grading: PassageGrading
+    candidates: list[PassageEvidence], asked: set[str], titled: dict[str, set[str]], grading: PassageGrading
 ) -> set[tuple[str, str]]:
     """For each topic the question's words name (`TOPICS`), the nearest passage of the pages whose
     titles name it, when close enough: "Kann ich Artikel zurückschicken?" ("return") is about the
     "Returns and refunds" page, though its passages are about what and how, each in other words.
     On a page titled for several topics ("Shipping and returns"), the nearest passage with a word of
     the topic asked, if one has. Not in a shop whose pages are all titled for one topic."""
-    asked = topics_named(question)
-    titled = {c.page: topics_named(words(c.title)) for c in candidates}
-    if not asked or len({c.page for c in candidates}) < 2:
+    if not asked or len(titled) < 2:
         return set()
     chosen = set()
     for topic in asked:
@@ -174,11 +174,9 @@ def _on_topic(
     return chosen
 
 
-def _off_topic(candidates: list[PassageEvidence], question: Sequence[str]) -> set[str]:
+def _off_topic(asked: set[str], titled: dict[str, set[str]]) -> set[str]:
     """The pages titled for other topics than all those the question names, where a page is titled for
     one it names ("Returns and refunds" for "can I pay by invoice?" beside a "Payment" page)."""
-    asked = topics_named(question)
-    titled = {c.page: topics_named(words(c.title)) for c in candidates}
     if not asked or not any(asked & topics for topics in titled.values()):
         return set()
     return {page for page, topics in titled.items() if topics and not asked & topics}
