@@ -103,7 +103,10 @@ class Turn:
 async def chat_with(services):
     """The public app over the shop's services, with the offline concierge, on loopback."""
     port = free_port()
-    settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port))
+    # the audit view shows tool results whole (a broad request's twelve results pass the default cut),
+    # so each answer is checked against all the search gave
+    chat = msgspec.structs.replace(services.settings.chat, audit_result_chars=1_000_000)
+    settings = msgspec.structs.replace(services.settings, http=HttpSettings(port=port), chat=chat)
     services = dataclasses.replace(services, settings=settings)
     products = await services.catalog.list_products(limit=1000, after_id=0)
     catalog = Catalog(products)
@@ -757,6 +760,36 @@ async def test_a_message_opening_with_and_on_a_kind_not_shown_asks_for_it_in_ger
     assert [c["name"] for c in feed.calls][:1] == [SEARCH], feed.calls
     # a search of its own, not the herbs refined
     assert "dünger" in feed.search["query"] and "windowsill" not in feed.search["query"], feed.search
+
+
+async def test_a_question_naming_a_kind_not_shown_asks_for_it_in_each_language(garden):
+    """ "welche erde nehm ich da am besten", "il faut un terreau spécial ?", "which compost should i use?"
+    after seeds or planters: a kind of thing not shown, asked for (searched), not a question of the list."""
+    for opening, question in (
+        ("ich will tomaten und kräuter säen, was brauche ich", "welche erde nehm ich da am besten"),
+        ("je voudrais planter des herbes aromatiques sur mon balcon, basilic, menthe", "il faut un terreau spécial ?"),
+        ("tomato seeds", "which compost should i use for them?"),
+    ):
+        shopper = garden()
+        first = await shopper.say(opening)
+        assert first.listed and not any("Compost" in n or "Soil" in n for n in first.listed), first.answer
+        turn = await shopper.say(question)
+        assert [c["name"] for c in turn.calls] == [SEARCH], (question, turn.calls)
+        assert turn.listed and ("Compost" in turn.listed[0] or "Soil" in turn.listed[0]), (question, turn.answer)
+
+
+async def test_a_thing_asked_of_the_shop_by_a_word_no_product_shown_has_is_searched(garden):
+    """ "ok and do you have a rake for the moss" after lawn products: a rake asked for (the shop has
+    none), not the details of the lawn seed talked about; "do you have it in a bigger bag?" and "do you
+    have any other sizes?" still ask of it."""
+    shopper = garden()
+    await shopper.say("my lawn is full of moss, what do I do")
+    await shopper.say("the first one, is it organic?")
+    rake = await shopper.say("ok and do you have a rake for the moss")
+    assert [c["name"] for c in rake.calls] == [SEARCH] and "rake" in rake.search["query"], rake.calls
+    for text in ("do you have the first one in a bigger bag?", "do you have any other sizes?"):
+        turn = await shopper.say(text)
+        assert [c["name"] for c in turn.calls] == [DETAILS], (text, turn.calls)
 
 
 async def test_any_other_kind_of_thing_is_asked_for_and_a_quantity_asked_of_it_is_not(clothing, garden):

@@ -253,6 +253,7 @@ _STOPWORDS = """
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
+    faut nehm nehme nehmen should shall
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").

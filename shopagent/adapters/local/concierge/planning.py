@@ -34,6 +34,7 @@ from shopagent.adapters.local.concierge.pointing import (
     THERE_IS,
     another_thing,
     asks_for_another,
+    asks_shop_for_a_thing,
     at_position,
     called_by,
     called_not_shown,
@@ -70,7 +71,13 @@ _ASKS_FOR_OTHERS = re.compile(
 _IS_THERE = rf"\b(?:{THERE_IS}|gibts){CUE_FILLER}"
 # "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
 _AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
-_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN})(?=\s)")
+# "which soil should I use?", "welche Erde nehm ich?", "il faut un terreau spécial ?", "do I need a rake?":
+# a question naming a kind of thing, which the thing after it may be
+_WHICH_KIND = (
+    r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?|do i (?:also )?need(?: an?| some)?|should i (?:get|buy)"
+    r"(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|il (?:me )?faut(?: aussi)?(?: une?| des| du)?)"
+)
+_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN}|{_WHICH_KIND})(?=\s)")
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
@@ -268,6 +275,8 @@ class Planner:
             return None
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
             return None  # "any watering cans in stock?" after hoses: cans, in stock
+        if not (reading.refs or reading.points_at_one or reading.points_at_all) and asks_shop_for_a_thing(text, shown):
+            return None  # "ok and do you have a rake for the moss?" after lawn feed: a rake, whatever the catalog has
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
         # "et pour la deuxième, il y a des joints ?" and "what about the headset, is it ok for smaller

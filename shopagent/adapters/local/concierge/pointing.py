@@ -272,6 +272,7 @@ _OF_IT = frozenset({
 })  # fmt: skip
 # An indefinite article just before the words naming the thing, and words for an amount of it after one.
 _A_THING = re.compile(r"\b(?:an?|ein|eine|einen|un|une) $")
+_ANY_THING = re.compile(r"\b(?:an?|any|some|ein|eine|einen|un|une|des|du) $")
 _WITH_IT = re.compile(r"\b(?:with|mit|avec) (?:it|them|this|that|ihm|ihr|dem|der)\b")
 _AMOUNTS = frozenset({"lot", "bit", "little", "few", "couple", "paar", "bisschen", "peu"})
 # Words that ask for more of the shown things, not for another thing ("a bigger size", "a cheaper one").
@@ -318,6 +319,22 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     return AnotherThing(
         named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop, head
     )
+
+
+def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]]) -> bool:
+    """Whether a message asks the shop for a thing by a word no product shown is called by ("ok and
+    do you have a rake for the moss?" after lawn feed, "habt ihr auch eine Gießkanne?"), whether or not
+    the catalog has the word: a request of its own, not a question about them ("do you have it in 42?",
+    "do you have a bigger size?", "do you have a warranty for it?" are)."""
+    found = _ASKS_FOR.search(fold(text))
+    if found is None or not found["shop"] or not _ANY_THING.search(found.string, 0, found.start("rest")):
+        return False
+    # the first words naming something: "a rake" of "a rake for the moss", "plants" of "des plants ou des graines"
+    rest = itertools.dropwhile(lambda w: w in STOPWORDS, words(found["rest"]))
+    named = list(itertools.takewhile(lambda w: w not in _THING_ENDS | STOPWORDS, rest))
+    if not named or named[-1] in _NOT_A_THING | _OF_IT or named[-1].isdigit():
+        return False
+    return stem(named[-1]) not in words_of(shown) | {stem(w) for w in _NOT_A_THING}
 
 
 class AnotherThing(NamedTuple):
