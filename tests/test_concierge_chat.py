@@ -996,3 +996,21 @@ async def test_what_a_product_has_or_a_new_thing_named_is_not_another_thing_for_
     await walker.say("rain jacket")
     scarf = await walker.say("what about a scarf, is it wool?")
     assert scarf.calls[0]["name"] == SEARCH and "scarf" in scarf.search["query"], scarf.calls
+
+
+async def test_which_colour_is_answered_with_its_colours_and_how_it_fits_with_its_sentence_on_fit(clothing):
+    """ "the first one, which colour is closest to a red scarf" asks for its colours, which its stock
+    tells (not its description's sentence on gifts); "how do they fit, do they run small" is answered
+    with the sentence on its cut ("a slim last …"), not hedged with its first sentence."""
+    shopper = clothing()
+    await shopper.say("leather gloves")
+    colour = await shopper.say("the first one, which colour is closest to a red scarf")
+    (looked,) = [r.result["structuredContent"] for r in colour.responses]
+    colours = {v["color"] for v in looked["variations"] if v.get("color")}
+    assert len(colours) >= 2 and all(c in colour.answer for c in colours), colour.answer
+    boots = clothing()
+    await boots.say("suede chelsea boots")
+    fit = await boots.say("the first one, how do they fit, do they run small")
+    (looked,) = [r.result["structuredContent"] for r in fit.responses]
+    (slim,) = [s.strip() for s in looked["description"].split(". ") if "slim" in s]
+    assert slim in fit.answer and "doesn't say exactly" not in fit.answer, fit.answer
