@@ -488,6 +488,21 @@ def test_a_word_for_size_is_never_the_head(terms, head):
 
 
 @pytest.mark.parametrize(
+    ("terms", "head"),
+    [
+        (("dinner", "plate", "set"), 1),  # a set of plates: plates asked for, not any "… Set"
+        (("knife", "set"), 0),
+        (("cutlery", "set", "for", "six"), 0),
+        (("treats", "pack"), 0),
+        (("set",), 0),  # alone, the word is all there is
+    ],
+)
+def test_a_word_for_a_set_of_things_after_the_thing_is_not_the_head(terms, head):
+    wanted = [n for n, term in enumerate(terms) if term != "for"]
+    assert head_word(terms, wanted) == head
+
+
+@pytest.mark.parametrize(
     ("word", "material", "part"),
     [
         ("ties", "cotton canvas, braided jute wedge, ankle ties", True),

@@ -488,3 +488,18 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
     # a plant pot is no cooking pot: the word that says so stays
     pots = Vocabulary({"plant": 2, "pot": 5, "stock": 1}, {"plant": 2, "pot": 5}, frozenset(), synonyms)
     assert pots.terms("large plant pot").rewritten == ("large", "plant", "pot")
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [
+        ("dinner plate set", "Keramo Reactive Glaze Stoneware Dinner Plates"),
+        ("cutlery set", "Stahlberg Nora Stainless Steel Cutlery Set"),
+    ],
+)
+async def test_a_set_of_things_finds_the_things_not_any_set(kitchen_shop, query, wanted):
+    """ "dinner plate set" asks for dinner plates, sold in sets, not for the cutlery "Set": the word
+    for a set is not the thing asked for, and the plates come first, a strong match."""
+    result = await kitchen_shop.search.search(kitchen_shop.search.request(query, 5))
+    first = result.products[0]
+    assert (first.name, first.match) == (wanted, "strong"), [(p.name, p.match) for p in result.products]
