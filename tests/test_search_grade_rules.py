@@ -488,18 +488,20 @@ def test_a_word_for_size_is_never_the_head(terms, head):
 
 
 @pytest.mark.parametrize(
-    ("terms", "head"),
+    ("query", "name", "answer"),
     [
-        (("dinner", "plate", "set"), 1),  # a set of plates: plates asked for, not any "… Set"
-        (("knife", "set"), 0),
-        (("cutlery", "set", "for", "six"), 0),
-        (("treats", "pack"), 0),
-        (("set",), 0),  # alone, the word is all there is
+        # a set of plates: the "Dinner Plates" are the thing, sold as a set, beside a "Cutlery Set"
+        ("dinner plate set", "Keramo Reactive Glaze Stoneware Dinner Plates", False),
+        ("dog treats pack", "Meadowbite Training Treats", False),
+        # as before: a word only qualifying the thing asked for ("dress shoes": a dress is no shoe)
+        ("dress shoes", "Solenne Floral Wrap Dress", True),
     ],
 )
-def test_a_word_for_a_set_of_things_after_the_thing_is_not_the_head(terms, head):
-    wanted = [n for n, term in enumerate(terms) if term != "for"]
-    assert head_word(terms, wanted) == head
+def test_a_product_named_by_the_words_before_a_set_is_not_for_another(query, name, answer):
+    terms = tuple(query.split())
+    wanted = list(range(len(terms)))
+    heads = {name_head(name), "set", "pack", "shoes"}
+    assert for_another(terms, wanted, head_word(terms, wanted), name, heads) is answer
 
 
 @pytest.mark.parametrize(

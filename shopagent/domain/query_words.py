@@ -158,8 +158,6 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             break
         if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
             stand_in = n
-        elif n in wanted and term in _SOLD_BY and head is not None:  # "dinner plate set" asks for plates
-            continue
         elif n in wanted:
             head = n
     # Only a word for any thing (or for size) before what it is for ("un truc pour couper"): that word.
@@ -312,6 +310,8 @@ def for_another(
         return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
+    if terms[head] in SOLD_BY:  # "dinner plate set": the "Dinner Plates" are what is asked for, sold as a set
+        return False
     return any(_same_word(other, terms[head]) for other in heads)
 
 
@@ -338,9 +338,10 @@ def _purpose(terms: Sequence[str], head: int) -> range | None:
 _FOR = frozenset({"for", "fur", "pour"})  # what the thing asked for is for: "a case for the e-reader"
 # What a name may end with and still be the thing it names before: a "Hand Blender Set" is a blender.
 _PACKED = frozenset({"set", "pack", "kit", "bundle", "collection", "duo", "trio", "pair"})
-# How things are sold together, said after them ("dinner plate set", "treats pack"): not the thing asked
-# for. (A "kit" or a "collection" is the thing itself: "first aid kit", "starter kit".)
-_SOLD_BY = frozenset({"set", "sets", "pack", "packs", "pair", "pairs", "bundle", "duo", "trio"})
+# How things are sold together, said after them ("dinner plate set", "treats pack"): a product named by the
+# words before it is no mere qualifier of the set (as a "Wrap Dress" is of "dress shoes"). (Not "kit" nor
+# "collection": a "first aid kit" is a thing of its own.)
+SOLD_BY = frozenset({"set", "sets", "pack", "packs", "pair", "pairs", "bundle", "duo", "trio"})
 
 
 _HYPHENED = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # a word, hyphened parts and all
