@@ -787,9 +787,23 @@ async def test_a_thing_asked_of_the_shop_by_a_word_no_product_shown_has_is_searc
     await shopper.say("the first one, is it organic?")
     rake = await shopper.say("ok and do you have a rake for the moss")
     assert [c["name"] for c in rake.calls] == [SEARCH] and "rake" in rake.search["query"], rake.calls
-    for text in ("do you have the first one in a bigger bag?", "do you have any other sizes?"):
+    for text in (
+        "do you have the first one in a bigger bag?",
+        "do you have any other sizes?",
+        "do you have a 10 kg one?",
+    ):
         turn = await shopper.say(text)
         assert [c["name"] for c in turn.calls] == [DETAILS], (text, turn.calls)
+
+
+async def test_which_of_them_or_which_variation_asked_of_the_shop_is_a_question_about_them(clothing):
+    """ "do you have an XL?", "do you have a blue one in M?", "do you have a men's one?" after rain jackets
+    ask of those shown (a size, a colour, whom for), not for a thing called "XL" or "men's"."""
+    for text in ("do you have an XL?", "do you have a blue one in M?", "do you have a men's one?"):
+        shopper = clothing()
+        await shopper.say("rain jacket")
+        turn = await shopper.say(text)
+        assert turn.calls and {c["name"] for c in turn.calls} == {DETAILS}, (text, turn.calls)
 
 
 async def test_any_other_kind_of_thing_is_asked_for_and_a_quantity_asked_of_it_is_not(clothing, garden):

@@ -46,10 +46,11 @@ STOCK = re.compile(
     r"en stock|disponibles?|dispo|existe\w*|encore|noch da|still have|still got)\b"
     r"|\b(?:any|how many|many|some|still|only|none|\d+)(?: \w+)? left\b(?![ -]hand)|\bleft in stock\b"
     r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
-    # "which colour is closest to the scarf?", "welche Farben gibt es?", "quelles couleurs ?": its colours
-    # (not "what colour is the lining?", which its text may tell)
-    r"|\b(?:which|what|welche\w*|quelles?) (?:colou?rs?|farben?|couleurs?)\b"
-    r"(?! (?:is|are|ist|sind|est|sont) (?:the|der|die|das|le|la|les)\b| of\b)"
+    # "which colours?", "which colour is closest to the scarf?", "welche Farben gibt es?", "quelles couleurs ?":
+    # its colours (not "what colour is the lining?" nor "what colour would go with black jeans?")
+    r"|\b(?:which|what|welche|quelles) (?:colou?rs|farben|couleurs)\b(?! (?:would|go|goes|for|to|of|is|are)\b)"
+    r"|\b(?:which|what|welche|quelle) (?:colou?r|farbe|couleur)\b(?= ?[?.!]|$| (?:is|are) (?:closest|nearest)\b|"
+    r" (?:does|do) (?:it|they) come\b)"
 )
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
 # is and does, which its text says first.

@@ -77,7 +77,12 @@ _WHICH_KIND = (
     r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?|do i (?:also )?need(?: an?| some)?|should i (?:get|buy)"
     r"(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|il (?:me )?faut(?: aussi)?(?: une?| des| du)?)"
 )
-_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN}|{_WHICH_KIND})(?=\s)")
+_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN}|(?P<which>{_WHICH_KIND}))(?=\s)")
+# "what pot size?", "which lead length?": a measure of the thing shown asked, by a kind's word before it
+_MEASURED = frozenset({
+    "size", "sizes", "length", "width", "height", "depth", "diameter", "colour", "color", "type", "brand", "model",
+    "grosse", "lange", "breite", "hohe", "farbe", "taille", "longueur", "largeur", "hauteur", "couleur", "marque",
+})  # fmt: skip
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
@@ -275,7 +280,8 @@ class Planner:
             return None
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
             return None  # "any watering cans in stock?" after hoses: cans, in stock
-        if not (reading.refs or reading.points_at_one or reading.points_at_all) and asks_shop_for_a_thing(text, shown):
+        pointed = reading.refs or reading.points_at_one or reading.points_at_all
+        if not pointed and asks_shop_for_a_thing(text, shown, reading.words):
             return None  # "ok and do you have a rake for the moss?" after lawn feed: a rake, whatever the catalog has
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
@@ -594,7 +600,13 @@ class Planner:
             return False
         seen = words_of(shown)
         # the two words after each cue, as "any other gloves", "is there a matching collar" have the thing second
-        after = {w for m in _CUE.finditer(folded) for w in words(folded[m.end() :])[:2] if w not in STOPWORDS}
+        after = {
+            w
+            for m in _CUE.finditer(folded)
+            if not (m["which"] and _MEASURED & set(words(folded[m.end() :])[:3]))
+            for w in words(folded[m.end() :])[:2]
+            if w not in STOPWORDS
+        }
         for word in after - seen:
             readings = {word, *vocabulary.terms(word).terms}
             if any(vocabulary.names_a_kind(w) for w in readings) and not {stem(w) for w in readings} & seen:

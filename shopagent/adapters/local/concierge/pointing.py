@@ -18,7 +18,7 @@ from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import MATERIALS, PRAISE, name_head, name_kind
+from shopagent.domain.query_words import AUDIENCE, MATERIALS, PRAISE, name_head, name_kind
 from shopagent.domain.text import words
 
 ORDINAL_WORDS = {
@@ -321,20 +321,26 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     )
 
 
-def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]]) -> bool:
+def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Iterable[str]) -> bool:
     """Whether a message asks the shop for a thing by a word no product shown is called by ("ok and
     do you have a rake for the moss?" after lawn feed, "habt ihr auch eine Gießkanne?"), whether or not
-    the catalog has the word: a request of its own, not a question about them ("do you have it in 42?",
-    "do you have a bigger size?", "do you have a warranty for it?" are)."""
+    the catalog has the word: a request of its own, not a question about them. Not where the words
+    say which of them or which variation ("do you have it in 42?", "do you have an XL?", "do you have
+    a 28 cm one?", "do you have a men's one?", "do you have a bigger size?"), nor what comes with one
+    ("do you have a warranty for it?"). `described`: the message's words describing a thing (not its
+    colours, sizes nor amounts)."""
     found = _ASKS_FOR.search(fold(text))
     if found is None or not found["shop"] or not _ANY_THING.search(found.string, 0, found.start("rest")):
         return False
     # the first words naming something: "a rake" of "a rake for the moss", "plants" of "des plants ou des graines"
-    rest = itertools.dropwhile(lambda w: w in STOPWORDS, words(found["rest"]))
+    rest = list(itertools.dropwhile(lambda w: w in STOPWORDS, words(found["rest"])))
     named = list(itertools.takewhile(lambda w: w not in _THING_ENDS | STOPWORDS, rest))
-    if not named or named[-1] in _NOT_A_THING | _OF_IT or named[-1].isdigit():
+    if not named or rest[len(named) : len(named) + 1] in (["one"], ["ones"]):  # "a 28 cm one": one of them
         return False
-    return stem(named[-1]) not in words_of(shown) | {stem(w) for w in _NOT_A_THING}
+    thing = named[-1]
+    if thing in _NOT_A_THING | _OF_IT | AUDIENCE or any(ch.isdigit() for w in named for ch in w):
+        return False
+    return thing in set(described) and stem(thing) not in words_of(shown) | {stem(w) for w in _NOT_A_THING}
 
 
 class AnotherThing(NamedTuple):
