@@ -399,7 +399,8 @@ def main() -> None:
     if args.show:
         for result in results:
             for q in result["queries"]:
-                if (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"]) or q["residue"]:
+                wrong = (q["answerable"] and not q["first_fits"]) or (q["not_carried"] and q["answerable"])
+                if wrong or q["residue"] or not (q["answerable"] or q["honest"]):
                     print(f"\n[{result['trade']}] {q['query']!r}\n  {q['answer'][:300]!r}")
     if args.show or args.trace:
         for result in results:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import json
 import re
 import sys
 import uuid
@@ -1028,3 +1029,35 @@ async def test_which_colour_is_answered_with_its_colours_and_how_it_fits_with_it
     (looked,) = [r.result["structuredContent"] for r in fit.responses]
     (slim,) = [s.strip() for s in looked["description"].split(". ") if "slim" in s]
     assert slim in fit.answer and "doesn't say exactly" not in fit.answer, fit.answer
+
+
+async def test_with_nothing_in_the_colour_or_size_asked_the_thing_is_shown_in_the_ones_it_comes_in(kitchen, clothing):
+    """ "dinner plates in dark blue or black, set of 6": no plates in those, so not spice jars that come
+    close, but the plates in the colours and sizes they come in, said so; "en rouge ?" after summer
+    dresses: the dresses, not red sneakers. Each listed product is a strong match of the search
+    without the colour or size, and the filters asked are kept in the first line."""
+    plates = kitchen()
+    turn = await plates.say("do you have dinner plates in dark blue or black, set of 6")
+    assert turn.answer.startswith("I couldn't find") and "other colours or sizes" in turn.answer, turn.answer
+    assert turn.listed and "Dinner Plates" in turn.listed[0], turn.answer
+    assert "filters" not in turn.search, turn.calls  # the last search: without the colour and size
+    strong = {p["name"] for p in turn.responses[-1].result["structuredContent"]["products"] if p["match"] == "strong"}
+    assert set(turn.listed) <= strong, (turn.listed, strong)
+    dresses = clothing()
+    await dresses.say("robe d'ete legere")
+    red = await dresses.say("en rouge ?")
+    assert "other colours" in red.answer and red.listed, red.answer
+    assert all("Dress" in name or "Skirt" in name for name in red.listed), red.answer
+    # "moins cher" next: among those, whatever their colour (the list is no longer of red ones)
+    cheaper = await dresses.say("moins cher svp")
+    assert "colors" not in cheaper.search.get("filters", {}), cheaper.calls
+
+
+async def test_a_colour_with_a_price_asked_of_a_thing_needs_no_search_twice(clothing):
+    """ "red dress for a wedding under 80 euro": searched in red, without the colour (nothing sold in no
+    colours fits), and answered from that search: no call repeated, so no "could not finish"."""
+    shopper = clothing()
+    turn = await shopper.say("red dress for a wedding under 80 euro")
+    searches = [json.dumps(c["arguments"], sort_keys=True) for c in turn.calls if c["name"] == SEARCH]
+    assert len(searches) == len(set(searches)), searches
+    assert "could not finish" not in turn.answer and turn.answer.startswith("I couldn't find"), turn.answer

@@ -128,12 +128,19 @@ class Answerer:
         if plan.get("colours_unlisted") and not any(
             p.get("match") in ("strong", "partial") for p in _offered(data, plan)
         ):
-            # None sold in no colours fits either: the answer is the one to the colour asked, as searched first.
+            # None sold in no colours fits either: the thing asked for in the colours it comes in, found by
+            # this search without the colour (but in the size asked); else the answer to the colour asked,
+            # as searched first (not searched without it again).
             first = {k: v for k, v in plan.items() if k not in ("colours_unlisted", "args")}
             args = dict(plan.get("args", {}))
-            return search_call(
-                {**args, "filters": {**args.get("filters", {}), "colors": plan["colours_unlisted"]}}, first
-            )
+            asked = {**args, "filters": {**args.get("filters", {}), "colors": plan["colours_unlisted"]}}
+            if not asked["filters"].get("sizes") and any(p.get("match") == "strong" for p in _offered(data, first)):
+                return self._in_other_variations(data, {**first, "args": args, "relaxed": asked})
+            return search_call(asked, {**first, "relaxed": None if asked["filters"].get("sizes") else {}})
+        if plan.get("relaxed"):
+            return self._in_other_variations(data, plan)
+        if (relaxed := self._relaxed(data, plan)) is not None:
+            return relaxed
         if plan.get("broad") and (kinds := _one_of_each_kind(data, plan)):
             subject = plan.get("subject") or plan.get("args", {}).get("query", "")
             lines = [r.broad.format(subject=subject)]
@@ -182,6 +189,40 @@ class Answerer:
         said = self._say_in.said_of.format(name=name, sentence=min(naming)[2])
         led = [TextPart(f"{said}\n\n{reply.text}")]
         return ModelReply(message=msgspec.structs.replace(reply.message, parts=led))
+
+    def _relaxed(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply | None:
+        """With nothing to show in the colour or size asked ("dinner plates in blue, set of 6", "a light
+        summer dress, in red?"), the search again without them: the thing asked for in the colours and
+        sizes it comes in says more than other things that happen to be red. None when something fits."""
+        args = plan.get("args", {})
+        filters = args.get("filters", {})
+        if not (filters.get("colors") or filters.get("sizes")) or plan.get("browse") or plan.get("said_of"):
+            return None
+        if plan.get("relaxed") is not None or self._showable(data, plan):  # ({}: searched without them already)
+            return None
+        kept = {k: v for k, v in filters.items() if k not in ("colors", "sizes")}
+        wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
+        return search_call(wider, {**plan, "relaxed": args})
+
+    def _in_other_variations(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
+        """The strong matches of the search without the colour or size asked, said to come in others;
+        with none, the search as asked is answered as it would have been."""
+        asked = plan["relaxed"]
+        strong = [p for p in _offered(data, plan) if p.get("match") == "strong"]
+        if not strong:
+            return search_call(asked, {**plan, "relaxed": {}})  # {}: searched as asked, not relaxed again
+        r = self._say_in
+        filters = asked.get("filters", {})
+        subject = plan.get("subject") or asked.get("query", "")
+        hide_price = bool(plan.get("hide_price"))
+        shown = sorted(strong[:LIST_LENGTH], key=lambda p: not p.get("inStock", True))
+        which = {(True, False): r.in_other_colours, (False, True): r.in_other_sizes}.get(
+            (bool(filters.get("colors")), bool(filters.get("sizes"))), r.in_other_variations
+        )
+        lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(filters, hide_price=hide_price)),
+                 which, *[self._line(n, p, {}) for n, p in enumerate(shown, start=1)], self._footer(shown)]  # fmt: skip
+        # the list is of those, whatever their colour or size: "cheaper ones?" next asks among them
+        return say("\n".join(lines), shown=shown, args=plan["args"], subject=subject, hide_price=hide_price)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
         """What of a search result is worth showing as a match, available first: the strong

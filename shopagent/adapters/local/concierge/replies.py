@@ -37,6 +37,9 @@ class Replies:
     cheapest_shown: str  # after none_cheaper: which of the shown ones costs least
     none_more: str
     none_filtered: str
+    in_other_colours: str
+    in_other_sizes: str
+    in_other_variations: str
     relax: str
     another_size: str
     another_colour: str
@@ -135,6 +138,9 @@ ENGLISH = Replies(
     cheapest_shown="The cheapest of them is the {name} ({price}).",
     none_more="That is all I have for {subject}{filters}.",
     none_filtered="I couldn't find {subject}{filters}.",
+    in_other_colours="Here is what I have in other colours:",
+    in_other_sizes="Here is what I have in other sizes:",
+    in_other_variations="Here is what I have in other colours or sizes:",
     relax="You could try {hints}.",
     another_size="another size",
     another_colour="another colour",
@@ -233,6 +239,9 @@ GERMAN = Replies(
     cheapest_shown="Am günstigsten davon ist {name} ({price}).",
     none_more="Mehr habe ich für {subject}{filters} nicht.",
     none_filtered="Ich habe nichts für {subject}{filters} gefunden.",
+    in_other_colours="In anderen Farben habe ich:",
+    in_other_sizes="In anderen Größen habe ich:",
+    in_other_variations="In anderen Farben oder Größen habe ich:",
     relax="Versuchen Sie es vielleicht mit {hints}.",
     another_size="einer anderen Größe",
     another_colour="einer anderen Farbe",
@@ -334,6 +343,9 @@ FRENCH = Replies(
     cheapest_shown="Le moins cher d'entre eux est {name} ({price}).",
     none_more="C'est tout ce que j'ai pour {subject}{filters}.",
     none_filtered="Je n'ai rien trouvé pour {subject}{filters}.",
+    in_other_colours="Voici ce que j'ai dans d'autres couleurs :",
+    in_other_sizes="Voici ce que j'ai dans d'autres tailles :",
+    in_other_variations="Voici ce que j'ai dans d'autres couleurs ou tailles :",
     relax="Essayez peut-être {hints}.",
     another_size="une autre taille",
     another_colour="une autre couleur",
