@@ -378,17 +378,19 @@ async def test_a_colour_asked_of_things_sold_in_no_colours_finds_them_labelled_s
     assert sheet.listed and "Weed Control Fabric" in sheet.listed[0], sheet.answer
     assert "None is listed in black, but these come in one colour only" in sheet.answer
     assert not any("Clogs" in n for n in sheet.listed), sheet.answer  # made in colours, none of them asked
-    boots = await shopper.say("black garden boots")  # sold in black: no second search, no such line
-    assert len([c for c in boots.calls if c["name"] == SEARCH]) == 1 and "None is listed" not in boots.answer
+    clogs = await shopper.say("black garden clogs")  # sold in black: no second search, no such line
+    assert len([c for c in clogs.calls if c["name"] == SEARCH]) == 1 and "None is listed" not in clogs.answer
+    assert clogs.listed and "Clogs" in clogs.listed[0], clogs.answer
 
 
 async def test_when_nothing_sold_in_no_colours_fits_the_answer_is_the_one_for_the_colour(clothing):
     # Every product of the clothing shop comes in colours: the yellow ones close to the request stay the answer.
     shopper = clothing()
     coat = await shopper.say("yellow raincoat for my wife size s")
-    assert coat.search.get("filters", {}).get("colors") == ["yellow"], coat.calls
+    assert coat.calls[0]["arguments"].get("filters", {}).get("colors") == ["yellow"], coat.calls
     assert coat.listed and "None is listed" not in coat.answer, coat.answer
     assert all("yellow" in coat.product(n)["availableColors"] for n in coat.listed), coat.answer
+    assert all("S" in coat.product(n)["availableSizes"] for n in coat.listed), coat.answer
 
 
 async def test_in_stock_with_a_question_mark_after_a_list_asks_whether_they_can_be_had(garden):
@@ -1038,9 +1040,10 @@ async def test_with_nothing_in_the_colour_or_size_asked_the_thing_is_shown_in_th
     without the colour or size, and the filters asked are kept in the first line."""
     plates = kitchen()
     turn = await plates.say("do you have dinner plates in dark blue or black, set of 6")
-    assert turn.answer.startswith("I couldn't find") and "other colours or sizes" in turn.answer, turn.answer
+    # a set of 6 is sold, in grey: the plates in the size asked, in other colours
+    assert turn.answer.startswith("I couldn't find") and "in other colours:" in turn.answer, turn.answer
     assert turn.listed and "Dinner Plates" in turn.listed[0], turn.answer
-    assert "filters" not in turn.search, turn.calls  # the last search: without the colour and size
+    assert turn.search["filters"] == {"sizes": ["SET OF 6"]}, turn.calls  # the last search: without the colour
     strong = {p["name"] for p in turn.responses[-1].result["structuredContent"]["products"] if p["match"] == "strong"}
     assert set(turn.listed) <= strong, (turn.listed, strong)
     dresses = clothing()
@@ -1061,3 +1064,32 @@ async def test_a_colour_with_a_price_asked_of_a_thing_needs_no_search_twice(clot
     searches = [json.dumps(c["arguments"], sort_keys=True) for c in turn.calls if c["name"] == SEARCH]
     assert len(searches) == len(set(searches)), searches
     assert "could not finish" not in turn.answer and turn.answer.startswith("I couldn't find"), turn.answer
+
+
+def _searched_once_each(turn: Turn) -> None:
+    """No search of the turn repeats another (the agent takes a repeated call for no answer)."""
+    searches = [json.dumps(c["arguments"], sort_keys=True) for c in turn.calls if c["name"] == SEARCH]
+    assert len(searches) == len(set(searches)), searches
+    assert "could not finish" not in turn.answer, turn.answer
+
+
+async def test_the_search_without_the_colour_or_size_is_neither_repeated_nor_said_of_a_refinement(clothing, kitchen):
+    """ "purple kayak in size M", "red dress in size M", "cheaper in grey?" after one plate set: no
+    search made twice; "any more in red?" and "cheaper?" after red sneakers keep their own answers
+    ("That is all I have …", "none cheaper …"), not "I couldn't find sneakers in red"; the dresses
+    found in M without the red are said to come in other colours, each in M."""
+    kayak = clothing()
+    _searched_once_each(await kayak.say("purple kayak in size M"))
+    dress = await kayak.say("red dress in size M")
+    _searched_once_each(dress)
+    assert "Here is what I have in other colours:" in dress.answer and dress.listed, dress.answer
+    assert all("M" in dress.product(n)["availableSizes"] for n in dress.listed), dress.answer
+    sneakers = clothing()
+    await sneakers.say("red sneakers")
+    more = await sneakers.say("any more in red?")
+    assert more.answer.startswith("That is all I have"), more.answer
+    cheaper = await sneakers.say("cheaper?")
+    assert "cheaper than the ones I showed you" in cheaper.answer and "couldn't find" not in cheaper.answer
+    plates = kitchen()
+    await plates.say("dinner plates in blue, set of 6")
+    _searched_once_each(await plates.say("cheaper in grey?"))

@@ -112,10 +112,11 @@ class Answerer:
             args = dict(plan.get("args", {}))
             filters = {**args.get("filters", {}), **{k: v for k, v in fallback.items() if k != "exclude"}}
             filters.pop("minPrice" if "maxPrice" in fallback else "maxPrice", None)
-            args.update(filters=filters, limit=LIST_LENGTH * 2)
-            retry = {**plan, "exclude": fallback["exclude"]}
-            retry.pop("fallback")
-            return search_call(args, retry)
+            wider = {**args, "filters": filters, "limit": LIST_LENGTH * 2}
+            if wider != args:  # (one product shown: cheaper than all is cheaper than the dearest, searched)
+                retry = {**plan, "exclude": fallback["exclude"]}
+                retry.pop("fallback")
+                return search_call(wider, retry)
         if plan.get("uncoloured") and not self._showable(data, plan):
             # Nothing in the colour asked: products sold in no colours at all may be of it (their
             # text says), searched without the colour and offered so labelled.
@@ -128,16 +129,19 @@ class Answerer:
         if plan.get("colours_unlisted") and not any(
             p.get("match") in ("strong", "partial") for p in _offered(data, plan)
         ):
-            # None sold in no colours fits either: the thing asked for in the colours it comes in, found by
-            # this search without the colour (but in the size asked); else the answer to the colour asked,
-            # as searched first (not searched without it again).
+            # None sold in no colours fits either: the thing asked for in the colours (and sizes) it comes
+            # in, from this search without the colour, or one without the size too (none repeated).
             first = {k: v for k, v in plan.items() if k not in ("colours_unlisted", "args")}
             args = dict(plan.get("args", {}))
             asked = {**args, "filters": {**args.get("filters", {}), "colors": plan["colours_unlisted"]}}
-            if not asked["filters"].get("sizes") and any(p.get("match") == "strong" for p in _offered(data, first)):
-                return self._in_other_variations(data, {**first, "args": args, "relaxed": asked})
-            return search_call(asked, {**first, "relaxed": None if asked["filters"].get("sizes") else {}})
-        if plan.get("relaxed"):
+            if args.get("filters", {}).get("sizes") and not any(
+                p.get("match") == "strong" for p in _offered(data, first)
+            ):
+                kept = {k: v for k, v in args["filters"].items() if k != "sizes"}
+                wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
+                return search_call(wider, {**first, "relaxed": asked})
+            return self._in_other_variations(data, {**first, "args": args, "relaxed": asked})
+        if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer
             return self._in_other_variations(data, plan)
         if (relaxed := self._relaxed(data, plan)) is not None:
             return relaxed
@@ -198,7 +202,9 @@ class Answerer:
         filters = args.get("filters", {})
         if not (filters.get("colors") or filters.get("sizes")) or plan.get("browse") or plan.get("said_of"):
             return None
-        if plan.get("relaxed") is not None or self._showable(data, plan):  # ({}: searched without them already)
+        if plan.get("refinement"):  # "cheaper?" in red: none cheaper in red is its answer, said so
+            return None
+        if "relaxed" in plan or self._showable(data, plan):  # (searched without them already)
             return None
         kept = {k: v for k, v in filters.items() if k not in ("colors", "sizes")}
         wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
@@ -208,17 +214,20 @@ class Answerer:
         """The strong matches of the search without the colour or size asked, said to come in others;
         with none, the search as asked is answered as it would have been."""
         asked = plan["relaxed"]
+        filters = asked.get("filters", {})
         strong = [p for p in _offered(data, plan) if p.get("match") == "strong"]
         if not strong:
-            return search_call(asked, {**plan, "relaxed": {}})  # {}: searched as asked, not relaxed again
+            # the answer to the search as asked, from those of these in the colour and size asked (not
+            # that search again: a call repeated is no answer)
+            fitting = [p for p in data.get("products", []) if _comes_in(p, filters)]
+            return self._results({**data, "products": fitting}, {**plan, "args": asked})
         r = self._say_in
-        filters = asked.get("filters", {})
         subject = plan.get("subject") or asked.get("query", "")
         hide_price = bool(plan.get("hide_price"))
         shown = sorted(strong[:LIST_LENGTH], key=lambda p: not p.get("inStock", True))
-        which = {(True, False): r.in_other_colours, (False, True): r.in_other_sizes}.get(
-            (bool(filters.get("colors")), bool(filters.get("sizes"))), r.in_other_variations
-        )
+        searched = plan.get("args", {}).get("filters", {})  # what this search kept of the filters asked
+        dropped = tuple(bool(filters.get(k)) and not searched.get(k) for k in ("colors", "sizes"))
+        which = {(True, False): r.in_other_colours, (False, True): r.in_other_sizes}.get(dropped, r.in_other_variations)
         lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(filters, hide_price=hide_price)),
                  which, *[self._line(n, p, {}) for n, p in enumerate(shown, start=1)], self._footer(shown)]  # fmt: skip
         # the list is of those, whatever their colour or size: "cheaper ones?" next asks among them
@@ -485,6 +494,16 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
         if p.get("match") in ("strong", "partial") and p.get("category") not in kinds:
             kinds[p.get("category", "")] = p
     return list(kinds.values())[:LIST_LENGTH] if len(kinds) >= 2 else []
+
+
+def _comes_in(p: dict[str, Any], filters: dict[str, Any]) -> bool:
+    """Whether a search result comes in one of the colours and one of the sizes of `filters`, as its
+    available colours and sizes say."""
+    colours = {c.casefold() for c in p.get("availableColors") or []}
+    sizes = {s.casefold() for s in p.get("availableSizes") or []}
+    return (not filters.get("colors") or any(c.casefold() in colours for c in filters["colors"])) and (
+        not filters.get("sizes") or any(s.casefold() in sizes for s in filters["sizes"])
+    )
 
 
 def _narrowing(filters: dict[str, Any]) -> bool:
