@@ -781,6 +781,19 @@ async def test_a_question_naming_a_kind_not_shown_asks_for_it_in_each_language(g
         assert turn.listed and ("Compost" in turn.listed[0] or "Soil" in turn.listed[0]), (question, turn.answer)
 
 
+async def test_what_and_a_kind_without_choosing_one_is_a_question_of_those_shown(garden):
+    """ "what greenhouse temperature?" about tomato seeds asks of the seeds (the shop sells greenhouses,
+    but nothing here chooses one: no "should I", "best", "nehm ich"); "which compost is best for them?"
+    chooses compost."""
+    shopper = garden()
+    await shopper.say("tomato seeds")
+    await shopper.say("the first one, how tall does it grow?")
+    question = await shopper.say("what greenhouse temperature?")
+    assert question.calls and {c["name"] for c in question.calls} == {DETAILS}, (question.calls, question.answer)
+    compost = await shopper.say("which compost is best for them?")
+    assert [c["name"] for c in compost.calls] == [SEARCH] and "compost" in compost.search["query"], compost.calls
+
+
 async def test_a_thing_asked_of_the_shop_by_a_word_no_product_shown_has_is_searched(garden):
     """ "ok and do you have a rake for the moss" after lawn products: a rake asked for (the shop has
     none), not the details of the lawn seed talked about; "do you have it in a bigger bag?" and "do you

@@ -71,13 +71,21 @@ _ASKS_FOR_OTHERS = re.compile(
 _IS_THERE = rf"\b(?:{THERE_IS}|gibts){CUE_FILLER}"
 # "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
 _AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
-# "which soil should I use?", "welche Erde nehm ich?", "il faut un terreau spécial ?", "do I need a rake?":
-# a question naming a kind of thing, which the thing after it may be
-_WHICH_KIND = (
-    r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?|do i (?:also )?need(?: an?| some)?|should i (?:get|buy)"
-    r"(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|il (?:me )?faut(?: aussi)?(?: une?| des| du)?)"
+# "il faut un terreau spécial ?", "do I need a rake?": a question naming a kind of thing needed, after these
+_NEEDED = (
+    r"\b(?:do i (?:also )?need(?: an?| some)?|should i (?:get|buy)(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|"
+    r"il (?:me )?faut(?: aussi)?(?: une?| des| du)?)"
 )
-_CUE = re.compile(rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN}|(?P<which>{_WHICH_KIND}))(?=\s)")
+# ... and "which/what <kind>" where the message chooses one for a use ("should I use", "nehm ich", "am besten");
+# else it is as often a question of those shown ("which battery does it take?")
+_WHICH = r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?)"
+_CHOOSING = re.compile(
+    r"\b(?:should|shall|do i|would you|recommend\w*|best|nehm\w*|brauch\w*|empfiehl\w*|empfehl\w*|besten|"
+    r"faut|conseill\w*|prendre|mieux)\b"
+)
+_CUE = re.compile(
+    rf"(?:{_ASKS_FOR_OTHERS.pattern}|{_IS_THERE}|{_AND_THEN}|(?P<needed>{_NEEDED})|(?P<which>{_WHICH}))(?=\s)"
+)
 # "what pot size?", "which lead length?": a measure of the thing shown asked, by a kind's word before it
 _MEASURED = frozenset({
     "size", "sizes", "length", "width", "height", "depth", "diameter", "colour", "color", "type", "brand", "model",
@@ -603,7 +611,7 @@ class Planner:
         after = {
             w
             for m in _CUE.finditer(folded)
-            if not (m["which"] and _MEASURED & set(words(folded[m.end() :])[:3]))
+            if not (m["which"] and (_MEASURED & set(words(folded[m.end() :])[:3]) or not _CHOOSING.search(folded)))
             for w in words(folded[m.end() :])[:2]
             if w not in STOPWORDS
         }
