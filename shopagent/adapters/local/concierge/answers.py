@@ -226,7 +226,8 @@ class Answerer:
         hide_price = bool(plan.get("hide_price"))
         shown = sorted(strong[:LIST_LENGTH], key=lambda p: not p.get("inStock", True))
         searched = plan.get("args", {}).get("filters", {})  # what this search kept of the filters asked
-        dropped = tuple(bool(filters.get(k)) and not searched.get(k) for k in ("colors", "sizes"))
+        dropped = (bool(filters.get("colors")) and not searched.get("colors"),
+                   bool(filters.get("sizes")) and not searched.get("sizes"))  # fmt: skip
         which = {(True, False): r.in_other_colours, (False, True): r.in_other_sizes}.get(dropped, r.in_other_variations)
         lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(filters, hide_price=hide_price)),
                  which, *[self._line(n, p, {}) for n, p in enumerate(shown, start=1)], self._footer(shown)]  # fmt: skip
