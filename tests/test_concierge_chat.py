@@ -1106,3 +1106,34 @@ async def test_the_search_without_the_colour_or_size_is_neither_repeated_nor_sai
     plates = kitchen()
     await plates.say("dinner plates in blue, set of 6")
     _searched_once_each(await plates.say("cheaper in grey?"))
+
+
+async def test_close_matches_in_the_colour_and_size_asked_follow_the_other_colours(clothing):
+    """ "red shoes in 42": the shoes found in other colours (strong matches first), then the red sneakers
+    in 42 that come close, labelled so; each of those does come in red and in 42."""
+    shopper = clothing()
+    turn = await shopper.say("red shoes in 42")
+    _searched_once_each(turn)
+    other, _, close = turn.answer.partition("Also close, though not exactly what you asked for:")
+    assert other.startswith("I couldn't find shoes (in size 42, in red).\nHere is what I have in other colours:")
+    first = listed_names(close, [], shopper.catalog)
+    assert first and all(
+        "red" in turn.product(n)["availableColors"] and "42" in turn.product(n)["availableSizes"] for n in first
+    ), turn.answer
+
+
+async def test_which_colours_asked_of_one_shown_lists_its_colours(clothing):
+    """ "what colours for the first one?", "which colours are there for the second?", "welche Farben hat
+    die erste?": each product's colours, from its stock."""
+    for text, position in (
+        ("what colours for the first one?", 0),
+        ("which colours are there for the second?", 1),
+        ("welchen Farben hat die erste?", 0),
+    ):
+        shopper = clothing()
+        shown = await shopper.say("show me jackets")
+        turn = await shopper.say(text)
+        (looked,) = [r.result["structuredContent"] for r in turn.responses]
+        assert looked["name"] == shown.listed[position], (text, turn.answer)
+        colours = {v["color"] for v in looked["variations"] if v.get("color") and v.get("available", 1)}
+        assert colours and all(c in turn.answer for c in colours), (text, turn.answer)

@@ -107,6 +107,8 @@ class Answerer:
                                 otherwise=plan.get("otherwise"))  # fmt: skip
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
+        if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer
+            return self._in_other_variations(data, plan)
         fallback = plan.get("fallback")
         if fallback and not self._showable(data, plan):
             args = dict(plan.get("args", {}))
@@ -125,7 +127,7 @@ class Answerer:
             colours = filters.pop("colors", [])
             args = {**args, "filters": filters} if filters else {k: v for k, v in args.items() if k != "filters"}
             retry = {k: v for k, v in plan.items() if k != "uncoloured"} | {"colours_unlisted": colours}
-            return search_call(args, retry)
+            return search_call(args, retry | {"close_asked": _close(data, plan)})
         if plan.get("colours_unlisted") and not any(
             p.get("match") in ("strong", "partial") for p in _offered(data, plan)
         ):
@@ -141,8 +143,6 @@ class Answerer:
                 wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
                 return search_call(wider, {**first, "relaxed": asked})
             return self._in_other_variations(data, {**first, "args": args, "relaxed": asked})
-        if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer
-            return self._in_other_variations(data, plan)
         if (relaxed := self._relaxed(data, plan)) is not None:
             return relaxed
         if plan.get("broad") and (kinds := _one_of_each_kind(data, plan)):
@@ -202,35 +202,52 @@ class Answerer:
         filters = args.get("filters", {})
         if not (filters.get("colors") or filters.get("sizes")) or plan.get("browse") or plan.get("said_of"):
             return None
-        if plan.get("refinement"):  # "cheaper?" in red: none cheaper in red is its answer, said so
-            return None
+        if plan.get("refinement") or plan.get("colours_unlisted"):  # "cheaper?" in red: none cheaper in red is
+            return None  # its answer, said so; those sold in no colours are the answer after a colour
         if "relaxed" in plan or self._showable(data, plan):  # (searched without them already)
             return None
         kept = {k: v for k, v in filters.items() if k not in ("colors", "sizes")}
         wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
-        return search_call(wider, {**plan, "relaxed": args})
+        return search_call(wider, {**plan, "relaxed": args, "close_asked": _close(data, plan)})
 
     def _in_other_variations(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
         """The strong matches of the search without the colour or size asked, said to come in others;
         with none, the search as asked is answered as it would have been."""
         asked = plan["relaxed"]
         filters = asked.get("filters", {})
+        close = plan.get("close_asked") or []  # the close matches in the colour and size asked, found first
         strong = [p for p in _offered(data, plan) if p.get("match") == "strong"]
         if not strong:
             # the answer to the search as asked, from those of these in the colour and size asked (not
             # that search again: a call repeated is no answer)
-            fitting = [p for p in data.get("products", []) if _comes_in(p, filters)]
+            closed = {p.get("productId") for p in close}
+            fitting = [
+                *close,
+                *(p for p in data.get("products", []) if _comes_in(p, filters) and p.get("productId") not in closed),
+            ]
             return self._results({**data, "products": fitting}, {**plan, "args": asked})
         r = self._say_in
         subject = plan.get("subject") or asked.get("query", "")
         hide_price = bool(plan.get("hide_price"))
-        shown = sorted(strong[:LIST_LENGTH], key=lambda p: not p.get("inStock", True))
+        # of those, the ones of the kinds found ("red sneakers in 42" beside shoes; not red sneakers beside
+        # summer dresses)
+        close = [p for p in close if p.get("category") in {s.get("category") for s in strong}]
+        closed = {p.get("productId") for p in close}
+        shown = sorted([p for p in strong if p.get("productId") not in closed][: LIST_LENGTH - len(close)],
+                       key=lambda p: not p.get("inStock", True))  # fmt: skip
         searched = plan.get("args", {}).get("filters", {})  # what this search kept of the filters asked
         dropped = (bool(filters.get("colors")) and not searched.get("colors"),
                    bool(filters.get("sizes")) and not searched.get("sizes"))  # fmt: skip
         which = {(True, False): r.in_other_colours, (False, True): r.in_other_sizes}.get(dropped, r.in_other_variations)
-        lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(filters, hide_price=hide_price)),
-                 which, *[self._line(n, p, {}) for n, p in enumerate(shown, start=1)], self._footer(shown)]  # fmt: skip
+        wording = self._filters_text(filters, hide_price=hide_price)
+        # "red shoes in 42": the shoes in other colours (strong matches first), then the red ones in 42
+        # that come close (partial ones after, labelled so)
+        lines = [r.none_filtered.format(subject=subject, filters=wording), which]
+        lines += [self._line(n, p, {}) for n, p in enumerate(shown, start=1)]
+        if close:
+            lines += [r.also_close, *[self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]]
+        shown = [*shown, *close]
+        lines.append(self._footer(shown))  # fmt: skip
         # the list is of those, whatever their colour or size: "cheaper ones?" next asks among them
         return say("\n".join(lines), shown=shown, args=plan["args"], subject=subject, hide_price=hide_price)
 
@@ -495,6 +512,12 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
         if p.get("match") in ("strong", "partial") and p.get("category") not in kinds:
             kinds[p.get("category", "")] = p
     return list(kinds.values())[:LIST_LENGTH] if len(kinds) >= 2 else []
+
+
+def _close(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The partial matches of a search to be had, at most `CLOSEST`: kept while it is made again without
+    its colour or size, to be offered beside what that one finds."""
+    return [p for p in _offered(data, plan) if p.get("match") == "partial" and p.get("inStock", True)][:CLOSEST]
 
 
 def _comes_in(p: dict[str, Any], filters: dict[str, Any]) -> bool:

@@ -47,11 +47,15 @@ STOCK = re.compile(
     r"|\b(?:any|how many|many|some|still|only|none|\d+)(?: \w+)? left\b(?![ -]hand)|\bleft in stock\b"
     r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
     # "which colours?", "which colour is closest to the scarf?", "welche Farben gibt es?", "quelles couleurs ?":
-    # its colours (not "what colour is the lining?" nor "what colour would go with black jeans?")
-    r"|\b(?:which|what|welche|quelles) (?:colou?rs|farben|couleurs)\b(?! (?:would|go|goes|for|to|of|is|are)\b)"
+    # "what colours for the first one?": its colours (not "what colour is the lining?" nor "what colours
+    # would go with black jeans?")
+    r"|\b(?:which|what|welche\w*|quelles) (?:colou?rs|colou?r options|farben|couleurs)\b"
+    r"(?! (?:would|go|goes|match|matches|suit|suits)\b)"
     r"|\b(?:which|what|welche|quelle) (?:colou?r|farbe|couleur)\b(?= ?[?.!]|$| (?:is|are) (?:closest|nearest)\b|"
     r" (?:does|do) (?:it|they) come\b)"
 )
+# "which colours …?": the product's colours, not its stock line by line
+COLOURS_ASKED = re.compile(r"\b(?:colou?rs?|colou?r options|farben?|couleurs?)\b")
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
 # is and does, which its text says first.
 # Not of the product: "how does the warranty work?"

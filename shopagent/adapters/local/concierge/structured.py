@@ -90,6 +90,11 @@ class StructuredFacts:
         if not fitting and (made := made_in(d, colours, sizes, colour)):
             return r.not_made_in.format(name=d["name"], what=what, options=", ".join(made))  # never, not "not now"
         available = [v for v in fitting if v.get("available", 0) > 0]
+        if available and not (colours or sizes or named) and ask.COLOURS_ASKED.search(question):
+            # "which colours does the second come in?": its colours to be had, not each size of each
+            to_have = dict.fromkeys(colour(str(v["color"])) for v in available if v.get("color"))
+            if to_have:
+                return r.comes_in.format(name=d["name"], sizes=", ".join(to_have))
         if available:
             items = ", ".join(stock_item(r, v, colour) for v in available[:8])
             return r.stock_yes.format(name=d["name"], what=what, items=items)
