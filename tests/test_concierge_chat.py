@@ -1120,6 +1120,10 @@ async def test_close_matches_in_the_colour_and_size_asked_follow_the_other_colou
     assert first and all(
         "red" in turn.product(n)["availableColors"] and "42" in turn.product(n)["availableSizes"] for n in first
     ), turn.answer
+    # "the fourth one" is the fourth listed, a close one found by the first search of the turn
+    fourth = await shopper.say("the fourth one, is it in stock in 42?")
+    looked = [c["arguments"]["productId"] for c in fourth.calls if c["name"] == DETAILS]
+    assert looked == [turn.product(turn.listed[3])["productId"]], (fourth.calls, turn.listed)
 
 
 async def test_which_colours_asked_of_one_shown_lists_its_colours(clothing):

@@ -50,7 +50,7 @@ STOCK = re.compile(
     # "what colours for the first one?": its colours (not "what colour is the lining?" nor "what colours
     # would go with black jeans?")
     r"|\b(?:which|what|welche\w*|quelles) (?:colou?rs|colou?r options|farben|couleurs)\b"
-    r"(?! (?:would|go|goes|match|matches|suit|suits)\b)"
+    r"(?! (?:would|go|goes|match|matches|suit|suits|are in|is in|are popular|are trendy)\b)"
     r"|\b(?:which|what|welche|quelle) (?:colou?r|farbe|couleur)\b(?= ?[?.!]|$| (?:is|are) (?:closest|nearest)\b|"
     r" (?:does|do) (?:it|they) come\b)"
 )

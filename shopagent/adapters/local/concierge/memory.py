@@ -53,6 +53,7 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
     history = History()
     args: dict[str, Any] = {}
     result: dict[str, Any] = {}
+    found: dict[Any, dict[str, Any]] = {}  # the products the searches since the last answer found, by id
     for message in messages:
         for part in message.parts:
             if isinstance(part, FunctionCall) and part.name == SEARCH_TOOL:
@@ -60,11 +61,14 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
                 history.searches.append(args)
             elif isinstance(part, FunctionResponse) and part.name == SEARCH_TOOL and not part.result.get("isError"):
                 result = part.result.get("structuredContent") or {}
+                found.update((p.get("productId"), p) for p in result.get("products", []))
         if message.role != "model" or not message.text:
             continue
         state = state_of(message)
+        # a list may show products of an earlier search of its turn ("red shoes in 42": the red sneakers found
+        # in 42 beside the shoes found in other colours)
+        by_id, found = found, {}
         if "shown" in state:
-            by_id = {p.get("productId"): p for p in result.get("products", [])}
             products = [by_id[i] for i in state["shown"] if i in by_id]
             subject = state.get("subject", args.get("query", ""))
             shown_args = state.get("args", args)
