@@ -125,7 +125,7 @@ class Answerer:
             args = dict(plan.get("args", {}))
             filters = dict(args.get("filters", {}))
             colours = filters.pop("colors", [])
-            args = {**args, "filters": filters} if filters else {k: v for k, v in args.items() if k != "filters"}
+            args = _with_filters(args, filters)
             retry = {k: v for k, v in plan.items() if k != "uncoloured"} | {"colours_unlisted": colours}
             return search_call(args, retry | {"close_asked": _close(data, plan)})
         if plan.get("colours_unlisted") and not any(
@@ -140,8 +140,7 @@ class Answerer:
                 p.get("match") == "strong" for p in _offered(data, first)
             ):
                 kept = {k: v for k, v in args["filters"].items() if k != "sizes"}
-                wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
-                return search_call(wider, {**first, "relaxed": asked})
+                return search_call(_with_filters(args, kept), {**first, "relaxed": asked})
             return self._in_other_variations(data, {**first, "args": args, "relaxed": asked})
         if (relaxed := self._relaxed(data, plan)) is not None:
             return relaxed
@@ -207,8 +206,7 @@ class Answerer:
         if "relaxed" in plan or self._showable(data, plan):  # (searched without them already)
             return None
         kept = {k: v for k, v in filters.items() if k not in ("colors", "sizes")}
-        wider = {**args, "filters": kept} if kept else {k: v for k, v in args.items() if k != "filters"}
-        return search_call(wider, {**plan, "relaxed": args, "close_asked": _close(data, plan)})
+        return search_call(_with_filters(args, kept), {**plan, "relaxed": args, "close_asked": _close(data, plan)})
 
     def _in_other_variations(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
         """The strong matches of the search without the colour or size asked, said to come in others;
@@ -247,7 +245,7 @@ class Answerer:
         if close:
             lines += [r.also_close, *[self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]]
         shown = [*shown, *close]
-        lines.append(self._footer(shown))  # fmt: skip
+        lines.append(self._footer(shown))
         # the list is of those, whatever their colour or size: "cheaper ones?" next asks among them
         return say("\n".join(lines), shown=shown, args=plan["args"], subject=subject, hide_price=hide_price)
 
@@ -512,6 +510,11 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
         if p.get("match") in ("strong", "partial") and p.get("category") not in kinds:
             kinds[p.get("category", "")] = p
     return list(kinds.values())[:LIST_LENGTH] if len(kinds) >= 2 else []
+
+
+def _with_filters(args: dict[str, Any], filters: dict[str, Any]) -> dict[str, Any]:
+    """A search's arguments with these filters (none: without the key, as a search without any is made)."""
+    return {**args, "filters": filters} if filters else {k: v for k, v in args.items() if k != "filters"}
 
 
 def _close(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
