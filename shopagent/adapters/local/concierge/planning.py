@@ -608,13 +608,12 @@ class Planner:
             return False
         seen = words_of(shown)
         # the two words after each cue, as "any other gloves", "is there a matching collar" have the thing second
-        after = {
-            w
-            for m in _CUE.finditer(folded)
-            if not (m["which"] and (_MEASURED & set(words(folded[m.end() :])[:3]) or not _CHOOSING.search(folded)))
-            for w in words(folded[m.end() :])[:2]
-            if w not in STOPWORDS
-        }
+        after: set[str] = set()
+        for m in _CUE.finditer(folded):
+            following = words(folded[m.end() :])[:3]
+            if m["which"] and (_MEASURED & set(following) or not _CHOOSING.search(folded)):
+                continue  # "what pot size?", "what greenhouse temperature?": of the products shown
+            after |= {w for w in following[:2] if w not in STOPWORDS}
         for word in after - seen:
             readings = {word, *vocabulary.terms(word).terms}
             if any(vocabulary.names_a_kind(w) for w in readings) and not {stem(w) for w in readings} & seen:
