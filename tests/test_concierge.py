@@ -190,6 +190,32 @@ def test_a_shop_adds_its_own_words_for_colours_and_sizes():
     assert concierge.read("rote Becher").colors == ["red"]  # the built-in names stay
 
 
+@pytest.mark.parametrize(
+    ("text", "colours"),
+    [
+        # German and French colour words that are English words too: colours in German or French
+        ("les roses", ["pink"]),
+        ("une robe rose", ["pink"]),
+        ("ich suche eine rote Jacke", ["red"]),
+        ("rote jacke", ["red"]),
+        ("in rot?", ["red"]),
+        ("manteau rouge", ["red"]),
+        ("gris?", ["grey"]),
+        ("les deuxièmes existent en marron ?", ["brown"]),
+        # but English words in an English message
+        ("secateurs for roses", []),
+        ("root rot on my tomatoes", []),
+        ("i'd like a rose dress", []),
+        ("do you have it in rouge?", []),
+        ("marine coat", []),
+        # the shop's own colour words count whatever the language
+        ("pink roses print dress", ["pink"]),
+    ],
+)
+def test_a_colour_word_of_another_language_counts_in_that_language(text, colours):
+    assert CLOTHING.read(text).colors == colours
+
+
 def test_a_language_alias_to_an_unknown_colour_is_a_config_error():
     catalog = CatalogSettings(language_aliases={"de": LanguageAliases(colors={"türkis": "turquoise"})})
     with pytest.raises(ConfigError, match=r"catalog.language_aliases.de.colors: 'türkis' points to 'turquoise'"):

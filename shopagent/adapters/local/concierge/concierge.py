@@ -43,7 +43,7 @@ class OfflineConcierge:
     ) -> None:
         known_names = dict(names or {})
         self._say_in = replies
-        self._lexicon = Lexicon(rules, known_names)
+        self._lexicon = Lexicon(rules, known_names, language)
         self._planner = Planner(replies, store_name, self._lexicon, vocabulary, contact)
         self._answerer = Answerer(replies, store_name, rules, self._lexicon, language, known_names, embedder, contact)
 

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, span_of
+from shopagent.adapters.local.wordlists import WordList, word_list
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.options import fold
 
@@ -144,18 +145,31 @@ class _Text:
 
 
 class Lexicon:
-    def __init__(self, rules: CatalogRules, names: Mapping[str, LanguageNames]) -> None:
+    def __init__(self, rules: CatalogRules, names: Mapping[str, LanguageNames], language: str = "en") -> None:
         self.rules = rules
         self.colors: dict[str, str] = {fold(c): c for c in rules.colors}
         for alias, target in rules.color_aliases.items():
             self.colors[fold(alias)] = target
         self.sizes: dict[str, str] = {_squeeze(fold(s)): s for s in rules.sizes}
-        for language, words in names.items():
-            endings = _ENDINGS.get(language, ("",))
+        # A colour word of another language that is also a word of the shop's ("roses", "rot",
+        # "marine", "rouge"): a colour in a message with words of that language, or with no word
+        # only the shop's language has ("secateurs for roses" and "root rot" ask for no colour;
+        # "les roses", "rote Jacke" and "in rot?" do).
+        own = word_list(language)
+        self._own, self._language = own, language
+        self._foreign: dict[str, tuple[re.Pattern[str], WordList | None]] = {}
+        for language_of, words in names.items():
+            endings = _ENDINGS.get(language_of, ("",))
             for word, target in words.colors.items():
                 if (colour := rules.color(target)) is not None:
                     for ending in endings:
-                        self.colors.setdefault(fold(word) + ending, colour)
+                        written = fold(word) + ending
+                        if written in self.colors:
+                            continue
+                        self.colors[written] = colour
+                        cue = ph.LANGUAGE_CUES.get(language_of)
+                        if cue is not None and language_of != language and own is not None and written in own:
+                            self._foreign[written] = (cue, word_list(language_of))
             for word, target in words.sizes.items():
                 if (size := rules.size(target)) is not None:
                     self.sizes.setdefault(_squeeze(fold(word)), size)
@@ -196,6 +210,16 @@ class Lexicon:
         )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
 
+    def _foreign_colour(self, written: str, whole: str) -> bool:
+        """Whether a colour word of another language, also a word of the shop's, is a colour here."""
+        cue, theirs = self._foreign[written]
+        if cue.search(whole):
+            return True
+        if (mine := ph.LANGUAGE_CUES.get(self._language)) is not None and mine.search(whole):
+            return False
+        own = self._own or ()
+        return not any(w in own and (theirs is None or w not in theirs) for w in WORD.findall(whole) if w != written)
+
     def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
         """How to write a catalog colour in a language (the first word configured for it)."""
         for word, target in names.get(language, LanguageNames()).colors.items():
@@ -219,8 +243,12 @@ class Lexicon:
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
         self._sizes(text, reading)
-        for match in text.take(self._color_pattern):
-            colour = self.colors[_squeeze(match.group(1))]
+        for match in list(self._color_pattern.finditer(text.rest)):
+            written = _squeeze(match.group(1))
+            if written in self._foreign and not self._foreign_colour(written, whole):
+                continue
+            text.cut(*match.span())
+            colour = self.colors[written]
             if colour not in reading.colors:
                 reading.colors.append(colour)
             # "is the blue one midi length?", "the red one", "la bleue, elle est en coton ?": a product
