@@ -76,6 +76,11 @@ _NEEDED = (
     r"\b(?:do i (?:also )?need(?: an?| some)?|should i (?:get|buy)(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|"
     r"il (?:me )?faut(?: aussi)?(?: une?| des| du)?)"
 )
+# "what do I need to dig it over?", "was brauche ich dafür noch?": a need, whatever "it" is
+_WHAT_NEEDED = re.compile(
+    r"\b(?:what (?:else )?(?:do|would|will|should) (?:i|we) (?:also )?need|was brauch(?:e|t) (?:ich|man)|"
+    r"de quoi (?:ai-je|j'ai|aurais-je) besoin|qu'est-ce qu'il (?:me )?faut)\b"
+)
 # ... and "which/what <kind>" where the message chooses one for a use ("should I use", "nehm ich", "am besten");
 # else it is as often a question of those shown ("which battery does it take?")
 _WHICH = r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?)"
@@ -325,6 +330,8 @@ class Planner:
             return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
+        if not (refs or by_name) and _WHAT_NEEDED.search(fold(text)):
+            return None  # "what do i need to dig it over?": the things for a job, searched ("it" is the ground)
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
         # ("the suede one, is it waterproof?" names one by its material though it asks a property of it)
