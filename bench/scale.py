@@ -1,9 +1,11 @@
 """Scale: a generated catalog of N products through the whole pipeline, as a growing shop runs it.
 
     python bench/scale.py [--products 100000] [--queries 50] [--build-memory-mb 512] [--shared-buffers-mb 0]
-                          [--explain] [--quick]
+                          [--explain] [--quick] [--keep DIR]
 
-Everything lives in one temporary folder (TMPDIR honoured) removed on exit. It writes a `.json`
+Everything lives in one temporary folder (TMPDIR honoured) removed on exit; with `--keep DIR`, in DIR,
+kept: a later run with the same DIR and `--products` skips the catalog, the import, the drain and the
+build and only searches (a million products take most of an hour to build). It writes a `.json`
 catalog of `--products` products (texts drawn from bench/search.py's shop vocabulary; ~10 % come
 in red, ~1 % in red M in stock, ~0.1 % in purple), starts an embedded PostgreSQL (with
 `--shared-buffers-mb` as `database.embedded_shared_buffers_mb`: 0 is PostgreSQL's 128 MB), and reports:
@@ -48,7 +50,15 @@ from shopagent.adapters.postgres.search_plan import Plan
 from shopagent.adapters.postgres.search_sql import LEXICAL_ANY, filter_args, lexical_sql
 from shopagent.adapters.postgres.vector_index import vector_index_name
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY
-from shopagent.settings import DatabaseSettings, EmbeddingSettings, IndexerSettings, Secret, Secrets, Settings
+from shopagent.settings import (
+    DatabaseSettings,
+    EmbeddingSettings,
+    IndexerSettings,
+    SearchSettings,
+    Secret,
+    Secrets,
+    Settings,
+)
 from shopagent.wiring.database import embedded_options
 from shopagent.wiring.services import open_core, open_indexer, open_search
 from shopagent.wiring.startup import INDEXER_ACTORS
@@ -212,12 +222,17 @@ async def searches(
             statement_ms: dict[str, list[float]] = {"rarest": [], "groups": []}
             request = search.request(texts[0], 10, **filters)
             plan = await index.chosen_plan(request.filters, search.policy.depth)
+            # The references first: with no or a broad filter the exact scan reads every chunk (seconds
+            # at a million products), which would leave the searches timed after it a cold cache.
+            truths = []
             for text in texts:
                 request = search.request(text, 10, **filters)
                 began = time.perf_counter()  # the reference is the exact plan's statement: its time too
-                truth = set(await index.exact_nearest(await embedder.embed_query(text), embedder.model_id,
-                                                      request.filters, 10))  # fmt: skip
+                truths.append(set(await index.exact_nearest(await embedder.embed_query(text), embedder.model_id,
+                                                            request.filters, 10)))  # fmt: skip
                 exact_ms.append((time.perf_counter() - began) * 1000)
+            for text, truth in zip(texts, truths, strict=True):
+                request = search.request(text, 10, **filters)
                 began = time.perf_counter()
                 found = await search.search(request, VECTOR_ONLY)
                 vector_ms.append((time.perf_counter() - began) * 1000)
@@ -269,9 +284,12 @@ async def show(dsn: str, name: str) -> str:
 
 async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> None:
     catalog = work / "catalog.json"
-    began = time.perf_counter()
-    write_catalog(catalog, args.products)
-    written = time.perf_counter() - began
+    built_mark = work / f"built-{args.products}"  # --keep: the database is complete for this many products
+    reuse = built_mark.exists()
+    if not reuse:
+        began = time.perf_counter()
+        write_catalog(catalog, args.products)
+        written = time.perf_counter() - began
     database = DatabaseSettings(command_timeout_seconds=3600.0, embedded_shared_buffers_mb=args.shared_buffers_mb)
     server = EmbeddedPostgres(work / "data", options=embedded_options(database))
     await anyio.to_thread.run_sync(server.start)
@@ -285,12 +303,17 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
         settings = Settings(
             secrets=Secrets(database_url=Secret(dsn)),
             embedding=EmbeddingSettings(model="hash"),
+            search=SearchSettings(lexical_match_products=args.lexical_match_products),
             indexer=IndexerSettings(index_build_memory_mb=args.build_memory_mb),
             # The recall reference is a sequential scan over every chunk (minutes at a million).
             database=database,
         )
         async with open_core(settings, frozenset()):
             pass  # migrated before the import's clock starts
+        if reuse:
+            say(f"reused     the database of {args.products:,} products in {work}")
+            await searched(settings, args, provenance)
+            return
         megabytes = catalog.stat().st_size / 2**20
         say(f"catalog    {args.products:,} products, {megabytes:,.0f} MiB of JSON (written in {written:.0f} s)")
         seconds, rss, said = await anyio.to_thread.run_sync(run_import, catalog, dsn)
@@ -299,14 +322,20 @@ async def main(args: argparse.Namespace, work: Path, provenance: Provenance) -> 
         drained, built, events = await drain(settings, embedder)
         say(f"drain      {events:,} events in {drained:,.0f} s ({events / drained:,.0f}/s), one indexer process")
         say(f"HNSW build {built:,.1f} s; " + " | ".join(build_log.lines))
-        size = await database_size(settings, embedder.model_id)
-        say(f"database   {size}")
-        explained: list[str] = []
-        search_rows = await searches(settings, embedder, args.queries, args.explain, explained)
+        if args.keep:
+            catalog.unlink()
+            built_mark.touch()
+        await searched(settings, args, provenance)
     finally:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(server.stop)
-    grid(search_rows)
+
+
+async def searched(settings: Settings, args: argparse.Namespace, provenance: Provenance) -> None:
+    embedder = HashEmbedder(settings.embedding.hash_dimensions)
+    say(f"database   {await database_size(settings, embedder.model_id)}")
+    explained: list[str] = []
+    grid(await searches(settings, embedder, args.queries, args.explain, explained))
     for text in explained:
         print(text)
     print(provenance.line())
@@ -329,10 +358,21 @@ if __name__ == "__main__":
         default=0,
         help="database.embedded_shared_buffers_mb for the embedded PostgreSQL (0: its default, 128 MB)",
     )
+    parser.add_argument(
+        "--lexical-match-products",
+        type=int,
+        default=SearchSettings().lexical_match_products,
+        help="search.lexical_match_products: the full-text leg's budget of matched products",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a check that the script runs")
+    parser.add_argument("--keep", type=Path, help="work in this folder and keep it; reuse its database if complete")
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.products, arguments.queries, arguments.explain = 300, 6, True
     provenance = Provenance()
-    with scratch("shopagent-bench-scale-") as folder:
-        anyio.run(main, arguments, folder, provenance, backend="asyncio")
+    if arguments.keep:
+        arguments.keep.mkdir(parents=True, exist_ok=True)
+        anyio.run(main, arguments, arguments.keep.resolve(), provenance, backend="asyncio")
+    else:
+        with scratch("shopagent-bench-scale-") as folder:
+            anyio.run(main, arguments, folder, provenance, backend="asyncio")

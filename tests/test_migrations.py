@@ -251,3 +251,35 @@ def _sample_products() -> list[dict]:
         data = json.loads(path.read_text())
         found += data if isinstance(data, list) else data["products"]
     return found
+
+
+async def test_the_colour_and_size_filter_is_answered_from_its_index(empty_database):
+    """0012: the colour and size index holds each variation's product and stock, so the filter
+    "red, M, in stock" reads no variation row (an index-only scan once the table is vacuumed)."""
+    await prepare_schema(empty_database, Settings())
+    conn = await asyncpg.connect(empty_database)
+    try:
+        definition = await conn.fetchval("SELECT pg_get_indexdef(to_regclass('product_variation_color_size_cover'))")
+        assert definition is not None and "INCLUDE (product_id, quantity, reserved)" in definition
+        assert await conn.fetchval("SELECT to_regclass('product_variation_color_size')") is None
+        await conn.execute(
+            "INSERT INTO product (slug, name, category, price, price_low, price_high, currency) "
+            "SELECT 'p' || n, 'Thing ' || n, 'Things', 9.90, 9.90, 9.90, 'EUR' FROM generate_series(1, 2000) n"
+        )
+        await conn.execute(
+            "INSERT INTO product_variation (product_id, color, size, quantity, reserved, variant_key, paid_price) "
+            "SELECT id, (ARRAY['red', 'blue', 'grey'])[id % 3 + 1], (ARRAY['S', 'M', 'L', 'XL'])[id % 4 + 1], "
+            "id % 5, 0, 'k', 9.90 FROM product"
+        )
+        await conn.execute("VACUUM ANALYZE product_variation")
+        await conn.execute("SET enable_seqscan = off; SET enable_bitmapscan = off")
+        plan = "\n".join(
+            r[0]
+            for r in await conn.fetch(
+                "EXPLAIN SELECT product_id FROM product_variation "
+                "WHERE color = ANY('{red}') AND size = ANY('{M}') AND quantity > reserved"
+            )
+        )
+        assert "Index Only Scan using product_variation_color_size_cover" in plan, plan
+    finally:
+        await conn.close()

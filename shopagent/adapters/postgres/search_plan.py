@@ -13,9 +13,12 @@ statistics the search already keeps (`filter_statistics`), and the cheaper one r
   after it (search.py), so it costs both.
 
 The per-unit costs were fitted on `bench/search.py` runs (10,000 products on a quiet machine,
-50,000 and 200,000 on a loaded one; bench/README.md): only their ratios matter, and they put
-the boundary near 1,300 matching products at 10,000 products, 2,700 at 50,000 and 5,200 at
-200,000 (2 chunks per product; 3,800 at 200,000 with 4). A wrong choice costs only speed: both plans filter exactly.
+50,000 and 200,000 on a loaded one) and `bench/scale.py` at a million products, where a visited
+index tuple costs more than at 200,000 (the walk reads pages of a 3 GB index; 10,000 matching
+products: exact 180 ms, the walk 373 ms; bench/README.md). Only their ratios matter; they put the
+boundary near 1,600 matching products at 10,000 products, 3,600 at 50,000, 7,200 at 200,000 (2
+chunks per product) and 13,000 at a million (3 chunks). A wrong choice costs only speed: both
+plans filter exactly.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ class PlanCosts:
     exact_per_product: float = 0.001
     exact_per_chunk: float = 0.003
     hnsw_start: float = 3.0
-    hnsw_per_tuple: float = 0.015
+    hnsw_per_tuple: float = 0.03
 
 
 @dataclass(frozen=True)
