@@ -814,7 +814,8 @@ async def test_a_thing_asked_of_the_shop_by_a_word_no_product_shown_has_is_searc
 
 async def test_what_is_needed_for_a_job_is_searched_whatever_it_refers_to(garden):
     """ "what do i need to dig it over" after a list: "it" is the ground, and the things for the job are
-    searched, not the first product's details; "what do i need to clean the first one?" asks of it."""
+    searched, not the first product's details; "what do i need to clean the first one?" asks of it, and
+    then "what do I need to use it?" of the one talked about."""
     shopper = garden()
     await shopper.say("just got my first allotment, where do i start?")
     turn = await shopper.say("ok the ground is full of weeds and grass, what do i need to dig it over")
@@ -824,6 +825,9 @@ async def test_what_is_needed_for_a_job_is_searched_whatever_it_refers_to(garden
     await shopper.say("just got my first allotment, where do i start?")
     turn = await shopper.say("what do i need to clean the first one?")  # pointed at: asked of it
     assert [c["name"] for c in turn.calls] == [DETAILS], turn.calls
+    for text in ("what do I need to use it?", "was brauche ich dafür noch?"):  # of the one talked about
+        turn = await shopper.say(text)
+        assert [c["name"] for c in turn.calls] == [DETAILS], (text, turn.calls)
 
 
 async def test_which_of_them_or_which_variation_asked_of_the_shop_is_a_question_about_them(clothing):

@@ -314,20 +314,21 @@ BUILTIN_SIZE_NAMES = {
     },
 }  # fmt: skip
 COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}
-# Words only a message in that language has (articles, pronouns, common verbs and prepositions).
+# Words only a message in that language has (articles, pronouns, common verbs and prepositions),
+# matched in lower case with accents kept.
 LANGUAGE_CUES = {
     "de": re.compile(
-        r"\b(?:der|das|dem|des|ein|eine|einen|einem|und|oder|mit|ohne|fuer|von|ich|du|ist|sind|"
-        r"nicht|gibt|habt|haben|hast|auch|noch|welche|welcher|bitte|gern|gerne|suche|brauche|mochte|moechte|"
+        r"\b(?:der|das|dem|des|ein|eine|einen|einem|und|oder|mit|ohne|für|fuer|von|ich|du|ist|sind|"
+        r"nicht|gibt|habt|haben|hast|auch|noch|welche|welcher|bitte|gern|gerne|suche|brauche|möchte|moechte|"
         r"auf|bei|zum|zur|vom|wie|sie|es|ihr|euch|diese|dieser|welches)\b"
     ),
     "en": re.compile(
-        r"\b(?:the|a|an|for|with|and|or|my|your|of|to|on|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|im|"
+        r"\b(?:the|a|for|with|and|or|my|your|of|to|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|im|"
         r"looking|need|want|any|some|this|that|those|these|what|which|how|please|from|at|by)\b"
     ),
     "fr": re.compile(
         r"\b(?:le|la|les|l|un|une|des|du|de|et|ou|avec|sans|pour|par|en|dans|sur|est|sont|je|j|vous|tu|il|"
-        r"elle|ils|elles|ce|cette|ces|qui|que|qu|pas|au|aux|avez|existe|existent|cherche|voudrais|merci|"
+        r"elle|ils|elles|ce|cette|ces|qui|que|qu|pas|au|aux|à|avez|existe|existent|cherche|voudrais|merci|"
         r"moins|taille|pointure)\b"
     ),
 }

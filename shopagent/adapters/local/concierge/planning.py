@@ -330,8 +330,10 @@ class Planner:
             return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
-        if not (refs or by_name) and _WHAT_NEEDED.search(fold(text)):
-            return None  # "what do i need to dig it over?": the things for a job, searched ("it" is the ground)
+        if not (refs or by_name or history.detailed) and _WHAT_NEEDED.search(fold(text)):
+            # "what do i need to dig it over?" after a list: the things for a job, searched ("it" is the
+            # ground); after one product was talked about, "what do I need to use it?" asks of that one
+            return None
         by_variation = [p for p in shown if names_a_variation(text, p)]  # "how much is the 450 g one?"
         # "is the manure one smelly?" after composts: the shop's manure, found first, then asked.
         # ("the suede one, is it waterproof?" names one by its material though it asks a property of it)

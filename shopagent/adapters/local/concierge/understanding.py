@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, span_of
-from shopagent.adapters.local.wordlists import WordList, word_list
+from shopagent.adapters.local.wordlists import word_list
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.options import fold
 
@@ -152,12 +152,12 @@ class Lexicon:
             self.colors[fold(alias)] = target
         self.sizes: dict[str, str] = {_squeeze(fold(s)): s for s in rules.sizes}
         # A colour word of another language that is also a word of the shop's ("roses", "rot",
-        # "marine", "rouge"): a colour in a message with words of that language, or with no word
-        # only the shop's language has ("secateurs for roses" and "root rot" ask for no colour;
-        # "les roses", "rote Jacke" and "in rot?" do).
+        # "marine", "rouge"): not a colour in a message written in the shop's language ("secateurs
+        # for roses", "root rot on my tomatoes"); a colour in any other ("les roses", "rote Jacke",
+        # "T-Shirt rosa", "pull marine", "in rot?").
         own = word_list(language)
-        self._own, self._language = own, language
-        self._foreign: dict[str, tuple[re.Pattern[str], WordList | None]] = {}
+        self._mine = ph.LANGUAGE_CUES.get(language)
+        self._foreign: dict[str, re.Pattern[str]] = {}
         for language_of, words in names.items():
             endings = _ENDINGS.get(language_of, ("",))
             for word, target in words.colors.items():
@@ -169,7 +169,7 @@ class Lexicon:
                         self.colors[written] = colour
                         cue = ph.LANGUAGE_CUES.get(language_of)
                         if cue is not None and language_of != language and own is not None and written in own:
-                            self._foreign[written] = (cue, word_list(language_of))
+                            self._foreign[written] = cue
             for word, target in words.sizes.items():
                 if (size := rules.size(target)) is not None:
                     self.sizes.setdefault(_squeeze(fold(word)), size)
@@ -210,15 +210,11 @@ class Lexicon:
         )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
 
-    def _foreign_colour(self, written: str, whole: str) -> bool:
-        """Whether a colour word of another language, also a word of the shop's, is a colour here."""
-        cue, theirs = self._foreign[written]
-        if cue.search(whole):
-            return True
-        if (mine := ph.LANGUAGE_CUES.get(self._language)) is not None and mine.search(whole):
-            return False
-        own = self._own or ()
-        return not any(w in own and (theirs is None or w not in theirs) for w in WORD.findall(whole) if w != written)
+    def _foreign_colour(self, written: str, said: str) -> bool:
+        """Whether a colour word of another language, also a word of the shop's, is a colour in a
+        message (`said`: in lower case, accents kept, so that "à" is no English "a"): unless the
+        message has words of the shop's language and none of the colour word's."""
+        return self._mine is None or not self._mine.search(said) or bool(self._foreign[written].search(said))
 
     def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
         """How to write a catalog colour in a language (the first word configured for it)."""
@@ -245,7 +241,7 @@ class Lexicon:
         self._sizes(text, reading)
         for match in list(self._color_pattern.finditer(text.rest)):
             written = _squeeze(match.group(1))
-            if written in self._foreign and not self._foreign_colour(written, whole):
+            if written in self._foreign and not self._foreign_colour(written, text.original.lower()):
                 continue
             text.cut(*match.span())
             colour = self.colors[written]
