@@ -206,6 +206,8 @@ def test_a_shop_adds_its_own_words_for_colours_and_sizes():
         ("robe à fleurs rose", ["pink"]),
         ("Kleid rot Gr. 38", ["red"]),
         ("in marine?", ["navy"]),
+        ("robe a fleurs rose", ["pink"]),  # French typed without accents: "a" is no English word here
+        ("A-Linien-Kleid rot", ["red"]),
         ("les deuxièmes existent en marron ?", ["brown"]),
         # but English words in an English message
         ("secateurs for roses", []),
@@ -213,6 +215,7 @@ def test_a_shop_adds_its_own_words_for_colours_and_sizes():
         ("i'd like a rose dress", []),
         ("do you have it in rouge?", []),
         ("marine coat with a hood", []),
+        ("gloves for pruning roses, size L", []),  # a size "L" is no French "l'"
         # the shop's own colour words count whatever the language
         ("pink roses print dress", ["pink"]),
     ],

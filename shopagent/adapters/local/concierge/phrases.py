@@ -323,13 +323,13 @@ LANGUAGE_CUES = {
         r"auf|bei|zum|zur|vom|wie|sie|es|ihr|euch|diese|dieser|welches)\b"
     ),
     "en": re.compile(
-        r"\b(?:the|a|for|with|and|or|my|your|of|to|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|im|"
+        r"\b(?:the|for|with|and|or|my|your|of|to|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|im|"
         r"looking|need|want|any|some|this|that|those|these|what|which|how|please|from|at|by)\b"
     ),
     "fr": re.compile(
-        r"\b(?:le|la|les|l|un|une|des|du|de|et|ou|avec|sans|pour|par|en|dans|sur|est|sont|je|j|vous|tu|il|"
-        r"elle|ils|elles|ce|cette|ces|qui|que|qu|pas|au|aux|à|avez|existe|existent|cherche|voudrais|merci|"
-        r"moins|taille|pointure)\b"
+        r"\b(?:le|la|les|un|une|des|du|de|et|ou|avec|sans|pour|par|en|dans|sur|est|sont|je|vous|tu|il|"
+        r"elle|ils|elles|ce|cette|ces|qui|que|pas|au|aux|à|avez|existe|existent|cherche|voudrais|merci|"
+        r"moins|taille|pointure)\b|\b(?:l|j|qu|d)'(?=\w)"
     ),
 }
 
