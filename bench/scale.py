@@ -223,7 +223,7 @@ async def searches(
             request = search.request(texts[0], 10, **filters)
             plan = await index.chosen_plan(request.filters, search.policy.depth)
             # The references first: with no or a broad filter the exact scan reads every chunk (seconds
-            # at a million products), which would leave the searches timed after it a cold cache.
+            # at a million products), and no timed search should follow one.
             truths = []
             for text in texts:
                 request = search.request(text, 10, **filters)
