@@ -363,4 +363,25 @@ async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link
             lamp_list = await customer.say("a head lamp")
             assert "Trail Headlamp" in lamp_list.answer, lamp_list.answer
             bright = await customer.say("how bright is it?")
-            assert "lumens 800" in bright.answer, bright.answer
+            assert "800 lumens" in bright.answer, bright.answer
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "units", "read"),
+    [
+        ("plants", 6, {}, "6 plants"),  # a count of things reads as one says it
+        ("sticks_per_pack", 28, {}, "28 sticks per pack"),
+        ("lead_attachments", 2, {}, "2 lead attachments"),
+        ("lumens", 800, {}, "800 lumens"),
+        ("capacity", 1000, {"capacity": "ml"}, "capacity 1000 ml"),  # a measure keeps its name first
+        ("blade_length_cm", 20, {}, "blade length 20 cm"),
+        ("fill_power", 700, {}, "fill power 700"),
+        ("grass", 1, {}, "grass 1"),
+        ("dishwasher_safe", True, {}, "dishwasher safe: yes"),
+        ("ratio", 1.5, {}, "ratio 1.5"),
+    ],
+)
+def test_a_spec_reads_as_a_shopper_would_say_it(name, value, units, read):
+    from shopagent.domain.options import spec_label
+
+    assert spec_label(name, value, units) == read

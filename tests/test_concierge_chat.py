@@ -1159,3 +1159,14 @@ async def test_which_colours_asked_of_one_shown_lists_its_colours(clothing):
         assert looked["name"] == shown.listed[position], (text, turn.answer)
         colours = {v["color"] for v in looked["variations"] if v.get("color") and v.get("available", 1)}
         assert colours and all(c in turn.answer for c in colours), (text, turn.answer)
+
+
+async def test_a_size_the_shop_does_not_have_is_said_and_the_thing_shown_in_its_sizes(clothing):
+    shopper = clothing()
+    turn = await shopper.say("sneakers in size 49")
+    assert turn.search["query"] == "sneakers" and "filters" not in turn.search, turn.search
+    assert turn.answer.startswith("I have nothing in size 49; here is what I have in other sizes:"), turn.answer
+    assert turn.listed and all("Sneaker" in n or "Shoe" in n for n in turn.listed), turn.listed
+    second = await shopper.say("the second one")
+    assert [c["arguments"] for c in second.calls if c["name"] == DETAILS], second.answer
+    assert second.answer.startswith(turn.listed[1]), second.answer

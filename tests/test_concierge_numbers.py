@@ -136,6 +136,29 @@ def test_words_that_are_not_sizes(text):
     assert SHOP.read(text).sizes == [], text
 
 
+@pytest.mark.parametrize(
+    ("text", "unknown", "words"),
+    [
+        ("sneakers in size 48", ["48"], ["sneakers"]),  # the shop's number sizes are 36 to 47
+        ("Turnschuhe Größe 49", ["49"], ["turnschuhe"]),
+        ("gloves for roses, size 8", ["8"], ["gloves", "roses"]),
+        ("une robe taille XXXS", ["XXXS"], ["robe"]),
+        # the shop's own sizes, and numbers that are no size, are not unknown sizes
+        ("sneakers in size 42", [], ["sneakers"]),
+        ("a size 40 € gift card", [], ["gift", "card"]),
+        ("what sizes do you have", [], ["sizes"]),
+    ],
+)
+def test_a_size_the_shop_does_not_have_is_kept_apart_not_searched_for(text, unknown, words):
+    reading = SHOP.read(text)
+    assert reading.unknown_sizes == unknown, text
+    assert reading.words == words, text
+
+
+def test_a_size_that_begins_one_of_the_shops_is_left_to_the_search():
+    assert MEASURED.read("frying pan size 24").unknown_sizes == []  # the shop has "24 CM"
+
+
 # A shop whose sizes are measures ("55 INCH", "24 CM").
 MEASURED = build_concierge(Settings(catalog=CatalogSettings(sizes=["27 INCH", "55 INCH", "24 CM", "ONE SIZE"])))
 

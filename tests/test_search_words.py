@@ -490,6 +490,22 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
     assert pots.terms("large plant pot").rewritten == ("large", "plant", "pot")
 
 
+def test_a_foreign_word_becomes_the_word_its_group_has_in_the_shops_names_not_words_found_apart():
+    """A garden shop with "Bypass Secateurs", a "Folding Pruning Saw", "Hedge Shears" and "Rose
+    Pruning Gauntlets": "Rosenschere" (German: pruning shears) is its "secateurs", not "pruning
+    shears" (two words its names use apart, which find the hedge shears), and "Rosen" is its
+    "roses" although its names say "rose"."""
+    synonyms = Synonyms(builtin_synonyms("en"))  # "rosenschere" -> "pruning shears" -> "secateurs"
+    titles = {"secateurs": 2, "bypass": 2, "pruning": 2, "saw": 1, "hedge": 1, "shears": 1, "rose": 2, "gloves": 2}
+    known = {**titles, "roses": 3}
+    garden = Vocabulary(known, titles, frozenset(), synonyms, phrases={"bypass secateurs", "hedge shears"})
+    assert garden.terms("eine gute Rosenschere").corrections == {"rosenschere": "secateurs"}
+    assert garden.terms("Handschuhe zum Rosen schneiden").corrections == {"handschuhe": "gloves", "rosen": "roses"}
+    # A shop whose names have the phrase keeps it.
+    named = Vocabulary(known, titles, frozenset(), synonyms, phrases={"pruning shears"})
+    assert named.terms("Rosenschere").corrections == {"rosenschere": "pruning shears"}
+
+
 @pytest.mark.parametrize(
     ("query", "wanted"),
     [

@@ -152,8 +152,8 @@ def _spec_value(value: object, where: str) -> SpecValue:
 
 
 def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
-    """How a spec reads to a shopper: `lumens 800`, `capacity 1000 ml` (unit from `units`, or the
-    name's unit suffix), `dishwasher safe: yes`."""
+    """How a spec reads to a shopper: `capacity 1000 ml` (unit from `units`, or the name's unit
+    suffix), `dishwasher safe: yes`, and a count of things as said: `800 lumens`, `6 plants`."""
     if isinstance(value, bool):
         return f"{name.replace('_', ' ')}: {'yes' if value else 'no'}"
     words = name.split("_")
@@ -162,7 +162,13 @@ def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
         unit = _UNIT_SUFFIXES[words[-1]]
         words = words[:-1]
     shown = f"{value:g}" if isinstance(value, float) else str(value)
+    if isinstance(value, int) and not unit and any(_plural(w) for w in (words[0], words[-1])):
+        return f"{shown} {' '.join(words)}"  # a count: "6 plants", "28 sticks per pack", "800 lumens"
     return f"{' '.join(words)} {shown}{f' {unit}' if unit else ''}"
+
+
+def _plural(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 _UNIT_SUFFIXES = {

@@ -311,6 +311,8 @@ class Answerer:
                       "similar": r.found_similar}.get(refinement or "", r.found)  # fmt: skip
             if plan.get("browse"):
                 header = r.browse
+            elif unknown := plan.get("unknown_sizes"):  # "sneakers in size 47": none, and these in theirs
+                header = r.size_missing.replace("{sizes}", f" {r.alternative} ".join(unknown))
             elif plan.get("quoted"):  # their own words are not repeated back over a list
                 header = {"cheaper": r.cheaper_plain, "pricier": r.pricier_plain, "more": r.more_plain,
                           "similar": r.found_similar}.get(refinement or "", r.found_plain)  # fmt: skip

@@ -270,6 +270,8 @@ class Planner:
                 # "a decent chef's knife, budget around 100": when nothing fits between 80 and 120,
                 # the best one below (64.90) is what they would want; "around" sets no floor.
                 plan["fallback"] = {"maxPrice": float(reading.max_price), "exclude": []}
+            if reading.unknown_sizes:  # "sneakers in size 47": said to be none, the others shown
+                plan["unknown_sizes"] = reading.unknown_sizes
             if reading.colors and not plan.get("fallback"):
                 # "that black weed sheet": a product sold in no colours may be black all the same
                 plan["uncoloured"] = True

@@ -39,6 +39,7 @@ class Replies:
     none_filtered: str
     in_other_colours: str
     in_other_sizes: str
+    size_missing: str
     in_other_variations: str
     relax: str
     another_size: str
@@ -140,6 +141,7 @@ ENGLISH = Replies(
     none_filtered="I couldn't find {subject}{filters}.",
     in_other_colours="Here is what I have in other colours:",
     in_other_sizes="Here is what I have in other sizes:",
+    size_missing="I have nothing in size {sizes}; here is what I have in other sizes:",
     in_other_variations="Here is what I have in other colours or sizes:",
     relax="You could try {hints}.",
     another_size="another size",
@@ -241,6 +243,7 @@ GERMAN = Replies(
     none_filtered="Ich habe nichts für {subject}{filters} gefunden.",
     in_other_colours="In anderen Farben habe ich:",
     in_other_sizes="In anderen Größen habe ich:",
+    size_missing="In Größe {sizes} habe ich nichts; in anderen Größen habe ich:",
     in_other_variations="In anderen Farben oder Größen habe ich:",
     relax="Versuchen Sie es vielleicht mit {hints}.",
     another_size="einer anderen Größe",
@@ -345,6 +348,7 @@ FRENCH = Replies(
     none_filtered="Je n'ai rien trouvé pour {subject}{filters}.",
     in_other_colours="Voici ce que j'ai dans d'autres couleurs :",
     in_other_sizes="Voici ce que j'ai dans d'autres tailles :",
+    size_missing="Je n'ai rien en taille {sizes} ; voici ce que j'ai dans d'autres tailles :",
     in_other_variations="Voici ce que j'ai dans d'autres couleurs ou tailles :",
     relax="Essayez peut-être {hints}.",
     another_size="une autre taille",

@@ -54,6 +54,7 @@ class Reading:
 
     colors: list[str] = field(default_factory=list)
     sizes: list[str] = field(default_factory=list)
+    unknown_sizes: list[str] = field(default_factory=list)  # "size 47" where the shop has no 47: said, not searched
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
@@ -209,6 +210,11 @@ class Lexicon:
             re.compile(rf"\b(?:{ph.SIZE_WORDS}|in|en|im)\s*[:.]?\s*({_alternatives(cued)})\b") if cued else None
         )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
+        # "size 47", "Größe 8", "taille XXL" where the shop has no such size (what is left after its own)
+        self._unknown_size = re.compile(
+            rf"\b(?:{ph.SIZE_WORDS})(?![a-z])\s*[:.]?\s*(\d{{1,3}}(?:[.,]5)?|x{{0,4}}[sl]|m|\d?x[sl])\b"
+            r"(?![.,]?\d)(?!\s*(?:€|eur|euro|\$|%|[a-z]))"
+        )
 
     def _foreign_colour(self, written: str, said: str) -> bool:
         """Whether a colour word of another language, also a word of the shop's, is a colour in a
@@ -375,6 +381,13 @@ class Lexicon:
         if lone := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
             add(lone.group(1))
             text.cut(*lone.span())
+        # A size the shop does not have is no word of the thing ("sneakers in size 47"), unless it
+        # begins one of the shop's sizes ("size 28" of a pan sold in "28 CM").
+        for match in list(self._unknown_size.finditer(text.rest)):
+            size = match.group(1).upper()
+            if not any(fold(known).upper().startswith(size) for known in self.rules.sizes):
+                reading.unknown_sizes.append(size)
+                text.cut(*match.span())
 
     def _refs(self, text: _Text) -> tuple[list[int], bool]:
         """The positions pointed at, and whether one is pointed at unmistakably ("the second
