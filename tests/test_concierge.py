@@ -57,6 +57,12 @@ CLOTHING_PHRASINGS = [
     ("a belt to go with it", ["belt"], {}),
     ("something that goes with them, in brown", [], {"colors": ["brown"]}),
     ("une ceinture qui va avec", ["ceinture"], {}),
+    # a small word of one language is a thing in another: German "hat" (has), French "plus" (more)
+    ("a warm hat for winter", ["warm", "hat", "winter"], {}),
+    ("sun hat", ["sun", "hat"], {}),
+    ("die Jacke hat eine Kapuze?", ["jacke", "kapuze"], {}),
+    ("plus size dress", ["plus", "size", "dress"], {}),
+    ("un pull plus chaud", ["pull", "chaud"], {}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

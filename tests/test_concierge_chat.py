@@ -1170,3 +1170,9 @@ async def test_a_size_the_shop_does_not_have_is_said_and_the_thing_shown_in_its_
     second = await shopper.say("the second one")
     assert [c["arguments"] for c in second.calls if c["name"] == DETAILS], second.answer
     assert second.answer.startswith(turn.listed[1]), second.answer
+
+
+async def test_a_hat_is_asked_for_in_english_though_hat_is_a_small_german_word(clothing):
+    turn = await clothing().say("a warm hat for winter")
+    assert turn.search["query"] == "warm hat winter", turn.search
+    assert turn.listed and all("Beanie" in n for n in turn.listed[:1]), turn.answer

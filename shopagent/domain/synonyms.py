@@ -28,7 +28,8 @@ _ENGLISH_EVERYDAY = {
     "sweatpants": "jogger", "tee": "t shirt", "tees": "t shirt", "tshirt": "t shirt", "vest top": "tank top",
     "singlet": "tank top", "knickers": "briefs", "undies": "underwear", "jim jams": "pyjamas",
     "pjs": "pyjamas", "pajamas": "pyjamas", "beanie hat": "beanie", "woolly hat": "beanie",
-    "bobble hat": "beanie", "toque": "beanie", "teddy": "sherpa", "teddy lined": "sherpa lined",
+    "bobble hat": "beanie", "toque": "beanie", "winter hat": "beanie", "warm hat": "beanie", "knit hat": "beanie",
+    "knitted hat": "beanie", "wool hat": "beanie", "teddy": "sherpa", "teddy lined": "sherpa lined",
     "fleecy": "fleece", "frock": "dress", "tux": "tuxedo", "dinner jacket": "tuxedo",
     # footwear
     "trainers": "sneakers", "runners": "running shoes", "kicks": "sneakers", "plimsolls": "sneakers",

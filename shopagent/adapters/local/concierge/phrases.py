@@ -256,6 +256,21 @@ _STOPWORDS = """
     faut nehm nehme nehmen should shall
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
+# Small words of one language that are things of another ("hat": German "has", an English hat;
+# "plus": French "more", English "plus size"): small words only in a message written in that language.
+ONE_LANGUAGE_STOPWORDS = {"hat": "de", "plus": "fr"}
+SHOP_WORD_STOPWORDS = STOPWORDS - set(ONE_LANGUAGE_STOPWORDS)  # the small words of a product's name
+
+
+def stopwords_of(message: str) -> frozenset[str]:
+    """The small words of a message: `STOPWORDS`, less those of one language where the message is
+    not written in that language alone (by its `LANGUAGE_CUES`): "a warm hat for winter" asks for
+    a hat, "die Jacke hat eine Kapuze?" has one."""
+    said = message.lower()
+    cued = {language for language, cue in LANGUAGE_CUES.items() if cue.search(said)}
+    return STOPWORDS - {word for word, language in ONE_LANGUAGE_STOPWORDS.items() if cued != {language}}
+
+
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
 NEGATED = re.compile(
     r"\b(?:not so|not too|not|without|no|nothing|nicht so|nicht zu|nicht|ohne|kein\w*|pas trop|pas si|pas|sans)"

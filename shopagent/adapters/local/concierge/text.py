@@ -132,9 +132,9 @@ def said_for(said: str, query: str) -> str:
     return said if set(query.split()) <= set(TOKEN.findall(said)) else query
 
 
-def _describes(word: str) -> bool:
+def _describes(word: str, stopwords: frozenset[str] = STOPWORDS) -> bool:
     word = word.casefold()
-    return (len(word) > 1 or word.isdigit()) and word not in STOPWORDS
+    return (len(word) > 1 or word.isdigit()) and word not in stopwords
 
 
 def _letter(token: str) -> bool:
@@ -150,15 +150,18 @@ def _a_can(before: str, token: str, after: str) -> bool:
     return token.casefold() == "can" and _describes(before) and after.casefold() in _AFTER_A_CAN
 
 
-def describing(tokens: list[str]) -> tuple[list[str], str]:
-    """The folded words that describe the item, and the same tokens as the customer wrote them."""
+def describing(tokens: list[str], stopwords: frozenset[str] = STOPWORDS) -> tuple[list[str], str]:
+    """The folded words that describe the item, and the same tokens as the customer wrote them
+    (`stopwords`: the message's small words, `phrases.stopwords_of`)."""
     # A lone letter before a word is part of it ("t shirt", "v neck", "e bike", "u lock").
     afters = [*tokens[1:], ""][: len(tokens)]
     befores = ["", *tokens][: len(tokens)]
     kept = [
         (t, _a_can(before, t, after))
         for before, t, after in zip(befores, tokens, afters, strict=True)
-        if _describes(t) or (_letter(t) and after.isalpha() and _describes(after)) or _a_can(before, t, after)
+        if _describes(t, stopwords)
+        or (_letter(t) and after.isalpha() and _describes(after, stopwords))
+        or _a_can(before, t, after)
     ]
-    folded = [fold(w) for t, can in kept for w in WORD.findall(t) if can or _describes(w)]
+    folded = [fold(w) for t, can in kept for w in WORD.findall(t) if can or _describes(w, stopwords)]
     return folded, " ".join(t for t, _ in kept)

@@ -293,7 +293,7 @@ class Lexicon:
             reading.question = pointing or stock or (reading.asks_about and not reading.has_filters)
             reading.stock_asked = stock and not (pointing or reading.asks_about)
         rest = text.remaining_original()
-        reading.words, reading.query = describing(TOKEN.findall(rest))
+        reading.words, reading.query = describing(TOKEN.findall(rest), ph.stopwords_of(text.original))
         reading.said = span_of(rest, reading.query, text.original)
         reading.said_whole = reading.said == span_of(rest, reading.query, rest)
         # "she's a small dog, shih tzu": a detail of the last request, unless worded as a new one.
