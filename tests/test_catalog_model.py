@@ -377,6 +377,9 @@ async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link
         ("blade_length_cm", 20, {}, "blade length 20 cm"),
         ("fill_power", 700, {}, "fill power 700"),
         ("grass", 1, {}, "grass 1"),
+        ("lens", 3, {}, "lens 3"),  # words ending in "s" that are no plurals
+        ("canvas", 2, {}, "canvas 2"),
+        ("series_number", 3, {}, "series number 3"),
         ("dishwasher_safe", True, {}, "dishwasher safe: yes"),
         ("ratio", 1.5, {}, "ratio 1.5"),
     ],

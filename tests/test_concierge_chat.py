@@ -1161,12 +1161,17 @@ async def test_which_colours_asked_of_one_shown_lists_its_colours(clothing):
         assert colours and all(c in turn.answer for c in colours), (text, turn.answer)
 
 
-async def test_a_size_the_shop_does_not_have_is_said_and_the_thing_shown_in_its_sizes(clothing):
+async def test_a_size_the_shop_does_not_have_is_said_and_the_thing_shown_in_its_sizes(clothing, pets):
+    post = await pets().say("scratching post size 80")  # a size in its name is no size it lacks
+    assert "nothing in size" not in post.answer and "Scratching Post, 80 cm" in post.answer, post.answer
     shopper = clothing()
     turn = await shopper.say("sneakers in size 49")
     assert turn.search["query"] == "sneakers" and "filters" not in turn.search, turn.search
-    assert turn.answer.startswith("I have nothing in size 49; here is what I have in other sizes:"), turn.answer
+    assert turn.answer.startswith("I have nothing in size 49.\nHere is what I found for sneakers:"), turn.answer
     assert turn.listed and all("Sneaker" in n or "Shoe" in n for n in turn.listed), turn.listed
+    # asked after a list, it is asked of the products shown: what their texts say of their sizes
+    sizes = await shopper.say("size 49?")
+    assert sizes.calls and {c["name"] for c in sizes.calls} == {DETAILS}, sizes.answer
     second = await shopper.say("the second one")
     assert [c["arguments"] for c in second.calls if c["name"] == DETAILS], second.answer
     assert second.answer.startswith(turn.listed[1]), second.answer

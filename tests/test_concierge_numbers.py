@@ -137,26 +137,39 @@ def test_words_that_are_not_sizes(text):
 
 
 @pytest.mark.parametrize(
-    ("text", "unknown", "words"),
+    ("text", "unknown", "searched"),
     [
         ("sneakers in size 48", ["48"], ["sneakers"]),  # the shop's number sizes are 36 to 47
-        ("Turnschuhe Größe 49", ["49"], ["turnschuhe"]),
+        ("size 48 sneakers please", ["48"], ["sneakers"]),
+        ("Turnschuhe Größe 49 in schwarz", ["49"], ["turnschuhe"]),
         ("gloves for roses, size 8", ["8"], ["gloves", "roses"]),
         ("une robe taille XXXS", ["XXXS"], ["robe"]),
-        # the shop's own sizes, and numbers that are no size, are not unknown sizes
-        ("sneakers in size 42", [], ["sneakers"]),
-        ("a size 40 € gift card", [], ["gift", "card"]),
-        ("what sizes do you have", [], ["sizes"]),
+        ("boots size 48/49", ["48", "49"], ["boots"]),
+        # the shop's own sizes, amounts of something else, and the German "große" (big) are none
+        ("sneakers in size 42", [], None),
+        ("a size 40 € gift card", [], None),
+        ("onesie size 8 months", [], None),
+        ("Puzzle Größe 2 Stück", [], None),
+        ("robe taille 2 ans", [], None),
+        ("shoes size 10 UK", [], None),
+        ("size 48 (UK 13)", [], None),
+        ("große 4-Personen Auflaufform", [], None),
+        ("what sizes do you have", [], None),
     ],
 )
-def test_a_size_the_shop_does_not_have_is_kept_apart_not_searched_for(text, unknown, words):
+def test_a_size_the_shop_does_not_have_is_kept_apart_from_what_is_searched(text, unknown, searched):
     reading = SHOP.read(text)
     assert reading.unknown_sizes == unknown, text
-    assert reading.words == words, text
+    assert (reading.unsized[0] if reading.unsized else None) == searched, text
+    assert not (unknown and reading.sizes), text
 
 
 def test_a_size_that_begins_one_of_the_shops_is_left_to_the_search():
     assert MEASURED.read("frying pan size 24").unknown_sizes == []  # the shop has "24 CM"
+    assert (
+        build_concierge(Settings(catalog=CatalogSettings(sizes=["1.5 L"]))).read("Schüssel Größe 1,5").unknown_sizes
+        == []
+    )
 
 
 # A shop whose sizes are measures ("55 INCH", "24 CM").

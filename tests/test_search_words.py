@@ -490,19 +490,26 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
     assert pots.terms("large plant pot").rewritten == ("large", "plant", "pot")
 
 
-def test_a_foreign_word_becomes_the_word_its_group_has_in_the_shops_names_not_words_found_apart():
+def test_german_and_french_pruning_words_are_the_shops_secateurs_and_roses():
     """A garden shop with "Bypass Secateurs", a "Folding Pruning Saw", "Hedge Shears" and "Rose
     Pruning Gauntlets": "Rosenschere" (German: pruning shears) is its "secateurs", not "pruning
-    shears" (two words its names use apart, which find the hedge shears), and "Rosen" is its
-    "roses" although its names say "rose"."""
-    synonyms = Synonyms(builtin_synonyms("en"))  # "rosenschere" -> "pruning shears" -> "secateurs"
+    shears" (two words its names use apart, which find the hedge shears), and "Rosen" its "rose"."""
+    synonyms = Synonyms(builtin_synonyms("en"))
     titles = {"secateurs": 2, "bypass": 2, "pruning": 2, "saw": 1, "hedge": 1, "shears": 1, "rose": 2, "gloves": 2}
-    known = {**titles, "roses": 3}
-    garden = Vocabulary(known, titles, frozenset(), synonyms, phrases={"bypass secateurs", "hedge shears"})
+    garden = Vocabulary({**titles, "roses": 3}, titles, frozenset(), synonyms, phrases={"bypass secateurs"})
     assert garden.terms("eine gute Rosenschere").corrections == {"rosenschere": "secateurs"}
-    assert garden.terms("Handschuhe zum Rosen schneiden").corrections == {"handschuhe": "gloves", "rosen": "roses"}
-    # A shop whose names have the phrase keeps it.
-    named = Vocabulary(known, titles, frozenset(), synonyms, phrases={"pruning shears"})
+    assert garden.terms("un sécateur pour les rosiers").corrections == {"secateur": "secateurs", "rosiers": "rose"}
+    assert garden.terms("Handschuhe zum Rosen schneiden").corrections == {"handschuhe": "gloves", "rosen": "rose"}
+    # A pair's word the names have only apart is followed one pair on: "Vogelhaus" -> "bird house" ->
+    # "nest box" where a "Nest Box" is sold beside a "Bird Bath" and a "Greenhouse"; not to a word that
+    # says less ("Kauspielzeug" -> "chew toy", never "chew").
+    birds = {"nest": 2, "box": 3, "bird": 2, "bath": 1, "greenhouse": 1, "house": 1, "chew": 4, "toy": 3}
+    garden_birds = Vocabulary(dict(birds), birds, frozenset(), synonyms, phrases={"nest box"})
+    assert garden_birds.terms("Vogelhaus für Meisen").corrections["vogelhaus"] == "nest box"
+    assert garden_birds.terms("Kauspielzeug").corrections == {"kauspielzeug": "chew toy"}
+    # A shop whose names say "Pruning Shears" keeps its own words.
+    american = {"pruning": 2, "shears": 2, "rose": 1}
+    named = Vocabulary(dict(american), american, frozenset(), synonyms, phrases={"pruning shears"})
     assert named.terms("Rosenschere").corrections == {"rosenschere": "pruning shears"}
 
 

@@ -168,7 +168,11 @@ def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
 
 
 def _plural(word: str) -> bool:
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    """Whether a spec name's word reads as a plural ("plants", "sticks"; not "lens", "canvas", "series")."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _NO_PLURALS
+
+
+_NO_PLURALS = frozenset({"lens", "canvas", "series", "species", "news", "gas", "atlas", "chassis", "means", "abs"})
 
 
 _UNIT_SUFFIXES = {

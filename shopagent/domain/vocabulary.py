@@ -277,11 +277,9 @@ class Vocabulary:
         return word in self.known or _plural_of(word, self.known)
 
     def _names(self, word: str) -> int:
-        """How many products' names, categories, brands or materials use a (folded) word, its
-        English plural or, for a plural, its singular ("roses" of a "Rose Feed")."""
-        forms = [word + end for end in ("", "s", "es")]
-        forms += [word.removesuffix(end) for end in ("s", "es") if len(word) > len(end) + 3 and word.endswith(end)]
-        return max(self._titles.get(form, 0) for form in forms)
+        """How many products' names, categories, brands or materials use a (folded) word, or
+        its English plural."""
+        return max(self._titles.get(word + end, 0) for end in ("", "s", "es"))
 
     def _in_titles(self, word: str) -> bool:
         """Whether the catalog's own names use a shopper's word as it is (so no synonym replaces
@@ -382,24 +380,25 @@ class Synonyms:
         """The pair's replacement if the catalog uses it, else the group's most used word,
         else the pair's replacement (None for a catalog word no product uses: left alone).
 
-        A replacement of several words counts as used first only where a name or category
-        has it as a phrase (`named`): "Rosenschere" -> "pruning shears" becomes the group's
-        "secateurs" in a shop whose names say "Secateurs", "Pruning Saw" and "Hedge Shears"."""
+        A replacement of several words that no name has as a phrase is followed one pair on
+        where the catalog has that as written, unless that says less: "Vogelhaus" -> "bird house" ->
+        "nest box" in a shop selling a "Nest Box" and a "Bird Bath" beside a "Greenhouse" (but a "chew
+        toy" is not made any "chew")."""
 
         def use(candidate: str) -> int:
             return min(names(w) for w in candidate.split())
 
-        def as_written(candidate: str) -> int:
-            return use(candidate) if " " not in candidate or named(candidate) else 0
-
         replacement = self._pairs.get(phrase)
-        for measure in (as_written, use):
-            if replacement is not None and measure(replacement):
-                return replacement
-            used = [(measure(m), m) for m in self._groups[phrase] if m != phrase]
-            if best := max((u for u in used if u[0]), default=None):
-                return best[1]
-        return replacement
+        if replacement is not None and " " in replacement and not named(replacement):
+            onward = self._pairs.get(replacement)
+            narrower = onward is not None and set(onward.split()) < set(replacement.split())  # "chew toy" -> "chew"
+            if onward is not None and not narrower and (named(onward) if " " in onward else use(onward)):
+                return onward
+        if replacement is not None and use(replacement):
+            return replacement
+        used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
+        best = max((u for u in used if u[0]), default=None)
+        return best[1] if best else replacement
 
 
 def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool], named: Callable[[str], bool]) -> bool:

@@ -311,11 +311,10 @@ class Answerer:
                       "similar": r.found_similar}.get(refinement or "", r.found)  # fmt: skip
             if plan.get("browse"):
                 header = r.browse
-            elif unknown := plan.get("unknown_sizes"):  # "sneakers in size 47": none, and these in theirs
-                header = r.size_missing.replace("{sizes}", f" {r.alternative} ".join(unknown))
             elif plan.get("quoted"):  # their own words are not repeated back over a list
                 header = {"cheaper": r.cheaper_plain, "pricier": r.pricier_plain, "more": r.more_plain,
                           "similar": r.found_similar}.get(refinement or "", r.found_plain)  # fmt: skip
+            lines += self._sizes_not_had(plan, [*shown, *close])
             lines.append(header.format(subject=subject, filters=wording))
             lines += self._colours_unlisted(plan)
             if (fixed := _misspelt(data)) and not plan.get("refined"):
@@ -346,6 +345,7 @@ class Answerer:
                 # The list shown stays ("the second one"), and the one named is what "that one" means next.
                 return say("\n".join(lines), kept=True, detailed=[least["productId"]])
         elif close:
+            lines += self._sizes_not_had(plan, close)
             lines.append(r.close.format(subject=subject, filters=wording))
             lines += self._colours_unlisted(plan)
         elif filters and any(p.get("match") == "strong" for p in data.get("products", [])):
@@ -443,6 +443,15 @@ class Answerer:
     def _colour(self, colour: str) -> str:
         return self._lexicon.color_name(colour, self._language, self._names)
 
+    def _sizes_not_had(self, plan: dict[str, Any], listed: list[dict[str, Any]]) -> list[str]:
+        """The line saying the shop has nothing in a size it does not sell ("sneakers in size 47"),
+        before what it has; none where a product listed is named or sized by that number ("a
+        scratching post size 80": the "Scratching Post, 80 cm")."""
+        said = [s for s in plan.get("unknown_sizes") or [] if not any(_has_size(p, s) for p in listed)]
+        if not said:
+            return []
+        return [self._say_in.size_missing.format(sizes=f" {self._say_in.alternative} ".join(said))]
+
     def _colours_unlisted(self, plan: dict[str, Any]) -> list[str]:
         """The line saying that the products listed are sold in no colour, when a colour was asked."""
         if not (colours := plan.get("colours_unlisted")):
@@ -512,6 +521,13 @@ def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[s
         if p.get("match") in ("strong", "partial") and p.get("category") not in kinds:
             kinds[p.get("category", "")] = p
     return list(kinds.values())[:LIST_LENGTH] if len(kinds) >= 2 else []
+
+
+def _has_size(p: dict[str, Any], size: str) -> bool:
+    """Whether a product's name, sizes or options have this size as a word ("80" of "Post, 80 cm")."""
+    said = [str(p.get("name", "")), *(p.get("availableSizes") or [])]
+    said += [str(v) for values in (p.get("availableOptions") or {}).values() for v in values]
+    return any(size.casefold() in words(text) for text in said)
 
 
 def _with_filters(args: dict[str, Any], filters: dict[str, Any]) -> dict[str, Any]:

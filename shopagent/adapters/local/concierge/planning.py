@@ -10,6 +10,7 @@ from the conversation's stored tool calls and the list shown. Everything else is
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Set
 from decimal import Decimal
@@ -249,6 +250,10 @@ class Planner:
             subject = str(returned_to.get("query", ""))
             return self._refine(reading, Shown(returned_to, subject, []), attribute=False)
         if reading.words:
+            not_had = reading.unknown_sizes if reading.unsized and reading.unsized[0] else []
+            if not_had and reading.unsized:  # "sneakers in size 47": sneakers, said to be none in 47
+                found, query, said, whole = reading.unsized
+                reading = dataclasses.replace(reading, words=found, query=query, said=said, said_whole=whole)
             filters = _filters_of(reading)
             args: dict[str, Any] = {"query": await self._search_words(reading, text), "limit": LIST_LENGTH}
             if filters:
@@ -270,8 +275,8 @@ class Planner:
                 # "a decent chef's knife, budget around 100": when nothing fits between 80 and 120,
                 # the best one below (64.90) is what they would want; "around" sets no floor.
                 plan["fallback"] = {"maxPrice": float(reading.max_price), "exclude": []}
-            if reading.unknown_sizes:  # "sneakers in size 47": said to be none, the others shown
-                plan["unknown_sizes"] = reading.unknown_sizes
+            if not_had:
+                plan["unknown_sizes"] = not_had
             if reading.colors and not plan.get("fallback"):
                 # "that black weed sheet": a product sold in no colours may be black all the same
                 plan["uncoloured"] = True

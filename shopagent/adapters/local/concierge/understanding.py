@@ -54,7 +54,9 @@ class Reading:
 
     colors: list[str] = field(default_factory=list)
     sizes: list[str] = field(default_factory=list)
-    unknown_sizes: list[str] = field(default_factory=list)  # "size 47" where the shop has no 47: said, not searched
+    unknown_sizes: list[str] = field(default_factory=list)  # "size 47" where the shop has no 47
+    # words, query, said and said_whole without those sizes: what a new search looks for ("sneakers")
+    unsized: tuple[list[str], str, str, bool] | None = None
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
@@ -104,6 +106,13 @@ class Reading:
     @property
     def small_talk(self) -> bool:
         return self.greeting or self.thanks or self.bye or self.identity
+
+
+# Words after a number that make it an amount of something else, not a size ("size 8 months").
+_NOT_A_SIZE_AFTER = (
+    r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|st(?:u|ue)ck|stk|teile?|pieces?|pcs|pack|personen|"
+    r"personnes|people|persons?|cm|mm|m|kg|g|l|ml|cl|inch(?:es)?|zoll|pouces|uk|us|eu|fr|de|it"
+)
 
 
 class _Text:
@@ -210,10 +219,12 @@ class Lexicon:
             re.compile(rf"\b(?:{ph.SIZE_WORDS}|in|en|im)\s*[:.]?\s*({_alternatives(cued)})\b") if cued else None
         )
         self._lone_size = re.compile(rf"^\W*(?:and|und|et|or|oder|ou)?\s*({any_size})\W*$")
-        # "size 47", "Größe 8", "taille XXL" where the shop has no such size (what is left after its own)
+        # "size 47", "Größe 8", "taille XXXS", "size 47/48" where the shop has no such size (what is left
+        # after its own), not an amount of something else ("size 8 months", "Größe 2 Stück", "taille 2 ans")
+        one = r"(?:\d{1,3}(?:[.,]5)?|x{0,4}[sl]|m|\d?x[sl])"
         self._unknown_size = re.compile(
-            rf"\b(?:{ph.SIZE_WORDS})(?![a-z])\s*[:.]?\s*(\d{{1,3}}(?:[.,]5)?|x{{0,4}}[sl]|m|\d?x[sl])\b"
-            r"(?![.,]?\d)(?!\s*(?:€|eur|euro|\$|%|[a-z]))"
+            rf"\b({ph.SIZE_WORDS})(?![a-z])\s*[:.]?\s*({one}(?:\s*(?:,|/|or|oder|ou)\s*{one})*)\b"
+            rf"(?![.,]?\d)(?!\s*(?:[€$%(/\u00d7-]|x\b|(?:{_NOT_A_SIZE_AFTER})\b))"
         )
 
     def _foreign_colour(self, written: str, said: str) -> bool:
@@ -244,7 +255,7 @@ class Lexicon:
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
-        self._sizes(text, reading)
+        not_had = self._sizes(text, reading)
         for match in list(self._color_pattern.finditer(text.rest)):
             written = _squeeze(match.group(1))
             if written in self._foreign and not self._foreign_colour(written, text.original.lower()):
@@ -293,9 +304,17 @@ class Lexicon:
             reading.question = pointing or stock or (reading.asks_about and not reading.has_filters)
             reading.stock_asked = stock and not (pointing or reading.asks_about)
         rest = text.remaining_original()
-        reading.words, reading.query = describing(TOKEN.findall(rest), ph.stopwords_of(text.original))
+        stopwords = ph.stopwords_of(text.original)
+        reading.words, reading.query = describing(TOKEN.findall(rest), stopwords)
         reading.said = span_of(rest, reading.query, text.original)
         reading.said_whole = reading.said == span_of(rest, reading.query, rest)
+        if not_had:  # the words without the sizes the shop does not have: what a new search looks for
+            for span in not_had:
+                text.cut(*span)
+            unsized = text.remaining_original()
+            kept, query = describing(TOKEN.findall(unsized), stopwords)
+            said = span_of(unsized, query, text.original)
+            reading.unsized = (kept, query, said, said == span_of(unsized, query, unsized))
         # "she's a small dog, shih tzu": a detail of the last request, unless worded as a new one.
         described = reading.describes and not (reading.request or reading.question)
         reading.attribute = bool((lead or described) and reading.words)
@@ -330,7 +349,7 @@ class Lexicon:
         if reading.min_price is not None and reading.max_price is not None and reading.min_price > reading.max_price:
             reading.min_price, reading.max_price = reading.max_price, reading.min_price
 
-    def _sizes(self, text: _Text, reading: Reading) -> None:
+    def _sizes(self, text: _Text, reading: Reading) -> list[tuple[int, int]]:
         def put(size: str | None) -> None:
             if size is not None and size not in reading.sizes:
                 reading.sizes.append(size)
@@ -381,13 +400,22 @@ class Lexicon:
         if lone := self._lone_size.match(text.rest):  # "42?" or "und 43?" after a search
             add(lone.group(1))
             text.cut(*lone.span())
-        # A size the shop does not have is no word of the thing ("sneakers in size 47"), unless it
-        # begins one of the shop's sizes ("size 28" of a pan sold in "28 CM").
-        for match in list(self._unknown_size.finditer(text.rest)):
-            size = match.group(1).upper()
-            if not any(fold(known).upper().startswith(size) for known in self.rules.sizes):
-                reading.unknown_sizes.append(size)
-                text.cut(*match.span())
+        return self._sizes_not_had(text, reading)
+
+    def _sizes_not_had(self, text: _Text, reading: Reading) -> list[tuple[int, int]]:
+        """The sizes said that the shop does not have ("sneakers in size 47"), into
+        `reading.unknown_sizes`, and where they are in the text: none that begins one of the shop's
+        sizes ("size 28" of a pan sold in "28 CM"), nor after the German "große" (big), which folds
+        as "Größe" (size) does."""
+        spans = []
+        for match in self._unknown_size.finditer(text.rest):
+            if re.fullmatch(r"gro(?:ss|ß)e?n?", text.original_of(*match.span(1)).lower()):
+                continue
+            sizes = [t.upper().replace(",", ".") for t in re.split(r"\s*(?:,|/|or|oder|ou)\s*", match.group(2))]
+            if not any(fold(known).upper().startswith(size) for size in sizes for known in self.rules.sizes):
+                reading.unknown_sizes += [size for size in sizes if size not in reading.unknown_sizes]
+                spans.append(match.span())
+        return spans
 
     def _refs(self, text: _Text) -> tuple[list[int], bool]:
         """The positions pointed at, and whether one is pointed at unmistakably ("the second
