@@ -1181,3 +1181,34 @@ async def test_a_hat_is_asked_for_in_english_though_hat_is_a_small_german_word(c
     turn = await clothing().say("a warm hat for winter")
     assert turn.search["query"] == "warm hat winter", turn.search
     assert turn.listed and all("Beanie" in n for n in turn.listed[:1]), turn.answer
+
+
+async def test_a_request_for_several_things_searches_each_and_lists_them_under_each(clothing):
+    shopper = clothing()
+    turn = await shopper.say("a hat and a scarf")
+    assert [c["arguments"]["query"] for c in turn.calls if c["name"] == SEARCH] == ["hat", "scarf"]
+    lines = turn.answer.splitlines()
+    assert lines[0] == "Here is what I found for each:" and "For hat:" in lines and "For scarf:" in lines, turn.answer
+    hats = turn.listed[: lines.index("For scarf:") - 2]
+    assert hats and all("Hat" in n for n in hats) and all("Scarf" in n for n in turn.listed[len(hats) :])
+    # numbered on through both: the next number after the hats is the first scarf
+    second = await shopper.say(f"the {['first', 'second', 'third'][len(hats)]} one")
+    assert second.answer.startswith(turn.listed[len(hats)]), second.answer
+    # whom it is for, and what the first part says of both, go with each
+    office = await clothing().say("starting a new office job, need smart trousers and a couple of shirts, mens")
+    assert [c["arguments"]["query"] for c in office.calls] == ["office mens smart trousers", "office mens shirts"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["salt and pepper grinder", "black and white sneakers", "hoodie and joggers set", "warm and waterproof jacket"],
+)
+async def test_one_thing_said_with_and_is_searched_once(clothing, text):
+    turn = await clothing().say(text)
+    assert len([c for c in turn.calls if c["name"] == SEARCH]) == 1, turn.calls
+
+
+async def test_a_thing_the_shop_does_not_name_is_said_beside_the_other(kitchen):
+    turn = await kitchen().say("a knife and a cutting board")
+    assert [c["arguments"]["query"] for c in turn.calls] == ["knife", "cutting board"]
+    assert "For knife:" in turn.answer and "For cutting board" in turn.answer, turn.answer

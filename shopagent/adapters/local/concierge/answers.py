@@ -98,6 +98,8 @@ class Answerer:
             if len(found) >= 2:
                 return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])
             return say(self._details(found[0]), detailed=[found[0].get("productId")])
+        if plan.get("each"):
+            return self._each(responses, plan)
         data = responses[0].result.get("structuredContent") or {}
         fitting = [p for p in _offered(data, plan) if p.get("match") in ("strong", "partial")]
         if plan.get("ask_found") and fitting:
@@ -168,6 +170,35 @@ class Answerer:
             state = listed.message.provider_state or {}
             return store_call(plan["store_fallback"], {"fallback": listed.text, "fallback_state": state})
         return listed
+
+    def _each(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
+        """The answer to a request for several things ("a cage and bedding"): under each thing, its
+        best matches (at most `_EACH`), else its closest one, labelled so, else that there is none;
+        numbered on through all of them, so that "the third one" is the third listed."""
+        r = self._say_in
+        filters = plan.get("args", {}).get("filters", {})
+        lines = [r.found_each.format(filters=self._filters_text(filters, hide_price=bool(plan.get("hide_price"))))]
+        listed: list[dict[str, Any]] = []
+        for subject, response in zip(plan["each"], responses, strict=False):
+            data = response.result.get("structuredContent") or {}
+            one = {**plan, "args": {**plan.get("args", {}), "query": subject}}
+            taken = {q.get("productId") for q in listed}  # listed for an earlier thing
+            shown = [p for p in self._showable(data, one) if p.get("productId") not in taken]
+            close = [
+                p for p in _offered(data, one)
+                if p.get("match") == "partial" and p not in shown and p.get("productId") not in taken
+            ][:1]  # fmt: skip
+            if (not shown and not close) or response.result.get("isError"):
+                lines.append(r.each_none.format(subject=subject))
+                continue
+            lines.append((r.each if shown else r.each_close).format(subject=subject))
+            for p in shown[:_EACH] or close:
+                listed.append(p)
+                lines.append(self._line(len(listed), p, filters))
+        if not listed:
+            return say("\n".join([*lines[1:], r.rephrase]), kept=True)
+        lines.append(self._footer(listed))
+        return say("\n".join(lines), shown=listed, args=plan.get("args", {}), subject=" / ".join(plan["each"]))
 
     def _with_said_of(self, reply: ModelReply, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
         """The answer to a request for something to go with the product talked about ("a bracket
@@ -511,6 +542,9 @@ def _misspelt(data: dict[str, Any]) -> list[str]:
     if isinstance(misspelt := data.get("misspelt"), list):
         return [corrections[word] for word in misspelt if word in corrections]
     return [new for old, new in corrections.items() if SequenceMatcher(None, old, new).ratio() >= _TYPO_LIKENESS]
+
+
+_EACH = 2  # the products listed for each thing of a request for several
 
 
 def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:

@@ -112,6 +112,14 @@ def search_call(args: dict[str, Any], plan: dict[str, Any], *, also_details: int
     return ModelReply(message=message)
 
 
+def search_calls(each: list[dict[str, Any]], plan: dict[str, Any]) -> ModelReply:
+    """Searches the catalog once for each of several things asked for at once (`plan["each"]`:
+    how the answer names each)."""
+    parts: list[Part] = [FunctionCall(name=SEARCH_TOOL, args=args) for args in each]
+    message = ChatMessage(role="model", parts=parts, provider_state={"provider": PROVIDER, "plan": plan})
+    return ModelReply(message=message)
+
+
 def details_call(
     product_ids: list[int],
     *,

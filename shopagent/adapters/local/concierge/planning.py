@@ -26,12 +26,14 @@ from shopagent.adapters.local.concierge.memory import (
     details_call,
     say,
     search_call,
+    search_calls,
     store_call,
 )
 from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
     CUE_FILLER,
     ORDINAL_WORDS,
+    SAYS_WHICH,
     THERE_IS,
     another_thing,
     asks_for_another,
@@ -47,15 +49,18 @@ from shopagent.adapters.local.concierge.pointing import (
 )
 from shopagent.adapters.local.concierge.product_data import names_a_variation
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.text import said_for, stem
+from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import name_head
+from shopagent.domain.query_words import AUDIENCE, name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
 _CENT = Decimal("0.01")
+_THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
+_MOST_THINGS = 3  # the things of one request searched, at most
+_QUANTITY = frozenset({"couple", "few", "bunch", "lot", "lots", "paar", "bisschen", "quelques", "several"})
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
 _PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
@@ -259,6 +264,11 @@ class Planner:
             if filters:
                 args["filters"] = filters
             plan = self._subject(reading, named, text)
+            if things := await self._several_things(reading):  # "need a cage and bedding": each searched
+                each = [{**args, "query": " ".join(words)} for words, _ in things]
+                written = {fold(token): token for token in TOKEN.findall(text)}  # "Mütze", not "mutze"
+                subjects = [" ".join(written.get(w, w) for w in own) for _, own in things]
+                return search_calls(each, {**plan, "args": args, "each": subjects})
             if reading.broad:  # "first time camping, where do I start?": one of each kind
                 args["limit"] = _BROAD_RESULTS
                 plan["broad"] = True
@@ -553,6 +563,49 @@ class Planner:
         known = set(reading.words)
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
         return said_for(reading.said, reading.query) if reading.said_whole and split else reading.query
+
+    async def _several_things(self, reading: Reading) -> list[tuple[list[str], list[str]]]:
+        """The things of a request for several, each as the words to search for it and its own words;
+        empty for one thing. The things stand on either side of "and" ("und", "et"): a word the
+        catalog names a kind of thing with, and the words before it ("smart trousers and a couple of
+        shirts", "a wooden spoon set and a spatula", "eine Mütze und einen Schal"); after "and", a
+        thing the catalog does not name too, said with an article ("a knife and a cutting board").
+        What the first part says before its thing and the catalog's names use ("office"), and whom
+        it is for ("mens"), go with each. "Salt and pepper grinder", "hoodie and joggers set" are
+        one thing (a lone word, then the thing both qualify); "back and forth" none."""
+        if len(reading.pieces) < 2 or reading.broad or self._vocabulary is None:
+            return []
+        vocabulary = await self._vocabulary()
+        if not vocabulary.kinds:
+            return []
+        first, _ = reading.pieces[0]
+        if not first or not vocabulary.names_a_kind(first[-1]):  # the first thing ends its part
+            return []
+        start = len(first) - 1
+        # the words before it that the catalog's texts use, the farther one in its names too ("wooden
+        # spoon set", "smart trousers"; not "job smart trousers")
+        while start > 0 and len(first) - start < _THING_WORDS and vocabulary.uses(first[start - 1]):
+            if len(first) - start == _THING_WORDS - 1 and not vocabulary.names_products(first[start - 1]):
+                break
+            start -= 1
+        things = [first[start:]]
+        context = [w for w in first[:start] if vocabulary.names_products(w)]
+        begins_second = reading.pieces[1][1]
+        for found, begins in reading.pieces[1:_MOST_THINGS]:
+            found = [w for w in found if w not in _QUANTITY]
+            kinds = [n for n, w in enumerate(found[:_THING_WORDS]) if vocabulary.names_a_kind(w)]
+            if kinds:
+                things.append(found[: kinds[0] + 1])
+            elif begins and 0 < len(found) < _THING_WORDS and not set(found) & SAYS_WHICH:
+                things.append(found)  # "and a cutting board" where the shop sells no board
+            else:
+                return []
+            context += [w for w in found[len(things[-1]) :] if w in AUDIENCE]
+        if len({stem(t[-1]) for t in things}) < len(things):
+            return []
+        if len(things) == 2 and len(first) == 1 and not begins_second and len(reading.pieces[1][0]) >= 2:
+            return []  # "salt and pepper grinder": one thing
+        return [([*[w for w in context if w not in thing], *thing], thing) for thing in things]
 
     async def _names_no_kind(self, named: list[str]) -> bool:
         """Whether none of the words names a kind of thing of the catalog's (False when it cannot tell)."""

@@ -131,7 +131,7 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
     if found is None:
         return []
     called = [w for w in words(found.group(1) or found.group(2)) if _counts(w) and stem(w) not in ORDINAL_WORDS]
-    if not called or not set(called) <= set(named) - _NOT_A_THING - _SAYS_WHICH:
+    if not called or not set(called) <= set(named) - _NOT_A_THING - SAYS_WHICH:
         return []
     said = {stem(w) for w in called}
     if properties_named(said):  # "the waterproof one": a property, asked of those shown
@@ -142,7 +142,7 @@ def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -
 
 # Words that tell the products shown apart rather than call another ("the big one", "the new one",
 # and the words of praise: "the nice one").
-_SAYS_WHICH = PRAISE | frozenset({
+SAYS_WHICH = PRAISE | frozenset({
     "big", "bigger", "small", "little", "large", "long", "short", "tall", "wide", "narrow", "heavy", "light", "new",
     "old", "same", "expensive", "pricey", "top", "bottom", "left", "right", "middle",
 })  # fmt: skip

@@ -40,6 +40,10 @@ class Replies:
     in_other_colours: str
     in_other_sizes: str
     size_missing: str
+    found_each: str
+    each: str
+    each_close: str
+    each_none: str
     in_other_variations: str
     relax: str
     another_size: str
@@ -142,6 +146,10 @@ ENGLISH = Replies(
     in_other_colours="Here is what I have in other colours:",
     in_other_sizes="Here is what I have in other sizes:",
     size_missing="I have nothing in size {sizes}.",
+    found_each="Here is what I found for each{filters}:",
+    each="For {subject}:",
+    each_close="For {subject}, the closest I have:",
+    each_none="For {subject}, I found nothing that fits.",
     in_other_variations="Here is what I have in other colours or sizes:",
     relax="You could try {hints}.",
     another_size="another size",
@@ -244,6 +252,10 @@ GERMAN = Replies(
     in_other_colours="In anderen Farben habe ich:",
     in_other_sizes="In anderen Größen habe ich:",
     size_missing="In Größe {sizes} habe ich nichts.",
+    found_each="Das habe ich für jedes gefunden{filters}:",
+    each="Für {subject}:",
+    each_close="Für {subject} kommt dem am nächsten:",
+    each_none="Für {subject} habe ich nichts Passendes gefunden.",
     in_other_variations="In anderen Farben oder Größen habe ich:",
     relax="Versuchen Sie es vielleicht mit {hints}.",
     another_size="einer anderen Größe",
@@ -349,6 +361,10 @@ FRENCH = Replies(
     in_other_colours="Voici ce que j'ai dans d'autres couleurs :",
     in_other_sizes="Voici ce que j'ai dans d'autres tailles :",
     size_missing="Je n'ai rien en taille {sizes}.",
+    found_each="Voici ce que j'ai trouvé pour chacun{filters} :",
+    each="Pour {subject} :",
+    each_close="Pour {subject}, le plus proche :",
+    each_none="Pour {subject}, je n'ai rien trouvé qui convienne.",
     in_other_variations="Voici ce que j'ai dans d'autres couleurs ou tailles :",
     relax="Essayez peut-être {hints}.",
     another_size="une autre taille",

@@ -57,6 +57,10 @@ class Reading:
     unknown_sizes: list[str] = field(default_factory=list)  # "size 47" where the shop has no 47
     # words, query, said and said_whole without those sizes: what a new search looks for ("sneakers")
     unsized: tuple[list[str], str, str, bool] | None = None
+    # The message's parts between "and"s ("a knife and a cutting board"): the describing words
+    # of each, and whether it begins with an article or a quantity ("and a sleeping bag") -- when
+    # it asks for several things, one search each (planning)
+    pieces: list[tuple[list[str], bool]] = field(default_factory=list)
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
@@ -108,6 +112,14 @@ class Reading:
         return self.greeting or self.thanks or self.bye or self.identity
 
 
+# What joins the things of a request for several ("a knife and a board", "Mütze und Schal"), and
+# what begins one of them ("and a sleeping bag", "und einen Schal", "et des gants").
+_JOINED = re.compile(r"\s*(?:\band\b|\bund\b|\bet\b|\bas well as\b|&|\+)\s*")
+_AN_ITEM = re.compile(
+    r"\s*(?:(?:also|maybe|perhaps|then|need|want|get|buy|auch|noch|vielleicht|brauche|aussi|peut-etre|"
+    r"peut-être)\s+)*"
+    r"(?:a|an|some|any|one|two|2|a couple of|a pair of|ein|eine|einen|einem|zwei|un|une|des|deux|du)\b"
+)
 # Words after a number that make it an amount of something else, not a size ("size 8 months").
 _NOT_A_SIZE_AFTER = (
     r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|st(?:u|ue)ck|stk|teile?|pieces?|pcs|pack|personen|"
@@ -308,6 +320,11 @@ class Lexicon:
         reading.words, reading.query = describing(TOKEN.findall(rest), stopwords)
         reading.said = span_of(rest, reading.query, text.original)
         reading.said_whole = reading.said == span_of(rest, reading.query, rest)
+        if _JOINED.search(rest.lower()):
+            reading.pieces = [
+                (describing(TOKEN.findall(piece), stopwords)[0], bool(_AN_ITEM.match(piece.lower())))
+                for piece in _JOINED.split(rest.lower())
+            ]
         if not_had:  # the words without the sizes the shop does not have: what a new search looks for
             for span in not_had:
                 text.cut(*span)
