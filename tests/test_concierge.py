@@ -63,6 +63,10 @@ CLOTHING_PHRASINGS = [
     ("die Jacke hat eine Kapuze?", ["jacke", "kapuze"], {}),
     ("plus size dress", ["plus", "size", "dress"], {}),
     ("un pull plus chaud", ["pull", "chaud"], {}),
+    ("hat sie Taschen?", ["taschen"], {}),  # a German question opening on "hat"
+    ("welche Jacke hat im Winter eine Kapuze", ["jacke", "winter", "kapuze"], {}),
+    ("je cherche des chaussures plus confortables", ["chaussures", "confortables"], {}),
+    ("plus chaude ?", ["chaude"], {}),
 ]
 KITCHEN_PHRASINGS = [
     ("cast iron pan 28cm under 60", ["cast", "iron", "pan"], {"sizes": ["28 CM"], "max": 60}),

@@ -111,6 +111,8 @@ SIZES = [
     ("size 42", ["42"]),
     ("xl or xxl", ["XL", "XXL"]),  # letter sizes that are no words, as typed
     ("gloves in xs", ["XS"]),
+    ("a jacket in size 2XL", ["XXL"]),  # a number and letters: "2xl", "3xl"
+    ("2xl hoodie", ["XXL"]),
 ]
 
 
@@ -145,6 +147,7 @@ def test_words_that_are_not_sizes(text):
         ("gloves for roses, size 8", ["8"], ["gloves", "roses"]),
         ("une robe taille XXXS", ["XXXS"], ["robe"]),
         ("boots size 48/49", ["48", "49"], ["boots"]),
+        ("jeans in size 3XL", ["3XL"], ["jeans"]),  # the shop's largest is XXL
         # the shop's own sizes, amounts of something else, and the German "große" (big) are none
         ("sneakers in size 42", [], None),
         ("a size 40 € gift card", [], None),
@@ -153,6 +156,7 @@ def test_words_that_are_not_sizes(text):
         ("robe taille 2 ans", [], None),
         ("shoes size 10 UK", [], None),
         ("size 48 (UK 13)", [], None),
+        ("UK size 8 dress", [], None),  # another system's size
         ("große 4-Personen Auflaufform", [], None),
         ("what sizes do you have", [], None),
     ],

@@ -507,6 +507,9 @@ def test_german_and_french_pruning_words_are_the_shops_secateurs_and_roses():
     garden_birds = Vocabulary(dict(birds), birds, frozenset(), synonyms, phrases={"nest box"})
     assert garden_birds.terms("Vogelhaus für Meisen").corrections["vogelhaus"] == "nest box"
     assert garden_birds.terms("Kauspielzeug").corrections == {"kauspielzeug": "chew toy"}
+    # The plural of the shop's own word is that word: "beanies" where "Beanie"s and a "Wool" coat are sold
+    hats = {"beanie": 2, "wool": 3, "hat": 1, "coat": 2}
+    assert Vocabulary(dict(hats), hats, frozenset(), synonyms).terms("beanies").corrections == {}
     # A shop whose names say "Pruning Shears" keeps its own words.
     american = {"pruning": 2, "shears": 2, "rose": 1}
     named = Vocabulary(dict(american), american, frozenset(), synonyms, phrases={"pruning shears"})

@@ -162,7 +162,7 @@ def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
         unit = _UNIT_SUFFIXES[words[-1]]
         words = words[:-1]
     shown = f"{value:g}" if isinstance(value, float) else str(value)
-    if isinstance(value, int) and not unit and any(_plural(w) for w in (words[0], words[-1])):
+    if isinstance(value, int) and not unit and _plural(words[0]):
         return f"{shown} {' '.join(words)}"  # a count: "6 plants", "28 sticks per pack", "800 lumens"
     return f"{' '.join(words)} {shown}{f' {unit}' if unit else ''}"
 

@@ -340,8 +340,8 @@ class Synonyms:
                 if _names_phrase(query[at : at + size], catalog_uses, named):
                     continue
                 listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
-                if listed is None:
-                    continue
+                if listed is None or (listed != phrase and _names_phrase(listed.split(), catalog_uses, named)):
+                    continue  # ("beanies" in a shop selling a "Beanie": the shop's own word, in the plural)
                 replacement = self._choose(listed, names, named)
                 if replacement is not None and all(anywhere(w) for w in query[at : at + size]):
                     replacement = replacement if all(names(w) for w in replacement.split()) else None

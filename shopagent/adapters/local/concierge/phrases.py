@@ -99,7 +99,8 @@ SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointur
 # for size ("size large", "in small"), as "a small speaker" describes the speaker.
 SIZE_NAMES_ALONE = {
     "extra small": "XS", "x-small": "XS", "xsmall": "XS", "medium": "M", "extra large": "XL", "x-large": "XL",
-    "xlarge": "XL", "xx-large": "XXL", "xxlarge": "XXL", "2xl": "XXL", "mittel": "M", "moyen": "M",
+    "xlarge": "XL", "xx-large": "XXL", "xxlarge": "XXL", "2xl": "XXL", "3xl": "XXXL", "4xl": "XXXXL", "2xs": "XXS",
+    "mittel": "M", "moyen": "M",
     "moyenne": "M",
 }  # fmt: skip
 SIZE_NAMES_CUED = {"small": "S", "large": "L", "klein": "S", "gross": "L", "petit": "S", "petite": "S",
@@ -256,19 +257,25 @@ _STOPWORDS = """
     faut nehm nehme nehmen should shall
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
-# Small words of one language that are things of another ("hat": German "has", an English hat;
-# "plus": French "more", English "plus size"): small words only in a message written in that language.
-ONE_LANGUAGE_STOPWORDS = {"hat": "de", "plus": "fr"}
-SHOP_WORD_STOPWORDS = STOPWORDS - set(ONE_LANGUAGE_STOPWORDS)  # the small words of a product's name
+# Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
+_HAT_IS_A_THING = re.compile(r"^\W*hat\W*$|(?<!^)\bhat\b")  # a lone "hat", or one not opening a question
+_PLUS_SIZE = re.compile(r"\bplus[ -]size")
 
 
 def stopwords_of(message: str) -> frozenset[str]:
-    """The small words of a message: `STOPWORDS`, less those of one language where the message is
-    not written in that language alone (by its `LANGUAGE_CUES`): "a warm hat for winter" asks for
-    a hat, "die Jacke hat eine Kapuze?" has one."""
+    """The small words of a message: `STOPWORDS`, less "hat" and "plus" where they are English
+    things (by the message's `LANGUAGE_CUES`): "a warm hat for winter" and "sun hat" ask for a hat,
+    "die Jacke hat eine Kapuze?" and "hat sie Taschen?" say what one has; "plus size dress" asks for
+    a size, "des chaussures plus confortables" and "plus chaude ?" for more comfort and warmth."""
     said = message.lower()
     cued = {language for language, cue in LANGUAGE_CUES.items() if cue.search(said)}
-    return STOPWORDS - {word for word, language in ONE_LANGUAGE_STOPWORDS.items() if cued != {language}}
+    english = "en" in cued
+    things = set()
+    if "hat" in said and ((english and "de" not in cued) or (not cued and _HAT_IS_A_THING.search(said.strip()))):
+        things.add("hat")
+    if _PLUS_SIZE.search(said) or (english and "fr" not in cued):
+        things.add("plus")
+    return STOPWORDS - things
 
 
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
@@ -338,7 +345,7 @@ LANGUAGE_CUES = {
         r"auf|bei|zum|zur|vom|wie|sie|es|ihr|euch|diese|dieser|welches)\b"
     ),
     "en": re.compile(
-        r"\b(?:the|for|with|and|or|my|your|of|to|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|im|"
+        r"\b(?:the|for|with|and|or|my|your|of|to|is|are|it|they|them|do|does|you|have|has|i|i'd|i'm|"
         r"looking|need|want|any|some|this|that|those|these|what|which|how|please|from|at|by)\b"
     ),
     "fr": re.compile(

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from shopagent.adapters.local.concierge.asked import properties_named
 from shopagent.adapters.local.concierge.memory import LIST_LENGTH, search_call
-from shopagent.adapters.local.concierge.phrases import SHOP_WORD_STOPWORDS, STOPWORDS, stopwords_of
+from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
@@ -32,17 +32,17 @@ _EITHER = re.compile(r"\b(?:or|oder|ou|vs|versus)\b")
 _MIN_DIGITS = 3  # "the 20000 one" names the power bank; "for a 6 year old" names no "Paper 6"
 
 
-def _counts(word: str, stopwords: frozenset[str] = STOPWORDS) -> bool:
+def _counts(word: str) -> bool:
     if word.isdigit():
         return len(word) >= _MIN_DIGITS
-    return len(word) >= 2 and word not in stopwords
+    return len(word) >= 2 and word not in STOPWORDS
 
 
-def _stems(text: str, stopwords: frozenset[str] = STOPWORDS) -> set[str]:
+def _stems(text: str) -> set[str]:
     """The words that may name a product; a number counts with its unit ("the 20cm knife", "the 20 cm one")."""
     tokens = [part for token in _TOKEN.findall(fold(text)) for part in _parted(token)]
     measured = {t for t, after in itertools.pairwise(tokens) if t.isdigit() and after in _UNITS}
-    return {stem(w) for w in tokens if _counts(w, stopwords) or w in measured}
+    return {stem(w) for w in tokens if _counts(w) or w in measured}
 
 
 def _parted(token: str) -> tuple[str, ...]:
@@ -65,8 +65,8 @@ def named_products(
     if not shown:
         return [], 0
     several = several or bool(_EITHER.search(fold(text)))  # "das Adventure oder das Easy-Walk?"
-    said = _stems(text, stopwords_of(text)) | _stems(" ".join(also))
-    names = [_stems(str(p.get("name", "")), SHOP_WORD_STOPWORDS) for p in shown]
+    said = _stems(text) | _stems(" ".join(also))
+    names = [_stems(str(p.get("name", ""))) for p in shown]
     # "the stone" is the whetstone, "the pan" the saucepan: a word ending a name's word names it too.
     names = [name | {w for w in said if len(w) >= 4 and any(n.endswith(w) for n in name)} for name in names]
     common = set.intersection(*names) if len(names) > 1 else set()

@@ -120,6 +120,7 @@ _AN_ITEM = re.compile(
     r"peut-être)\s+)*"
     r"(?:a|an|some|any|one|two|2|a couple of|a pair of|ein|eine|einen|einem|zwei|un|une|des|deux|du)\b"
 )
+_SIZE_SYSTEM_BEFORE = re.compile(r"\b(?:uk|us|usa|eu|fr|it|jp|cn)\s*$")
 # Words after a number that make it an amount of something else, not a size ("size 8 months").
 _NOT_A_SIZE_AFTER = (
     r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|st(?:u|ue)ck|stk|teile?|pieces?|pcs|pack|personen|"
@@ -225,7 +226,7 @@ class Lexicon:
         # "large" only after a word for size, as they mostly describe the thing itself).
         alone = {w: size for w, size in ph.SIZE_NAMES_ALONE.items() if size in rules.sizes}
         cued = {**alone, **{w: size for w, size in ph.SIZE_NAMES_CUED.items() if size in rules.sizes}}
-        self._size_names = {**cued}
+        self._size_names = {_squeeze(word): size for word, size in cued.items()}  # "2xl" is read "2 xl"
         self._named_alone = _alternation(alone) if alone else None
         self._named_cued = (
             re.compile(rf"\b(?:{ph.SIZE_WORDS}|in|en|im)\s*[:.]?\s*({_alternatives(cued)})\b") if cued else None
@@ -423,10 +424,12 @@ class Lexicon:
         """The sizes said that the shop does not have ("sneakers in size 47"), into
         `reading.unknown_sizes`, and where they are in the text: none that begins one of the shop's
         sizes ("size 28" of a pan sold in "28 CM"), nor after the German "große" (big), which folds
-        as "Größe" (size) does."""
+        as "Größe" (size) does, nor a size of another system ("UK size 8")."""
         spans = []
         for match in self._unknown_size.finditer(text.rest):
             if re.fullmatch(r"gro(?:ss|ß)e?n?", text.original_of(*match.span(1)).lower()):
+                continue
+            if _SIZE_SYSTEM_BEFORE.search(text.rest, 0, match.start()):  # "UK size 8": another system's
                 continue
             sizes = [t.upper().replace(",", ".") for t in re.split(r"\s*(?:,|/|or|oder|ou)\s*", match.group(2))]
             if not any(fold(known).upper().startswith(size) for size in sizes for known in self.rules.sizes):
