@@ -1212,3 +1212,17 @@ async def test_a_thing_the_shop_does_not_name_is_said_beside_the_other(kitchen):
     turn = await kitchen().say("a knife and a cutting board")
     assert [c["arguments"]["query"] for c in turn.calls] == ["knife", "cutting board"]
     assert "For knife:" in turn.answer and "For cutting board" in turn.answer, turn.answer
+
+
+async def test_which_sizes_it_comes_in_is_its_sizes_and_what_its_text_says_of_them(pets, clothing):
+    shopper = pets()
+    await shopper.say("orthopedic dog bed")
+    sizes = await shopper.say("what sizes does the memory foam one come in")
+    assert "Memory Foam Dog Bed comes in M, L, XL." in sizes.answer and "80 x 60 cm" in sizes.answer, sizes.answer
+    stock = await shopper.say("which sizes are in stock?")  # in stock: what is left of each
+    assert "left)" in stock.answer, stock.answer
+    boots = clothing()
+    await boots.say("chelsea boots")
+    ordered = await boots.say("what sizes does the first come in?")
+    found = [int(n) for n in re.findall(r"\b\d{2}\b", ordered.answer.split("comes in")[1].split(".")[0])]
+    assert found and found == sorted(found), ordered.answer

@@ -34,9 +34,14 @@ def kind_of(text: str) -> str:
         return "discount"
     if ask.PRICE.search(text):
         return "price"
-    if ask.STOCK.search(text):
+    # "what sizes does it come in?" asks which sizes it is made in, not which are in stock
+    said = [m.group(0) for m in ask.STOCK.finditer(text)]
+    if said and not (ask.WHICH_SIZES.search(text) and all(_COMES_IN.fullmatch(s) for s in said)):
         return "stock"
     return "text"
+
+
+_COMES_IN = re.compile(r"(?:come|comes|coming) in")
 
 
 def questions_of(message: str) -> list[str]:

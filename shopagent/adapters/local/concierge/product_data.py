@@ -16,9 +16,20 @@ from shopagent.domain.prices import price_text
 
 
 def sizes_of(d: dict[str, Any]) -> list[str]:
-    """The sizes a product comes in, in the catalog's order (none for a one-size product)."""
-    sizes = dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", []))
-    return [s for s in sizes if s and s.upper() != "ONE SIZE"]
+    """The sizes a product comes in (none for a one-size product), small to large where they are
+    numbers or letter sizes, else in the catalog's order."""
+    sizes = [s for s in dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", [])) if s]
+    sizes = [s for s in sizes if s.upper() != "ONE SIZE"]
+    # small to large where they are all numbers or letter sizes ("36, 37, 38, 39"; "S, M, L, XL")
+    if all(_NUMBER.fullmatch(s) for s in sizes):
+        return sorted(sizes, key=lambda s: float(s.replace(",", ".")))
+    if all(s.upper() in _LETTER_SIZES for s in sizes):
+        return sorted(sizes, key=lambda s: _LETTER_SIZES.index(s.upper()))
+    return sizes
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_LETTER_SIZES = ["XXXS", "XXS", "XS", "S", "M", "L", "XL", "XXL", "XXXL", "XXXXL"]
 
 
 _AMOUNT = re.compile(r"\d")
