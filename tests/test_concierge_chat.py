@@ -1200,18 +1200,44 @@ async def test_a_request_for_several_things_searches_each_and_lists_them_under_e
 
 
 @pytest.mark.parametrize(
+    ("text", "queries"),
+    [
+        ("a hat, gloves and a scarf", ["hat", "gloves", "scarf"]),  # a list before its "and"
+        ("a hat and a scarf in wool", ["wool hat", "wool scarf"]),  # what the last is made of: of each
+        ("eine Mütze und einen Schal", ["mutze", "schal"]),
+    ],
+)
+async def test_each_thing_is_searched_with_what_is_said_of_all(clothing, text, queries):
+    turn = await clothing().say(text)
+    assert [c["arguments"]["query"] for c in turn.calls if c["name"] == SEARCH] == queries, turn.calls
+
+
+@pytest.mark.parametrize(
     "text",
-    ["salt and pepper grinder", "black and white sneakers", "hoodie and joggers set", "warm and waterproof jacket"],
+    [
+        "salt and pepper grinder",
+        "black and white sneakers",
+        "hoodie and joggers set",
+        "warm and waterproof jacket",
+        "stainless steel knife and fork set",  # one set
+        "a red hat and a scarf under 50",  # a colour said of one of them: searched as before
+        "a hat and a scarf in size M",
+        "a beanie and a scarf that would suit a teenager",  # said of the last alone, or of both?
+    ],
 )
 async def test_one_thing_said_with_and_is_searched_once(clothing, text):
     turn = await clothing().say(text)
-    assert len([c for c in turn.calls if c["name"] == SEARCH]) == 1, turn.calls
+    assert len({c["arguments"]["query"] for c in turn.calls if c["name"] == SEARCH}) == 1, turn.calls
 
 
-async def test_a_thing_the_shop_does_not_name_is_said_beside_the_other(kitchen):
+async def test_a_thing_the_shop_does_not_name_is_said_beside_the_other(kitchen, pets):
     turn = await kitchen().say("a knife and a cutting board")
     assert [c["arguments"]["query"] for c in turn.calls] == ["knife", "cutting board"]
     assert "For knife:" in turn.answer and "For cutting board" in turn.answer, turn.answer
+    knives, board = turn.answer.split("For cutting board")
+    assert not [n for n in turn.listed if n in knives and n in board], turn.answer  # never listed twice
+    cat = await pets().say("food and a bowl for my cat")  # whom they are for: both
+    assert [c["arguments"]["query"] for c in cat.calls] == ["cat food", "cat bowl"], cat.calls
 
 
 async def test_which_sizes_it_comes_in_is_its_sizes_and_what_its_text_says_of_them(pets, clothing):

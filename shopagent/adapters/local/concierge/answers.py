@@ -179,16 +179,22 @@ class Answerer:
         filters = plan.get("args", {}).get("filters", {})
         lines = [r.found_each.format(filters=self._filters_text(filters, hide_price=bool(plan.get("hide_price"))))]
         listed: list[dict[str, Any]] = []
-        for subject, response in zip(plan["each"], responses, strict=False):
-            data = response.result.get("structuredContent") or {}
-            one = {**plan, "args": {**plan.get("args", {}), "query": subject}}
+        args = plan.get("args", {})
+        found = [  # (a search that failed found nothing)
+            (subject, response.result.get("structuredContent") or {}, {**plan, "args": {**args, "query": subject}})
+            for subject, response in zip(plan["each"], responses, strict=False)
+        ]
+        # each thing's own matches; a product that fits one thing is never another's closest
+        matches = [self._showable(data, one) for _, data, one in found]
+        fitting = {p.get("productId") for shown in matches for p in shown[:_EACH]}
+        for (subject, data, one), shown in zip(found, matches, strict=True):
             taken = {q.get("productId") for q in listed}  # listed for an earlier thing
-            shown = [p for p in self._showable(data, one) if p.get("productId") not in taken]
+            shown = [p for p in shown if p.get("productId") not in taken]
             close = [
                 p for p in _offered(data, one)
-                if p.get("match") == "partial" and p not in shown and p.get("productId") not in taken
+                if p.get("match") == "partial" and p.get("productId") not in taken | fitting
             ][:1]  # fmt: skip
-            if (not shown and not close) or response.result.get("isError"):
+            if not shown and not close:
                 lines.append(r.each_none.format(subject=subject))
                 continue
             lines.append((r.each if shown else r.each_close).format(subject=subject))

@@ -53,7 +53,7 @@ from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import AUDIENCE, name_head
+from shopagent.domain.query_words import AUDIENCE, MATERIALS, name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
@@ -61,6 +61,8 @@ _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
 _MOST_THINGS = 3  # the things of one request searched, at most
 _QUANTITY = frozenset({"couple", "few", "bunch", "lot", "lots", "paar", "bisschen", "quelques", "several"})
+# What makes two things said with "and" one ("knife and fork set", "keyboard and mouse combo").
+_COLLECTIVE = frozenset({"set", "sets", "combo", "kit", "bundle", "pack", "duo", "combi", "ensemble", "coffret", "lot"})
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
 _PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
@@ -566,21 +568,27 @@ class Planner:
 
     async def _several_things(self, reading: Reading) -> list[tuple[list[str], list[str]]]:
         """The things of a request for several, each as the words to search for it and its own words;
-        empty for one thing. The things stand on either side of "and" ("und", "et"): a word the
-        catalog names a kind of thing with, and the words before it ("smart trousers and a couple of
-        shirts", "a wooden spoon set and a spatula", "eine Mütze und einen Schal"); after "and", a
-        thing the catalog does not name too, said with an article ("a knife and a cutting board").
-        What the first part says before its thing and the catalog's names use ("office"), and whom
-        it is for ("mens"), go with each. "Salt and pepper grinder", "hoodie and joggers set" are
-        one thing (a lone word, then the thing both qualify); "back and forth" none."""
-        if len(reading.pieces) < 2 or reading.broad or self._vocabulary is None:
+        empty for one thing. The things stand on either side of "and" ("und", "et"), and between the
+        commas of a list before it: a word the catalog names a kind of thing with, and the words
+        before it ("smart trousers and a couple of shirts", "a hat, gloves and a scarf", "eine Mütze
+        und einen Schal"); after the first, a thing the catalog does not name too, said with an
+        article ("a knife and a cutting board"). What the parts before the first thing say that the
+        catalog's names use ("office"), whom it is for ("mens"), and what the last thing is for or
+        made of ("for my cat", "in wool") go with each; anything else said after the last thing, or a
+        colour or size, keeps the request one search ("a spatula that won't scratch my pans").
+        "Salt and pepper grinder", "knife and fork set", "keyboard and mouse combo" are one thing."""
+        if len(reading.pieces) < 2 or reading.broad or reading.colors or reading.sizes or self._vocabulary is None:
             return []
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return []
-        first, _ = reading.pieces[0]
-        if not first or not vocabulary.names_a_kind(first[-1]):  # the first thing ends its part
+        pieces = list(reading.pieces)
+        context: list[str] = []
+        while pieces and not (pieces[0][0] and vocabulary.names_a_kind(pieces[0][0][-1])):
+            context += [w for w in pieces.pop(0)[0] if vocabulary.names_products(w) or w in AUDIENCE]
+        if len(pieces) < 2:
             return []
+        first = pieces[0][0]
         start = len(first) - 1
         # the words before it that the catalog's texts use, the farther one in its names too ("wooden
         # spoon set", "smart trousers"; not "job smart trousers")
@@ -588,24 +596,31 @@ class Planner:
             if len(first) - start == _THING_WORDS - 1 and not vocabulary.names_products(first[start - 1]):
                 break
             start -= 1
+        context += [w for w in first[:start] if vocabulary.names_products(w)]
         things = [first[start:]]
-        context = [w for w in first[:start] if vocabulary.names_products(w)]
-        begins_second = reading.pieces[1][1]
-        for found, begins in reading.pieces[1:_MOST_THINGS]:
-            found = [w for w in found if w not in _QUANTITY]
-            kinds = [n for n, w in enumerate(found[:_THING_WORDS]) if vocabulary.names_a_kind(w)]
+        for n, (said, begins) in enumerate(pieces[1:_MOST_THINGS], start=1):
+            found = [w for w in said if w not in _QUANTITY]
+            kinds = [k for k, w in enumerate(found[:_THING_WORDS]) if vocabulary.names_a_kind(w)]
+            if not begins and found and found[-1] in _COLLECTIVE:
+                return []  # "knife and fork set": one thing
             if kinds:
-                things.append(found[: kinds[0] + 1])
+                things.append(found[: kinds[-1] + 1])  # "a watering can", "a spatula" (of "a spatula that …")
             elif begins and 0 < len(found) < _THING_WORDS and not set(found) & SAYS_WHICH:
                 things.append(found)  # "and a cutting board" where the shop sells no board
             else:
                 return []
-            context += [w for w in found[len(things[-1]) :] if w in AUDIENCE]
-        if len({stem(t[-1]) for t in things}) < len(things):
+            after = found[len(things[-1]) :]
+            if n < len(pieces) - 1:
+                context += [w for w in after if w in AUDIENCE]
+            elif not all(w in AUDIENCE or w in MATERIALS or vocabulary.names_a_category(w) for w in after):
+                return []  # said of the last thing alone, or not clear of which
+            else:
+                context += after  # "for my cat", "in wool", "mens": of each
+        if len(things) != len(pieces[:_MOST_THINGS]) or len({stem(t[-1]) for t in things}) < len(things):
             return []
-        if len(things) == 2 and len(first) == 1 and not begins_second and len(reading.pieces[1][0]) >= 2:
+        if len(things) == 2 and len(first) == 1 and not pieces[1][1] and len(pieces[1][0]) >= 2:
             return []  # "salt and pepper grinder": one thing
-        return [([*[w for w in context if w not in thing], *thing], thing) for thing in things]
+        return [([*[w for w in dict.fromkeys(context) if w not in thing], *thing], thing) for thing in things]
 
     async def _names_no_kind(self, named: list[str]) -> bool:
         """Whether none of the words names a kind of thing of the catalog's (False when it cannot tell)."""

@@ -321,10 +321,11 @@ class Lexicon:
         reading.words, reading.query = describing(TOKEN.findall(rest), stopwords)
         reading.said = span_of(rest, reading.query, text.original)
         reading.said_whole = reading.said == span_of(rest, reading.query, rest)
-        if _JOINED.search(rest.lower()):
+        if joined := _JOINED.search(rest.lower()):
+            # the parts of a list before its "and" too ("a hat, gloves and a scarf")
+            parts = [*rest.lower()[: joined.start()].split(","), *_JOINED.split(rest.lower()[joined.end() :])]
             reading.pieces = [
-                (describing(TOKEN.findall(piece), stopwords)[0], bool(_AN_ITEM.match(piece.lower())))
-                for piece in _JOINED.split(rest.lower())
+                (describing(TOKEN.findall(part), stopwords)[0], bool(_AN_ITEM.match(part))) for part in parts
             ]
         if not_had:  # the words without the sizes the shop does not have: what a new search looks for
             for span in not_had:
