@@ -1223,6 +1223,7 @@ async def test_each_thing_is_searched_with_what_is_said_of_all(clothing, text, q
         "a red hat and a scarf under 50",  # a colour said of one of them: searched as before
         "a hat and a scarf in size M",
         "a beanie and a scarf that would suit a teenager",  # said of the last alone, or of both?
+        "a hat for the sun and a scarf",  # "hat sun" would be no words the shopper wrote together
     ],
 )
 async def test_one_thing_said_with_and_is_searched_once(clothing, text):

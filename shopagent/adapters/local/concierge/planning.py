@@ -61,6 +61,12 @@ _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
 _MOST_THINGS = 3  # the things of one request searched, at most
 _QUANTITY = frozenset({"couple", "few", "bunch", "lot", "lots", "paar", "bisschen", "quelques", "several"})
+# Whom things are for, said after the last of several: of each ("food and a bowl for my cat").
+_ANIMALS = frozenset({
+    "dog", "dogs", "puppy", "puppies", "cat", "cats", "kitten", "kittens", "rabbit", "rabbits", "hamster", "hamsters",
+    "bird", "birds", "horse", "horses", "hund", "hunde", "welpe", "welpen", "katze", "katzen", "chien", "chiens",
+    "chiot", "chat", "chats", "chaton",
+})  # fmt: skip
 # What makes two things said with "and" one ("knife and fork set", "keyboard and mouse combo").
 _COLLECTIVE = frozenset({"set", "sets", "combo", "kit", "bundle", "pack", "duo", "combi", "ensemble", "coffret", "lot"})
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
@@ -588,32 +594,37 @@ class Planner:
             context += [w for w in pieces.pop(0)[0] if vocabulary.names_products(w) or w in AUDIENCE]
         if len(pieces) < 2:
             return []
-        first = pieces[0][0]
+        first, _, text = pieces[0]
         start = len(first) - 1
-        # the words before it that the catalog's texts use, the farther one in its names too ("wooden
-        # spoon set", "smart trousers"; not "job smart trousers")
+        # the words just before it that the catalog's texts use, the farther one in its names too
+        # ("wooden spoon set", "smart trousers"; not "job smart trousers", nor "charger for the laptop")
         while start > 0 and len(first) - start < _THING_WORDS and vocabulary.uses(first[start - 1]):
             if len(first) - start == _THING_WORDS - 1 and not vocabulary.names_products(first[start - 1]):
+                break
+            if not _side_by_side(first[start - 1], first[start], text):
                 break
             start -= 1
         context += [w for w in first[:start] if vocabulary.names_products(w)]
         things = [first[start:]]
-        for n, (said, begins) in enumerate(pieces[1:_MOST_THINGS], start=1):
+        for n, (said, begins, text) in enumerate(pieces[1:_MOST_THINGS], start=1):
             found = [w for w in said if w not in _QUANTITY]
-            kinds = [k for k, w in enumerate(found[:_THING_WORDS]) if vocabulary.names_a_kind(w)]
+            run = 1  # the words side by side from the first ("a watering can", not "a charger for the laptop")
+            while run < min(len(found), _THING_WORDS) and _side_by_side(found[run - 1], found[run], text):
+                run += 1
+            kinds = [k for k, w in enumerate(found[:run]) if vocabulary.names_a_kind(w)]
             if not begins and found and found[-1] in _COLLECTIVE:
                 return []  # "knife and fork set": one thing
             if kinds:
                 things.append(found[: kinds[-1] + 1])  # "a watering can", "a spatula" (of "a spatula that …")
-            elif begins and 0 < len(found) < _THING_WORDS and not set(found) & SAYS_WHICH:
+            elif begins and 0 < len(found) < _THING_WORDS and run == len(found) and not set(found) & SAYS_WHICH:
                 things.append(found)  # "and a cutting board" where the shop sells no board
             else:
                 return []
             after = found[len(things[-1]) :]
             if n < len(pieces) - 1:
                 context += [w for w in after if w in AUDIENCE]
-            elif not all(w in AUDIENCE or w in MATERIALS or vocabulary.names_a_category(w) for w in after):
-                return []  # said of the last thing alone, or not clear of which
+            elif not all(w in AUDIENCE or w in MATERIALS or w in _ANIMALS for w in after):
+                return []  # said of the last thing alone, or not clear of which ("a charger for my phone")
             else:
                 context += after  # "for my cat", "in wool", "mens": of each
         if len(things) != len(pieces[:_MOST_THINGS]) or len({stem(t[-1]) for t in things}) < len(things):
@@ -741,6 +752,11 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
         return history.detailed[0]
     shown = history.shown.products if history.shown else []
     return int(shown[0]["productId"]) if len(shown) == 1 else None
+
+
+def _side_by_side(first: str, second: str, text: str) -> bool:
+    """Whether two (folded) words stand side by side in a (folded) text, a space or hyphen between."""
+    return re.search(rf"(?<![^\W_]){re.escape(first)}[\s'-]+{re.escape(second)}(?![^\W_])", text) is not None
 
 
 def _filters_of(reading: Reading) -> dict[str, Any]:

@@ -60,7 +60,7 @@ class Reading:
     # The message's parts between "and"s ("a knife and a cutting board"): the describing words
     # of each, and whether it begins with an article or a quantity ("and a sleeping bag") -- when
     # it asks for several things, one search each (planning)
-    pieces: list[tuple[list[str], bool]] = field(default_factory=list)
+    pieces: list[tuple[list[str], bool, str]] = field(default_factory=list)  # (words, begins, folded text)
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
@@ -325,7 +325,8 @@ class Lexicon:
             # the parts of a list before its "and" too ("a hat, gloves and a scarf")
             parts = [*rest.lower()[: joined.start()].split(","), *_JOINED.split(rest.lower()[joined.end() :])]
             reading.pieces = [
-                (describing(TOKEN.findall(part), stopwords)[0], bool(_AN_ITEM.match(part))) for part in parts
+                (describing(TOKEN.findall(part), stopwords)[0], bool(_AN_ITEM.match(part)), fold(part))
+                for part in parts
             ]
         if not_had:  # the words without the sizes the shop does not have: what a new search looks for
             for span in not_had:
