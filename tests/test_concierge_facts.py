@@ -132,6 +132,39 @@ SPORT_WATCH_BOXED = {
 
 
 CASES = [
+    # what a device plugs into, a console's controller, whether it is safe for a pet: words a question implies
+    (
+        "does it work with my ps5?",
+        {
+            "name": "Arc Wired Headset",
+            "description": "Closed-back cups with a boom mic. Plug into a controller or a "
+            "laptop with the 3.5 mm cable.",
+            "variations": [],
+        },
+        "Plug into a controller",
+        NOT_TOLD,
+    ),
+    (
+        "does it have usb-c?",
+        {
+            "name": "View 27 Monitor",
+            "description": "A 27-inch IPS panel with a matte finish. Two HDMI ports and "
+            "one DisplayPort. Tilts and swivels.",
+            "variations": [],
+        },
+        "Two HDMI ports and one DisplayPort",
+        "matte finish",
+    ),
+    (
+        "is it safe for dogs?",
+        {
+            "name": "Family Lawn Seed",
+            "description": "A hard-wearing mix of ryegrass and fescue. Untreated seed with no coating.",
+            "variations": [],
+        },
+        "Untreated seed",
+        "ryegrass",
+    ),
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),

@@ -414,6 +414,16 @@ QUESTION_IMPLIES = {
     "wet": "waterproof water rain splash quick-drying ipx4 ipx5 ipx7", "nass": "waterproof water quick-drying",
     "beginner": "beginners easy simple starter complete everything", "anfanger": "beginners easy starter complete",
     "einsteiger": "beginners easy starter complete", "debutant": "beginners easy starter complete",
+    # what a device plugs into or is played on
+    "ps5": "console controller playstation", "ps4": "console controller playstation",
+    "playstation": "console controller", "xbox": "console controller", "console": "controller",
+    "usb": "port ports input inputs connection", "hdmi": "port ports input inputs connection",
+    "displayport": "port ports input inputs connection", "thunderbolt": "port ports connection",
+    "ports": "usb hdmi displayport input inputs", "plug": "port ports cable connect",
+    # whether it is safe for a child or a pet
+    "safe": "non-toxic toxic poison poisonous chemical chemicals untreated natural",
+    "toxic": "non-toxic poison poisonous chemical chemicals untreated natural safe",
+    "poisonous": "non-toxic toxic poison chemical chemicals untreated natural safe",
     "swappable": "quick-release spare replaceable interchangeable",
     "replaceable": "spare quick-release interchangeable", "interchangeable": "spare quick-release replaceable",
 }  # fmt: skip
