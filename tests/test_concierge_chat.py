@@ -1248,6 +1248,10 @@ async def test_which_sizes_it_comes_in_is_its_sizes_and_what_its_text_says_of_th
     assert "Memory Foam Dog Bed comes in M, L, XL." in sizes.answer and "80 x 60 cm" in sizes.answer, sizes.answer
     stock = await shopper.say("which sizes are in stock?")  # in stock: what is left of each
     assert "left)" in stock.answer, stock.answer
+    belts = clothing()
+    await belts.say("leather belt")
+    widths = await belts.say("what widths does it come in")  # no stock list for what the data does not tell
+    assert "left)" not in widths.answer and "doesn't say" in widths.answer, widths.answer
     boots = clothing()
     await boots.say("chelsea boots")
     ordered = await boots.say("what sizes does the first come in?")

@@ -165,6 +165,23 @@ CASES = [
         "Untreated seed",
         "ryegrass",
     ),
+    # a figure asked in a unit the data does not give it in: said so beside what it gives
+    (
+        "what size is it in litres?",
+        {
+            "name": "Iron Casserole",
+            "description": "A heavy enamelled pot for stews.",
+            "variations": [{"size": "24 CM"}, {"size": "28 CM"}],
+        },
+        "doesn't say it in litres",
+        "1 l",
+    ),
+    (
+        "how many litres?",
+        {"name": "Steel Stock Pot", "description": "A tall pot that holds 8 l of stock.", "variations": []},
+        "8 l",
+        "doesn't say it in",
+    ),
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),

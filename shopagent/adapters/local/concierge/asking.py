@@ -25,7 +25,10 @@ SIZES = re.compile(
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
 # "what sizes does it come in?", "welche Größen gibt es?", "quelles tailles ?": the sizes it is made in.
-WHICH_SIZES = re.compile(r"\b(?:what|which) sizes?\b|\bwelche gr(?:o|oe)ss?en\b|\bquelles? tailles?\b")
+WHICH_SIZES = re.compile(
+    r"\b(?:what|which) (?:sizes?|widths?|lengths?)\b|\bwelche (?:gr(?:o|oe)ss?en|breiten|langen)\b|"
+    r"\bquelles? (?:tailles?|largeurs?|longueurs?)\b"
+)
 # "does it come smaller?", "gibts die auch mit kleinerem Gehäuse?", "en plus grand ?": the sizes it comes in.
 OTHER_SIZE = re.compile(
     r"\b(?:come|comes|available|have it|get it|make it|do it|in)(?: in)?(?: an?)? (?:smaller|bigger|larger)"

@@ -78,6 +78,18 @@ _INCLUDED = {
     stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings", "sold", "separately")
 }
 QUOTED_CHARS = 260
+# A figure asked for in a unit ("how many litres", "in litres", "wie viele Liter", "combien de watts"),
+# and how the unit is written beside a number.
+_UNITS = {
+    "litres": r"l|litres?|liters?|litern?", "ml": r"ml|millilit(?:re|er)s?", "kg": r"kg|kilos?|kilograms?",
+    "g": r"g|grams?|gramm", "cm": r"cm|centimet(?:re|er)s?|zentimetern?", "mm": r"mm|millimet(?:re|er)s?|millimetern?",
+    "inches": r"inch(?:es)?|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
+}  # fmt: skip
+_UNIT_ASKED = re.compile(
+    r"\b(?:in|how many|wie viele?|combien de|en)\s+("
+    r"litres?|liters?|litern?|ml|millilit(?:re|er)s?|kg|kilos?|kilograms?|grams?|gramm|cm|centimet(?:re|er)s?|"
+    r"zentimetern?|mm|millimet(?:re|er)s?|millimetern?|inch(?:es)?|zoll|pouces?|watts?|mah)\b"
+)
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
 
 
@@ -113,7 +125,20 @@ class FactFinder:
             own = asked if len(parts) == 1 or kind == "stock" else {**asked, "inStock": False, "property": True}
             asks = [" ".join([q, *_said_in(q, also)]) for q in questions_of(part)] if kind == "text" else []
             lines += await self._answer(kind, text, found, own, colour, variation, asks)
-        return lines
+        return lines + self._unit_untold(question, lines)
+
+    def _unit_untold(self, question: str, lines: list[str]) -> list[str]:
+        """The line saying the data gives no figure in the unit asked ("what size is it in litres?"
+        of a pot sold in 24 and 28 cm), when no line of the answer has one."""
+        asked = _UNIT_ASKED.search(fold(question))
+        r = self._say_in
+        untold = [r.not_told.split("{name}")[-1], r.not_told_but.split("{name}")[-1].split("{")[0], r.not_told_rest]
+        if asked is None or all(any(u in line for u in untold) for line in lines):
+            return []  # (each line says already that its data does not tell)
+        unit = next(u for u, pattern in _UNITS.items() if re.fullmatch(pattern, asked.group(1)))
+        if re.search(rf"\d\s*(?:{_UNITS[unit]})(?![^\W\d_])", " ".join(lines).lower()):
+            return []
+        return [r.unit_not_told.format(unit=asked.group(1))]
 
     async def _answer(
         self,

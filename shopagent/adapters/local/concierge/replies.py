@@ -81,6 +81,7 @@ class Replies:
     not_told: str
     not_told_but: str
     not_told_rest: str
+    unit_not_told: str
     quote: str
     weighs: str
     lightest: str
@@ -187,6 +188,7 @@ ENGLISH = Replies(
     not_told="{name}: the product information doesn't say.",
     not_told_but="{name}: the product information doesn't say exactly. What it says: {text}",
     not_told_rest="The product information doesn't say anything about the rest of your question.",
+    unit_not_told="The product information doesn't say it in {unit}.",
     quote="{name}: {text}",
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
@@ -295,6 +297,7 @@ GERMAN = Replies(
     not_told="{name}: Das ist in den Produktangaben nicht angegeben.",
     not_told_but="{name}: Das ist in den Produktangaben nicht genau angegeben. Dort steht: {text}",
     not_told_rest="Zum Rest Ihrer Frage ist in den Produktangaben nichts angegeben.",
+    unit_not_told="In {unit} ist es in den Produktangaben nicht angegeben.",
     quote="{name}: {text}",
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
@@ -404,6 +407,7 @@ FRENCH = Replies(
     not_told="{name} : les informations du produit ne le précisent pas.",
     not_told_but="{name} : les informations du produit ne le précisent pas exactement. Elles disent : {text}",
     not_told_rest="Pour le reste de votre question, les informations du produit ne le précisent pas.",
+    unit_not_told="Les informations du produit ne le précisent pas en {unit}.",
     quote="{name} : {text}",
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
