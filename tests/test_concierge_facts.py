@@ -182,6 +182,32 @@ CASES = [
         "8 l",
         "doesn't say it in",
     ),
+    (
+        "how many inches is it?",
+        {"name": "View 27 Monitor", "description": "A 27-inch IPS panel with a matte finish.", "variations": []},
+        "27-inch",
+        "doesn't say it in",
+    ),
+    (
+        "how many litres does it hold?",
+        {
+            "name": "Glass Kettle",
+            "description": "A glass kettle with a blue light.",
+            "variations": [{"size": "1.5 L"}, {"size": "1 L"}],
+        },
+        "",
+        "doesn't say it in",
+    ),
+    (
+        "is it safe for kittens?",  # "non-edible" says nothing of safety
+        {
+            "name": "Clay Litter",
+            "description": "A clumping clay litter. Compost the used litter for non-edible plants only.",
+            "variations": [],
+        },
+        NOT_TOLD,
+        "non-edible plants only. ",
+    ),
     # German and French words of how a thing feels, in the catalog's English
     ("sind die bequem?", LOAFER, "stays comfortable", NOT_TOLD),
     ("il gratte ?", JUMPER, "never itchy", NOT_TOLD),

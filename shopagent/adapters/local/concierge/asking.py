@@ -21,7 +21,7 @@ PRICE = re.compile(
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
 SIZES = re.compile(
-    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|length|"
+    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|lengths?|"
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
 # "what sizes does it come in?", "welche Größen gibt es?", "quelles tailles ?": the sizes it is made in.

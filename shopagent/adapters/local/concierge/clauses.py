@@ -34,11 +34,16 @@ def kind_of(text: str) -> str:
         return "discount"
     if ask.PRICE.search(text):
         return "price"
-    # "what sizes does it come in?" asks which sizes it is made in, not which are in stock
-    said = [m.group(0) for m in ask.STOCK.finditer(text)]
-    if said and not (ask.WHICH_SIZES.search(text) and all(_COMES_IN.fullmatch(s) for s in said)):
+    if ask.STOCK.search(text):
         return "stock"
     return "text"
+
+
+def made_in_asked(text: str) -> bool:
+    """Whether a (folded) question asks which sizes a product is made in ("what sizes does it come
+    in?"), not which are in stock: its only word of stock is "come in"."""
+    said = [m.group(0) for m in ask.STOCK.finditer(text)]
+    return bool(ask.WHICH_SIZES.search(text)) and all(_COMES_IN.fullmatch(s) for s in said)
 
 
 _COMES_IN = re.compile(r"(?:come|comes|coming) in")

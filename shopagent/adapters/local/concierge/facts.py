@@ -21,7 +21,7 @@ import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, specs_about
-from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, questions_of
+from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, made_in_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     options_asked,
@@ -83,7 +83,7 @@ QUOTED_CHARS = 260
 _UNITS = {
     "litres": r"l|litres?|liters?|litern?", "ml": r"ml|millilit(?:re|er)s?", "kg": r"kg|kilos?|kilograms?",
     "g": r"g|grams?|gramm", "cm": r"cm|centimet(?:re|er)s?|zentimetern?", "mm": r"mm|millimet(?:re|er)s?|millimetern?",
-    "inches": r"inch(?:es)?|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
+    "inches": r"inch(?:es)?|in|\"|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
 }  # fmt: skip
 _UNIT_ASKED = re.compile(
     r"\b(?:in|how many|wie viele?|combien de|en)\s+("
@@ -125,9 +125,9 @@ class FactFinder:
             own = asked if len(parts) == 1 or kind == "stock" else {**asked, "inStock": False, "property": True}
             asks = [" ".join([q, *_said_in(q, also)]) for q in questions_of(part)] if kind == "text" else []
             lines += await self._answer(kind, text, found, own, colour, variation, asks)
-        return lines + self._unit_untold(question, lines)
+        return lines + self._unit_untold(question, lines, found)
 
-    def _unit_untold(self, question: str, lines: list[str]) -> list[str]:
+    def _unit_untold(self, question: str, lines: list[str], found: list[dict[str, Any]]) -> list[str]:
         """The line saying the data gives no figure in the unit asked ("what size is it in litres?"
         of a pot sold in 24 and 28 cm), when no line of the answer has one."""
         asked = _UNIT_ASKED.search(fold(question))
@@ -136,7 +136,10 @@ class FactFinder:
         if asked is None or all(any(u in line for u in untold) for line in lines):
             return []  # (each line says already that its data does not tell)
         unit = next(u for u, pattern in _UNITS.items() if re.fullmatch(pattern, asked.group(1)))
-        if re.search(rf"\d\s*(?:{_UNITS[unit]})(?![^\W\d_])", " ".join(lines).lower()):
+        # a figure in that unit in the answer, or in a product's sizes, options or specs ("1.5 L")
+        data = [str(v) for d in found for v in (*sizes_of(d), *(d.get("specText") or []))]
+        data += [str(v) for d in found for values in (d.get("availableOptions") or {}).values() for v in values]
+        if re.search(rf"\d\s*-?\s*(?:{_UNITS[unit]})(?![^\W\d_])", " ".join([*lines, *data]).lower()):
             return []
         return [r.unit_not_told.format(unit=asked.group(1))]
 
@@ -154,6 +157,8 @@ class FactFinder:
         folded = fold(question)
         lines: list[str] = []
         sizes = [sizes_of(d) for d in found]
+        if kind == "stock" and made_in_asked(folded) and not (asked.get("colors") or asked.get("sizes")):
+            kind = "text"  # "what sizes does it come in?": the sizes it is made in (not "… in black?")
         if ask.OTHER_SIZE.search(folded) and all(sizes):  # "does it come smaller?"
             return [(r.comes_only_in if len(own) == 1 else r.comes_in).format(name=d["name"], sizes=", ".join(own))
                     for d, own in zip(found, sizes, strict=True)]  # fmt: skip

@@ -421,9 +421,9 @@ QUESTION_IMPLIES = {
     "displayport": "port ports input inputs connection", "thunderbolt": "port ports connection",
     "ports": "usb hdmi displayport input inputs", "plug": "port ports cable connect",
     # whether it is safe for a child or a pet
-    "safe": "non-toxic toxic poison poisonous chemical chemicals untreated natural",
-    "toxic": "non-toxic poison poisonous chemical chemicals untreated natural safe",
-    "poisonous": "non-toxic toxic poison chemical chemicals untreated natural safe",
+    "safe": "toxic poison poisonous chemical chemicals untreated pesticides",
+    "toxic": "poison poisonous chemical chemicals untreated pesticides",
+    "poisonous": "toxic poison chemical chemicals untreated pesticides",
     "swappable": "quick-release spare replaceable interchangeable",
     "replaceable": "spare quick-release interchangeable", "interchangeable": "spare quick-release replaceable",
 }  # fmt: skip

@@ -61,12 +61,6 @@ _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
 _MOST_THINGS = 3  # the things of one request searched, at most
 _QUANTITY = frozenset({"couple", "few", "bunch", "lot", "lots", "paar", "bisschen", "quelques", "several"})
-# Whom things are for, said after the last of several: of each ("food and a bowl for my cat").
-_ANIMALS = frozenset({
-    "dog", "dogs", "puppy", "puppies", "cat", "cats", "kitten", "kittens", "rabbit", "rabbits", "hamster", "hamsters",
-    "bird", "birds", "horse", "horses", "hund", "hunde", "welpe", "welpen", "katze", "katzen", "chien", "chiens",
-    "chiot", "chat", "chats", "chaton",
-})  # fmt: skip
 # What makes two things said with "and" one ("knife and fork set", "keyboard and mouse combo").
 _COLLECTIVE = frozenset({"set", "sets", "combo", "kit", "bundle", "pack", "duo", "combi", "ensemble", "coffret", "lot"})
 _PLAIN_SUBJECT_WORDS = 4  # a request of more words is referred to in the customer's own words
@@ -579,10 +573,11 @@ class Planner:
         before it ("smart trousers and a couple of shirts", "a hat, gloves and a scarf", "eine Mütze
         und einen Schal"); after the first, a thing the catalog does not name too, said with an
         article ("a knife and a cutting board"). What the parts before the first thing say that the
-        catalog's names use ("office"), whom it is for ("mens"), and what the last thing is for or
-        made of ("for my cat", "in wool") go with each; anything else said after the last thing, or a
-        colour or size, keeps the request one search ("a spatula that won't scratch my pans").
-        "Salt and pepper grinder", "knife and fork set", "keyboard and mouse combo" are one thing."""
+        catalog's names use ("office"), whom it is for ("mens") and what the last is made of ("in
+        wool") go with each; anything else said after the last thing ("a spatula that won't scratch
+        my pans", "a collar and a lead for my dog"), a colour or size, or more than three things keep
+        the request one search. "Salt and pepper grinder", "knife and fork set", "keyboard and
+        mouse combo" are one thing."""
         if len(reading.pieces) < 2 or reading.broad or reading.colors or reading.sizes or self._vocabulary is None:
             return []
         vocabulary = await self._vocabulary()
@@ -592,8 +587,8 @@ class Planner:
         context: list[str] = []
         while pieces and not (pieces[0][0] and vocabulary.names_a_kind(pieces[0][0][-1])):
             context += [w for w in pieces.pop(0)[0] if vocabulary.names_products(w) or w in AUDIENCE]
-        if len(pieces) < 2:
-            return []
+        if not 2 <= len(pieces) <= _MOST_THINGS:
+            return []  # (more than three: one search, as a list of four would be long)
         first, _, text = pieces[0]
         start = len(first) - 1
         # the words just before it that the catalog's texts use, the farther one in its names too
@@ -623,10 +618,10 @@ class Planner:
             after = found[len(things[-1]) :]
             if n < len(pieces) - 1:
                 context += [w for w in after if w in AUDIENCE]
-            elif not all(w in AUDIENCE or w in MATERIALS or w in _ANIMALS for w in after):
-                return []  # said of the last thing alone, or not clear of which ("a charger for my phone")
+            elif not all(w in AUDIENCE or w in MATERIALS for w in after):
+                return []  # said of the last alone, or not clear of which ("a charger for my phone", "for my dog")
             else:
-                context += after  # "for my cat", "in wool", "mens": of each
+                context += after  # "in wool", "mens": of each
         if len(things) != len(pieces[:_MOST_THINGS]) or len({stem(t[-1]) for t in things}) < len(things):
             return []
         if len(things) == 2 and len(first) == 1 and not pieces[1][1] and len(pieces[1][0]) >= 2:
