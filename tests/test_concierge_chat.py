@@ -1237,9 +1237,13 @@ async def test_a_thing_the_shop_does_not_name_is_said_beside_the_other(kitchen, 
     assert "For knife:" in turn.answer and "For cutting board" in turn.answer, turn.answer
     knives, board = turn.answer.split("For cutting board")
     assert not [n for n in turn.listed if n in knives and n in board], turn.answer  # never listed twice
-    for text in ("a collar and a lead for my dog", "a collar, a lead, a bowl and a bed"):  # one search
-        turn = await pets().say(text)
-        assert len({c["arguments"]["query"] for c in turn.calls if c["name"] == SEARCH}) == 1, turn.calls
+    dog = await pets().say("a collar and a lead for my dog")  # whom they are for: both
+    assert [c["arguments"]["query"] for c in dog.calls] == ["dog collar", "dog lead"], dog.calls
+    four = await pets().say("a collar, a lead, a bowl and a bed")  # four: one product each
+    assert [c["arguments"]["query"] for c in four.calls] == ["collar", "lead", "bowl", "bed"], four.calls
+    assert len(four.listed) <= 4 and four.answer.count("For ") == 4, four.answer
+    five = await pets().say("a collar, a lead, a bowl, a bed and a brush")  # five: one search
+    assert len({c["arguments"]["query"] for c in five.calls if c["name"] == SEARCH}) == 1, five.calls
 
 
 async def test_which_sizes_it_comes_in_is_its_sizes_and_what_its_text_says_of_them(pets, clothing):

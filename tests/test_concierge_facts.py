@@ -189,14 +189,24 @@ CASES = [
         "doesn't say it in",
     ),
     (
-        "how many litres does it hold?",
+        "how many litres does it hold?",  # its sizes, in the unit asked
         {
             "name": "Glass Kettle",
             "description": "A glass kettle with a blue light.",
             "variations": [{"size": "1.5 L"}, {"size": "1 L"}],
         },
-        "",
-        "doesn't say it in",
+        "comes in 1 L, 1.5 L",
+        "doesn't say",
+    ),
+    (
+        "what size is the screen in inches?",  # "2-in-1" says no inches
+        {
+            "name": "Flip 2-in-1 Laptop",
+            "description": "A convertible laptop.",
+            "variations": [{"size": "128 GB"}, {"size": "256 GB"}],
+        },
+        "doesn't say it in inches",
+        "in 2",
     ),
     (
         "is it safe for kittens?",  # "non-edible" says nothing of safety

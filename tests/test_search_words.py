@@ -529,3 +529,18 @@ async def test_a_set_of_things_finds_the_things_not_any_set(kitchen_shop, query,
     result = await kitchen_shop.search.search(kitchen_shop.search.request(query, 5))
     first = result.products[0]
     assert (first.name, first.match) == (wanted, "strong"), [(p.name, p.match) for p in result.products]
+
+
+@pytest.mark.parametrize(
+    ("query", "asked", "other"), [("dog collar", "", "Cat"), ("Halsband für die Katze", "Cat", "")]
+)
+async def test_a_thing_named_for_another_animal_comes_after_those_for_the_one_asked(pets_shop, query, asked, other):
+    search = pets_shop.search
+    names = [p.name for p in (await search.search(search.request(query, 6))).products]
+    collars = [n for n in names if "Collar" in n]
+    assert collars, names
+    if other:  # "dog collar": the cat's collar after every other collar, never strong
+        for_cats = [n for n in collars if other in n]
+        assert all(collars.index(n) > collars.index(m) for n in for_cats for m in collars if m not in for_cats), names
+    else:  # "für die Katze": the cat's collar first of the collars
+        assert asked in collars[0], names

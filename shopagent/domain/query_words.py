@@ -109,7 +109,11 @@ def materials_named(terms: Sequence[str], wanted: Sequence[int], known: Callable
 
 # The same audiences, told apart: a product named for another one than the query's ("Women's Rain
 # Jacket" for "mens rain jacket") is not what was asked.
-AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"})
+# ... and the animals a pet shop's things are for ("dog collar": a "Cat Collar" is for others).
+DOGS = frozenset({"dog", "dogs", "puppy", "puppies", "hund", "hunde", "hundes", "welpe", "welpen", "chien", "chiens",
+                  "chiot", "chiots"})  # fmt: skip
+CATS = frozenset({"cat", "cats", "kitten", "kittens", "katze", "katzen", "chat", "chats", "chaton", "chatons"})
+AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"}, DOGS, CATS)
 
 
 def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:

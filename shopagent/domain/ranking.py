@@ -198,15 +198,17 @@ class Ranked:
 
 def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeModel, limit: int) -> list[Ranked]:
     """The best `limit` products: by grade, then (within one) those not named for what the thing
-    asked for goes with, then available first, then relevance."""
+    asked for goes with, then those not named for others, then available first, then relevance."""
     ranked = []
     for pid in scores:
         if pid in evidence:
             relevance = model.relevance(evidence[pid])
             ranked.append(Ranked(pid, grade(relevance, evidence[pid], model), relevance))
-    # Within a grade, what the thing asked for goes with (a knife for "knife sharpener") comes after the rest.
+    # Within a grade, what the thing asked for goes with (a knife for "knife sharpener"), and what is for
+    # others than those asked for (a "Cat Collar" for "dog collar"), come after the rest.
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
-                               evidence[r.product_id].available == 0, -r.score, r.product_id))  # fmt: skip
+                               evidence[r.product_id].other_audience, evidence[r.product_id].available == 0,
+                               -r.score, r.product_id))  # fmt: skip
     return _keep_named_sold_out(ranked, evidence, limit)
 
 

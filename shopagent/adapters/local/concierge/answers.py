@@ -198,7 +198,7 @@ class Answerer:
                 lines.append(r.each_none.format(subject=subject))
                 continue
             lines.append((r.each if shown else r.each_close).format(subject=subject))
-            for p in shown[:_EACH] or close:
+            for p in shown[: _EACH if len(found) <= _EACH_OF_THREE else 1] or close:
                 listed.append(p)
                 lines.append(self._line(len(listed), p, filters))
         if not listed:
@@ -550,7 +550,8 @@ def _misspelt(data: dict[str, Any]) -> list[str]:
     return [new for old, new in corrections.items() if SequenceMatcher(None, old, new).ratio() >= _TYPO_LIKENESS]
 
 
-_EACH = 2  # the products listed for each thing of a request for several
+_EACH = 2  # the products listed for each thing of a request for several (one each, for four)
+_EACH_OF_THREE = 3
 
 
 def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:

@@ -83,7 +83,7 @@ QUOTED_CHARS = 260
 _UNITS = {
     "litres": r"l|litres?|liters?|litern?", "ml": r"ml|millilit(?:re|er)s?", "kg": r"kg|kilos?|kilograms?",
     "g": r"g|grams?|gramm", "cm": r"cm|centimet(?:re|er)s?|zentimetern?", "mm": r"mm|millimet(?:re|er)s?|millimetern?",
-    "inches": r"inch(?:es)?|in|\"|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
+    "inches": r"inch(?:es)?|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
 }  # fmt: skip
 _UNIT_ASKED = re.compile(
     r"\b(?:in|how many|wie viele?|combien de|en)\s+("
@@ -135,7 +135,7 @@ class FactFinder:
         untold = [r.not_told.split("{name}")[-1], r.not_told_but.split("{name}")[-1].split("{")[0], r.not_told_rest]
         if asked is None or all(any(u in line for u in untold) for line in lines):
             return []  # (each line says already that its data does not tell)
-        unit = next(u for u, pattern in _UNITS.items() if re.fullmatch(pattern, asked.group(1)))
+        unit = _unit_of(asked.group(1))
         # a figure in that unit in the answer, or in a product's sizes, options or specs ("1.5 L")
         data = [str(v) for d in found for v in (*sizes_of(d), *(d.get("specText") or []))]
         data += [str(v) for d in found for values in (d.get("availableOptions") or {}).values() for v in values]
@@ -168,7 +168,15 @@ class FactFinder:
         if (len(found) >= 2 and _asks_what_differs(folded, found)) or ask.HOW_IT_WORKS.search(folded):
             # "what's the difference between them?", "how does the copper stuff work?": what each is
             return [await self._difference(question, d) for d in found]
-        sized = [d for d in found if sizes_of(d)] if ask.SIZES.search(folded) else []
+        unit = _UNIT_ASKED.search(folded)  # "how many litres?" of a kettle sold in 1 L and 1.5 L: its sizes
+        in_unit = rf"\d\s*-?\s*(?:{_UNITS[_unit_of(unit.group(1))]})$" if unit else None
+
+        def sized_so(d: dict[str, Any]) -> bool:
+            own = sizes_of(d)
+            in_units = in_unit is not None and all(re.search(in_unit, s.lower()) for s in own)
+            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units)
+
+        sized = [d for d in found if sized_so(d)]
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
         sizes_asked = bool(ask.SIZES.search(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
@@ -324,6 +332,11 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _unit_of(said: str) -> str:
+    """The unit (a key of `_UNITS`) a word asked in names ("litres", "Liter" -> litres)."""
+    return next(u for u, pattern in _UNITS.items() if re.fullmatch(pattern, said))
 
 
 def _asks_what_differs(folded: str, found: list[dict[str, Any]]) -> bool:

@@ -53,13 +53,13 @@ from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import AUDIENCE, MATERIALS, name_head
+from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
 _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
-_MOST_THINGS = 3  # the things of one request searched, at most
+_MOST_THINGS = 4  # the things of one request searched, at most
 _QUANTITY = frozenset({"couple", "few", "bunch", "lot", "lots", "paar", "bisschen", "quelques", "several"})
 # What makes two things said with "and" one ("knife and fork set", "keyboard and mouse combo").
 _COLLECTIVE = frozenset({"set", "sets", "combo", "kit", "bundle", "pack", "duo", "combi", "ensemble", "coffret", "lot"})
@@ -573,10 +573,10 @@ class Planner:
         before it ("smart trousers and a couple of shirts", "a hat, gloves and a scarf", "eine Mütze
         und einen Schal"); after the first, a thing the catalog does not name too, said with an
         article ("a knife and a cutting board"). What the parts before the first thing say that the
-        catalog's names use ("office"), whom it is for ("mens") and what the last is made of ("in
-        wool") go with each; anything else said after the last thing ("a spatula that won't scratch
-        my pans", "a collar and a lead for my dog"), a colour or size, or more than three things keep
-        the request one search. "Salt and pepper grinder", "knife and fork set", "keyboard and
+        catalog's names use ("office"), whom it is for ("mens", "for my dog") and what the last is
+        made of ("in wool") go with each; anything else said after the last thing ("a spatula that
+        won't scratch my pans", "a charger for my phone"), a colour or size, or more than four
+        things keep the request one search. "Salt and pepper grinder", "knife and fork set", "keyboard and
         mouse combo" are one thing."""
         if len(reading.pieces) < 2 or reading.broad or reading.colors or reading.sizes or self._vocabulary is None:
             return []
@@ -588,7 +588,7 @@ class Planner:
         while pieces and not (pieces[0][0] and vocabulary.names_a_kind(pieces[0][0][-1])):
             context += [w for w in pieces.pop(0)[0] if vocabulary.names_products(w) or w in AUDIENCE]
         if not 2 <= len(pieces) <= _MOST_THINGS:
-            return []  # (more than three: one search, as a list of four would be long)
+            return []  # (more than four: one search)
         first, _, text = pieces[0]
         start = len(first) - 1
         # the words just before it that the catalog's texts use, the farther one in its names too
@@ -618,10 +618,10 @@ class Planner:
             after = found[len(things[-1]) :]
             if n < len(pieces) - 1:
                 context += [w for w in after if w in AUDIENCE]
-            elif not all(w in AUDIENCE or w in MATERIALS for w in after):
-                return []  # said of the last alone, or not clear of which ("a charger for my phone", "for my dog")
+            elif not all(w in AUDIENCE or w in MATERIALS or w in DOGS | CATS for w in after):
+                return []  # said of the last alone, or not clear of which ("a charger for my phone")
             else:
-                context += after  # "in wool", "mens": of each
+                context += after  # "in wool", "mens", "for my dog": of each
         if len(things) != len(pieces[:_MOST_THINGS]) or len({stem(t[-1]) for t in things}) < len(things):
             return []
         if len(things) == 2 and len(first) == 1 and not pieces[1][1] and len(pieces[1][0]) >= 2:

@@ -17,7 +17,7 @@ from shopagent.domain.prices import price_text
 
 def sizes_of(d: dict[str, Any]) -> list[str]:
     """The sizes a product comes in (none for a one-size product), small to large where they are
-    numbers or letter sizes, else in the catalog's order."""
+    numbers, letter sizes or amounts of one unit ("1 L", "1.5 L"), else in the catalog's order."""
     sizes = [s for s in dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", [])) if s]
     sizes = [s for s in sizes if s.upper() != "ONE SIZE"]
     # small to large where they are all numbers or letter sizes ("36, 37, 38, 39"; "S, M, L, XL")
@@ -25,10 +25,15 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
         return sorted(sizes, key=lambda s: float(s.replace(",", ".")))
     if all(s.upper() in _LETTER_SIZES for s in sizes):
         return sorted(sizes, key=lambda s: _LETTER_SIZES.index(s.upper()))
+    measured = [_MEASURED.fullmatch(s.strip()) for s in sizes]  # "1 L", "1.5 L"; "24 CM", "28 CM"
+    if all(measured) and len({m.group(2).casefold() for m in measured if m}) == 1:
+        amounts = [float(m.group(1).replace(",", ".")) for m in measured if m]
+        return [s for _, s in sorted(zip(amounts, sizes, strict=True))]
     return sizes
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_MEASURED = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)")
 _LETTER_SIZES = ["XXXS", "XXS", "XS", "S", "M", "L", "XL", "XXL", "XXXL", "XXXXL"]
 
 
