@@ -176,17 +176,18 @@ class Answerer:
         best matches (at most `_EACH`), else its closest one, labelled so, else that there is none;
         numbered on through all of them, so that "the third one" is the third listed."""
         r = self._say_in
-        filters = plan.get("args", {}).get("filters", {})
+        args = plan.get("args", {})
+        filters = args.get("filters", {})
         lines = [r.found_each.format(filters=self._filters_text(filters, hide_price=bool(plan.get("hide_price"))))]
         listed: list[dict[str, Any]] = []
-        args = plan.get("args", {})
         found = [  # (a search that failed found nothing)
             (subject, response.result.get("structuredContent") or {}, {**plan, "args": {**args, "query": subject}})
             for subject, response in zip(plan["each"], responses, strict=False)
         ]
         # each thing's own matches; a product that fits one thing is never another's closest
+        each = _EACH if len(found) <= _MANY_THINGS else 1
         matches = [self._showable(data, one) for _, data, one in found]
-        fitting = {p.get("productId") for shown in matches for p in shown[:_EACH]}
+        fitting = {p.get("productId") for shown in matches for p in shown[:each]}
         for (subject, data, one), shown in zip(found, matches, strict=True):
             taken = {q.get("productId") for q in listed}  # listed for an earlier thing
             shown = [p for p in shown if p.get("productId") not in taken]
@@ -198,13 +199,13 @@ class Answerer:
                 lines.append(r.each_none.format(subject=subject))
                 continue
             lines.append((r.each if shown else r.each_close).format(subject=subject))
-            for p in shown[: _EACH if len(found) <= _EACH_OF_THREE else 1] or close:
+            for p in shown[:each] or close:
                 listed.append(p)
                 lines.append(self._line(len(listed), p, filters))
         if not listed:
             return say("\n".join([*lines[1:], r.rephrase]), kept=True)
         lines.append(self._footer(listed))
-        return say("\n".join(lines), shown=listed, args=plan.get("args", {}), subject=" / ".join(plan["each"]))
+        return say("\n".join(lines), shown=listed, args=args, subject=" / ".join(plan["each"]))
 
     def _with_said_of(self, reply: ModelReply, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:
         """The answer to a request for something to go with the product talked about ("a bracket
@@ -550,8 +551,8 @@ def _misspelt(data: dict[str, Any]) -> list[str]:
     return [new for old, new in corrections.items() if SequenceMatcher(None, old, new).ratio() >= _TYPO_LIKENESS]
 
 
-_EACH = 2  # the products listed for each thing of a request for several (one each, for four)
-_EACH_OF_THREE = 3
+_EACH = 2  # the products listed for each thing of a request for several …
+_MANY_THINGS = 3  # … and one each for more things than this
 
 
 def _one_of_each_kind(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:

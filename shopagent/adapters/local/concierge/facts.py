@@ -85,6 +85,7 @@ _UNITS = {
     "g": r"g|grams?|gramm", "cm": r"cm|centimet(?:re|er)s?|zentimetern?", "mm": r"mm|millimet(?:re|er)s?|millimetern?",
     "inches": r"inch(?:es)?|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
 }  # fmt: skip
+# (the units' long names only: "in L?" asks for size L, "en S" for size S)
 _UNIT_ASKED = re.compile(
     r"\b(?:in|how many|wie viele?|combien de|en)\s+("
     r"litres?|liters?|litern?|ml|millilit(?:re|er)s?|kg|kilos?|kilograms?|grams?|gramm|cm|centimet(?:re|er)s?|"
@@ -139,7 +140,7 @@ class FactFinder:
         # a figure in that unit in the answer, or in a product's sizes, options or specs ("1.5 L")
         data = [str(v) for d in found for v in (*sizes_of(d), *(d.get("specText") or []))]
         data += [str(v) for d in found for values in (d.get("availableOptions") or {}).values() for v in values]
-        if re.search(rf"\d\s*-?\s*(?:{_UNITS[unit]})(?![^\W\d_])", " ".join([*lines, *data]).lower()):
+        if re.search(_figure_in(unit) + r"(?![^\W\d_])", " ".join([*lines, *data]).lower()):
             return []
         return [r.unit_not_told.format(unit=asked.group(1))]
 
@@ -169,7 +170,7 @@ class FactFinder:
             # "what's the difference between them?", "how does the copper stuff work?": what each is
             return [await self._difference(question, d) for d in found]
         unit = _UNIT_ASKED.search(folded)  # "how many litres?" of a kettle sold in 1 L and 1.5 L: its sizes
-        in_unit = rf"\d\s*-?\s*(?:{_UNITS[_unit_of(unit.group(1))]})$" if unit else None
+        in_unit = _figure_in(_unit_of(unit.group(1))) + "$" if unit else None
 
         def sized_so(d: dict[str, Any]) -> bool:
             own = sizes_of(d)
@@ -332,6 +333,11 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _figure_in(unit: str) -> str:
+    """A regex of a figure in a unit of `_UNITS` ("1.5 l", "27-inch", "5 litres")."""
+    return rf"\d\s*-?\s*(?:{_UNITS[unit]})"
 
 
 def _unit_of(said: str) -> str:
