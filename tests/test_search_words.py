@@ -536,11 +536,14 @@ async def test_a_set_of_things_finds_the_things_not_any_set(kitchen_shop, query,
 )
 async def test_a_thing_named_for_another_animal_comes_after_those_for_the_one_asked(pets_shop, query, asked, other):
     search = pets_shop.search
-    names = [p.name for p in (await search.search(search.request(query, 6))).products]
+    found = (await search.search(search.request(query, 6))).products
+    names = [p.name for p in found]
     collars = [n for n in names if "Collar" in n]
     assert collars, names
-    if other:  # "dog collar": the cat's collar after every other collar, never strong
+    if other:  # "dog collar": the cat's collar after every other collar, never strong; a plain collar strong
         for_cats = [n for n in collars if other in n]
         assert all(collars.index(n) > collars.index(m) for n in for_cats for m in collars if m not in for_cats), names
+        assert found[0].match == "strong" and "Collar" in found[0].name and other not in found[0].name, found[0]
+        assert all(p.match != "strong" for p in found if other in p.name), found
     else:  # "für die Katze": the cat's collar first of the collars
         assert asked in collars[0], names

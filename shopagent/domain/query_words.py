@@ -205,9 +205,10 @@ def kind_head(
 def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     """Each descriptive word's position -> the descriptive word just before it, where that word
     may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
-    sandals", nor "mens" in "mens jacket")."""
+    sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for)."""
     kept = set(wanted)
-    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in PRAISE | AUDIENCE | NO_KIND}
+    for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND
+    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in for_whom}
 
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
