@@ -193,6 +193,30 @@ async def test_a_question_calling_a_product_by_what_it_is_is_asked_of_that_produ
     assert outcome["grounded"], outcome
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["the chicken ones, any grain in them", "the chicken ones, are they grain free?"],
+)
+async def test_the_x_ones_of_a_kind_shown_is_that_kind_called_so_and_asked(pets_shop, said):
+    """ "the chicken ones" after training treats are chicken treats of the shop, found and asked of
+    (not dog food with chicken); "any grain in them" asks of them rather than for more."""
+    from shopagent.adapters.mcp.gateway import open_in_process
+    from shopagent.application.agent import AssistantAgent
+    from shopagent.wiring.assistant import vocabulary_source
+    from shopagent.wiring.providers import build_concierge
+    from tests.conversation_set import Catalog, ask_about_shown
+
+    catalog = Catalog(await pets_shop.catalog.list_products(limit=1000, after_id=0))
+    meant = "meadowbite-freeze-dried-chicken-hearts-cats"
+    item = {"id": "x", "category": "Treats & chews", "shown": ["meadowbite-salmon-training-treats"], "say": said,
+            "refers": [meant], "facts": {}}  # fmt: skip
+    concierge = build_concierge(pets_shop.settings, vocabulary_source(pets_shop), pets_shop.embedder)
+    async with open_in_process(pets_shop.mcp_server) as tools:
+        outcome = await ask_about_shown(item, AssistantAgent(concierge, tools, "system"), tools, catalog, [])
+    assert outcome["answer"].startswith(catalog.by_slug[meant].name), outcome
+    assert outcome["grounded"], outcome
+
+
 GUINEA_PIGS = [
     {"productId": 1, "name": "Guinea Pig Nuggets, 2 kg", "category": "Small animal food"},
     {"productId": 2, "name": "Hamster Home, 80 cm", "category": "Small animal cages"},

@@ -362,7 +362,8 @@ class Planner:
         called = [] if refs or by_called or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
-            return find_called(called, shown, text, synonyms, otherwise if isinstance(otherwise, list) else [])
+            otherwise = otherwise if isinstance(otherwise, list) else []
+            return find_called(called, shown, text, synonyms, otherwise, await self._names_no_kind(called))
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
