@@ -490,6 +490,33 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
     assert pots.terms("large plant pot").rewritten == ("large", "plant", "pot")
 
 
+def test_a_foreign_word_of_several_meanings_means_the_one_the_shop_sells():
+    """German "Geschirr" is tableware and a dog's harness, "Schlauch" a garden hose and an inner
+    tube, "Kette" a chain and a necklace, "Birne" a pear and a bulb, French "collier" a collar and
+    a necklace: each is the meaning the shop's names use, else the usual one."""
+    synonyms = Synonyms(builtin_synonyms("en"))
+    pets = {"harness": 3, "collar": 2, "lead": 4, "dog": 9}
+    garden = {"hose": 3, "reel": 1, "bulb": 6, "pear": 1, "tree": 2}
+    jewellery = {"necklace": 4, "ring": 3, "silver": 5}
+    kitchen = {"plate": 4, "bowl": 3, "mug": 2}
+
+    def corrected(titles: dict[str, int], query: str) -> dict[str, str]:
+        return Vocabulary(dict(titles), titles, frozenset(), synonyms).terms(query).corrections
+
+    assert corrected(pets, "Geschirr für den Hund") == {"geschirr": "harness", "hund": "dog"}
+    assert corrected(kitchen, "Geschirr für 6 Personen")["geschirr"] == "tableware"
+    assert corrected(garden, "Schlauch 25 m") == {"schlauch": "hose"}
+    assert corrected(pets, "Schlauch 28 Zoll")["schlauch"] == "hose"  # neither sold: the usual meaning
+    assert corrected(garden, "Birne Conference")["birne"] == "pear"  # a pear tree beside flower bulbs
+    assert corrected({"bulb": 3, "smart": 4}, "Birne E27")["birne"] == "bulb"
+    assert corrected(jewellery, "Kette aus Silber")["kette"] == "necklace"
+    assert corrected(jewellery, "un joli collier")["collier"] == "necklace"
+    assert corrected(pets, "un collier pour mon chien")["collier"] == "collar"
+    # a shop's own list over the built-in one keeps the built-in word's meanings
+    own = synonyms | Synonyms({"gumboots": "wellington"})
+    assert Vocabulary(dict(pets), pets, frozenset(), own).terms("Geschirr").corrections == {"geschirr": "harness"}
+
+
 def test_german_and_french_pruning_words_are_the_shops_secateurs_and_roses():
     """A garden shop with "Bypass Secateurs", a "Folding Pruning Saw", "Hedge Shears" and "Rose
     Pruning Gauntlets": "Rosenschere" (German: pruning shears) is its "secateurs", not "pruning

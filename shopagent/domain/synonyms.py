@@ -9,8 +9,9 @@ A shop's own `[search.synonyms]` goes over this list, and a word the catalog's o
 `Vocabulary`), so a shop that sells "trainers" keeps that word.
 
 Keys and values are plain words (folded when the list is built: case and accents do not
-matter); a value may be several words ("running shoes"). Catalogs in other languages start
-with no built-in list.
+matter); a value may be several words ("running shoes"), and a word of several meanings lists
+them, most usual first ("geschirr": "tableware|harness": the first the catalog's names use).
+Catalogs in other languages start with no built-in list.
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ _GERMAN = {
     "bluse": "blouse", "kleid": "dress", "kleider": "dress", "hosen": "trousers", "socken": "socks",
     "strümpfe": "socks",
     "mütze": "beanie", "muetze": "beanie", "schal": "scarf", "handschuhe": "gloves", "gürtel": "belt",
-    "guertel": "belt", "tasche": "bag", "rucksack": "backpack", "sonnenbrille": "sunglasses",
+    "guertel": "belt", "tasche": "bag|case", "rucksack": "backpack", "sonnenbrille": "sunglasses",
     "wolle": "wool", "leder": "leather", "baumwolle": "cotton", "leinen": "linen",
     "damen": "women", "herren": "men", "kinder": "kids", "warme": "warm", "wasserdicht": "waterproof",
     # Schuhe
@@ -188,7 +189,7 @@ _GERMAN = {
     "tasse": "mug", "becher": "mug", "teller": "plate", "glas": "glass", "gläser": "glass",
     "kaffeemaschine": "coffee machine", "espressokocher": "moka pot", "wasserkocher": "kettle",
     "backform": "baking tin",
-    "besteck": "flatware", "geschirr": "tableware", "kanne": "pot", "teekanne": "teapot",
+    "besteck": "flatware", "geschirr": "tableware|harness", "kanne": "pot", "teekanne": "teapot",
     # Elektronik
     "kopfhörer": "headphones", "kopfhoerer": "headphones", "ohrhörer": "earbuds", "lautsprecher": "speaker",
     "ladegerät": "charger", "ladegeraet": "charger", "netzteil": "charger", "ladekabel": "charging cable",
@@ -216,7 +217,7 @@ _GERMAN = {
     "thermounterwäsche": "thermal base layer", "wanderhose": "hiking trousers",
     "trinkblase": "hydration reservoir", "campingkocher": "camping stove", "luftmatratze": "air mattress",
     "campingstuhl": "camping chair", "kompass": "compass", "fahrradlicht": "bike light", "klingel": "bell",
-    "pumpe": "pump", "schlauch": "inner tube", "reifen": "tyre", "sattel": "saddle", "gepäckträger": "rack",
+    "pumpe": "pump", "schlauch": "hose|inner tube", "reifen": "tyre", "sattel": "saddle", "gepäckträger": "rack",
     "fahrradtasche": "pannier", "korb": "basket", "kindersitz": "child seat", "leicht": "lightweight",
     "schwer": "heavy", "klein": "small", "gross": "large", "groß": "large", "kinderfahrrad": "kids bike",
     # Tierbedarf
@@ -294,7 +295,7 @@ _FRENCH = {
     # animalerie
     "chien": "dog", "chiens": "dog", "chiot": "puppy", "chaton": "kitten", "lapin": "rabbit",
     "cochon d inde": "guinea pig", "oiseau": "bird", "oiseaux": "bird", "croquettes": "dry food",
-    "pâtée": "wet food", "patee": "wet food", "friandises": "treats", "laisse": "lead", "collier": "collar",
+    "pâtée": "wet food", "patee": "wet food", "friandises": "treats", "laisse": "lead", "collier": "collar|necklace",
     "harnais": "harness", "coussin": "cushion", "gamelle": "bowl", "jouet": "toy", "jouets": "toy",
     "litière": "cat litter", "litiere": "cat litter", "bac à litière": "litter tray", "arbre à chat": "cat tree",
     "griffoir": "scratching post", "brosse": "brush", "peigne": "comb", "caisse de transport": "transport box",

@@ -303,7 +303,14 @@ class Synonyms:
     """
 
     def __init__(self, pairs: Mapping[str, str]) -> None:
-        self._pairs = {" ".join(words(k)): " ".join(words(v)) for k, v in pairs.items() if words(k) and words(v)}
+        # a word of several meanings lists them, most usual first: "geschirr" -> "tableware|harness"
+        self._meanings = {
+            " ".join(words(k)): tuple(m for v in str(value).split("|") if (m := " ".join(words(v))))
+            for k, value in pairs.items()
+            if words(k)
+        }
+        self._meanings = {k: v for k, v in self._meanings.items() if v}
+        self._pairs = {k: v[0] for k, v in self._meanings.items()}  # the usual meaning joins the groups
         self._groups = _groups(self._pairs)
         self._single = sorted(k for k in self._pairs if " " not in k)
         self._longest = max((k.count(" ") + 1 for k in self._groups), default=0)
@@ -315,7 +322,8 @@ class Synonyms:
         """These synonyms with `other`'s over them (the shop's own list over the built-in one)."""
         if not other._pairs:
             return self
-        return Synonyms({**self._pairs, **other._pairs})
+        joined = {k: "|".join(v) for k, v in self._meanings.items()}
+        return Synonyms({**joined, **{k: "|".join(v) for k, v in other._meanings.items()}})
 
     def get(self, phrase: str) -> str | None:
         return self._pairs.get(phrase)
@@ -388,6 +396,11 @@ class Synonyms:
         def use(candidate: str) -> int:
             return min(names(w) for w in candidate.split())
 
+        # a word of several meanings means the first of them the catalog's names use ("Geschirr" is a
+        # harness in a shop selling harnesses, tableware in one selling plates)
+        meanings = self._meanings.get(phrase, ())
+        if len(meanings) > 1 and (used := next((m for m in meanings if use(m)), None)):
+            return used
         replacement = self._pairs.get(phrase)
         if replacement is not None and " " in replacement and not named(replacement):
             onward = self._pairs.get(replacement)
