@@ -399,8 +399,8 @@ class Synonyms:
         # a word of several meanings means the first of them the catalog's names use ("Geschirr" is a
         # harness in a shop selling harnesses, tableware in one selling plates)
         meanings = self._meanings.get(phrase, ())
-        if len(meanings) > 1 and (used := next((m for m in meanings if use(m)), None)):
-            return used
+        if len(meanings) > 1 and (sold := next((m for m in meanings if use(m)), None)):
+            return sold
         replacement = self._pairs.get(phrase)
         if replacement is not None and " " in replacement and not named(replacement):
             onward = self._pairs.get(replacement)
