@@ -492,8 +492,9 @@ def test_garden_and_one_word_shop_names_reach_the_catalogs_words():
 
 def test_a_foreign_word_of_several_meanings_means_the_one_the_shop_sells():
     """German "Geschirr" is tableware and a dog's harness, "Schlauch" a garden hose and an inner
-    tube, "Kette" a chain and a necklace, "Birne" a pear and a bulb, French "collier" a collar and
-    a necklace: each is the meaning the shop's names use, else the usual one."""
+    tube, "Kette" a chain and a necklace, "Birne" a pear and a bulb, "Schirm" an umbrella and a
+    parasol, French "collier" a collar and a necklace, "housse" a case and a cover, "lampe" a lamp
+    and a light: each is the meaning the shop's names use, else the usual one."""
     synonyms = Synonyms(builtin_synonyms("en"))
     pets = {"harness": 3, "collar": 2, "lead": 4, "dog": 9}
     garden = {"hose": 3, "reel": 1, "bulb": 6, "pear": 1, "tree": 2}
@@ -512,6 +513,12 @@ def test_a_foreign_word_of_several_meanings_means_the_one_the_shop_sells():
     assert corrected(jewellery, "Kette aus Silber")["kette"] == "necklace"
     assert corrected(jewellery, "un joli collier")["collier"] == "necklace"
     assert corrected(pets, "un collier pour mon chien")["collier"] == "collar"
+    patio = {"parasol": 2, "solar": 3, "light": 4, "cover": 2, "table": 3}
+    assert corrected(patio, "Schirm mit Ständer")["schirm"] == "parasol"
+    assert corrected(jewellery, "Schirm")["schirm"] == "umbrella"
+    assert corrected(patio, "une lampe pour la terrasse")["lampe"] == "light"
+    assert corrected(patio, "housse pour table")["housse"] == "cover"
+    assert corrected({"phone": 4, "case": 3}, "housse pour téléphone")["housse"] == "case"
     # a shop's own list over the built-in one keeps the built-in word's meanings
     own = synonyms | Synonyms({"gumboots": "wellington"})
     assert Vocabulary(dict(pets), pets, frozenset(), own).terms("Geschirr").corrections == {"geschirr": "harness"}
