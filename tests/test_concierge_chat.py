@@ -1266,3 +1266,15 @@ async def test_which_sizes_it_comes_in_is_its_sizes_and_what_its_text_says_of_th
     ordered = await boots.say("what sizes does the first come in?")
     found = [int(n) for n in re.findall(r"\b\d{2}\b", ordered.answer.split("comes in")[1].split(".")[0])]
     assert found and found == sorted(found), ordered.answer
+
+
+async def test_a_thing_named_in_a_clause_about_the_thing_asked_for_is_not_what_is_asked_for(pets, kitchen):
+    """ "a brush for a long-haired dog that gets mats" asks for a brush (the "Sniffle Mat" is not
+    one), "a spatula that won't scratch my pans" for a spatula, not a pan."""
+    brush = await pets().say("brush for a long haired dog that gets mats")
+    assert brush.listed and brush.listed[0].endswith("Slicker Brush"), brush.answer
+    spatula = await kitchen().say("a spatula that wont scratch my pans")
+    assert spatula.listed and "Spatula" in spatula.listed[0], spatula.answer
+    # a clause naming no other thing leaves the request as it was ("something that squeaks but is tough")
+    toy = await pets().say("a dog toy that squeaks")
+    assert toy.listed and "Squeaky" in " ".join(toy.listed), toy.answer

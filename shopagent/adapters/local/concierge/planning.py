@@ -565,7 +565,20 @@ class Planner:
         make a phrase of the synonyms ("cafetière à piston": the search knows it, not "cafetière piston")."""
         known = set(reading.words)
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
-        return said_for(reading.said, reading.query) if reading.said_whole and split else reading.query
+        if reading.said_whole and (split or await self._kind_in_a_clause(reading.said)):
+            return said_for(reading.said, reading.query)
+        return reading.query
+
+    async def _kind_in_a_clause(self, said: str) -> bool:
+        """Whether a request names a kind of thing of the catalog's, then another in a clause about
+        it ("a brush for a long-haired dog that gets mats", "a spatula that won't scratch my pans"):
+        the search, told the clause, takes the first for the thing asked for (not the "Sniffle Mat")."""
+        clause = _CLAUSE.search(fold(said))
+        if clause is None or self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        before, after = words(said[: clause.start()]), words(said[clause.end() :])
+        return any(map(vocabulary.names_a_kind, before)) and any(map(vocabulary.names_a_kind, after))
 
     async def _several_things(self, reading: Reading) -> list[tuple[list[str], list[str]]]:
         """The things of a request for several, each as the words to search for it and its own words;
@@ -748,6 +761,9 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
         return history.detailed[0]
     shown = history.shown.products if history.shown else []
     return int(shown[0]["productId"]) if len(shown) == 1 else None
+
+
+_CLAUSE = re.compile(r"\b(?:that|which|who)\b")
 
 
 def _side_by_side(first: str, second: str, text: str) -> bool:
