@@ -234,6 +234,38 @@ def test_a_colour_word_of_another_language_counts_in_that_language(text, colours
     assert CLOTHING.read(text).colors == colours
 
 
+LIGHT = ["white", "pink", "beige", "yellow"]  # the clothing shop's colours of each shade, in its order
+DARK = ["black", "navy", "burgundy", "brown"]
+BRIGHT = ["red", "pink", "green", "yellow", "orange", "purple"]
+
+
+@pytest.mark.parametrize(
+    ("text", "colours"),
+    [
+        ("rain jacket in a light colour", LIGHT),
+        ("something in a lighter colour?", LIGHT),
+        ("ich brauch eine regenjacke, gern was helles", LIGHT),
+        ("une veste de couleur claire", LIGHT),
+        ("pastel colours please", LIGHT),
+        ("jeans, something darker", DARK),
+        ("a coat in a dark colour", DARK),
+        ("eine dunkle Jacke", DARK),
+        ("un manteau plus foncé", DARK),
+        ("bright colours for a festival", BRIGHT),
+        ("eine bunte Mütze", BRIGHT),
+        # a colour said wins; "light" and "bright" alone say no shade ("a light jacket" is light to carry)
+        ("a light blue shirt", ["blue"]),
+        ("a light jacket for summer", []),
+        ("lighter ones?", []),
+        ("a bright torch", []),
+        ("dark chocolate", []),
+        ("hellblau", ["blue"]),
+    ],
+)
+def test_a_shade_asked_is_the_shops_colours_of_that_shade(text, colours):
+    assert CLOTHING.read(text).colors == colours
+
+
 def test_a_language_alias_to_an_unknown_colour_is_a_config_error():
     catalog = CatalogSettings(language_aliases={"de": LanguageAliases(colors={"türkis": "turquoise"})})
     with pytest.raises(ConfigError, match=r"catalog.language_aliases.de.colors: 'türkis' points to 'turquoise'"):

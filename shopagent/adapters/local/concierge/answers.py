@@ -500,11 +500,17 @@ class Answerer:
         r = self._say_in
         words = []
         if filters.get("sizes"):
-            words.append(r.in_size.format(sizes=f" {r.alternative} ".join(filters["sizes"])))
+            words.append(r.in_size.format(sizes=self._either(filters["sizes"])))
         if filters.get("colors"):
-            words.append(r.in_colour.format(colours=f" {r.alternative} ".join(map(self._colour, filters["colors"]))))
+            words.append(r.in_colour.format(colours=self._either(list(map(self._colour, filters["colors"])))))
         text = ", ".join(words)
         return lead + text if text else ""
+
+    def _either(self, items: list[str]) -> str:
+        """ "white, pink or beige"."""
+        if len(items) < 3:
+            return f" {self._say_in.alternative} ".join(items)
+        return f"{', '.join(items[:-1])} {self._say_in.alternative} {items[-1]}"
 
     def _variation_lead(self, filters: Mapping[str, Any]) -> str:
         return self._variation_text(dict(filters), lead=" ")

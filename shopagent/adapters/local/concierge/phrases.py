@@ -9,6 +9,7 @@ shop sells: what counts as a product comes from the catalog itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 
 # -- prices ---------------------------------------------------------------------------------
@@ -87,6 +88,52 @@ MIN_PRICE = re.compile(
 )
 
 # -- stock, sizes -----------------------------------------------------------------------
+
+# A shade asked for rather than a colour ("in a lighter colour", "gern was Helles", "une couleur
+# claire", "something dark", "bright colours"): the shop's colours of that shade. "light", "pale"
+# and "bright" only beside a word for colour ("a light jacket" is light to carry, "a bright torch"
+# gives much light); German "hell" only inflected ("helles", "eine helle Jacke").
+COLOUR_SHADE = re.compile(
+    r"\b(?:(?P<light>light(?:er)?|pale(?:r)?|pastel|soft|neutral)|(?P<dark>dark(?:er)?|deep(?:er)?)|"
+    r"(?P<bright>bright(?:er)?|vivid|bold|loud))[\s-]+(?:colou?r(?:s|ed)?|shades?|tones?)\b"
+    r"|\b(?P<dark_one>dark(?:er)?)\s+(?:ones?|something)\b|\bsomething\s+(?P<dark_thing>dark(?:er)?)\b"
+    r"|\b(?P<pastel>pastels?|pastell(?:farben|t(?:o|oe)ne)?)\b|\b(?P<colourful>colou?rful)\b"
+    r"|\b(?P<hell>helle[snmr]?|hellere[snmr]?|heller)\b|\b(?P<dunkel>dunkel|dunkle[snmr]?|dunklere[snmr]?|dunkler)\b"
+    r"|\b(?P<bunt>bunte?[snmr]?|knallige?[snmr]?)\b"
+    r"|\b(?:couleurs?\s+)?(?P<clair>(?:plus\s+)?claire?s?)\b|\b(?P<fonce>(?:plus\s+)?foncee?s?|sombres?)\b"
+    r"|\b(?P<vif>couleurs?\s+vives?|colorees?|colores?)\b"
+)
+# Colours of each shade, as shops name them (a colour named with "light"/"pale" or "dark"/"deep" is
+# of that shade whatever its name); a shop whose colours are none of these gets no shade.
+COLOUR_SHADES = {
+    "light": frozenset({
+        "white", "off white", "off-white", "cream", "ivory", "ecru", "beige", "sand", "stone", "natural", "oatmeal",
+        "nude", "yellow", "lemon", "pink", "blush", "rose", "light blue", "sky blue", "baby blue", "light grey",
+        "light gray", "mint", "lilac", "lavender", "peach", "apricot", "champagne", "pastel", "silver", "transparent",
+        "clear",
+    }),
+    "dark": frozenset({
+        "black", "navy", "charcoal", "anthracite", "dark grey", "dark gray", "graphite", "space grey", "dark green",
+        "forest green", "bottle green", "burgundy", "bordeaux", "wine", "maroon", "brown", "dark brown", "chocolate",
+        "espresso", "midnight", "midnight blue", "indigo", "plum", "aubergine", "oxblood",
+    }),
+    "bright": frozenset({
+        "red", "yellow", "orange", "pink", "fuchsia", "magenta", "lime", "turquoise", "coral", "cobalt",
+        "royal blue", "hot pink", "neon", "green", "purple",
+    }),
+}  # fmt: skip
+SHADE_OF_MATCH = {
+    "light": "light", "pastel": "light", "hell": "light", "clair": "light",
+    "dark": "dark", "dark_one": "dark", "dark_thing": "dark", "dunkel": "dark", "fonce": "dark",
+    "bright": "bright", "colourful": "bright", "bunt": "bright", "vif": "bright",
+}  # fmt: skip
+
+
+def colours_of_shade(shade: str, colours: Iterable[str]) -> list[str]:
+    """The shop's colours of a shade ("light": white, beige, yellow, pink, … of those it has)."""
+    marks = {"light": ("light", "pale", "pastel"), "dark": ("dark", "deep")}.get(shade, ())
+    return [c for c in colours if c in COLOUR_SHADES[shade] or c.split()[0] in marks]
+
 
 IN_STOCK = re.compile(
     r"\b(?:in[ -]stock|(?:available|in stock) (?:now|right now|today)|available|ready to ship|on hand|"

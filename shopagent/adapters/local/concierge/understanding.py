@@ -282,6 +282,10 @@ class Lexicon:
             before, after = whole[: match.start()], whole[match.end() :]
             if _COLOUR_POINTER_BEFORE.search(before) and _COLOUR_POINTER_AFTER.match(after):
                 reading.colour_ref = colour
+        # A shade rather than a colour ("in a lighter colour", "was Helles"): the shop's colours of it
+        for match in text.take(ph.COLOUR_SHADE):
+            if not reading.colors and match.lastgroup:
+                reading.colors += ph.colours_of_shade(ph.SHADE_OF_MATCH[match.lastgroup], self.rules.colors)
         # Follow-up cues and references.
         reading.compare = bool(text.take(ph.COMPARE))
         reading.details = bool(text.take(ph.DETAILS))
