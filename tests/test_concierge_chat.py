@@ -1278,3 +1278,14 @@ async def test_a_thing_named_in_a_clause_about_the_thing_asked_for_is_not_what_i
     # a clause naming no other thing leaves the request as it was ("something that squeaks but is tough")
     toy = await pets().say("a dog toy that squeaks")
     assert toy.listed and "Squeaky" in " ".join(toy.listed), toy.answer
+
+
+@pytest.mark.parametrize("follow_up", ["any leads in these colours", "any puppy food in that brand"])
+async def test_any_thing_in_these_colours_asks_for_more_not_of_those_shown(pets, follow_up):
+    """ "any grain in them" asks of the products shown; "any leads in these colours" and "any puppy
+    food in that brand" ask the shop for more."""
+    shopper = pets()
+    await shopper.say("dog harness")
+    leads = await shopper.say(follow_up)
+    assert [c["name"] for c in leads.calls][:1] == [SEARCH], leads.answer
+    assert leads.listed, leads.answer

@@ -271,6 +271,10 @@ def test_synonyms_in_settings_are_checked():
     assert SearchSettings(synonyms={"gumboots": "wellington"}).synonyms == {"gumboots": "wellington"}
     with pytest.raises(ValueError, match="letters or digits"):
         SearchSettings(synonyms={"--": "wellington"})
+    # a word of several meanings: each has letters
+    assert SearchSettings(synonyms={"geschirr": "harness|tableware"}).synonyms == {"geschirr": "harness|tableware"}
+    with pytest.raises(ValueError, match="each meaning"):
+        SearchSettings(synonyms={"geschirr": "harness|@@"})
 
 
 CYCLING = [
@@ -496,20 +500,36 @@ def test_a_foreign_word_of_several_meanings_means_the_one_the_shop_sells():
     parasol, French "collier" a collar and a necklace, "housse" a case and a cover, "lampe" a lamp
     and a light: each is the meaning the shop's names use, else the usual one."""
     synonyms = Synonyms(builtin_synonyms("en"))
-    pets = {"harness": 3, "collar": 2, "lead": 4, "dog": 9}
+    # a shop's name words, with the kinds of thing its names and categories name ("Pear Tree" is a tree)
+    pets = {"harness": 3, "collar": 2, "lead": 4, "dog": 9, "light": 1, "food": 6}
+    pets_kinds = frozenset({"harness", "collar", "lead", "food"})
     garden = {"hose": 3, "reel": 1, "bulb": 6, "pear": 1, "tree": 2}
     jewellery = {"necklace": 4, "ring": 3, "silver": 5}
     kitchen = {"plate": 4, "bowl": 3, "mug": 2}
+    kinds = {
+        id(pets): pets_kinds,
+        id(garden): frozenset({"hose", "reel", "bulb", "tree"}),
+        id(jewellery): frozenset({"necklace", "ring"}),
+        id(kitchen): frozenset({"plate", "bowl", "mug"}),
+    }
 
     def corrected(titles: dict[str, int], query: str) -> dict[str, str]:
-        return Vocabulary(dict(titles), titles, frozenset(), synonyms).terms(query).corrections
+        shop = Vocabulary(dict(titles), titles, frozenset(), synonyms, kinds=kinds.get(id(titles), frozenset(titles)))
+        return shop.terms(query).corrections
 
     assert corrected(pets, "Geschirr für den Hund") == {"geschirr": "harness", "hund": "dog"}
     assert corrected(kitchen, "Geschirr für 6 Personen")["geschirr"] == "tableware"
     assert corrected(garden, "Schlauch 25 m") == {"schlauch": "hose"}
     assert corrected(pets, "Schlauch 28 Zoll")["schlauch"] == "hose"  # neither sold: the usual meaning
-    assert corrected(garden, "Birne Conference")["birne"] == "pear"  # a pear tree beside flower bulbs
+    assert corrected({"pear": 1, "apple": 2, "tree": 3}, "Birne Conference")["birne"] == "pear"  # a "Pear Tree"
     assert corrected({"bulb": 3, "smart": 4}, "Birne E27")["birne"] == "bulb"
+    assert corrected({"lightbulb": 3, "smart": 4}, "Birne E27")["birne"] == "lightbulb"  # a word of its group
+    # a meaning the names use only to say something of another thing is not what is asked for: a
+    # "Senior & Light Dog Food" is no lamp
+    assert corrected(pets, "eine Lampe")["lampe"] == "lamp"
+    knitwear = {"collar": 1, "cardigan": 2, "necklace": 3}  # a "Shawl-Collar Cardigan" beside necklaces
+    kinds[id(knitwear)] = frozenset({"cardigan", "necklace"})
+    assert corrected(knitwear, "un joli collier")["collier"] == "necklace"
     assert corrected(jewellery, "Kette aus Silber")["kette"] == "necklace"
     assert corrected(jewellery, "un joli collier")["collier"] == "necklace"
     assert corrected(pets, "un collier pour mon chien")["collier"] == "collar"
@@ -521,7 +541,8 @@ def test_a_foreign_word_of_several_meanings_means_the_one_the_shop_sells():
     assert corrected({"phone": 4, "case": 3}, "housse pour téléphone")["housse"] == "case"
     # a shop's own list over the built-in one keeps the built-in word's meanings
     own = synonyms | Synonyms({"gumboots": "wellington"})
-    assert Vocabulary(dict(pets), pets, frozenset(), own).terms("Geschirr").corrections == {"geschirr": "harness"}
+    shop = Vocabulary(dict(pets), pets, frozenset(), own, kinds=pets_kinds)
+    assert shop.terms("Geschirr").corrections == {"geschirr": "harness"}
 
 
 def test_german_and_french_pruning_words_are_the_shops_secateurs_and_roses():

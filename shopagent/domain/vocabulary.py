@@ -102,7 +102,7 @@ class Vocabulary:
         if len(word) < 6 or not (words_listed := self._synonyms.single_words()):
             return None
         found = process.extractOne(word, words_listed, scorer=OSA.distance, score_cutoff=min(allowed, 1))
-        return self._synonyms.meaning(found[0], self._names) if found else None
+        return self._synonyms.meaning(found[0], self._names, self._a_kind) if found else None
 
     def _plural_of_target(self, word: str) -> bool:
         return _plural_of(word, self._targets)
@@ -140,7 +140,7 @@ class Vocabulary:
             corrections[query[n]] = typo_fixes[query[n]] = word
             query[n] = word
         for phrase, replacement in self._synonyms.rewrite(query, self._in_titles, self._names, self.uses,
-                                                          self._phrases.__contains__):  # fmt: skip
+                                                          self._phrases.__contains__, self._a_kind):  # fmt: skip
             if replacement is not None:
                 corrections[phrase] = replacement
                 new = replacement.split()
@@ -218,7 +218,11 @@ class Vocabulary:
         synonym; None for a part neither knows."""
         if self._names(part):
             return part
-        return self._synonyms.meaning(part, self._names)
+        return self._synonyms.meaning(part, self._names, self._a_kind)
+
+    def _a_kind(self, word: str) -> bool:
+        """Whether the catalog's names or categories name a kind of thing with the word as written."""
+        return bool(_forms(word) & self.kinds)
 
     def rarest(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
         """The query's rarest words whose products add up to at most `products` (at least the
@@ -335,6 +339,7 @@ class Synonyms:
         names: Callable[[str], int] = lambda _: 0,
         anywhere: Callable[[str], bool] = lambda _: False,
         named: Callable[[str], bool] = lambda _: False,
+        kind: Callable[[str], bool] = lambda _: False,
     ) -> Iterator[tuple[str, str | None]]:
         """`catalog_uses`: whether the catalog's names use a word; `names`: by how many products;
         `anywhere`: whether any product's text uses it; `named`: whether a name or category has a
@@ -350,7 +355,7 @@ class Synonyms:
                 listed = phrase if phrase in self._groups else _singular(phrase, self._groups)
                 if listed is None or (listed != phrase and _names_phrase(listed.split(), catalog_uses, named)):
                     continue  # ("beanies" in a shop selling a "Beanie": the shop's own word, in the plural)
-                replacement = self._choose(listed, names, named)
+                replacement = self._choose(listed, names, named, kind)
                 if replacement is not None and all(anywhere(w) for w in query[at : at + size]):
                     replacement = replacement if all(names(w) for w in replacement.split()) else None
                 if replacement is not None and replacement != phrase:
@@ -373,17 +378,23 @@ class Synonyms:
         """The listed shoppers' words of one word each (what a misspelling may be of)."""
         return self._single
 
-    def meaning(self, phrase: str, names: Callable[[str], int]) -> str | None:
+    def meaning(
+        self, phrase: str, names: Callable[[str], int], kind: Callable[[str], bool] = lambda _: False
+    ) -> str | None:
         """A listed word in the catalog's words: itself if the catalog's names use it, else its
         replacement; None for a word the list does not hold."""
         if phrase not in self._groups:
             return None
         if all(names(w) for w in phrase.split()):
             return phrase
-        return self._choose(phrase, names) or phrase
+        return self._choose(phrase, names, kind=kind) or phrase
 
     def _choose(
-        self, phrase: str, names: Callable[[str], int], named: Callable[[str], bool] = lambda _: False
+        self,
+        phrase: str,
+        names: Callable[[str], int],
+        named: Callable[[str], bool] = lambda _: False,
+        kind: Callable[[str], bool] = lambda _: False,
     ) -> str | None:
         """The pair's replacement if the catalog uses it, else the group's most used word,
         else the pair's replacement (None for a catalog word no product uses: left alone).
@@ -396,11 +407,14 @@ class Synonyms:
         def use(candidate: str) -> int:
             return min(names(w) for w in candidate.split())
 
-        # a word of several meanings means the first of them the catalog's names use ("Geschirr" is a
-        # harness in a shop selling harnesses, tableware in one selling plates)
+        # a word of several meanings means the first of them the catalog names a kind of thing with, as
+        # it is or by a word of its group ("Geschirr" is a harness in a shop selling harnesses; "Lampe"
+        # is no "Light" of a "Senior & Light Dog Food"); else its usual meaning, as any other word
         meanings = self._meanings.get(phrase, ())
-        if len(meanings) > 1 and (sold := next((m for m in meanings if use(m)), None)):
-            return sold
+        for meaning in meanings if len(meanings) > 1 else ():
+            said = meaning if use(meaning) else self._most_used(meaning, use)
+            if said is not None and kind(said.split()[-1]):
+                return said
         replacement = self._pairs.get(phrase)
         if replacement is not None and " " in replacement and not named(replacement):
             onward = self._pairs.get(replacement)
@@ -409,9 +423,13 @@ class Synonyms:
                 return onward
         if replacement is not None and use(replacement):
             return replacement
-        used = [(use(m), m) for m in self._groups[phrase] if m != phrase]
+        return self._most_used(phrase, use) or replacement
+
+    def _most_used(self, phrase: str, use: Callable[[str], int]) -> str | None:
+        """The word of the phrase's group (itself aside) most of the catalog's names use, if any."""
+        used = [(use(m), m) for m in self._groups.get(phrase, ()) if m != phrase]
         best = max((u for u in used if u[0]), default=None)
-        return best[1] if best else replacement
+        return best[1] if best else None
 
 
 def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool], named: Callable[[str], bool]) -> bool:

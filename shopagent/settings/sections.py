@@ -146,8 +146,13 @@ class SearchSettings(Section, frozen=True):
 
     def __post_init__(self) -> None:
         for word, meaning in self.synonyms.items():
-            if not any(ch.isalnum() for ch in word) or not any(ch.isalnum() for ch in meaning):
-                raise ValueError(f"synonym {word!r} = {meaning!r} needs letters or digits on both sides")
+            # a word of several meanings lists them with "|", the usual one first ("geschirr" = "tableware|harness")
+            parts = meaning.split("|")
+            if not any(ch.isalnum() for ch in word) or not all(any(ch.isalnum() for ch in m) for m in parts):
+                raise ValueError(
+                    f"synonym {word!r} = {meaning!r} needs letters or digits on both sides (and in each meaning "
+                    "between '|')"
+                )
         if self.vector_weight == 0 and self.lexical_weight == 0:
             raise ValueError("vector_weight and lexical_weight cannot both be 0")
         if self.hnsw_ef_construction < 2 * self.hnsw_m:

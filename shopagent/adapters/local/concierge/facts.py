@@ -101,7 +101,8 @@ class FactFinder:
         self._say_in = replies
         self._structured = StructuredFacts(replies, locale)
         self._embedder = embedder
-        self._nouns = {fold(k): fold(v) for k, v in builtin_synonyms(locale).items()}
+        # every meaning of a word of several ("geschirr": "tableware|harness"): the product asked about tells
+        self._nouns = {fold(k): " ".join(fold(v).split("|")) for k, v in builtin_synonyms(locale).items()}
         self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
 
     async def answer(

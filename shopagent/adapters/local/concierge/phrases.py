@@ -498,8 +498,9 @@ QUESTION = re.compile(
     r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
     r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
     r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten)\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
-    # "any grain in them", "any plastic in it?": asked of them, not a request for more
-    r"|\bany\s+\w+(?:\s+\w+)?\s+in\s+(?:it|them|this|that|these|those)\b"
+    # "any grain in them", "any plastic in it?": asked of them, not a request for more ("any leads in
+    # these colours?", "any puppy food in that brand" ask for more)
+    r"|\bany\s+\w+(?:\s+\w+)?\s+in\s+(?:it|them)\b(?!\s*\w)"
 )
 # The shopper wants to buy what was shown: a link to the basket answers it.
 BUY = re.compile(

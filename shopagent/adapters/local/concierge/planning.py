@@ -573,11 +573,12 @@ class Planner:
         """Whether a request names a kind of thing of the catalog's, then another in a clause about
         it ("a brush for a long-haired dog that gets mats", "a spatula that won't scratch my pans"):
         the search, told the clause, takes the first for the thing asked for (not the "Sniffle Mat")."""
-        clause = _CLAUSE.search(fold(said))
+        folded = fold(said)
+        clause = _CLAUSE.search(folded)
         if clause is None or self._vocabulary is None:
             return False
         vocabulary = await self._vocabulary()
-        before, after = words(said[: clause.start()]), words(said[clause.end() :])
+        before, after = words(folded[: clause.start()]), words(folded[clause.end() :])
         return any(map(vocabulary.names_a_kind, before)) and any(map(vocabulary.names_a_kind, after))
 
     async def _several_things(self, reading: Reading) -> list[tuple[list[str], list[str]]]:
