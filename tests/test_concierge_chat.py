@@ -1289,3 +1289,12 @@ async def test_any_thing_in_these_colours_asks_for_more_not_of_those_shown(pets,
     leads = await shopper.say(follow_up)
     assert [c["name"] for c in leads.calls][:1] == [SEARCH], leads.answer
     assert leads.listed, leads.answer
+
+
+@pytest.mark.parametrize("question", ["welche Größen gibt es in schwarz?", "quelles tailles en noir ?"])
+async def test_which_sizes_in_a_colour_in_german_or_french_is_the_stock_of_that_colour(clothing, question):
+    """As "what sizes does the first come in in black?": what is left in black, not every size made."""
+    shopper = clothing()
+    await shopper.say("chelsea boots")
+    sizes = await shopper.say(question)
+    assert "black" in sizes.answer and "left)" in sizes.answer, sizes.answer

@@ -161,6 +161,8 @@ class FactFinder:
         sizes = [sizes_of(d) for d in found]
         if kind == "stock" and made_in_asked(folded) and not (asked.get("colors") or asked.get("sizes")):
             kind = "text"  # "what sizes does it come in?": the sizes it is made in (not "… in black?")
+        elif kind == "text" and ask.WHICH_SIZES.search(folded) and asked.get("colors"):
+            kind = "stock"  # "welche Größen gibt es in schwarz?", "quelles tailles en noir ?": those left in it
         if ask.OTHER_SIZE.search(folded) and all(sizes):  # "does it come smaller?"
             return [(r.comes_only_in if len(own) == 1 else r.comes_in).format(name=d["name"], sizes=", ".join(own))
                     for d, own in zip(found, sizes, strict=True)]  # fmt: skip
