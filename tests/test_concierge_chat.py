@@ -1298,3 +1298,23 @@ async def test_which_sizes_in_a_colour_in_german_or_french_is_the_stock_of_that_
     await shopper.say("chelsea boots")
     sizes = await shopper.say(question)
     assert "black" in sizes.answer and "left)" in sizes.answer, sizes.answer
+
+
+async def test_a_figure_asked_in_another_unit_of_the_same_measure_is_converted(pets, kitchen):
+    """ "How many litres?" of a shampoo in 250 and 500 ml bottles: "250 ml (0.25 l), 500 ml (0.5 l)",
+    not that its text does not say; "how many ml?" of a 1.5 L kettle: 1500 ml."""
+    shampoo = pets()
+    await shampoo.say("dog shampoo")
+    litres = await shampoo.say("how many litres is the big bottle?")
+    assert "500 ml (0.5 l)" in litres.answer and "doesn't say" not in litres.answer, litres.answer
+    kettle = kitchen()
+    await kettle.say("electric kettle")
+    ml = await kettle.say("how many ml does it hold")
+    assert "(1500 ml)" in ml.answer, ml.answer
+
+
+async def test_a_word_for_whom_is_no_reason_to_offer_a_thing_as_close(pets):
+    """Beside a "Dog Shampoo", a "Small Breed Adult Dog Food" is no close alternative for "dog
+    shampoo": "dog" says whom it is for, not what it is."""
+    shampoo = await pets().say("dog shampoo")
+    assert shampoo.listed and not any("Food" in n for n in shampoo.listed), shampoo.answer

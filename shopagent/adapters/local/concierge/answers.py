@@ -39,11 +39,12 @@ from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply, TextPart
 from shopagent.domain.prices import price_text
-from shopagent.domain.query_words import name_head, names_a_thing
+from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, name_head, names_a_thing
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
 CLOSEST = 2  # partial matches offered as close alternatives
+WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 _CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 
@@ -330,7 +331,8 @@ class Answerer:
         taken = {p.get("productId") for p in shown}
         partial = [p for p in products if p.get("match") == "partial" and p.get("productId") not in taken]
         if shown:  # beside strong matches, only partial ones named by the word that made those match
-            asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS}
+            # (not by whom it is for: a "Dog Food" is no close alternative to a "Dog Shampoo")
+            asked = {stem(w) for w in words(str(call.get("query", ""))) if w not in STOPWORDS | WHOM_FOR}
             matched = asked & {stem(w) for p in shown for w in words(str(p.get("name", "")))}
             named = [p for p in partial if matched & {stem(w) for w in words(str(p.get("name", "")))}]
             # a list narrowed to one ("xl or xxl?" after gloves): the closest one of its category beside it,

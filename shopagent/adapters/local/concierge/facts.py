@@ -85,6 +85,12 @@ _UNITS = {
     "g": r"g|grams?|gramm", "cm": r"cm|centimet(?:re|er)s?|zentimetern?", "mm": r"mm|millimet(?:re|er)s?|millimetern?",
     "inches": r"inch(?:es)?|zoll|pouces?", "watts": r"w|watts?", "mah": r"mah",
 }  # fmt: skip
+# Units of one measure, and the factor from each to the other ("how many litres?" of 500 ml: 0.5)
+_SAME_MEASURE = {
+    "litres": {"ml": 0.001}, "ml": {"litres": 1000.0}, "kg": {"g": 0.001}, "g": {"kg": 1000.0},
+    "cm": {"mm": 0.1}, "mm": {"cm": 10.0},
+}  # fmt: skip
+_SHORT = {"litres": "l", "ml": "ml", "kg": "kg", "g": "g", "cm": "cm", "mm": "mm"}
 # (the units' long names only: "in L?" asks for size L, "en S" for size S)
 _UNIT_ASKED = re.compile(
     r"\b(?:in|how many|wie viele?|combien de|en)\s+("
@@ -100,6 +106,7 @@ class FactFinder:
     def __init__(self, replies: Replies, embedder: EmbeddingModel | None = None, locale: str = "en") -> None:
         self._say_in = replies
         self._structured = StructuredFacts(replies, locale)
+        self._locale = locale
         self._embedder = embedder
         # every meaning of a word of several ("geschirr": "tableware|harness"): the product asked about tells
         self._nouns = {fold(k): " ".join(fold(v).split("|")) for k, v in builtin_synonyms(locale).items()}
@@ -127,23 +134,47 @@ class FactFinder:
             own = asked if len(parts) == 1 or kind == "stock" else {**asked, "inStock": False, "property": True}
             asks = [" ".join([q, *_said_in(q, also)]) for q in questions_of(part)] if kind == "text" else []
             lines += await self._answer(kind, text, found, own, colour, variation, asks)
-        return lines + self._unit_untold(question, lines, found)
+        return self._in_unit_asked(question, lines, found)
 
-    def _unit_untold(self, question: str, lines: list[str], found: list[dict[str, Any]]) -> list[str]:
-        """The line saying the data gives no figure in the unit asked ("what size is it in litres?"
-        of a pot sold in 24 and 28 cm), when no line of the answer has one."""
+    def _in_unit_asked(self, question: str, lines: list[str], found: list[dict[str, Any]]) -> list[str]:
+        """The answer's lines for a figure asked in a unit ("how many litres?"), when no line has one
+        in it: the figures the data has in another unit of the same measure, said in that one too
+        ("250 ml (0.25 l)", in place of lines saying the text does not tell); else a line saying the
+        data gives none in it (a pot sold in 24 and 28 cm)."""
         asked = _UNIT_ASKED.search(fold(question))
+        if asked is None:
+            return lines
         r = self._say_in
-        untold = [r.not_told.split("{name}")[-1], r.not_told_but.split("{name}")[-1].split("{")[0], r.not_told_rest]
-        if asked is None or all(any(u in line for u in untold) for line in lines):
-            return []  # (each line says already that its data does not tell)
         unit = _unit_of(asked.group(1))
         # a figure in that unit in the answer, or in a product's sizes, options or specs ("1.5 L")
-        data = [str(v) for d in found for v in (*sizes_of(d), *(d.get("specText") or []))]
-        data += [str(v) for d in found for values in (d.get("availableOptions") or {}).values() for v in values]
+        data = [str(v) for d in found for v in _figures_of(d)]
         if re.search(_figure_in(unit) + r"(?![^\W\d_])", " ".join([*lines, *data]).lower()):
-            return []
-        return [r.unit_not_told.format(unit=asked.group(1))]
+            return lines
+        untold = [r.not_told.split("{name}")[-1], r.not_told_but.split("{name}")[-1].split("{")[0], r.not_told_rest]
+        converted = {d["name"]: figures for d in found if (figures := self._converted(_figures_of(d), unit))}
+        if converted:
+            said = [r.spec.format(name=name, facts=", ".join(figures)) for name, figures in converted.items()]
+            kept = [
+                line for line in lines if not (any(u in line for u in untold) and line.startswith(tuple(converted)))
+            ]
+            return kept + said
+        if all(any(u in line for u in untold) for line in lines):
+            return lines  # (each line says already that its data does not tell)
+        return [*lines, r.unit_not_told.format(unit=asked.group(1))]
+
+    def _converted(self, values: list[str], unit: str) -> list[str]:
+        """Each figure of `values` in another unit of the same measure as `unit`, with the figure in
+        `unit` beside it ("250 ml (0.25 l)"); none where no unit converts."""
+        found = []
+        for other, factor in _SAME_MEASURE.get(unit, {}).items():
+            for value in values:
+                for figure in re.finditer(rf"(\d+(?:[.,]\d+)?)\s*-?\s*(?:{_UNITS[other]})(?![^\W\d_])", value.lower()):
+                    amount = float(figure.group(1).replace(",", ".")) * factor
+                    written = f"{amount:.3f}".rstrip("0").rstrip(".")
+                    if self._locale.split("-")[0] in ("de", "fr"):
+                        written = written.replace(".", ",")
+                    found.append(f"{figure.group(0)} ({written} {_SHORT[unit]})")
+        return list(dict.fromkeys(found))
 
     async def _answer(
         self,
@@ -336,6 +367,13 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+def _figures_of(d: dict[str, Any]) -> list[str]:
+    """A product's sizes, specs and option values: where its figures in units are."""
+    options = [str(v) for values in (d.get("availableOptions") or {}).values() for v in values]
+    options += [str(v) for variation in d.get("variations") or [] for v in (variation.get("options") or {}).values()]
+    return [*map(str, sizes_of(d)), *map(str, d.get("specText") or []), *options]
 
 
 def _figure_in(unit: str) -> str:
