@@ -266,6 +266,25 @@ def test_a_shade_asked_is_the_shops_colours_of_that_shade(text, colours):
     assert CLOTHING.read(text).colors == colours
 
 
+@pytest.mark.parametrize(
+    ("text", "refs"),
+    [
+        ("whats the difference between 1 and 3", [1, 3]),
+        ("compare 2 and 4", [2, 4]),
+        ("2 vs 4?", [2, 4]),
+        ("which is better, 2 or 3", [2, 3]),
+        ("Unterschied zwischen 1 und 3?", [1, 3]),
+        ("différence entre le 1 et le 3 ?", [1, 3]),
+        # numbers that are no positions: amounts, ages, prices, and no comparison asked
+        ("the difference between 2 and 4 kg", []),
+        ("for a dog between 1 and 3 years old, compare them", []),
+        ("something between 2 and 4", []),
+    ],
+)
+def test_two_bare_numbers_compared_are_positions(text, refs):
+    assert CLOTHING.read(text).refs == refs
+
+
 def test_a_language_alias_to_an_unknown_colour_is_a_config_error():
     catalog = CatalogSettings(language_aliases={"de": LanguageAliases(colors={"türkis": "turquoise"})})
     with pytest.raises(ConfigError, match=r"catalog.language_aliases.de.colors: 'türkis' points to 'turquoise'"):

@@ -218,6 +218,14 @@ _ORDINAL_WORDS = {
 }
 ORDINALS = [(index, re.compile(rf"\b(?:{words})\b")) for index, words in _ORDINAL_WORDS.items()]
 NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9])\b|\b([1-9])(?:st|nd|rd|th)? one\b")
+# "whats the difference between 1 and 3", "compare 2 and 4", "1 vs 3": two positions, where a
+# comparison is asked (not "between 1 and 3 years old", "2 and 4 kg").
+PAIR_NUMBERED = re.compile(
+    r"\b([1-9])(?:st|nd|rd|th|e|er|re)?\s*(?:and|&|und|et|or|oder|ou|vs\.?|versus|with|mit|avec|to)\s*"
+    r"(?:the\s+|der\s+|die\s+|das\s+|den\s+|le\s+|la\s+|no\.?\s*|#)?"
+    r"([1-9])(?:st|nd|rd|th|e|er|re)?\b(?!\s*(?:[%€$£]|years?|yrs?|jahre?n?|ans?|months?|mois|monate?n?|weeks?|"
+    r"wochen|kg|g|cm|mm|m|l|ml|euros?|eur|pounds?|lbs?)\b)"
+)
 # "the second one", "number 2 please", "die zweite?", "le deuxième": clearly pointing at a position.
 POINTER_AFTER = re.compile(r"\s*(?:one|ones|item|product|pair|eins|artikel|produkt|modell|article|produit|modele)\b")
 POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|les|l')\s*$")

@@ -265,6 +265,11 @@ class Lexicon:
         reading.store_question = bool(ph.STORE_QUESTION.search(whole))
         reading.broad = bool(ph.BROAD_NEED.search(whole))
         reading.describes = bool(ph.DESCRIBES.search(whole))
+        # "whats the difference between 1 and 3", "2 vs 4?": two positions compared (no price range)
+        paired = []
+        if ph.COMPARE.search(whole):
+            for match in text.take(ph.PAIR_NUMBERED):
+                paired += [int(match.group(1)), int(match.group(2))]
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
@@ -287,7 +292,7 @@ class Lexicon:
             if not reading.colors and match.lastgroup:
                 reading.colors += ph.colours_of_shade(ph.SHADE_OF_MATCH[match.lastgroup], self.rules.colors)
         # Follow-up cues and references.
-        reading.compare = bool(text.take(ph.COMPARE))
+        reading.compare = bool(text.take(ph.COMPARE)) or bool(paired)
         reading.details = bool(text.take(ph.DETAILS))
         reading.about = bool(text.take(ph.ABOUT))
         if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
@@ -298,6 +303,8 @@ class Lexicon:
         reading.similar = bool(text.take(ph.SIMILAR))
         reading.more = bool(text.take(ph.MORE))
         refs, pointer = self._refs(text)
+        refs = list(dict.fromkeys([*paired, *refs]))
+        pointer = pointer or bool(paired)
         # Small talk and the words around a request.
         reading.identity = bool(text.take(ph.IDENTITY))
         reading.greeting = bool(text.take(ph.GREETING))
