@@ -1318,3 +1318,18 @@ async def test_a_word_for_whom_is_no_reason_to_offer_a_thing_as_close(pets):
     shampoo": "dog" says whom it is for, not what it is."""
     shampoo = await pets().say("dog shampoo")
     assert shampoo.listed and not any("Food" in n for n in shampoo.listed), shampoo.answer
+
+
+@pytest.mark.parametrize("question", ["which is cheaper", "welche ist günstiger?", "lequel est moins cher ?"])
+async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared(kitchen, question):
+    """Not a search for cheaper knives: the cheaper of the two just compared, by their prices."""
+    shopper = kitchen()
+    first = await shopper.say("knives")
+    assert len(first.listed) >= 3, first.answer
+    await shopper.say("compare 1 and 3")
+    cheaper = await shopper.say(question)
+    assert SEARCH not in [c["name"] for c in cheaper.calls], cheaper.answer
+    one, three = first.listed[0], first.listed[2]
+    least = min((one, three), key=first.price)
+    assert f"{least} is the cheapest." in cheaper.answer, cheaper.answer
+    assert not set(n for n in first.listed if n not in (one, three)) & set(cheaper.listed), cheaper.answer

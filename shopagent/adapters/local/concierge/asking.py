@@ -46,6 +46,9 @@ DISCOUNT = re.compile(
     r"remise\w*|en solde|soldes?|promo\w*|reduction\w*|reduit\w*)"
 )
 CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
+DEARER = re.compile(
+    r"\b(?:dearer|dearest|pricier|priciest|more expensive|most expensive|teurer\w*|teuerste\w*|plus cher\w*)\b"
+)
 STOCK = re.compile(
     r"\b(?:in[ -]stock|available|availability|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|existe\w*|encore|noch da|still have|still got)\b"

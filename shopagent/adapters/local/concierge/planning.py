@@ -190,6 +190,12 @@ class Planner:
                 reading.refs = [position, *[r for r in reading.refs if r != position]]
                 reading.details = reading.details or not reading.compare
                 text = text.replace(reading.priced_said, " ") if reading.priced_said else text  # not asked of
+        if reading.price_compared and shown and shown.products and not reading.refs:
+            # "which is cheaper?" just after two were compared: of those; else of the list
+            ids = [int(p["productId"]) for p in shown.products]
+            just_compared = [i for i in history.detailed if i in ids]
+            asked_of = just_compared if len(just_compared) >= 2 and not _WHOLE_LIST.search(fold(text)) else ids
+            return details_call(asked_of, question=text, asked=_filters_of(reading))
         asks_other = reading.cheaper or reading.pricier or reading.similar or reading.more or reading.request
         narrows = reading.sizes or reading.max_price is not None or reading.min_price is not None
         if reading.colour_ref is not None and shown and not (reading.refs or asks_other or narrows):

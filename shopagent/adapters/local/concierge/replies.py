@@ -86,6 +86,7 @@ class Replies:
     weighs: str
     lightest: str
     cheapest: str
+    dearest: str
     costs: str
     on_sale: str
     on_sale_some: str
@@ -193,6 +194,7 @@ ENGLISH = Replies(
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
     cheapest="{name} is the cheapest.",
+    dearest="{name} is the most expensive.",
     costs="{name} costs {price}.",
     on_sale="{name} is on sale: {price}.",
     on_sale_some="{name} is on sale in {prices}; the others are at full price.",
@@ -302,6 +304,7 @@ GERMAN = Replies(
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
     cheapest="{name} ist am günstigsten.",
+    dearest="{name} ist am teuersten.",
     costs="{name} kostet {price}.",
     on_sale="{name} ist im Angebot: {price}.",
     on_sale_some="{name} ist reduziert in {prices}; die anderen kosten den vollen Preis.",
@@ -412,6 +415,7 @@ FRENCH = Replies(
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
     cheapest="{name} est le moins cher.",
+    dearest="{name} est le plus cher.",
     costs="{name} coûte {price}.",
     on_sale="{name} est en promotion : {price}.",
     on_sale_some="{name} est en promotion en {prices} ; les autres sont au prix normal.",

@@ -60,6 +60,8 @@ class StructuredFacts:
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
             if len(priced) >= 2 and ask.CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
+            elif len(priced) >= 2 and ask.DEARER.search(folded):
+                lines.append(r.dearest.format(name=max(priced, key=lambda x: x[0])[1]["name"]))
             return lines
         filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
         if filtered or asked.get("inStock") or kind == "stock":

@@ -66,6 +66,7 @@ class Reading:
     soft_floor: bool = False  # min_price is the tolerance below "around 100", not a bound said
     in_stock: bool = False
     cheaper: bool = False
+    price_compared: bool = False  # "which is cheaper?": a question of those shown, by their prices
     priced_ref: str | None = None  # "the cheaper one" (cheapest), "the dearer one" (dearest): one shown, by price
     priced_said: str = ""  # those words as written
     colour_ref: str | None = None  # "the blue one": a product shown, by a colour it comes in
@@ -298,6 +299,12 @@ class Lexicon:
         if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
             reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
             reading.priced_said = text.original_of(*found[0].span())
+        # "which is cheaper?", "welche ist günstiger?", "lequel est moins cher ?": a question of those
+        # shown (or compared), answered by their prices; not a request for cheaper ones
+        if ph.WHICH_PRICED.search(whole):
+            text.take(ph.CHEAPER)
+            text.take(ph.PRICIER)
+            reading.price_compared = True
         reading.cheaper = bool(text.take(ph.CHEAPER))
         reading.pricier = bool(text.take(ph.PRICIER))
         reading.similar = bool(text.take(ph.SIMILAR))
