@@ -1333,3 +1333,20 @@ async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared
     least = min((one, three), key=first.price)
     assert f"{least} is the cheapest." in cheaper.answer, cheaper.answer
     assert not set(n for n in first.listed if n not in (one, three)) & set(cheaper.listed), cheaper.answer
+
+
+async def test_the_x_one_and_a_question_without_a_pause_is_asked_of_it(pets, garden):
+    """ "the steel one is it dishwasher safe", "the mini one how many shelves": questions about the
+    product so called (they were searched as more of the list); "something against slugs" after
+    them is a new need, not more said of the greenhouse."""
+    bowls = pets()
+    await bowls.say("bowls for my dog")
+    steel = await bowls.say("the steel one is it dishwasher safe")
+    assert [c["name"] for c in steel.calls] == [DETAILS], steel.answer
+    assert "Stainless Steel" in steel.answer and "dishwasher safe: yes" in steel.answer, steel.answer
+    greenhouse = garden()
+    await greenhouse.say("greenhouse for a small balcony")
+    shelves = await greenhouse.say("the mini one how many shelves")
+    assert [c["name"] for c in shelves.calls] == [DETAILS] and "4 shelves" in shelves.answer, shelves.answer
+    slugs = await greenhouse.say("something against slugs")
+    assert slugs.listed and not any("Greenhouse" in n for n in slugs.listed), slugs.answer

@@ -512,6 +512,10 @@ QUESTION = re.compile(
     r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
     r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
     r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten)\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
+    # "the steel one is it dishwasher safe", "the red ones are they waterproof": a question after the
+    # one it is asked of, without a pause
+    r"|\b(?:one|ones)\s+(?:is|are|does|do|has|have|can|will|would)\s+(?:it|they|that|this)\b"
+    r"|\b(?:one|ones)\s+(?:how|what|whats)\b"  # "the mini one how many shelves"
     # "any grain in them", "any plastic in it?": asked of them, not a request for more ("any leads in
     # these colours?", "any puppy food in that brand" ask for more)
     r"|\bany\s+\w+(?:\s+\w+)?\s+in\s+(?:it|them)\b(?!\s*\w)"

@@ -129,10 +129,11 @@ _THE_LIST = re.compile(
 _SUPERLATIVE = re.compile(r"est\b|ste[rsnm]?\b|\bleast\b|\bmost\b")
 _WHOLE_LIST = re.compile(r"\b(?:list|overall|of all|of them all|liste|von allen|de tous|de toutes)\b")
 # A thing to do something with ("something to clean suede with", "etwas zum Reinigen", "quelque chose pour
-# nettoyer"): another thing, for a use, not more said of the thing shown ("something waterproof")
+# nettoyer") or against ("something against slugs", "etwas gegen Zecken"): another thing, for a use, not
+# more said of the thing shown ("something waterproof")
 _THING_TO = re.compile(
-    r"\b(?:(?:something|anything|stuff|a thing)\s+to|(?:etwas|was)\s+zum|"
-    r"(?:quelque chose|un truc|un produit)\s+pour)\s+"
+    r"\b(?:(?:something|anything|stuff|a thing)\s+(?:to|against)|(?:etwas|was)\s+(?:zum|gegen)|"
+    r"(?:quelque chose|un truc|un produit)\s+(?:pour|contre))\s+"
 )
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
