@@ -1350,3 +1350,28 @@ async def test_the_x_one_and_a_question_without_a_pause_is_asked_of_it(pets, gar
     assert [c["name"] for c in shelves.calls] == [DETAILS] and "4 shelves" in shelves.answer, shelves.answer
     slugs = await greenhouse.say("something against slugs")
     assert slugs.listed and not any("Greenhouse" in n for n in slugs.listed), slugs.answer
+
+
+async def test_back_to_a_product_of_an_earlier_list_is_asked_of_it(pets, clothing):
+    """After another search, "going back to the red one, do you have it in stock", "zurück zum
+    Geschirr, gibt es das in blau?" and "back to the dress, how much" are asked of the product
+    of the earlier list so called (the one talked about, else the first so named), not searched."""
+    leads = pets()
+    await leads.say("looking for a leash")
+    red = await leads.say("the red one")
+    assert red.answer.startswith("Trailhound Climbing Rope Lead"), red.answer  # the one lead in red
+    await leads.say("do you have poo bags too")
+    back = await leads.say("ok going back to the red one, do you have it in stock")
+    assert [c["name"] for c in back.calls] == [DETAILS], back.answer
+    assert back.answer.startswith("Trailhound Climbing Rope Lead") and "red (" in back.answer, back.answer
+    harness = pets()
+    await harness.say("harness for a dog that pulls")
+    await harness.say("ok now i need a lead to go with it")
+    blue = await harness.say("zurück zum Geschirr, gibt es das in blau?")
+    assert [c["name"] for c in blue.calls] == [DETAILS] and "Harness" in blue.answer, blue.answer
+    dress = clothing()
+    await dress.say("dress for a wedding")
+    await dress.say("the first one, what is it made of")
+    await dress.say("show me shoes to go with it")
+    price = await dress.say("back to the dress, how much")
+    assert "Dress costs €" in price.answer, price.answer

@@ -16,7 +16,8 @@ WEIGHT = re.compile(
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
-    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|how much (?:is|are|for|do|does)\b|expensive|cheap\w*|"
+    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|how much (?:is|are|for|do|does)\b|how much\W*$|"
+    r"expensive|cheap\w*|"
     r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.

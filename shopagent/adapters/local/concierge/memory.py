@@ -8,7 +8,7 @@ conversation count too: their results are taken as shown.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -39,6 +39,23 @@ class History:
     shown: Shown | None = None
     detailed: list[int] = field(default_factory=list)  # productIds of the last details answer
     searches: list[dict[str, Any]] = field(default_factory=list)  # every search's arguments, oldest first
+    lists: list[Shown] = field(default_factory=list)  # every list shown, oldest first (the last is `shown`)
+    talked: list[int] = field(default_factory=list)  # productIds of the details answers, latest first
+
+    def returned_to(self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]]) -> int | None:
+        """The product of an earlier list the customer returns to ("back to the speaker", "going back to
+        the red one"): of the latest list before the one shown with one named by all the `called` stems
+        (and coming in `colour`), the one talked about last, else the first so named."""
+        for shown in reversed(self.lists[:-1]):
+            named = [
+                p for p in shown.products
+                if called <= stemmed(str(p.get("name", ""))) and (colour is None or colour in _colours(p))
+            ]  # fmt: skip
+            if named:
+                talked = [p for p in named if p.get("productId") in self.talked]
+                return int(min(talked, key=lambda p: self.talked.index(p["productId"]))["productId"] if talked
+                           else named[0]["productId"])  # fmt: skip
+        return None
 
     def earlier_search(self, named: list[str]) -> dict[str, Any] | None:
         """The latest search whose query has all these words: the subject the customer returns to."""
@@ -77,14 +94,21 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             same = before is not None and before.args.get("query") == shown_args.get("query")
             seen = [*before.before, *(int(p["productId"]) for p in before.products)] if before and same else []
             history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen)
+            history.lists.append(history.shown)
             history.detailed = []
         elif "detailed" in state:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
+            history.talked = [*history.detailed, *(i for i in history.talked if i not in history.detailed)]
         elif "kept" in state:  # a search that found nothing: the list shown before stays
             continue
         elif result and args and not state:  # another model answered from a search: take its results as shown
             history.shown = Shown(args, str(args.get("query", "")), list(result.get("products", []))[:LIST_LENGTH])
+            history.lists.append(history.shown)
     return history
+
+
+def _colours(product: dict[str, Any]) -> set[str]:
+    return {str(c).casefold() for c in product.get("availableColors") or []}
 
 
 def state_of(message: ChatMessage) -> dict[str, Any]:

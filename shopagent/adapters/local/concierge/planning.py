@@ -135,6 +135,14 @@ _THING_TO = re.compile(
     r"\b(?:(?:something|anything|stuff|a thing)\s+(?:to|against)|(?:etwas|was)\s+(?:zum|gegen)|"
     r"(?:quelque chose|un truc|un produit)\s+(?:pour|contre))\s+"
 )
+# Returning to a product of an earlier list: "back to the speaker", "going back to the red one, …",
+# "zurück zum Lautsprecher", "revenons à la robe" (the words naming it up to a pause)
+_BACK_TO = re.compile(
+    r"\b(?:back to|zur(?:u|ue)ck zu(?:m|r)?|revenons (?:a|au|aux)|retour (?:a|au|aux))\s+"
+    r"(?P<rest>[^,.;:!?]+?)(?=\s*(?:[,.;:!?]|\b(?:is|are|does|do|has|have|can|how|what|whats|which|ist|hat|"
+    r"kann|wie|was|est|a-t-il|combien)\b|$))"
+)
+_ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
@@ -176,6 +184,8 @@ class Planner:
                 return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
+        if (back := await self._back_to(reading, text, history)) is not None:
+            return back
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
@@ -702,6 +712,27 @@ class Planner:
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
+
+    async def _back_to(self, reading: Reading, text: str, history: History) -> ModelReply | None:
+        """ "back to the speaker, how long does the battery last?", "going back to the red one, is it in
+        stock", "zurück zum Lautsprecher": the product of an earlier list so called, asked of (its card
+        when nothing more is asked); None when the message returns to nothing shown before."""
+        found = _BACK_TO.search(fold(text))
+        if found is None or len(history.lists) < 2:
+            return None
+        colours = {fold(c) for c in self._lexicon.colors}
+        said = [w for w in words(found["rest"]) if w not in STOPWORDS and w not in _ONE_WORDS]
+        colour = next((self._lexicon.colors[w] for w in said if w in colours), None)
+        synonyms = await self._catalog_synonyms(" ".join(said)) if said else {}
+        called = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in said if w not in colours))}
+        if not called and colour is None:
+            return None
+        product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)})
+        if product is None:
+            return None
+        question = (text[: found.start()] + " " + text[found.end() :]).strip(" ,.;:-")
+        return details_call([product], question=question, asked=_filters_of(reading)) if question else (
+            details_call([product]))  # fmt: skip
 
     async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""
