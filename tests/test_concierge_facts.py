@@ -527,6 +527,25 @@ async def test_a_weight_is_the_one_of_the_size_the_list_was_for():
     assert lines == ["Trail Strap Sandal weighs 485 g."]
 
 
+@pytest.mark.parametrize(
+    ("specs", "said"),
+    [
+        ({"weight_kg": 9}, "weighs 9 kg."),  # the shop's own figure over the packed weights
+        ({"weight_g": 230}, "weighs 230 g."),
+        ({"Weight": "1.6 kg"}, "weighs 1.6 kg."),
+        ({"net_weight_kg": 2}, "weighs 2 kg."),
+        # what it carries or a part of it weighs is no weight of it: the variations' weights
+        ({"max_weight_kg": 7}, "weighs 450 g\u2013520 g."),
+        ({"ball_weight_g": 90, "fabric_weight_gsm": 30}, "weighs 450 g\u2013520 g."),
+    ],
+)
+async def test_a_weight_its_specs_state_is_what_it_weighs(specs, said):
+    weights = (("38", 450), ("40", 485), ("42", 520))
+    sandal = {**SANDAL, "specs": specs, "variations": [{"size": z, "weightGrams": g} for z, g in weights]}
+    lines = await FactFinder(ENGLISH).answer("how heavy is it", [sandal], {}, str, lambda _: "")
+    assert lines == [f"Trail Strap Sandal {said}"]
+
+
 async def test_what_the_data_does_not_tell_is_said_with_what_the_product_text_does_say_nearest_to_it():
     lines = await FactFinder(ENGLISH).answer("is the filter loud?", [TANK], {}, str, lambda _: "")
     assert lines == [

@@ -80,8 +80,39 @@ def weighed_variations(d: dict[str, Any], sizes: list[str]) -> list[dict[str, An
 
 
 def grams_of(d: dict[str, Any], sizes: list[str]) -> int | None:
-    grams = [v["weightGrams"] for v in weighed_variations(d, sizes)]
+    grams = weights_of(d, sizes)
     return min(grams) if grams else None
+
+
+def weights_of(d: dict[str, Any], sizes: list[str]) -> list[int]:
+    """What a product weighs, in grams, smallest first: the weight its specs state ("weight_kg": 9,
+    the shop's own figure for the thing), else its variations' weights (of `sizes` when any of them
+    has one), which may be packed weights."""
+    stated = spec_grams(d.get("specs") or {})
+    if stated is not None:
+        return [stated]
+    return sorted({int(v["weightGrams"]) for v in weighed_variations(d, sizes)})
+
+
+# A spec stating what the thing itself weighs ("weight_kg", "weight_g", "weight", "net_weight_kg"), not
+# what it carries or a part of it ("max_weight_kg", "ball_weight_g", "fabric_weight_gsm")
+_OWN_WEIGHT = re.compile(r"(?:net[_ ]?)?(?:weight|gewicht|poids)(?:[_ ]?(g|grams?|kg|kilos?|kilograms?))?")
+_STATED = re.compile(r"\s*(\d+(?:[.,]\d+)?)\s*(g|grams?|kg|kilos?|kilograms?)?\s*$")
+
+
+def spec_grams(specs: Mapping[str, Any]) -> int | None:
+    """The weight a product's specs state, in grams (None when they state none)."""
+    for key, value in specs.items():
+        named = _OWN_WEIGHT.fullmatch(fold(str(key)))
+        if named is None or isinstance(value, bool):
+            continue
+        written = _STATED.match(str(value)) if not isinstance(value, int | float) else None
+        if written is None and not isinstance(value, int | float):
+            continue
+        amount = float(value) if written is None else float(written.group(1).replace(",", "."))
+        unit = named.group(1) or (written.group(2) if written is not None else None) or "g"
+        return round(amount * (1000 if unit.startswith("k") else 1))
+    return None
 
 
 def grams_text(grams: int) -> str:

@@ -17,7 +17,7 @@ from shopagent.adapters.local.concierge.product_data import (
     price_said,
     stock_item,
     variant_text,
-    weighed_variations,
+    weights_of,
 )
 from shopagent.adapters.local.concierge.replies import Replies
 
@@ -70,7 +70,7 @@ class StructuredFacts:
 
     def weight(self, d: dict[str, Any], sizes: list[str]) -> str:
         """What it weighs: in the sizes asked about (or the list was for) when those have a weight."""
-        grams = sorted({v["weightGrams"] for v in weighed_variations(d, sizes)})
+        grams = weights_of(d, sizes)
         if not grams:
             return self._say_in.not_told.format(name=d["name"])
         weight = grams_text(grams[0]) if len(grams) == 1 else f"{grams_text(grams[0])}\u2013{grams_text(grams[-1])}"
