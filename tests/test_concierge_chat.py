@@ -1375,3 +1375,13 @@ async def test_back_to_a_product_of_an_earlier_list_is_asked_of_it(pets, clothin
     await dress.say("show me shoes to go with it")
     price = await dress.say("back to the dress, how much")
     assert "Dress costs €" in price.answer, price.answer
+
+
+async def test_the_x_one_alone_naming_one_shown_shows_that_one(kitchen):
+    """ "the ceramic one" after frying pans, one of them a "Ceramica Ceramic Non-Stick Frying Pan":
+    that pan's details (it was searched again, as more of the list)."""
+    shopper = kitchen()
+    pans = await shopper.say("frying pan")
+    assert any("Ceramic" in n for n in pans.listed), pans.answer
+    ceramic = await shopper.say("the ceramic one")
+    assert [c["name"] for c in ceramic.calls] == [DETAILS] and "Ceramic" in ceramic.answer, ceramic.answer

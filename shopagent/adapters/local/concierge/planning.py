@@ -142,6 +142,8 @@ _BACK_TO = re.compile(
     r"(?P<rest>[^,.;:!?]+?)(?=\s*(?:[,.;:!?]|\b(?:is|are|does|do|has|have|can|how|what|whats|which|ist|hat|"
     r"kann|wie|was|est|a-t-il|combien)\b|$))"
 )
+# "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
+_BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
 _ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
@@ -218,6 +220,12 @@ class Planner:
                 reading.refs = coloured[:1]
                 reading.details = reading.details or not reading.compare
                 reading.colors = [c for c in reading.colors if c != reading.colour_ref]
+        if shown and not (reading.refs or asks_other or narrows) and _BARE_X_ONE.fullmatch(fold(text)):
+            # "the ergonomic one", "the glass one": the one product shown its name calls so
+            by_name, _ = named_products(text, shown.products)
+            if len(by_name) == 1:
+                reading.refs = [shown.products.index(by_name[0]) + 1]
+                reading.details = True
         # The words the catalog uses for its products; the rest ("pls", "lol", "for my dad") only
         # colour a message, and alone they do not make it a new request.
         named = await self._catalog_words(reading.words)
