@@ -319,6 +319,27 @@ async def test_filters_on_options_specs_and_prices_hold_on_one_and_the_same_vari
         assert (await found(services, "gas"))["camping-gas"]["url"] == "https://shop.example/p/camping-gas"
 
 
+def mower() -> ProductInput:
+    """One variation, its own price on sale: no price on the product."""
+    return ProductInput(
+        slug="electric-mower", name="Electric Lawn Mower", category="Lawn care", description="A corded mower.",
+        variations=[VariationInput(price=Decimal("119.00"), discount_price=Decimal("99.00"), quantity=5)],
+    )  # fmt: skip
+
+
+async def test_a_sale_price_set_on_the_variations_alone_is_the_hits_price(database):
+    """A mower sold at 99 instead of 119 by its one variation was shown at 119 with no discount: its
+    variations' prices did not differ from each other, so the hit took the product's own."""
+    async with open_services(gear_settings(database), INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
+        await indexed(services, mower())
+        hit = (await found(services, "lawn mower"))["electric-mower"]
+        under = await found(services, "lawn mower", max_price=Decimal("100"))
+    assert (hit["effectivePrice"], hit["discountedPrice"], hit["price"], hit["priceFrom"]) == (
+        "99.00", "99.00", "119.00", False,
+    )  # fmt: skip
+    assert set(under) == {"electric-mower"}
+
+
 async def test_the_mcp_tools_describe_the_shops_own_vocabulary_and_return_prices_specs_and_links(database):
     async with open_services(gear_settings(database), INDEXER_ACTORS | {"mcp"}, embedder=HashEmbedder()) as services:
         ids = await indexed(services, lamp(), gas())

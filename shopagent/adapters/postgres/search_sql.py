@@ -142,9 +142,11 @@ CROSS JOIN LATERAL (
                AS options
     FROM product_variation v WHERE v.product_id = p.id
 ) v
-LEFT JOIN LATERAL (  -- only where the variations' prices differ: otherwise they are the product's
+LEFT JOIN LATERAL (  -- only where the variations' prices differ, from each other or from the product's own
     SELECT coalesce(w.price, p.price) AS regular, w.paid_price AS paid
-    FROM product_variation w WHERE p.price_low <> p.price_high AND w.product_id = p.id AND {asked_w}
+    FROM product_variation w
+    WHERE (p.price_low <> p.price_high OR p.price_low <> coalesce(p.discount_price, p.price))
+      AND w.product_id = p.id AND {asked_w}
     ORDER BY w.quantity > w.reserved DESC, w.paid_price, w.variant_key LIMIT 1
 ) o ON true
 WHERE p.id = ANY($5::bigint[]) AND $8::bool IS NOT NULL
