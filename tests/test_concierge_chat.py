@@ -1385,3 +1385,34 @@ async def test_the_x_one_alone_naming_one_shown_shows_that_one(kitchen):
     assert any("Ceramic" in n for n in pans.listed), pans.answer
     ceramic = await shopper.say("the ceramic one")
     assert [c["name"] for c in ceramic.calls] == [DETAILS] and "Ceramic" in ceramic.answer, ceramic.answer
+
+
+async def test_and_the_second_asks_of_it_what_was_asked_of_the_one_before(kitchen, pets):
+    """ "the first one, how heavy is it?" … "and the second?" … "und die dritte?": the weight of each;
+    "and the other one, …?" of two products talked about one asks of the other, and of more it asks
+    which one is meant."""
+    knives = kitchen()
+    listed = (await knives.say("chef knife")).listed
+    assert len(listed) >= 3, listed
+    await knives.say("the first one, how heavy is it")
+    second = await knives.say("and the second?")
+    assert second.answer.startswith(f"{listed[1]} weighs"), second.answer
+    third = await knives.say("und die dritte?")
+    assert third.answer.startswith(f"{listed[2]} weighs"), third.answer
+    harnesses = pets()
+    shown = (await harnesses.say("dog harness")).listed
+    await harnesses.say("the cheaper one")
+    other = await harnesses.say("and the other one, is it reflective")
+    which = f"I showed you {len(shown)} products; which one do you mean?"
+    assert len(shown) > 2 and other.answer == which, other.answer
+
+
+async def test_the_other_one_of_two_is_the_one_not_talked_about_last(garden):
+    shopper = garden()
+    listed = (await shopper.say("electric lawn mower")).listed
+    assert len(listed) == 2, listed
+    await shopper.say("the first one, how heavy is it")
+    other = await shopper.say("and the other one?")
+    assert other.answer.startswith(f"{listed[1]} weighs"), other.answer
+    back = await shopper.say("the other one, does it have a grass box")
+    assert back.answer.startswith(listed[0]) and "grass box" in back.answer, back.answer

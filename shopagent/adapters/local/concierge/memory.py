@@ -41,6 +41,7 @@ class History:
     searches: list[dict[str, Any]] = field(default_factory=list)  # every search's arguments, oldest first
     lists: list[Shown] = field(default_factory=list)  # every list shown, oldest first (the last is `shown`)
     talked: list[int] = field(default_factory=list)  # productIds of the details answers, latest first
+    question: str = ""  # the last question asked of products shown ("is it waterproof?"), for "and the other one?"
 
     def returned_to(self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]]) -> int | None:
         """The product of an earlier list the customer returns to ("back to the speaker", "going back to
@@ -79,6 +80,8 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             elif isinstance(part, FunctionResponse) and part.name == SEARCH_TOOL and not part.result.get("isError"):
                 result = part.result.get("structuredContent") or {}
                 found.update((p.get("productId"), p) for p in result.get("products", []))
+        if message.role == "model" and (asked := (state_of(message).get("plan") or {}).get("question")):
+            history.question = str(asked)
         if message.role != "model" or not message.text:
             continue
         state = state_of(message)
@@ -96,6 +99,7 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen)
             history.lists.append(history.shown)
             history.detailed = []
+            history.question = ""  # (asked of an earlier list)
         elif "detailed" in state:
             history.detailed = [i for i in state["detailed"] if isinstance(i, int)]
             history.talked = [*history.detailed, *(i for i in history.talked if i not in history.detailed)]

@@ -224,6 +224,17 @@ _ORDINAL_WORDS = {
 }
 ORDINALS = [(index, re.compile(rf"\b(?:{words})\b")) for index, words in _ORDINAL_WORDS.items()]
 NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9])\b|\b([1-9])(?:st|nd|rd|th)? one\b")
+# "the other one", "die andere", "l'autre": of two shown, the one not talked about last
+OTHER_ONE = re.compile(
+    r"\b(?:the other(?: one)?|die andere|der andere|das andere|den anderen|l'autre|l autre)\b"
+    r"(?!\s+(?:ones?\s+)?(?:in|with|for|mit|en|avec)\b)"
+)
+# "and the second?", "und die zweite?", "et l'autre ?": nothing asked but which one, after a question
+BARE_POINTER = re.compile(
+    r"\W*(?:(?:and|what about|how about|und|et|ok|so)\W+)?(?:(?:the|die|der|das|den|le|la|l')\s*)?"
+    r"(?:other(?: one)?|andere[nr]?|autre|(?:first|second|third|fourth|fifth|last|erste[nrs]?|zweite[nrs]?|"
+    r"dritte[nrs]?|letzte[nrs]?|premiere?|deuxieme|troisieme|derniere?)(?:\s+(?:one|eins))?)\W*"
+)
 # "whats the difference between 1 and 3", "compare 2 and 4", "1 vs 3": two positions, where a
 # comparison is asked (not "between 1 and 3 years old", "2 and 4 kg").
 PAIR_NUMBERED = re.compile(

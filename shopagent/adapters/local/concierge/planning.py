@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Set
 from decimal import Decimal
 from typing import Any
 
+from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.facts import COMES_WITH
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
@@ -188,6 +189,8 @@ class Planner:
         shown = history.shown
         if (back := await self._back_to(reading, text, history)) is not None:
             return back
+        if (other := self._the_other_one(reading, text, history)) is not None:
+            return other
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
@@ -720,6 +723,34 @@ class Planner:
 
     async def _catalog_is_empty(self) -> bool:
         return self._vocabulary is not None and not len(await self._vocabulary())
+
+    def _the_other_one(self, reading: Reading, text: str, history: History) -> ModelReply | None:
+        """ "and the other one?", "the other one, is it waterproof?", "und die zweite?": of two shown, the
+        one not talked about last ("the other one"), asked what the message asks, or what was asked of
+        the one before when it asks nothing more ("is the cheaper one waterproof?" … "and the other
+        one?"). None when the message is no such pointer or the list does not tell which."""
+        shown = history.shown.products if history.shown else []
+        folded = fold(text)
+        bare = ph.BARE_POINTER.fullmatch(folded) is not None
+        if not shown or not (ph.OTHER_ONE.search(folded) or (bare and reading.refs)):
+            return None
+        if ph.OTHER_ONE.search(folded):
+            talked = [p for p in shown if p.get("productId") in history.detailed]
+            others = [p for p in shown if p.get("productId") not in history.detailed]
+            if not talked or len(others) != 1:
+                # which other one the list does not tell
+                return say(self._say_in.out_of_range.format(count=len(shown)), kept=True) if talked else None
+            product: dict[str, Any] | None = others[0]
+        else:
+            product = at_position(shown, reading.refs[0]) if reading.refs else None
+        if product is None:
+            return None
+        # (asked of that one already, "et la deuxième ?" shows it)
+        again = bare and history.question and product.get("productId") not in history.detailed
+        question = history.question if again else "" if bare else text
+        asked = _filters_of(reading)
+        return details_call([int(product["productId"])], question=question, asked=asked) if question else (
+            details_call([int(product["productId"])]))  # fmt: skip
 
     async def _back_to(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "back to the speaker, how long does the battery last?", "going back to the red one, is it in
