@@ -1416,3 +1416,17 @@ async def test_the_other_one_of_two_is_the_one_not_talked_about_last(garden):
     assert other.answer.startswith(f"{listed[1]} weighs"), other.answer
     back = await shopper.say("the other one, does it have a grass box")
     assert back.answer.startswith(listed[0]) and "grass box" in back.answer, back.answer
+
+
+async def test_any_for_cats_after_dog_bowls_is_the_same_thing_for_cats(pets, clothing):
+    """Not cat food, nor a product of the list for women: the thing shown, for whom the message names."""
+    bowls = pets()
+    await bowls.say("bowls for my dog")
+    cats = await bowls.say("any for cats?")
+    (call,) = [c["arguments"] for c in cats.calls if c["name"] == SEARCH]
+    assert call["query"] == "bowls cats" and "for bowls for cats" in cats.answer, cats.answer
+    boots = clothing()
+    await boots.say("winter boots for men")
+    women = await boots.say("und für Damen?")
+    (call,) = [c["arguments"] for c in women.calls if c["name"] == SEARCH]
+    assert call["query"] == "winter boots damen", women.answer

@@ -145,6 +145,8 @@ _BACK_TO = re.compile(
 )
 # "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
+WHOM_FOR = AUDIENCE | DOGS | CATS  # "mens", "dog": whom a thing is for
+_LEADING_CUE = re.compile(r"^\W*(?:(?:and|und|et|any|some|also|auch|aussi|ok|so|what about|how about)\W+)*", re.I)
 _ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
@@ -255,6 +257,8 @@ class Planner:
             and (another.of_shop or not await self._names_no_kind(another.words[-1:]))
         ):
             return another.call(_filters_of(reading))
+        if shown and (for_others := self._for_others(reading, shown, text)) is not None:
+            return for_others
         if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:
             return asked
         if reading.compare or reading.refs or reading.details or reading.about:
@@ -507,6 +511,22 @@ class Planner:
                 return details_call([shown[0]["productId"]])
             return say(r.which if shown else r.no_list)
         return None
+
+    def _for_others(self, reading: Reading, shown: Shown, text: str) -> ModelReply | None:
+        """ "any for cats?" after dog bowls, "und für Damen?" after men's boots: the same thing, for
+        them (its words with whom it was for swapped); None when the message says more than whom."""
+        whom = [w for w in reading.words if w in WHOM_FOR]
+        if not whom or len(whom) != len(reading.words) or _ONES.search(fold(text)):
+            return None  # ("do you have a men's one?": one of those shown)
+        kept = [w for w in words(str(shown.args.get("query", shown.subject))) if w not in WHOM_FOR]
+        if not kept:
+            return None
+        args = {"query": " ".join([*kept, *whom]), "limit": LIST_LENGTH}
+        filters = _filters_of(reading)
+        if filters:
+            args["filters"] = filters
+        said = _LEADING_CUE.sub("", " ".join(text.split())).strip(" ?!.")  # "for cats", "für Damen"
+        return search_call(args, {"subject": f"{' '.join(kept)} {said}"})
 
     def _refine(self, reading: Reading, shown: Shown, *, attribute: bool, qualifies: bool = False) -> ModelReply:
         args = {"query": shown.args.get("query", shown.subject), "limit": LIST_LENGTH}
