@@ -38,9 +38,13 @@ async def read_json(request: Request, kind: type[T], *, limit: int) -> T:
 
 def _with_integral_numbers(body: bytes, kind: type[T], refused: msgspec.ValidationError) -> T:
     """The body decoded again with integral numbers written as decimals (`-3767.0`, `1e3`) read as
-    the integers they are, as JSON Schema counts them; the first refusal stands otherwise."""
+    the integers they are, as JSON Schema counts them; the first refusal stands otherwise. A body the
+    typed decoder refused by its first byte ("[{": an array, not an object) may be no JSON at all."""
     try:
         loose = _untyped.decode(body)
+    except msgspec.DecodeError as exc:
+        raise ApiError(400, "bad_request", f"the body is not valid JSON: {exc}") from None
+    try:
         return msgspec.convert(_integral_to_int(loose), kind, dec_hook=decode_hook)
     except (msgspec.ValidationError, ArithmeticError):  # ArithmeticError: a number past Decimal's range
         raise ApiError(400, "validation_error", explain(refused)) from None
