@@ -123,6 +123,21 @@ async def keeps_the_price_bounds_in_both_legs(backend) -> None:
     assert dear.rows[boot.id].price == Decimal("189.00")
 
 
+async def prices_a_sale_set_on_the_variations_alone(backend) -> None:
+    """A mower whose one variation sells at 99 instead of 119 (no price of its own to speak of): its
+    row's price is the variation's, on sale, in both legs."""
+    from shopagent.domain.catalog import VariationInput
+
+    mower = await backend.catalog.create_product(
+        product_input("mower", name="Electric Lawn Mower", category="Lawn care", price=None,
+                      variations=[VariationInput(price=Decimal("119.00"), discount_price=Decimal("99.00"), quantity=5)])
+    )  # fmt: skip
+    await stocked(backend, mower)
+    found = await find(backend, closest_to(mower), ["mower"])
+    row = found.rows[mower.id]
+    assert (row.price, row.discount_price) == (Decimal("119.00"), Decimal("99.00"))
+
+
 async def forgets_a_deleted_product_and_counts_the_indexed_words(backend) -> None:
     boot, sandal = await stocked(backend)
     words = await backend.search.vocabulary()
@@ -169,6 +184,7 @@ CONTRACT = [
     weighs_a_word_of_the_title_above_one_of_the_description,
     judges_colour_size_and_stock_on_one_variation_in_both_legs,
     keeps_the_price_bounds_in_both_legs,
+    prices_a_sale_set_on_the_variations_alone,
     forgets_a_deleted_product_and_counts_the_indexed_words,
     tells_which_phrases_a_name_or_category_has_word_after_word,
 ]

@@ -183,8 +183,9 @@ def _text(value: object) -> str:
 
 def _offer(product: Product, asked: list[Variation]) -> tuple[Decimal, Decimal | None]:
     """The price of the asked variation that can be bought, cheapest first (of all asked when
-    none can); the product's own when its variations all sell at one price."""
-    if not product.prices_vary or not asked:
+    none can); the product's own when its variations all sell at its price."""
+    own = product.discount_price if product.discount_price is not None else product.price
+    if not asked or (not product.prices_vary and all(product.paid_price(v) == own for v in asked)):
         return product.price, product.discount_price
     best = min(asked, key=lambda v: (v.quantity <= v.reserved, product.paid_price(v), v.key))
     regular, paid = product.regular_price(best), product.paid_price(best)
