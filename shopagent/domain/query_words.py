@@ -114,6 +114,7 @@ DOGS = frozenset({"dog", "dogs", "puppy", "puppies", "hund", "hunde", "hundes", 
                   "chiot", "chiots"})  # fmt: skip
 CATS = frozenset({"cat", "cats", "kitten", "kittens", "katze", "katzen", "chat", "chats", "chaton", "chatons"})
 AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"}, DOGS, CATS)
+WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 
 
 def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:

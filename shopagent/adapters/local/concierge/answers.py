@@ -39,12 +39,11 @@ from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply, TextPart
 from shopagent.domain.prices import price_text
-from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, name_head, names_a_thing
+from shopagent.domain.query_words import WHOM_FOR, name_head, names_a_thing
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
 CLOSEST = 2  # partial matches offered as close alternatives
-WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 _CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 

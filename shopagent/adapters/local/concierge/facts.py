@@ -151,7 +151,12 @@ class FactFinder:
         if re.search(_figure_in(unit) + r"(?![^\W\d_])", " ".join([*lines, *data]).lower()):
             return lines
         untold = [r.not_told.split("{name}")[-1], r.not_told_but.split("{name}")[-1].split("{")[0], r.not_told_rest]
-        converted = {d["name"]: figures for d in found if (figures := self._converted(_figures_of(d), unit))}
+        # ("how many grams of protein?" asks what is in it, not what it weighs)
+        after = fold(question)[asked.end() :]
+        of_what = unit in ("g", "kg") and re.match(r"\s+(?:of|an|de|d'|du|des)\s*[^\W\d_]", after) is not None
+        converted = {} if of_what else {
+            d["name"]: figures for d in found if (figures := self._converted(_figures_of(d), unit))
+        }  # fmt: skip
         if converted:
             said = [r.spec.format(name=name, facts=", ".join(figures)) for name, figures in converted.items()]
             kept = [
@@ -169,7 +174,9 @@ class FactFinder:
         for other, factor in _SAME_MEASURE.get(unit, {}).items():
             for value in values:
                 for figure in re.finditer(rf"(\d+(?:[.,]\d+)?)\s*-?\s*(?:{_UNITS[other]})(?![^\W\d_])", value.lower()):
-                    amount = float(figure.group(1).replace(",", ".")) * factor
+                    number = figure.group(1)  # "1,5" is 1.5; "2,500" is 2500
+                    number = number.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", number) else number
+                    amount = float(number.replace(",", ".")) * factor
                     written = f"{amount:.3f}".rstrip("0").rstrip(".")
                     if self._locale.split("-")[0] in ("de", "fr"):
                         written = written.replace(".", ",")

@@ -226,8 +226,8 @@ ORDINALS = [(index, re.compile(rf"\b(?:{words})\b")) for index, words in _ORDINA
 NUMBERED = re.compile(r"(?:\b(?:number|no\.?|nr\.?|nummer|numero|n°)\s*|#)([1-9])\b|\b([1-9])(?:st|nd|rd|th)? one\b")
 # "the other one", "die andere", "l'autre": of two shown, the one not talked about last
 OTHER_ONE = re.compile(
-    r"\b(?:the other(?: one)?|die andere|der andere|das andere|den anderen|l'autre|l autre)\b"
-    r"(?!\s+(?:ones?\s+)?(?:in|with|for|mit|en|avec)\b)"
+    r"\b(?:the other one|(?:the other|die andere|der andere|das andere|den anderen|l'autre|l autre)"
+    r"(?=\s*(?:[,?!.;:]|$)))"
 )
 # "and the second?", "und die zweite?", "et l'autre ?": nothing asked but which one, after a question
 BARE_POINTER = re.compile(

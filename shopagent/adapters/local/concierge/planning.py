@@ -54,7 +54,7 @@ from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, name_head
+from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, name_head
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
@@ -145,7 +145,11 @@ _BACK_TO = re.compile(
 )
 # "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
-WHOM_FOR = AUDIENCE | DOGS | CATS  # "mens", "dog": whom a thing is for
+# A question about the products shown by whom they suit ("is it for dogs?", "are they ok for cats?")
+_OF_THEM = re.compile(
+    r"\b(?:is|are|does|do|can|will|would|which|ist|sind|passt|est|sont|lequel|laquelle)\b.*\b(?:it|they|this|these|them|"
+    r"that|es|sie|das|die|der|il|elle|ils|elles|ca)\b|\b(?:which|welche\w*|lequel|laquelle)\b"
+)
 _LEADING_CUE = re.compile(r"^\W*(?:(?:and|und|et|any|some|also|auch|aussi|ok|so|what about|how about)\W+)*", re.I)
 _ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
@@ -518,6 +522,14 @@ class Planner:
         whom = [w for w in reading.words if w in WHOM_FOR]
         if not whom or len(whom) != len(reading.words) or _ONES.search(fold(text)):
             return None  # ("do you have a men's one?": one of those shown)
+        if (
+            reading.refs
+            or reading.compare
+            or reading.points_at_one
+            or reading.points_at_all
+            or _OF_THEM.search(fold(text))
+        ):
+            return None  # "is it for dogs?", "are they ok for cats?", "which is better for 2 cats?": of them
         kept = [w for w in words(str(shown.args.get("query", shown.subject))) if w not in WHOM_FOR]
         if not kept:
             return None
@@ -526,7 +538,9 @@ class Planner:
         if filters:
             args["filters"] = filters
         said = _LEADING_CUE.sub("", " ".join(text.split())).strip(" ?!.")  # "for cats", "für Damen"
-        return search_call(args, {"subject": f"{' '.join(kept)} {said}"})
+        tokens = said.split()
+        last = max((n for n, t in enumerate(tokens) if set(words(t)) & set(whom)), default=len(tokens) - 1)
+        return search_call(args, {"subject": f"{' '.join(kept)} {' '.join(tokens[: last + 1])}"})  # not "in black"
 
     def _refine(self, reading: Reading, shown: Shown, *, attribute: bool, qualifies: bool = False) -> ModelReply:
         args = {"query": shown.args.get("query", shown.subject), "limit": LIST_LENGTH}
@@ -752,14 +766,13 @@ class Planner:
         shown = history.shown.products if history.shown else []
         folded = fold(text)
         bare = ph.BARE_POINTER.fullmatch(folded) is not None
-        if not shown or not (ph.OTHER_ONE.search(folded) or (bare and reading.refs)):
+        if not shown or not ((ph.OTHER_ONE.search(folded) and not reading.refs) or (bare and reading.refs)):
             return None
-        if ph.OTHER_ONE.search(folded):
+        if ph.OTHER_ONE.search(folded) and not reading.refs:
             talked = [p for p in shown if p.get("productId") in history.detailed]
             others = [p for p in shown if p.get("productId") not in history.detailed]
             if not talked or len(others) != 1:
-                # which other one the list does not tell
-                return say(self._say_in.out_of_range.format(count=len(shown)), kept=True) if talked else None
+                return None  # (which other one the list does not tell: read as before)
             product: dict[str, Any] | None = others[0]
         else:
             product = at_position(shown, reading.refs[0]) if reading.refs else None
@@ -789,7 +802,8 @@ class Planner:
         product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)})
         if product is None:
             return None
-        question = (text[: found.start()] + " " + text[found.end() :]).strip(" ,.;:-")
+        folded = fold(text)  # (the match's offsets are the folded text's: "ß" is "ss" there)
+        question = (folded[: found.start()] + " " + folded[found.end() :]).strip(" ,.;:-")
         return details_call([product], question=question, asked=_filters_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
