@@ -1326,7 +1326,9 @@ async def test_a_word_for_whom_is_no_reason_to_offer_a_thing_as_close(pets):
     assert shampoo.listed and not any("Food" in n for n in shampoo.listed), shampoo.answer
 
 
-@pytest.mark.parametrize("question", ["which is cheaper", "welche ist günstiger?", "lequel est moins cher ?"])
+@pytest.mark.parametrize(
+    "question", ["which is cheaper", "welche ist günstiger?", "lequel est moins cher ?", "welche ist am günstigsten?"]
+)
 async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared(kitchen, question):
     """Not a search for cheaper knives: the cheaper of the two just compared, by their prices."""
     shopper = kitchen()

@@ -46,7 +46,9 @@ DISCOUNT = re.compile(
     r"rabatt\w*|(?:im )?angebot|sonderangebot\w*|reduziert\w*|preisnachlass|"
     r"remise\w*|en solde|soldes?|promo\w*|reduction\w*|reduit\w*)"
 )
-CHEAPER = re.compile(r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|billiger\w*|moins cher\w*)\b")
+CHEAPER = re.compile(
+    r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|moins cher\w*)\b"
+)
 DEARER = re.compile(
     r"\b(?:dearer|dearest|pricier|priciest|more expensive|most expensive|teurer\w*|teuerste\w*|plus cher\w*)\b"
 )

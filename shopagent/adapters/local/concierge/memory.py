@@ -80,8 +80,9 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             elif isinstance(part, FunctionResponse) and part.name == SEARCH_TOOL and not part.result.get("isError"):
                 result = part.result.get("structuredContent") or {}
                 found.update((p.get("productId"), p) for p in result.get("products", []))
-        if message.role == "model" and (asked := (state_of(message).get("plan") or {}).get("question")):
-            history.question = str(asked)
+        plan = state_of(message).get("plan") or {} if message.role == "model" else {}
+        if any(isinstance(part, FunctionCall) and part.name == DETAILS_TOOL for part in message.parts):
+            history.question = str(plan.get("question") or "")  # (a product shown without a question: none)
         if message.role != "model" or not message.text:
             continue
         state = state_of(message)

@@ -175,9 +175,10 @@ PRICED_ONE = re.compile(
 PRICE_COMPARED = re.compile(r"\b(?:which|welche[rsn]?|lequel|laquelle|lesquel(?:le)?s)\b")
 WHICH_PRICED = re.compile(
     r"\b(?:which|welche[rsn]?|lequel|laquelle)(?:\s+(?:one|ones|of them|of these|of those|of the two|davon|"
-    r"von (?:den )?beiden|des deux|d'entre eux))?\s+(?:is|'s|are|ist|sind|est|costs?|kostet)\s+(?:the\s+)?"
+    r"von (?:den )?beiden|des deux|d'entre eux))?\s+(?:is|'s|are|ist|sind|est|costs?|kostet)\s+"
+    r"(?:the\s+|le\s+|la\s+|am\s+|der\s+|die\s+|das\s+)?"
     r"(?:cheaper|less expensive|more affordable|dearer|pricier|more expensive|g(?:u|ue)nstiger|billiger|teurer|"
-    r"moins chere?|plus chere?)\b"
+    r"g(?:u|ue)nstigsten?|billigsten?|teuersten?|moins chere?|plus chere?)\b"
 )
 CHEAPER = re.compile(
     r"\b(?:cheaper|less expensive|more affordable|lower price[sd]?|too expensive|too pricey|too much|"
