@@ -775,7 +775,7 @@ class Planner:
                 return None  # (which other one the list does not tell: read as before)
             product: dict[str, Any] | None = others[0]
         else:
-            product = at_position(shown, reading.refs[0]) if reading.refs else None
+            product = at_position(shown, reading.refs[0])  # (a bare pointer: refs said)
         if product is None:
             return None
         # (asked of that one already, "et la deuxième ?" shows it)
