@@ -50,7 +50,7 @@ class History:
         for shown in reversed(self.lists[:-1]):
             named = [
                 p for p in shown.products
-                if called <= stemmed(str(p.get("name", ""))) and (colour is None or colour in _colours(p))
+                if called <= stemmed(str(p.get("name", ""))) and (colour is None or colour in colours_of(p))
             ]  # fmt: skip
             if named:
                 talked = [p for p in named if p.get("productId") in self.talked]
@@ -112,8 +112,9 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
     return history
 
 
-def _colours(product: dict[str, Any]) -> set[str]:
-    return {str(c).casefold() for c in product.get("availableColors") or []}
+def colours_of(product: dict[str, Any]) -> set[str]:
+    """The colours a product shown comes in: in stock (a search's), or any of its variations (details')."""
+    return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
 
 
 def state_of(message: ChatMessage) -> dict[str, Any]:

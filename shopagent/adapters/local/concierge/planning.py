@@ -23,6 +23,7 @@ from shopagent.adapters.local.concierge.memory import (
     STORE_TOOL,
     History,
     Shown,
+    colours_of,
     decimal_or_none,
     details_call,
     say,
@@ -224,7 +225,7 @@ class Planner:
             # "is the blue one midi length?": the one product shown that comes in blue (of several
             # that do, which one is meant the colour does not tell)
             colour = reading.colour_ref
-            coloured = [n for n, p in enumerate(shown.products, 1) if colour in _colours_of(p)]
+            coloured = [n for n, p in enumerate(shown.products, 1) if colour in colours_of(p)]
             if len(coloured) == 1:
                 reading.refs = coloured[:1]
                 reading.details = reading.details or not reading.compare
@@ -845,11 +846,6 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
-
-
-def _colours_of(product: dict[str, Any]) -> set[str]:
-    """The colours a product shown comes in: in stock (a search's), or any of its variations (details')."""
-    return {*product.get("availableColors", []), *(str(v.get("color")) for v in product.get("variations", []))}
 
 
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
