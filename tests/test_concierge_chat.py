@@ -275,6 +275,52 @@ async def test_comparing_two_where_one_was_shown_says_only_one_was_shown(electro
     assert compared.answer.startswith("I showed you only one product"), compared.answer
 
 
+async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
+    """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
+    its details (not a search for "bigger", which the shop "doesn't seem to carry")."""
+    shopper = kitchen()
+    first = await shopper.say("french press")
+    press = first.listed[0]
+    assert "0.5 L, 1 L" in first.answer, first.answer
+    await shopper.say("tell me about the first")
+    bigger = await shopper.say("the bigger one")
+    assert [c["name"] for c in bigger.calls] == [DETAILS], bigger.calls
+    assert bigger.answer.startswith(f"{press} in 1 L: €"), bigger.answer
+    assert "left" in bigger.answer, bigger.answer
+    smaller = await shopper.say("the smaller one?")
+    assert smaller.answer.startswith(f"{press} in 0.5 L: €"), smaller.answer
+
+
+async def test_the_biggest_sold_out_size_is_said_beside_the_biggest_to_be_had(garden):
+    """The pot's 40 cm is sold out (the list shows the sizes to be had, up to 30 cm): both are said."""
+    shopper = garden()
+    first = await shopper.say("terracotta pot")
+    (pot,) = first.listed
+    biggest = await shopper.say("the biggest one?")
+    assert biggest.answer == f"{pot} in 30 cm: €22.95, 11 left. {pot} in 40 cm: €44.95, sold out at the moment.", (
+        biggest.answer
+    )
+
+
+async def test_a_product_in_one_size_asked_for_a_bigger_one_says_so(kitchen):
+    shopper = kitchen()
+    first = await shopper.say("stand mixer")
+    (mixer,) = first.listed
+    bigger = await shopper.say("do you have it in a bigger size")
+    assert [c["name"] for c in bigger.calls] == [DETAILS], bigger.calls
+    assert bigger.answer == f"{mixer} comes only in 5 L.", bigger.answer
+
+
+async def test_how_much_is_it_asks_the_price_of_the_one_shown(kitchen):
+    """ "how much is it" is all stop-words: still a question of the one shown, not "What are you looking for?"."""
+    shopper = kitchen()
+    first = await shopper.say("stand mixer")
+    (mixer,) = first.listed
+    price = await shopper.say("how much is it now")
+    assert [c["name"] for c in price.calls] == [DETAILS], price.calls
+    assert price.answer.startswith(f"{mixer} costs €{first.price(mixer)}"), price.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

@@ -295,6 +295,33 @@ def test_a_product_shown_is_pointed_at_by_its_price_or_its_colour(text, priced, 
 
 
 @pytest.mark.parametrize(
+    ("text", "size_ref", "most"),
+    [
+        ("the bigger one", "big", False),
+        ("a smaller one?", "small", False),
+        ("the biggest one?", "big", True),
+        ("the shorter one - how much?", "small", False),
+        ("do you have it in a bigger size", "big", False),
+        ("bigger?", "big", False),
+        ("die größere", "big", False),
+        ("die kleinste?", "small", True),
+        ("gibt es den auch in einer längeren Variante?", "big", False),
+        ("la plus grande", "big", True),
+        ("une plus petite ?", "small", False),
+        ("a bigger bag", None, False),  # a noun after it: a thing asked for
+        ("my dog is bigger than that", None, False),  # told, not pointed at
+        ("the longer lasting one", None, False),
+        ("a larger dog bed", None, False),
+    ],
+)
+def test_a_size_of_the_product_talked_about_is_pointed_at_by_how_big_it_is(text, size_ref, most):
+    from tests.test_concierge_facts import SHOP
+
+    reading = SHOP.read(text)
+    assert (reading.size_ref, reading.size_most) == (size_ref, most)
+
+
+@pytest.mark.parametrize(
     ("text", "refs"),
     [
         ("the first and the last please, do they come in large", [1, -1]),

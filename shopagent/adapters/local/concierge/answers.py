@@ -30,7 +30,13 @@ from shopagent.adapters.local.concierge.memory import (
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.pointing import having
-from shopagent.adapters.local.concierge.product_data import variant_text
+from shopagent.adapters.local.concierge.product_data import (
+    by_named_measure,
+    price_said,
+    size_steps,
+    sizes_of,
+    variant_text,
+)
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.store_text import store_answer
 from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
@@ -46,6 +52,9 @@ from shopagent.domain.tools import DETAILS_TOOL
 CLOSEST = 2  # partial matches offered as close alternatives
 _CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
+
+
+_SIZED_PRODUCTS = 3  # products answered with their larger sizes, of a list shown
 
 
 class Answerer:
@@ -90,6 +99,9 @@ class Answerer:
                     return details_call(otherwise, question=plan["question"], also=plan.get("also"))
                 if not found:
                     return say(r.no_list, kept=True)
+            if plan.get("sized"):  # "the bigger one": its larger size, or the larger of them
+                lines, ids = self._sized(found, plan["sized"])
+                return say("\n".join(lines), detailed=ids)
             if plan.get("question"):
                 asked = plan.get("asked") or {}
                 lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead,
@@ -478,6 +490,65 @@ class Answerer:
         return "\n".join(lines)
 
     # -- words for filters ------------------------------------------------------------
+
+    def _sized(self, found: list[dict[str, Any]], sized: dict[str, Any]) -> tuple[list[str], list[int]]:
+        """ "the bigger one", "the smallest?": of products whose names give a measure, the bigger (its
+        details); else each one's larger (smaller) sizes with their prices and stock: the largest for
+        "the biggest" or where it comes in two, the next above the size the list was for, else every
+        size above its smallest. A product that comes in one size says so."""
+        r = self._say_in
+        big, most, since = sized.get("ref") == "big", bool(sized.get("most")), sized.get("from") or []
+        # (a hose's "13 mm" is its bore, not its length: sizes of its own come first)
+        if len(found) >= 2 and not any(size_steps(d) for d in found) and (ranked := by_named_measure(found)):
+            d = ranked[-1] if big else ranked[0]
+            return [self._details(d)], [d["productId"]]
+        lines, ids = [], []
+        for d in found:
+            steps = size_steps(d)
+            if not steps:
+                continue
+            labels = [label for label, _ in steps]
+            known = [labels.index(x) for x in since if x in labels]
+            if most or len(steps) == 2:
+                chosen = [steps[-1] if big else steps[0]]
+                # the biggest sold out: the biggest to be had beside it
+                had = [step for step in steps if any(v.get("available", 0) > 0 for v in step[1])]
+                if had and had[-1 if big else 0] not in chosen:
+                    chosen = sorted([*chosen, had[-1 if big else 0]], key=lambda step: labels.index(step[0]))
+            elif known:
+                at = max(known) if big else min(known)
+                chosen = steps[at + 1 : at + 2] if big else steps[max(at - 1, 0) : at]
+            else:
+                chosen = steps[1:] if big else steps[:-1]
+            if not chosen:  # the list was for its largest (smallest) already: what it comes in
+                lines.append(r.comes_in.format(name=d["name"], sizes=", ".join(labels)))
+            else:
+                lines.append(" ".join(self._sized_line(d, label, of) for label, of in chosen[:4]))
+            ids.append(d["productId"])
+            if len(lines) == _SIZED_PRODUCTS:
+                break
+        if lines:
+            return lines, ids
+        d = found[0]
+        own = sizes_of(d)
+        said = r.comes_only_in.format(name=d["name"], sizes=own[0]) if own else r.one_size.format(name=d["name"])
+        return [said], [d["productId"]]
+
+    def _sized_line(self, d: dict[str, Any], label: str, variations: list[dict[str, Any]]) -> str:
+        """One size of a product: its price and what is left of it (per colour where it has colours)."""
+        r = self._say_in
+        priced = [v for v in variations if v.get("effectivePrice") is not None]
+        price = price_said(priced[0] if priced else d, r, self._rules.locale, d["currency"])
+        available = [v for v in variations if v.get("available", 0) > 0]
+        if not available:
+            stock = r.size_sold_out
+        elif any(v.get("color") for v in available) and len(available) > 1:
+            stock = ", ".join(
+                f"{self._colour(str(v['color']))} ({r.size_left.format(count=v['available'])})" for v in available[:6]
+            )
+        else:
+            stock = r.size_left.format(count=sum(int(v["available"]) for v in available))
+        return r.sized_line.format(name=d["name"], size=label, price=price, stock=stock)
 
     def _colour(self, colour: str) -> str:
         return self._lexicon.color_name(colour, self._language, self._names)

@@ -159,13 +159,18 @@ def details_call(
     also: dict[str, str] | None = None,
     called: list[str] | None = None,
     otherwise: list[int] | None = None,
+    sized: dict[str, Any] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
     catalog's language, each shopper's word -> the catalog's; `called`: the question is about
-    the first of them that is what these words say, "the leather ones", else about `otherwise`)."""
+    the first of them that is what these words say, "the leather ones", else about `otherwise`;
+    `sized`: "the bigger one" of them, {"ref": "big" or "small", "most": the biggest or smallest,
+    "from": the sizes the list was for})."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
+    if sized:
+        plan["sized"] = sized
     if question:
         plan.update(question=question, asked=asked or {}, also=also or {})
     if called:

@@ -171,6 +171,21 @@ PRICED_ONE = re.compile(
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
     r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das)\b))"
 )
+# "the bigger one", "a smaller one?", "the longest", "in a larger size", "die größere", "la plus grande":
+# a size of the product talked about (or of those shown), by how big it is; never a noun after ("a
+# bigger bag", "a larger dog": things asked for or told of)
+SIZED_ONE = re.compile(
+    r"(?:^|\b(?:the|a|an|any|die|das|der|den|dem|ein|eine|einen|einer|einem|le|la|l'|un|une|in|en|im)\s+)(?:"
+    r"(?P<big>bigger|biggest|larger|largest|longer|longest|taller|tallest|wider|widest|"
+    r"gr(?:o|oe)ssere?[rsmn]?|gr(?:o|oe)sste[rsmn]?|l(?:a|ae)ngere?[rsmn]?|l(?:a|ae)ngste[rsmn]?|"
+    r"plus (?:grande?|longue?)s?)|"
+    r"(?P<small>smaller|smallest|shorter|shortest|kleinere?[rsmn]?|kleinste[rsmn]?|k(?:u|ue)rzere?[rsmn]?|"
+    r"k(?:u|ue)rzeste[rsmn]?|plus (?:petite?|courte?)s?))"
+    r"(?=\s*(?:(?:one|size|version|model|pair|groesse|gr(?:o|oe)sse|taille|modell|variante|format)\b|"
+    r"[,?!.;:]|$|(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il)\b))"
+)
+# the superlative of those ("the biggest", "die kleinste", "la plus grande"): the end of the range
+SIZED_MOST = re.compile(r"(?:est|ste[rsmn]?)$")
 # "which is the cheaper one?": the question compares them, it points at none
 PRICE_COMPARED = re.compile(r"\b(?:which|welche[rsn]?|lequel|laquelle|lesquel(?:le)?s)\b")
 WHICH_PRICED = re.compile(

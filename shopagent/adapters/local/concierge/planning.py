@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Set
 from decimal import Decimal
 from typing import Any
 
+from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.facts import COMES_WITH
 from shopagent.adapters.local.concierge.memory import (
@@ -59,6 +60,7 @@ from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_F
 from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
+_SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
 _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
 _MOST_THINGS = 4  # the things of one request searched, at most
@@ -213,6 +215,8 @@ class Planner:
                 reading.refs = [position, *[r for r in reading.refs if r != position]]
                 reading.details = reading.details or not reading.compare
                 text = text.replace(reading.priced_said, " ") if reading.priced_said else text  # not asked of
+        if (sized := self._sized_one(reading, history)) is not None:
+            return sized
         if reading.price_compared and shown and shown.products and not reading.refs:
             # "which is cheaper?" just after two were compared: of those; else of the list
             ids = [int(p["productId"]) for p in shown.products]
@@ -242,7 +246,13 @@ class Planner:
         cued = reading.follow_up or reading.refs or reading.compare or reading.details
         # "merci bcp", "thanks, that's helpful": small talk with a word or two the catalog never uses.
         chatter = reading.small_talk and not (named or cued or reading.request) and len(reading.words) <= 2
-        nothing_asked = not (reading.words or cued) or chatter
+        # "how much is it?", "how much is that one now?": a question of the one shown, in stop-words only
+        of_it = (
+            (reading.points_at_one or reading.points_at_all)
+            and bool(shown or history.detailed)
+            and ask.PRICE.search(fold(text)) is not None
+        )
+        nothing_asked = not (reading.words or cued or of_it) or chatter
         if nothing_asked:
             if reading.identity:
                 return say(r.identity.format(store=self._store))
@@ -472,6 +482,27 @@ class Planner:
         if reading.points_at_one or len(shown) == 1:
             return [shown[0]["productId"]]
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
+
+    def _sized_one(self, reading: Reading, history: History) -> ModelReply | None:
+        """ "the bigger one", "do you have it in a smaller size?", "die größte?": a size of the one
+        talked about (or pointed at), else of those shown; None when the message asks more than that
+        ("a bigger one in red", "the bigger one, is it heavy?": asked as before) or nothing was shown."""
+        if reading.size_ref is None or [w for w in reading.words if w not in _SIZE_WORDS]:
+            return None
+        if reading.colors or reading.sizes or reading.max_price is not None or reading.compare:
+            return None
+        shown = history.shown.products if history.shown else []
+        if reading.refs:
+            picked = [p for p in (at_position(shown, n) for n in reading.refs[:1]) if p is not None]
+            ids = [int(p["productId"]) for p in picked]
+        else:
+            # of a list, the ones that are what was asked for (not those "also close")
+            fitting = [p for p in shown if p.get("match") == "strong"] or shown
+            ids = history.detailed[:1] or [int(p["productId"]) for p in fitting[:LIST_LENGTH]]
+        if not ids:
+            return None
+        listed = (history.shown.args.get("filters") or {}).get("sizes") if history.shown else None
+        return details_call(ids, sized={"ref": reading.size_ref, "most": reading.size_most, "from": listed or []})
 
     def _out_of_range(self, shown: list[dict[str, Any]]) -> ModelReply:
         """A position past the end of the list shown ("the second one" of one)."""

@@ -20,16 +20,37 @@ def sizes_of(d: dict[str, Any]) -> list[str]:
     numbers, letter sizes or amounts of one unit ("1 L", "1.5 L"), else in the catalog's order."""
     sizes = [s for s in dict.fromkeys(str(v.get("size", "")) for v in d.get("variations", [])) if s]
     sizes = [s for s in sizes if s.upper() != "ONE SIZE"]
-    # small to large where they are all numbers or letter sizes ("36, 37, 38, 39"; "S, M, L, XL")
-    if all(_NUMBER.fullmatch(s) for s in sizes):
-        return sorted(sizes, key=lambda s: float(s.replace(",", ".")))
-    if all(s.upper() in _LETTER_SIZES for s in sizes):
-        return sorted(sizes, key=lambda s: _LETTER_SIZES.index(s.upper()))
-    measured = [_MEASURED.fullmatch(s.strip()) for s in sizes]  # "1 L", "1.5 L"; "24 CM", "28 CM"
+    return _in_order(sizes) or sizes
+
+
+def _in_order(values: list[str]) -> list[str] | None:
+    """The values small to large where they are all numbers or letter sizes ("36, 37, 38"; "S, M, L,
+    XL") or amounts of one unit ("1 L", "1.5 L"; "24 CM", "28 CM"); None where they are not."""
+    if all(_NUMBER.fullmatch(s) for s in values):
+        return sorted(values, key=lambda s: float(s.replace(",", ".")))
+    if all(s.upper() in _LETTER_SIZES for s in values):
+        return sorted(values, key=lambda s: _LETTER_SIZES.index(s.upper()))
+    measured = [_MEASURED.fullmatch(s.strip()) for s in values]
     if all(measured) and len({m.group(2).casefold() for m in measured if m}) == 1:
         amounts = [float(m.group(1).replace(",", ".")) for m in measured if m]
-        return [s for _, s in sorted(zip(amounts, sizes, strict=True))]
-    return sizes
+        return [s for _, s in sorted(zip(amounts, values, strict=True))]
+    return None
+
+
+def size_steps(d: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """A product's sizes small to large, each with its variations, where they can be put in order:
+    its sizes, else an option whose values are amounts of one unit (a hose's "Length": 15 m, 25 m,
+    50 m); none where it comes in one size or its sizes have no order ("Right-handed")."""
+    variations = d.get("variations", [])
+    sizes = sizes_of(d)
+    if len(sizes) >= 2 and _in_order(sizes):
+        return [(s, [v for v in variations if str(v.get("size", "")) == s]) for s in sizes]
+    for key in dict.fromkeys(k for v in variations for k in v.get("options", {})):
+        values = list(dict.fromkeys(str(v["options"][key]) for v in variations if key in v.get("options", {})))
+        ordered = _in_order(values) if len(values) >= 2 else None
+        if ordered:
+            return [(x, [v for v in variations if str(v.get("options", {}).get(key)) == x]) for x in ordered]
+    return []
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -198,3 +219,18 @@ def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Cal
     if sizes and not any(v.get("size") in sizes for v in variations):
         return list(dict.fromkeys(v["size"] for v in variations if v.get("size")))
     return []
+
+
+_NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)\s*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
+
+
+def by_named_measure(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The products small to large by the measure their names give in one unit ("Chef's Knife 20
+    cm", "Santoku Knife 18 cm"); none where a name gives none, or they differ in unit."""
+    measures = [_NAMED_MEASURE.search(str(d.get("name", ""))) for d in found]
+    if not all(measures) or len({m.group(2).casefold() for m in measures if m}) != 1:
+        return []
+    amounts = [float(m.group(1).replace(",", ".")) for m in measures if m]
+    if len(set(amounts)) < len(amounts):
+        return []
+    return [d for _, d in sorted(zip(amounts, found, strict=True), key=lambda x: x[0])]

@@ -106,6 +106,10 @@ class Replies:
     more_plain: str
     comes_in: str
     comes_only_in: str
+    sized_line: str
+    size_left: str
+    size_sold_out: str
+    one_size: str
     from_price: str
     spec_list: str
     spec: str
@@ -214,6 +218,10 @@ ENGLISH = Replies(
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
     comes_only_in="{name} comes only in {sizes}.",
+    sized_line="{name} in {size}: {price}, {stock}.",
+    size_left="{count} left",
+    size_sold_out="sold out at the moment",
+    one_size="{name} comes in one size only.",
     from_price="from {price}",
     spec_list="Specs: {facts}.",
     spec="{name}: {facts}.",
@@ -324,6 +332,10 @@ GERMAN = Replies(
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
     comes_only_in="{name} gibt es nur in {sizes}.",
+    sized_line="{name} in {size}: {price}, {stock}.",
+    size_left="{count} verfügbar",
+    size_sold_out="derzeit ausverkauft",
+    one_size="{name} gibt es nur in einer Größe.",
     from_price="ab {price}",
     spec_list="Daten: {facts}.",
     spec="{name}: {facts}.",
@@ -435,6 +447,10 @@ FRENCH = Replies(
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
     comes_only_in="{name} existe uniquement en {sizes}.",
+    sized_line="{name} en {size} : {price}, {stock}.",
+    size_left="{count} en stock",
+    size_sold_out="épuisé pour le moment",
+    one_size="{name} existe en une seule taille.",
     from_price="à partir de {price}",
     spec_list="Caractéristiques : {facts}.",
     spec="{name} : {facts}.",

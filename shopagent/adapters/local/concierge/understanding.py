@@ -70,6 +70,8 @@ class Reading:
     priced_ref: str | None = None  # "the cheaper one" (cheapest), "the dearer one" (dearest): one shown, by price
     priced_said: str = ""  # those words as written
     colour_ref: str | None = None  # "the blue one": a product shown, by a colour it comes in
+    size_ref: str | None = None  # "the bigger one" (big), "a smaller one" (small): a size of the one talked about
+    size_most: bool = False  # ... the biggest or smallest there is ("the biggest", "la plus petite")
     pricier: bool = False
     similar: bool = False
     more: bool = False
@@ -271,6 +273,10 @@ class Lexicon:
         if ph.COMPARE.search(whole):
             for match in text.take(ph.PAIR_NUMBERED):
                 paired += [int(match.group(1)), int(match.group(2))]
+        if found := text.take(ph.SIZED_ONE):  # before sizes: "la plus grande" is no size L
+            reading.size_ref = "big" if found[0].group("big") else "small"
+            reading.size_most = bool(ph.SIZED_MOST.search(found[0].group("big") or found[0].group("small")))
+            reading.size_most |= bool(re.search(r"\b(?:le|la|l') plus\b", found[0].group(0)))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
