@@ -749,6 +749,65 @@ async def test_a_bigger_or_smaller_thing_asked_of_is_not_a_question_of_other_siz
     assert "comes in S, M, L" not in answer, answer
 
 
+HOSE = {
+    "name": "Anti-Kink Hose",
+    "description": "A flexible six-layer garden hose that resists kinking. Fittings are sold separately.",
+    "variations": [{"options": {"Length": length}, "available": 5} for length in ("15 m", "25 m", "50 m")],
+}
+CAN = {
+    "name": "Steel Watering Can",
+    "description": "A galvanised steel can with a long spout and a brass rose. Hot-dip galvanised against rust.",
+    "variations": [{"options": {"Volume": volume}, "available": 5} for volume in ("5 l", "10 l")],
+}
+GLASSES = {
+    "name": "Crystal Wine Glasses",
+    "description": "Lead-free crystal glasses with a thin rim. Dishwasher safe.",
+    "variations": [{"size": size, "color": "clear", "available": 3} for size in ("SET OF 2", "SET OF 4")],
+}
+POT = {
+    "name": "Enamelled Dutch Oven",
+    "description": "A round cast iron casserole in glossy enamel. The heavy lid seals in moisture.",
+    "variations": [{"size": "24 CM", "color": c, "available": 2} for c in ("red", "navy")]
+    + [{"size": "24 CM", "color": "white", "available": 0}],
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said"),
+    [
+        ("how long is it?", HOSE, "length 15 m, 25 m, 50 m"),
+        ("il fait combien de mètres ?", HOSE, "length 15 m, 25 m, 50 m"),
+        ("wie lang ist der?", HOSE, "length 15 m, 25 m, 50 m"),
+        ("how much does it hold", CAN, "volume 5 l, 10 l"),
+        ("how many litres?", CAN, "volume 5 l, 10 l"),
+        ("how many in a set", GLASSES, "comes in SET OF 2, SET OF 4"),
+        ("colours?", POT, "comes in red, navy"),
+        ("welche Farben gibt es?", POT, "comes in red, navy"),
+        ("which colours does it come in", POT, "comes in red, navy"),
+    ],
+)
+async def test_what_a_product_comes_in_answers_how_long_how_much_it_holds_how_many_and_which_colours(
+    question, product, said
+):
+    """Its lengths, volumes, set sizes and colours are in its variations, not in its text."""
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer, answer
+    assert "doesn't say" not in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "unsaid"),
+    [
+        ("how long does it last?", HOSE, "length 15 m"),  # how long it lasts, not how long it is
+        ("how long is the warranty?", HOSE, "length 15 m"),
+        ("what colour is the lid?", POT, "comes in red"),  # of a part of it: its text
+    ],
+)
+async def test_how_long_it_lasts_or_the_colour_of_a_part_is_not_what_it_comes_in(question, product, unsaid):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert unsaid not in answer, answer
+
+
 def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():
     from shopagent.adapters.local.concierge.product_data import options_asked
 

@@ -16,7 +16,8 @@ WEIGHT = re.compile(
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
-    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|how much (?:is|are|for|do|does)\b|how much\W*$|"
+    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|"
+    r"how much (?:is|are|for|do|does)\b(?! (?:it|they|this|that|each|one) (?:hold|take|carry)\b)|how much\W*$|"
     r"expensive|cheap\w*|"
     r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
@@ -25,6 +26,25 @@ SIZES = re.compile(
     r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|lengths?|"
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
+# How long it is (not how long it lasts or takes), how much it holds, how many come in a set: its
+# sizes or options in a unit of that measure answer it ("Length: 15 m, 25 m"; "SET OF 4"), and only those
+# (a dress's "midi length" is its text's; a jacket's S, M, L are no length)
+MEASURES = {
+    "length": re.compile(
+        r"\b(?:how long (?:is|are) (?!(?:the |its |it )?(?:battery|warranty|guarantee|delivery|shipping|life)\b)|"
+        r"wie lang (?:ist|sind)\b|welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
+        r"how many (?:metres|meters)\b|lengths?\b)"
+    ),
+    "volume": re.compile(
+        r"\b(?:how much (?:does|do|will|can|would) (?:it|they|this|that|each|one) hold|wie viel (?:passt|fasst)|"
+        r"volume|contenance|fassungsverm(?:o|oe)gen|how many (?:litres|liters)|combien de (?:litres|l)\b|capacity|"
+        r"capacite|kapazit(?:a|ae)t)"
+    ),
+    "count": re.compile(
+        r"\b(?:how many (?:are |come |do you get )?in (?:a|the|one|each) (?:set|pack|box|bag|packet)|"
+        r"how many pieces|set of how many|wie viele (?:st(?:u|ue)ck|teile)|combien (?:de pieces|dans le lot|par lot))"
+    ),
+}
 # "what sizes does it come in?", "welche Größen gibt es?", "quelles tailles ?": the sizes it is made in.
 WHICH_SIZES = re.compile(
     r"\b(?:what|which) (?:sizes?|widths?|lengths?)\b|\bwelche (?:gr(?:o|oe)ss?en|breiten|langen)\b|"
@@ -67,6 +87,12 @@ STOCK = re.compile(
 )
 # "which colours …?": the product's colours, not its stock line by line
 COLOURS_ASKED = re.compile(r"\b(?:colou?rs?|colou?r options|farben?|couleurs?)\b")
+# "colours?", "which colours does it come in?", "welche Farben?": the colours it comes in (its stock
+# tells), not the colour of a part of it ("what colour is the lining?")
+COLOURS_OFFERED = re.compile(
+    r"\b(?:colou?rs|colou?r options|farben|couleurs|which colou?r|welche farbe|quelle couleur|"
+    r"(?:what|any|other) colou?r (?:does|do|can|are|is it available|options)|in (?:what|which) colou?r)\b"
+)
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
 # is and does, which its text says first.
 # Not of the product: "how does the warranty work?"

@@ -34,7 +34,7 @@ def kind_of(text: str) -> str:
         return "discount"
     if ask.PRICE.search(text):
         return "price"
-    if ask.STOCK.search(text):
+    if ask.STOCK.search(text) or ask.COLOURS_OFFERED.search(text):
         return "stock"
     return "text"
 

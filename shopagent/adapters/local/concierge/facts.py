@@ -24,6 +24,7 @@ from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, 
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, made_in_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
+    in_measure,
     options_asked,
     size_guide,
     sizes_of,
@@ -213,17 +214,23 @@ class FactFinder:
         unit = _UNIT_ASKED.search(folded)  # "how many litres?" of a kettle sold in 1 L and 1.5 L: its sizes
         in_unit = _figure_in(_unit_of(unit.group(1))) + "$" if unit else None
 
+        # "how long is it?", "how much does it hold?", "how many in a set?": sizes or options in that measure
+        measures = tuple(m for m, asked_so in ask.MEASURES.items() if asked_so.search(folded))
+
         def sized_so(d: dict[str, Any]) -> bool:
             own = sizes_of(d)
             in_units = in_unit is not None and all(re.search(in_unit, s.lower()) for s in own)
-            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units)
+            measured = any(in_measure(own, m) for m in measures)
+            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured)
 
         sized = [d for d in found if sized_so(d)]
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
         sizes_asked = bool(ask.SIZES.search(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
         optioned = {
-            d["name"]: o for d in found if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked))
+            d["name"]: o
+            for d in found
+            if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked, measures=measures))
         }
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:

@@ -590,7 +590,10 @@ ASKS_ABOUT = re.compile(
     r"material|stoff|gross|grosse|waschbar|spulmaschine\w*|laut|lauter|lautstarke|leise|enthalten|"
     r"lieferumfang|garantie|rutschfest|sohle|absatz|staubig|"
     r"matiere|materiau|lavable|lave-vaisselle|bruit|bruyant|silencieux|inclus|fourni|antiderapant\w*|"
-    r"semelle|talon|centimetres)\b"
+    r"semelle|talon|centimetres|"
+    # what it comes in: its colours, how much it holds, how many come in a set ("set of how many?")
+    r"colou?rs|farben|couleurs|hold|holds|volume|contenance|how many (?:are )?in|how many pieces|"
+    r"set of how many|wie viele st(?:u|ue)ck|combien dans)\b"
 )
 
 # -- questions about the shop, and broad needs ---------------------------------------------

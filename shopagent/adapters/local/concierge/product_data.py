@@ -63,12 +63,30 @@ _AMOUNT = re.compile(r"\d")
 _WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\s+([a-z]+)\b(?!\s+of\b)")
 
 
-def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> list[str]:
+_MEASURE_VALUES = {
+    "length": re.compile(r"\d+(?:[.,]\d+)?\s*(?:mm|cm|m|km|metres?|meters?|ft|feet|inch(?:es)?|\"|zoll)", re.I),
+    "volume": re.compile(r"\d+(?:[.,]\d+)?\s*(?:ml|cl|dl|l|litres?|liters?|oz)", re.I),
+    "count": re.compile(
+        r"(?:set|pack|box|lot|satz) (?:of|de|mit) \d+|\d+\s*(?:-?pack|pcs|pieces?|pairs?|pack|st(?:u|ü|ue)ck|teile|"
+        r"pieces|paires?|x)\b.*",
+        re.I,
+    ),
+}
+
+
+def in_measure(values: list[str], measure: str) -> bool:
+    """Whether the values are all amounts of that measure ("15 m", "25 m"; "5 l"; "SET OF 4")."""
+    pattern = _MEASURE_VALUES.get(measure)
+    return bool(values) and pattern is not None and all(pattern.fullmatch(v.strip()) for v in values)
+
+
+def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool, measures: tuple[str, ...] = ()) -> list[str]:
     """The options of a product's variations a (folded) question asks about, each with its values
     in the catalog's order ("bag size 400 g, 2 kg"): those named right after the word asking which
     ("what size is the bag", "which flavours"; not "what type of soil", nor "which of these"), or,
     asked about sizes (`sizes_asked`), those whose values are all amounts ("how big is it" of a
-    400 g and a 2 kg bag). Empty for a product without options."""
+    400 g and a 2 kg bag), or asked how long it is (how much it holds, how many: `measures`), those
+    whose values are amounts of that ("Length 15 m, 25 m"). Empty for a product without options."""
     values: dict[str, dict[str, None]] = {}
     for v in d.get("variations") or []:
         for name, value in (v.get("options") or {}).items():
@@ -79,7 +97,8 @@ def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool) -> lis
     for name, said in values.items():
         named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
         amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
-        if named or amounts:
+        measured = any(in_measure(list(said), m) for m in measures)
+        if named or amounts or measured:
             found.append(f"{name.lower()} {', '.join(said)}")
     return found
 
