@@ -321,6 +321,32 @@ async def test_how_much_is_it_asks_the_price_of_the_one_shown(kitchen):
     assert price.answer.startswith(f"{mixer} costs €{first.price(mixer)}"), price.answer
 
 
+async def test_a_part_asked_of_it_does_not_point_at_the_product_named_by_that_part(electronics, clothing):
+    """ "does it come with a cable?" after chargers asks it of a charger, not of the "Lightning Cable" listed
+    beside them; "hat sie eine Kapuze?" of the jacket talked about, not of the "Hooded" ones; "which ones are
+    waterproof?" of all the boots, not of the "Waterproof Snow Boot" alone."""
+    shopper = electronics()
+    chargers = await shopper.say("usb c charger")
+    cable = next(n for n in chargers.listed if "Cable" in n)
+    asked = await shopper.say("does it come with a cable")
+    assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
+    assert not asked.answer.startswith(cable) and "cables not included" in asked.answer, asked.answer
+
+    shopper = clothing()
+    jackets = await shopper.say("Regenjacke")
+    first = jackets.listed[0]
+    assert any("Hooded" in n for n in jackets.listed[1:]) and "Hooded" not in first, jackets.answer
+    await shopper.say("ist die erste wasserdicht?")
+    hood = await shopper.say("hat sie eine Kapuze?")
+    assert len(hood.calls) == 1 and hood.answer.startswith(first) and "hood" in hood.answer, hood.answer
+
+    shopper = clothing()
+    boots = await shopper.say("winter boots")
+    assert sum("Waterproof" in n for n in boots.listed) == 1, boots.answer
+    which = await shopper.say("which ones are waterproof?")
+    assert len(which.calls) >= 3, which.calls
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

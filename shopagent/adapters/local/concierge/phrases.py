@@ -567,6 +567,8 @@ POINTS_AT_ONE = re.compile(
     # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
     r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
     r"(?:der|die|das)\b"
+    # "hat sie eine Kapuze?", "ist sie waschbar?": "sie" after a verb of one thing is the thing (the jacket)
+    r"|\b(?:ist|hat|kann|passt|geht|halt|hält|wiegt|braucht|funktioniert|lauft|läuft|lasst|lässt) sie\b"
 )
 POINTS_AT_ALL = re.compile(
     r"\b(?:they|them|those|these|which of them|any of them|all of them|either|welche[rsn]? davon|"

@@ -61,6 +61,13 @@ from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
+# what a thing has, comes with or includes, as said of it: the part, not a product ("does it come with a
+# cable?", "has it got a hood?", "hat sie eine Kapuze?", "est-ce qu'elle a une capuche ?")
+_HAS_A_PART = re.compile(
+    r"\b(?:have|has|got|come with|comes with|include|includes|included|with|hat|haben|mit|dabei|avec|a|ont)\s+"
+    r"(?:a|an|any|the|some|ein|eine|einen|einem|un|une|des|du|de la)?\s*[^\W\d_]+"
+)
+
 _CENT = Decimal("0.01")
 _THING_WORDS = 3  # the words of one thing of a request for several, at most ("wooden spoon set")
 _MOST_THINGS = 4  # the things of one request searched, at most
@@ -380,6 +387,15 @@ class Planner:
         for colour in colours:
             naming_text = re.sub(rf"\b{re.escape(colour)}\b", " ", naming_text)
         also = [w for w in synonyms.values() if fold(w) not in colours]
+        parts: set[str] = set()
+        if (reading.points_at_one or reading.points_at_all) and not _ONES.search(naming_text):
+            # "does it come with a cable?", "hat sie eine Kapuze?": the part asked of it names no product
+            # shown (the "Lightning Cable", the "Hooded Jacket"); "the one with a lid" does
+            parts = {w for m in _HAS_A_PART.finditer(naming_text) for w in words(m.group(0))}
+            naming_text = _HAS_A_PART.sub(" ", naming_text)
+            left = set(words(naming_text))
+            parts -= left
+            also = [w for said, w in synonyms.items() if fold(w) not in colours and not set(words(fold(said))) & parts]
         by_name, naming = named_products(naming_text, shown, also=also, several=reading.compare)
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
@@ -408,7 +424,7 @@ class Planner:
         by_called = [p for p in by_name if called_by(text, p)]
         called = [] if refs or by_called or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
-            otherwise = self._asked_ids(reading, refs, history, shown, by_name, text)
+            otherwise = self._asked_ids(reading, refs, history, shown, by_name, text, parts)
             otherwise = otherwise if isinstance(otherwise, list) else []
             return find_called(called, shown, text, synonyms, otherwise, await self._names_no_kind(called))
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
@@ -431,7 +447,7 @@ class Planner:
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
         listed = by_variation if by_variation and not refs else shown
-        ids = self._asked_ids(reading, refs, history, listed, by_name, text)
+        ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts)
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
@@ -451,6 +467,7 @@ class Planner:
         shown: list[dict[str, Any]],
         by_name: list[dict[str, Any]],
         text: str,
+        parts: Set[str] = frozenset(),
     ) -> list[int] | ModelReply:
         """Which shown products a question is about: the ones it points at by position or by
         name (`by_name`: named by a word of their names; "which of them is padded?" is still
@@ -469,7 +486,11 @@ class Planner:
             if any(p is None for p in picked):
                 return self._out_of_range(shown)
             return [p["productId"] for p in picked if p is not None]
-        if (product := named_by_words(reading.words, shown)) is not None:
+        # ("which ones are waterproof?", "are they waterproof?" ask it of all of them, not of the "Waterproof
+        # Snow Boot", as one named while pointing at all is above; nor "does it come with a cable?" of the
+        # "Lightning Cable": `parts` are what it is asked to have)
+        naming = [w for w in reading.words if w not in parts]
+        if not reading.points_at_all and (product := named_by_words(naming, shown)) is not None:
             return [product["productId"]]
         # "how do they fit?" right after one pair of boots was talked about: those boots ("are those
         # waterproof?" too); "which of them", "both", "all of them" still mean the list (_THE_LIST)
