@@ -5,6 +5,7 @@ wording is what makes these pass."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -806,6 +807,35 @@ async def test_what_a_product_comes_in_answers_how_long_how_much_it_holds_how_ma
 async def test_how_long_it_lasts_or_the_colour_of_a_part_is_not_what_it_comes_in(question, product, unsaid):
     answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
     assert unsaid not in answer, answer
+
+
+def _described(name: str, description: str) -> dict:
+    return {"name": name, "description": description, "variations": []}
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "verdict"),
+    [
+        ("does it have a hood?", _described("Hooded Down Jacket", "A hip-length puffer with warm duck down."), "Yes."),
+        ("hat sie eine Kapuze?", _described("Rain Jacket", "Taped seams and an adjustable hood."), "Yes."),
+        ("is it dishwasher safe?", _described("Stoneware Bowl", "Glazed stoneware. Dishwasher safe."), "Yes."),
+        ("is it dishwasher safe?", _described("Copper Pan", "Hand wash only, not dishwasher safe."), "No."),
+        ("does it come with a cable", _described("65W Charger", "Three USB ports; cables not included."), "No."),
+        ("does it have a microphone?", _described("Headphones", "Wired only: no Bluetooth, no microphone."), "No."),
+        ("the second one, is it lead-free?", _described("Wine Glasses", "Lead-free crystal with a thin rim."), "Yes."),
+        # what the data does not say in those words gets no verdict: its sentences say what they say
+        ("is it waterproof?", _described("Down Jacket", "The water-repellent shell handles light rain."), None),
+        ("is it ok for kids?", _described("Puzzle", "A 500-piece puzzle, suitable for children from 8."), None),
+        ("is it waterproof?", _described("Jacket", "Not waterproof, but it has a waterproof phone pocket."), None),
+        ("how long is the battery life?", _described("Speaker", "No battery: it runs on mains power."), None),
+        ("is there a bigger one?", _described("Bigger Bowl", "A bowl."), None),
+        ("is it leather or suede?", _described("Suede Boot", "Suede upper, leather lining."), None),
+    ],
+)
+async def test_a_yes_or_no_question_is_answered_yes_or_no_where_its_name_or_text_says_so(question, product, verdict):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    said = re.search(r": (Yes|No)\.", answer)
+    assert (said.group(1) + "." if said else None) == verdict, answer
 
 
 def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():

@@ -99,6 +99,32 @@ _UNIT_ASKED = re.compile(
     r"zentimetern?|mm|millimet(?:re|er)s?|millimetern?|inch(?:es)?|zoll|pouces?|watts?|mah)\b"
 )
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
+# A question answered yes or no, by the first words of one of its clauses ("is it waterproof?", "the
+# second one, does it have a hood?", "hat sie eine Kapuze?", "est-ce qu'elle est doublée ?")
+_YES_OR_NO = re.compile(
+    r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|but|und|et|alors|mais)\W+)*"
+    r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|"
+    r"est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on)\b(?!\s+(?:there|es|on|what|which)\b)"
+)
+# Words of a yes-or-no question that name nothing asked of the product ("is it ok for…", "does it really…")
+_NOT_ASKED = {
+    stem(w)
+    for w in re.findall(
+        r"\S+",
+        "ok okay good fine suitable really actually also too still enough well any one ones first second third "
+        "last other another thing something product item model version geeignet gut bien vraiment aussi "
+        "auch wirklich noch bon bonne",
+    )
+}
+# A word said not to be so: "no", "not", "without" before it (three words at most), "… not included" after
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:no|not|non|never|without|isn't|aren't|doesn't|don't|nicht|kein\w*|ohne|pas|sans|aucune?|ni)\b"
+    r"(?:\W+[^\W\d_]+){0,3}\W*$"
+)
+_NEGATION_AFTER = re.compile(
+    r"^\W*(?:[^\W\d_]+\W+)?(?:(?:is|are) not|isn't|aren't|not included|sold separately|excluded|"
+    r"nicht (?:enthalten|dabei)|non (?:inclus|fourni)\w*|vendu\w* s(?:e|é)par(?:e|é)ment)\b"
+)
 
 
 class FactFinder:
@@ -247,6 +273,13 @@ class FactFinder:
             sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
             if d in sized:  # "which size for a labrador?": its text's size guide says which
                 sentences = _within(list(dict.fromkeys([*size_guide(d)[:1], *sentences])))
+            # "does it have a hood?" of a "Hooded Jacket", "is it dishwasher safe?" of one whose text says
+            # "not dishwasher safe": yes or no, first, where its name or the sentences quoted say so
+            verdict = None if told or len(asks) > 1 else self._verdict(question, d, sentences or nearest)
+            if verdict is not None and not sentences:
+                sentences = nearest  # (what is nearest says it after all)
+            if verdict is not None:
+                sentences = [verdict, *sentences]
             if sentences:
                 told.append(" ".join(sentences) if told else r.quote.format(name=d["name"], text=" ".join(sentences)))
                 told += [r.not_told_rest] if partly and len(found) == 1 else []  # said of the one asked about
@@ -342,6 +375,36 @@ class FactFinder:
         ]
         return text, _within([sentences[i] for i in sorted(near[:2])])
 
+    def _verdict(self, question: str, d: dict[str, Any], sentences: list[str]) -> str | None:
+        """ "Yes." or "No." for a yes-or-no question whose every word asking something ("hood",
+        "dishwasher safe") the product's name or these sentences say, each as it is (yes) or with a
+        "no", "not", "without" before it or "not included" after it (no); None when they do not say all
+        of it, or the question is not one of yes or no."""
+        folded = fold(question)
+        if not _YES_OR_NO.search(folded) or re.search(r"\b(?:or|oder|ou)\b", folded):
+            return None  # ("is it leather or suede?" is answered by which)
+        asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
+        terms = {stem(w): w for w in asked}
+        terms = {k: w for k, w in terms.items() if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2}
+        if not terms:
+            return None
+        name = fold(str(d.get("name", "")))
+        said = [fold(t) for t in sentences]
+        negated = False
+        for term, word in terms.items():
+            # the word as the catalog says it: the shopper's ("hood"), or the catalog's for theirs ("Kapuze")
+            own = {term, *(stem(x) for x in self._noun(word).split())}
+            if own & stems_of(name):
+                continue
+            found = [(text, m) for text in said for m in re.finditer(r"[^\W\d_]+", text) if stem(m.group(0)) in own]
+            if not found:
+                return None
+            if all(_said_not(text, m) for text, m in found):
+                negated = True
+            elif any(_said_not(text, m) for text, m in found):
+                return None  # said both ways ("not waterproof, but … waterproof pocket")
+        return self._say_in.no if negated else self._say_in.yes
+
     def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
         """No sentence is about the question: say so, and (unless asked of several products none of
         which answers: then the answer stays short) what the product's text does say, the sentences
@@ -427,3 +490,9 @@ def _within(sentences: list[str]) -> list[str]:
             break
         text.append(sentence)
     return text
+
+
+def _said_not(text: str, found: re.Match[str]) -> bool:
+    """Whether the word found in the (folded) text is said not to be so ("no hood", "not dishwasher safe",
+    "cables not included")."""
+    return bool(_NEGATION_BEFORE.search(text[: found.start()]) or _NEGATION_AFTER.match(text[found.end() :]))

@@ -83,6 +83,8 @@ class Replies:
     not_told_rest: str
     unit_not_told: str
     quote: str
+    yes: str
+    no: str
     weighs: str
     lightest: str
     cheapest: str
@@ -195,6 +197,8 @@ ENGLISH = Replies(
     not_told_rest="The product information doesn't say anything about the rest of your question.",
     unit_not_told="The product information doesn't say it in {unit}.",
     quote="{name}: {text}",
+    yes="Yes.",
+    no="No.",
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
     cheapest="{name} is the cheapest.",
@@ -309,6 +313,8 @@ GERMAN = Replies(
     not_told_rest="Zum Rest Ihrer Frage ist in den Produktangaben nichts angegeben.",
     unit_not_told="In {unit} ist es in den Produktangaben nicht angegeben.",
     quote="{name}: {text}",
+    yes="Ja.",
+    no="Nein.",
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
     cheapest="{name} ist am günstigsten.",
@@ -424,6 +430,8 @@ FRENCH = Replies(
     not_told_rest="Pour le reste de votre question, les informations du produit ne le précisent pas.",
     unit_not_told="Les informations du produit ne le précisent pas en {unit}.",
     quote="{name} : {text}",
+    yes="Oui.",
+    no="Non.",
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
     cheapest="{name} est le moins cher.",
