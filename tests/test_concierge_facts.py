@@ -830,6 +830,8 @@ def _described(name: str, description: str) -> dict:
         ("how long is the battery life?", _described("Speaker", "No battery: it runs on mains power."), None),
         ("is there a bigger one?", _described("Bigger Bowl", "A bowl."), None),
         ("is it leather or suede?", _described("Suede Boot", "Suede upper, leather lining."), None),
+        # another word of the same stem is not the thing asked: a charger is not charging
+        ("does it come with a charger", _described("E Ink Tablet", "The pen never needs charging."), None),
     ],
 )
 async def test_a_yes_or_no_question_is_answered_yes_or_no_where_its_name_or_text_says_so(question, product, verdict):

@@ -236,7 +236,7 @@ async def test_a_question_finds_the_sentence_that_says_it_in_another_form_of_the
         "variations": [],
     }
     lines = await FactFinder(ENGLISH).answer("is it washable?", [bed], {}, str, lambda _: "")
-    assert lines == ["Memory Foam Dog Bed: Yes. The cover washes at 30°C."]
+    assert lines == ["Memory Foam Dog Bed: The cover washes at 30°C."]
 
 
 def test_markup_and_role_tags_in_product_text_are_never_quoted():

@@ -384,19 +384,20 @@ class FactFinder:
         if not _YES_OR_NO.search(folded) or re.search(r"\b(?:or|oder|ou)\b", folded):
             return None  # ("is it leather or suede?" is answered by which)
         asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
-        terms = {stem(w): w for w in asked}
+        terms = {stem(w): w for w in asked}  # (stems only to leave out the words that ask nothing)
         terms = {k: w for k, w in terms.items() if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2}
         if not terms:
             return None
         name = fold(str(d.get("name", "")))
         said = [fold(t) for t in sentences]
         negated = False
-        for term, word in terms.items():
+        for word in terms.values():
             # the word as the catalog says it: the shopper's ("hood"), or the catalog's for theirs ("Kapuze")
-            own = {term, *(stem(x) for x in self._noun(word).split())}
-            if own & stems_of(name):
+            # the same word, but for a plural or "-ed" ("hood" ~ "hooded"; not "charger" ~ "charging")
+            own = _plain(word).union(*(_plain(x) for x in self._noun(word).split()))
+            if any(own & _plain(w) for w in words(name)):
                 continue
-            found = [(text, m) for text in said for m in re.finditer(r"[^\W\d_]+", text) if stem(m.group(0)) in own]
+            found = [(text, m) for text in said for m in re.finditer(r"[^\W\d_]+", text) if own & _plain(m.group(0))]
             if not found:
                 return None
             if all(_said_not(text, m) for text, m in found):
@@ -496,3 +497,13 @@ def _said_not(text: str, found: re.Match[str]) -> bool:
     """Whether the word found in the (folded) text is said not to be so ("no hood", "not dishwasher safe",
     "cables not included")."""
     return bool(_NEGATION_BEFORE.search(text[: found.start()]) or _NEGATION_AFTER.match(text[found.end() :]))
+
+
+def _plain(word: str) -> frozenset[str]:
+    """A (folded) word's forms without a plural or "-ed" ending: "cables" ~ "cable", "boxes" ~ "box",
+    "hooded" ~ "hood"; two words are the same where their forms meet."""
+    forms = {word}
+    for ending in ("ed", "es", "s"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            forms.add(word[: -len(ending)])
+    return frozenset(forms)

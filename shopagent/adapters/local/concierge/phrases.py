@@ -595,7 +595,9 @@ ASKS_ABOUT = re.compile(
     r"semelle|talon|centimetres|"
     # what it comes in: its colours, how much it holds, how many come in a set ("set of how many?")
     r"colou?rs|farben|couleurs|hold|holds|volume|contenance|how many (?:are )?in|how many pieces|"
-    r"set of how many|wie viele st(?:u|ue)ck|combien dans)\b"
+    r"set of how many|wie viele st(?:u|ue)ck|combien dans|"
+    # how much of something it has ("how much storage?"), what its screen shows
+    r"how much (?:storage|memory|space|room|ram|power)|resolution|aufl(?:o|oe)sung|wie viel speicher)\b"
 )
 
 # -- questions about the shop, and broad needs ---------------------------------------------
