@@ -347,6 +347,15 @@ async def test_a_part_asked_of_it_does_not_point_at_the_product_named_by_that_pa
     assert len(which.calls) >= 3, which.calls
 
 
+async def test_how_much_storage_asks_it_of_the_tablets_shown_not_the_shop_for_storage(electronics):
+    shopper = electronics()
+    tablets = await shopper.say("tablet")
+    storage = await shopper.say("how much storage")
+    assert storage.calls and all(c["name"] == DETAILS for c in storage.calls), storage.calls
+    assert all(line.startswith(tuple(tablets.listed)) for line in storage.answer.splitlines()), storage.answer
+    assert "GB" in storage.answer, storage.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")
