@@ -356,6 +356,29 @@ async def test_how_much_storage_asks_it_of_the_tablets_shown_not_the_shop_for_st
     assert "GB" in storage.answer, storage.answer
 
 
+async def test_any_cheaper_after_one_was_talked_about_is_cheaper_than_that_one(clothing):
+    """ "any cheaper?" right after the €89 dress was described: dresses under €89, said so, not "cheaper"
+    ones dearer than it because none is cheaper than the cheapest of the list."""
+    shopper = clothing()
+    dresses = await shopper.say("summer dress")
+    first = dresses.listed[0]
+    await shopper.say("tell me about the first")
+    cheaper = await shopper.say("any cheaper?")
+    assert cheaper.answer.startswith("Cheaper than that one"), cheaper.answer
+    assert cheaper.listed and first not in cheaper.listed, cheaper.answer
+    assert all(cheaper.price(n) < dresses.price(first) for n in cheaper.listed), cheaper.answer
+
+
+async def test_cheaper_ones_than_the_dearest_are_not_said_to_be_cheaper_than_all(pets):
+    shopper = pets()
+    foods = await shopper.say("cat food")
+    cheaper = await shopper.say("any cheaper?")
+    least = min(foods.price(n) for n in foods.listed)
+    # none is under the cheapest shown: those under the dearest are offered, said to be only that
+    assert cheaper.listed and all(cheaper.price(n) >= least for n in cheaper.listed), cheaper.answer
+    assert cheaper.answer.startswith("Nothing is cheaper than all of those"), cheaper.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")
@@ -491,7 +514,8 @@ async def test_cheaper_in_german_in_the_german_shop(kitchen_de):
     cheaper = await shopper.say("gibt es die auch günstiger?")
     assert cheaper.search["query"] == first.search["query"]
     assert cheaper.listed and all(cheaper.price(n) < max(first.price(m) for m in first.listed) for n in cheaper.listed)
-    assert "Günstigere Angebote" in cheaper.answer
+    # cheaper than all of them, or (none is) than the dearest, said so in German
+    assert "Günstigere Angebote" in cheaper.answer or cheaper.answer.startswith("Nichts ist günstiger als alle")
 
 
 async def test_the_second_one_and_compare_the_first_two(clothing):

@@ -130,7 +130,7 @@ class Answerer:
             filters.pop("minPrice" if "maxPrice" in fallback else "maxPrice", None)
             wider = {**args, "filters": filters, "limit": LIST_LENGTH * 2}
             if wider != args:  # (one product shown: cheaper than all is cheaper than the dearest, searched)
-                retry = {**plan, "exclude": fallback["exclude"]}
+                retry = {**plan, "exclude": fallback["exclude"], "than_dearest": "maxPrice" in fallback}
                 retry.pop("fallback")
                 return search_call(wider, retry)
         if plan.get("uncoloured") and not self._showable(data, plan):
@@ -360,6 +360,10 @@ class Answerer:
         if shown:
             header = {"cheaper": r.found_cheaper, "pricier": r.found_pricier, "more": r.found_more,
                       "similar": r.found_similar}.get(refinement or "", r.found)  # fmt: skip
+            if refinement == "cheaper" and plan.get("than_it"):  # cheaper than the one talked about
+                header = r.found_cheaper_than_it
+            elif refinement == "cheaper" and plan.get("than_dearest"):  # none cheaper than all of them
+                header = r.found_cheaper_than_dearest
             if plan.get("browse"):
                 header = r.browse
             elif plan.get("quoted"):  # their own words are not repeated back over a list
@@ -381,6 +385,8 @@ class Answerer:
             return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
+            if refinement == "cheaper" and plan.get("than_it"):
+                template = r.none_cheaper_than_it
             if plan.get("bound_said"):  # "any cheaper? not over 40": none under the amount said
                 template = r.none_filtered
             lines.append(template.format(subject=subject, filters=wording))

@@ -297,7 +297,7 @@ class Planner:
             of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
             if reading.attribute or same_subject or of_shown:
                 detail = (reading.attribute or of_shown) and not set(named) <= earlier
-                return self._refine(reading, shown, attribute=detail)
+                return self._refine(reading, shown, attribute=detail, about=_talked_about(history))
         if shown is not None and await self._only_qualifies(reading, named, shown, text):
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
             # of thing or whom it is for, so it says more about the thing shown.
@@ -595,7 +595,12 @@ class Planner:
         last = max((n for n, t in enumerate(tokens) if set(words(t)) & set(whom)), default=len(tokens) - 1)
         return search_call(args, {"subject": f"{' '.join(kept)} {' '.join(tokens[: last + 1])}"})  # not "in black"
 
-    def _refine(self, reading: Reading, shown: Shown, *, attribute: bool, qualifies: bool = False) -> ModelReply:
+    def _refine(
+        self, reading: Reading, shown: Shown, *, attribute: bool, qualifies: bool = False, about: int | None = None
+    ) -> ModelReply:
+        """A search of what was shown again, narrowed or widened by the message ("cheaper?", "in red?",
+        "more like the second"); `about`: the product of the list talked about last, whose price
+        "any cheaper?" means."""
         args = {"query": shown.args.get("query", shown.subject), "limit": LIST_LENGTH}
         filters = dict(shown.args.get("filters") or {})
         # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
@@ -619,6 +624,11 @@ class Planner:
             # shown under it stay in the list (over all of them, it says nothing: cheaper than those shown)
             filters.pop("minPrice", None)
             plan.update(refinement="cheaper", bound_said=True)
+        elif reading.cheaper and (talked := _priced_product(shown.products, about)) is not None:
+            # "any cheaper?" right after one was talked about (the €79 dress): cheaper than that one
+            filters["maxPrice"] = float(talked[1] - _CENT)
+            filters.pop("minPrice", None)
+            plan.update(refinement="cheaper", hide_price=True, than_it=True)
         elif reading.cheaper and prices:
             # Cheaper than all of them; failing that, than the dearest one, among the others.
             filters["maxPrice"] = float(min(prices) - _CENT)
@@ -898,6 +908,20 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _talked_about(history: History) -> int | None:
+    """The one product talked about since the list was shown ("tell me about the second" and no other)."""
+    return history.detailed[0] if len(history.detailed) == 1 else None
+
+
+def _priced_product(shown: list[dict[str, Any]], product_id: int | None) -> tuple[dict[str, Any], Decimal] | None:
+    """The product of the list with that id, and its price; None when it is not on the list or has no price."""
+    for product in shown:
+        if product_id is not None and product.get("productId") == product_id:
+            price = decimal_or_none(product.get("effectivePrice"))
+            return (product, price) if price is not None else None
+    return None
 
 
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:

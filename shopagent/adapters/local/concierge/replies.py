@@ -19,6 +19,9 @@ class Replies:
     unclear: str
     found: str
     found_cheaper: str
+    found_cheaper_than_it: str
+    found_cheaper_than_dearest: str
+    none_cheaper_than_it: str
     found_pricier: str
     found_more: str
     found_similar: str
@@ -133,6 +136,9 @@ ENGLISH = Replies(
     unclear="What are you looking for? Tell me in a few words, with a size, colour or budget if you like.",
     found="Here is what I found for {subject}{filters}:",
     found_cheaper="Cheaper options for {subject}{filters}:",
+    found_cheaper_than_it="Cheaper than that one, for {subject}{filters}:",
+    found_cheaper_than_dearest="Nothing is cheaper than all of those; these cost less than the dearest of them:",
+    none_cheaper_than_it="I found no {subject}{filters} cheaper than that one.",
     found_pricier="Pricier options for {subject}{filters}:",
     found_more="More options for {subject}{filters}:",
     found_similar="Similar to that one{filters}:",
@@ -247,6 +253,9 @@ GERMAN = Replies(
     unclear="Wonach suchen Sie? Beschreiben Sie es in ein paar Worten, gern mit Größe, Farbe oder Budget.",
     found="Das habe ich für {subject}{filters} gefunden:",
     found_cheaper="Günstigere Angebote für {subject}{filters}:",
+    found_cheaper_than_it="Günstiger als dieses, für {subject}{filters}:",
+    found_cheaper_than_dearest="Nichts ist günstiger als alle gezeigten; diese kosten weniger als das teuerste davon:",
+    none_cheaper_than_it="Ich habe keine {subject}{filters} gefunden, die günstiger sind als dieses.",
     found_pricier="Hochwertigere Angebote für {subject}{filters}:",
     found_more="Weitere Angebote für {subject}{filters}:",
     found_similar="Ähnliche Produkte{filters}:",
@@ -364,6 +373,11 @@ FRENCH = Replies(
     "si vous voulez.",
     found="Voici ce que j'ai trouvé pour {subject}{filters} :",
     found_cheaper="Moins cher, pour {subject}{filters} :",
+    found_cheaper_than_it="Moins cher que celui-ci, pour {subject}{filters} :",
+    found_cheaper_than_dearest=(
+        "Rien n'est moins cher que tous ceux-là ; ceux-ci coûtent moins que le plus cher d'entre eux :"
+    ),
+    none_cheaper_than_it="Je n'ai rien trouvé pour {subject}{filters} de moins cher que celui-ci.",
     found_pricier="Plus haut de gamme, pour {subject}{filters} :",
     found_more="Autres propositions pour {subject}{filters} :",
     found_similar="Dans le même genre{filters} :",
