@@ -379,6 +379,24 @@ async def test_cheaper_ones_than_the_dearest_are_not_said_to_be_cheaper_than_all
     assert cheaper.answer.startswith("Nothing is cheaper than all of those"), cheaper.answer
 
 
+async def test_the_other_one_where_the_list_does_not_tell_which_is_asked_back_not_searched(electronics, clothing):
+    """ "l'autre" after two keyboards, none talked about; "the other one?" after five jackets: which one
+    is meant is asked, the list kept (not "What are you looking for?", nor a search for "other" things)."""
+    shopper = electronics()
+    keyboards = await shopper.say("wireless keyboard")
+    other = await shopper.say("l'autre")
+    assert not other.calls and other.answer == f"I showed you {len(keyboards.listed)} products; which one do you mean?"
+    second = await shopper.say("the second one")
+    assert second.answer.startswith(keyboards.listed[1]), second.answer
+
+    shopper = clothing()
+    jackets = await shopper.say("rain jacket")
+    assert len(jackets.listed) >= 3, jackets.answer
+    await shopper.say("tell me about the first")
+    other = await shopper.say("the other one?")
+    assert not other.calls and other.answer == f"I showed you {len(jackets.listed)} products; which one do you mean?"
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

@@ -835,7 +835,9 @@ class Planner:
             talked = [p for p in shown if p.get("productId") in history.detailed]
             others = [p for p in shown if p.get("productId") not in history.detailed]
             if not talked or len(others) != 1:
-                return None  # (which other one the list does not tell: read as before)
+                # which other one the list does not tell (none talked about, or three or more shown): asked
+                # back, the list kept; not a search for "other" things
+                return self._out_of_range(shown)
             product: dict[str, Any] | None = others[0]
         else:
             product = at_position(shown, reading.refs[0])  # (a bare pointer: refs said)
