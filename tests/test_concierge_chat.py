@@ -397,6 +397,22 @@ async def test_the_other_one_where_the_list_does_not_tell_which_is_asked_back_no
     assert not other.calls and other.answer == f"I showed you {len(jackets.listed)} products; which one do you mean?"
 
 
+async def test_what_is_asked_of_it_names_no_product_shown_beside_it(clothing, electronics):
+    """ "is it see-through?" after a silk blouse asks the silk blouse, not the "Button-Through Blouse" listed
+    as close; "can it change colour?" the filament bulb, not the "Colour Smart Bulb"."""
+    shopper = clothing()
+    blouses = await shopper.say("silk blouse")
+    assert any("Through" in n for n in blouses.listed[1:]), blouses.answer
+    asked = await shopper.say("is it see-through?")
+    assert asked.answer.startswith(blouses.listed[0]), asked.answer
+
+    shopper = electronics()
+    bulbs = await shopper.say("filament bulb")
+    assert any("Colour" in n for n in bulbs.listed[1:]), bulbs.answer
+    asked = await shopper.say("can it change colour?")
+    assert asked.answer.startswith(bulbs.listed[0]) and "Warm white only" in asked.answer, asked.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

@@ -826,7 +826,18 @@ def _described(name: str, description: str) -> dict:
         # what the data does not say in those words gets no verdict: its sentences say what they say
         ("is it waterproof?", _described("Down Jacket", "The water-repellent shell handles light rain."), None),
         ("is it ok for kids?", _described("Puzzle", "A 500-piece puzzle, suitable for children from 8."), None),
-        ("is it waterproof?", _described("Jacket", "Not waterproof, but it has a waterproof phone pocket."), None),
+        # the clause about the whole says so; the one about a part is not the answer
+        ("is it waterproof?", _described("Jacket", "Not waterproof, but it has a waterproof phone pocket."), "No."),
+        ("is the lid dishwasher safe?", _described("Glass Box", "The glass is dishwasher safe; wipe the lid."), None),
+        ("is it dishwasher safe?", _described("Hand Blender", "The detachable parts are dishwasher safe."), None),
+        ("is it leather?", _described("Faux Leather Jacket", "A biker jacket with zips."), None),
+        ("are they leather?", _described("Chelsea Boot", "Made from a PU leather alternative."), None),
+        ("is it scratchy?", _described("Merino Sweater", "Fine merino that feels soft rather than scratchy."), "No."),
+        (
+            "does it work on induction?",
+            _described("Moka Pot", "Gas, electric; on induction use an adapter."),
+            None,
+        ),
         ("how long is the battery life?", _described("Speaker", "No battery: it runs on mains power."), None),
         ("is there a bigger one?", _described("Bigger Bowl", "A bowl."), None),
         ("is it leather or suede?", _described("Suede Boot", "Suede upper, leather lining."), None),

@@ -118,8 +118,30 @@ _NOT_ASKED = {
 }
 # A word said not to be so: "no", "not", "without" before it (three words at most), "… not included" after
 _NEGATION_BEFORE = re.compile(
-    r"\b(?:no|not|non|never|without|isn't|aren't|doesn't|don't|nicht|kein\w*|ohne|pas|sans|aucune?|ni)\b"
+    r"\b(?:no|not|non|never|without|isn't|aren't|doesn't|don't|nicht|kein\w*|ohne|pas|sans|aucune?|ni|"
+    r"rather than|instead of|anstatt|statt|plutot que|au lieu d(?:e|'))\b"
     r"(?:\W+[^\W\d_]+){0,3}\W*$"
+)
+# One clause of a sentence: what one verdict may rest on ("dishwasher safe; wipe the lid by hand" is two)
+_CLAUSE_BREAK = re.compile(
+    r"[;:,()]|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|although|though|except|aber|jedoch|mais|sauf)\b"
+)
+# Parts of a thing: said of one of them, a property is not said of the whole ("the detachable parts are
+# dishwasher safe", "wash the lids by hand"), unless the question names that part
+_PARTS = frozenset(
+    re.findall(
+        r"\S+",
+        "part parts lid lids cover covers liner insert inserts basket bowl jug glass jar jars core handle handles "
+        "strap straps sole soles lining shell pocket pockets case attachment attachments accessories blade blades "
+        "deckel griff einsatz bezug couvercle poignee housse",
+    )
+)
+_IMITATION = re.compile(
+    r"\b(?:faux|fake|imitation|vegan|artificial|synthetic|pu|kunst\w*|simili|synthetique)\b|"
+    r"\b(?:alternative|look|effect|style|optik)\b"
+)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|provided|only with|adapter|adaptor|check|requires?|wenn|sofern|falls|adapteur|sauf si)\b"
 )
 _NEGATION_AFTER = re.compile(
     r"^\W*(?:[^\W\d_]+\W+)?(?:(?:is|are) not|isn't|aren't|not included|sold separately|excluded|"
@@ -377,9 +399,11 @@ class FactFinder:
 
     def _verdict(self, question: str, d: dict[str, Any], sentences: list[str]) -> str | None:
         """ "Yes." or "No." for a yes-or-no question whose every word asking something ("hood",
-        "dishwasher safe") the product's name or these sentences say, each as it is (yes) or with a
-        "no", "not", "without" before it or "not included" after it (no); None when they do not say all
-        of it, or the question is not one of yes or no."""
+        "dishwasher safe") the product's name or one clause of these sentences says, as it is (yes) or
+        with a "no", "not", "without", "rather than" before it or "not included" after it (no). None
+        when they do not say all of it in one clause, say it of a part not asked about ("the lid is
+        hand wash only"), of an imitation ("faux leather"), on a condition ("with an adapter plate"),
+        or the question is not one of yes or no."""
         folded = fold(question)
         if not _YES_OR_NO.search(folded) or re.search(r"\b(?:or|oder|ou)\b", folded):
             return None  # ("is it leather or suede?" is answered by which)
@@ -388,23 +412,32 @@ class FactFinder:
         terms = {k: w for k, w in terms.items() if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2}
         if not terms:
             return None
+        # each word as the catalog may say it: the shopper's ("hood"), or the catalog's for theirs
+        # ("Kapuze"); the same word but for a plural or "-ed" ("hood" ~ "hooded"; not "charger" ~ "charging")
+        forms = [_plain(w).union(*(_plain(x) for x in self._noun(w).split())) for w in terms.values()]
         name = fold(str(d.get("name", "")))
-        said = [fold(t) for t in sentences]
-        negated = False
-        for word in terms.values():
-            # the word as the catalog says it: the shopper's ("hood"), or the catalog's for theirs ("Kapuze")
-            # the same word, but for a plural or "-ed" ("hood" ~ "hooded"; not "charger" ~ "charging")
-            own = _plain(word).union(*(_plain(x) for x in self._noun(word).split()))
-            if any(own & _plain(w) for w in words(name)):
-                continue
-            found = [(text, m) for text in said for m in re.finditer(r"[^\W\d_]+", text) if own & _plain(m.group(0))]
-            if not found:
-                return None
-            if all(_said_not(text, m) for text, m in found):
-                negated = True
-            elif any(_said_not(text, m) for text, m in found):
-                return None  # said both ways ("not waterproof, but … waterproof pocket")
-        return self._say_in.no if negated else self._say_in.yes
+        named = [f for f in forms if any(f & _plain(w) for w in words(name))]
+        if named and _IMITATION.search(name):
+            return None  # ("is it leather?" of a "Faux Leather Jacket")
+        wanted = [f for f in forms if f not in named]
+        if not wanted:
+            return self._say_in.yes
+        question_words = {x for w in asked for x in _plain(w)}
+        for sentence in sentences:
+            for clause in _CLAUSE_BREAK.split(fold(sentence)):
+                found = [
+                    [m for m in re.finditer(r"[^\W\d_]+", clause) if f & _plain(m.group(0))] for f in wanted
+                ]  # fmt: skip
+                if not all(found):
+                    continue
+                parts = {w for w in words(clause) if w in _PARTS} - question_words
+                if parts or _IMITATION.search(clause) or _CONDITION.search(clause):
+                    return None
+                said_not = [_said_not(clause, m) for matches in found for m in matches]
+                if all(said_not):
+                    return self._say_in.no
+                return None if any(said_not) else self._say_in.yes
+        return None
 
     def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
         """No sentence is about the question: say so, and (unless asked of several products none of

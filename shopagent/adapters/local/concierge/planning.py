@@ -66,6 +66,10 @@ _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model
 _HAS_A_PART = re.compile(
     r"\b(?:have|has|got|come with|comes with|include|includes|included|with|hat|haben|mit|dabei|avec|a|ont)\s+"
     r"(?:a|an|any|the|some|ein|eine|einen|einem|un|une|des|du|de la)?\s*[^\W\d_]+"
+    # ... and what is asked of it: "is it see-through?", "can it change colour?", "ist sie aus Leder?" (not the
+    # "Button-Through Blouse", the "Colour Smart Bulb" shown beside it), up to what it is said of ("… on the mixer")
+    r"|\b(?:is|are|was|were|does|do|can|could|will|would|ist|sind|kann|passt)\s+(?:it|they|this|that|these|those|"
+    r"er|sie|es)\b(?:(?!\b(?:on|of|for|in|at|from|than|like|auf|von|fur|sur|pour|du)\b)[^,;.!?])*"
 )
 
 _CENT = Decimal("0.01")
