@@ -302,6 +302,28 @@ async def test_the_biggest_sold_out_size_is_said_beside_the_biggest_to_be_had(ga
     )
 
 
+async def test_a_bigger_bag_is_a_size_of_food_sold_by_the_bag_and_the_longer_lead_is_no_size_of_its(pets):
+    """ "a bigger bag?" of cat food sold in 400 g, 2 kg and 7 kg bags: none of them chosen, the sizes to
+    choose from (in order: 400 g before 2 kg), not a search for bags; "the smallest?" its 400 g; "the longer
+    one" of a 5 m lead sized S, M, L by the dog: its sizes, not an "L" said to be longer."""
+    shopper = pets()
+    foods = await shopper.say("cat food")
+    food = foods.listed[0]
+    await shopper.say("tell me about the first")
+    bigger = await shopper.say("a bigger bag?")
+    assert [c["name"] for c in bigger.calls] == [DETAILS], bigger.calls
+    assert bigger.answer == f"{food} comes in 400 g, 2 kg, 7 kg.", bigger.answer
+    smallest = await shopper.say("the smallest?")
+    assert smallest.answer.startswith(f"{food} in 400 g: €"), smallest.answer
+
+    shopper = pets()
+    leads = await shopper.say("retractable lead")
+    lead = leads.listed[0]
+    assert "5 m" in lead, leads.answer
+    longer = await shopper.say("the longer one")
+    assert longer.answer == f"{lead} comes in S, M, L.", longer.answer
+
+
 async def test_a_product_in_one_size_asked_for_a_bigger_one_says_so(kitchen):
     shopper = kitchen()
     first = await shopper.say("stand mixer")

@@ -135,3 +135,37 @@ async def test_a_question_the_text_does_not_answer_beside_one_it_does_is_said_to
         "Kitten Food: Dry food for kittens from 8 weeks to 12 months. The product information doesn't say anything "
         "about the rest of your question."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("est-ce qu'il a la réduction de bruit ?", "text"),  # noise cancelling, not a price cut
+        ("does it have reduced noise?", "text"),
+        ("is there a reduction?", "discount"),
+        ("is it reduced?", "discount"),
+    ],
+)
+def test_noise_reduction_is_not_a_discount(text, kind):
+    from shopagent.domain.options import fold
+
+    assert kind_of(fold(text)) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("is it safe for puppies?", []),  # "safe" alone names no spec: not "dishwasher safe"
+        ("is it kink-free?", []),
+        ("is it dishwasher safe?", ["dishwasher safe: yes"]),
+        ("grain free?", ["grain free: yes"]),
+    ],
+)
+def test_a_spec_is_asked_by_its_own_word_not_by_safe_or_free_alone(question, said):
+    from shopagent.adapters.local.concierge.asked import specs_about
+
+    product = {
+        "specs": {"dishwasher_safe": True, "phthalate_free": True, "grain_free": True},
+        "specText": ["dishwasher safe: yes", "phthalate free: yes", "grain free: yes"],
+    }
+    assert specs_about(question, product) == said

@@ -308,7 +308,9 @@ def test_a_product_shown_is_pointed_at_by_its_price_or_its_colour(text, priced, 
         ("gibt es den auch in einer längeren Variante?", "big", False),
         ("la plus grande", "big", True),
         ("une plus petite ?", "small", False),
-        ("a bigger bag", None, False),  # a noun after it: a thing asked for
+        ("a bigger bag?", "big", False),  # what it comes in (the planner checks it is sold by the bag)
+        ("die größere Packung", "big", False),
+        ("bigger bags", None, False),  # a noun after it: things asked for
         ("my dog is bigger than that", None, False),  # told, not pointed at
         ("the longer lasting one", None, False),
         ("a larger dog bed", None, False),

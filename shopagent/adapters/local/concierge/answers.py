@@ -32,6 +32,7 @@ from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.pointing import having
 from shopagent.adapters.local.concierge.product_data import (
     by_named_measure,
+    in_measure,
     price_said,
     size_steps,
     sizes_of,
@@ -499,9 +500,10 @@ class Answerer:
 
     def _sized(self, found: list[dict[str, Any]], sized: dict[str, Any]) -> tuple[list[str], list[int]]:
         """ "the bigger one", "the smallest?": of products whose names give a measure, the bigger (its
-        details); else each one's larger (smaller) sizes with their prices and stock: the largest for
-        "the biggest" or where it comes in two, the next above the size the list was for, else every
-        size above its smallest. A product that comes in one size says so."""
+        details); else each one's larger (smaller) size with its price and stock: the largest for "the
+        biggest" or where it comes in two, the next above the size the list was for; where it does not
+        tell which (three sizes or more, none chosen; "the longer one" of sizes that are no lengths), the
+        sizes it comes in. A product that comes in one size says so."""
         r = self._say_in
         big, most, since = sized.get("ref") == "big", bool(sized.get("most")), sized.get("from") or []
         # (a hose's "13 mm" is its bore, not its length: sizes of its own come first)
@@ -515,17 +517,23 @@ class Answerer:
                 continue
             labels = [label for label, _ in steps]
             known = [labels.index(x) for x in since if x in labels]
+            if (sized.get("long") and not in_measure(labels, "length")) or (len(steps) > 2 and not (most or known)):
+                # "the longer one" of a lead sized by the dog's weight, "a bigger size" of shoes in 36 to 46 with
+                # none of them chosen yet: the sizes it comes in, to choose from
+                lines.append(r.comes_in.format(name=d["name"], sizes=", ".join(labels)))
+                ids.append(d["productId"])
+                if len(lines) == _SIZED_PRODUCTS:
+                    break
+                continue
             if most or len(steps) == 2:
                 chosen = [steps[-1] if big else steps[0]]
                 # the biggest sold out: the biggest to be had beside it
                 had = [step for step in steps if any(v.get("available", 0) > 0 for v in step[1])]
                 if had and had[-1 if big else 0] not in chosen:
                     chosen = sorted([*chosen, had[-1 if big else 0]], key=lambda step: labels.index(step[0]))
-            elif known:
+            else:
                 at = max(known) if big else min(known)
                 chosen = steps[at + 1 : at + 2] if big else steps[max(at - 1, 0) : at]
-            else:
-                chosen = steps[1:] if big else steps[:-1]
             if not chosen:  # the list was for its largest (smallest) already: what it comes in
                 lines.append(r.comes_in.format(name=d["name"], sizes=", ".join(labels)))
             else:

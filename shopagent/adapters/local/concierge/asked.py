@@ -32,7 +32,12 @@ def specs_about(question: str, d: dict[str, Any]) -> list[str]:
     if asked & _HOW_LONG:  # "how long does one last?" asks for a time, not a length
         asked -= {stem("length")}
     texts = d.get("specText") or []
+    # a spec named by a word any such name has ("safe", "free") alone is not the one asked: "is it safe
+    # for puppies?" is not "dishwasher safe", "is it kink-free?" not "phthalate free"
     return [
         text for name, text in zip(d.get("specs", {}), texts, strict=False)
-        if {stem(w) for w in name.split("_") if len(w) > 2} & asked
+        if {stem(w) for w in name.split("_") if len(w) > 2} & asked - _SPEC_QUALIFIERS
     ]  # fmt: skip
+
+
+_SPEC_QUALIFIERS = {stem(w) for w in ("safe", "free", "proof", "friendly", "resistant", "included", "max", "min")}

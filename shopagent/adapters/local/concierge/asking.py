@@ -64,7 +64,8 @@ OTHER_SIZE = re.compile(
 DISCOUNT = re.compile(
     r"\b(?:discount\w*|on sale|sale price|reduced|markdown|marked down|% off|percent off|"
     r"rabatt\w*|(?:im )?angebot|sonderangebot\w*|reduziert\w*|preisnachlass|"
-    r"remise\w*|en solde|soldes?|promo\w*|reduction\w*|reduit\w*)"
+    # (not "la réduction de bruit", "reduced noise": noise cancelling)
+    r"remise\w*|en solde|soldes?|promo\w*|reduction\w*(?! (?:de |du )?bruit)|reduit\w*)(?! (?:noise|bruit)\b)"
 )
 CHEAPER = re.compile(
     r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|moins cher\w*)\b"

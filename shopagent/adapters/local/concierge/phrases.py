@@ -181,7 +181,10 @@ SIZED_ONE = re.compile(
     r"plus (?:grande?|longue?)s?)|"
     r"(?P<small>smaller|smallest|shorter|shortest|kleinere?[rsmn]?|kleinste[rsmn]?|k(?:u|ue)rzere?[rsmn]?|"
     r"k(?:u|ue)rzeste[rsmn]?|plus (?:petite?|courte?)s?))"
-    r"(?=\s*(?:(?:one|size|version|model|pair|groesse|gr(?:o|oe)sse|taille|modell|variante|format)\b|"
+    r"(?=\s*(?:(?:one|size|version|model|pair|groesse|gr(?:o|oe)sse|taille|modell|variante|format|"
+    # ... or what it comes in, "a bigger bag?", "die größere Packung" (the planner checks the product does)
+    r"bag|pack|packet|set|tin|bottle|box|tub|can|jar|roll|sack|beutel|packung|dose|flasche|sachet|paquet|"
+    r"boite|bouteille)\b|"
     r"[,?!.;:]|$|(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il)\b))"
 )
 # the superlative of those ("the biggest", "die kleinste", "la plus grande"): the end of the range

@@ -61,6 +61,10 @@ from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
+_CONTAINERS = {
+    "bag", "pack", "packet", "set", "tin", "bottle", "box", "tub", "can", "jar", "roll", "sack", "beutel", "packung",
+    "dose", "flasche", "sachet", "paquet", "boite", "bouteille",
+}  # fmt: skip
 # what a thing has, comes with or includes, as said of it: the part, not a product ("does it come with a
 # cable?", "has it got a hood?", "hat sie eine Kapuze?", "est-ce qu'elle a une capuche ?")
 _HAS_A_PART = re.compile(
@@ -512,7 +516,11 @@ class Planner:
         """ "the bigger one", "do you have it in a smaller size?", "die größte?": a size of the one
         talked about (or pointed at), else of those shown; None when the message asks more than that
         ("a bigger one in red", "the bigger one, is it heavy?": asked as before) or nothing was shown."""
-        if reading.size_ref is None or [w for w in reading.words if w not in _SIZE_WORDS]:
+        if reading.size_ref is None:
+            return None
+        # "a bigger bag?" of cat food sold by "Bag size": the bag it comes in; of a plant, a bag is a thing asked for
+        container = [w for w in reading.words if w not in _SIZE_WORDS]
+        if container and not (set(container) <= _CONTAINERS and history.shown and _comes_in(history.shown, container)):
             return None
         if reading.colors or reading.sizes or reading.max_price is not None or reading.compare:
             return None
@@ -527,7 +535,8 @@ class Planner:
         if not ids:
             return None
         listed = (history.shown.args.get("filters") or {}).get("sizes") if history.shown else None
-        return details_call(ids, sized={"ref": reading.size_ref, "most": reading.size_most, "from": listed or []})
+        sized = {"ref": reading.size_ref, "most": reading.size_most, "from": listed or [], "long": reading.size_long}
+        return details_call(ids, sized=sized)
 
     def _out_of_range(self, shown: list[dict[str, Any]]) -> ModelReply:
         """A position past the end of the list shown ("the second one" of one)."""
@@ -914,6 +923,16 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _comes_in(shown: Shown, container: list[str]) -> bool:
+    """Whether the products shown are sold by what the words name ("Bag size: 400 g, 2 kg", "SET OF 4")."""
+    said = " ".join(
+        " ".join([str(p.get("name", "")), *p.get("availableOptions", {}), *p.get("availableSizes", [])])
+        for p in shown.products
+    )
+    have = {stem(w) for w in words(fold(said))}
+    return all(stem(w) in have for w in container)
 
 
 def _talked_about(history: History) -> int | None:

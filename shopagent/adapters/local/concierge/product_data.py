@@ -34,7 +34,34 @@ def _in_order(values: list[str]) -> list[str] | None:
     if all(measured) and len({m.group(2).casefold() for m in measured if m}) == 1:
         amounts = [float(m.group(1).replace(",", ".")) for m in measured if m]
         return [s for _, s in sorted(zip(amounts, values, strict=True))]
+    # amounts of one measure in several units or packs ("400 g, 2 kg"; "12 x 85 g"; "SET OF 2, SET OF 6")
+    found = [_amount(s) for s in values]
+    if all(found) and len({a[0] for a in found if a}) == 1:
+        return [s for _, s in sorted(zip((a[1] for a in found if a), values, strict=True))]
     return None
+
+
+_UNIT_SIZE = {
+    "mg": ("g", 0.001), "g": ("g", 1.0), "kg": ("g", 1000.0), "ml": ("l", 0.001), "cl": ("l", 0.01),
+    "dl": ("l", 0.1), "l": ("l", 1.0), "mm": ("m", 0.001), "cm": ("m", 0.01), "m": ("m", 1.0),
+}  # fmt: skip
+_PACKED = re.compile(r"(?:(\d+)\s*[x\u00d7]\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+)")  # "12 x 85 g"
+_COUNTED = re.compile(
+    r"(?:set|pack|box|lot|satz) (?:of|de|mit) (\d+)|(\d+)\s*(?:-?pack|pcs|pieces?|pairs?|st(?:u|ue)ck|bags?|sacs?)"
+)
+
+
+def _amount(value: str) -> tuple[str, float] | None:
+    """A size's measure and amount in its base unit ("2 kg" -> g, 2000; "12 x 85 g" -> g, 1020; "SET OF 4"
+    -> count, 4); None where it is no amount."""
+    folded = fold(value).strip()
+    if counted := _COUNTED.fullmatch(folded):
+        return "count", float(counted.group(1) or counted.group(2))
+    packed = _PACKED.fullmatch(folded)
+    if packed is None or packed.group(3) not in _UNIT_SIZE:
+        return None
+    measure, factor = _UNIT_SIZE[packed.group(3)]
+    return measure, int(packed.group(1) or 1) * float(packed.group(2).replace(",", ".")) * factor
 
 
 def size_steps(d: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:

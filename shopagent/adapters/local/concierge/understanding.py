@@ -72,6 +72,7 @@ class Reading:
     colour_ref: str | None = None  # "the blue one": a product shown, by a colour it comes in
     size_ref: str | None = None  # "the bigger one" (big), "a smaller one" (small): a size of the one talked about
     size_most: bool = False  # ... the biggest or smallest there is ("the biggest", "la plus petite")
+    size_long: bool = False  # ... by its length ("the longer one", "die kürzere")
     pricier: bool = False
     similar: bool = False
     more: bool = False
@@ -277,6 +278,8 @@ class Lexicon:
             reading.size_ref = "big" if found[0].group("big") else "small"
             reading.size_most = bool(ph.SIZED_MOST.search(found[0].group("big") or found[0].group("small")))
             reading.size_most |= bool(re.search(r"\b(?:le|la|l') plus\b", found[0].group(0)))
+            said = found[0].group("big") or found[0].group("small")
+            reading.size_long = bool(re.match(r"(?:long|short|lang|lae?ng|kurz|kue?rz|plus (?:long|court))", said))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
             reading.in_stock = True
