@@ -435,6 +435,29 @@ async def test_what_is_asked_of_it_names_no_product_shown_beside_it(clothing, el
     assert asked.answer.startswith(bulbs.listed[0]) and "Warm white only" in asked.answer, asked.answer
 
 
+async def test_a_product_of_an_earlier_list_called_by_its_kind_is_the_one_asked_about(kitchen, clothing):
+    """ "ok the blender - warranty?" after toasters were shown since the blender: the blender (not the toaster
+    on show, nor a new search); "back to the first grinder, is it electric" the grinder, not the French press;
+    "ok the dress then, what is it made of" after swimwear, the dress."""
+    shopper = kitchen()
+    (blender,) = (await shopper.say("blender")).listed[:1]
+    await shopper.say("toaster")
+    asked = await shopper.say("ok the blender - warranty?")
+    assert [c["name"] for c in asked.calls] == [DETAILS] and asked.answer.startswith(blender), asked.answer
+
+    shopper = kitchen()
+    (grinder,) = (await shopper.say("coffee grinder")).listed[:1]
+    await shopper.say("french press")
+    asked = await shopper.say("back to the first grinder, is it electric")
+    assert asked.answer.startswith(grinder), asked.answer
+
+    shopper = clothing()
+    dress = (await shopper.say("summer dress")).listed[0]
+    await shopper.say("swimsuit")
+    asked = await shopper.say("ok the dress then, what is it made of")
+    assert asked.answer.startswith(dress) and "viscose" in asked.answer, asked.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

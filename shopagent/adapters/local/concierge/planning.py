@@ -432,6 +432,11 @@ class Planner:
         by_called = [p for p in by_name if called_by(text, p)]
         called = [] if refs or by_called or by_variation or reading.colors or reading.sizes else named
         if called := called_not_shown(text, called, shown):
+            # "ok the blender - warranty?" after toasters were shown since blenders: the blender shown before
+            stems = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in called))}
+            earlier = history.returned_to(stems, None, lambda name: {stem(w) for w in words(name)})
+            if earlier is not None and not reading.request:
+                return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text, parts)
             otherwise = otherwise if isinstance(otherwise, list) else []
             return find_called(called, shown, text, synonyms, otherwise, await self._names_no_kind(called))
@@ -871,7 +876,12 @@ class Planner:
         if found is None or len(history.lists) < 2:
             return None
         colours = {fold(c) for c in self._lexicon.colors}
-        said = [w for w in words(found["rest"]) if w not in STOPWORDS and w not in _ONE_WORDS]
+        # ("back to the first grinder": the grinder; which of an earlier list is by name, not by place)
+        said = [
+            w
+            for w in words(found["rest"])
+            if w not in STOPWORDS and w not in _ONE_WORDS and stem(w) not in ORDINAL_WORDS
+        ]
         colour = next((self._lexicon.colors[w] for w in said if w in colours), None)
         synonyms = await self._catalog_synonyms(" ".join(said)) if said else {}
         called = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in said if w not in colours))}

@@ -101,7 +101,9 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
 # "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
 _THE_X_ONE = re.compile(
     r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|"
-    r"^\W*(?:(?:and|ok|so) )?(?:(?:what|how) about )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\s*,"
+    # "the grinder, is it electric?", "ok the blender - warranty?", "the dress then: what is it made of?"
+    r"^\W*(?:(?:and|ok|okay|so) )?(?:(?:what|how) about )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)"
+    r"(?:\s+then\b)?\s*(?:,|:|\s[-\u2013\u2014]\s)"
 )
 
 
