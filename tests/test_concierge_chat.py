@@ -458,6 +458,26 @@ async def test_a_product_of_an_earlier_list_called_by_its_kind_is_the_one_asked_
     assert asked.answer.startswith(dress) and "viscose" in asked.answer, asked.answer
 
 
+async def test_a_property_alone_is_asked_of_the_products_shown_and_again_of_the_same_ones(kitchen, electronics):
+    """ "oven safe?" after pans asks them (though the shop sells a mini oven), "dishwasher safe?" next asks the
+    same three again, "Yes." where a pan's text says it; "battery life" (no question mark) right after the
+    headphones were described asks them."""
+    shopper = kitchen()
+    pans = await shopper.say("frying pan")
+    oven = await shopper.say("oven safe?")
+    assert oven.calls and all(c["name"] == DETAILS for c in oven.calls), oven.calls
+    dishwasher = await shopper.say("dishwasher safe?")
+    assert [c["arguments"] for c in dishwasher.calls] == [c["arguments"] for c in oven.calls], dishwasher.calls
+    assert f"{pans.listed[0]}: Yes. Dishwasher safe" in dishwasher.answer, dishwasher.answer
+
+    shopper = electronics()
+    headphones = await shopper.say("noise cancelling headphones")
+    await shopper.say("tell me about the first")
+    battery = await shopper.say("battery life")
+    assert [c["name"] for c in battery.calls] == [DETAILS], battery.calls
+    assert battery.answer.startswith(headphones.listed[0]) and "38 hours" in battery.answer, battery.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

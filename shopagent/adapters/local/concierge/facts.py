@@ -290,8 +290,6 @@ class FactFinder:
                 told.append(r.comes_in.format(name=d["name"], sizes=", ".join(sizes_of(d))))
             elif facts:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(facts)))
-            elif sized or specs:
-                continue  # the others' facts answer it; this one's are not about the question
             sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
             if d in sized:  # "which size for a labrador?": its text's size guide says which
                 sentences = _within(list(dict.fromkeys([*size_guide(d)[:1], *sentences])))
@@ -405,7 +403,12 @@ class FactFinder:
         hand wash only"), of an imitation ("faux leather"), on a condition ("with an adapter plate"),
         or the question is not one of yes or no."""
         folded = fold(question)
-        if not _YES_OR_NO.search(folded) or re.search(r"\b(?:or|oder|ou)\b", folded):
+        # ("dishwasher safe?", "wasserdicht?": a property alone, asked)
+        alone = re.fullmatch(r"\W*[^\W\d_][^\W\d_ -]*(?:[ -][^\W\d_]+){0,2}\s*\?\W*", folded) is not None
+        alone = alone and not re.match(
+            r"\W*(?:what|which|how|why|where|when|who|wie|was|welche|quel|comment)\b", folded
+        )
+        if not (_YES_OR_NO.search(folded) or alone) or re.search(r"\b(?:or|oder|ou)\b", folded):
             return None  # ("is it leather or suede?" is answered by which)
         asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
         terms = {stem(w): w for w in asked}  # (stems only to leave out the words that ask nothing)

@@ -18,6 +18,7 @@ from typing import Any
 
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge import phrases as ph
+from shopagent.adapters.local.concierge.asked import properties_named
 from shopagent.adapters.local.concierge.facts import COMES_WITH
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
@@ -370,7 +371,11 @@ class Planner:
         battery go?", "which of them is lighter?", "does it come in blue?"): the details of the
         product(s) it is about, to answer from; None when the message asks for something else."""
         shown = history.shown.products if history.shown else []
-        if not (reading.question or reading.buy or "?" in text) or not (shown or history.detailed):
+        # "battery life" right after the headphones were described: a property of them, asked
+        asked_of_it = bool(history.detailed) and reading.asks_about and 0 < len(reading.words) <= _QUALIFYING_WORDS
+        asked_of_it = asked_of_it and not (reading.request or reading.has_filters or reading.follow_up)
+        asked_of_it = asked_of_it and not _ANY_THING.search(fold(text))  # "anything lighter": others, asked for
+        if not (reading.question or reading.buy or "?" in text or asked_of_it) or not (shown or history.detailed):
             return None
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
             return None  # "any watering cans in stock?" after hoses: cans, in stock
@@ -414,7 +419,7 @@ class Planner:
             and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
             and await self._names_a_property(reading.words)
         )
-        if not (reading.question or reading.buy or by_name or refs or property_asked):
+        if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it):
             return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
             return None  # "what's the weather like in Berlin?" is not about the product shown
@@ -443,7 +448,7 @@ class Planner:
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
-        if not (pointing or reading.asks_about or history.detailed or reading.buy):
+        if not (pointing or reading.asks_about or history.detailed or reading.buy or property_asked):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))
         folded = fold(text)
@@ -455,7 +460,9 @@ class Planner:
             # where another word names a product shown ("is there a food for older dogs too?" after
             # "Joint Support Chews for Dogs"), and in the shopper's language ("und dünger, …?")
             return None
-        if new_subject and (reading.request or not (pointing or reading.asks_about or history.detailed)):
+        if new_subject and (
+            reading.request or not (pointing or reading.asks_about or history.detailed or property_asked)
+        ):
             return None  # "do you have a cable to go with it?"
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
@@ -512,7 +519,9 @@ class Planner:
         if reading.points_at_all and shown:
             return [p["productId"] for p in shown[:LIST_LENGTH]]
         if history.detailed:
-            return history.detailed[:1]
+            # ("dishwasher safe?" right after "oven safe?" was asked of all three pans: of the three again)
+            several = len(history.detailed) > 1 and not reading.points_at_one
+            return history.detailed[:_ASKED_ABOUT_UNPOINTED] if several else history.detailed[:1]
         if reading.points_at_one or len(shown) == 1:
             return [shown[0]["productId"]]
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
@@ -799,7 +808,9 @@ class Planner:
         if self._vocabulary is None:
             return False
         vocabulary = await self._vocabulary()
-        return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(found)
+        # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
+        things = [w for w in found if not properties_named({stem(w)})]
+        return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(things)
 
     async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown, text: str) -> bool:
         """Whether a message after a list says only more about what was asked ("something grain
