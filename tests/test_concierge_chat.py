@@ -478,6 +478,18 @@ async def test_a_property_alone_is_asked_of_the_products_shown_and_again_of_the_
     assert battery.answer.startswith(headphones.listed[0]) and "38 hours" in battery.answer, battery.answer
 
 
+async def test_taking_one_and_asking_its_stock_answers_the_stock_and_how_to_buy(clothing):
+    """ "I'll take the second — is it in stock in M?": the stock in M first, then how to buy it (not the link
+    alone, the question unanswered)."""
+    shopper = clothing()
+    jackets = await shopper.say("rain jacket")
+    second = jackets.listed[1]
+    taken = await shopper.say("I'll take the second \u2014 is it in stock in M?")
+    stock, buy = taken.answer.splitlines()
+    assert stock.startswith(f"{second} is available in size M:"), taken.answer
+    assert buy.startswith(second) and ("shop" in buy or "http" in buy), taken.answer
+
+
 async def test_when_nothing_is_cheaper_the_cheapest_shown_is_named_and_the_list_stays(kitchen):
     shopper = kitchen()
     await shopper.say("cast iron casserole dish")

@@ -15,7 +15,7 @@ from shopagent.domain.options import fold
 # ("what film does it use and how much is a pack?").
 _SENTENCE_END = re.compile(r"(?<=[?!.])\s+")
 _JOINED = re.compile(
-    r"(?:,\s*|,?\s+(?:and|und|et|also|plus)\s+)(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|"
+    r"(?:,\s*|\s[-\u2013\u2014]\s*|,?\s+(?:and|und|et|also|plus)\s+)(?=(?:how|what|which|is|are|does|do|can|will|wie|was|welche\w*|ist|"
     r"sind|kann|hat|gibt|wieviel\w*|est-ce|quel\w*|lequel|laquelle|combien|comment|y a-t-il|il y a)\b)"
 )
 _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weight does it take?"
@@ -82,6 +82,10 @@ def by_kind(message: str) -> dict[str, str]:
         # more comfortable?" asks no price).
         asking = [p for p in parts if _asks(p)] or parts
         kinds.setdefault(kind_of(fold(" ".join(asking))), []).append(" ".join(parts))
+    # "I'll take the second - is it in stock in M?": what is asked, and then the link to buy it
+    buying = [" ".join(parts) for parts in _grouped(message) if BUY.search(fold(" ".join(parts)))]
+    if "buy" not in kinds and buying and kinds:
+        kinds["buy"] = buying
     if len(kinds) <= 1:
         return {next(iter(kinds), "text"): message}
     return {kind: " ".join(questions) for kind, questions in kinds.items()}
