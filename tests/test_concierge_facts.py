@@ -631,8 +631,9 @@ async def test_stock_of_a_product_told_apart_by_options_names_the_options():
 
 async def test_set_beside_one_that_answers_one_that_does_not_is_said_with_what_it_says():
     lines = await FactFinder(ENGLISH).answer("which is better for a dusty room?", [LITTER, TANK], {}, str, lambda _: "")
-    assert lines[0] == "Clay Cat Litter: Low-dust and unscented, for sensitive cats."
-    assert lines[1].startswith("Reef 40 Tank: the product information doesn't say exactly. What it says: A 40 l"), lines
+    assert lines[0] == "Of these, only the description of the Clay Cat Litter speaks to that:", lines
+    assert lines[1] == "Clay Cat Litter: Low-dust and unscented, for sensitive cats."
+    assert lines[2].startswith("Reef 40 Tank: the product information doesn't say exactly. What it says: A 40 l"), lines
 
 
 KIDS_HEADPHONES = {
@@ -849,6 +850,17 @@ async def test_a_yes_or_no_question_is_answered_yes_or_no_where_its_name_or_text
     answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
     said = re.search(r": (Yes|No)\.", answer)
     assert (said.group(1) + "." if said else None) == verdict, answer
+
+
+async def test_which_is_better_where_one_text_speaks_to_it_says_that_one_first():
+    anvil = _described("Anvil Secateurs", "Easy on weaker hands and good for dead wood. Forged steel blade.")
+    bypass = _described("Bypass Secateurs", "Clean cuts on living stems such as roses. Forged steel blade.")
+    lines = await FactFinder(ENGLISH).answer("which is better for weaker hands?", [anvil, bypass], {}, str, str)
+    assert lines[0] == "Of these, only the description of the Anvil Secateurs speaks to that:", lines
+    assert lines[1].startswith("Anvil Secateurs: Easy on weaker hands"), lines
+    # asked of them both without "which is better", nothing is put first
+    lines = await FactFinder(ENGLISH).answer("are they ok for weaker hands?", [anvil, bypass], {}, str, str)
+    assert lines[0].startswith("Anvil Secateurs: "), lines
 
 
 def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():

@@ -99,6 +99,13 @@ _UNIT_ASKED = re.compile(
     r"zentimetern?|mm|millimet(?:re|er)s?|millimetern?|inch(?:es)?|zoll|pouces?|watts?|mah)\b"
 )
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
+# "which is better for a beginner?", "which one should I get?", "welche ist besser für …", "lequel est le mieux"
+_BETTER = re.compile(
+    r"\b(?:which|what)(?: one| of (?:them|these|those|the two))? (?:is|would be|'s|will be) (?:the )?"
+    r"(?:better|best|more suitable|most suitable|ideal)|\bwhich(?: one)? (?:should|would|could) (?:i|we|you) "
+    r"(?:get|take|choose|pick|buy|recommend)|\bwelche[rsn]?(?: davon)? (?:ist|ware|waere) (?:besser|am besten|"
+    r"geeigneter)|\b(?:lequel|laquelle)(?: des deux)? (?:est|serait) (?:le |la )?(?:mieux|meilleure?|plus adaptee?)"
+)
 # A question answered yes or no, by the first words of one of its clauses ("is it waterproof?", "the
 # second one, does it have a hood?", "hat sie eine Kapuze?", "est-ce qu'elle est doublée ?")
 _YES_OR_NO = re.compile(
@@ -311,6 +318,11 @@ class FactFinder:
         if len(untold) < len(found):
             for at, d, nearest in untold:
                 lines[at] = self._not_told(d, nearest)
+        # "which is better for running?" where one product's text speaks to it and the others' do not: that
+        # one, said first (which is better the shop's texts tell no further)
+        answered = [d for d in found if all(d is not other for _, other, _ in untold)]
+        if len(found) >= 2 and len(answered) == 1 and _BETTER.search(folded) and len(lines) == len(found):
+            lines.insert(0, r.only_one_says.format(name=answered[0]["name"]))
         return lines
 
     # -- the description ----------------------------------------------------------------

@@ -86,6 +86,7 @@ class Replies:
     not_told_rest: str
     unit_not_told: str
     quote: str
+    only_one_says: str
     yes: str
     no: str
     weighs: str
@@ -203,6 +204,7 @@ ENGLISH = Replies(
     not_told_rest="The product information doesn't say anything about the rest of your question.",
     unit_not_told="The product information doesn't say it in {unit}.",
     quote="{name}: {text}",
+    only_one_says="Of these, only the description of the {name} speaks to that:",
     yes="Yes.",
     no="No.",
     weighs="{name} weighs {weight}.",
@@ -322,6 +324,7 @@ GERMAN = Replies(
     not_told_rest="Zum Rest Ihrer Frage ist in den Produktangaben nichts angegeben.",
     unit_not_told="In {unit} ist es in den Produktangaben nicht angegeben.",
     quote="{name}: {text}",
+    only_one_says="Davon spricht nur die Beschreibung von {name} darüber:",
     yes="Ja.",
     no="Nein.",
     weighs="{name} wiegt {weight}.",
@@ -444,6 +447,7 @@ FRENCH = Replies(
     not_told_rest="Pour le reste de votre question, les informations du produit ne le précisent pas.",
     unit_not_told="Les informations du produit ne le précisent pas en {unit}.",
     quote="{name} : {text}",
+    only_one_says="Parmi eux, seule la description de {name} en parle :",
     yes="Oui.",
     no="Non.",
     weighs="{name} pèse {weight}.",
