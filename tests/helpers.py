@@ -26,11 +26,33 @@ def example_env_file() -> dict[str, str]:
 
 
 _HANDED_OUT: set[int] = set()
+_BAND = 1500  # ports of each test worker's own band
 
 
 def free_port() -> int:
-    """A port nothing listens on, never one this process handed out before: the kernel may give
-    the same free port to two binds in a row, and two servers of one test then collide."""
+    """A port nothing listens on, never one this process handed out before, from a band of its own
+    below the kernel's ephemeral range: a port the kernel hands to a bind on port 0 is also one it
+    may give an outgoing connection (to PostgreSQL, an HTTP client) of another test worker before
+    the server started with it binds, and the server then fails with "address already in use"."""
+    low = _ephemeral_low()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    start = 10000 + (int(worker) if worker.isdigit() else 0) % 8 * _BAND
+    if start + _BAND > low:  # (a kernel whose ephemeral range starts low: the port it picks)
+        return _kernel_port()
+    for port in range(start, start + _BAND):
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
+        return port
+    return _kernel_port()
+
+
+def _kernel_port() -> int:
     while True:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
@@ -38,6 +60,14 @@ def free_port() -> int:
         if port not in _HANDED_OUT:
             _HANDED_OUT.add(port)
             return port
+
+
+def _ephemeral_low() -> int:
+    """The first port of the kernel's range for outgoing connections (Linux; 32768 elsewhere)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 def port_env() -> dict[str, str]:
