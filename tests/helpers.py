@@ -36,7 +36,8 @@ def free_port() -> int:
     the server started with it binds, and the server then fails with "address already in use"."""
     low = _ephemeral_low()
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    start = 10000 + (int(worker) if worker.isdigit() else 0) % 8 * _BAND
+    # (from 20000: below, browsers refuse some ports, such as 10080)
+    start = 20000 + (int(worker) if worker.isdigit() else 0) % 8 * _BAND
     if start + _BAND > low:  # (a kernel whose ephemeral range starts low: the port it picks)
         return _kernel_port()
     for port in range(start, start + _BAND):
