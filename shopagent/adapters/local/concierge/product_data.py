@@ -42,12 +42,18 @@ def _in_order(values: list[str]) -> list[str] | None:
 
 
 _UNIT_SIZE = {
-    "mg": ("g", 0.001), "g": ("g", 1.0), "kg": ("g", 1000.0), "ml": ("l", 0.001), "cl": ("l", 0.01),
-    "dl": ("l", 0.1), "l": ("l", 1.0), "mm": ("m", 0.001), "cm": ("m", 0.01), "m": ("m", 1.0),
+    "mg": ("g", 0.001), "g": ("g", 1.0), "kg": ("g", 1000.0),
+    "ml": ("l", 0.001), "cl": ("l", 0.01), "dl": ("l", 0.1), "l": ("l", 1.0), "litre": ("l", 1.0),
+    "litres": ("l", 1.0), "liter": ("l", 1.0), "liters": ("l", 1.0),
+    "mm": ("m", 0.001), "cm": ("m", 0.01), "m": ("m", 1.0), "km": ("m", 1000.0), "metre": ("m", 1.0),
+    "metres": ("m", 1.0), "meter": ("m", 1.0), "meters": ("m", 1.0), "in": ("m", 0.0254), "inch": ("m", 0.0254),
+    "inches": ("m", 0.0254), "zoll": ("m", 0.0254), '"': ("m", 0.0254), "ft": ("m", 0.3048), "feet": ("m", 0.3048),
 }  # fmt: skip
-_PACKED = re.compile(r"(?:(\d+)\s*[x\u00d7]\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+)")  # "12 x 85 g"
+_BASE_UNIT = {"length": "m", "volume": "l", "weight": "g", "count": "count"}
+_PACKED = re.compile(r"(?:(\d+)\s*[x\u00d7]\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+|\")")  # "12 x 85 g", '27"'
 _COUNTED = re.compile(
-    r"(?:set|pack|box|lot|satz) (?:of|de|mit) (\d+)|(\d+)\s*(?:-?pack|pcs|pieces?|pairs?|st(?:u|ue)ck|bags?|sacs?)"
+    r"(?:set|pack|box|lot|satz) (?:of|de|mit) (\d+)|"
+    r"(\d+)\s*(?:-?pack|pcs|pieces?|pairs?|paires?|st(?:u|ue)ck|teile|bags?|sacs?)"
 )
 
 
@@ -90,21 +96,11 @@ _AMOUNT = re.compile(r"\d")
 _WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\s+([a-z]+)\b(?!\s+of\b)")
 
 
-_MEASURE_VALUES = {
-    "length": re.compile(r"\d+(?:[.,]\d+)?\s*(?:mm|cm|m|km|metres?|meters?|ft|feet|inch(?:es)?|\"|zoll)", re.I),
-    "volume": re.compile(r"\d+(?:[.,]\d+)?\s*(?:ml|cl|dl|l|litres?|liters?|oz)", re.I),
-    "count": re.compile(
-        r"(?:set|pack|box|lot|satz) (?:of|de|mit) \d+|\d+\s*(?:-?pack|pcs|pieces?|pairs?|pack|st(?:u|ü|ue)ck|teile|"
-        r"pieces|paires?|x)\b.*",
-        re.I,
-    ),
-}
-
-
 def in_measure(values: list[str], measure: str) -> bool:
-    """Whether the values are all amounts of that measure ("15 m", "25 m"; "5 l"; "SET OF 4")."""
-    pattern = _MEASURE_VALUES.get(measure)
-    return bool(values) and pattern is not None and all(pattern.fullmatch(v.strip()) for v in values)
+    """Whether the values are all amounts of that measure: "length" ("15 m", "25 m"), "volume" ("5 l"),
+    "weight" ("400 g", "2 kg") or "count" ("SET OF 4", "2 pairs")."""
+    base = _BASE_UNIT.get(measure)
+    return bool(values) and base is not None and all((_amount(v) or ("", 0.0))[0] == base for v in values)
 
 
 def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool, measures: tuple[str, ...] = ()) -> list[str]:
