@@ -169,3 +169,24 @@ def test_a_spec_is_asked_by_its_own_word_not_by_safe_or_free_alone(question, sai
         "specText": ["dishwasher safe: yes", "phthalate free: yes", "grain free: yes"],
     }
     assert specs_about(question, product) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("colours?", "stock"),  # the colours it comes in
+        ("which colours does it come in", "stock"),
+        ("welche Farben gibt es?", "stock"),
+        ("do the colours fade in the dishwasher?", "text"),  # asked of its text, not its stock
+        ("which colour is the lid?", "text"),
+        ("which colour temperature is it?", "text"),
+        ("how many colours can it show?", "text"),
+        ("does the noise reduction work?", "text"),
+        ("how much does the large bowl hold?", "text"),  # what it holds, not its price
+        ("how much is the large bowl?", "price"),
+    ],
+)
+def test_what_it_comes_in_holds_or_costs_is_told_from_what_its_text_says(text, kind):
+    from shopagent.domain.options import fold
+
+    assert kind_of(fold(text)) == kind

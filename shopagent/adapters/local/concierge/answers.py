@@ -525,15 +525,15 @@ class Answerer:
                 if len(lines) == _SIZED_PRODUCTS:
                     break
                 continue
-            if most or len(steps) == 2:
+            if known and not most:  # the size the list was for, and the next above (below) it
+                at = max(known) if big else min(known)
+                chosen = steps[at + 1 : at + 2] if big else steps[max(at - 1, 0) : at]
+            elif most or len(steps) == 2:
                 chosen = [steps[-1] if big else steps[0]]
                 # the biggest sold out: the biggest to be had beside it
                 had = [step for step in steps if any(v.get("available", 0) > 0 for v in step[1])]
                 if had and had[-1 if big else 0] not in chosen:
                     chosen = sorted([*chosen, had[-1 if big else 0]], key=lambda step: labels.index(step[0]))
-            else:
-                at = max(known) if big else min(known)
-                chosen = steps[at + 1 : at + 2] if big else steps[max(at - 1, 0) : at]
             if not chosen:  # the list was for its largest (smallest) already: what it comes in
                 lines.append(r.comes_in.format(name=d["name"], sizes=", ".join(labels)))
             else:
@@ -543,6 +543,8 @@ class Answerer:
                 break
         if lines:
             return lines, ids
+        if len(found) >= 2:  # "which of these is the biggest?" of products that give no size
+            return [r.not_told.format(name=d["name"]) for d in found], [d["productId"] for d in found]
         d = found[0]
         own = sizes_of(d)
         said = r.comes_only_in.format(name=d["name"], sizes=own[0]) if own else r.one_size.format(name=d["name"])

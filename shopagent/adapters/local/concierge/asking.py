@@ -17,7 +17,7 @@ LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus lege
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
     r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|"
-    r"how much (?:is|are|for|do|does)\b(?! (?:it|they|this|that|each|one) (?:hold|take|carry)\b)|how much\W*$|"
+    r"how much (?:is|are|for|do|does)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|how much\W*$|"
     r"expensive|cheap\w*|"
     r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
@@ -32,7 +32,8 @@ SIZES = re.compile(
 MEASURES = {
     "length": re.compile(
         r"\b(?:how long (?:is|are) (?!(?:the |its |it )?(?:battery|warranty|guarantee|delivery|shipping|life)\b)|"
-        r"wie lang (?:ist|sind)\b|welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
+        r"wie lang (?:ist|sind)\b(?!\s+(?:die |der |das )?(?:garantie|lieferung|lieferzeit|akku)\b)|"
+        r"welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
         r"how many (?:metres|meters)\b|lengths?\b)"
     ),
     "volume": re.compile(
@@ -65,7 +66,8 @@ DISCOUNT = re.compile(
     r"\b(?:discount\w*|on sale|sale price|reduced|markdown|marked down|% off|percent off|"
     r"rabatt\w*|(?:im )?angebot|sonderangebot\w*|reduziert\w*|preisnachlass|"
     # (not "la réduction de bruit", "reduced noise": noise cancelling)
-    r"remise\w*|en solde|soldes?|promo\w*|reduction\w*(?! (?:de |du )?bruit)|reduit\w*)(?! (?:noise|bruit)\b)"
+    r"remise\w*|en solde|soldes?|promo\w*|(?<!noise )(?<!bruit )reduction\w*(?! (?:de |du )?bruit)|"
+    r"reduit\w*)(?! (?:noise|bruit)\b)"
 )
 CHEAPER = re.compile(
     r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|moins cher\w*)\b"
@@ -91,8 +93,10 @@ COLOURS_ASKED = re.compile(r"\b(?:colou?rs?|colou?r options|farben?|couleurs?)\b
 # "colours?", "which colours does it come in?", "welche Farben?": the colours it comes in (its stock
 # tells), not the colour of a part of it ("what colour is the lining?")
 COLOURS_OFFERED = re.compile(
-    r"\b(?:colou?rs|colou?r options|farben|couleurs|which colou?r|welche farbe|quelle couleur|"
-    r"(?:what|any|other) colou?r (?:does|do|can|are|is it available|options)|in (?:what|which) colou?r)\b"
+    r"^\W*(?:(?:and|ok|so|und|et)\W+)?(?:colou?rs|farben|couleurs)\W*$|"
+    r"\b(?:(?:which|what|any|other) colou?rs|colou?r options|welche farben|quelles couleurs|"
+    r"(?:what|which|other|any) colou?r (?:does|do|can)\b|in (?:what|which|other) colou?rs?|"
+    r"colou?rs? (?:does|do|can) (?:it|they) come|comes? in (?:what|which|other|any) colou?rs?)\b"
 )
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product
 # is and does, which its text says first.

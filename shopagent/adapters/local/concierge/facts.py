@@ -125,13 +125,18 @@ _NOT_ASKED = {
 }
 # A word said not to be so: "no", "not", "without" before it (three words at most), "… not included" after
 _NEGATION_BEFORE = re.compile(
-    r"\b(?:no|not|non|never|without|isn't|aren't|doesn't|don't|nicht|kein\w*|ohne|pas|sans|aucune?|ni|"
-    r"rather than|instead of|anstatt|statt|plutot que|au lieu d(?:e|'))\b"
+    r"\b(?:no|not|never|without|isn't|aren't|doesn't|don't|nicht|kein\w*|ohne|pas d(?:e|')|sans|aucune?|"
+    r"rather than|instead of|anstatt|statt|plutot que|au lieu d(?:e|')|free (?:of|from))\b"
     r"(?:\W+[^\W\d_]+){0,3}\W*$"
+)
+# A word said in passing, not of the thing: "sensitive to chicken", "for dogs that react to wheat"
+_ONLY_MENTIONED = re.compile(
+    r"\b(?:sensitive|sensitivity|react(?:s|ing)?|allerg(?:ic|y|ies)|intoleran(?:t|ce)|empfindlich|"
+    r"allergi\w*|sensibles?)\s+(?:to|on|auf|gegen|a|au|aux)\s+(?:\w+\W+){0,2}$"
 )
 # One clause of a sentence: what one verdict may rest on ("dishwasher safe; wipe the lid by hand" is two)
 _CLAUSE_BREAK = re.compile(
-    r"[;:,()]|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|although|though|except|aber|jedoch|mais|sauf)\b"
+    r"[;:,]|\s[-\u2013\u2014]\s|\b(?:but|while|whereas|although|though|except|aber|jedoch|mais|sauf)\b"
 )
 # Parts of a thing: said of one of them, a property is not said of the whole ("the detachable parts are
 # dishwasher safe", "wash the lids by hand"), unless the question names that part
@@ -140,7 +145,8 @@ _PARTS = frozenset(
         r"\S+",
         "part parts lid lids cover covers liner insert inserts basket bowl jug glass jar jars core handle handles "
         "strap straps sole soles lining shell pocket pockets case attachment attachments accessories blade blades "
-        "deckel griff einsatz bezug couvercle poignee housse",
+        "deckel griff einsatz bezug korb schussel teile zubehor klinge sohle futter tasche gurt "
+        "couvercle poignee housse pieces piece panier bol accessoires lame semelle doublure poche sangle bac",
     )
 )
 _IMITATION = re.compile(
@@ -151,8 +157,8 @@ _CONDITION = re.compile(
     r"\b(?:if|unless|provided|only with|adapter|adaptor|check|requires?|wenn|sofern|falls|adapteur|sauf si)\b"
 )
 _NEGATION_AFTER = re.compile(
-    r"^\W*(?:[^\W\d_]+\W+)?(?:(?:is|are) not|isn't|aren't|not included|sold separately|excluded|"
-    r"nicht (?:enthalten|dabei)|non (?:inclus|fourni)\w*|vendu\w* s(?:e|é)par(?:e|é)ment)\b"
+    r"^\W*(?:[^\W\d_]+\W+)?(?:not included|sold separately|excluded|"
+    r"nicht (?:enthalten|dabei)|non (?:inclus|fourni)\w*|vendu\w* s(?:e|é)par(?:e|é)ment)"
 )
 
 
@@ -414,14 +420,15 @@ class FactFinder:
         when they do not say all of it in one clause, say it of a part not asked about ("the lid is
         hand wash only"), of an imitation ("faux leather"), on a condition ("with an adapter plate"),
         or the question is not one of yes or no."""
-        folded = fold(question)
-        # ("dishwasher safe?", "wasserdicht?": a property alone, asked)
+        folded = _joined_non(fold(question))
+        # ("dishwasher safe?", "wasserdicht?", "non-slip?": a property alone, asked; not "material?")
         alone = re.fullmatch(r"\W*[^\W\d_][^\W\d_ -]*(?:[ -][^\W\d_]+){0,2}\s*\?\W*", folded) is not None
-        alone = alone and not re.match(
-            r"\W*(?:what|which|how|why|where|when|who|wie|was|welche|quel|comment)\b", folded
-        )
+        alone = alone and _PROPERTY_WORD.search(folded) is not None
         if not (_YES_OR_NO.search(folded) or alone) or re.search(r"\b(?:or|oder|ou)\b", folded):
             return None  # ("is it leather or suede?" is answered by which)
+        if _NEED.search(folded):
+            return None  # ("does it need batteries?": "comes without battery" says no need of none)
+        numbers = [w for w in words(folded) if w.isdigit()]  # "does it fit a 17 inch laptop?": 17, said
         asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
         terms = {stem(w): w for w in asked}  # (stems only to leave out the words that ask nothing)
         terms = {k: w for k, w in terms.items() if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2}
@@ -439,7 +446,9 @@ class FactFinder:
             return self._say_in.yes
         question_words = {x for w in asked for x in _plain(w)}
         for sentence in sentences:
-            for clause in _CLAUSE_BREAK.split(fold(sentence)):
+            for clause in _CLAUSE_BREAK.split(_joined_non(fold(sentence))):
+                if any(n not in words(clause) for n in numbers):
+                    continue
                 found = [
                     [m for m in re.finditer(r"[^\W\d_]+", clause) if f & _plain(m.group(0))] for f in wanted
                 ]  # fmt: skip
@@ -448,7 +457,10 @@ class FactFinder:
                 parts = {w for w in words(clause) if w in _PARTS} - question_words
                 if parts or _IMITATION.search(clause) or _CONDITION.search(clause):
                     return None
-                said_not = [_said_not(clause, m) for matches in found for m in matches]
+                if any(_ONLY_MENTIONED.search(clause[: m.start()]) for matches in found for m in matches):
+                    return None  # "suitable for dogs sensitive to chicken" says nothing of chicken in it
+                free_asked = "free" in asked
+                said_not = [_said_not(clause, m, free_asked) for matches in found for m in matches]
                 if all(said_not):
                     return self._say_in.no
                 return None if any(said_not) else self._say_in.yes
@@ -541,10 +553,12 @@ def _within(sentences: list[str]) -> list[str]:
     return text
 
 
-def _said_not(text: str, found: re.Match[str]) -> bool:
+def _said_not(text: str, found: re.Match[str], free_asked: bool = False) -> bool:
     """Whether the word found in the (folded) text is said not to be so ("no hood", "not dishwasher safe",
-    "cables not included")."""
-    return bool(_NEGATION_BEFORE.search(text[: found.start()]) or _NEGATION_AFTER.match(text[found.end() :]))
+    "cables not included", "chicken-free" unless "free" is what is asked: "is it grain free?")."""
+    after = text[found.end() :]
+    free = not free_asked and re.match(r"-?\s?free\b", after) is not None
+    return bool(_NEGATION_BEFORE.search(text[: found.start()]) or _NEGATION_AFTER.match(after) or free)
 
 
 def _plain(word: str) -> frozenset[str]:
@@ -555,3 +569,15 @@ def _plain(word: str) -> frozenset[str]:
         if len(word) > len(ending) + 3 and word.endswith(ending):
             forms.add(word[: -len(ending)])
     return frozenset(forms)
+
+
+# A word of a property ("dishwasher safe", "waterproof", "washable", "grain free", "non-slip"): asked alone
+# with a question mark it asks yes or no; a thing alone ("material?", "colour?") asks what
+_PROPERTY_WORD = re.compile(r"(?:safe|proof|free|able|ible|dicht|fest|bar|lavable|resistant|non\w+)\W*$|^\W*non\w+")
+# "does it need batteries?", "braucht man Werkzeug?": what it takes, which "comes without" does not say
+_NEED = re.compile(r"\b(?:need|needs|require|requires|brauch\w*|benotig\w*|besoin|faut-il|necessite)\b")
+
+
+def _joined_non(text: str) -> str:
+    """ "non-slip", "non slip" as one word ("nonslip"), so that its "non" is no "no" said of "slip"."""
+    return re.sub(r"\bnon[- ](?=[^\W\d_])", "non", text)

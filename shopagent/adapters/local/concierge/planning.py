@@ -74,7 +74,8 @@ _HAS_A_PART = re.compile(
     # ... and what is asked of it: "is it see-through?", "can it change colour?", "ist sie aus Leder?" (not the
     # "Button-Through Blouse", the "Colour Smart Bulb" shown beside it), up to what it is said of ("… on the mixer")
     r"|\b(?:is|are|was|were|does|do|can|could|will|would|ist|sind|kann|passt)\s+(?:it|they|this|that|these|those|"
-    r"er|sie|es)\b(?:(?!\b(?:on|of|for|in|at|from|than|like|auf|von|fur|sur|pour|du)\b)[^,;.!?])*"
+    r"er|sie|es)\b(?!\s+(?:the|der|die|das|le|la|les)\b)"
+    r"(?:(?!\b(?:on|of|for|in|at|from|than|like|or|auf|von|fur|oder|sur|pour|du|ou)\b)[^,;.!?])*"
 )
 
 _CENT = Decimal("0.01")
@@ -538,6 +539,8 @@ class Planner:
             return None
         if reading.colors or reading.sizes or reading.max_price is not None or reading.compare:
             return None
+        if reading.buy or reading.cheaper or reading.pricier:
+            return None  # "ich nehme die größere", "the bigger one is too expensive": asked as before
         shown = history.shown.products if history.shown else []
         if reading.refs:
             picked = [p for p in (at_position(shown, n) for n in reading.refs[:1]) if p is not None]
@@ -545,7 +548,8 @@ class Planner:
         else:
             # of a list, the ones that are what was asked for (not those "also close")
             fitting = [p for p in shown if p.get("match") == "strong"] or shown
-            ids = history.detailed[:1] or [int(p["productId"]) for p in fitting[:LIST_LENGTH]]
+            # (right after two were compared, "the bigger one" is the bigger of those two)
+            ids = history.detailed[:2] or [int(p["productId"]) for p in fitting[:LIST_LENGTH]]
         if not ids:
             return None
         listed = (history.shown.args.get("filters") or {}).get("sizes") if history.shown else None

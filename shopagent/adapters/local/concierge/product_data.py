@@ -263,7 +263,7 @@ def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Cal
     return []
 
 
-_NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)\s*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
+_NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
 
 
 def by_named_measure(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
