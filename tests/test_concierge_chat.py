@@ -324,6 +324,18 @@ async def test_a_bigger_bag_is_a_size_of_food_sold_by_the_bag_and_the_longer_lea
     assert longer.answer == f"{lead} comes in S, M, L.", longer.answer
 
 
+async def test_the_bigger_one_right_after_two_were_compared_is_the_bigger_of_those(electronics):
+    """After the 27-inch and the 32-inch monitors were compared, "the bigger one" is the 32-inch (names
+    that give a measure, "27-inch" too), not the first one's "comes in one size only"."""
+    shopper = electronics()
+    await shopper.say("monitor")
+    compared = await shopper.say("compare the first two")
+    names = [line.split(":")[0].removeprefix("- ") for line in compared.answer.splitlines()[1:3]]
+    assert any("32-inch" in n for n in names) and any("27-inch" in n for n in names), compared.answer
+    bigger = await shopper.say("the bigger one")
+    assert bigger.answer.startswith(next(n for n in names if "32-inch" in n)), bigger.answer
+
+
 async def test_a_product_in_one_size_asked_for_a_bigger_one_says_so(kitchen):
     shopper = kitchen()
     first = await shopper.say("stand mixer")
