@@ -171,6 +171,14 @@ PRICED_ONE = re.compile(
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
     r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das)\b))"
 )
+# What a thing is sold in: "a bigger bag?" asks a size of food sold by the bag
+CONTAINERS = frozenset(
+    re.findall(
+        r"\S+",
+        "bag pack packet set tin bottle box tub can jar roll sack beutel packung dose flasche sachet paquet boite "
+        "bouteille",
+    )
+)
 # "the bigger one", "a smaller one?", "the longest", "in a larger size", "die größere", "la plus grande":
 # a size of the product talked about (or of those shown), by how big it is; never a noun after ("a
 # bigger bag", "a larger dog": things asked for or told of)
@@ -183,8 +191,8 @@ SIZED_ONE = re.compile(
     r"k(?:u|ue)rzeste[rsmn]?|plus (?:petite?|courte?)s?))"
     r"(?=\s*(?:(?:one|size|version|model|pair|groesse|gr(?:o|oe)sse|taille|modell|variante|format|"
     # ... or what it comes in, "a bigger bag?", "die größere Packung" (the planner checks the product does)
-    r"bag|pack|packet|set|tin|bottle|box|tub|can|jar|roll|sack|beutel|packung|dose|flasche|sachet|paquet|"
-    r"boite|bouteille)\b|"
+    + "|".join(sorted(CONTAINERS))
+    + r")\b|"
     r"[,?!.;:]|$|(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il)\b))"
 )
 # the superlative of those ("the biggest", "die kleinste", "la plus grande"): the end of the range

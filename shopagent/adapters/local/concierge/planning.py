@@ -62,10 +62,6 @@ from shopagent.domain.text import words
 from shopagent.domain.vocabulary import Vocabulary
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
-_CONTAINERS = {
-    "bag", "pack", "packet", "set", "tin", "bottle", "box", "tub", "can", "jar", "roll", "sack", "beutel", "packung",
-    "dose", "flasche", "sachet", "paquet", "boite", "bouteille",
-}  # fmt: skip
 # what a thing has, comes with or includes, as said of it: the part, not a product ("does it come with a
 # cable?", "has it got a hood?", "hat sie eine Kapuze?", "est-ce qu'elle a une capuche ?")
 _HAS_A_PART = re.compile(
@@ -535,7 +531,8 @@ class Planner:
             return None
         # "a bigger bag?" of cat food sold by "Bag size": the bag it comes in; of a plant, a bag is a thing asked for
         container = [w for w in reading.words if w not in _SIZE_WORDS]
-        if container and not (set(container) <= _CONTAINERS and history.shown and _comes_in(history.shown, container)):
+        sold_in = set(container) <= ph.CONTAINERS and history.shown and _comes_in(history.shown, container)
+        if container and not sold_in:
             return None
         if reading.colors or reading.sizes or reading.max_price is not None or reading.compare:
             return None
