@@ -1677,3 +1677,43 @@ async def test_whom_or_the_other_said_in_a_question_about_those_shown_asks_of_th
         await shopper.say(said)
     last = await shopper.say(turns[-1])
     assert last.calls and {c["name"] for c in last.calls} == {DETAILS}, last.answer
+
+
+async def test_a_first_question_about_a_product_called_by_what_it_is_finds_it_and_answers(garden, kitchen):
+    """ "does the terracotta pot have a drainage hole?" as a conversation's first message: the pot,
+    found and looked up, the question answered from its details (not a list of pots); in German and
+    French too. "do you have the kettle in red?" still asks for kettles."""
+    for shop, question, name, said in (
+        (garden, "does the terracotta pot have a drainage hole?", "Terracotta Pot", "drainage hole"),
+        (garden, "die kleinen töpfe aus terrakotta, haben die unten ein loch", "Terracotta Pot", "drainage hole"),
+        (garden, "how long is the garden hose?", "Garden Hose", "25 m"),
+        (garden, "est-ce que le tuyau d'arrosage fait 25 mètres ?", "Hose", "25 m"),
+    ):
+        turn = await shop().say(question)
+        assert [c["name"] for c in turn.calls][:2] == [SEARCH, DETAILS], (question, turn.calls)
+        assert turn.listed and name in turn.listed[0] and len(turn.listed) == 1, (question, turn.answer)
+        assert said in turn.answer, (question, turn.answer)
+    turn = await kitchen().say("do you have the kettle in red?")
+    assert {c["name"] for c in turn.calls} == {SEARCH} and len(turn.listed) > 1, (turn.calls, turn.answer)
+
+
+async def test_add_it_and_the_like_take_the_product_talked_about_not_search_for_add(kitchen):
+    """ "add it", "add the second one", "ok add both", "je prends celle en inox": the one(s) meant, looked up
+    for how to buy them (was a search for "add": a stand mixer and a whetstone)."""
+    for opening, then, taken in (
+        ("show me frying pans", "add it", 1),
+        ("show me frying pans", "add the second one", 2),
+        ("show me frying pans", "ok add both", 2),
+        ("je cherche une poêle", "je prends celle en inox", None),
+    ):
+        shopper = kitchen()
+        listed = (await shopper.say(opening)).listed
+        turn = await shopper.say(then)
+        assert [c["name"] for c in turn.calls] == [DETAILS] * len(turn.calls) and turn.calls, (then, turn.calls)
+        if taken == 2 and "both" in then:
+            assert turn.listed == listed[:2], (then, turn.answer)
+        elif taken is not None:
+            assert turn.listed == [listed[taken - 1]], (then, turn.answer)
+        else:
+            assert len(turn.listed) == 1 and "Stainless" in turn.listed[0], (then, turn.answer)
+        assert all("order it" in line or "http" in line for line in turn.answer.splitlines()), (then, turn.answer)

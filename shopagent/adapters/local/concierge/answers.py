@@ -95,7 +95,8 @@ class Answerer:
         if responses[0].name == DETAILS_TOOL:
             found = [p.result.get("structuredContent") or {} for p in responses]
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
-                found = having(found, plan["ask_words"])[:1]
+                # (with nothing shown, "is the tuyau d'arrosage 25 m?" asks of the best found, called so or not)
+                found = (having(found, plan["ask_words"]) or (found if plan.get("or_first") else []))[:1]
                 if not found and (otherwise := plan.get("otherwise")):  # "the waterproof one": of those shown
                     return details_call(otherwise, question=plan["question"], also=plan.get("also"))
                 if not found:
@@ -119,7 +120,7 @@ class Answerer:
             # "is the manure one smelly?": the question, asked of the one found that is called so
             ids = [p["productId"] for p in fitting[:_CALLED_LOOKED_UP]]
             return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
-                                otherwise=plan.get("otherwise"))  # fmt: skip
+                                otherwise=plan.get("otherwise"), or_first=bool(plan.get("or_first")))  # fmt: skip
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer

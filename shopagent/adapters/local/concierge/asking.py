@@ -34,7 +34,10 @@ MEASURES = {
         r"\b(?:how long (?:is|are) (?!(?:the |its |it )?(?:battery|warranty|guarantee|delivery|shipping|life)\b)|"
         r"wie lang (?:ist|sind)\b(?!\s+(?:die |der |das )?(?:garantie|lieferung|lieferzeit|akku)\b)|"
         r"welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
-        r"how many (?:metres|meters)\b|lengths?\b)"
+        r"how many (?:metres|meters)\b|lengths?\b|"
+        # "is it 25 m long?", "fait-il 25 mètres ?", "ist er 20 m lang?"
+        r"(?:is it|are they|fait(?:-il|-elle)?|mesure(?:-t-il|-t-elle)?|ist (?:er|sie|es)|sind sie)\s+"
+        r"\d+(?:[.,]\d+)?\s*(?:m|metres?|meters?|meter|cm|centimetres?)\b)"
     ),
     "volume": re.compile(
         r"\b(?:how much (?:does|do|will|can|would) (?:it|they|this|that|each|one) hold|wie viel (?:passt|fasst)|"

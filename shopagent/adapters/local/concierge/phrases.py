@@ -562,6 +562,11 @@ QUESTION = re.compile(
 BUY = re.compile(
     r"\b(?:i(?:'| wi)ll take|i want to (?:buy|order)|(?:how|where) (?:can|do) i (?:buy|order|get)|"
     r"add (?:it|this|that|them|the \w+(?: one)?) to (?:my |the )?(?:basket|cart)|(?:buy|order) (?:it|this|that)|"
+    # "add it", "add the second one", "ok add both", "i'll have that one", "put it in my basket"
+    r"(?:^|[,.;:!-]\s*|\b(?:ok|okay|so|then|please|pls|and)\s+)"
+    r"add (?:it|this|that|them|those|these|both|the|number|no\.?)\b|"
+    r"i'?ll have (?:it|this|that|them|those|these|both|the)\b|put (?:it|this|that|them) in (?:my|the) (?:basket|cart)|"
+    r"je prends (?:celle|celui|ceux|celles|le|la|les)\b|"
     r"link|checkout|warenkorb|bestellen|kaufen|ich nehme|panier|commander|acheter|je (?:le|la|les) prends)\b"
 )
 # Words pointing back at what was shown: one product, or all of them.

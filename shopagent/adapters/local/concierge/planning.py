@@ -174,6 +174,26 @@ _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
 # "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
 _ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
+_SIZED_BY = frozenset({
+    "small", "little", "big", "large", "kleine", "kleinen", "kleiner", "kleines", "grosse", "grossen", "grosser",
+    "grosses", "petit", "petite", "petits", "petites", "grand", "grande", "grands", "grandes",
+})  # fmt: skip
+_MADE_OF = frozenset({"in", "of", "aus", "en"})
+# "does the terracotta pot have a drainage hole?", "how long is the garden hose?", "hat der Rasenmäher
+# einen Fangkorb?", "est-ce que la bouilloire est sans fil ?": a question of a product the message calls
+# by what it is, right after its article (the words after it, up to four)
+_ASKS_OF_THE = re.compile(
+    r"^\W*(?:(?:and|ok|okay|so|hi|hey|hello|und|also|et|bonjour)\W+)?(?:"
+    r"(?:does|do|is|are|can|could|will|would|has|have|did|should)\s+(?:the|your)"
+    r"|(?:how|what|which)\s+(?:[^\W\d_]+\s+){0,2}?(?:is|are|does|do|can|will)\s+(?:the|your)"
+    r"|(?:hat|haben|ist|sind|kann|konnen|passt|passen|braucht|brauchen|halt|halten)\s+"
+    r"(?:der|die|das|den|dem|eure[nmr]?|ihre?[nmr]?)"
+    r"|(?:wie\s+(?:[^\W\d_]+\s+)?(?:ist|sind)|was\s+kostet)\s+(?:der|die|das)"
+    r"|est[- ]ce\s+que\s+(?:le|la|les|l'|vos|votre)|combien\s+(?:coute|mesure|pese)\s+(?:le|la|les|l')"
+    r")\s*((?:[^\W\d_]+\s+){0,3}[^\W\d_]+)"
+    # "die kleinen Töpfe aus Terrakotta, haben die ein Loch?", "la poêle, elle va au four ?"
+    r"|^\W*(?:the|der|die|das|le|la|les)\s+((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s[-\u2013\u2014]\s)"
+)
 
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
@@ -289,6 +309,10 @@ class Planner:
             return for_others
         if (asked := await self._asked_about_shown(reading, history, named, text)) is not None:
             return asked
+        if not (shown or history.detailed) and (called := await self._called_in_question(reading, text)):
+            # "does the terracotta pot have a drainage hole?" with nothing shown: the pot, found, then asked
+            catalog_words, synonyms = called
+            return find_called(catalog_words, [], text, synonyms, [], or_first=True)
         if reading.compare or reading.refs or reading.details or reading.about:
             pointed = self._pointed_at(reading, history)
             if pointed is not None:
@@ -906,6 +930,30 @@ class Planner:
         question = (folded[: found.start()] + " " + folded[found.end() :]).strip(" ,.;:-")
         return details_call([product], question=question, asked=_filters_of(reading)) if question else (
             details_call([product]))  # fmt: skip
+
+    async def _called_in_question(self, reading: Reading, text: str) -> tuple[list[str], dict[str, str]] | None:
+        """The catalog's words for the product a question asks about, called by what it is right after
+        its article ("does the terracotta pot have a drainage hole?": terracotta pot; "die kleinen
+        Töpfe, haben die ein Loch?": pot), with the catalog's words for the shopper's; None where
+        the message asks for products ("do you have the kettle in red?"), points at one by its place,
+        or calls nothing the catalog sells a kind of thing by."""
+        if self._vocabulary is None or not reading.question or reading.request or reading.refs or reading.compare:
+            return None
+        found = _ASKS_OF_THE.search(fold(text))
+        if found is None or reading.ordinals:
+            return None
+        vocabulary = await self._vocabulary()
+        kept: list[str] = []
+        for word in words(found.group(1) or found.group(2)):
+            if (word in _SIZED_BY and not kept) or (word in _MADE_OF and kept):  # "the small pots in clay"
+                continue
+            if word in STOPWORDS or not (vocabulary.names_products(word) or vocabulary.names_a_kind(word)):
+                break
+            kept.append(word)
+        called = [w for term in vocabulary.terms(" ".join(kept)).terms for w in words(term)]  # "Töpfe": pot
+        if not any(vocabulary.names_a_kind(w) for w in called):
+            return None
+        return called, await self._catalog_synonyms(text)
 
     async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""

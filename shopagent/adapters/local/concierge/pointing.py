@@ -157,18 +157,19 @@ def find_called(
     also: dict[str, str],
     otherwise: list[int],
     no_kind: bool = False,
+    or_first: bool = False,
 ) -> ModelReply:
     """The search for the product called so (`called_not_shown`), whose details then answer the
     question: "the manure one" is searched as "manure"; a material, "the leather ones" after
     gloves, or a word naming no kind of the catalog's, "the chicken ones" after training treats, as
     a thing of the list's kind ("leather gloves", "chicken treats"; `no_kind`). `otherwise`: the
     products the question is about when none found is called so ("the waterproof one" is a shown
-    jacket)."""
+    jacket; `or_first`: the first found, when none is called so)."""
     # "the chicken ones" after treats: chicken treats; "the manure one" after composts: manure
     kind = name_kind(str(shown[0].get("name", ""))) if shown and (set(called) <= MATERIALS or no_kind) else None
     query = " ".join([*called, *([fold(kind)] if kind else [])])
     plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also,
-            "otherwise": otherwise}  # fmt: skip
+            "otherwise": otherwise, "or_first": or_first}  # fmt: skip
     return search_call({"query": query, "limit": LIST_LENGTH}, plan)
 
 
