@@ -1717,3 +1717,22 @@ async def test_add_it_and_the_like_take_the_product_talked_about_not_search_for_
         else:
             assert len(turn.listed) == 1 and "Stainless" in turn.listed[0], (then, turn.answer)
         assert all("order it" in line or "http" in line for line in turn.answer.splitlines()), (then, turn.answer)
+
+
+async def test_a_short_property_question_after_a_list_asks_it_of_them_not_the_shop(garden, pets):
+    """ "cutting width?" after mowers asks their width ("cutting" is also a kind: "Seed & Cutting Compost"),
+    "wie viel Liter sind im Sack?" after composts their bag sizes; "dog bowl?" after food asks for bowls."""
+    shopper = garden()
+    await shopper.say("need a cordless lawn mower")
+    width = await shopper.say("cutting width?")
+    assert [c["name"] for c in width.calls] == [DETAILS] * len(width.calls) and width.calls, width.calls
+    assert "Mower" in width.listed[0] and " cm" in width.answer, width.answer
+    shopper = garden()
+    composts = await shopper.say("Ich suche Blumenerde für Tomaten")
+    litres = await shopper.say("wie viel Liter sind im Sack?")
+    assert [c["name"] for c in litres.calls] == [DETAILS] * len(litres.calls) and litres.calls, litres.calls
+    assert set(litres.listed) <= set(composts.listed) and re.search(r"\d+ l\b", litres.answer), litres.answer
+    shopper = pets()
+    await shopper.say("dry dog food")
+    bowl = await shopper.say("dog bowl?")
+    assert [c["name"] for c in bowl.calls] == [SEARCH], bowl.calls

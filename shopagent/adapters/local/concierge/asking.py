@@ -42,6 +42,7 @@ MEASURES = {
     "volume": re.compile(
         r"\b(?:how much (?:does|do|will|can|would) (?:it|they|this|that|each|one) hold|wie viel (?:passt|fasst)|"
         r"volume|contenance|fassungsverm(?:o|oe)gen|how many (?:litres|liters)|combien de (?:litres|l)\b|capacity|"
+        r"wie ?viele? (?:liter|l)\b|"
         r"capacite|kapazit(?:a|ae)t)"
     ),
     "count": re.compile(

@@ -835,7 +835,9 @@ class Planner:
         vocabulary = await self._vocabulary()
         # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
         things = [w for w in found if not properties_named({stem(w)})]
-        return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(things)
+        # what the words name is their last one: "cutting width?" asks a width (though "cutting" is a
+        # kind of the catalog's: "Seed & Cutting Compost"), "dog bowl?" asks for a bowl
+        return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(things[-1:])
 
     async def _only_qualifies(self, reading: Reading, named: list[str], shown: Shown, text: str) -> bool:
         """Whether a message after a list says only more about what was asked ("something grain
