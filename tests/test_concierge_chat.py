@@ -1736,3 +1736,25 @@ async def test_a_short_property_question_after_a_list_asks_it_of_them_not_the_sh
     await shopper.say("dry dog food")
     bowl = await shopper.say("dog bowl?")
     assert [c["name"] for c in bowl.calls] == [SEARCH], bowl.calls
+
+
+async def test_a_product_of_an_earlier_list_by_its_kind_and_place_or_price(kitchen):
+    """ "the frying pan you showed first", "back to the pans, the second one - how much?", "back to the pans -
+    which was the cheapest?" after knives (or a spatula) were listed since: among the pans shown before, not
+    the knives shown last (was the second knife, or the pans searched again)."""
+    shopper = kitchen()
+    pans = await shopper.say("show me frying pans")
+    knives = await shopper.say("show me knives")
+    assert not set(pans.listed) & set(knives.listed)
+    first = await shopper.say("the frying pan you showed first, is it induction ready?")
+    assert [c["name"] for c in first.calls] == [DETAILS] and first.listed == pans.listed[:1], first.answer
+    assert "induction" in first.answer, first.answer
+    second = await shopper.say("back to the pans, the second one - how much?")
+    assert second.listed == pans.listed[1:2], second.answer
+    assert f"{pans.price(pans.listed[1]):.2f}" in second.answer, second.answer
+    shopper = kitchen()
+    pans = await shopper.say("show me frying pans")
+    await shopper.say("also show me a spatula")
+    cheapest = await shopper.say("back to the pans - which was the cheapest?")
+    assert [c["name"] for c in cheapest.calls] == [DETAILS], cheapest.calls
+    assert cheapest.listed == [min(pans.listed, key=pans.price)], cheapest.answer

@@ -116,11 +116,11 @@ class Vocabulary:
         """Whether a (folded) word is one the catalog's names or categories name a kind of thing
         with ("lead", "cages", "knife"; not "grain", "free" or "stainless"), maybe misspelt or in
         another language the synonyms know ("Rosenschere")."""
-        return any(_forms(w) & self.kinds for w in self._readings(word))
+        return any(word_forms(w) & self.kinds for w in self._readings(word))
 
     def names_a_category(self, word: str) -> bool:
         """Whether a (folded) word is a word of a category's name ("dog" of "Dog food"), maybe misspelt."""
-        return any(_forms(w) & self.category_words for w in self._readings(word))
+        return any(word_forms(w) & self.category_words for w in self._readings(word))
 
     def _readings(self, word: str) -> set[str]:
         """A word as the catalog may have it: as written, corrected, or its synonym's words in the
@@ -222,7 +222,7 @@ class Vocabulary:
 
     def _a_kind(self, word: str) -> bool:
         """Whether the catalog's names or categories name a kind of thing with the word as written."""
-        return bool(_forms(word) & self.kinds)
+        return bool(word_forms(word) & self.kinds)
 
     def rarest(self, terms: tuple[str, ...], products: int) -> tuple[str, ...]:
         """The query's rarest words whose products add up to at most `products` (at least the
@@ -272,7 +272,7 @@ class Vocabulary:
         its singular or plural (at least one: a word no product uses is as rare as the rarest).
         "brambles" in 2 of 90 products weighs 3.6, "garden" in 40 weighs 0.8."""
         total = max(self.products, 1)
-        used = max((self.known.get(form, 0) for form in _forms(word)), default=0)
+        used = max((self.known.get(form, 0) for form in word_forms(word)), default=0)
         used = min(max(used, 1), total)
         return math.log(1.0 + (total - used + 0.5) / (used + 0.5))
 
@@ -473,8 +473,8 @@ NO_SYNONYMS = Synonyms({})
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")
 
 
-def _forms(word: str) -> set[str]:
-    """A word with and without an English plural ending ("cages" -> cage, "knives" -> knife)."""
+def word_forms(word: str) -> set[str]:
+    """A (folded) word with and without an English plural ending ("cages" -> cage, "knives" -> knife)."""
     forms = {word, word + "s", word + "es", word.removesuffix("s"), word.removesuffix("es")}
     if word.endswith("ves"):
         forms |= {word[:-3] + "fe", word[:-3] + "f"}

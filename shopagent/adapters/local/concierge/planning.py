@@ -59,7 +59,7 @@ from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
 from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, name_head
 from shopagent.domain.text import words
-from shopagent.domain.vocabulary import Vocabulary
+from shopagent.domain.vocabulary import Vocabulary, word_forms
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
 # what a thing has, comes with or includes, as said of it: the part, not a product ("does it come with a
@@ -159,6 +159,12 @@ _BACK_TO = re.compile(
     r"(?P<rest>[^,.;:!?]+?)(?=\s*(?:[,.;:!?]|\b(?:is|are|does|do|has|have|can|how|what|whats|which|ist|hat|"
     r"kann|wie|was|est|a-t-il|combien)\b|$))"
 )
+# "which was the cheapest?", "le moins cher ?": of a list, by price
+_CHEAPEST = re.compile(
+    r"\b(?:cheapest|least expensive|lowest price|g(?:u|ue)nstigste|billigste|(?:le|la|les) moins chere?s?)"
+)
+_DEAREST = re.compile(r"\b(?:dearest|priciest|most expensive|teuerste|(?:le|la|les) plus chere?s?)")
+_WHICH_OF = re.compile(r"\b(?:which|welche[rsnm]?|lequel|laquelle|lesquels|lesquelles)\b")
 # "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
 # A question about the products shown by whom they suit ("is it for dogs?", "are they ok for cats?")
@@ -229,6 +235,8 @@ class Planner:
                 return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
+        if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
+            return of_earlier
         if (back := await self._back_to(reading, text, history)) is not None:
             return back
         if (other := self._the_other_one(reading, text, history)) is not None:
@@ -905,6 +913,63 @@ class Planner:
         asked = _filters_of(reading)
         return details_call([int(product["productId"])], question=question, asked=asked) if question else (
             details_call([int(product["productId"])]))  # fmt: skip
+
+    async def _of_an_earlier_list(self, reading: Reading, text: str, history: History) -> ModelReply | None:
+        """ "the frying pan you showed first, is it induction ready?", "back to the pans, the second one -
+        how much?", "compare the first two knives", "back to the t-shirts - which was the cheapest?" after
+        another kind of thing was listed since: the products of that kind in the latest earlier list
+        with some, and the one at that place among them, the cheapest (dearest), or all of them for a
+        question of which; None when the list shown has one of that kind, or nothing says which."""
+        if len(history.lists) < 2 or history.shown is None or reading.request or reading.more or reading.similar:
+            return None
+        folded = fold(text)
+        by_price = "cheapest" if _CHEAPEST.search(folded) else "dearest" if _DEAREST.search(folded) else None
+        places = reading.refs or [o for o in reading.ordinals]
+        back = _BACK_TO.search(folded) is not None
+        if not (places or by_price or back):
+            return None
+        if self._vocabulary is None:
+            return None
+        vocabulary = await self._vocabulary()
+        synonyms = await self._catalog_synonyms(text)
+        kinds = [
+            [word_forms(w) for w in words(synonyms.get(said, said))]
+            for said in reading.words
+            if stem(said) not in ORDINAL_WORDS and vocabulary.names_a_kind(synonyms.get(said, said))
+        ]  # fmt: skip
+
+        def of_kind(products: list[dict[str, Any]], kind: list[set[str]]) -> list[dict[str, Any]]:
+            # ("pans" of a "Frying Pan", "knives" of a "Chef's Knife")
+            return [p for p in products if all(forms & set(words(str(p.get("name", "")))) for forms in kind)]
+
+        kinds = [k for k in kinds if k and not of_kind(history.shown.products, k)]
+        found = next(
+            (sub for earlier in reversed(history.lists[:-1]) for k in kinds if (sub := of_kind(earlier.products, k))),
+            None,
+        )
+        if not found:
+            return None
+        if by_price:
+            priced = [(p, price) for p in found if (price := decimal_or_none(p.get("effectivePrice"))) is not None]
+            if not priced:
+                return None
+            pick = min if by_price == "cheapest" else max
+            ids = [int(pick(priced, key=lambda pair: pair[1])[0]["productId"])]
+        elif places:
+            picked = [at_position(found, p) for p in places[:LIST_LENGTH]]
+            if any(p is None for p in picked):
+                return self._out_of_range(found)
+            ids = [int(p["productId"]) for p in picked if p is not None]
+        elif reading.points_at_all or _WHICH_OF.search(folded):  # "back to the speakers - which is the loudest?"
+            ids = [int(p["productId"]) for p in found[:LIST_LENGTH]]
+        else:
+            return None  # "back to the speaker, …": the one so called (_back_to)
+        if reading.compare and len(ids) >= 2 and not reading.question:
+            return details_call(ids[:2], compare=True)
+        asked = reading.question or reading.buy or reading.asks_about or "?" in text or reading.sizes or reading.colors
+        if asked or by_price:
+            return details_call(ids, question=text, asked=_filters_of(reading), also=synonyms)
+        return details_call(ids)
 
     async def _back_to(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "back to the speaker, how long does the battery last?", "going back to the red one, is it in
