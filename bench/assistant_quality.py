@@ -173,6 +173,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
             titles = {p.title: p.slug for p in await s.store_pages.list()}
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
+        await s.search.refresh()  # its words read from the finished index, whatever the load
         catalog = Catalog(await s.catalog.list_products(limit=1000, after_id=0))
         # Older trees' concierge takes no embedding model.
         takes_model = "embedder" in inspect.signature(build_concierge).parameters

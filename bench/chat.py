@@ -120,6 +120,7 @@ async def measure(args: argparse.Namespace, provenance: Provenance, server: Embe
                 )  # fmt: skip
             while events := await services.outbox.claim(100, 60, 5, "bench"):
                 await services.index_product.index(events)
+            await services.search.refresh()  # its words read from the finished index, whatever the load
 
             async def ping(request: Request) -> JSONResponse:
                 async with services.pool.acquire() as conn:
@@ -203,6 +204,7 @@ async def offline_turns(
         await import_products(services.catalog, islice(read_catalog_file(SAMPLE_CATALOG), products))
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
+        await services.search.refresh()  # its words read from the finished index, whatever the load
         timings: dict[str, list[float]] = {}
         for name, model in (("offline", None), ("scripted", ScriptedChatModel(one_tool_call))):
             times = timings.setdefault(name, [])

@@ -64,6 +64,7 @@ async def indexed(server, model: str, products: int | None):
     await import_products(s.catalog, read_catalog_file(SAMPLE_CATALOG)[:products])
     while events := await s.outbox.claim(64, 60, 5, "bench"):
         await s.index_product.index(events)
+    await s.search.refresh()  # its words read from the finished index, whatever the load
     return services, s
 
 

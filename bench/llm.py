@@ -232,6 +232,7 @@ async def converse(args: argparse.Namespace, dsn: str, url: str) -> list[Turn]:
         await import_products(services.catalog, catalog)
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
+        await services.search.refresh()  # its words read from the finished index, whatever the load
         async with anyio.create_task_group() as tg:
             await tg.start(partial(run_http, listening(settings, "http"), partial(build_public_app, services, None)))
             timeout = httpx.Timeout(chat.turn_timeout_seconds + 30)

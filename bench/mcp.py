@@ -264,6 +264,7 @@ async def measure(args: argparse.Namespace, dsn: str) -> dict[tuple[str, str], l
         assert not summary.rejected, summary.rejected
         while events := await services.outbox.claim(64, 60, 5, "bench"):
             await services.index_product.index(events)
+        await services.search.refresh()  # its words read from the finished index, whatever the load
         async with services.pool.acquire() as conn:
             ids = [r["id"] for r in await conn.fetch("SELECT id FROM product ORDER BY id")]
         queries = [json.loads(line)["query"] for line in QUERIES.read_text().splitlines() if line.strip()]

@@ -121,6 +121,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool, model: str 
             await import_pages(s.store_pages, read_store_pages(pages))
         while events := await s.outbox.claim(64, 60, 5, "bench"):
             await s.index_product.index(events)
+        await s.search.refresh()  # its words read from the finished index, whatever the load
         for line in lines:
             f = line.get("filters") or {}
             request = s.search.request(

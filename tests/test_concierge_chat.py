@@ -1758,3 +1758,13 @@ async def test_a_product_of_an_earlier_list_by_its_kind_and_place_or_price(kitch
     cheapest = await shopper.say("back to the pans - which was the cheapest?")
     assert [c["name"] for c in cheapest.calls] == [DETAILS], cheapest.calls
     assert cheapest.listed == [min(pans.listed, key=pans.price)], cheapest.answer
+
+
+async def test_the_one_called_by_its_material_is_among_those_shown_made_of_it(kitchen):
+    """ "how much is the stainless steel one?" after a kettle and a frother both of stainless steel: their
+    prices (was a "Stainless Steel Cooling Rack" found by its name, never shown)."""
+    shopper = kitchen()
+    kettles = await shopper.say("I need an electric kettle")
+    turn = await shopper.say("how much is the stainless steel one?")
+    assert turn.listed and set(turn.listed) <= set(kettles.listed), turn.answer
+    assert "€" in turn.answer, turn.answer

@@ -64,6 +64,7 @@ class IndexProducts:
         leases: Leases | None = None,
         database_back: Callable[[], Awaitable[None]] | None = None,
         pages: IndexStorePages | None = None,
+        on_changed: Callable[[], None] | None = None,
     ) -> None:
         self._catalog = catalog
         self._outbox = outbox
@@ -77,6 +78,7 @@ class IndexProducts:
         self.leases = leases
         self._database_back = database_back or partial(anyio.sleep, 1.0)
         self._pages = pages  # the store pages' events (the same outbox, another aggregate)
+        self._on_changed = on_changed  # told when a batch changed the indexed products
 
     async def __call__(self, events: Sequence[OutboxEvent]) -> None:
         """Index a batch. While the database is away the batch waits and is then done again:
@@ -143,6 +145,8 @@ class IndexProducts:
         with anyio.CancelScope(shield=True):
             saved = await self._unit.store_chunk_sets(live, items, model)
         outcomes.update(saved)
+        if self._on_changed is not None and any(o is not None for o in saved.values()):
+            self._on_changed()
         log.debug("indexed %d event(s): %d product(s) embedded", len(live), len(needs_vectors))
         return outcomes
 

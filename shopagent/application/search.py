@@ -183,6 +183,11 @@ class CatalogSearch:
         """The catalog's words for typo correction, re-read when older than the policy allows."""
         return await self._vocabulary()
 
+    def changed(self) -> None:
+        """Products were indexed in this process: the catalog's words are re-read soon (see
+        `CatalogVocabulary`), not only when they get old."""
+        self._vocabulary.changed()
+
     async def refresh(self) -> None:
         """Re-read what searches keep between them (the typo vocabulary, the index's plan
         statistics), so that no search has to when they get old."""

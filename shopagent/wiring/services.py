@@ -320,6 +320,7 @@ def indexer_services(searching: SearchServices, mailbox: Mailbox[OutboxEvent]) -
         indexing_policy(s),
         on_indexed=indexed,
         on_failed=failed,
+        on_changed=searching.search.changed,  # this process's searches read the new words soon
         keeper=keeper,
         leases=leases,
         database_back=searching.pool.wait_until_up,

@@ -29,7 +29,7 @@ from shopagent.adapters.local.concierge.memory import (
     store_call,
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
-from shopagent.adapters.local.concierge.pointing import having
+from shopagent.adapters.local.concierge.pointing import having, mainly
 from shopagent.adapters.local.concierge.product_data import (
     by_named_measure,
     in_measure,
@@ -96,7 +96,11 @@ class Answerer:
             found = [p.result.get("structuredContent") or {} for p in responses]
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
                 # (with nothing shown, "is the tuyau d'arrosage 25 m?" asks of the best found, called so or not)
-                found = (having(found, plan["ask_words"]) or (found if plan.get("or_first") else []))[:1]
+                # ("how much is the stainless steel one?" after two kettles of it: those shown, not a rack so named)
+                called_so = having(found, plan["ask_words"])
+                among = plan.get("among") or []
+                shown_so = [d for d in called_so if d.get("productId") in among and mainly(d, plan["ask_words"])]
+                found = shown_so or (called_so or (found if plan.get("or_first") else []))[:1]
                 if not found and (otherwise := plan.get("otherwise")):  # "the waterproof one": of those shown
                     return details_call(otherwise, question=plan["question"], also=plan.get("also"))
                 if not found:
@@ -118,9 +122,11 @@ class Answerer:
         fitting = [p for p in _offered(data, plan) if p.get("match") in ("strong", "partial")]
         if plan.get("ask_found") and fitting:
             # "is the manure one smelly?": the question, asked of the one found that is called so
-            ids = [p["productId"] for p in fitting[:_CALLED_LOOKED_UP]]
+            among = plan.get("among") or []  # the products shown, looked up too: they may be what is called so
+            ids = list(dict.fromkeys([*(p["productId"] for p in fitting[:_CALLED_LOOKED_UP]), *among]))
             return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
-                                otherwise=plan.get("otherwise"), or_first=bool(plan.get("or_first")))  # fmt: skip
+                                otherwise=plan.get("otherwise"), or_first=bool(plan.get("or_first")),
+                                among=among)  # fmt: skip
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer

@@ -161,12 +161,13 @@ def details_call(
     otherwise: list[int] | None = None,
     sized: dict[str, Any] | None = None,
     or_first: bool = False,
+    among: list[int] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
     catalog's language, each shopper's word -> the catalog's; `called`: the question is about
     the first of them that is what these words say, "the leather ones", else about `otherwise` (or,
-    `or_first`, the first of them);
+    `or_first`, the first of them; those of them `among` the products shown, all, where some are);
     `sized`: "the bigger one" of them, {"ref": "big" or "small", "most": the biggest or smallest,
     "from": the sizes the list was for})."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
@@ -176,7 +177,7 @@ def details_call(
     if question:
         plan.update(question=question, asked=asked or {}, also=also or {})
     if called:
-        plan.update(ask_words=called, otherwise=otherwise or [], or_first=or_first)
+        plan.update(ask_words=called, otherwise=otherwise or [], or_first=or_first, among=among or [])
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 
