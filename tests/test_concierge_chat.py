@@ -1768,3 +1768,11 @@ async def test_the_one_called_by_its_material_is_among_those_shown_made_of_it(ki
     turn = await shopper.say("how much is the stainless steel one?")
     assert turn.listed and set(turn.listed) <= set(kettles.listed), turn.answer
     assert "€" in turn.answer, turn.answer
+
+
+async def test_a_thing_for_another_thing_the_shop_sells_asks_for_the_first(clothing, electronics):
+    """ "belt for my jeans": belts (was two pairs of jeans); "bag for my laptop": a bag, not a laptop stand."""
+    belt = await clothing().say("belt for my jeans")
+    assert belt.listed and "Belt" in belt.listed[0], belt.answer
+    bag = await electronics().say("bag for my laptop")
+    assert bag.listed and ("Bag" in bag.listed[0] or "Backpack" in bag.listed[0]), bag.answer

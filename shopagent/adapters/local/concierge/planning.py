@@ -756,8 +756,9 @@ class Planner:
 
     async def _kind_in_a_clause(self, said: str) -> bool:
         """Whether a request names a kind of thing of the catalog's, then another in a clause about
-        it ("a brush for a long-haired dog that gets mats", "a spatula that won't scratch my pans"):
-        the search, told the clause, takes the first for the thing asked for (not the "Sniffle Mat")."""
+        it ("a brush for a long-haired dog that gets mats", "a spatula that won't scratch my pans", "belt
+        for my jeans"): the search, told the clause, takes the first for the thing asked for (not the
+        "Sniffle Mat", not jeans)."""
         folded = fold(said)
         clause = _CLAUSE.search(folded)
         if clause is None or self._vocabulary is None:
@@ -1109,7 +1110,7 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
     return int(shown[0]["productId"]) if len(shown) == 1 else None
 
 
-_CLAUSE = re.compile(r"\b(?:that|which|who)\b")
+_CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
 
 
 def _side_by_side(first: str, second: str, text: str) -> bool:
