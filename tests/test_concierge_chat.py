@@ -1776,3 +1776,17 @@ async def test_a_thing_for_another_thing_the_shop_sells_asks_for_the_first(cloth
     assert belt.listed and "Belt" in belt.listed[0], belt.answer
     bag = await electronics().say("bag for my laptop")
     assert bag.listed and ("Bag" in bag.listed[0] or "Backpack" in bag.listed[0]), bag.answer
+
+
+async def test_and_some_other_thing_after_a_list_is_a_request_of_its_own(clothing):
+    """ "and some running shorts" after running shoes asks for shorts (was "running shoes running shorts":
+    the shoes again); "and some waterproof ones?" still narrows the list."""
+    shopper = clothing()
+    await shopper.say("show me running shoes")
+    shorts = await shopper.say("and some running shorts")
+    assert "shoe" not in shorts.search["query"] and "shorts" in shorts.search["query"], shorts.search
+    shopper = clothing()
+    await shopper.say("show me running shoes")
+    waterproof = await shopper.say("and some waterproof ones?")  # of the shoes: asked of them, or searched so
+    searched = [c["arguments"]["query"] for c in waterproof.calls if c["name"] == SEARCH]
+    assert waterproof.calls and all("shoe" in q for q in searched), waterproof.calls

@@ -861,6 +861,8 @@ class Planner:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         if _THING_TO.search(folded):
             return False  # "can you show me something to clean suede with?" after boots
+        if _AND_SOME.match(folded) and not _ONES.search(folded):
+            return False  # "and some running shorts" after running shoes; not "and some waterproof ones?"
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return False
@@ -1110,6 +1112,10 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
     return int(shown[0]["productId"]) if len(shown) == 1 else None
 
 
+# A message adding a thing to the one asked for: "and some running shorts", "plus a hat", "und eine Mütze"
+_AND_SOME = re.compile(
+    r"\W*(?:and|plus|also|und|et|aussi)\s+(?:some|a|an|any|ein|eine|einen|etwas|des|du|un|une)\s+[^\W\d_]"
+)
 _CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
 
 
