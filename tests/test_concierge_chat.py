@@ -1790,3 +1790,19 @@ async def test_and_some_other_thing_after_a_list_is_a_request_of_its_own(clothin
     waterproof = await shopper.say("and some waterproof ones?")  # of the shoes: asked of them, or searched so
     searched = [c["arguments"]["query"] for c in waterproof.calls if c["name"] == SEARCH]
     assert waterproof.calls and all("shoe" in q for q in searched), waterproof.calls
+
+
+async def test_the_cheapest_asked_in_french_is_one_of_the_list_not_a_search_for_cheaper(kitchen, pets):
+    """ "le moins cher, c'est lequel ?" names the cheapest shown; "les moins chères, c'est quel poids ?" asks
+    the cheapest one's weight (both were a search for cheaper ones that replaced the list)."""
+    shopper = kitchen()
+    pans = await shopper.say("je cherche une poêle")
+    which = await shopper.say("le moins cher, c'est lequel ?")
+    assert {c["name"] for c in which.calls} == {DETAILS}, which.calls
+    assert min(pans.listed, key=pans.price) in which.answer.splitlines()[-1], which.answer
+    shopper = pets()
+    food = await shopper.say("je cherche des croquettes pour chat")
+    weight = await shopper.say("les moins chères, c'est quel poids ?")
+    assert [c["name"] for c in weight.calls] == [DETAILS], weight.calls
+    cheapest = min(food.price(n) for n in food.listed)
+    assert weight.listed and food.price(weight.listed[0]) == cheapest, weight.answer

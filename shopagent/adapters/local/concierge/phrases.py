@@ -161,11 +161,11 @@ SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fai
 # one of the products shown, by its price (a definite article, one thing); "a cheaper one", "anything
 # cheaper?" and "the cheaper ones" ask for other products.
 PRICED_ONE = re.compile(
-    r"\b(?:the|die|das|der|den|dem|le|la|l')\s*(?:"
+    r"\b(?:the|die|das|der|den|dem|le|la|les|l')\s*(?:"
     r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstigere?[rsm]?|g(?:u|ue)nstigste[rsm]?|"
-    r"billigere?[rsm]?|billigste[rsm]?|moins chere?)|"
+    r"billigere?[rsm]?|billigste[rsm]?|moins chere?s?)|"
     r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere?[rsm]?|teuerste[rsm]?|"
-    r"plus chere?))"
+    r"plus chere?s?))"
     # then "one", a pause or the end, or what is said of it ("…, does it", "is", "hat der"); never a
     # noun ("the cheapest cat food", "the cheaper options" ask for products)
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
@@ -204,7 +204,11 @@ WHICH_PRICED = re.compile(
     r"von (?:den )?beiden|des deux|d'entre eux))?\s+(?:is|'s|are|ist|sind|est|costs?|kostet)\s+"
     r"(?:the\s+|le\s+|la\s+|am\s+|der\s+|die\s+|das\s+)?"
     r"(?:cheaper|less expensive|more affordable|dearer|pricier|more expensive|g(?:u|ue)nstiger|billiger|teurer|"
-    r"g(?:u|ue)nstigsten?|billigsten?|teuersten?|moins chere?|plus chere?)\b"
+    r"g(?:u|ue)nstigsten?|billigsten?|teuersten?|moins chere?|plus chere?)\b|"
+    # "le moins cher, c'est lequel ?", "the cheapest - which one is it?", "der günstigste, welcher ist das?"
+    r"\b(?:the|le|la|les|der|die|das)\s+(?:cheapest|dearest|priciest|most expensive|least expensive|"
+    r"(?:moins|plus) chere?s?|g(?:u|ue)nstigste[rsn]?|billigste[rsn]?|teuerste[rsn]?)\b[^?.!]*?"
+    r"\b(?:which|lequel|laquelle|lesquel(?:le)?s|welche[rsn]?)\b"
 )
 CHEAPER = re.compile(
     r"\b(?:cheaper|less expensive|more affordable|lower price[sd]?|too expensive|too pricey|too much|"
