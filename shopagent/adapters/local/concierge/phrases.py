@@ -129,6 +129,32 @@ SHADE_OF_MATCH = {
 }  # fmt: skip
 
 
+# Colours of each colour's family, as shops name them ("the blue one" of a navy sweater and a grey one)
+COLOUR_FAMILIES = {
+    "blue": frozenset({"navy", "midnight", "midnight blue", "indigo", "cobalt", "royal blue", "sky blue", "light blue",
+                       "baby blue", "denim", "teal", "turquoise", "petrol", "steel blue"}),
+    "red": frozenset({"burgundy", "bordeaux", "wine", "maroon", "crimson", "cherry", "oxblood", "rust", "coral"}),
+    "green": frozenset({"olive", "khaki", "sage", "mint", "forest green", "bottle green", "dark green", "lime",
+                        "emerald", "moss"}),
+    "grey": frozenset({"charcoal", "anthracite", "graphite", "slate", "silver", "space grey", "light grey",
+                       "dark grey", "stone"}),
+    "brown": frozenset({"tan", "camel", "chocolate", "cognac", "espresso", "chestnut", "taupe", "mocha", "walnut"}),
+    "pink": frozenset({"rose", "blush", "fuchsia", "magenta", "hot pink", "salmon", "dusty pink"}),
+    "purple": frozenset({"lilac", "lavender", "plum", "aubergine", "violet", "mauve"}),
+    "white": frozenset({"cream", "ivory", "off white", "off-white", "ecru", "snow"}),
+    "yellow": frozenset({"mustard", "lemon", "ochre", "gold"}),
+    "orange": frozenset({"rust", "apricot", "peach", "terracotta", "amber"}),
+    "beige": frozenset({"sand", "stone", "oatmeal", "natural", "camel", "nude", "ecru"}),
+}  # fmt: skip
+COLOUR_FAMILIES["gray"] = COLOUR_FAMILIES["grey"]
+
+
+def colours_of_family(colour: str, colours: Iterable[str]) -> list[str]:
+    """The shop's colours of a colour's family ("blue": navy, cobalt, … of those it has)."""
+    family = COLOUR_FAMILIES.get(colour, frozenset())
+    return [c for c in colours if c in family or (c.split()[-1] == colour and c != colour)]
+
+
 def colours_of_shade(shade: str, colours: Iterable[str]) -> list[str]:
     """The shop's colours of a shade ("light": white, beige, yellow, pink, … of those it has)."""
     marks = {"light": ("light", "pale", "pastel"), "dark": ("dark", "deep")}.get(shade, ())
