@@ -1817,3 +1817,17 @@ async def test_the_one_of_a_colour_none_shown_comes_in_is_the_one_in_a_shade_of_
     assert navy and not any(" blue" in line for line in sweaters.answer.splitlines()), sweaters.answer
     turn = await shopper.say("the blue one, is it machine washable?")
     assert turn.listed and set(turn.listed) == set(navy), (navy, turn.answer)
+
+
+async def test_whether_tools_are_needed_is_asked_of_the_product_not_searched(garden):
+    """ "do I need tools?" after a raised bed, "do I need tools to assemble it?": answered from its details
+    (were searches for tools); "do you sell assembly tools?" still asks the shop."""
+    shopper = garden()
+    beds = await shopper.say("raised bed")
+    tools = await shopper.say("do I need tools?")
+    assert tools.calls and {c["name"] for c in tools.calls} == {DETAILS}, tools.calls
+    assert tools.listed and tools.listed[0] == beds.listed[0] and "tools" in tools.answer, tools.answer
+    again = await shopper.say("do I need tools to assemble it?")
+    assert again.calls and {c["name"] for c in again.calls} == {DETAILS}, again.calls
+    sells = await shopper.say("do you sell assembly tools?")
+    assert [c["name"] for c in sells.calls][:1] == [SEARCH], sells.calls

@@ -316,6 +316,7 @@ class Planner:
         # "do you have a sharpener that would work for it?": another thing, for the one talked about.
         if (
             shown
+            and not (_ASSEMBLY.search(fold(text)) and not _SELLS.search(fold(text)))  # "do i need tools?": of it
             and (another := another_thing(reading, text, shown.products, history.detailed))
             # "do i need a lot of it?" asks of it; "do you have a sharpener for it?" asks the shop for one,
             # whether or not the catalog calls anything a sharpener
@@ -418,6 +419,11 @@ class Planner:
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
             return None  # "any watering cans in stock?" after hoses: cans, in stock
         pointed = reading.refs or reading.points_at_one or reading.points_at_all
+        if _ASSEMBLY.search(fold(text)) and not _SELLS.search(fold(text)):
+            # "do I need tools to assemble it?", "do I need tools?", "muss man den aufbauen?": of it
+            refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
+            ids = self._asked_ids(reading, refs, history, shown, [], text)
+            return ids if isinstance(ids, ModelReply) else details_call(ids, question=text, asked=_filters_of(reading))
         if not pointed and asks_shop_for_a_thing(text, shown, reading.words):
             return None  # "ok and do you have a rake for the moss?" after lawn feed: a rake, whatever the catalog has
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
@@ -1121,6 +1127,17 @@ def _in_focus(reading: Reading, history: History, named: list[str]) -> int | Non
     return int(shown[0]["productId"]) if len(shown) == 1 else None
 
 
+# Whether a product must be put together, and with what: a question of it, not a request for tools
+_ASSEMBLY = re.compile(
+    r"\b(?:(?:do|will|would) (?:i|we|you) need (?:any |some )?tools?\b(?! for (?!it|them|this|that|assembly))|"
+    r"assembl\w*|put (?:it |them )?together|self[- ]assembly|flat[- ]?pack\w*|"
+    r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
+    r"faut-il des outils|besoin d'outils)"
+)
+_SELLS = re.compile(
+    r"\b(?:do|does) (?:you|u|ya|the shop) (?:sell|have|stock|carry|do)\b|\b(?:habt|verkauft|fuhrt) ihr\b|"
+    r"\b(?:vendez|avez)-vous\b"
+)
 # A message adding a thing to the one asked for: "and some running shorts", "plus a hat", "und eine Mütze"
 _AND_SOME = re.compile(
     r"\W*(?:and|plus|also|und|et|aussi)\s+(?:some|a|an|any|ein|eine|einen|etwas|des|du|un|une)\s+[^\W\d_]"
