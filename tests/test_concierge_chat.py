@@ -1831,3 +1831,36 @@ async def test_whether_tools_are_needed_is_asked_of_the_product_not_searched(gar
     assert again.calls and {c["name"] for c in again.calls} == {DETAILS}, again.calls
     sells = await shopper.say("do you sell assembly tools?")
     assert [c["name"] for c in sells.calls][:1] == [SEARCH], sells.calls
+
+
+async def test_short_replies_that_decide_or_ask_keep_to_the_products_talked_about(electronics, pets):
+    """ "price?", "ok take it", "ok that one", "both please" after two were compared, "add both" after a webcam
+    was talked about and hubs were listed, "dry please" after cat foods: of those (were searches for "price",
+    "take", "dry" or "What are you looking for?")."""
+    shopper = electronics()
+    chargers = await shopper.say("usb c charger")
+    price = await shopper.say("price?")
+    assert {c["name"] for c in price.calls} == {DETAILS} and price.listed, price.calls
+    assert set(price.listed) <= set(chargers.listed) and "€" in price.answer, price.answer
+    take = await shopper.say("ok take it")
+    assert {c["name"] for c in take.calls} == {DETAILS} and take.listed == chargers.listed[:1], take.answer
+    shopper = electronics()
+    phones = await shopper.say("headphones")
+    await shopper.say("compare the second and third")
+    both = await shopper.say("both please")
+    assert set(both.listed) == set(phones.listed[1:3]), both.answer
+    shopper = electronics()
+    await shopper.say("need a webcam for work calls")
+    webcam = await shopper.say("tell me about the first one")
+    hubs = await shopper.say("and a usb hub")
+    added = await shopper.say("add both")
+    assert added.listed == [webcam.listed[0], hubs.listed[0]], added.answer
+    shopper = electronics()
+    await shopper.say("smartwatch")
+    second = await shopper.say("tell me more about the second")
+    that = await shopper.say("ok that one")
+    assert {c["name"] for c in that.calls} == {DETAILS} and that.listed[:1] == second.listed[:1], that.answer
+    shopper = pets()
+    await shopper.say("cat food for an older cat")
+    dry = await shopper.say("dry please")
+    assert "cat" in dry.search["query"] and "dry" in dry.search["query"], dry.search

@@ -597,6 +597,13 @@ BUY = re.compile(
     r"add (?:it|this|that|them|those|these|both|the|number|no\.?)\b|"
     r"i'?ll have (?:it|this|that|them|those|these|both|the)\b|put (?:it|this|that|them) in (?:my|the) (?:basket|cart)|"
     r"je prends (?:celle|celui|ceux|celles|le|la|les)\b|"
+    # the whole message: "add", "ok take it", "i'll get that one", "both please", "den nehme ich", "nehme beides"
+    r"^\W*(?:(?:ok|okay|yes|great|perfect|fine|alright|cool|super|gut|prima|parfait|d'accord)\W+)*(?:"
+    r"add|(?:i'?ll |i will )?(?:take|get|buy|have) (?:it|that|this|them|both|that one|this one|those|these)|"
+    r"both(?: please| pls| of them)?|(?:den|die|das|beides|beide) nehme? ich|"
+    r"(?:ich )?nehme? (?:beides|beide|den|die|das|es)|"
+    r"beides(?: bitte)?|(?:je prends )?les deux(?: svp| s'il vous plait)?"
+    r")\W*$|"
     r"link|checkout|warenkorb|bestellen|kaufen|ich nehme|panier|commander|acheter|je (?:le|la|les) prends)\b"
 )
 # Words pointing back at what was shown: one product, or all of them.

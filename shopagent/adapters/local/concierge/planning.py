@@ -235,6 +235,8 @@ class Planner:
                 return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
+        if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
+            return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
         if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
             return of_earlier
         if (back := await self._back_to(reading, text, history)) is not None:
@@ -297,13 +299,21 @@ class Planner:
         # "merci bcp", "thanks, that's helpful": small talk with a word or two the catalog never uses.
         chatter = reading.small_talk and not (named or cued or reading.request) and len(reading.words) <= 2
         # "how much is it?", "how much is that one now?": a question of the one shown, in stop-words only
+        priced = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?"
         of_it = (
-            (reading.points_at_one or reading.points_at_all)
+            (reading.points_at_one or reading.points_at_all or priced)
             and bool(shown or history.detailed)
             and ask.PRICE.search(fold(text)) is not None
         )
         nothing_asked = not (reading.words or cued or of_it) or chatter
         if nothing_asked:
+            if (
+                reading.points_at_one
+                and not reading.small_talk
+                and (history.detailed or (shown and len(shown.products) == 1))
+            ):
+                # "ok that one": the one talked about (or the one shown)
+                return details_call(history.detailed[:1] or [int(shown.products[0]["productId"])] if shown else [])
             if reading.identity:
                 return say(r.identity.format(store=self._store))
             if reading.thanks:
@@ -463,7 +473,8 @@ class Planner:
             and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
             and await self._names_a_property(reading.words)
         )
-        if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it):
+        price_asked = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?", "prix ?"
+        if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it or price_asked):
             return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
             return None  # "what's the weather like in Berlin?" is not about the product shown
@@ -881,8 +892,10 @@ class Planner:
         vocabulary = await self._vocabulary()
         if not vocabulary.kinds:
             return False
-        # "any with a mic?": with "with", words only the descriptions use say something of the thing too
-        if not named and reading.words and _WITH.search(fold(text)):
+        # "any with a mic?": with "with", words only the descriptions use say something of the thing too,
+        # as do one or two such words alone ("dry please" after cat foods, "expandable?" after hoses)
+        short = len(reading.words) <= _SAID_ALONE and not reading.question
+        if not named and reading.words and (_WITH.search(fold(text)) or short):
             if not all(
                 vocabulary.uses(w) or any(map(vocabulary.uses, vocabulary.terms(w).terms)) for w in reading.words
             ):
@@ -1080,6 +1093,19 @@ class Planner:
         return [w for w in found if vocabulary.names_products(w)]
 
 
+def _both(history: History) -> list[int]:
+    """The two products "both" means where the list does not tell: the two talked about last (compared),
+    or the one talked about and the first of the list shown since; empty otherwise (then the first two
+    of the list)."""
+    if len(history.detailed) >= 2:
+        return history.detailed[:2]
+    shown = history.shown.products if history.shown else []
+    # ("add both" after a webcam was talked about and USB hubs were listed: the webcam and the first hub)
+    if shown and history.talked and history.talked[0] not in {p.get("productId") for p in shown}:
+        return [history.talked[0], int(shown[0]["productId"])]
+    return []
+
+
 def _comes_in(shown: Shown, container: list[str]) -> bool:
     """Whether the products shown are sold by what the words name ("Bag size: 400 g, 2 kg", "SET OF 4")."""
     said = " ".join(
@@ -1134,6 +1160,8 @@ _ASSEMBLY = re.compile(
     r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
     r"faut-il des outils|besoin d'outils)"
 )
+_BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
+_SAID_ALONE = 2  # words of a message that only says more of the thing shown ("dry please")
 _SELLS = re.compile(
     r"\b(?:do|does) (?:you|u|ya|the shop) (?:sell|have|stock|carry|do)\b|\b(?:habt|verkauft|fuhrt) ihr\b|"
     r"\b(?:vendez|avez)-vous\b"
