@@ -1864,3 +1864,19 @@ async def test_short_replies_that_decide_or_ask_keep_to_the_products_talked_abou
     await shopper.say("cat food for an older cat")
     dry = await shopper.say("dry please")
     assert "cat" in dry.search["query"] and "dry" in dry.search["query"], dry.search
+
+
+async def test_cheaper_ones_of_another_kind_are_not_offered_as_cheaper_ones(kitchen, electronics):
+    """ "cheaper?" after a moka pot (with a grinder and a frother) or GPS watches: none of their kinds is cheaper,
+    which is said, with the cheapest shown (were a cold brew jug and a fitness band as "Cheaper options")."""
+    shopper = kitchen()
+    await shopper.say("looking for a coffee maker")
+    espresso = await shopper.say("one that does espresso")
+    cheaper = await shopper.say("cheaper?")
+    assert not set(cheaper.listed) - set(espresso.listed), cheaper.answer
+    assert "Jug" not in cheaper.answer and "cheapest" in cheaper.answer, cheaper.answer
+    shopper = electronics()
+    watches = await shopper.say("gps watch")
+    cheaper = await shopper.say("cheaper?")
+    assert all("Watch" in n or "Smartwatch" in n for n in cheaper.listed), cheaper.answer
+    assert set(cheaper.listed) <= set(watches.listed), cheaper.answer

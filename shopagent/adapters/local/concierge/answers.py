@@ -51,6 +51,7 @@ from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
 
 CLOSEST = 2  # partial matches offered as close alternatives
+_KIND_LETTERS = 4  # the shortest word that names a kind inside a compound ("Schälmesser": messer)
 _CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
 
@@ -723,7 +724,15 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         # a knife block for the knife shown: other knives are no close alternative to a block
         if goes_with and p.get("match") != "strong" and head is not None and names_a_thing(head, goes_with):
             return False
-        return not kinds or p.get("match") == "strong" or (head is not None and names_a_thing(head, kinds))
+        if not kinds or (head is not None and names_a_thing(head, kinds)):
+            return True
+        # a strong match whose name or category names one of the kinds ("Cat Pâté" of "Cat food" for cat
+        # foods, a "Schälmesser" in "Messer" for a "Kochmesser"); not one of another kind, graded so among
+        # the cheaper ones alone (a cold brew jug for a moka pot, a fitness band for GPS watches)
+        said = [w for w in words(f"{p.get('name', '')} {p.get('category', '')}") if len(w) >= _KIND_LETTERS]
+        return p.get("match") == "strong" and any(
+            names_a_thing(w, kinds) or any(k.endswith(w) for k in kinds) for w in said
+        )
 
     return [
         p for p in data.get("products", [])
