@@ -1880,3 +1880,20 @@ async def test_cheaper_ones_of_another_kind_are_not_offered_as_cheaper_ones(kitc
     cheaper = await shopper.say("cheaper?")
     assert all("Watch" in n or "Smartwatch" in n for n in cheaper.listed), cheaper.answer
     assert set(cheaper.listed) <= set(watches.listed), cheaper.answer
+
+
+async def test_adding_things_named_by_their_kinds_takes_each_from_its_list(pets):
+    """ "ok add the toy and the bed" after a toy was talked about and beds were listed; "add the first leash and
+    the first collar" after leads, then collars: each from its own list (were two beds, or the first lead only)."""
+    shopper = pets()
+    await shopper.say("dog toys for a lab")
+    toy = await shopper.say("tell me about the first one")
+    beds = await shopper.say("and a dog bed")
+    added = await shopper.say("ok add the toy and the bed")
+    assert added.listed == [toy.listed[0], beds.listed[0]], added.answer
+    shopper = pets()
+    leads = await shopper.say("looking for a dog leash")
+    collars = await shopper.say("and a collar")
+    added = await shopper.say("add the first leash and the first collar")
+    assert added.listed == [leads.listed[0], collars.listed[0]], added.answer
+    assert all("http" in line for line in added.answer.splitlines()), added.answer

@@ -237,6 +237,8 @@ class Planner:
         shown = history.shown
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
             return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
+        if reading.buy and (named_each := await self._each_named(text, history)):
+            return details_call(named_each, question=text, asked=_filters_of(reading))  # "add the toy and the bed"
         if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
             return of_earlier
         if (back := await self._back_to(reading, text, history)) is not None:
@@ -945,6 +947,45 @@ class Planner:
         return details_call([int(product["productId"])], question=question, asked=asked) if question else (
             details_call([int(product["productId"])]))  # fmt: skip
 
+    async def _each_named(self, text: str, history: History) -> list[int]:
+        """The products "add the toy and the bed", "add the first leash and the first collar", "ich nehme die
+        Leine und das Halsband" name, each by its kind (in its name or category) and maybe its place, in
+        the latest list with some of that kind (the one of them talked about, else the first); empty
+        unless two or more are named so."""
+        if self._vocabulary is None or not history.lists:
+            return []
+        vocabulary = await self._vocabulary()
+        synonyms = await self._catalog_synonyms(text)
+        picked: list[int] = []
+        for part in _EACH_PART.split(fold(text)):
+            place = next((n for n, pattern in ph.ORDINALS if pattern.search(part)), None)
+            kinds = [
+                [word_forms(w) for w in words(synonyms.get(said, said))]
+                for said in words(part)
+                if said not in STOPWORDS and vocabulary.names_a_kind(synonyms.get(said, said))
+            ]  # fmt: skip
+            # by name first ("leash" of a lead, not of a collar in "Collars, leads & harnesses"), else by category
+            found = next(
+                (
+                    sub
+                    for by_category in (False, True)
+                    for shown in reversed(history.lists)
+                    for kind in kinds[-1:]
+                    if (sub := _of_kind(shown.products, kind, by_category))
+                ),
+                [],
+            )
+            if not found:
+                continue
+            if place is not None:
+                product = at_position(found, place)
+            else:
+                talked = [p for p in found if p.get("productId") in history.talked]
+                product = min(talked, key=lambda p: history.talked.index(p["productId"])) if talked else found[0]
+            if product is not None and (pid := int(product["productId"])) not in picked:
+                picked.append(pid)
+        return picked if len(picked) >= 2 else []
+
     async def _of_an_earlier_list(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "the frying pan you showed first, is it induction ready?", "back to the pans, the second one -
         how much?", "compare the first two knives", "back to the t-shirts - which was the cheapest?" after
@@ -1093,6 +1134,15 @@ class Planner:
         return [w for w in found if vocabulary.names_products(w)]
 
 
+def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: bool = False) -> list[dict[str, Any]]:
+    """Those products whose name (or, `by_category`, category) has each word of a kind, in any of its
+    forms ("leash" of a "Training Lead" by its synonym, "toy" of a treat ball in "Toys")."""
+    return [
+        p for p in products
+        if all(forms & set(words(str(p.get("category" if by_category else "name", "")))) for forms in kind)
+    ]  # fmt: skip
+
+
 def _both(history: History) -> list[int]:
     """The two products "both" means where the list does not tell: the two talked about last (compared),
     or the one talked about and the first of the list shown since; empty otherwise (then the first two
@@ -1160,6 +1210,7 @@ _ASSEMBLY = re.compile(
     r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
     r"faut-il des outils|besoin d'outils)"
 )
+_EACH_PART = re.compile(r"\band\b|\bund\b|\bet\b|\bplus\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
 _SAID_ALONE = 2  # words of a message that only says more of the thing shown ("dry please")
 _SELLS = re.compile(
