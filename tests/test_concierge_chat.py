@@ -1897,3 +1897,18 @@ async def test_adding_things_named_by_their_kinds_takes_each_from_its_list(pets)
     added = await shopper.say("add the first leash and the first collar")
     assert added.listed == [leads.listed[0], collars.listed[0]], added.answer
     assert all("http" in line for line in added.answer.splitlines()), added.answer
+
+
+async def test_two_things_of_two_lists_are_compared_each_from_its_own_list(garden):
+    """ "compare the first mower and the first trimmer", "which is lighter, the first mower or the trimmer?"
+    after mowers, then trimmers: the first mower and the first trimmer (was a trimmer only, or two trimmers)."""
+    for question in (
+        "compare the first mower and the first trimmer",
+        "which is lighter, the first mower or the trimmer?",
+    ):
+        shopper = garden()
+        mowers = await shopper.say("looking for a lawn mower")
+        trimmers = await shopper.say("show me grass trimmers too")
+        turn = await shopper.say(question)
+        assert {c["name"] for c in turn.calls} == {DETAILS}, (question, turn.calls)
+        assert set(turn.listed) == {mowers.listed[0], trimmers.listed[0]}, (question, turn.answer)

@@ -237,8 +237,16 @@ class Planner:
         shown = history.shown
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
             return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
-        if reading.buy and (named_each := await self._each_named(text, history)):
-            return details_call(named_each, question=text, asked=_filters_of(reading))  # "add the toy and the bed"
+        if (reading.buy or reading.compare or reading.question) and (
+            named_each := await self._each_named(text, history)
+        ):
+            # "add the toy and the bed", "compare the first mower and the first trimmer", "which is bigger, the
+            # saucepan or the first stock pot?": each from its own list (of one list, as the list says, below)
+            current = {p.get("productId") for p in shown.products} if shown else set()
+            if reading.buy or not set(named_each) <= current:
+                if reading.compare and not (reading.buy or reading.question or "?" in text) and len(named_each) == 2:
+                    return details_call(named_each, compare=True)
+                return details_call(named_each, question=text, asked=_filters_of(reading))
         if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
             return of_earlier
         if (back := await self._back_to(reading, text, history)) is not None:
@@ -1210,7 +1218,7 @@ _ASSEMBLY = re.compile(
     r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
     r"faut-il des outils|besoin d'outils)"
 )
-_EACH_PART = re.compile(r"\band\b|\bund\b|\bet\b|\bplus\b|[,&+]")
+_EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
 _SAID_ALONE = 2  # words of a message that only says more of the thing shown ("dry please")
 _SELLS = re.compile(
