@@ -890,3 +890,93 @@ def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():
     assert options_asked("what type of soil is it for", trowel, sizes_asked=False) == []
     assert options_asked("which hand is it for", secateurs, sizes_asked=False) == ["hand Right-handed, Left-handed"]
     assert options_asked("what size", {"variations": None}, sizes_asked=True) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "verdict"),
+    [
+        ("is the 2nd one cotton", _described("Classic Chino", "Regular-fit chinos in a garment-dyed cotton twill."),
+         "Yes."),
+        # a material said of a part only is not said of the whole
+        ("is it glass?", _described("Storage Jar", "A glass jar with a plastic lid."), None),  # the lid: no whole
+        # the life stage it is for
+        ("is the second one ok for puppies", {**_described("Adult Dog Food", "A dry food for adult dogs over 25 kg. "
+         "Large kibble."), "specs": {"life_stage": "adult"}, "specText": ["life stage adult"]}, "No."),
+        ("is it ok for puppies?", {**_described("Dog Food", "A dry food for dogs of all ages."),
+                                   "specs": {"life_stage": "all"}, "specText": ["life stage all"]}, None),
+        # German and French words of what is asked, said in the catalog's English
+        ("Ist das zweite klumpend?", _described("Clumping Clay Litter", "A fine clay litter."), "Yes."),
+        ("est-ce qu'elle est agglomérante ?", _described("Clumping Clay Litter", "A fine clay litter."), "Yes."),
+    ],
+)  # fmt: skip
+async def test_a_yes_or_no_question_in_other_words_or_of_a_life_stage_gets_its_verdict(question, product, verdict):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    said = re.search(r": (Yes|No)\.", answer)
+    assert (said.group(1) + "." if said else None) == verdict, answer
+
+
+LEAD = {"name": "Reflex Dog Lead", "description": "A nylon lead with a padded handle.", "variations": [],
+        "specs": {"reflective": False, "length_m": 1.5}, "specText": ["reflective: no", "length 1.5 m"]}  # fmt: skip
+LITTER_BAGS = {
+    "name": "Clumping Clay Litter",
+    "description": "A fine clay litter that forms hard clumps.",
+    "specs": {"clumping": True},
+    "specText": ["clumping: yes"],
+    "variations": [{"options": {"Scent": s, "Bag size": b}, "available": 4} for s in ("Original", "Lavender")
+                   for b in ("5 kg", "10 kg")],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said", "unsaid"),
+    [
+        # German and French words for a spec, an option or what the text says
+        ("ist das reflektierend?", LEAD, "reflective: no", NOT_TOLD),
+        ("est-ce qu'elle est agglomérante ?", LITTER_BAGS, "clumping", NOT_TOLD),
+        ("combien de kilos dans le sac ?", LITTER_BAGS, "bag size 5 kg, 10 kg", NOT_TOLD),
+        ("elle sent quoi ?", LITTER_BAGS, "scent Original, Lavender", NOT_TOLD),
+        ("what does it smell like?", LITTER_BAGS, "scent Original, Lavender", NOT_TOLD),
+        # what it is made of: its materials
+        ("what material is the grater", {**_described("Box Grater", "A four-sided grater."),
+                                          "material": "stainless steel, rubber base"}, "stainless steel", NOT_TOLD),
+    ],
+)  # fmt: skip
+async def test_what_is_asked_in_other_words_is_answered_by_what_says_it(question, product, said, unsaid):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer and unsaid not in answer, answer
+
+
+FOOD_BAGS = {
+    "name": "Adult Dog Food",
+    "description": "A dry food for adult dogs.",
+    "variations": [
+        {"options": {"Bag size": "3 kg"}, "available": 20},
+        {"options": {"Bag size": "12 kg"}, "available": 0},
+    ],
+}
+LONG_HOSE = {
+    "name": "Premium Hose",
+    "description": "A heavy-duty hose.",
+    "variations": [{"options": {"Length": "25 m"}, "available": 0}, {"options": {"Length": "50 m"}, "available": 7}],
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said"),
+    [
+        ("what size bag is the first", FOOD_BAGS, "3 kg, 12 kg (sold out at the moment)"),
+        ("how long is the first one", LONG_HOSE, "25 m (sold out at the moment), 50 m"),
+    ],
+)
+async def test_a_size_or_option_sold_out_is_said_so(question, product, said):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer, answer
+
+
+async def test_which_is_most_so_by_a_figure_says_the_one_with_the_highest():
+    jackets = [
+        {**_described(name, "A rain jacket."), "specs": {"waterproof_mm": mm}, "specText": [f"waterproof {mm} mm"]}
+        for name, mm in (("Packable Jacket", 10000), ("Hiking Jacket", 20000), ("City Jacket", 5000))
+    ]
+    lines = await FactFinder(ENGLISH).answer("which is the most waterproof", jackets, {}, str, str)
+    assert lines[0].startswith("Hiking Jacket"), lines

@@ -4,12 +4,69 @@ it?" -> lumens)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.domain.options import fold
 from shopagent.domain.text import words
+
+# The catalog's English for words of questions that it says otherwise: German and French words of
+# properties, smells and flights, and English ones the text puts in other words ("plant" -> sow)
+SAID_AS = {
+    "reflektierend": "reflective", "reflektierende": "reflective", "reflechissant": "reflective",
+    "reflechissante": "reflective", "klumpend": "clumping clumps", "klumpt": "clumping clumps",
+    "agglomerante": "clumping clumps", "agglomerant": "clumping clumps", "smell": "scent scented",
+    "smells": "scent scented", "duft": "scent scented", "duftet": "scent scented", "riecht": "scent scented",
+    "odeur": "scent scented", "parfum": "scent scented", "plane": "airline flight flights cabin luggage",
+    "flight": "airline plane flights cabin luggage", "flugzeug": "plane airline flight flights cabin luggage",
+    "avion": "plane airline flight flights cabin luggage", "fly": "airline flight flights cabin luggage",
+    "flying": "airline flight flights cabin luggage", "plant": "sow sowing", "pflanzen": "sow sowing plant",
+    "saen": "sow sowing", "semer": "sow sowing", "planter": "sow sowing plant", "kilos": "kg", "kilo": "kg",
+    "puppies": "puppy adult junior", "puppy": "adult junior", "kitten": "adult junior", "kittens": "adult junior",
+    "welpe": "puppy adult junior", "welpen": "puppy adult junior", "chiot": "puppy adult junior",
+    "chiots": "puppy adult junior", "chaton": "kitten adult junior", "chatons": "kitten adult junior",
+    "resolution": "megapixel megapixels mp", "auflosung": "resolution megapixel mp",
+    "glas": "glass", "verre": "glass", "metall": "metal", "holz": "wood", "bois": "wood",
+    "plastik": "plastic", "kunststoff": "plastic", "plastique": "plastic", "etanche": "waterproof",
+    "wasserdicht": "waterproof", "puissant": "powerful power", "leistungsstark": "powerful power",
+}  # fmt: skip
+# What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
+_SAID_AS_PHRASES = {
+    "scent smell": re.compile(r"\b(?:ca|elle|il|ils|elles) sent\b|\bsent (?:quoi|bon|le|la|comment)\b"),
+}
+# A material asked of a thing, and the words that say it (of a kind of it: steel is a metal)
+MATERIALS = {
+    "glass": "glass glas verre borosilicate",
+    "plastic": "plastic plastik kunststoff plastique polypropylene polycarbonate abs pvc acrylic melamine tritan",
+    "wood": "wood wooden holz bois bamboo beech oak acacia walnut olivewood teak",
+    "metal": "metal metall steel stainless aluminium aluminum iron copper brass titanium zinc inox acier stahl "
+    "edelstahl galvanised galvanized",
+    "cotton": "cotton baumwolle coton", "leather": "leather leder cuir suede", "wool": "wool wolle laine merino",
+    "ceramic": "ceramic keramik ceramique stoneware porcelain earthenware",
+    "silicone": "silicone silikon", "steel": "steel stainless stahl edelstahl acier inox",
+}  # fmt: skip
+_MATERIAL_OF = {w: key for key, said in MATERIALS.items() for w in said.split()}
+
+
+def said_as(question: str, *, phrases: bool = False) -> set[str]:
+    """The catalog's words (stemmed) for words of a (folded) question that it says otherwise (and, with
+    `phrases`, for French words that are something else alone: "elle sent")."""
+    found = {x for w in words(question) for x in SAID_AS.get(w, "").split()}
+    if phrases:
+        found |= {x for said, pattern in _SAID_AS_PHRASES.items() if pattern.search(question) for x in said.split()}
+    if any(w in _MATERIAL_OF for w in words(question)):
+        found.add("material")  # ("wood or plastic?": what it is made of)
+    return {stem(x) for x in found}
+
+
+def materials_named(text: str) -> set[str]:
+    """The materials (keys of MATERIALS) a (folded) text names; metal also for a metal it names."""
+    named = {_MATERIAL_OF[w] for w in words(text) if w in _MATERIAL_OF}
+    named |= {"metal" for w in words(text) if w in MATERIALS["metal"].split()}
+    return named
+
 
 IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
 _PROPERTIES = {stem(w) for w in PROPERTIES.split()}
@@ -26,7 +83,7 @@ def properties_named(asked: set[str]) -> set[str]:
 def specs_about(question: str, d: dict[str, Any]) -> list[str]:
     """The product's specs (as read: "capacity 1000 ml") whose names the question's words or the
     words it implies name ("how bright is it?" -> lumens)."""
-    asked = {stem(w) for w in words(question) if w not in STOPWORDS}
+    asked = {stem(w) for w in words(question) if w not in STOPWORDS} | said_as(fold(question))
     # "is the filter loud?": a spec must name loudness, not the filter
     asked = properties_named(asked) or asked | {x for w in asked for x in IMPLIES.get(w, set())}
     if asked & _HOW_LONG:  # "how long does one last?" asks for a time, not a length

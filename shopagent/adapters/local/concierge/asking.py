@@ -45,6 +45,11 @@ MEASURES = {
         r"wie ?viele? (?:liter|l)\b|"
         r"capacite|kapazit(?:a|ae)t)"
     ),
+    # "combien de kilos dans le sac ?": its bag sizes (not "how many grams of protein")
+    "weight": re.compile(
+        r"\b(?:how many (?:kilos?|kg|grams?)|combien de (?:kilos?|kg|grammes?)|wie viele? (?:kilos?|kg|gramm))\b"
+        r"(?!\s+(?:of|de|d'|an)\b)"
+    ),
     "count": re.compile(
         r"\b(?:how many (?:are |come |do you get )?in (?:a|the|one|each) (?:set|pack|box|bag|packet)|"
         r"how many pieces|set of how many|wie viele (?:st(?:u|ue)ck|teile)|combien (?:de pieces|dans le lot|par lot))"

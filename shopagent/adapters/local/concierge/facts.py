@@ -20,7 +20,13 @@ from typing import Any
 import numpy as np
 
 from shopagent.adapters.local.concierge import asking as ask
-from shopagent.adapters.local.concierge.asked import IMPLIES, properties_named, specs_about
+from shopagent.adapters.local.concierge.asked import (
+    IMPLIES,
+    SAID_AS,
+    properties_named,
+    said_as,
+    specs_about,
+)
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, made_in_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
@@ -28,6 +34,7 @@ from shopagent.adapters.local.concierge.product_data import (
     options_asked,
     size_guide,
     sizes_of,
+    sizes_said,
 )
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.structured import StructuredFacts
@@ -288,10 +295,11 @@ class FactFinder:
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
         sizes_asked = bool(ask.SIZES.search(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
+        kept: dict[str, Any] = {"sold_out": r.size_sold_out, "also": said_as(folded, phrases=True)}
         optioned = {
             d["name"]: o
             for d in found
-            if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked, measures=measures))
+            if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked, measures=measures, **kept))
         }
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
@@ -300,7 +308,7 @@ class FactFinder:
             told = []
             facts = [*optioned.get(d["name"], []), *specs.get(d["name"], [])]
             if d in sized:
-                told.append(r.comes_in.format(name=d["name"], sizes=", ".join(sizes_of(d))))
+                told.append(r.comes_in.format(name=d["name"], sizes=", ".join(sizes_said(d, r.size_sold_out))))
             elif facts:
                 told.append(r.spec.format(name=d["name"], facts=", ".join(facts)))
             sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
@@ -326,6 +334,8 @@ class FactFinder:
                 lines[at] = self._not_told(d, nearest)
         # "which is better for running?" where one product's text speaks to it and the others' do not: that
         # one, said first (which is better the shop's texts tell no further)
+        if len(found) >= 2 and len(lines) == len(found):  # "which is the most waterproof?": highest first
+            lines = _highest_first(folded, found, lines)
         answered = [d for d in found if all(d is not other for _, other, _ in untold)]
         if len(found) >= 2 and len(answered) == 1 and _BETTER.search(folded) and len(lines) == len(found):
             lines.insert(0, r.only_one_says.format(name=answered[0]["name"]))
@@ -431,13 +441,22 @@ class FactFinder:
         numbers = [w for w in words(folded) if w.isdigit()]  # "does it fit a 17 inch laptop?": 17, said
         asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
         terms = {stem(w): w for w in asked}  # (stems only to leave out the words that ask nothing)
-        terms = {k: w for k, w in terms.items() if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2}
+        terms = {
+            k: w for k, w in terms.items()
+            if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2 and not _ORDINAL.fullmatch(w)
+        }  # fmt: skip
         if not terms:
             return None
-        # each word as the catalog may say it: the shopper's ("hood"), or the catalog's for theirs
-        # ("Kapuze"); the same word but for a plural or "-ed" ("hood" ~ "hooded"; not "charger" ~ "charging")
-        forms = [_plain(w).union(*(_plain(x) for x in self._noun(w).split())) for w in terms.values()]
         name = fold(str(d.get("name", "")))
+        if any(w in _YOUNG for w in words(folded)) and _for_grown_only(d, name):
+            return self._say_in.no  # ("ok for puppies?" of a food for adult dogs)
+        # each word as the catalog may say it: the shopper's ("hood"), or the catalog's for theirs
+        # ("Kapuze", "klumpend" -> clumping); the same word but for a plural or "-ed" ("hood" ~ "hooded";
+        # not "charger" ~ "charging")
+        forms = [
+            _plain(w).union(*(_plain(x) for x in [*self._noun(w).split(), *SAID_AS.get(w, "").split()]))
+            for w in terms.values()
+        ]
         named = [f for f in forms if any(f & _plain(w) for w in words(name))]
         if named and _IMITATION.search(name):
             return None  # ("is it leather?" of a "Faux Leather Jacket")
@@ -454,7 +473,7 @@ class FactFinder:
                 ]  # fmt: skip
                 if not all(found):
                     continue
-                parts = {w for w in words(clause) if w in _PARTS} - question_words
+                parts = {w for w in words(clause) if w in _PARTS and not _plain(w) & question_words}
                 if parts or _IMITATION.search(clause) or _CONDITION.search(clause):
                     return None
                 if any(_ONLY_MENTIONED.search(clause[: m.start()]) for matches in found for m in matches):
@@ -505,6 +524,33 @@ class FactFinder:
             self._vectors.move_to_end(key)
         query = await self._embedder.embed_query(question)
         return [float(x) for x in np.asarray(vectors) @ np.asarray(query)]
+
+
+# "which is the most waterproof?", "the most powerful", "lequel est le plus étanche ?"
+_MOST = re.compile(r"\b(?:most|highest|greatest|le plus|la plus|les plus)\s+([^\W\d_]+)")
+
+
+def _highest_first(folded: str, found: list[dict[str, Any]], lines: list[str]) -> list[str]:
+    """The lines of products whose specs give a figure of the property asked at its most (a "waterproof_mm"
+    for "the most waterproof"), highest first; as they were where fewer than two give one."""
+    most = _MOST.search(folded)
+    if most is None:
+        return lines
+    asked = {stem(most.group(1))} | said_as(most.group(1))
+    figures: dict[int, float] = {}
+    for i, d in enumerate(found):
+        for key, value in (d.get("specs") or {}).items():
+            if (
+                isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and {stem(w) for w in fold(key).split("_")} & asked
+            ):
+                figures[i] = float(value)
+                break
+    if len(figures) < 2:
+        return lines
+    order = sorted(figures, key=lambda i: -figures[i]) + [i for i in range(len(found)) if i not in figures]
+    return [lines[i] for i in order]
 
 
 def _figures_of(d: dict[str, Any]) -> list[str]:
@@ -569,6 +615,22 @@ def _plain(word: str) -> frozenset[str]:
         if len(word) > len(ending) + 3 and word.endswith(ending):
             forms.add(word[: -len(ending)])
     return frozenset(forms)
+
+
+# "1st", "2nd", "erste", "deuxième": which product, not what is asked of it
+_ORDINAL = re.compile(
+    r"\d+(?:st|nd|rd|th|e|er|re|eme|te|ten)|(?:erste|zweite|dritte|vierte|letzte)[nrs]?|premiere?|deuxieme|"
+    r"troisieme|seconde?|derniere?"
+)
+_YOUNG = frozenset(re.findall(r"\S+", "puppy puppies kitten kittens welpe welpen chiot chiots chaton chatons"))
+
+
+def _for_grown_only(d: dict[str, Any], name: str) -> bool:
+    """Whether a product is for grown animals only: its life stage (a spec) or its name says adult or senior."""
+    stage = fold(str((d.get("specs") or {}).get("life_stage", "")))
+    if stage:
+        return stage in ("adult", "senior", "mature")
+    return re.search(r"\b(?:adult|senior)\b", name) is not None and re.search(r"puppy|kitten|junior", name) is None
 
 
 # A word of a property ("dishwasher safe", "waterproof", "washable", "grain free", "non-slip"): asked alone

@@ -103,27 +103,53 @@ def in_measure(values: list[str], measure: str) -> bool:
     return bool(values) and base is not None and all((_amount(v) or ("", 0.0))[0] == base for v in values)
 
 
-def options_asked(question: str, d: dict[str, Any], *, sizes_asked: bool, measures: tuple[str, ...] = ()) -> list[str]:
+def options_asked(
+    question: str,
+    d: dict[str, Any],
+    *,
+    sizes_asked: bool,
+    measures: tuple[str, ...] = (),
+    sold_out: str = "",
+    also: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
     """The options of a product's variations a (folded) question asks about, each with its values
     in the catalog's order ("bag size 400 g, 2 kg"): those named right after the word asking which
     ("what size is the bag", "which flavours"; not "what type of soil", nor "which of these"), or,
     asked about sizes (`sizes_asked`), those whose values are all amounts ("how big is it" of a
     400 g and a 2 kg bag), or asked how long it is (how much it holds, how many: `measures`), those
-    whose values are amounts of that ("Length 15 m, 25 m"). Empty for a product without options."""
+    whose values are amounts of that ("Length 15 m, 25 m"). Empty for a product without options. A value
+    no variation of which can be bought now has `sold_out` beside it ("12 kg (sold out at the moment)")."""
     values: dict[str, dict[str, None]] = {}
     for v in d.get("variations") or []:
         for name, value in (v.get("options") or {}).items():
             if str(value).strip():
                 values.setdefault(str(name), {})[str(value)] = None
     asked = {w for m in _WHICH.finditer(question) for w in (m.group(1), m.group(1).removesuffix("s"))}
+    asked |= also  # the catalog's word for one the question says otherwise ("elle sent quoi ?": scent)
     found = []
     for name, said in values.items():
         named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
         amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
         measured = any(in_measure(list(said), m) for m in measures)
         if named or amounts or measured:
-            found.append(f"{name.lower()} {', '.join(said)}")
+            shown = [f"{x} ({sold_out})" if sold_out and not _to_have(d, name, x) else x for x in said]
+            found.append(f"{name.lower()} {', '.join(shown)}")
     return found
+
+
+def _to_have(d: dict[str, Any], option: str | None, value: str) -> bool:
+    """Whether a variation with this option value (or size, where `option` is None) can be bought now;
+    true where the data does not say how many there are."""
+    having = [
+        v for v in d.get("variations") or []
+        if str(v.get("size", "") if option is None else (v.get("options") or {}).get(option, "")) == value
+    ]  # fmt: skip
+    return any(v.get("available") is None or v.get("available", 0) > 0 for v in having) or not having
+
+
+def sizes_said(d: dict[str, Any], sold_out: str) -> list[str]:
+    """Its sizes (sizes_of), each that cannot be bought now with `sold_out` beside it."""
+    return [s if _to_have(d, None, s) else f"{s} ({sold_out})" for s in sizes_of(d)]
 
 
 def size_guide(d: dict[str, Any]) -> list[str]:
