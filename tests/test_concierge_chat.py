@@ -168,7 +168,8 @@ async def pets(pets_shop):
 @pytest.mark.parametrize(
     "text",
     ["gumboots for the allotment", "a body warmer for walking the dog", "sunnies that cut the glare",
-     "warme Winterstiefel", "des bottes de pluie", "a weatherproof jacket"],
+     "warme Winterstiefel", "des bottes de pluie", "a weatherproof jacket", "something cool for hot weather",
+     "what should I wear in hot weather", "Jacke für nasses Wetter"],
 )  # fmt: skip
 async def test_product_requests_are_searched_never_refused(clothing, text):
     turn = await clothing().say(text)

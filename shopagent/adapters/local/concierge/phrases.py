@@ -332,7 +332,11 @@ IDENTITY = re.compile(
     r"qui es[- ]tu|qui etes[- ]vous|tu es un robot|que (?:peux|sais)[- ]tu faire)\b"
 )
 OFF_TOPIC = re.compile(
-    r"\b(?:weather|forecast|wetter|wettervorhersage|meteo|temps qu'il fait|"
+    # (not the weather a thing is for: "something cool for hot weather", "bei nassem Wetter")
+    r"\b(?:(?<!hot )(?<!cold )(?<!warm )(?<!wet )(?<!rainy )(?<!windy )(?<!snowy )(?<!icy )(?<!bad )(?<!all )"
+    r"(?<!any )(?<!dry )(?<!summer )(?<!winter )(?<!heissem )(?<!kaltem )(?<!nassem )(?<!schlechtem )"
+    r"(?<!jedem )(?<!heisses )(?<!kaltes )(?<!nasses )(?:weather|wetter)|forecast|wettervorhersage|meteo|"
+    r"temps qu'il fait|"
     r"politic\w*|election\w*|president|government|regierung|wahlen|politique|"
     r"news|nachrichten|actualites|homework|hausaufgabe\w*|devoirs?|essay|aufsatz|"
     r"python|javascript|java|coding|programm\w*|script|sql|html|"
