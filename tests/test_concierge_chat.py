@@ -1913,3 +1913,16 @@ async def test_two_things_of_two_lists_are_compared_each_from_its_own_list(garde
         turn = await shopper.say(question)
         assert {c["name"] for c in turn.calls} == {DETAILS}, (question, turn.calls)
         assert set(turn.listed) == {mowers.listed[0], trimmers.listed[0]}, (question, turn.answer)
+
+
+async def test_a_property_asked_of_the_list_is_answered_for_each_product_shown(clothing):
+    """ "weight?" after five running shoes gives the weight of all five (was three); "cotton?" after t-shirts
+    asks all of them (was the one named "Organic Cotton" alone)."""
+    shopper = clothing()
+    shoes = await shopper.say("I want running shoes")
+    weight = await shopper.say("weight?")
+    assert set(weight.listed) == set(shoes.listed) and len(shoes.listed) > 3, weight.answer
+    shopper = clothing()
+    tees = await shopper.say("show me some t-shirts")
+    cotton = await shopper.say("cotton?")
+    assert set(cotton.listed) == set(tees.listed) and len(tees.listed) > 1, cotton.answer

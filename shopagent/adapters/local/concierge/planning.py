@@ -85,7 +85,7 @@ _PLAIN_ANY_WORDS = 3  # ... or of at most these many words, the catalog's or not
 _QUOTED_CHARS = 80
 _PLAIN_SPAN_WORDS = 6  # the words of a plain request, with the ones between them, said back as written
 _BROAD_RESULTS = 12  # results a broad need picks one product of each kind from
-_ASKED_ABOUT_UNPOINTED = 3  # products a question about "the list" is answered for
+_ASKED_ABOUT_UNPOINTED = LIST_LENGTH  # products a question about "the list" is answered for
 # "any", "something", "other": words asking for products rather than about the ones shown
 _ASKS_FOR_OTHERS = re.compile(
     r"\b(?:any|anything|something|some|ones|other|others|another|else|etwas|was anderes|andere\w*|"
@@ -483,6 +483,9 @@ class Planner:
             and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
             and await self._names_a_property(reading.words)
         )
+        if property_asked and not (refs or reading.points_at_one) and set(reading.words) <= MATERIALS | _MADE_OF_WORDS:
+            # "cotton?" after t-shirts asks it of all of them, not of the "Organic Cotton Crew" alone
+            by_name, reading.points_at_all = [], True
         price_asked = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?", "prix ?"
         if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it or price_asked):
             return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
@@ -1220,6 +1223,7 @@ _ASSEMBLY = re.compile(
 )
 _EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
+_MADE_OF_WORDS = frozenset({"stainless", "cast", "organic", "recycled", "solid", "genuine", "real", "faux"})
 _SAID_ALONE = 2  # words of a message that only says more of the thing shown ("dry please")
 _SELLS = re.compile(
     r"\b(?:do|does) (?:you|u|ya|the shop) (?:sell|have|stock|carry|do)\b|\b(?:habt|verkauft|fuhrt) ihr\b|"
