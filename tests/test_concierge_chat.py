@@ -1926,3 +1926,13 @@ async def test_a_property_asked_of_the_list_is_answered_for_each_product_shown(c
     tees = await shopper.say("show me some t-shirts")
     cotton = await shopper.say("cotton?")
     assert set(cotton.listed) == set(tees.listed) and len(tees.listed) > 1, cotton.answer
+
+
+async def test_the_thing_you_showed_me_is_the_one_of_that_kind_shown_before(kitchen):
+    """ "the kettle you showed me, does it have temperature control?" after knives were listed since: the kettle
+    (was the question asked of the knives, none of them a kettle)."""
+    shopper = kitchen()
+    kettles = await shopper.say("electric kettle")
+    await shopper.say("show me knives")
+    turn = await shopper.say("the kettle you showed me, does it have temperature control?")
+    assert {c["name"] for c in turn.calls} == {DETAILS} and turn.listed == kettles.listed[:1], turn.answer

@@ -160,6 +160,10 @@ _BACK_TO = re.compile(
     r"kann|wie|was|est|a-t-il|combien)\b|$))"
 )
 # "which was the cheapest?", "le moins cher ?": of a list, by price
+_SHOWN_BEFORE = re.compile(
+    r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed)\b|"
+    r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b"
+)
 _CHEAPEST = re.compile(
     r"\b(?:cheapest|least expensive|lowest price|g(?:u|ue)nstigste|billigste|(?:le|la|les) moins chere?s?)"
 )
@@ -1009,7 +1013,8 @@ class Planner:
         by_price = "cheapest" if _CHEAPEST.search(folded) else "dearest" if _DEAREST.search(folded) else None
         places = reading.refs or [o for o in reading.ordinals]
         back = _BACK_TO.search(folded) is not None
-        if not (places or by_price or back):
+        before = _SHOWN_BEFORE.search(folded) is not None  # "the bedding you showed me, is it dust free?"
+        if not (places or by_price or back or before):
             return None
         if self._vocabulary is None:
             return None
@@ -1045,6 +1050,10 @@ class Planner:
             ids = [int(p["productId"]) for p in picked if p is not None]
         elif reading.points_at_all or _WHICH_OF.search(folded):  # "back to the speakers - which is the loudest?"
             ids = [int(p["productId"]) for p in found[:LIST_LENGTH]]
+        elif before:  # the one of them talked about, else the first
+            talked = [p for p in found if p.get("productId") in history.talked]
+            one = min(talked, key=lambda p: history.talked.index(p["productId"])) if talked else found[0]
+            ids = [int(one["productId"])]
         else:
             return None  # "back to the speaker, …": the one so called (_back_to)
         if reading.compare and len(ids) >= 2 and not reading.question:
