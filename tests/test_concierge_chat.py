@@ -1936,3 +1936,16 @@ async def test_the_thing_you_showed_me_is_the_one_of_that_kind_shown_before(kitc
     await shopper.say("show me knives")
     turn = await shopper.say("the kettle you showed me, does it have temperature control?")
     assert {c["name"] for c in turn.calls} == {DETAILS} and turn.listed == kettles.listed[:1], turn.answer
+
+
+async def test_a_size_said_with_the_units_word_is_the_shops_size(electronics):
+    """ "länger, 2 Meter?", "do you have it in 2 metres?" after a cable sold in 1 M and 2 M: the 2 M (was a
+    search for "2 Meter" that found an SSD)."""
+    shopper = electronics()
+    await shopper.say("usb c auf lightning kabel")
+    longer = await shopper.say("länger, 2 Meter?")
+    assert longer.search.get("filters", {}).get("sizes") == ["2 M"], longer.search
+    shopper = electronics()
+    await shopper.say("usb c to lightning cable")
+    metres = await shopper.say("do you have it in 2 metres?")
+    assert "2 M" in metres.answer and "Lightning" in metres.listed[0], metres.answer

@@ -200,6 +200,10 @@ class Lexicon:
             for word, target in words.sizes.items():
                 if (size := rules.size(target)) is not None:
                     self.sizes.setdefault(_squeeze(fold(word)), size)
+        for key, size in list(self.sizes.items()):  # "2 Meter", "2 metres", "1,5 litres": the shop's "2 m", "1.5 l"
+            if (unit := re.fullmatch(r"([\d.]+) ([a-z]+)", key)) and unit.group(2) in _UNIT_WORDS:
+                for word in _UNIT_WORDS[unit.group(2)]:
+                    self.sizes.setdefault(f"{unit.group(1)} {word}", size)
         self._color_pattern = _alternation(self.colors)
         letters = {k: v for k, v in self.sizes.items() if re.fullmatch(r"[a-z]{1,4}", k)}
         numbers = {k: v for k, v in self.sizes.items() if k.isdigit()}
@@ -524,6 +528,18 @@ def _alternatives(words: Mapping[str, str]) -> str:
     """Any of the words as an ungrouped regex body, longest first so the longest match wins."""
     parts = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"\s*").replace(r"\.", r"[.,]") for w in parts)
+
+
+# A unit's words in the customers' languages (folded), for sizes the shop writes with the unit's sign
+_UNIT_WORDS = {
+    "m": ("meter", "meters", "metre", "metres", "metros"),
+    "cm": ("centimeter", "centimeters", "centimetre", "centimetres", "zentimeter"),
+    "mm": ("millimeter", "millimeters", "millimetre", "millimetres"),
+    "l": ("liter", "liters", "litre", "litres"),
+    "ml": ("milliliter", "milliliters", "millilitre", "millilitres"),
+    "kg": ("kilo", "kilos", "kilogram", "kilograms", "kilogramm", "kilogramme", "kilogrammes"),
+    "g": ("gram", "grams", "gramm", "gramme", "grammes"),
+}
 
 
 def _squeeze(raw: str) -> str:
