@@ -1949,3 +1949,12 @@ async def test_a_size_said_with_the_units_word_is_the_shops_size(electronics):
     await shopper.say("usb c to lightning cable")
     metres = await shopper.say("do you have it in 2 metres?")
     assert "2 M" in metres.answer and "Lightning" in metres.listed[0], metres.answer
+
+
+async def test_a_kind_of_one_after_a_list_narrows_it_whatever_its_words(kitchen):
+    """ "quiet one if possible" after blenders: blenders that are quiet (was "doesn't seem to carry quiet")."""
+    shopper = kitchen()
+    await shopper.say("I need a blender")
+    quiet = await shopper.say("quiet one if possible")
+    assert "blender" in quiet.search["query"] and "quiet" in quiet.search["query"], quiet.search
+    assert "doesn't seem to carry" not in quiet.answer, quiet.answer

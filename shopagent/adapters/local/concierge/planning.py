@@ -912,7 +912,9 @@ class Planner:
         # "any with a mic?": with "with", words only the descriptions use say something of the thing too,
         # as do one or two such words alone ("dry please" after cat foods, "expandable?" after hoses)
         short = len(reading.words) <= _SAID_ALONE and not reading.question
-        if not named and reading.words and (_WITH.search(fold(text)) or short):
+        if not named and reading.words and _ONES.search(folded) and len(reading.words) <= _QUALIFYING_WORDS:
+            named = reading.words  # "a quiet one if possible" after blenders: of them, whatever the words
+        elif not named and reading.words and (_WITH.search(fold(text)) or short):
             if not all(
                 vocabulary.uses(w) or any(map(vocabulary.uses, vocabulary.terms(w).terms)) for w in reading.words
             ):
