@@ -892,11 +892,53 @@ def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():
     assert options_asked("what size", {"variations": None}, sizes_asked=True) == []
 
 
+POWER_BANK = {
+    "name": "Volt 20000 Power Bank",
+    "description": "A 20,000 mAh power bank with 65 W USB-C Power Delivery. Two USB-C ports, with a small display "
+    "that shows the remaining charge in percent. 74 Wh, under the 100 Wh airline limit for hand luggage.",
+    "variations": [],
+}
+MIXER = {
+    **_described("Profi Stand Mixer 1200 W", "A planetary mixer with a 5 litre stainless steel bowl. Ten speeds."),
+    "material": "die-cast metal, stainless steel bowl",
+}
+WEBCAM = _described(
+    "Clip HD Webcam", "A webcam for calls with a 20 MP sensor. It records 4K at 30 fps. Clips onto a monitor."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "said", "unsaid"),
+    [
+        # a figure in the unit asked: in the text ("65 W in total") or in the name ("1200 W", "20W")
+        ("how many watts is the first one", _described("Volt 65W Charger", "Two USB-C ports with 65 W in total. "
+         "Folding pins."), "65 W in total", NOT_TOLD),
+        ("wie viel Watt hat der erste?", MIXER, "1200 W", NOT_TOLD),
+        ("how many watts?", _described("Volt 20W Charger", "A small wall charger. UK plug."), "20W", NOT_TOLD),
+        # what it holds: a battery's in mAh or Wh
+        ("capacity?", POWER_BANK, "20,000 mAh", NOT_TOLD),
+        ("wie lange hält der Akku?", POWER_BANK, "20,000 mAh", "remaining charge"),
+        # a camera's resolution: in megapixels or "4K"
+        ("resolution?", WEBCAM, "20 MP", NOT_TOLD),
+        ("what resolution does it film in?", WEBCAM, "4K at 30 fps", NOT_TOLD),
+        # a property asked "at full power" is not its power
+        ("Wie laut ist die Küchenmaschine bei voller Leistung?", _described("Profi Stand Mixer 1200 W", "A powerful "
+         "1200 W planetary mixer for bread dough. Ten speeds."), NOT_TOLD, "1200 W: A powerful"),
+        # on a plane: what the text says of airlines and flights
+        ("darf ich die ins Flugzeug mitnehmen?", POWER_BANK, "airline limit", NOT_TOLD),
+    ],
+)  # fmt: skip
+async def test_a_figure_asked_in_its_unit_is_found_in_the_text_or_the_name(question, product, said, unsaid):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer and unsaid not in answer, answer
+
+
 @pytest.mark.parametrize(
     ("question", "product", "verdict"),
     [
         ("is the 2nd one cotton", _described("Classic Chino", "Regular-fit chinos in a garment-dyed cotton twill."),
          "Yes."),
+        ("can I take it on a plane?", POWER_BANK, "Yes."),
         # a material said of a part only is not said of the whole
         ("is it glass?", _described("Storage Jar", "A glass jar with a plastic lid."), None),  # the lid: no whole
         # the life stage it is for

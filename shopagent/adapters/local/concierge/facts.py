@@ -106,6 +106,33 @@ _UNIT_ASKED = re.compile(
     r"zentimetern?|mm|millimet(?:re|er)s?|millimetern?|inch(?:es)?|zoll|pouces?|watts?|mah)\b"
 )
 _KEPT_PRODUCTS = 256  # descriptions whose sentence vectors are kept
+# A figure a question asks for, and how the product's text writes it: its power in watts, what a battery
+# or a container holds, a camera's resolution, how long a battery lasts (or what it holds)
+_NUMBER = r"\d(?:[\d,.]*\d)?\s*-?\s*"
+_FIGURES_ASKED = [
+    (
+        re.compile(r"\b(?:watts?|wattage|leistung\w*|puissance|how powerful|wie stark)\b"),
+        re.compile(_NUMBER + r"k?w(?![^\W\d_])"),
+    ),
+    (
+        re.compile(r"\b(?:capacity|kapazit(?:a|ae)t|capacite|mah|wh)\b"),
+        re.compile(_NUMBER + r"(?:mah|wh|l|litres?|liters?|ml|cups?)(?![^\W\d_])"),
+    ),
+    (
+        re.compile(r"\b(?:resolution|aufl(?:o|oe)sung|megapixels?|mp|pixels?)\b"),
+        re.compile(
+            _NUMBER + r"(?:mp|megapixels?)(?![^\W\d_])|\b\d{3,4}p\b|\b[2-8]k\b|\b\d{3,4}\s*x\s*\d{3,4}\b|"
+            r"\b(?:full hd|uhd|qhd)\b"
+        ),
+    ),
+    (
+        re.compile(
+            r"\b(?:battery life|akkulaufzeit|autonomie|how long (?:does|will|do) (?:the |its |a )?(?:battery|charge)|"
+            r"wie lange (?:h(?:a|ae)lt|reicht) (?:der |die |eine? )?(?:akku|batterie|ladung))\b"
+        ),
+        re.compile(_NUMBER + r"(?:hours?|hrs?|h|days?|minutes?|mins?|stunden|tage|heures|jours|mah|wh)(?![^\W\d_])"),
+    ),
+]
 # "which is better for a beginner?", "which one should I get?", "welche ist besser für …", "lequel est le mieux"
 _BETTER = re.compile(
     r"\b(?:which|what)(?: one| of (?:them|these|those|the two))? (?:is|would be|'s|will be) (?:the )?"
@@ -319,6 +346,9 @@ class FactFinder:
             verdict = None if told or len(asks) > 1 else self._verdict(question, d, sentences or nearest)
             if verdict is not None and not sentences:
                 sentences = nearest  # (what is nearest says it after all)
+            # "how many watts?" of a "20W Charger" whose text says nothing of it: its name's figure
+            if not told and not sentences and (figure := _figure_in_name(folded, d)):
+                told.append(r.spec.format(name=d["name"], facts=figure))
             if verdict is not None:
                 sentences = [verdict, *sentences]
             if sentences:
@@ -399,15 +429,27 @@ class FactFinder:
         if beyond_name and alone:
             shared = [x if found & (beyond_name | implied) else 0.0 for x, found in zip(shared, stems, strict=True)]
         meaning = await self._closeness(without_name(question, own), d, sentences)
-        scored = sorted(
-            ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
-        )
         # A property asked of it ("is the filter loud?"): a sentence must name it (or a word it implies).
         named = properties_named(asked - own)  # not "oven" asked of a "Mini Oven": what it is
-        about = [
-            i for _, overlap, close, i in scored
-            if close >= MEANING_ALONE or (overlap >= SHARED_ENOUGH and (not named or stems[i] & named))
-        ]  # fmt: skip
+
+        def about_it(shared: list[float], also: set[int]) -> tuple[list[tuple[float, float, float, int]], list[int]]:
+            scored = sorted(
+                ((shared[i] + 2 * meaning[i], shared[i], meaning[i], i) for i in range(len(sentences))), reverse=True
+            )
+            return scored, [
+                i for _, overlap, close, i in scored
+                if close >= MEANING_ALONE or i in also
+                or (overlap >= SHARED_ENOUGH and (not named or stems[i] & named))
+            ]  # fmt: skip
+
+        scored, about = about_it(shared, set())
+        # a figure asked in its unit ("how many watts?", "capacity?"): the sentences with one say it, unless
+        # one without is about the question, or it asks a property ("how loud is it at full power?": its noise)
+        figures = _figures_asked(fold(question))
+        figured = {i for i, s in enumerate(sentences) if any(f.search(fold(s)) for f in figures)}
+        if figured and set(about) <= figured:
+            shared = [x + 1.0 if i in figured else x for i, x in enumerate(shared)]
+            scored, about = about_it(shared, figured)
         picked = about[:2]
         text: list[str] = []
         for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] >= SHARED_ENOUGH]:
@@ -498,8 +540,9 @@ class FactFinder:
 
     def _translated(self, question: str) -> set[str]:
         """The catalog's words for the shopper's nouns the built-in list knows (German and French
-        for an English catalog: "Deckel" -> lid, "semelle" -> sole), stemmed."""
-        return {stem(x) for w in words(question) for x in self._noun(w).split()}
+        for an English catalog: "Deckel" -> lid, "semelle" -> sole), and for words it says otherwise
+        ("Flugzeug" -> airline), stemmed."""
+        return {stem(x) for w in words(question) for x in [*self._noun(w).split(), *SAID_AS.get(fold(w), "").split()]}
 
     def _noun(self, word: str) -> str:
         """The built-in list's word for `word`, or for it without a plural ending ("Steckdosen")."""
@@ -551,6 +594,20 @@ def _highest_first(folded: str, found: list[dict[str, Any]], lines: list[str]) -
         return lines
     order = sorted(figures, key=lambda i: -figures[i]) + [i for i in range(len(found)) if i not in figures]
     return [lines[i] for i in order]
+
+
+def _figures_asked(folded: str) -> list[re.Pattern[str]]:
+    """How a text writes the figures a (folded) question asks for ("how many watts?" -> "20 W"), where it asks
+    no property ("how loud at full power?" asks for its noise)."""
+    if properties_named({w for w in stems_of(folded) if w not in STOPWORDS}):
+        return []
+    return [said for asking, said in _FIGURES_ASKED if asking.search(folded)]
+
+
+def _figure_in_name(folded: str, d: dict[str, Any]) -> str | None:
+    """The figure a question asks for in its unit ("how many watts?") as the product's name gives it ("20W")."""
+    figures = [re.compile(found.pattern, re.IGNORECASE) for found in _figures_asked(folded)]
+    return next((m.group(0) for f in figures if (m := f.search(str(d.get("name", ""))))), None)
 
 
 def _figures_of(d: dict[str, Any]) -> list[str]:
