@@ -1958,3 +1958,11 @@ async def test_a_kind_of_one_after_a_list_narrows_it_whatever_its_words(kitchen)
     quiet = await shopper.say("quiet one if possible")
     assert "blender" in quiet.search["query"] and "quiet" in quiet.search["query"], quiet.search
     assert "doesn't seem to carry" not in quiet.answer, quiet.answer
+
+
+async def test_occasions_and_seasons_in_german_and_french_are_the_catalogs_words(clothing):
+    """ "une robe noire pour une soirée": the black evening dress (was "I couldn't find … in black", the
+    evening dress in black listed under "other colours"); "Kleid für eine Hochzeit im Sommer": dresses."""
+    evening = await clothing().say("je cherche une robe noire pour une soirée")
+    assert evening.listed and "Evening Dress" in evening.listed[0], evening.answer
+    assert "couldn't find" not in evening.answer, evening.answer
