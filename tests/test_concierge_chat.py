@@ -1966,3 +1966,10 @@ async def test_occasions_and_seasons_in_german_and_french_are_the_catalogs_words
     evening = await clothing().say("je cherche une robe noire pour une soirée")
     assert evening.listed and "Evening Dress" in evening.listed[0], evening.answer
     assert "couldn't find" not in evening.answer, evening.answer
+
+
+async def test_older_in_german_and_french_is_the_catalogs_senior(pets):
+    """ "Katzenfutter für ältere Katzen", "croquettes pour chat âgé": the senior cat food first (was fourth)."""
+    for text in ("Katzenfutter für ältere Katzen", "croquettes pour chat âgé"):
+        turn = await pets().say(text)
+        assert turn.listed and "Senior" in turn.listed[0], (text, turn.answer)
