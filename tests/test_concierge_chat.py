@@ -1973,3 +1973,18 @@ async def test_older_in_german_and_french_is_the_catalogs_senior(pets):
     for text in ("Katzenfutter für ältere Katzen", "croquettes pour chat âgé"):
         turn = await pets().say(text)
         assert turn.listed and "Senior" in turn.listed[0], (text, turn.answer)
+
+
+async def test_a_place_said_of_a_kind_no_list_had_finds_that_thing(electronics):
+    """ "is the first charger fast?" after headphones, no charger listed: the shop's charger, found and asked
+    (was the first headphones); "is the first one foldable?" still asks the first headphones."""
+    shopper = electronics()
+    phones = await shopper.say("headphones")
+    assert not any("Charger" in n for n in phones.listed), phones.answer
+    charger = await shopper.say("is the first charger fast?")
+    assert [c["name"] for c in charger.calls][:1] == [SEARCH], charger.calls
+    assert charger.listed and "Charger" in charger.listed[0], charger.answer
+    shopper = electronics()
+    phones = await shopper.say("headphones")
+    first = await shopper.say("is the first one foldable?")
+    assert [c["name"] for c in first.calls] == [DETAILS] and first.listed == phones.listed[:1], first.answer

@@ -49,6 +49,7 @@ from shopagent.adapters.local.concierge.pointing import (
     named_by_words,
     named_products,
     of_kind_at,
+    ordinal_kind,
     words_of,
 )
 from shopagent.adapters.local.concierge.product_data import names_a_variation
@@ -517,6 +518,9 @@ class Planner:
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text, parts)
             otherwise = otherwise if isinstance(otherwise, list) else []
             return find_called(called, shown, text, synonyms, otherwise, await self._names_no_kind(called))
+        if len(refs) == 1 and (kind := await self._kind_not_shown(text, history)) is not None:
+            # "is the first cage big enough?" where no list had a cage: the shop's cage, found, then asked
+            return find_called([kind], [], text, synonyms, [], or_first=True)
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
@@ -1092,6 +1096,23 @@ class Planner:
         return details_call([product], question=question, asked=_filters_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
+    async def _kind_not_shown(self, text: str, history: History) -> str | None:
+        """The kind of thing a place is said of ("the first cage") where no list shown had one of that kind
+        (by name or category); None otherwise."""
+        said = ordinal_kind(text)
+        if said is None or self._vocabulary is None:
+            return None
+        vocabulary = await self._vocabulary()
+        meant = (await self._catalog_synonyms(said)).get(said, said)
+        # (a kind the catalog names things by; not what things come in: "the second set", "la deuxième paire")
+        if not vocabulary.names_a_kind(meant) or meant in ph.CONTAINERS | _PAIRS:
+            return None
+        kind = [word_forms(w) for w in words(meant)]
+        if any(_of_kind(shown.products, kind) or _of_kind(shown.products, kind, True) for shown in history.lists):
+            return None
+        # ("the first bag" of foods sold by the bag: a word of the products shown, their options')
+        return None if any(stem(meant) in words_of(shown.products) for shown in history.lists) else meant
+
     async def _called_in_question(self, reading: Reading, text: str) -> tuple[list[str], dict[str, str]] | None:
         """The catalog's words for the product a question asks about, called by what it is right after
         its article ("does the terracotta pot have a drainage hole?": terracotta pot; "die kleinen
@@ -1234,6 +1255,7 @@ _ASSEMBLY = re.compile(
 )
 _EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
+_PAIRS = frozenset({"pair", "pairs", "paar", "paire", "paires"})
 _MADE_OF_WORDS = frozenset({"stainless", "cast", "organic", "recycled", "solid", "genuine", "real", "faux"})
 _SAID_ALONE = 2  # words of a message that only says more of the thing shown ("dry please")
 _SELLS = re.compile(

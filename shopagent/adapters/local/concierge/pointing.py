@@ -242,6 +242,12 @@ def of_kind_at(text: str, shown: list[dict[str, Any]], position: int) -> dict[st
     return at_position(of_kind, position) if 0 < len(of_kind) < len(shown) else None
 
 
+def ordinal_kind(text: str) -> str | None:
+    """The word after an ordinal naming a kind of thing ("is the first cage big enough?": cage), if any."""
+    found = _ORDINAL_NOUN.search(fold(text))
+    return None if found is None or found.group(1) in _NOT_A_THING | _POINTERS else found.group(1)
+
+
 def at_position(products: list[dict[str, Any]], position: int) -> dict[str, Any] | None:
     if position == -1:
         return products[-1] if products else None
