@@ -939,7 +939,18 @@ async def test_a_figure_asked_in_its_unit_is_found_in_the_text_or_the_name(quest
         ("is the 2nd one cotton", _described("Classic Chino", "Regular-fit chinos in a garment-dyed cotton twill."),
          "Yes."),
         ("can I take it on a plane?", POWER_BANK, "Yes."),
-        # a material said of a part only is not said of the whole
+        ("is the 1st one lined?", _described("Midi Skirt", "A pleated midi. The skirt has a soft lining."), "Yes."),
+        ("is it padded?", _described("Laptop Sleeve", "Thick padding all round."), "Yes."),
+        # a material asked of it: one it is made of (steel is a metal), or none of those it is made of
+        ("Ist die erste aus Metall?", _described("Galvanised Steel Watering Can", "A can with a long spout."), "Yes."),
+        ("ist der erste aus Glas?", MIXER, "No."),
+        ("is the grater plastic?", {**_described("Box Grater", "A four-sided grater."),
+                                    "material": "stainless steel, rubber base"}, "No."),
+        # not a material asked of a part, nor a property of the one of that material
+        ("ist der Deckel aus Glas?", MIXER, None),
+        ("the suede one, is it waterproof at all?", _described("Suede Chelsea Boot", "A pull-on boot."), None),
+        ("is it made of plastic?", {**_described("Box Grater", "A four-sided grater."),
+                                    "material": "stainless steel, rubber base"}, "No."),
         ("is it glass?", _described("Storage Jar", "A glass jar with a plastic lid."), None),  # the lid: no whole
         # the life stage it is for
         ("is the second one ok for puppies", {**_described("Adult Dog Food", "A dry food for adult dogs over 25 kg. "
@@ -951,7 +962,7 @@ async def test_a_figure_asked_in_its_unit_is_found_in_the_text_or_the_name(quest
         ("est-ce qu'elle est agglomérante ?", _described("Clumping Clay Litter", "A fine clay litter."), "Yes."),
     ],
 )  # fmt: skip
-async def test_a_yes_or_no_question_in_other_words_or_of_a_life_stage_gets_its_verdict(question, product, verdict):
+async def test_a_yes_or_no_question_in_other_words_or_of_a_material_gets_its_verdict(question, product, verdict):
     answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
     said = re.search(r": (Yes|No)\.", answer)
     assert (said.group(1) + "." if said else None) == verdict, answer
@@ -969,6 +980,17 @@ LITTER_BAGS = {
 }  # fmt: skip
 
 
+TROUSERS = _described(
+    "Convertible Hiking Trousers",
+    "Trousers that zip off above the knee. Stretchy nylon with a water-repellent finish dries quickly after rain. "
+    "Colour-coded zips make it quick to attach the right leg.",
+)
+ROLL_TOP = _described("Roll-Top Backpack", "A roll-top bag for commuting. A luggage strap slides over a suitcase "
+                      "handle. Padded back panel.")  # fmt: skip
+SEED_SET = _described("Vegetable Seed Set", "Ten easy vegetables for a first patch. All seeds are certified organic. "
+                      "The gift box includes a fold-out sowing calendar and a crop-rotation plan.")  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("question", "product", "said", "unsaid"),
     [
@@ -978,9 +1000,24 @@ LITTER_BAGS = {
         ("combien de kilos dans le sac ?", LITTER_BAGS, "bag size 5 kg, 10 kg", NOT_TOLD),
         ("elle sent quoi ?", LITTER_BAGS, "scent Original, Lavender", NOT_TOLD),
         ("what does it smell like?", LITTER_BAGS, "scent Original, Lavender", NOT_TOLD),
+        # the sentence with all of what is asked, not one sharing one word of it
+        ("is that one quick drying", TROUSERS, "Yes. Stretchy nylon with a water-repellent finish dries", ": Colour"),
+        # (a word asked as it is, not in another form: "slip" is not "slipping these on")
+        ("is it non slip?", _described("Shearling Boot", "Slipping these on feels like a warm blanket. Crepe sole."),
+         NOT_TOLD, "Boot: Slipping"),
+        ("when do i plant them", SEED_SET, "sowing calendar", "certified organic"),
+        # another thing of the same name ("a luggage strap" is no shoulder strap): the text does not say
+        ("does it have a shoulder strap", ROLL_TOP, NOT_TOLD, ": A luggage strap"),
+        # but a kind of it its text names ("a spare blade" of a saw), or two words said of a third
+        ("is the saw blade replaceable", _described("Folding Saw", "The blade folds into the handle. A spare blade "
+         "can be fitted in seconds."), "spare blade", NOT_TOLD),
+        ("the cherry tomato seeds, are they ok in pots?", _described("Cherry Tomato Seeds", "Sweet cherry tomatoes. "
+         "A compact tomato that grows well in pots on a sunny balcony."), "compact tomato", NOT_TOLD),
         # what it is made of: its materials
         ("what material is the grater", {**_described("Box Grater", "A four-sided grater."),
                                           "material": "stainless steel, rubber base"}, "stainless steel", NOT_TOLD),
+        ("wood or plastic?", {**_described("Box Grater", "A four-sided grater."),
+                              "material": "stainless steel, rubber base"}, "stainless steel", NOT_TOLD),
     ],
 )  # fmt: skip
 async def test_what_is_asked_in_other_words_is_answered_by_what_says_it(question, product, said, unsaid):

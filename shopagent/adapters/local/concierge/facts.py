@@ -23,6 +23,7 @@ from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge.asked import (
     IMPLIES,
     SAID_AS,
+    materials_named,
     properties_named,
     said_as,
     specs_about,
@@ -419,7 +420,17 @@ class FactFinder:
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
         # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
         weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})
-        stems = [stems_of(s) for s in sentences]
+        # a word of the question in another form ("quick drying" ~ "dries quickly", "lined" ~ "lining"); not
+        # the thing asked of where a sentence names another kind of it ("a luggage strap" for a shoulder strap)
+        # (a word asked without an ending is that word or its "-ly": "slip" asked is not "slipping these on")
+        roots = {_root(w): stem(w) for w in words(question) if stem(w) in asked}
+        bare = {w for w in words(question) if _root(w) == w}
+        everywhere = words(" ".join([fold(str(d.get("name", ""))), *map(fold, sentences)]))
+        stems = [
+            (found | {roots[x] for w in words(s) if (x := _root(w)) in roots and (x not in bare or w.endswith("ly"))})
+            - _other_kind(question, s, everywhere)
+            for s, found in ((s, stems_of(s)) for s in sentences)
+        ]
         shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
         # "do the EVA sandals run big?": a sentence with only the words that name the product
         # ("a moulded EVA sandal") is not about what is asked of it, when something else is asked.
@@ -499,6 +510,9 @@ class FactFinder:
             _plain(w).union(*(_plain(x) for x in [*self._noun(w).split(), *SAID_AS.get(w, "").split()]))
             for w in terms.values()
         ]
+        made_of = _made_of(d, name, terms.values(), forms)
+        if made_of is not None:
+            return self._say_in.yes if made_of else self._say_in.no
         named = [f for f in forms if any(f & _plain(w) for w in words(name))]
         if named and _IMITATION.search(name):
             return None  # ("is it leather?" of a "Faux Leather Jacket")
@@ -541,8 +555,10 @@ class FactFinder:
     def _translated(self, question: str) -> set[str]:
         """The catalog's words for the shopper's nouns the built-in list knows (German and French
         for an English catalog: "Deckel" -> lid, "semelle" -> sole), and for words it says otherwise
-        ("Flugzeug" -> airline), stemmed."""
-        return {stem(x) for w in words(question) for x in [*self._noun(w).split(), *SAID_AS.get(fold(w), "").split()]}
+        ("Flugzeug" -> airline), stemmed; and its material, for materials alone ("wood or plastic?")."""
+        said = {stem(x) for w in words(question) for x in [*self._noun(w).split(), *SAID_AS.get(fold(w), "").split()]}
+        asked = [w for w in words(fold(question)) if w not in STOPWORDS]
+        return said | ({stem("material")} if asked and all(materials_named(w) for w in asked) else set())
 
     def _noun(self, word: str) -> str:
         """The built-in list's word for `word`, or for it without a plural ending ("Steckdosen")."""
@@ -664,10 +680,58 @@ def _said_not(text: str, found: re.Match[str], free_asked: bool = False) -> bool
     return bool(_NEGATION_BEFORE.search(text[: found.start()]) or _NEGATION_AFTER.match(after) or free)
 
 
+def _root(word: str) -> str:
+    """A (folded) word without an "-ly", "-ing", "-ed" or plural ending, nor a doubled consonant:
+    "quickly" ~ "quick", "dries" ~ "drying" ~ "dry", "lined" ~ "lining", "padded" ~ "padding"; not
+    "charger" ~ "charging", nor "lined" ~ "line"."""
+    if len(word) >= 6 and word.endswith("ly"):
+        word = word[:-2]
+    for ending, instead in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(ending) and len(word) - len(ending) >= (2 if instead else 3) and not word.endswith("ss"):
+            word = word[: -len(ending)] + instead
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
+
+
+# Before two words naming one thing ("a shoulder strap", "the filter lid")
+_BEFORE_PAIR = frozenset(
+    re.findall(r"\S+", "a an the any its their ein eine einen einer einem un une le la les des du")
+)
+
+
+def _other_kind(question: str, sentence: str, text: list[str]) -> set[str]:
+    """The stems of things the question names with a word before them ("does it have a shoulder strap?")
+    that the sentence names only with another word before them ("a luggage strap"), the product's text (its
+    words) naming that kind nowhere: another kind of thing. Not where the two words are said of a third
+    ("the cherry tomato seeds"), nor of a kind its text names ("the saw blade" of a saw: "a spare blade")."""
+    asked, said = words(question), words(sentence)
+    gone = set()
+    for at_pair, (before, first, second) in enumerate(zip(asked, asked[1:], asked[2:], strict=False)):
+        if before not in _BEFORE_PAIR or not (_content(first) and _content(second)):
+            continue
+        if at_pair + 3 < len(asked) and _content(asked[at_pair + 3]):
+            continue
+        kind, thing = stem(first), stem(second)
+        at = [i for i, w in enumerate(said) if stem(w) == thing]
+        if not at or any(stem(w) == kind or _root(w) == _root(first) for w in text):
+            continue
+        if all(i > 0 and _content(said[i - 1]) for i in at):
+            gone.add(thing)
+    return gone
+
+
+def _content(word: str) -> bool:
+    """A word that names something: no number, short word or word any question has."""
+    return word.isalpha() and len(word) > 2 and word not in STOPWORDS and stem(word) not in _WEAK
+
+
 def _plain(word: str) -> frozenset[str]:
     """A (folded) word's forms without a plural or "-ed" ending: "cables" ~ "cable", "boxes" ~ "box",
-    "hooded" ~ "hood"; two words are the same where their forms meet."""
-    forms = {word}
+    "hooded" ~ "hood", and without "-ing" or "-ly" ("lined" ~ "lining"); two words are the same where their
+    forms meet."""
+    forms = {word, _root(word)}
     for ending in ("ed", "es", "s"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
             forms.add(word[: -len(ending)])
@@ -688,6 +752,29 @@ def _for_grown_only(d: dict[str, Any], name: str) -> bool:
     if stage:
         return stage in ("adult", "senior", "mature")
     return re.search(r"\b(?:adult|senior)\b", name) is not None and re.search(r"puppy|kitten|junior", name) is None
+
+
+# The words that ask what a thing is made of ("made of plastic?", "aus Glas?", "en verre ?")
+_MADE_OF = frozenset(re.findall(r"\S+", "made make out from aus besteht bestehen gemacht fait faite faits faites en"))
+
+
+def _made_of(d: dict[str, Any], name: str, asked: Any, forms: list[frozenset[str]]) -> bool | None:
+    """For "is it glass?", "ist die erste aus Metall?", "is the grater plastic?": whether the materials its data
+    gives (its material, else its name) are of the one asked (steel is a metal); None where no material is
+    asked, it gives none, an imitation ("PU leather"), or the question asks anything but the material of what
+    its name says ("is the lid glass?", "the suede one, is it waterproof?")."""
+    asked = list(asked)
+    wanted = [materials_named(w) for w in asked]
+    if sum(map(bool, wanted)) != 1:
+        return None
+    material = fold(str(d.get("material") or ""))
+    others = [f for w, f, kinds in zip(asked, forms, wanted, strict=True) if not kinds and w not in _MADE_OF]
+    if not all(any(f & _plain(w) for w in words(name)) for f in others):
+        return None
+    has = materials_named(material) or materials_named(name)
+    if not has or _IMITATION.search(material) or _IMITATION.search(name):
+        return None
+    return bool(has & next(kinds for kinds in wanted if kinds))
 
 
 # A word of a property ("dishwasher safe", "waterproof", "washable", "grain free", "non-slip"): asked alone
