@@ -32,7 +32,9 @@ def test_a_message_is_parted_into_its_questions(message, questions):
     [("how much weight does it take max", "text"), ("how heavy is it", "weight"), ("wie viel wiegt er?", "weight"),
      ("is the peeler ok for left handed people", "text"), ("any left in M?", "stock"),
      ("how many are left", "stock"), ("how much is a pack", "price"), ("is it on sale", "discount"),
-     ("ist das echte seide fur den preis", "text"), ("is it real silk for the price", "text")],
+     ("ist das echte seide fur den preis", "text"), ("is it real silk for the price", "text"),
+     ("that kettle you mentioned, how much was it?", "price"), ("how much?", "price"),
+     ("the second one - how much?", "price"), ("how much does it hold?", "text")],
 )  # fmt: skip
 def test_what_a_question_asks_for(question, kind):
     assert kind_of(question) == kind

@@ -17,7 +17,8 @@ LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus lege
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
     r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|"
-    r"how much (?:is|are|for|do|does)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|how much(?=\W*$)|"
+    r"how much (?:is|are|was|were|for|do|does|will|would)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|"
+    r"how much(?=\W*$)|"
     r"expensive|cheap\w*|"
     r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
 )
