@@ -288,13 +288,12 @@ class Planner:
             # that do, which one is meant the colour does not tell)
             colour = reading.colour_ref
             coloured = [n for n, p in enumerate(shown.products, 1) if colour in colours_of(p)]
-            if not coloured:  # "the blue one" of a navy sweater and a grey one
+            if not coloured:  # "the blue one" of a navy beanie and a grey one: the navy one
                 coloured = [
                     n for n, p in enumerate(shown.products, 1) if ph.colours_of_family(colour, colours_of(p))
                 ]  # fmt: skip
-                several = len(coloured) > 1 and (reading.question or "?" in text)
-                if coloured and (len(coloured) == 1 or several):  # of several, the question is asked of each
-                    reading.refs = coloured[:LIST_LENGTH]
+                if len(coloured) == 1:  # (of several in a shade of it, which one the colour does not tell)
+                    reading.refs = coloured
                     reading.details = reading.details or not reading.compare
                     reading.colors = [c for c in reading.colors if c != reading.colour_ref]
             elif len(coloured) == 1:

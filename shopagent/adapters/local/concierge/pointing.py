@@ -172,7 +172,8 @@ def find_called(
     query = " ".join([*called, *([fold(kind)] if kind else [])])
     plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also,
             "otherwise": otherwise, "or_first": or_first,
-            "among": [p["productId"] for p in shown[:LIST_LENGTH]]}  # fmt: skip
+            # ("the stainless steel one": of those shown made of it, if any is; "the chicken ones" is searched)
+            "among": [p["productId"] for p in shown[:LIST_LENGTH]] if set(called) <= _MADE_OF else []}  # fmt: skip
     return search_call({"query": query, "limit": LIST_LENGTH}, plan)
 
 
