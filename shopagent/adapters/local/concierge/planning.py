@@ -189,7 +189,7 @@ _SIZED_BY = frozenset({
     "small", "little", "big", "large", "kleine", "kleinen", "kleiner", "kleines", "grosse", "grossen", "grosser",
     "grosses", "petit", "petite", "petits", "petites", "grand", "grande", "grands", "grandes",
 })  # fmt: skip
-_MADE_OF = frozenset({"in", "of", "aus", "en"})
+_JOINING = frozenset({"in", "of", "aus", "en"})  # "pots in clay", "Töpfe aus Terrakotta"
 # "does the terracotta pot have a drainage hole?", "how long is the garden hose?", "hat der Rasenmäher
 # einen Fangkorb?", "est-ce que la bouilloire est sans fil ?": a question of a product the message calls
 # by what it is, right after its article (the words after it, up to four)
@@ -1126,7 +1126,7 @@ class Planner:
         vocabulary = await self._vocabulary()
         kept: list[str] = []
         for word in words(found.group(1) or found.group(2)):
-            if (word in _SIZED_BY and not kept) or (word in _MADE_OF and kept):  # "the small pots in clay"
+            if (word in _SIZED_BY and not kept) or (word in _JOINING and kept):  # "the small pots in clay"
                 continue
             if word in STOPWORDS or not (vocabulary.names_products(word) or vocabulary.names_a_kind(word)):
                 break
