@@ -1031,13 +1031,10 @@ class Planner:
             if stem(said) not in ORDINAL_WORDS and vocabulary.names_a_kind(synonyms.get(said, said))
         ]  # fmt: skip
 
-        def of_kind(products: list[dict[str, Any]], kind: list[set[str]]) -> list[dict[str, Any]]:
-            # ("pans" of a "Frying Pan", "knives" of a "Chef's Knife")
-            return [p for p in products if all(forms & set(words(str(p.get("name", "")))) for forms in kind)]
-
-        kinds = [k for k in kinds if k and not of_kind(history.shown.products, k)]
+        # ("pans" of a "Frying Pan", "knives" of a "Chef's Knife")
+        kinds = [k for k in kinds if k and not _of_kind(history.shown.products, k)]
         found = next(
-            (sub for earlier in reversed(history.lists[:-1]) for k in kinds if (sub := of_kind(earlier.products, k))),
+            (sub for earlier in reversed(history.lists[:-1]) for k in kinds if (sub := _of_kind(earlier.products, k))),
             None,
         )
         if not found:
