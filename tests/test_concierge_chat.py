@@ -1989,3 +1989,84 @@ async def test_a_place_said_of_a_kind_no_list_had_finds_that_thing(electronics):
     phones = await shopper.say("headphones")
     first = await shopper.say("is the first one foldable?")
     assert [c["name"] for c in first.calls] == [DETAILS] and first.listed == phones.listed[:1], first.answer
+
+
+async def test_a_word_of_another_name_in_a_question_about_the_one_talked_about_keeps_to_that_one(
+    electronics, pets, garden
+):
+    """A question right after one product was talked about stays with it where another product shown shares
+    only a word with it: "ist ein Kabel dabei?" after the charger (not the "Lightning Cable" shown: "a
+    cable" is any cable), "ok for small breeds?" after the second food (not the "Small Breed" food), "grass
+    box capacity" after the mower (not the "Grass Trimmer"), "is it stable enough for a big cat" after the
+    scratching post (not the "Cat Tree")."""
+    shopper = electronics()
+    chargers = await shopper.say("Ich brauche ein Ladegerät für mein Handy, USB-C")
+    first = chargers.listed[0]
+    assert any("Cable" in n for n in chargers.listed[1:]) and "Cable" not in first, chargers.answer
+    await shopper.say("Wie viel Watt hat das erste?")
+    cable = await shopper.say("Ist ein Kabel dabei?")
+    assert cable.calls and all(c["name"] == DETAILS for c in cable.calls), cable.calls
+    assert cable.answer.startswith(first), cable.answer
+
+    shopper = pets()
+    foods = await shopper.say("dry food for a senior dog")
+    second = foods.listed[1]
+    assert any("Small Breed" in n for n in foods.listed) and "Small Breed" not in second, foods.answer
+    await shopper.say("what's the main protein in the second one")
+    small = await shopper.say("ok for small breeds?")
+    assert small.answer.startswith(second), small.answer
+
+    shopper = pets()
+    posts = await shopper.say("need a cat scratching post")
+    post = posts.listed[0]
+    assert "Post" in post and any("Cat Tree" in n for n in posts.listed[1:]), posts.answer
+    await shopper.say("how tall is it")
+    stable = await shopper.say("is it stable enough for a big cat")
+    assert stable.answer.startswith(post), stable.answer
+
+    shopper = garden()
+    mowers = await shopper.say("cordless lawn mower for a small garden")
+    mower = mowers.listed[0]
+    assert "Mower" in mower and any("Grass" in n for n in mowers.listed[1:]), mowers.answer
+    await shopper.say("cutting width of the first?")
+    box = await shopper.say("grass box capacity")
+    assert box.answer.startswith(mower) and "40" in box.answer, box.answer
+
+
+async def test_choosing_with_nothing_said_of_which_is_asked_back_and_add_to_cart_is_a_choice(pets, electronics):
+    """ "ok that one" after a list of several asks which one (was "What are you looking for?"); "add to cart"
+    after one was shown is choosing it (was searched: "doesn't seem to carry add to cart")."""
+    shopper = pets()
+    beds = await shopper.say("bed for my dog")
+    assert len(beds.listed) >= 2, beds.answer
+    which = await shopper.say("ok that one")
+    assert not which.calls and f"{len(beds.listed)} products" in which.answer, which.answer
+
+    shopper = electronics()
+    await shopper.say("headphones for the train, noisy")
+    await shopper.say("under 100")
+    black = await shopper.say("the black ones")
+    assert len(black.listed) == 1, black.answer
+    cart = await shopper.say("add to cart")
+    assert [c["name"] for c in cart.calls] == [DETAILS], cart.calls
+    assert cart.answer.startswith(black.listed[0]), cart.answer
+
+
+async def test_a_kind_from_before_is_of_the_earlier_list_and_back_to_a_kind_shows_that_list_again(kitchen, electronics):
+    """ "that bowl from before, add it" after whisks is the bowl of the list before (was the whisk); "go back to
+    the keyboards" after mice shows the keyboards again (was one keyboard's description)."""
+    shopper = kitchen()
+    bowls = await shopper.say("cereal bowls")
+    bowl = next(n for n in bowls.listed if "Bowl" in n)
+    whisks = await shopper.say("show me whisks")
+    assert not any("Bowl" in n for n in whisks.listed), whisks.answer
+    add = await shopper.say("that bowl from before, add it")
+    assert add.answer.startswith(bowl), add.answer
+
+    shopper = electronics()
+    keyboards = await shopper.say("keyboard for home office")
+    mice = await shopper.say("show me mice")
+    assert mice.listed != keyboards.listed, mice.answer
+    back = await shopper.say("go back to the keyboards")
+    assert [c["name"] for c in back.calls] == [SEARCH], back.calls
+    assert back.listed == keyboards.listed, back.answer

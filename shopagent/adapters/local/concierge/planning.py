@@ -47,6 +47,7 @@ from shopagent.adapters.local.concierge.pointing import (
     called_not_shown,
     find_called,
     named_by_words,
+    named_in_passing,
     named_products,
     of_kind_at,
     ordinal_kind,
@@ -163,6 +164,7 @@ _BACK_TO = re.compile(
 # "which was the cheapest?", "le moins cher ?": of a list, by price
 _SHOWN_BEFORE = re.compile(
     r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed)\b|"
+    r"\bfrom (?:before|earlier)\b|\b(?:von vorhin|von vorher|vorhin)\b|\bde tout a l'heure\b|\bd'avant\b|"
     r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b"
 )
 _CHEAPEST = re.compile(
@@ -328,6 +330,8 @@ class Planner:
             ):
                 # "ok that one": the one talked about (or the one shown)
                 return details_call(history.detailed[:1] or [int(shown.products[0]["productId"])] if shown else [])
+            if reading.points_at_one and not reading.small_talk and shown and not reading.off_topic:
+                return self._out_of_range(shown.products)  # "ok that one" after a list of three: which one?
             if reading.identity:
                 return say(r.identity.format(store=self._store))
             if reading.thanks:
@@ -478,6 +482,16 @@ class Planner:
             parts -= left
             also = [w for said, w in synonyms.items() if fold(w) not in colours and not set(words(fold(said))) & parts]
         by_name, naming = named_products(naming_text, shown, also=also, several=reading.compare)
+        talked_about = set(history.detailed)
+        if (
+            by_name
+            and talked_about
+            and not (refs or reading.compare or _ONES.search(naming_text))
+            and not talked_about & {p["productId"] for p in by_name}
+            and named_in_passing(naming_text, by_name, synonyms)
+        ):
+            # "ist ein Kabel dabei?" after the charger, "ok for small breeds?" after the second food: still of it
+            by_name, parts = [], parts | set(words(naming_text))
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
@@ -1032,13 +1046,24 @@ class Planner:
         ]  # fmt: skip
 
         # ("pans" of a "Frying Pan", "knives" of a "Chef's Knife")
-        kinds = [k for k in kinds if k and not _of_kind(history.shown.products, k)]
-        found = next(
-            (sub for earlier in reversed(history.lists[:-1]) for k in kinds if (sub := _of_kind(earlier.products, k))),
-            None,
+        # (gone "back to" them, they are the earlier list's though the list shown has one: "back to the keyboards"
+        # after mice beside a keyboard-and-mouse set)
+        kinds = [k for k in kinds if k and (back or not _of_kind(history.shown.products, k))]
+        found, earlier = next(
+            (
+                (sub, earlier)
+                for earlier in reversed(history.lists[:-1])
+                for k in kinds
+                if (sub := _of_kind(earlier.products, k))
+            ),
+            ([], None),
         )
-        if not found:
+        if not found or earlier is None:
             return None
+        plural = any(stem(w) != w for w in reading.words if stem(w) not in ORDINAL_WORDS)
+        if back and plural and not (places or by_price or reading.question or reading.buy or "?" in text):
+            # "go back to the keyboards", "zurück zu den Töpfen": that list again, as it was searched
+            return search_call(dict(earlier.args), {"subject": earlier.subject})
         if by_price:
             priced = [(p, price) for p in found if (price := decimal_or_none(p.get("effectivePrice"))) is not None]
             if not priced:

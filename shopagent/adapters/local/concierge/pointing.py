@@ -98,6 +98,36 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
 
 
 # "is the manure one smelly?", "the leather ones, can you wash them": a product called by what it is.
+# A thing of any such kind, or what it is for: "is a cable included?", "ist ein Kabel dabei?", "ok for small
+# breeds?", "stable enough for a big cat?" (up to the next word that asks or joins, or two words on)
+_ANY_OR_FOR = re.compile(
+    r"\b(?:a|an|any|ein|eine|einen|einem|einer|un|une|for|f(?:u|ue)r|pour)\s+"
+    r"(?:(?:a|an|ein|eine|einen|einem|einer|un|une|le|la|les)\s+)?([^\W\d_]+(?:\s+[^\W\d_]+)?)"
+)
+
+
+def named_in_passing(text: str, products: list[dict[str, Any]], also: dict[str, str]) -> bool:
+    """Whether the products shown that a question about another one names are named only in passing, so that
+    it still asks of the one talked about: by the words of a thing of any such kind or of what it is for ("is a
+    cable included?" beside a "Lightning Cable", "ok for small breeds?" beside a "Small Breed" food), or by
+    one word of their names that is not what they are ("grass box capacity" of a mower, beside a "Grass
+    Trimmer"). Called "the … one" or "the …," they are named ("the grass one", "the trimmer, is it loud?").
+    `also` maps the question's words to the catalog's ("Kabel" -> cable)."""
+    folded = fold(text)
+    if not products or _THE_X_ONE.search(folded):
+        return False
+    passing = {w for m in _ANY_OR_FOR.finditer(folded) for w in words(m.group(1))}
+    said_words = [w for w in words(folded) if w not in passing and _counts(w)]
+    said = {stem(w) for w in said_words} | {stem(x) for w in said_words for x in words(fold(also.get(w, "")))}
+    for product in products:
+        name = str(product.get("name", ""))
+        naming = said & {stem(w) for w in words(fold(name))}
+        head = name_head(name)
+        if len(naming) > 1 or (naming and head is not None and stem(head) in naming):
+            return False
+    return True
+
+
 # "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
 _THE_X_ONE = re.compile(
     r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|"
