@@ -2070,3 +2070,58 @@ async def test_a_kind_from_before_is_of_the_earlier_list_and_back_to_a_kind_show
     back = await shopper.say("go back to the keyboards")
     assert [c["name"] for c in back.calls] == [SEARCH], back.calls
     assert back.listed == keyboards.listed, back.answer
+
+
+async def test_facts_asked_by_their_measure_unit_or_option_are_said(electronics, pets, garden):
+    """ "wireless?" of "… Wireless … Headphones" is a yes (was "doesn't say exactly"); "what's the refresh rate"
+    finds the "60 Hz" of a text that does not call it so; "how many kg in the bag" says each bag's weight;
+    "Elle mesure combien ?" is its length (was its prices); "quelle est la différence entre les deux premières ?"
+    says what each is (was "doesn't say"); "how many in a pack" gives the "Pack" option; "Welche ist
+    leichter?" after one was talked about weighs both (was the one)."""
+    shopper = electronics()
+    headphones = await shopper.say("headphones for the train, noisy")
+    assert "Wireless" in headphones.listed[0], headphones.answer
+    wireless = await shopper.say("wireless?")
+    assert wireless.answer.startswith(f"{headphones.listed[0]}: Yes"), wireless.answer
+    shopper = electronics()
+    monitors = await shopper.say("looking for a 27 inch monitor")
+    p32u = next(n for n in monitors.listed if "P32U" in n)
+    rate = await shopper.say("what's the refresh rate")
+    line = next(line for line in rate.answer.splitlines() if line.startswith(p32u))
+    assert "60 Hz" in line and "doesn't say" not in line, rate.answer
+
+    shopper = pets()
+    litter = await shopper.say("cat litter that doesn't smell")
+    clay = next(n for n in litter.listed if "Clumping Clay" in n)
+    kilos = await shopper.say("how many kg in the bag")
+    assert f"{clay} weighs 8.6 kg (10 l), 17.2 kg (20 l)" in kilos.answer, kilos.answer
+    shopper = pets()
+    leads = await shopper.say("Je cherche une laisse pour mon chien")
+    length = await shopper.say("Elle mesure combien ?")
+    assert length.answer.startswith(leads.listed[0]) and "2 m" in length.answer, length.answer
+    assert "€" not in length.answer, length.answer
+    differ = await shopper.say("quelle est la différence entre les deux premières ?")
+    assert "doesn't say" not in differ.answer and "1.5 m" in differ.answer, differ.answer
+
+    shopper = garden()
+    lights = await shopper.say("solar lights for the garden path")
+    grow = next(n for n in lights.listed if "Grow Light" in n)
+    pack = await shopper.say("how many in a pack")
+    assert f"{grow}: pack 1 bar, 2 bars" in pack.answer, pack.answer
+    shopper = garden()
+    secateurs = await shopper.say("Ich suche eine Gartenschere")
+    assert len(secateurs.listed) == 2, secateurs.answer
+    await shopper.say("ist die erste rostfrei?")
+    lighter = await shopper.say("Welche ist leichter?")
+    assert len(lighter.calls) == 2 and "230 g" in lighter.answer and "250 g" in lighter.answer, lighter.answer
+
+
+async def test_whether_it_suits_someone_is_asked_of_the_one_talked_about(kitchen):
+    """ "good for a beginner?" right after the chef's knife was talked about asks it of that knife (was searched
+    as "good beginner", with a whetstone listed first)."""
+    shopper = kitchen()
+    knives = await shopper.say("chef's knife recommendations")
+    await shopper.say("blade length of the first?")
+    beginner = await shopper.say("good for a beginner?")
+    assert [c["name"] for c in beginner.calls] == [DETAILS], beginner.calls
+    assert beginner.answer.startswith(knives.listed[0]), beginner.answer

@@ -20,7 +20,9 @@ PRICE = re.compile(
     r"how much (?:is|are|was|were|for|do|does|will|would)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|"
     r"how much(?=\W*$)|"
     r"expensive|cheap\w*|"
-    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|combien(?!\s+d(?:e\b|'))|cher\w*)\b"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|cher\w*|"
+    # ("elle mesure combien ?", "combien pèse-t-elle ?" ask its length, its weight)
+    r"(?<!mesure )(?<!mesurent )(?<!pese )(?<!pesent )combien(?!\s+(?:d(?:e\b|')|mesure|pese)))\b"
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
 SIZES = re.compile(
@@ -35,6 +37,7 @@ MEASURES = {
         r"\b(?:how long (?:is|are) (?!(?:the |its |it )?(?:battery|warranty|guarantee|delivery|shipping|life)\b)|"
         r"wie lang (?:ist|sind)\b(?!\s+(?:die |der |das )?(?:garantie|lieferung|lieferzeit|akku)\b)|"
         r"welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
+        r"mesurent combien|mesure(?:-t-(?:il|elle))? combien|combien (?:mesure|mesurent)\b|"  # "elle mesure combien ?"
         r"how many (?:metres|meters)\b|lengths?\b|"
         # "is it 25 m long?", "fait-il 25 mètres ?", "ist er 20 m lang?"
         r"(?:is it|are they|fait(?:-il|-elle)?|mesure(?:-t-il|-t-elle)?|ist (?:er|sie|es)|sind sie)\s+"

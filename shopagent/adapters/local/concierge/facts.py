@@ -36,6 +36,7 @@ from shopagent.adapters.local.concierge.product_data import (
     size_guide,
     sizes_of,
     sizes_said,
+    weights_of,
 )
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.structured import StructuredFacts
@@ -125,6 +126,14 @@ _FIGURES_ASKED = [
             _NUMBER + r"(?:mp|megapixels?)(?![^\W\d_])|\b\d{3,4}p\b|\b[2-8]k\b|\b\d{3,4}\s*x\s*\d{3,4}\b|"
             r"\b(?:full hd|uhd|qhd)\b"
         ),
+    ),
+    (  # a screen's refresh rate, "how many hz?"
+        re.compile(r"\b(?:refresh rate|hz|hertz|bildwiederhol\w*|taux de rafraichissement|frequence)\b"),
+        re.compile(_NUMBER + r"hz(?![^\W\d_])"),
+    ),
+    (  # what a pump or filter moves: "how many litres per hour?", "Durchfluss?", "débit ?"
+        re.compile(r"\b(?:per hour|an hour|l/h|flow rate|flow|durchfluss\w*|pro stunde|debit|par heure)\b"),
+        re.compile(_NUMBER + r"(?:l/h|lph|l per hour|litres? (?:per|an) hour|liters? (?:per|an) hour)(?![^\W\d_])"),
     ),
     (
         re.compile(
@@ -251,6 +260,13 @@ class FactFinder:
         # ("how many grams of protein?" asks what is in it, not what it weighs)
         after = fold(question)[asked.end() :]
         of_what = unit in ("g", "kg") and re.match(r"\s+(?:of|an|de|d'|du|des)\s*[^\W\d_]", after) is not None
+        # ("how many grams a day?" asks how much to give)
+        of_what = of_what or re.match(r"\s+(?:a|per|pro|par)\s+(?:day|tag|jour)\b", after) is not None
+        weighed = [] if of_what or unit not in ("g", "kg") else [d for d in found if weights_of(d, [])]
+        if weighed:  # "how many kg in the bag?" of litter sold in 10 l and 20 l bags: what each weighs
+            named = tuple(str(d["name"]) for d in weighed)
+            kept = [line for line in lines if not (any(u in line for u in untold) and line.startswith(named))]
+            return kept + [self._structured.weight(d, []) for d in weighed]
         converted = {} if of_what else {
             d["name"]: figures for d in found if (figures := self._converted(_figures_of(d), unit))
         }  # fmt: skip
@@ -650,7 +666,15 @@ def _asks_what_differs(folded: str, found: list[dict[str, Any]]) -> bool:
     if asked_on is None:
         return False
     names = {w for d in found for w in stems_of(d["name"])}
-    return not {stem(w) for w in words(asked_on) if w not in STOPWORDS and not w.isdigit()} - names
+    said = {stem(w) for w in words(asked_on) if w not in STOPWORDS and not w.isdigit() and not _PLACE.fullmatch(w)}
+    return not said - names
+
+
+# the words of a place in a list ("entre les deux premières", "the first two", "den ersten beiden")
+_PLACE = re.compile(
+    r"first|second|third|last|premier|premiere|premiers|premieres|deuxiemes?|dernier|dernieres?|erste[nrsm]?|"
+    r"zweite[nrsm]?|letzte[nrsm]?|two|deux|zwei|beiden?"
+)
 
 
 def _said_in(question: str, also: Mapping[str, str] | Sequence[str]) -> list[str]:
@@ -779,7 +803,9 @@ def _made_of(d: dict[str, Any], name: str, asked: Any, forms: list[frozenset[str
 
 # A word of a property ("dishwasher safe", "waterproof", "washable", "grain free", "non-slip"): asked alone
 # with a question mark it asks yes or no; a thing alone ("material?", "colour?") asks what
-_PROPERTY_WORD = re.compile(r"(?:safe|proof|free|able|ible|dicht|fest|bar|lavable|resistant|non\w+)\W*$|^\W*non\w+")
+_PROPERTY_WORD = re.compile(
+    r"(?:safe|proof|free|able|ible|dicht|fest|bar|lavable|resistant|less|\w{3}ed|non\w+)\W*$|^\W*non\w+"
+)  # ("wireless?", "cordless?", "lined?", "padded?")
 # "does it need batteries?", "braucht man Werkzeug?": what it takes, which "comes without" does not say
 _NEED = re.compile(r"\b(?:need|needs|require|requires|brauch\w*|benotig\w*|besoin|faut-il|necessite)\b")
 

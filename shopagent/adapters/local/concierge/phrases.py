@@ -523,6 +523,8 @@ QUESTION_IMPLIES = {
     # German: the words of questions about a product, in the catalog's English
     "stoff": "material fabric", "gross": "size cm dimensions", "grosse": "size cm dimensions",
     "masse": "cm size dimensions", "breit": "cm width", "hoch": "cm height", "lang": "cm length long",
+    "misst": "cm length size dimensions", "mesure": "cm length size dimensions",
+    "mesurent": "cm length size dimensions",
     "waschbar": "washable wash", "waschen": "wash washable", "spulmaschine": "dishwasher hand wash rinse",
     "spulmaschinenfest": "dishwasher safe hand wash rinse", "laut": "loud db noise", "lautstarke": "loud db",
     "leise": "quiet db noise", "ladekabel": "charging cable charger", "netzteil": "adapter charger power",

@@ -124,6 +124,12 @@ _MEASURED = frozenset({
     "grosse", "lange", "breite", "hohe", "farbe", "taille", "longueur", "largeur", "hauteur", "couleur", "marque",
 })  # fmt: skip
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
+# A question whether it suits someone or something, by its first words
+_SUITS = re.compile(
+    r"\W*(?:(?:and|so|but|ok|okay|und|et)\W+)?(?:(?:is it|are they|would it|would they|ist (?:es|er|sie)|"
+    r"sind sie|est-ce)\s+)?(?:good|ok|okay|fine|suitable|right|safe|gut|geeignet|passend|bien|adaptee?s?|bon|"
+    r"bonne)\s+(?:for|f(?:u|ue)r|pour)\b"
+)
 _ASKED_OF_IT = re.compile(
     r"\b(?:(?:does|do|is|are|can|will|would|has|have|did|was)\s+(?:it|they|this|that|these|those)|"
     r"(?:braucht|hat|ist|kann|passt)\s+(?:es|er|sie|man|der|die|das)|faut-il|est-ce qu(?:'|e )(?:il|elle)s?)\b"
@@ -171,6 +177,8 @@ _CHEAPEST = re.compile(
     r"\b(?:cheapest|least expensive|lowest price|g(?:u|ue)nstigste|billigste|(?:le|la|les) moins chere?s?)"
 )
 _DEAREST = re.compile(r"\b(?:dearest|priciest|most expensive|teuerste|(?:le|la|les) plus chere?s?)")
+# "which is lighter?", "welche ist leichter?", "lequel est le plus léger ?": one chosen among several
+_WHICH_IS = re.compile(r"\b(?:which(?: one)?|welche[rsn]?|lequel|laquelle)\s+(?:is|are|ist|sind|est)\b")
 _WHICH_OF = re.compile(r"\b(?:which|welche[rsnm]?|lequel|laquelle|lesquels|lesquelles)\b")
 # "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
@@ -442,6 +450,8 @@ class Planner:
         asked_of_it = bool(history.detailed) and reading.asks_about and 0 < len(reading.words) <= _QUALIFYING_WORDS
         asked_of_it = asked_of_it and not (reading.request or reading.has_filters or reading.follow_up)
         asked_of_it = asked_of_it and not _ANY_THING.search(fold(text))  # "anything lighter": others, asked for
+        # "good for a beginner?", "ok for a small flat?", "gut für Anfänger?": whether what was shown suits
+        asked_of_it = asked_of_it or bool(_SUITS.match(fold(text)) and "?" in text and not reading.request)
         if not (reading.question or reading.buy or "?" in text or asked_of_it) or not (shown or history.detailed):
             return None
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
@@ -603,7 +613,12 @@ class Planner:
             return [product["productId"]]
         # "how do they fit?" right after one pair of boots was talked about: those boots ("are those
         # waterproof?" too); "which of them", "both", "all of them" still mean the list (_THE_LIST)
-        if reading.points_at_all and len(history.detailed) == 1 and not _THE_LIST.search(fold(text)):
+        # (but "which is lighter?", "welche ist leichter?" choose among the list, after one was talked about too)
+        if (
+            reading.points_at_all
+            and len(history.detailed) == 1
+            and not (_THE_LIST.search(fold(text)) or _WHICH_IS.search(fold(text)))
+        ):
             return history.detailed[:1]
         if reading.points_at_all and shown:
             return [p["productId"] for p in shown[:LIST_LENGTH]]

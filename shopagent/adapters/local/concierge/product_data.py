@@ -93,6 +93,7 @@ _LETTER_SIZES = ["XXXS", "XXS", "XS", "S", "M", "L", "XL", "XXL", "XXXL", "XXXXL
 
 _AMOUNT = re.compile(r"\d")
 # the word after one asking which: "what size", "which flavours", "welche Länge" (not "which of", "what type of")
+_COUNTED_IN = frozenset({"set", "pack", "box", "packet", "pieces", "lot", "packung", "satz"})
 _WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\s+([a-z]+)\b(?!\s+of\b)")
 
 
@@ -126,6 +127,8 @@ def options_asked(
                 values.setdefault(str(name), {})[str(value)] = None
     asked = {w for m in _WHICH.finditer(question) for w in (m.group(1), m.group(1).removesuffix("s"))}
     asked |= also  # the catalog's word for one the question says otherwise ("elle sent quoi ?": scent)
+    if "count" in measures:  # "how many in a pack?" of one sold by "Pack: 1 bar, 2 bars"
+        asked |= set(re.findall(r"[a-z]+", question)) & _COUNTED_IN
     found = []
     for name, said in values.items():
         named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
@@ -181,6 +184,27 @@ def weights_of(d: dict[str, Any], sizes: list[str]) -> list[int]:
     if stated is not None:
         return [stated]
     return sorted({int(v["weightGrams"]) for v in weighed_variations(d, sizes)})
+
+
+def weight_by_variation(d: dict[str, Any], sizes: list[str]) -> list[tuple[int, str]]:
+    """Each weight of a product's variations with what sets those variations apart ("10 l", "3 bags"),
+    lightest first: the option value all of a weight's variations share and no other weight's
+    have; none where its specs state one weight, or a weight has no such value."""
+    if spec_grams(d.get("specs") or {}) is not None:
+        return []
+    said: dict[int, list[set[str]]] = {}
+    for v in weighed_variations(d, sizes):
+        values = {str(x) for x in (v.get("options") or {}).values() if x}  # (by size, a range says it)
+        said.setdefault(int(v["weightGrams"]), []).append(values)
+    shared = {grams: set.intersection(*each) for grams, each in said.items()}
+    labels = []
+    for grams, own in sorted(shared.items()):
+        others = set().union(*(values for g, each in said.items() if g != grams for values in each))
+        apart = sorted(own - others)
+        if not apart:
+            return []
+        labels.append((grams, ", ".join(apart)))
+    return labels
 
 
 # A spec stating what the thing itself weighs ("weight_kg", "weight_g", "weight", "net_weight_kg"), not

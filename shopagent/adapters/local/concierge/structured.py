@@ -17,6 +17,7 @@ from shopagent.adapters.local.concierge.product_data import (
     price_said,
     stock_item,
     variant_text,
+    weight_by_variation,
     weights_of,
 )
 from shopagent.adapters.local.concierge.replies import Replies
@@ -74,6 +75,8 @@ class StructuredFacts:
         if not grams:
             return self._say_in.not_told.format(name=d["name"])
         weight = grams_text(grams[0]) if len(grams) == 1 else f"{grams_text(grams[0])}\u2013{grams_text(grams[-1])}"
+        if len(grams) > 1 and (each := weight_by_variation(d, sizes)):
+            weight = ", ".join(f"{grams_text(g)} ({label})" for g, label in each)  # "8.6 kg (10 l), 17.2 kg (20 l)"
         return self._say_in.weighs.format(name=d["name"], weight=weight)
 
     def stock(
