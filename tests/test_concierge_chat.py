@@ -2125,3 +2125,28 @@ async def test_whether_it_suits_someone_is_asked_of_the_one_talked_about(kitchen
     beginner = await shopper.say("good for a beginner?")
     assert [c["name"] for c in beginner.calls] == [DETAILS], beginner.calls
     assert beginner.answer.startswith(knives.listed[0]), beginner.answer
+
+
+async def test_what_it_is_for_a_property_in_two_words_and_a_longer_one_by_the_names_lengths(garden, pets):
+    """ "for thick branches" after secateurs searches them for that (was the same search again, the words
+    dropped); "pet safe?" after the slug tape asks it of the tape (was searched as "pet safe"); "a longer
+    one?" of leads sized S to L by the dog, their names giving 2 m, 1.5 m and 5 m, is the 5 m one (was each
+    one's sizes S, M, L)."""
+    shopper = garden()
+    await shopper.say("need secateurs")
+    thick = await shopper.say("for thick branches")
+    assert [c["name"] for c in thick.calls] == [SEARCH], thick.calls
+    assert "thick branches" in thick.calls[0]["arguments"]["query"], thick.calls
+
+    shopper = garden()
+    slugs = await shopper.say("slugs are eating my lettuce")
+    tape = next(n for n in slugs.listed if "Copper" in n)
+    safe = await shopper.say("pet safe?")
+    assert safe.calls and all(c["name"] == DETAILS for c in safe.calls), safe.calls
+    assert safe.answer.startswith(tape) and "pets" in safe.answer, safe.answer
+
+    shopper = pets()
+    leads = await shopper.say("dog lead")
+    longest = next(n for n in leads.listed if n.endswith(", 5 m"))
+    longer = await shopper.say("a longer one?")
+    assert longer.answer.startswith(longest), longer.answer

@@ -515,7 +515,12 @@ class Answerer:
         r = self._say_in
         big, most, since = sized.get("ref") == "big", bool(sized.get("most")), sized.get("from") or []
         # (a hose's "13 mm" is its bore, not its length: sizes of its own come first)
-        if len(found) >= 2 and not any(size_steps(d) for d in found) and (ranked := by_named_measure(found)):
+        # ("a longer one?" of leads sized S and L by the dog, their names saying "2 m" and "5 m": by those)
+        no_lengths = bool(sized.get("long")) and not any(
+            in_measure([label for label, _ in steps], "length") for d in found if (steps := size_steps(d))
+        )
+        unsized = not any(size_steps(d) for d in found) or no_lengths
+        if len(found) >= 2 and unsized and (ranked := by_named_measure(found)):
             d = ranked[-1] if big else ranked[0]
             return [self._details(d)], [d["productId"]]
         lines, ids = [], []

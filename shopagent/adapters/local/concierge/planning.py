@@ -124,6 +124,10 @@ _MEASURED = frozenset({
     "grosse", "lange", "breite", "hohe", "farbe", "taille", "longueur", "largeur", "hauteur", "couleur", "marque",
 })  # fmt: skip
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
+# The second word of a property asked in two ("pet safe", "frost proof", "kindersicher" is one)
+_SAFE_FROM = frozenset({"safe", "proof", "free", "friendly", "resistant", "tight", "sicher", "fest", "frei", "dicht"})
+# A message opening on what the thing is for ("for thick branches", "für dicke Äste", "pour un chiot")
+_OPENS_ON_FOR = re.compile(r"\W*(?:(?:and|und|et|but|maybe|ideally)\W+)?(?:for|f(?:u|ue)r|pour)\s")
 # A question whether it suits someone or something, by its first words
 _SUITS = re.compile(
     r"\W*(?:(?:and|so|but|ok|okay|und|et)\W+)?(?:(?:is it|are they|would it|would they|ist (?:es|er|sie)|"
@@ -380,7 +384,9 @@ class Planner:
             # a detail of the products shown, not a new subject.
             of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
             if reading.attribute or same_subject or of_shown:
-                detail = (reading.attribute or of_shown) and not set(named) <= earlier
+                # ("for thick branches", "für dicke Äste" after secateurs: what they are for, though it names no kind)
+                said_for = named or (reading.words if _OPENS_ON_FOR.match(fold(text)) else [])
+                detail = (reading.attribute or of_shown) and not set(said_for) <= earlier
                 return self._refine(reading, shown, attribute=detail, about=_talked_about(history))
         if shown is not None and await self._only_qualifies(reading, named, shown, text):
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
@@ -919,6 +925,8 @@ class Planner:
         vocabulary = await self._vocabulary()
         # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
         things = [w for w in found if not properties_named({stem(w)})]
+        if 1 < len(found) <= 2 and found[-1] in _SAFE_FROM:
+            return True  # "pet safe?", "frost proof?", "peat free?": safe for (free of) whatever the word before says
         # what the words name is their last one: "cutting width?" asks a width (though "cutting" is a
         # kind of the catalog's: "Seed & Cutting Compost"), "dog bowl?" asks for a bowl
         return all(vocabulary.uses(w) for w in found) and await self._names_no_kind(things[-1:])
