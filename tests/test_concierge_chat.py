@@ -2150,3 +2150,67 @@ async def test_what_it_is_for_a_property_in_two_words_and_a_longer_one_by_the_na
     longest = next(n for n in leads.listed if n.endswith(", 5 m"))
     longer = await shopper.say("a longer one?")
     assert longer.answer.startswith(longest), longer.answer
+
+
+async def test_a_measure_or_material_asked_alone_is_asked_of_the_products_shown(kitchen, garden):
+    """ "wattage", "what steel", "cutting width", "max cutting diameter", "dimensions": a measure or what they are
+    made of, asked with no question mark, answered from the products shown (each was searched as a new
+    request: "wattage" listed an air fryer, "cutting width" after mowers listed secateurs)."""
+    shopper = kitchen()
+    blender = await shopper.say("blender")
+    watts = await shopper.say("wattage")
+    assert [c["name"] for c in watts.calls] == [DETAILS], watts.calls
+    assert watts.answer.startswith(blender.listed[0]) and "800 W" in watts.answer, watts.answer
+    shopper = kitchen()
+    knives = await shopper.say("I want a chef's knife")
+    steel = await shopper.say("what steel")
+    assert steel.calls and all(c["name"] == DETAILS for c in steel.calls), steel.calls
+    assert steel.answer.startswith(knives.listed[0]) and "stainless steel" in steel.answer, steel.answer
+
+    shopper = garden()
+    mowers = await shopper.say("cordless lawn mower")
+    width = await shopper.say("cutting width")
+    assert width.calls and all(c["name"] == DETAILS for c in width.calls), width.calls
+    assert width.answer.startswith(mowers.listed[0]) and "34 cm" in width.answer, width.answer
+    shopper = garden()
+    await shopper.say("secateurs")
+    capacity = await shopper.say("max cutting diameter")
+    assert "25 mm" in capacity.answer and "20 mm" in capacity.answer, capacity.answer
+
+
+async def test_a_property_asked_in_a_word_of_another_language_is_asked_of_the_products_shown(garden, electronics):
+    """ "bio?" after seeds asks each one shown whether it is organic (was "doesn't seem to carry bio");
+    "rétroéclairé ?" after keyboards asks them about a backlight (was searched)."""
+    shopper = garden()
+    seeds = await shopper.say("tomato seeds")
+    organic = await shopper.say("bio?")
+    assert len(organic.calls) == len(seeds.listed) and all(c["name"] == DETAILS for c in organic.calls), organic.calls
+    assert organic.answer.startswith(f"{seeds.listed[0]}: organic: yes"), organic.answer
+
+    shopper = electronics()
+    await shopper.say("mechanical keyboard")
+    backlit = await shopper.say("rétroéclairé ?")
+    assert backlit.calls and all(c["name"] == DETAILS for c in backlit.calls), backlit.calls
+    assert "backlight" in backlit.answer, backlit.answer
+
+
+async def test_a_property_asked_alone_is_asked_of_every_product_shown_and_a_no_that_names_it_is_kept(pets, electronics):
+    """ "grain free?" after dog foods asks it of each one shown (was only of the two named "Grain-Free", though
+    the wet food's data says it is grain free too); "sans céréales ?" is "grain free?" (was dropped as what the
+    shopper does not want: "What are you looking for?"); "écouteurs sans fil pas cher" searches wireless cheap
+    earbuds (was "écouteurs cher": the "sans" and "pas" phrases dropped)."""
+    shopper = pets()
+    foods = await shopper.say("dog food for a puppy")
+    assert any("Veldkeuken" in n for n in foods.listed), foods.answer
+    grain = await shopper.say("grain free?")
+    assert len(grain.calls) == len(foods.listed), grain.calls
+    wet = next(line for line in grain.answer.splitlines() if line.startswith("Veldkeuken"))
+    assert "grain free: yes" in wet, grain.answer
+    shopper = pets()
+    cat_foods = await shopper.say("croquettes pour chat stérilisé")
+    sans = await shopper.say("sans céréales ?")
+    assert len(sans.calls) == len(cat_foods.listed) and "grain free" in sans.answer, sans.answer
+
+    shopper = electronics()
+    earbuds = await shopper.say("écouteurs sans fil pas cher")
+    assert "Wireless" in earbuds.listed[0] and earbuds.price(earbuds.listed[0]) < 50, earbuds.answer

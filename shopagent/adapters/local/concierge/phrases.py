@@ -412,9 +412,11 @@ def stopwords_of(message: str) -> frozenset[str]:
 
 
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
+# Not the words of a property said with a "no" ("sans fil": wireless, "sans céréales": grain free, "pas cher":
+# cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read.
 NEGATED = re.compile(
     r"\b(?:not so|not too|not|without|no|nothing|nicht so|nicht zu|nicht|ohne|kein\w*|pas trop|pas si|pas|sans)"
-    r"\s+((?:[^\W\d_]+[ -]?){1,2})"
+    r"\s+(?!(?:fil|cereales|gluten|bpa|kabel|cher|chere|chers|cheres)\b)((?:[^\W\d_]+[ -]?){1,2})"
 )
 # Measures that are no size of this shop ("springform 26 cm"): not words that describe the item.
 MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")

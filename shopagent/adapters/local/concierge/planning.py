@@ -126,6 +126,17 @@ _MEASURED = frozenset({
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 # The second word of a property asked in two ("pet safe", "frost proof", "kindersicher" is one)
 _SAFE_FROM = frozenset({"safe", "proof", "free", "friendly", "resistant", "tight", "sicher", "fest", "frei", "dicht"})
+# A message asking only a measure of the thing shown or what it is made of ("wattage", "blade length?",
+# "max cutting diameter", "for what tank size", "what steel?", "quelle puissance ?", "Maße?")
+_MEASURE_ASKED = re.compile(
+    r"\W*(?:(?:and|so|ok|okay|und|et)\W+)?(?:(?:what|which|welche[rsn]?|quel(?:le)?s?|for what|whats|what's|"
+    r"what is|what are)(?:\s+(?:the|its|their|is|are|der|die|das|la|le|les|est))*\s+)?(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:wattage|watts|power|dimensions?|measurements|size|weight|length|width|height|depth|diameter|capacity|"
+    r"volume|resolution|refresh rate|temp|temperature|material|fabric|steel|wood|metal|plastic|thickness|"
+    r"leistung|wattzahl|masse|abmessungen|gewicht|lange|breite|hohe|tiefe|durchmesser|kapazitat|aufloesung|"
+    r"auflosung|material|puissance|dimensions?|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
+    r"matiere|materiau|epaisseur)\W*"
+)
 # A message opening on what the thing is for ("for thick branches", "für dicke Äste", "pour un chiot")
 _OPENS_ON_FOR = re.compile(r"\W*(?:(?:and|und|et|but|maybe|ideally)\W+)?(?:for|f(?:u|ue)r|pour)\s")
 # A question whether it suits someone or something, by its first words
@@ -458,6 +469,10 @@ class Planner:
         asked_of_it = asked_of_it and not _ANY_THING.search(fold(text))  # "anything lighter": others, asked for
         # "good for a beginner?", "ok for a small flat?", "gut für Anfänger?": whether what was shown suits
         asked_of_it = asked_of_it or bool(_SUITS.match(fold(text)) and "?" in text and not reading.request)
+        # "wattage", "blade length?", "cutting width", "what steel", "Abmessungen?": a measure or what it is made
+        # of, asked of what was shown (with or without a question mark)
+        measure_asked = bool(_MEASURE_ASKED.fullmatch(fold(text))) and not reading.request
+        asked_of_it = asked_of_it or measure_asked
         if not (reading.question or reading.buy or "?" in text or asked_of_it) or not (shown or history.detailed):
             return None
         if reading.stock_asked and {stem(w) for w in named} - words_of(shown):
@@ -515,10 +530,13 @@ class Planner:
             "?" in text
             and 0 < len(reading.words) <= _QUALIFYING_WORDS
             and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
-            and await self._names_a_property(reading.words)
-        )
-        if property_asked and not (refs or reading.points_at_one) and set(reading.words) <= MATERIALS | _MADE_OF_WORDS:
-            # "cotton?" after t-shirts asks it of all of them, not of the "Organic Cotton Crew" alone
+            and await self._names_a_property(reading.words, text)
+        ) or measure_asked
+        in_catalog_words = {x for w in reading.words for x in words(fold(synonyms.get(w, w)))}  # ("bio": organic)
+        made_of = in_catalog_words <= MATERIALS | _MADE_OF_WORDS
+        if property_asked and not (refs or reading.points_at_one) and (made_of or not history.detailed):
+            # "cotton?" after t-shirts asks it of all of them, not of the "Organic Cotton Crew" alone; "grain free?"
+            # after foods of all of them (one not named "Grain-Free" may be), unless one was talked about since
             by_name, reading.points_at_all = [], True
         price_asked = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?", "prix ?"
         if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it or price_asked):
@@ -917,12 +935,16 @@ class Planner:
         vocabulary = await self._vocabulary()
         return bool(vocabulary.kinds) and not any(vocabulary.names_a_kind(w) for w in named)
 
-    async def _names_a_property(self, found: list[str]) -> bool:
+    async def _names_a_property(self, found: list[str], text: str = "") -> bool:
         """Whether words say something of a thing rather than name one: the catalog's texts use
         each of them ("dishwasher", "safe"), and none names a kind of thing ("kennel?" asks for one)."""
         if self._vocabulary is None:
             return False
         vocabulary = await self._vocabulary()
+        # in the catalog's words ("bio?" -> organic, "rétroéclairé ?" -> backlight, "sans céréales ?" -> grain free)
+        synonyms = await self._catalog_synonyms(text or " ".join(found))
+        covered = {x for said in synonyms for x in words(fold(said))}
+        found = [w for w in found if w not in covered] + [x for said in synonyms.values() for x in words(fold(said))]
         # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
         things = [w for w in found if not properties_named({stem(w)})]
         if 1 < len(found) <= 2 and found[-1] in _SAFE_FROM:
