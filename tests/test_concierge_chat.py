@@ -2214,3 +2214,19 @@ async def test_a_property_asked_alone_is_asked_of_every_product_shown_and_a_no_t
     shopper = electronics()
     earbuds = await shopper.say("écouteurs sans fil pas cher")
     assert "Wireless" in earbuds.listed[0] and earbuds.price(earbuds.listed[0]) < 50, earbuds.answer
+
+
+async def test_a_temperature_asked_and_an_option_asked_by_its_name_are_said(kitchen, pets):
+    """ "il va au four jusqu'à quelle température ?" quotes "Oven safe up to 230 °C" as the answer (was "doesn't
+    say exactly", then that sentence); "bag size?" gives the "Bag size" option (was the breed size and kibble
+    size specs only)."""
+    shopper = kitchen()
+    tins = await shopper.say("un moule à gâteau")
+    oven = await shopper.say("il va au four jusqu'à quelle température ?")
+    assert oven.answer.startswith(tins.listed[0]) and "230 °C" in oven.answer, oven.answer
+    assert "doesn't say" not in oven.answer, oven.answer
+
+    shopper = pets()
+    foods = await shopper.say("dog food for a puppy")
+    bag = await shopper.say("bag size?")
+    assert bag.answer.startswith(f"{foods.listed[0]}: bag size 2 kg, 6 kg"), bag.answer

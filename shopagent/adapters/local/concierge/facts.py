@@ -127,6 +127,10 @@ _FIGURES_ASKED = [
             r"\b(?:full hd|uhd|qhd)\b"
         ),
     ),
+    (  # "oven safe up to what temp?", "jusqu'à quelle température ?": a temperature in degrees
+        re.compile(r"\b(?:temperature|temp|temperatur|degrees?|degres?|grad|celsius)\b"),
+        re.compile(_NUMBER + r"(?:°\s*[cf]?|degrees?|degres?|grad)(?![^\W\d_])"),
+    ),
     (  # a screen's refresh rate, "how many hz?"
         re.compile(r"\b(?:refresh rate|hz|hertz|bildwiederhol\w*|taux de rafraichissement|frequence)\b"),
         re.compile(_NUMBER + r"hz(?![^\W\d_])"),

@@ -130,8 +130,11 @@ def options_asked(
     if "count" in measures:  # "how many in a pack?" of one sold by "Pack: 1 bar, 2 bars"
         asked |= set(re.findall(r"[a-z]+", question)) & _COUNTED_IN
     found = []
+    bare = set(re.findall(r"[a-z0-9]+", question))
     for name, said in values.items():
-        named = bool(set(re.findall(r"[a-z0-9]+", fold(name))) & asked)
+        own = set(re.findall(r"[a-z0-9]+", fold(name)))
+        # (or asked by its name alone: "bag size?" of food sold by "Bag size", not its "breed size" spec)
+        named = bool(own & asked) or (len(own) > 1 and own == bare)
         amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
         measured = any(in_measure(list(said), m) for m in measures)
         if named or amounts or measured:
