@@ -2230,3 +2230,19 @@ async def test_a_temperature_asked_and_an_option_asked_by_its_name_are_said(kitc
     foods = await shopper.say("dog food for a puppy")
     bag = await shopper.say("bag size?")
     assert bag.answer.startswith(f"{foods.listed[0]}: bag size 2 kg, 6 kg"), bag.answer
+
+
+async def test_a_size_asked_alone_and_what_a_text_calls_a_thing_asked_are_answered(electronics):
+    """ "size?" of monitors sold in one size says it (was "doesn't say"); "can i mount it on the wall" finds
+    the "VESA 100 mount" sentence, "does it work with a mac" the "Works with Windows and macOS" one (both were
+    "doesn't say exactly", the second quoting it)."""
+    shopper = electronics()
+    monitors = await shopper.say("27 inch monitor")
+    size = await shopper.say("size?")
+    assert size.answer.startswith(monitors.listed[0]) and "27 INCH" in size.answer, size.answer
+    wall = await shopper.say("can i mount it on the wall")
+    assert "VESA" in wall.answer and "doesn't say" not in wall.answer, wall.answer
+    shopper = electronics()
+    await shopper.say("mechanical keyboard")
+    mac = await shopper.say("does it work with a mac")
+    assert "macOS" in mac.answer and "doesn't say" not in mac.answer, mac.answer

@@ -31,6 +31,9 @@ SAID_AS = {
     "glas": "glass", "verre": "glass", "metall": "metal", "holz": "wood", "bois": "wood",
     "plastik": "plastic", "kunststoff": "plastic", "plastique": "plastic", "etanche": "waterproof",
     "wasserdicht": "waterproof", "puissant": "powerful power", "leistungsstark": "powerful power",
+    # what a text calls the thing asked with ("does it work with a mac?": "Works with Windows and macOS")
+    "mac": "macos macbook", "macbook": "macos mac", "iphone": "ios", "stove": "hob hobs", "cooktop": "hob hobs",
+    "mic": "microphone", "microphone": "mic", "mount": "vesa mounting",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {

@@ -26,6 +26,7 @@ PRICE = re.compile(
 )
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
 SIZES = re.compile(
+    r"^\W*(?:the |its |their )?size\W*$|"  # "size?"
     r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|lengths?|"
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
@@ -55,7 +56,7 @@ MEASURES = {
         r"(?!\s+(?:of|de|d'|an)\b)"
     ),
     "count": re.compile(
-        r"\b(?:how many (?:are |come |do you get )?in (?:a|the|one|each) (?:set|pack|box|bag|packet)|"
+        r"\b(?:how many (?:[^\W\d_]+ )?(?:are |come |do you get )?in (?:a|the|one|each) (?:set|pack|box|bag|packet)|"
         r"how many pieces|set of how many|wie viele (?:st(?:u|ue)ck|teile)|combien (?:de pieces|dans le lot|par lot))"
     ),
 }
