@@ -2246,3 +2246,12 @@ async def test_a_size_asked_alone_and_what_a_text_calls_a_thing_asked_are_answer
     await shopper.say("mechanical keyboard")
     mac = await shopper.say("does it work with a mac")
     assert "macOS" in mac.answer and "doesn't say" not in mac.answer, mac.answer
+
+
+async def test_a_price_in_dollars_or_pounds_leaves_no_word_behind(clothing):
+    """ "sweater under 50 dollars" searches sweaters under 50 (was "sweater dollars")."""
+    shopper = clothing()
+    sweaters = await shopper.say("sweater under 50 dollars")
+    assert "dollar" not in sweaters.search["query"] and sweaters.search["filters"]["maxPrice"] == 50.0, sweaters.search
+    pounds = await clothing().say("jeans under 40 pounds")
+    assert "pound" not in pounds.search["query"] and pounds.search["filters"]["maxPrice"] == 40.0, pounds.search

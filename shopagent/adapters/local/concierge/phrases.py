@@ -15,7 +15,7 @@ from decimal import Decimal
 # -- prices ---------------------------------------------------------------------------------
 
 _NUMBER = r"(\d{1,6}(?:[.,]\d{1,2})?)"
-_CURRENCY = r"(?:€|\$|£|eur\b|euros?\b|bucks\b|chf\b|usd\b|gbp\b)"
+_CURRENCY = r"(?:€|\$|£|eur\b|euros?\b|bucks\b|dollars?\b|pounds?\b|quid\b|chf\b|usd\b|gbp\b)"
 # Not a price when a unit follows: "bis 28 cm", "unter 2 l", "set of 4", "more than 2 minutes",
 # "over 10 years", "for a 10kg dog", "at least 2 m long".
 _UNITS = (
