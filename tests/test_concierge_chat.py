@@ -2255,3 +2255,20 @@ async def test_a_price_in_dollars_or_pounds_leaves_no_word_behind(clothing):
     assert "dollar" not in sweaters.search["query"] and sweaters.search["filters"]["maxPrice"] == 50.0, sweaters.search
     pounds = await clothing().say("jeans under 40 pounds")
     assert "pound" not in pounds.search["query"] and pounds.search["filters"]["maxPrice"] == 40.0, pounds.search
+
+
+async def test_what_the_shopper_does_not_want_narrows_the_list_shown(kitchen):
+    """ "not non-stick" after frying pans searches them again without those named non-stick, "no capsules pls"
+    after coffee makers without capsule ones, said back in the shopper's words (both were "What are you
+    looking for?": the words after the "no" were dropped and nothing was left)."""
+    shopper = kitchen()
+    pans = await shopper.say("frying pan")
+    assert any("Non-Stick" in n for n in pans.listed), pans.answer
+    plain = await shopper.say("not non-stick")
+    assert [c["name"] for c in plain.calls] == [SEARCH], plain.calls
+    assert plain.listed and not any("Non-Stick" in n for n in plain.listed), plain.answer
+    assert "frying pan, not non-stick" in plain.answer, plain.answer
+    shopper = kitchen()
+    await shopper.say("coffee maker for one person")
+    capsules = await shopper.say("no capsules pls")
+    assert [c["name"] for c in capsules.calls] == [SEARCH] and capsules.listed, capsules.answer

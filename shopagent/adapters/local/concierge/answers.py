@@ -45,10 +45,12 @@ from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexi
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
 from shopagent.domain.chat import FunctionResponse, ModelReply, TextPart
+from shopagent.domain.options import fold
 from shopagent.domain.prices import price_text
 from shopagent.domain.query_words import WHOM_FOR, name_head, names_a_thing
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL
+from shopagent.domain.vocabulary import word_forms
 
 CLOSEST = 2  # partial matches offered as close alternatives
 _KIND_LETTERS = 4  # the shortest word that names a kind inside a compound ("Schälmesser": messer)
@@ -723,6 +725,13 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         exclude |= {p.get("productId") for p in products if p.get("availableColors") or not p.get("inStock", True)}
 
     goes_with = set(plan.get("goes_with") or [])
+    # "no capsules": none whose name or category says so ("Capsule Coffee Machine")
+    without = {form for w in plan.get("without") or [] for form in word_forms(w)}
+    if without:
+        exclude |= {
+            p.get("productId") for p in data.get("products", [])
+            if without & set(words(fold(f"{p.get('name', '')} {p.get('category', '')}")))
+        }  # fmt: skip
 
     def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set
         head = name_head(str(p.get("name", "")))

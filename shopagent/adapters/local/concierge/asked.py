@@ -34,6 +34,8 @@ SAID_AS = {
     # what a text calls the thing asked with ("does it work with a mac?": "Works with Windows and macOS")
     "mac": "macos macbook", "macbook": "macos mac", "iphone": "ios", "stove": "hob hobs", "cooktop": "hob hobs",
     "mic": "microphone", "microphone": "mic", "mount": "vesa mounting",
+    # ("bio?" asks whether it is organic; searched, "un produit bio" is no organic thing of any kind)
+    "bio": "organic",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {

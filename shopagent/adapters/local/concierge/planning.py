@@ -18,7 +18,7 @@ from typing import Any
 
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge import phrases as ph
-from shopagent.adapters.local.concierge.asked import properties_named
+from shopagent.adapters.local.concierge.asked import SAID_AS, properties_named
 from shopagent.adapters.local.concierge.facts import COMES_WITH
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
@@ -345,6 +345,9 @@ class Planner:
             and ask.PRICE.search(fold(text)) is not None
         )
         nothing_asked = not (reading.words or cued or of_it) or chatter
+        if nothing_asked and shown is not None and reading.negated and not (chatter or reading.refs or of_it):
+            # "no capsules pls", "not non-stick", "ohne Absatz" after a list: that search, without those
+            return self._refine(reading, shown, attribute=False)
         if nothing_asked:
             if (
                 reading.points_at_one
@@ -806,6 +809,9 @@ class Planner:
         elif reading.more or reading.similar:
             plan.update(refinement="more", exclude=[*shown.before, *(p["productId"] for p in shown.products)])
             args["limit"] = LIST_LENGTH * 2
+        if reading.negated and not reading.words:  # "no capsules pls": none named so, said back as said
+            plan["without"] = reading.negated
+            plan["subject"] = ", ".join(filter(None, (shown.subject, reading.negated_said)))
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
             if qualifies:
@@ -945,6 +951,7 @@ class Planner:
         synonyms = await self._catalog_synonyms(text or " ".join(found))
         covered = {x for said in synonyms for x in words(fold(said))}
         found = [w for w in found if w not in covered] + [x for said in synonyms.values() for x in words(fold(said))]
+        found = [x for w in found for x in (SAID_AS[w].split()[:1] if w in SAID_AS else [w])]  # "bio?": organic
         # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
         things = [w for w in found if not properties_named({stem(w)})]
         if 1 < len(found) <= 2 and found[-1] in _SAFE_FROM:

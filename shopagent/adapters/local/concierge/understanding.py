@@ -101,6 +101,8 @@ class Reading:
     query: str = ""  # the same words as the customer wrote them
     said: str = ""  # the customer's words from the first describing word to the last, as written
     said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
+    negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
+    negated_said: str = ""  # ... as the customer wrote them, with the word saying no
 
     @property
     def has_filters(self) -> bool:
@@ -334,7 +336,9 @@ class Lexicon:
         reading.request = bool(text.take(ph.REQUEST_FILLERS)) and not ph.HOW_MUCH.search(whole)
         text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.GOES_WITH_IT)  # "to go with it": what it is for
-        text.take(ph.NEGATED)
+        for found in text.take(ph.NEGATED):
+            reading.negated += [w for w in re.findall(r"[^\W\d_]+", found.group(1)) if w not in ph.STOPWORDS]
+            reading.negated_said = reading.negated_said or text.original_of(*found.span())
         text.take(ph.MEASURE)
         if reading.small_talk or reading.follow_up:
             text.take(ph.COURTESY)
