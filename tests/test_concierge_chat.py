@@ -2032,6 +2032,15 @@ async def test_a_word_of_another_name_in_a_question_about_the_one_talked_about_k
     box = await shopper.say("grass box capacity")
     assert box.answer.startswith(mower) and "40" in box.answer, box.answer
 
+    # ("for one cat": a number, no "one" calling a product by a word)
+    shopper = pets()
+    litters = await shopper.say("cat litter")
+    clay = litters.listed[1]
+    assert "Cat" not in clay and "Cat" in litters.listed[0], litters.answer
+    await shopper.say("is the second one scented")
+    lasts = await shopper.say("how long does a bag last for one cat")
+    assert lasts.answer.startswith(clay) and "four weeks" in lasts.answer, lasts.answer
+
 
 async def test_choosing_with_nothing_said_of_which_is_asked_back_and_add_to_cart_is_a_choice(pets, electronics):
     """ "ok that one" after a list of several asks which one (was "What are you looking for?"); "add to cart"

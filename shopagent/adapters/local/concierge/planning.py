@@ -137,6 +137,11 @@ _MEASURE_ASKED = re.compile(
     r"auflosung|material|puissance|dimensions?|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
     r"matiere|materiau|epaisseur)\W*"
 )
+# "one" as a number before what it counts ("for one cat", "one bag"), not a product called "the … one"
+_ONE_NUMERAL = re.compile(
+    r"\bone\s+(?!(?:with|without|for|in|on|of|that|which|from|you|i|is|are|and|or|but|please|pls|then|too)\b)"
+    r"[^\W\d_]+"
+)
 # A message opening on what the thing is for ("for thick branches", "für dicke Äste", "pour un chiot")
 _OPENS_ON_FOR = re.compile(r"\W*(?:(?:and|und|et|but|maybe|ideally)\W+)?(?:for|f(?:u|ue)r|pour)\s")
 # A question whether it suits someone or something, by its first words
@@ -520,7 +525,8 @@ class Planner:
         if (
             by_name
             and talked_about
-            and not (refs or reading.compare or _ONES.search(naming_text))
+            # ("the one with a lid", "a big one": one called so; not "for one cat", a number)
+            and not (refs or reading.compare or _ONES.search(_ONE_NUMERAL.sub(" ", naming_text)))
             and not talked_about & {p["productId"] for p in by_name}
             and named_in_passing(naming_text, by_name, synonyms)
         ):
