@@ -159,7 +159,8 @@ _BETTER = re.compile(
 _YES_OR_NO = re.compile(
     r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|but|und|et|alors|mais)\W+)*"
     r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|"
-    r"est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on)\b(?!\s+(?:there|es|on|what|which)\b)"
+    r"est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on|(?:il|elle|ils|elles) (?:est|sont))\b"
+    r"(?!\s+(?:there|es|on|what|which)\b)"
 )
 # Words of a yes-or-no question that name nothing asked of the product ("is it ok for…", "does it really…")
 _NOT_ASKED = {
@@ -367,6 +368,8 @@ class FactFinder:
             verdict = None if told or len(asks) > 1 else self._verdict(question, d, sentences or nearest)
             if verdict is not None and not sentences:
                 sentences = nearest  # (what is nearest says it after all)
+            if verdict is not None and not sentences and (material := str(d.get("material") or "").strip()):
+                sentences = [self._say_in.material.format(material=material)]  # "No. Material: viscose crepe."
             # "how many watts?" of a "20W Charger" whose text says nothing of it: its name's figure
             if not told and not sentences and (figure := _figure_in_name(folded, d)):
                 told.append(r.spec.format(name=d["name"], facts=figure))
@@ -793,15 +796,20 @@ def _made_of(d: dict[str, Any], name: str, asked: Any, forms: list[frozenset[str
     its name says ("is the lid glass?", "the suede one, is it waterproof?")."""
     asked = list(asked)
     wanted = [materials_named(w) for w in asked]
-    if sum(map(bool, wanted)) != 1:
+    if len({frozenset(kinds) for kinds in wanted if kinds}) != 1:  # ("Baumwolle" and its "cotton": one asked)
         return None
     material = fold(str(d.get("material") or ""))
     others = [f for w, f, kinds in zip(asked, forms, wanted, strict=True) if not kinds and w not in _MADE_OF]
     if not all(any(f & _plain(w) for w in words(name)) for f in others):
         return None
     has = materials_named(material) or materials_named(name)
-    if not has or _IMITATION.search(material) or _IMITATION.search(name):
+    if _IMITATION.search(material) or _IMITATION.search(name):
         return None
+    if not has:
+        # "is it cotton?" of a jacket of "water-repellent nylon, 650-fill duck down": no (a plastic asked of
+        # nylon or polyester, which the words do not place, stays untold)
+        kinds = next(kinds for kinds in wanted if kinds)
+        return False if material.strip() and "plastic" not in kinds else None
     return bool(has & next(kinds for kinds in wanted if kinds))
 
 

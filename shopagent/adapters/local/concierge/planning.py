@@ -355,7 +355,7 @@ class Planner:
             return self._refine(reading, shown, attribute=False)
         if nothing_asked:
             if (
-                reading.points_at_one
+                (reading.points_at_one or reading.buy)  # ("ok die nehm ich" after the jacket was talked about)
                 and not reading.small_talk
                 and (history.detailed or (shown and len(shown.products) == 1))
             ):
