@@ -2281,3 +2281,31 @@ async def test_what_the_shopper_does_not_want_narrows_the_list_shown(kitchen):
     await shopper.say("coffee maker for one person")
     capsules = await shopper.say("no capsules pls")
     assert [c["name"] for c in capsules.calls] == [SEARCH] and capsules.listed, capsules.answer
+
+
+async def test_a_material_the_data_does_not_give_is_a_no_and_die_nehm_ich_chooses(clothing):
+    """ "ist die erste aus Baumwolle?" of a down jacket of nylon is "No" with its material (was "doesn't say
+    exactly": the German word and its English one counted as two materials asked); "elle est en coton la
+    première ?" of a viscose dress likewise (a French question by its "elle est"); "ok die nehm ich" after
+    the jacket was talked about chooses it (was "What are you looking for?")."""
+    shopper = clothing()
+    jackets = await shopper.say("warme Daunenjacke")
+    cotton = await shopper.say("ist die erste aus Baumwolle?")
+    assert cotton.answer.startswith(f"{jackets.listed[0]}: No. Material:"), cotton.answer
+    take = await shopper.say("ok die nehm ich")
+    assert [c["name"] for c in take.calls] == [DETAILS] and take.answer.startswith(jackets.listed[0]), take.answer
+    shopper = clothing()
+    dresses = await shopper.say("robe d'été")
+    coton = await shopper.say("elle est en coton la première?")
+    assert coton.answer.startswith(f"{dresses.listed[0]}: No. Material: 100% viscose"), coton.answer
+
+
+async def test_the_cheapest_chosen_in_german_is_the_cheapest_shown(garden):
+    """ "den billigsten bitte", "die günstigste nehme ich" after hoses: the cheapest shown (the first was
+    searched as "billigsten" and "doesn't seem to carry billigsten")."""
+    for said in ("den billigsten bitte", "die günstigste nehme ich"):
+        shopper = garden()
+        hoses = await shopper.say("garden hose")
+        cheapest = min(hoses.listed, key=hoses.price)
+        chosen = await shopper.say(said)
+        assert [c["name"] for c in chosen.calls] == [DETAILS] and chosen.answer.startswith(cheapest), chosen.answer

@@ -188,14 +188,16 @@ SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fai
 # cheaper?" and "the cheaper ones" ask for other products.
 PRICED_ONE = re.compile(
     r"\b(?:the|die|das|der|den|dem|le|la|les|l')\s*(?:"
-    r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstigere?[rsm]?|g(?:u|ue)nstigste[rsm]?|"
-    r"billigere?[rsm]?|billigste[rsm]?|moins chere?s?)|"
-    r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere?[rsm]?|teuerste[rsm]?|"
+    # ("die günstigeren" are cheaper ones asked for; "den billigsten" is the one)
+    r"(?P<cheap>cheap(?:er|est)|less expensive|least expensive|g(?:u|ue)nstigere?[rsm]?|g(?:u|ue)nstigste[rsmn]?|"
+    r"billigere?[rsm]?|billigste[rsmn]?|moins chere?s?)|"
+    r"(?P<dear>dearer|dearest|pricier|priciest|more expensive|most expensive|teurere?[rsm]?|teuerste[rsmn]?|"
     r"plus chere?s?))"
     # then "one", a pause or the end, or what is said of it ("…, does it", "is", "hat der"); never a
     # noun ("the cheapest cat food", "the cheaper options" ask for products)
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
-    r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das)\b))"
+    r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das|please|pls|bitte|svp|"
+    r"nehme?|nimm|s'il)\b))"
 )
 # What a thing is sold in: "a bigger bag?" asks a size of food sold by the bag
 CONTAINERS = frozenset(
