@@ -336,9 +336,9 @@ class Lexicon:
         reading.request = bool(text.take(ph.REQUEST_FILLERS)) and not ph.HOW_MUCH.search(whole)
         text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.GOES_WITH_IT)  # "to go with it": what it is for
-        for found in text.take(ph.NEGATED):
-            reading.negated += [w for w in re.findall(r"[^\W\d_]+", found.group(1)) if w not in ph.STOPWORDS]
-            reading.negated_said = reading.negated_said or text.original_of(*found.span())
+        for negation in text.take(ph.NEGATED):
+            reading.negated += [w for w in re.findall(r"[^\W\d_]+", negation.group(1)) if w not in ph.STOPWORDS]
+            reading.negated_said = reading.negated_said or text.original_of(*negation.span())
         text.take(ph.MEASURE)
         if reading.small_talk or reading.follow_up:
             text.take(ph.COURTESY)
