@@ -1991,55 +1991,40 @@ async def test_a_place_said_of_a_kind_no_list_had_finds_that_thing(electronics):
     assert [c["name"] for c in first.calls] == [DETAILS] and first.listed == phones.listed[:1], first.answer
 
 
+# (shop, request, place of the product talked about, a word of another product's name shown beside it,
+# what makes it the one talked about, the question, what the answer says)
+_TALKED_ABOUT = [
+    ("electronics", "Ich brauche ein Ladegerät für mein Handy, USB-C", 1, "Cable", "Wie viel Watt hat das erste?",
+     "Ist ein Kabel dabei?", ""),
+    ("pets", "dry food for a senior dog", 2, "Small Breed", "what's the main protein in the second one",
+     "ok for small breeds?", ""),
+    ("pets", "need a cat scratching post", 1, "Cat Tree", "how tall is it", "is it stable enough for a big cat", ""),
+    ("garden", "cordless lawn mower for a small garden", 1, "Grass", "cutting width of the first?",
+     "grass box capacity", "40"),
+    # ("for one cat": a number, no "one" calling a product by a word)
+    ("pets", "cat litter", 2, "Cat", "is the second one scented", "how long does a bag last for one cat",
+     "four weeks"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shop", "request_", "place", "other", "talk", "question", "says"), _TALKED_ABOUT)
 async def test_a_word_of_another_name_in_a_question_about_the_one_talked_about_keeps_to_that_one(
-    electronics, pets, garden
+    electronics, pets, garden, shop, request_, place, other, talk, question, says
 ):
     """A question right after one product was talked about stays with it where another product shown shares
     only a word with it: "ist ein Kabel dabei?" after the charger (not the "Lightning Cable" shown: "a
     cable" is any cable), "ok for small breeds?" after the second food (not the "Small Breed" food), "grass
     box capacity" after the mower (not the "Grass Trimmer"), "is it stable enough for a big cat" after the
-    scratching post (not the "Cat Tree")."""
-    shopper = electronics()
-    chargers = await shopper.say("Ich brauche ein Ladegerät für mein Handy, USB-C")
-    first = chargers.listed[0]
-    assert any("Cable" in n for n in chargers.listed[1:]) and "Cable" not in first, chargers.answer
-    await shopper.say("Wie viel Watt hat das erste?")
-    cable = await shopper.say("Ist ein Kabel dabei?")
-    assert cable.calls and all(c["name"] == DETAILS for c in cable.calls), cable.calls
-    assert cable.answer.startswith(first), cable.answer
-
-    shopper = pets()
-    foods = await shopper.say("dry food for a senior dog")
-    second = foods.listed[1]
-    assert any("Small Breed" in n for n in foods.listed) and "Small Breed" not in second, foods.answer
-    await shopper.say("what's the main protein in the second one")
-    small = await shopper.say("ok for small breeds?")
-    assert small.answer.startswith(second), small.answer
-
-    shopper = pets()
-    posts = await shopper.say("need a cat scratching post")
-    post = posts.listed[0]
-    assert "Post" in post and any("Cat Tree" in n for n in posts.listed[1:]), posts.answer
-    await shopper.say("how tall is it")
-    stable = await shopper.say("is it stable enough for a big cat")
-    assert stable.answer.startswith(post), stable.answer
-
-    shopper = garden()
-    mowers = await shopper.say("cordless lawn mower for a small garden")
-    mower = mowers.listed[0]
-    assert "Mower" in mower and any("Grass" in n for n in mowers.listed[1:]), mowers.answer
-    await shopper.say("cutting width of the first?")
-    box = await shopper.say("grass box capacity")
-    assert box.answer.startswith(mower) and "40" in box.answer, box.answer
-
-    # ("for one cat": a number, no "one" calling a product by a word)
-    shopper = pets()
-    litters = await shopper.say("cat litter")
-    clay = litters.listed[1]
-    assert "Cat" not in clay and "Cat" in litters.listed[0], litters.answer
-    await shopper.say("is the second one scented")
-    lasts = await shopper.say("how long does a bag last for one cat")
-    assert lasts.answer.startswith(clay) and "four weeks" in lasts.answer, lasts.answer
+    scratching post (not the "Cat Tree"), "how long does a bag last for one cat" after the clay litter (not
+    the "Tofu Cat Litter")."""
+    shopper = {"electronics": electronics, "pets": pets, "garden": garden}[shop]()
+    listed = await shopper.say(request_)
+    meant = listed.listed[place - 1]
+    assert other not in meant and any(other in n for n in listed.listed), listed.answer
+    await shopper.say(talk)
+    asked = await shopper.say(question)
+    assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
+    assert asked.answer.startswith(meant) and says in asked.answer, asked.answer
 
 
 async def test_choosing_with_nothing_said_of_which_is_asked_back_and_add_to_cart_is_a_choice(pets, electronics):
