@@ -134,7 +134,7 @@ _MEASURE_ASKED = re.compile(
     r"(?:wattage|watts|power|dimensions?|measurements|size|weight|length|width|height|depth|diameter|capacity|"
     r"volume|resolution|refresh rate|temp|temperature|material|fabric|steel|wood|metal|plastic|thickness|"
     r"leistung|wattzahl|masse|abmessungen|gewicht|lange|breite|hohe|tiefe|durchmesser|kapazitat|aufloesung|"
-    r"auflosung|material|puissance|dimensions?|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
+    r"auflosung|puissance|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
     r"matiere|materiau|epaisseur)\W*"
 )
 # "one" as a number before what it counts ("for one cat", "one bag"), not a product called "the … one"
