@@ -2294,3 +2294,20 @@ async def test_the_cheapest_chosen_in_german_is_the_cheapest_shown(garden):
         cheapest = min(hoses.listed, key=hoses.price)
         chosen = await shopper.say(said)
         assert [c["name"] for c in chosen.calls] == [DETAILS] and chosen.answer.startswith(cheapest), chosen.answer
+
+
+async def test_when_to_sow_and_a_smaller_one_asked_in_german_or_french_are_asked_of_the_list(garden, electronics):
+    """ "wann aussäen?", "quand semer ?" after tomato seeds give the sowing time from the seeds' data (the first
+    was searched as "tomato seeds wann aussäen"); "vous avez plus petit ?" asks a smaller one of the speakers
+    shown, as "a smaller one?" does (was "doesn't seem to carry petit")."""
+    for asked in ("wann aussäen?", "quand semer ?"):
+        shopper = garden()
+        seeds = await shopper.say("tomato seeds")
+        sow = await shopper.say(asked)
+        assert sow.calls and all(c["name"] == DETAILS for c in sow.calls), sow.calls
+        assert sow.answer.startswith(seeds.listed[0]) and "February" in sow.answer, sow.answer
+    shopper = electronics()
+    await shopper.say("bluetooth speaker")
+    smaller = await shopper.say("vous avez plus petit ?")
+    assert smaller.calls and all(c["name"] == DETAILS for c in smaller.calls), smaller.calls
+    assert "carry" not in smaller.answer, smaller.answer

@@ -211,7 +211,8 @@ CONTAINERS = frozenset(
 # a size of the product talked about (or of those shown), by how big it is; never a noun after ("a
 # bigger bag", "a larger dog": things asked for or told of)
 SIZED_ONE = re.compile(
-    r"(?:^|\b(?:the|a|an|any|die|das|der|den|dem|ein|eine|einen|einer|einem|le|la|l'|un|une|in|en|im)\s+)(?:"
+    r"(?:^|\b(?:the|a|an|any|die|das|der|den|dem|ein|eine|einen|einer|einem|le|la|l'|un|une|in|en|im|avez|auriez|"
+    r"as)\s+)(?:"
     r"(?P<big>bigger|biggest|larger|largest|longer|longest|taller|tallest|wider|widest|"
     r"gr(?:o|oe)ssere?[rsmn]?|gr(?:o|oe)sste[rsmn]?|l(?:a|ae)ngere?[rsmn]?|l(?:a|ae)ngste[rsmn]?|"
     r"plus (?:grande?|longue?)s?)|"
@@ -582,8 +583,8 @@ QUESTION = re.compile(
     r"en|avec|pour)"
     r"\W+)*"
     r"(?:is|are|does|do|did|can|could|will|would|has|have|how|what|whats|which|where|why|when|"
-    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie(?:viele?)?|welche[rsnm]?|was|wo|warum|passt|passen|gibt|geht|"
-    r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|fait|a-t-il|y a-t-il|"
+    r"ist|sind|hat|haben|kann|k(?:o|oe)nnen|wie(?:viele?)?|welche[rsnm]?|was|wo|warum|wann|passt|passen|gibt|geht|"
+    r"est-ce|est ce|combien|quel(?:le)?s?|lequel|laquelle|peut|peux|peut-on|comment|quand|fait|a-t-il|y a-t-il|"
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
     # a German question puts its verb first, then who or what it asks of: "brauchen die eine Bridge",
     # "gehen die direkt übers WLAN", "braucht man", "muss ich" (not "brauche was Schickes": a request)

@@ -124,6 +124,8 @@ _MEASURED = frozenset({
     "grosse", "lange", "breite", "hohe", "farbe", "taille", "longueur", "largeur", "hauteur", "couleur", "marque",
 })  # fmt: skip
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
+# Words that ask, not say what is asked ("wann aussäen?", "quand semer ?", "when to sow?")
+_ASKING_WORDS = frozenset({"when", "wann", "quand", "how", "wie", "comment", "where", "wo", "why", "warum", "pourquoi"})
 # The second word of a property asked in two ("pet safe", "frost proof", "kindersicher" is one)
 _SAFE_FROM = frozenset({"safe", "proof", "free", "friendly", "resistant", "tight", "sicher", "fest", "frei", "dicht"})
 # A message asking only a measure of the thing shown or what it is made of ("wattage", "blade length?",
@@ -958,6 +960,7 @@ class Planner:
         covered = {x for said in synonyms for x in words(fold(said))}
         found = [w for w in found if w not in covered] + [x for said in synonyms.values() for x in words(fold(said))]
         found = [x for w in found for x in (SAID_AS[w].split()[:1] if w in SAID_AS else [w])]  # "bio?": organic
+        found = [w for w in found if w not in _ASKING_WORDS] or found  # "wann aussäen?": sow
         # ("oven safe?" of pans: "oven" is a property asked though the shop sells a mini oven)
         things = [w for w in found if not properties_named({stem(w)})]
         if 1 < len(found) <= 2 and found[-1] in _SAFE_FROM:
