@@ -393,8 +393,9 @@ async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link
         ("plants", 6, {}, "6 plants"),  # a count of things reads as one says it
         ("sticks_per_pack", 28, {}, "28 sticks per pack"),
         ("lead_attachments", 2, {}, "lead attachments 2"),  # a count of things only when said first
-        ("feed_weeks", 6, {}, "feed weeks 6"),
-        ("min_age_weeks", 8, {}, "min age weeks 8"),
+        ("feed_weeks", 6, {}, "feed 6 weeks"),  # a unit of time said after the figure too
+        ("min_age_weeks", 8, {}, "min age 8 weeks"),
+        ("filter_flow_lph", 300, {"filter_flow_lph": "l/h"}, "filter flow 300 l/h"),  # the unit set, once
         ("lumens", 800, {}, "800 lumens"),
         ("capacity", 1000, {"capacity": "ml"}, "capacity 1000 ml"),  # a measure keeps its name first
         ("blade_length_cm", 20, {}, "blade length 20 cm"),

@@ -2311,3 +2311,44 @@ async def test_when_to_sow_and_a_smaller_one_asked_in_german_or_french_are_asked
     smaller = await shopper.say("vous avez plus petit ?")
     assert smaller.calls and all(c["name"] == DETAILS for c in smaller.calls), smaller.calls
     assert "carry" not in smaller.answer, smaller.answer
+
+
+_FACT_SAID_OTHERWISE = [
+    # a figure asked in a unit, found in a spec in that unit (was "doesn't say exactly")
+    ("pets", "aquarium for a beginner", "how many litres is it?", ["volume 60 l"], ["doesn't say"]),
+    # how long a battery lasts: the spec in minutes, not its warranty in years
+    ("garden", "cordless hedge trimmer", "how long does the battery last?", ["45 min"], ["2 years"]),
+    # what it is made of, asked otherwise: its material
+    ("pets", "scratching post", "what's it covered with?", ["sisal rope, plush"], []),
+    ("pets", "a water fountain for my cat", "elle est en quoi, la première ?", ["BPA-free plastic"], []),
+    ("pets", "a water fountain for my cat", "quelle est la composition ?", ["BPA-free plastic"], []),
+    # how it goes together; when to sow (its "sowing period", not how deep)
+    ("pets", "cat tree", "c'est facile à monter ?", ["40 minutes"], []),
+    ("garden", "tomato seeds", "quand est-ce qu'on les sème ?", ["February"], ["Seeds: the product"]),
+    # how big, of seed sold in bags of two sizes; the diameter of a pan sold in three
+    ("pets", "budgie seed", "Wie groß ist es?", ["1 kg, 4 kg"], []),
+    ("kitchen", "frying pan", "Quel est le diamètre de la première ?", ["20 CM, 24 CM, 28 CM"], []),
+    # what comes with it: sold bare and with both, the options say so (was a flat "No.")
+    ("garden", "cordless hedge trimmer", "does it come with battery and charger?",
+     ["With 2.5 Ah battery and charger"], ["No."]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shop", "request_", "question", "says", "not_said"), _FACT_SAID_OTHERWISE)
+async def test_a_fact_asked_in_other_words_is_found_in_the_specs_material_or_options(
+    kitchen, pets, garden, shop, request_, question, says, not_said
+):
+    """A question about the product shown whose words are not the spec's, material's or option's name is
+    answered from it: "how many litres?" by "volume 60 l", "how long does the battery last?" by "runtime
+    45 min", "what's it covered with?", "elle est en quoi ?", "quelle est la composition ?" by its
+    material, "c'est facile à monter ?" by its assembly, "quand … sème ?" by its sowing period, "Wie groß
+    ist es?" by its bag sizes, "le diamètre" by its sizes in cm, "does it come with battery and charger?"
+    by the option that has them."""
+    shopper = {"kitchen": kitchen, "pets": pets, "garden": garden}[shop]()
+    listed = await shopper.say(request_)
+    assert listed.listed, listed.answer
+    asked = await shopper.say(question)
+    assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
+    assert asked.answer.startswith(listed.listed[0]), asked.answer
+    assert all(s in asked.answer for s in says), asked.answer
+    assert not any(s in asked.answer for s in not_said), asked.answer

@@ -158,8 +158,8 @@ def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
         return f"{name.replace('_', ' ')}: {'yes' if value else 'no'}"
     words = name.split("_")
     unit = units.get(name)
-    if unit is None and len(words) > 1 and words[-1] in _UNIT_SUFFIXES:
-        unit = _UNIT_SUFFIXES[words[-1]]
+    if len(words) > 1 and words[-1] in _UNIT_SUFFIXES:  # ("filter_flow_lph" with "l/h" set: "filter flow 300 l/h")
+        unit = unit or _UNIT_SUFFIXES[words[-1]]
         words = words[:-1]
     shown = f"{value:g}" if isinstance(value, float) else str(value)
     if isinstance(value, int) and not unit and _plural(words[0]):
@@ -179,6 +179,7 @@ _UNIT_SUFFIXES = {
     "mm": "mm", "cm": "cm", "m": "m", "km": "km", "g": "g", "kg": "kg", "ml": "ml", "l": "l", "w": "W", "wh": "Wh",
     "mah": "mAh", "v": "V", "h": "h", "min": "min", "c": "°C", "bar": "bar", "lm": "lm", "in": "in", "gb": "GB",
     "tb": "TB", "hz": "Hz", "db": "dB", "pct": "%", "percent": "%", "years": "years", "months": "months",
+    "weeks": "weeks", "days": "days", "hours": "hours", "lph": "l/h",
 }  # fmt: skip
 
 

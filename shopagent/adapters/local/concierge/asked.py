@@ -23,7 +23,8 @@ SAID_AS = {
     "flight": "airline plane flights cabin luggage", "flugzeug": "plane airline flight flights cabin luggage",
     "avion": "plane airline flight flights cabin luggage", "fly": "airline flight flights cabin luggage",
     "flying": "airline flight flights cabin luggage", "plant": "sow sowing", "pflanzen": "sow sowing plant",
-    "saen": "sow sowing", "semer": "sow sowing", "planter": "sow sowing plant", "kilos": "kg", "kilo": "kg",
+    "saen": "sow sowing", "semer": "sow sowing", "seme": "sow", "semes": "sow",
+    "planter": "sow sowing plant", "kilos": "kg", "kilo": "kg",
     "puppies": "puppy adult junior", "puppy": "adult junior", "kitten": "adult junior", "kittens": "adult junior",
     "welpe": "puppy adult junior", "welpen": "puppy adult junior", "chiot": "puppy adult junior",
     "chiots": "puppy adult junior", "chaton": "kitten adult junior", "chatons": "kitten adult junior",
@@ -40,6 +41,8 @@ SAID_AS = {
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {
     "scent smell": re.compile(r"\b(?:ca|elle|il|ils|elles) sent\b|\bsent (?:quoi|bon|le|la|comment)\b"),
+    # "elle est en quoi ?", "aus was ist es?": what it is made of
+    "material": re.compile(r"\b(?:est|sont|c'est|fait|faite|faits|faites) en quoi\b|\baus was\b|\baus welchem\b"),
 }
 # A material asked of a thing, and the words that say it (of a kind of it: steel is a metal)
 MATERIALS = {
@@ -60,10 +63,16 @@ def said_as(question: str, *, phrases: bool = False) -> set[str]:
     `phrases`, for French words that are something else alone: "elle sent")."""
     found = {x for w in words(question) for x in SAID_AS.get(w, "").split()}
     if phrases:
-        found |= {x for said, pattern in _SAID_AS_PHRASES.items() if pattern.search(question) for x in said.split()}
+        found |= said_in_phrases(question)
     if any(w in _MATERIAL_OF for w in words(question)):
         found.add("material")  # ("wood or plastic?": what it is made of)
     return {stem(x) for x in found}
+
+
+def said_in_phrases(question: str) -> set[str]:
+    """The catalog's words for the French and German phrases of a (folded) question that say it otherwise
+    ("elle sent quoi ?": scent, smell; "elle est en quoi ?": material), unstemmed."""
+    return {x for said, pattern in _SAID_AS_PHRASES.items() if pattern.search(question) for x in said.split()}
 
 
 def materials_named(text: str) -> set[str]:
@@ -96,10 +105,46 @@ def specs_about(question: str, d: dict[str, Any]) -> list[str]:
     texts = d.get("specText") or []
     # a spec named by a word any such name has ("safe", "free") alone is not the one asked: "is it safe
     # for puppies?" is not "dishwasher safe", "is it kink-free?" not "phthalate free"
-    return [
+    named = [
         text for name, text in zip(d.get("specs", {}), texts, strict=False)
         if {stem(w) for w in name.split("_") if len(w) > 2} & asked - _SPEC_QUALIFIERS
     ]  # fmt: skip
+    if named:
+        return named
+    # else a spec in the unit asked ("how many litres is it?": "volume 60 l"; "how long does the battery
+    # last?": "runtime 45 min"), not an age or a warranty said in years or weeks
+    units = units_asked(fold(question))
+    return [
+        text for name, text in zip(d.get("specs", {}), texts, strict=False)
+        if name.rsplit("_", 1)[-1] in units and not set(name.split("_")) & _NOT_HOW_LONG
+    ]  # fmt: skip
+
+
+def units_asked(question: str) -> set[str]:
+    """The unit suffixes of spec names ("volume_l", "runtime_min") a (folded) question asks a figure in:
+    "how many litres?", "in cm", "how long does it last?" (a time)."""
+    found = {unit for m in _IN_UNIT.finditer(question) for word, unit in _UNIT_WORDS if re.fullmatch(word, m[1])}
+    return found | (_TIME_UNITS if _TIME_ASKED.search(question) else set())
+
+
+_UNIT_WORDS = [
+    (r"litres?|liters?|litern?", "l"), (r"ml|millilit(?:re|er)s?", "ml"), (r"kg|kilos?|kilograms?", "kg"),
+    (r"grams?|gramm|grammes?", "g"), (r"cm|centimet(?:re|er)s?|zentimetern?", "cm"),
+    (r"mm|millimet(?:re|er)s?|millimetern?", "mm"), (r"watts?", "w"), (r"mah", "mah"),
+    (r"inch(?:es)?|zoll|pouces?", "in"), (r"lumens?", "lm"), (r"decibels?|db", "db"),
+]  # fmt: skip
+_IN_UNIT = re.compile(
+    r"\b(?:in|how many|wie viele?|combien de|en)\s+(" + "|".join(word for word, _ in _UNIT_WORDS) + r")\b"
+)
+# "how long does the battery last?", "wie lange hält der Akku?", "combien de temps ça dure ?" (not "how
+# long is it?": a length)
+_TIME_ASKED = re.compile(
+    r"\bhow long (?:does|do|will|would|can|should)\b|\bhow many (?:hours|minutes|weeks|days)\b|"
+    r"\bwie lange?\b(?! (?:ist|sind)\b)|\bcombien de temps\b|\bautonomie\b|\bruntime\b|\bbattery life\b|"
+    r"\b(?:akku)?laufzeit\b"
+)
+_TIME_UNITS = {"min", "h", "hours", "days", "weeks", "months"}
+_NOT_HOW_LONG = {"age", "warranty", "guarantee", "garantie"}
 
 
 _SPEC_QUALIFIERS = {stem(w) for w in ("safe", "free", "proof", "friendly", "resistant", "included", "max", "min")}

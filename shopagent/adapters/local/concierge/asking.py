@@ -27,7 +27,8 @@ PRICE = re.compile(
 # Which sizes (capacities, lengths) a product comes in: its variations' sizes answer it.
 SIZES = re.compile(
     r"^\W*(?:the |its |their )?size\W*$|"  # "size?"
-    r"\b(?:storage|capacity|memory|how big|what sizes?|which sizes?|sizes|how long is the cable|lengths?|"
+    r"\b(?:storage|capacity|memory|how big|how large|what sizes?|which sizes?|sizes|how long is the cable|lengths?|"
+    r"wie gro(?:ss|s)e? (?:ist|sind|wird)|quelle taille (?:fait|font)|"
     r"speicher\w*|kapazit(?:a|ae)t|welche gr(?:o|oe)ssen?|gr(?:o|oe)ssen|stockage|capacite|quelles? tailles?)\b"
 )
 # How long it is (not how long it lasts or takes), how much it holds, how many come in a set: its
@@ -39,7 +40,7 @@ MEASURES = {
         r"wie lang (?:ist|sind)\b(?!\s+(?:die |der |das )?(?:garantie|lieferung|lieferzeit|akku)\b)|"
         r"welche l(?:a|ae)nge|longueur|combien de (?:metres|m|centimetres|cm)\b|"
         r"mesurent combien|mesure(?:-t-(?:il|elle))? combien|combien (?:mesure|mesurent)\b|"  # "elle mesure combien ?"
-        r"how many (?:metres|meters)\b|lengths?\b|"
+        r"how many (?:metres|meters)\b|lengths?\b|diameter|diametre|durchmesser|"
         # "is it 25 m long?", "fait-il 25 mètres ?", "ist er 20 m lang?"
         r"(?:is it|are they|fait(?:-il|-elle)?|mesure(?:-t-il|-t-elle)?|ist (?:er|sie|es)|sind sie)\s+"
         r"\d+(?:[.,]\d+)?\s*(?:m|metres?|meters?|meter|cm|centimetres?)\b)"

@@ -26,6 +26,7 @@ from shopagent.adapters.local.concierge.asked import (
     materials_named,
     properties_named,
     said_as,
+    said_in_phrases,
     specs_about,
 )
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, made_in_asked, questions_of
@@ -33,6 +34,7 @@ from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
     in_measure,
     options_asked,
+    options_naming,
     size_guide,
     sizes_of,
     sizes_said,
@@ -344,12 +346,20 @@ class FactFinder:
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
         sizes_asked = bool(ask.SIZES.search(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
-        kept: dict[str, Any] = {"sold_out": r.size_sold_out, "also": said_as(folded, phrases=True)}
+        kept: dict[str, Any] = {"also": said_as(folded, phrases=True)}
+        # "does it come with battery and charger?" of a tool sold bare and with both: its options say which
+        included = _included_asked(folded) if COMES_WITH.search(folded) else set()
         optioned = {
             d["name"]: o
             for d in found
-            if d not in sized and (o := options_asked(folded, d, sizes_asked=sizes_asked, measures=measures, **kept))
-        }
+            if d not in sized
+            and (
+                o := options_asked(
+                    folded, d, sizes_asked=sizes_asked, measures=measures, sold_out=r.size_sold_out,
+                    also=kept["also"] | options_naming(d, included),
+                )
+            )
+        }  # fmt: skip
         untold: list[tuple[int, dict[str, Any], list[str]]] = []
         for d in found:
             # The structured facts first (its sizes, the specs asked about), then the sentences
@@ -580,6 +590,7 @@ class FactFinder:
         for an English catalog: "Deckel" -> lid, "semelle" -> sole), and for words it says otherwise
         ("Flugzeug" -> airline), stemmed; and its material, for materials alone ("wood or plastic?")."""
         said = {stem(x) for w in words(question) for x in [*self._noun(w).split(), *SAID_AS.get(fold(w), "").split()]}
+        said |= {stem(x) for x in said_in_phrases(fold(question))}  # ("elle est en quoi ?": material)
         asked = [w for w in words(fold(question)) if w not in STOPWORDS]
         return said | ({stem("material")} if asked and all(materials_named(w) for w in asked) else set())
 
@@ -610,6 +621,19 @@ class FactFinder:
 
 # "which is the most waterproof?", "the most powerful", "lequel est le plus étanche ?"
 _MOST = re.compile(r"\b(?:most|highest|greatest|le plus|la plus|les plus)\s+([^\W\d_]+)")
+
+
+def _included_asked(folded: str) -> set[str]:
+    """The things a question asks to come with a product ("does it come with battery and charger?":
+    battery, charger), folded words."""
+    return {w for w in words(folded) if w not in STOPWORDS and w not in _NOT_A_THING and not w.isdigit() and len(w) > 2}
+
+
+_NOT_A_THING = {
+    "included", "include", "includes", "come", "comes", "came", "box", "also", "too", "any", "separately", "supplied",
+    "delivered", "shipped", "dabei", "enthalten", "mitgeliefert", "inklusive", "lieferumfang", "inclus", "incluse",
+    "fourni", "fournie", "fournis", "livre", "livree", "boite",
+}  # fmt: skip
 
 
 def _highest_first(folded: str, found: list[dict[str, Any]], lines: list[str]) -> list[str]:

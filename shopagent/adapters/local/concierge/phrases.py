@@ -511,7 +511,7 @@ QUESTION_IMPLIES = {
     "subscription": "monthly", "warranty": "guarantee years", "big": "size cm mm dimensions",
     "fit": "fits size slim snug narrow loose relaxed tight",
     "wash": "washable machine", "material": "made", "bright": "lumens lumen lm",
-    "brightness": "lumens lumen lm", "hold": "capacity litres liters ml", "volume": "capacity litres ml",
+    "brightness": "lumens lumen lm", "hold": "capacity volume litres liters ml", "volume": "capacity litres ml",
     "cups": "capacity ml", "powerful": "power watts", "power": "watts", "warm": "comfort temperature",
     "dishwasher": "safe hand wash rinse detergent", "heavy": "weight", "old": "age aged",
     "akku": "stunden laden akkulaufzeit", "wasserdicht": "ipx4 ipx7 ip67 wasser", "steuern": "app",
@@ -525,6 +525,13 @@ QUESTION_IMPLIES = {
     "grip": "slip non-slip", "charger": "charging cable adapter included", "cable": "included charging",
     "puppy": "months puppies", "kitten": "months kittens", "age": "months years",
     "sole": "rubber grip outsole", "heel": "cm", "blade": "cm steel", "capacity": "litres ml cups",
+    # when to sow or use it ("sowing period"), what it is made of or covered with, how it goes together
+    "when": "period season month months", "wann": "period season month months",
+    "quand": "period season month months", "composition": "material made", "covered": "material",
+    "zusammensetzung": "material", "woraus": "material", "monter": "assembly assemble",
+    "montage": "assembly assemble", "aufbauen": "assembly assemble", "zusammenbauen": "assembly assemble",
+    "aufbau": "assembly assemble", "assemble": "assembly", "diameter": "cm size", "durchmesser": "cm size",
+    "diametre": "cm size",
     # German: the words of questions about a product, in the catalog's English
     "stoff": "material fabric", "gross": "size cm dimensions", "grosse": "size cm dimensions",
     "masse": "cm size dimensions", "breit": "cm width", "hoch": "cm height", "lang": "cm length long",

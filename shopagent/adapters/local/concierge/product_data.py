@@ -143,6 +143,21 @@ def options_asked(
     return found
 
 
+def options_naming(d: dict[str, Any], asked: set[str]) -> set[str]:
+    """The words of the names of a product's options one of whose values names every word of `asked`
+    (folded words): "does it come with battery and charger?" of a tool sold as "Battery: Bare tool,
+    With 2.5 Ah battery and charger" names its "Battery" option (it comes with them in one variation)."""
+    if not asked:
+        return set()
+    found: set[str] = set()
+    for v in d.get("variations") or []:
+        for name, value in (v.get("options") or {}).items():
+            said = set(re.findall(r"[a-z0-9]+", fold(str(value))))
+            if all(w in said or w.removesuffix("s") in said or w + "s" in said for w in asked):
+                found |= set(re.findall(r"[a-z0-9]+", fold(str(name))))
+    return found
+
+
 def _to_have(d: dict[str, Any], option: str | None, value: str) -> bool:
     """Whether a variation with this option value (or size, where `option` is None) can be bought now;
     true where the data does not say how many there are."""
