@@ -2352,3 +2352,22 @@ async def test_a_fact_asked_in_other_words_is_found_in_the_specs_material_or_opt
     assert asked.answer.startswith(listed.listed[0]), asked.answer
     assert all(s in asked.answer for s in says), asked.answer
     assert not any(s in asked.answer for s in not_said), asked.answer
+
+
+async def test_it_after_a_list_whose_first_is_not_of_the_kind_asked_is_the_first_that_is(electronics):
+    """ "is it usb-c?" after "phone charger that works with iphone" listed a phone case first and a charger
+    second asks about the charger (was the case: "doesn't say exactly"); after a list whose first is a
+    charger, about that first one."""
+    shopper = electronics()
+    listed = await shopper.say("phone charger that works with iphone")
+    chargers = [n for n in listed.listed if n.endswith("Charger")]
+    assert chargers and not listed.listed[0].endswith("Charger"), listed.answer
+    asked = await shopper.say("is it usb-c")
+    assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
+    assert asked.answer.startswith(chargers[0]) and "Yes" in asked.answer, asked.answer
+
+    shopper = electronics()
+    listed = await shopper.say("a phone charger")
+    assert listed.listed and listed.listed[0].endswith("Charger"), listed.answer
+    asked = await shopper.say("is it usb-c")
+    assert asked.answer.startswith(listed.listed[0]), asked.answer

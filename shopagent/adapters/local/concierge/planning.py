@@ -49,6 +49,7 @@ from shopagent.adapters.local.concierge.pointing import (
     named_by_words,
     named_in_passing,
     named_products,
+    of_kind_asked,
     of_kind_at,
     ordinal_kind,
     words_of,
@@ -662,7 +663,12 @@ class Planner:
             several = len(history.detailed) > 1 and not reading.points_at_one
             return history.detailed[:_ASKED_ABOUT_UNPOINTED] if several else history.detailed[:1]
         if reading.points_at_one or len(shown) == 1:
-            return [shown[0]["productId"]]
+            # ("is it usb-c?" after a phone case and a charger were shown for "a phone charger": the charger)
+            same = history.shown is not None and [p["productId"] for p in history.shown.products] == [
+                p["productId"] for p in shown
+            ]
+            kind = of_kind_asked(history.shown.subject, shown) if same and history.shown is not None else None
+            return [(kind or shown[0])["productId"]]
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
 
     def _sized_one(self, reading: Reading, history: History) -> ModelReply | None:

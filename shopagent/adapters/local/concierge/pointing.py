@@ -273,6 +273,30 @@ def of_kind_at(text: str, shown: list[dict[str, Any]], position: int) -> dict[st
     return at_position(of_kind, position) if 0 < len(of_kind) < len(shown) else None
 
 
+def of_kind_asked(subject: str, shown: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first product shown of the kind the request that showed them asked for, where the first one
+    shown is not of it ("is it usb-c?" after "phone charger that works with iphone" listed a phone case
+    first and a charger second: the charger): the kind is the last word before the words about what it
+    is for or goes with ("that", "for", "with") that is the head word of a shown product's name; None
+    where the first shown is of it, or no word names one."""
+    folded = fold(subject)
+    cut = _ABOUT_THE_THING.search(folded)
+    asked = [stem(w) for w in words(folded[: cut.start()] if cut else folded) if _counts(w)]
+    heads = [stem(h) if (h := name_head(str(p.get("name", "")))) else "" for p in shown]
+    kinds = [w for w in asked if w in heads]
+    # (the first is of it where its name has the word, in a word of its own or in one: "Sundress" for "dress")
+    if not kinds or not shown or kinds[-1] in fold(str(shown[0].get("name", ""))):
+        return None
+    return next(p for p, h in zip(shown, heads, strict=True) if h == kinds[-1])
+
+
+# What is said of the thing asked for after it: what it is for, goes with, does ("charger that works with
+# iphone", "bed for a labrador", "Ladegerät für mein Handy", "gamelle pour chat")
+_ABOUT_THE_THING = re.compile(
+    r"\b(?:for|that|which|who|with|to|so|f(?:u|ue)r|mit|zum|zur|der|die|das|pour|avec|qui|que)\b"
+)
+
+
 def ordinal_kind(text: str) -> str | None:
     """The word after an ordinal naming a kind of thing ("is the first cage big enough?": cage), if any."""
     found = _ORDINAL_NOUN.search(fold(text))
