@@ -2371,3 +2371,28 @@ async def test_it_after_a_list_whose_first_is_not_of_the_kind_asked_is_the_first
     assert listed.listed and listed.listed[0].endswith("Charger"), listed.answer
     asked = await shopper.say("is it usb-c")
     assert asked.answer.startswith(listed.listed[0]), asked.answer
+
+
+_ASKED_OF_THE_LIST = [
+    # "and the X?" of a measure, with what it measures after it (was searched: SSDs)
+    ("electronics", "tablet", "Et la capacité de stockage ?", ["32 GB", "128 GB"]),
+    # "what about the battery?" where the shop sells no batteries: what their texts say of it (was searched)
+    ("electronics", "tablet", "what about the battery?", ["mAh"]),
+    # "price of the …": the prices of those shown (was searched: "price 34 waist")
+    ("clothing", "black jeans mens", "price of the 34 waist?", ["€"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shop", "request_", "question", "says"), _ASKED_OF_THE_LIST)
+async def test_and_the_measure_what_about_the_part_and_price_of_are_asked_of_the_list(
+    electronics, clothing, shop, request_, question, says
+):
+    """ "Et la capacité de stockage ?", "what about the battery?" and "price of the 34 waist?" after a list ask
+    about the products listed (each was searched as a new request, and the list lost)."""
+    shopper = {"electronics": electronics, "clothing": clothing}[shop]()
+    listed = await shopper.say(request_)
+    assert len(listed.listed) >= 2, listed.answer
+    asked = await shopper.say(question)
+    assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
+    assert asked.answer.startswith(tuple(listed.listed)), asked.answer
+    assert all(s in asked.answer for s in says), asked.answer

@@ -138,7 +138,9 @@ _MEASURE_ASKED = re.compile(
     r"volume|resolution|refresh rate|temp|temperature|material|fabric|steel|wood|metal|plastic|thickness|"
     r"leistung|wattzahl|masse|abmessungen|gewicht|lange|breite|hohe|tiefe|durchmesser|kapazitat|aufloesung|"
     r"auflosung|puissance|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
-    r"matiere|materiau|epaisseur)\W*"
+    r"matiere|materiau|epaisseur)"
+    # ("et la capacité de stockage ?", "die Länge des Kabels?": a measure of a part, said after it)
+    r"(?:\s+(?:de|du|des|d'|der|des)\s*[^\W\d_]+)?\W*"
 )
 # "one" as a number before what it counts ("for one cat", "one bag"), not a product called "the … one"
 _ONE_NUMERAL = re.compile(
@@ -217,6 +219,9 @@ _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
 # "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
+_PRICE_OF = re.compile(
+    r"\W*(?:(?:and|ok|so|und|et)\W+)?(?:the |der |le )?(?:price|cost|preis|prix)\s+(?:of|for|von|fur|du|de|des)\b"
+)
 _ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
 _SIZED_BY = frozenset({
     "small", "little", "big", "large", "kleine", "kleinen", "kleiner", "kleines", "grosse", "grossen", "grosser",
@@ -501,7 +506,16 @@ class Planner:
         # "et pour la deuxième, il y a des joints ?" and "what about the headset, is it ok for smaller
         # heads" ask of it; "what about the second one?" shows it, "what about a headset?" looks for one
         the_thing = _ABOUT_THE.search(fold(text)) and (reading.points_at_one or reading.points_at_all)
-        if reading.more or reading.similar or (reading.about and not ((refs or the_thing) and reading.words)):
+        # ("et la capacité de stockage ?" after tablets: a measure of them; "what about the battery?" something
+        # their texts tell where the shop sells no batteries)
+        of_them = measure_asked or bool(
+            reading.about
+            and _ABOUT_THE.search(fold(text))
+            and 0 < len(reading.words) <= _QUALIFYING_WORDS
+            and await self._names_a_property(reading.words, text)
+        )
+        of_them = of_them or bool((refs or the_thing) and reading.words)
+        if reading.more or reading.similar or (reading.about and not of_them):
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
@@ -551,6 +565,8 @@ class Planner:
             # after foods of all of them (one not named "Grain-Free" may be), unless one was talked about since
             by_name, reading.points_at_all = [], True
         price_asked = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?", "prix ?"
+        # "price of the 34 waist?", "prix de la grande ?": the price of one shown, named by what else it says
+        price_asked = price_asked or bool(_PRICE_OF.match(fold(text)) and not await self._cued_kind(fold(text), shown))
         if not (reading.question or reading.buy or by_name or refs or property_asked or asked_of_it or price_asked):
             return None  # with a "?", naming a product shown makes a question ("der Smart Speaker, …?")
         if reading.off_topic and not (refs or reading.points_at_one or reading.points_at_all):
