@@ -2396,3 +2396,47 @@ async def test_and_the_measure_what_about_the_part_and_price_of_are_asked_of_the
     assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
     assert asked.answer.startswith(tuple(listed.listed)), asked.answer
     assert all(s in asked.answer for s in says), asked.answer
+
+
+async def test_and_a_thing_to_go_with_it_is_searched_and_choosing_by_kind_finds_the_earlier_one(electronics, clothing):
+    """ "and a mouse to go with it?" after a keyboard searches for a mouse (was answered from the keyboard's
+    text: "doesn't say exactly"); "ok, ich nehme die Tastatur" after mice, one of them a "Keyboard and Mouse
+    Set", chooses the keyboard talked about before (was the set); "ok I'll take the jacket" after gloves
+    chooses the jacket talked about (was searched again); "merci, je prends le pull" chooses the jumper (was
+    only "You're welcome"); "ok" after a list offers to go on (was "What are you looking for?")."""
+    shopper = electronics()
+    keyboards = await shopper.say("mechanical keyboard")
+    assert "Keyboard" in keyboards.listed[0], keyboards.answer
+    mice = await shopper.say("and a mouse to go with it?")
+    assert SEARCH in [c["name"] for c in mice.calls], mice.calls
+    assert mice.listed and all("Keyboard" not in n for n in mice.listed[:1]), mice.answer
+    assert any(n.endswith("Mouse") for n in mice.listed), mice.answer
+
+    shopper = electronics()
+    await shopper.say("mechanische Tastatur")
+    first = await shopper.say("ist die erste kabellos?")
+    keyboard = first.answer.split(":")[0]
+    assert keyboard.endswith("Keyboard"), first.answer
+    await shopper.say("und eine Maus dazu?")
+    chosen = await shopper.say("ok, ich nehme die Tastatur")
+    assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
+    assert chosen.answer.startswith(keyboard), chosen.answer
+
+    shopper = clothing()
+    jackets = await shopper.say("warm winter jacket")
+    talked = await shopper.say("is the first one waterproof?")
+    assert talked.answer.startswith(jackets.listed[0]), talked.answer
+    gloves = await shopper.say("and gloves?")
+    assert all("Jacket" not in n for n in gloves.listed), gloves.answer
+    chosen = await shopper.say("ok I'll take the jacket")
+    assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
+    assert chosen.answer.startswith(jackets.listed[0]), chosen.answer
+
+    shopper = clothing()
+    jumpers = await shopper.say("warm jumper")
+    assert jumpers.listed, jumpers.answer
+    noted = await shopper.say("ok")
+    assert not noted.calls and "What are you looking for" not in noted.answer and "?" in noted.answer, noted.answer
+    chosen = await shopper.say("merci, je prends le pull")
+    assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
+    assert chosen.answer.startswith(jumpers.listed[0]), chosen.answer

@@ -58,6 +58,23 @@ class History:
                            else named[0]["productId"])  # fmt: skip
         return None
 
+    def earlier_of_kind(self, kinds: set[str], head: Callable[[str], str], position: int | None = None) -> int | None:
+        """The product of an earlier list the customer chooses or asks about by its kind ("I'll take the
+        jacket" after gloves were shown since the jacket, "ich nehme die erste Schere"): of the latest list
+        before the one shown with products whose name's head word (`head`) is one of `kinds`, the one at
+        `position` among those, else the one talked about last, else the first."""
+        for shown in reversed(self.lists[:-1]):
+            of_kind = [p for p in shown.products if head(str(p.get("name", ""))) in kinds]
+            if not of_kind:
+                continue
+            if position is not None:
+                at = of_kind[position - 1] if 1 <= position <= len(of_kind) else of_kind[-1] if position == -1 else None
+                return int(at["productId"]) if at is not None else None
+            talked = [p for p in of_kind if p.get("productId") in self.talked]
+            chosen = min(talked, key=lambda p: self.talked.index(p["productId"])) if talked else of_kind[0]
+            return int(chosen["productId"])
+        return None
+
     def earlier_search(self, named: list[str]) -> dict[str, Any] | None:
         """The latest search whose query has all these words: the subject the customer returns to."""
         for args in reversed(self.searches):

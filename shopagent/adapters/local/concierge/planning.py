@@ -219,6 +219,12 @@ _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
 # "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
+# A message that only takes in what was said ("ok", "hmm", "alles klar", "d'accord")
+_NOTED = re.compile(
+    r"\W*(?:ok(?:ay)?|k|alright|all right|right|fine|cool|great|nice|sure|got it|i see|hmm+|mm+|ah|oh|"
+    r"gut|alles klar|klar|verstehe|aha|na gut|d'accord|dac|bon|je vois|entendu|tres bien)"
+    r"(?:\W+(?:ok(?:ay)?|then|thanks|danke|merci|hmm+))*\W*"
+)
 _PRICE_OF = re.compile(
     r"\W*(?:(?:and|ok|so|und|et)\W+)?(?:the |der |le )?(?:price|cost|preis|prix)\s+(?:of|for|von|fur|du|de|des)\b"
 )
@@ -349,7 +355,9 @@ class Planner:
         named = await self._catalog_words(reading.words)
         cued = reading.follow_up or reading.refs or reading.compare or reading.details
         # "merci bcp", "thanks, that's helpful": small talk with a word or two the catalog never uses.
-        chatter = reading.small_talk and not (named or cued or reading.request) and len(reading.words) <= 2
+        # ("merci, je prends le pull" chooses the pullover, with thanks)
+        chatter = reading.small_talk and not (named or cued or reading.request or reading.buy)
+        chatter = chatter and len(reading.words) <= 2
         # "how much is it?", "how much is that one now?": a question of the one shown, in stop-words only
         priced = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?"
         of_it = (
@@ -379,6 +387,8 @@ class Planner:
                 return say(r.bye.format(store=self._store))
             if reading.greeting:
                 return say(r.greet.format(store=self._store))
+            if shown and _NOTED.fullmatch(fold(text)):  # "ok", "hmm", "alles klar" after a list
+                return say(r.noted)
             return say(r.off_topic.format(store=self._store) if reading.off_topic else r.unclear)
         # "do you have a sharpener that would work for it?": another thing, for the one talked about.
         if (
@@ -522,6 +532,9 @@ class Planner:
         if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
+        if (earlier := self._earlier_of_kind(reading, history, shown, named, synonyms, text)) is not None:
+            # "ok I'll take the jacket" after gloves were shown since the jacket: the jacket
+            return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
         # "in black?" after two jeans asks of them, not of the "Black Skinny Jeans" shown beside them
         colours = {fold(c) for c in reading.colors}
         naming_text = fold(text)
@@ -1240,6 +1253,37 @@ class Planner:
         if not any(vocabulary.names_a_kind(w) for w in called):
             return None
         return called, await self._catalog_synonyms(text)
+
+    def _earlier_of_kind(
+        self,
+        reading: Reading,
+        history: History,
+        shown: list[dict[str, Any]],
+        named: list[str],
+        synonyms: dict[str, str],
+        text: str,
+    ) -> int | None:
+        """The product of an earlier list a choice or an ordinal calls by a kind no product shown is of
+        ("ok I'll take the jacket", "ich nehme die Tastatur" after mice, one a "Keyboard and Mouse Set",
+        since the keyboard; "ich nehme die erste Schere" after gloves, since secateurs): the one talked
+        about, or at that place among those of the kind; None when a product shown is of it."""
+        refs = reading.refs or [o for o in reading.ordinals if o != -1]
+        kind = ordinal_kind(text) if len(refs) == 1 else None
+        # (what it is called, in the catalog's words where the catalog uses another: "Tastatur": keyboard)
+        said = [w for w in reading.words if w in named or w in synonyms]
+        called = [kind] if kind else said[-1:] if reading.buy and not refs else []
+        if not called or not shown or len(history.lists) < 2:
+            return None
+        kinds = {stem(x) for w in called for x in words(fold(synonyms.get(w, w)).replace("|", " "))} | {
+            stem(w) for w in called
+        }
+
+        def head(name: str) -> str:
+            return stem(name_head(name) or "")
+
+        if any(head(str(p.get("name", ""))) in kinds for p in shown):
+            return None
+        return history.earlier_of_kind(kinds, head, refs[0] if kind else None)
 
     async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""

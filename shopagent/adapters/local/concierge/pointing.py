@@ -339,11 +339,18 @@ _ASKS_FOR = re.compile(
     r"(?P<need>do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich))"
     rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
 )
+# "and a hat to go with it?", "und eine Maus dazu?", "et une écharpe pour aller avec ?": a thing asked of the
+# shop by "and" and an article, with a word of fitting after it
+_AND_A = re.compile(
+    r"\W*(?:(?:ok|okay|great|cool|perfect|super|merci|thanks|danke|gut)\W+)?(?P<shop>and|und|et|plus)"
+    r"(?P<there>(?!))?(?P<need>(?!))?(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) "
+    r"(?P<rest>[^?!.;]*)"
+)
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
 # asks of the product ("is there a monthly fee?", "is there a lid?").
 _FITS = re.compile(
     r"\b(?:fit|fits|go(?:es)? with|works? with|compatible|match|matches|matching|to go with|for (?:it|them|this|that)|"
-    r"passt|passend|passende[nrs]?|dafur|dazu|assorti(?:e|es|s)?)\b"
+    r"passt|passend|passende[nrs]?|dafur|dazu|assorti(?:e|es|s)?|(?:pour )?aller avec|qui va avec)\b"
 )
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
@@ -379,11 +386,24 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     # pointing at them, or asking for one that fits ("is there a matching lead?")
     pointed = refs or reading.points_at_one or reading.points_at_all or _FITS.search(folded)
     found = _ASKS_FOR.search(folded) if pointed else None
+    if found is None and pointed and (also := _AND_A.match(folded)) is not None and _FITS.search(also["rest"]):
+        found = also  # "and a hat to go with it?", "und eine Maus dazu?": the shop asked for one
     if found is None or (found["there"] and not _FITS.search(found["rest"])):
         return None
     named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
+    joined = found["shop"] in ("and", "und", "et", "plus")
+    said = ""  # the thing as written ("gants en cuir"), where it is said before the words of fitting
+    if joined and (fits := _FITS.search(found["rest"])) is not None:  # "et des gants en cuir pour aller avec ?"
+        named = [w for w in words(found["rest"][: fits.start()]) if w not in STOPWORDS and w not in _THING_ENDS]
+        start, end = found.start("rest"), found.start("rest") + fits.start()
+        spans = [m.span() for m in re.finditer(r"[^\W_]+", folded[start:end]) if m.group(0) in named]
+        if spans:  # from its first word to its last ("plain top", not "plain top that would")
+            start, end = start + spans[0][0], start + spans[-1][1]
+            said = " ".join((text[start:end] if len(text) == len(folded) else folded[start:end]).split())
     # a thing none of them is by its name (a lead after harnesses, though their category names leads too)
     names = {stem(w) for p in shown for w in words(str(p.get("name", "")))}
+    if joined:  # ("and a mouse to go with it?" beside a "Keyboard and Mouse Set")
+        names = {stem(h) for p in shown if (h := name_head(str(p.get("name", ""))))}
     if not named or named[-1] in _NOT_A_THING | _OF_IT or named[-1].isdigit() or stem(named[-1]) in names:
         return None  # ("do you have a warranty for it?" asks of it)
     focus = _about(shown, refs, detailed)
@@ -399,8 +419,9 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         and named[0] not in _AMOUNTS
         and bool(_FITS.search(found["rest"]) or _WITH_IT.search(found["rest"]))
     )
-    if kind is None:
-        return AnotherThing(named, thing, int(focus["productId"]), thing, of_shop)
+    if kind is None or joined:  # ("und eine Rosenschere dazu?": searched as said, "for" in no language of it)
+        head = name_head(str(focus.get("name", ""))) if joined else None
+        return AnotherThing(named, thing, int(focus["productId"]), said or thing, of_shop, head or "")
     head = name_head(str(focus.get("name", ""))) or fold(kind)
     return AnotherThing(
         named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop, head

@@ -17,6 +17,7 @@ class Replies:
     identity: str
     off_topic: str
     unclear: str
+    noted: str
     found: str
     found_cheaper: str
     found_cheaper_than_it: str
@@ -135,6 +136,7 @@ ENGLISH = Replies(
     "with a size, colour or budget if you like.",
     off_topic="I can only help with shopping at {store}. What are you looking for?",
     unclear="What are you looking for? Tell me in a few words, with a size, colour or budget if you like.",
+    noted="Shall I tell you more about one of them, or look for something else?",
     found="Here is what I found for {subject}{filters}:",
     found_cheaper="Cheaper options for {subject}{filters}:",
     found_cheaper_than_it="Cheaper than that one, for {subject}{filters}:",
@@ -253,6 +255,7 @@ GERMAN = Replies(
     "was Sie brauchen, gern mit Größe, Farbe oder Budget.",
     off_topic="Ich kann Ihnen nur beim Einkaufen bei {store} helfen. Wonach suchen Sie?",
     unclear="Wonach suchen Sie? Beschreiben Sie es in ein paar Worten, gern mit Größe, Farbe oder Budget.",
+    noted="Möchten Sie mehr über eines davon wissen, oder soll ich nach etwas anderem suchen?",
     found="Das habe ich für {subject}{filters} gefunden:",
     found_cheaper="Günstigere Angebote für {subject}{filters}:",
     found_cheaper_than_it="Günstiger als dieses, für {subject}{filters}:",
@@ -374,6 +377,7 @@ FRENCH = Replies(
     off_topic="Je ne peux vous aider que pour vos achats chez {store}. Que recherchez-vous ?",
     unclear="Que recherchez-vous ? Dites-le en quelques mots, avec une taille, une couleur ou un budget "
     "si vous voulez.",
+    noted="Voulez-vous en savoir plus sur l'un d'eux, ou que je cherche autre chose ?",
     found="Voici ce que j'ai trouvé pour {subject}{filters} :",
     found_cheaper="Moins cher, pour {subject}{filters} :",
     found_cheaper_than_it="Moins cher que celui-ci, pour {subject}{filters} :",
