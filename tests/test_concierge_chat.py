@@ -2328,6 +2328,8 @@ _FACT_SAID_OTHERWISE = [
     # how big, of seed sold in bags of two sizes; the diameter of a pan sold in three
     ("pets", "budgie seed", "Wie groß ist es?", ["1 kg, 4 kg"], []),
     ("kitchen", "frying pan", "Quel est le diamètre de la première ?", ["20 CM, 24 CM, 28 CM"], []),
+    # whom it is safe for, said otherwise than its text does ("children and pets can use the lawn")
+    ("garden", "organic lawn feed", "is it safe for kids and dogs", ["children and pets"], []),
     # what comes with it: sold bare and with both, the options say so (was a flat "No.")
     ("garden", "cordless hedge trimmer", "does it come with battery and charger?",
      ["With 2.5 Ah battery and charger"], ["No."]),
@@ -2342,8 +2344,9 @@ async def test_a_fact_asked_in_other_words_is_found_in_the_specs_material_or_opt
     answered from it: "how many litres?" by "volume 60 l", "how long does the battery last?" by "runtime
     45 min", "what's it covered with?", "elle est en quoi ?", "quelle est la composition ?" by its
     material, "c'est facile à monter ?" by its assembly, "quand … sème ?" by its sowing period, "Wie groß
-    ist es?" by its bag sizes, "le diamètre" by its sizes in cm, "does it come with battery and charger?"
-    by the option that has them."""
+    ist es?" by its bag sizes, "le diamètre" by its sizes in cm, "is it safe for kids and dogs" by what
+    its text says of children and pets, "does it come with battery and charger?" by the option that has
+    them."""
     shopper = {"kitchen": kitchen, "pets": pets, "garden": garden}[shop]()
     listed = await shopper.say(request_)
     assert listed.listed, listed.answer

@@ -573,6 +573,11 @@ QUESTION_IMPLIES = {
     "poisonous": "toxic poison chemical chemicals untreated pesticides",
     "swappable": "quick-release spare replaceable interchangeable",
     "replaceable": "spare quick-release interchangeable", "interchangeable": "spare quick-release replaceable",
+    # whom it is safe for, as a text says it ("children and pets can use the lawn straight after feeding")
+    "kids": "children child", "kid": "children child", "toddler": "children child", "toddlers": "children child",
+    "kinder": "children child", "enfants": "children child", "dogs": "pets pet", "dog": "pets pet",
+    "cats": "pets pet", "cat": "pets pet", "hund": "pets pet dog", "hunde": "pets pet dogs", "katze": "pets pet cat",
+    "chien": "pets pet dog", "chiens": "pets pet dogs", "chat": "pets pet cat",
 }  # fmt: skip
 # Properties a product has or has not ("is the filter loud?", "is it dishwasher safe?"): a
 # sentence about the thing asked of ("an internal filter of 300 l/h") answers the question only
