@@ -2443,3 +2443,27 @@ async def test_and_a_thing_to_go_with_it_is_searched_and_choosing_by_kind_finds_
     chosen = await shopper.say("merci, je prends le pull")
     assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
     assert chosen.answer.startswith(jumpers.listed[0]), chosen.answer
+
+
+async def test_cheaper_than_one_of_a_close_list_and_the_cheapest_one_in_french(garden, pets):
+    """ "gibt es eine günstigere?" after the second of two secateurs shown as coming close (for "Gartenschere
+    für Rosen") offers the cheaper secateurs (was "I found no … cheaper than that one"); "la moins chère
+    coûte combien ?" after a cat tree and a scratching post gives the post's price (was searched for
+    cheaper ones)."""
+    shopper = garden()
+    listed = await shopper.say("Gartenschere für Rosen")
+    assert len(listed.listed) == 2 and all("Secateurs" in n for n in listed.listed), listed.answer
+    dearer, cheaper = sorted(listed.listed, key=listed.price, reverse=True)
+    second = await shopper.say("ist die zweite auch für Linkshänder?")
+    assert second.answer.startswith(listed.listed[1]) and listed.listed[1] == dearer, second.answer
+    asked = await shopper.say("gibt es eine günstigere?")
+    assert [c["name"] for c in asked.calls] == [SEARCH], asked.calls
+    assert asked.listed == [cheaper], asked.answer
+
+    shopper = pets()
+    listed = await shopper.say("cat tree for a small flat")
+    assert len(listed.listed) >= 2, listed.answer
+    cheapest = min(listed.listed, key=listed.price)
+    asked = await shopper.say("la moins chère coûte combien ?")
+    assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
+    assert asked.answer.startswith(cheapest), asked.answer

@@ -322,9 +322,15 @@ class Answerer:
         # "something grain free" said of dog foods: a partial match named by the new words, not only the old
         qualifier = {stem(w) for w in words(str(plan.get("qualifier", ""))) if w not in STOPWORDS}
 
+        # "gibt es eine günstigere?" after secateurs shown as coming close: cheaper ones of that kind, also close
+        close_kinds = set(plan.get("close_kinds") or [])
+
         def fits(p: dict[str, Any]) -> bool:
             if p.get("match") == "strong":
                 return True
+            if close_kinds and p.get("match") == "partial":
+                head = name_head(str(p.get("name", "")))
+                return head is not None and names_a_thing(head, close_kinds)
             named = {stem(w) for w in words(str(p.get("name", "")))}
             return (
                 bool(plan.get("refined"))

@@ -197,7 +197,7 @@ PRICED_ONE = re.compile(
     # noun ("the cheapest cat food", "the cheaper options" ask for products)
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
     r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das|please|pls|bitte|svp|"
-    r"nehme?|nimm|s'il)\b))"
+    r"nehme?|nimm|s'il|costs?|weighs?|kostet|kosten|wiegt|coute|coutent|vaut|pese|mesure)\b))"
 )
 # What a thing is sold in: "a bigger bag?" asks a size of food sold by the bag
 CONTAINERS = frozenset(

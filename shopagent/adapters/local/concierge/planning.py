@@ -867,6 +867,11 @@ class Planner:
             plan["categories"] = sorted({str(p["category"]) for p in matched if p.get("category")})
             if plan["refinement"] in ("cheaper", "pricier"):  # and of the kinds of thing shown, by name
                 plan["kinds"] = sorted({h for p in matched if (h := name_head(str(p.get("name", ""))))})
+                # (cheaper than the one talked about, of a list of close ones only: those of its kind that come
+                # as close are what is asked, "gibt es eine günstigere?" after the €34.95 secateurs)
+                talked = _priced_product(shown.products, about) if plan.get("than_it") else None
+                if talked and not any(p.get("match") == "strong" for p in shown.products):
+                    plan["close_kinds"] = [h] if (h := name_head(str(talked[0].get("name", "")))) else []
             args["limit"] = max(args["limit"], LIST_LENGTH * 2)  # some of the others' kinds are left out
         if "maxPrice" in filters and "minPrice" in filters and filters["minPrice"] > filters["maxPrice"]:
             filters.pop("minPrice")
