@@ -2467,3 +2467,15 @@ async def test_cheaper_than_one_of_a_close_list_and_the_cheapest_one_in_french(g
     asked = await shopper.say("la moins chère coûte combien ?")
     assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
     assert asked.answer.startswith(cheapest), asked.answer
+
+
+async def test_back_to_the_first_thing_shown_is_the_first_of_the_first_list(garden):
+    """ "back to the first thing you showed me, how tall does it get?" after seeds, then compost, asks about the
+    seeds listed first (was the compost, the first of the last list)."""
+    shopper = garden()
+    seeds = await shopper.say("tomato seeds")
+    compost = await shopper.say("and some compost for them?")
+    assert compost.listed and seeds.listed[0] not in compost.listed, compost.answer
+    asked = await shopper.say("back to the first thing you showed me, how tall does it get?")
+    assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
+    assert asked.answer.startswith(seeds.listed[0]), asked.answer

@@ -219,6 +219,12 @@ _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
 # "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
+# "back to the first thing you showed me", "zurück zum ersten", "revenons au premier": the first of all shown
+_BACK_TO_FIRST = re.compile(
+    r"\b(?:back to|go back to|zur(?:u|ue)ck zu[rm]?|nochmal zu[rm]?|retour (?:a|au)|revenons (?:a|au))\s+"
+    r"(?:the |de[rnm] |la |le |l')?(?:very )?(?:first|ersten?|premiere?)"
+    r"(?=\s+(?:one|thing|product|item|you|eins|artikel|produkt|article|produit|chose|que)\b|\s*[,?.!;]|\s*$)"
+)
 # A message that only takes in what was said ("ok", "hmm", "alles klar", "d'accord")
 _NOTED = re.compile(
     r"\W*(?:ok(?:ay)?|k|alright|all right|right|fine|cool|great|nice|sure|got it|i see|hmm+|mm+|ah|oh|"
@@ -663,6 +669,9 @@ class Planner:
             return [p["productId"] for p in shown[:2]]
         if len(refs) == 1 and (product := of_kind_at(text, shown, refs[0])) is not None:
             return [product["productId"]]  # "is the first cage big enough?": the first of the cages
+        if refs == [1] and len(history.lists) >= 2 and _BACK_TO_FIRST.search(fold(text)) and history.lists[0].products:
+            # "back to the first thing you showed me, how tall does it get?": the first of the first list
+            return [history.lists[0].products[0]["productId"]]
         if refs:
             picked = [at_position(shown, p) for p in refs[:LIST_LENGTH]]
             if not shown:
