@@ -2479,3 +2479,20 @@ async def test_back_to_the_first_thing_shown_is_the_first_of_the_first_list(gard
     asked = await shopper.say("back to the first thing you showed me, how tall does it get?")
     assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
     assert asked.answer.startswith(seeds.listed[0]), asked.answer
+
+
+async def test_a_choice_after_thanks_or_by_a_bare_verb_and_of_one_of_several_asks_which(pets):
+    """ "ok ich nehm das erste" chooses the first (was searched: "nehm" is no "nehme"); "danke, nehme das klo"
+    after several litter boxes and litters asks which one (was "You're welcome!", then links to all four)."""
+    shopper = pets()
+    listed = await shopper.say("Katzenklo mit Deckel")
+    assert len(listed.listed) >= 2, listed.answer
+    chosen = await shopper.say("ok ich nehm das erste")
+    assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
+    assert listed.listed[0] in chosen.answer, chosen.answer
+
+    shopper = pets()
+    listed = await shopper.say("Katzenklo mit Deckel")
+    which = await shopper.say("danke, nehme das klo")
+    assert not which.calls and "welcome" not in which.answer, which.answer
+    assert f"{len(listed.listed)} products" in which.answer, which.answer

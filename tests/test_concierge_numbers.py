@@ -78,6 +78,10 @@ PRICES = [
     ("over 10 years old", None, None),
     ("for a 10kg dog, under 30", None, 30),
     ("lead at least 2 m long", None, None),
+    # an area is no price either: the amount said in money is ("für ca 200qm", "for about 200 m2")
+    ("Rasenmäher für ca 200qm, so um die 300 euro", 240, 360),
+    ("lawn mower for about 200 m2, around 300 euros", 240, 360),
+    ("tondeuse pour environ 300 m², budget 250 €", None, 250),
     ("bis 28 cm", None, None),
     ("plus de 3 mois", None, None),
     ("for my 3 dogs, max 40", None, 40),

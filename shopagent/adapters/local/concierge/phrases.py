@@ -24,7 +24,9 @@ _UNITS = (
     r"months?|monate?n?|mois|years?|yrs?|jahre?n?|ans?|"
     r"dogs?|cats?|hunde?|katzen?|chiens?|chats?|kids?|children|kinder|enfants|pieces?|pcs|stuck|"
     r"inch(?:es)?|zoll|gb|tb|mah|w|v|hz|lumens?|lm|kilos?|degrees?|grad|km|kms|kilometres?|kilometers?|"
-    r"metres?|meters?|miles?|mph|kmh|c|f"
+    r"metres?|meters?|miles?|mph|kmh|c|f|"
+    # an area: "for about 200 m2", "für ca 200qm", "pour environ 300 m²"
+    r"m2|m\u00b2|qm|sqm|sq\s?m|sq\s?ft|ft2|square|quadratmeter|metres? carres?|metre carre"
 )
 _NOT_UNIT = rf"(?![\d]|[.,]\d)(?!\s*(?:(?:{_UNITS})\b|°))"  # the whole number, then no unit
 AMOUNT = rf"(?:{_CURRENCY}\s*)?{_NUMBER}{_NOT_UNIT}\s*(?:{_CURRENCY})?"
@@ -391,6 +393,7 @@ _STOPWORDS = """
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
     faut nehm nehme nehmen should shall
+around roughly approximately approx circa ca environ ungefahr etwa
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
@@ -628,7 +631,10 @@ BUY = re.compile(
     r"(?:ich )?nehme? (?:beides|beide|den|die|das|es)|"
     r"beides(?: bitte)?|(?:je prends )?les deux(?: svp| s'il vous plait)?"
     r")\W*$|"
-    r"link|checkout|warenkorb|bestellen|kaufen|ich nehme|panier|commander|acheter|je (?:le|la|les) prends)\b"
+    r"link|checkout|warenkorb|bestellen|kaufen|ich nehme?|panier|commander|acheter|je (?:le|la|les) prends|"
+    # "danke, nehme das klo", "ok nehm die zweite": the choice after thanks or an "ok"
+    r"(?:(?:^|[,.;:!]\s*)|\b(?:ok|okay|dann|gut|danke|prima|super)\W+)nehme? (?:den|die|das|ihn|sie|es|beide|beides)"
+    r")\b"
 )
 # Words pointing back at what was shown: one product, or all of them.
 # French verbs an object pronoun stands before ("vous l'avez", "tu la fais", "on peut les laver")

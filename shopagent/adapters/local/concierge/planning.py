@@ -664,6 +664,8 @@ class Planner:
         about all of them), the two compared, all of them ("which of them"), or the one
         talked about last."""
         if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
+            if reading.buy and len(by_name) > 1 and not (reading.points_at_all or _BOTH.search(fold(text))):
+                return self._out_of_range(shown)  # "I'll take the jacket" after two jackets: which one is chosen
             return [p["productId"] for p in by_name[:LIST_LENGTH]]
         if reading.compare and not refs:
             return [p["productId"] for p in shown[:2]]
@@ -707,6 +709,8 @@ class Planner:
             ]
             kind = of_kind_asked(history.shown.subject, shown) if same and history.shown is not None else None
             return [(kind or shown[0])["productId"]]
+        if reading.buy and not _BOTH.search(fold(text)):  # "danke, nehme das klo" after several: which one?
+            return self._out_of_range(shown)
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
 
     def _sized_one(self, reading: Reading, history: History) -> ModelReply | None:
