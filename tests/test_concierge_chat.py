@@ -2330,6 +2330,10 @@ _FACT_SAID_OTHERWISE = [
     ("kitchen", "frying pan", "Quel est le diamètre de la première ?", ["20 CM, 24 CM, 28 CM"], []),
     # whom it is safe for, said otherwise than its text does ("children and pets can use the lawn")
     ("garden", "organic lawn feed", "is it safe for kids and dogs", ["children and pets"], []),
+    # when it flowers, in French: its "flowering" spec (was "doesn't say")
+    ("garden", "sweet pea seeds", "elles fleurissent quand ?", ["June-August"], ["Mixture Seeds: the product"]),
+    # "hat der einen Fangkorb?": its grass box (was "doesn't say exactly", then the grass box)
+    ("garden", "elektrischer Rasenmäher", "hat der einen Fangkorb?", ["grass box 35 l"], ["doesn't say"]),
     # what comes with it: sold bare and with both, the options say so (was a flat "No.")
     ("garden", "cordless hedge trimmer", "does it come with battery and charger?",
      ["With 2.5 Ah battery and charger"], ["No."]),
@@ -2496,3 +2500,25 @@ async def test_a_choice_after_thanks_or_by_a_bare_verb_and_of_one_of_several_ask
     which = await shopper.say("danke, nehme das klo")
     assert not which.calls and "welcome" not in which.answer, which.answer
     assert f"{len(listed.listed)} products" in which.answer, which.answer
+
+
+_ASKED_IN_OTHER_WORDS = [
+    # "combien" anywhere asks ("le sac fait combien de kilos ?" was searched: dog food and poop bags)
+    ("pets", "croquettes pour chat", "le sac fait combien de kilos ?", "bag size"),
+    # a German question by its verb first ("unterstützt das …?" was searched: "doesn't seem to carry")
+    ("electronics", "USB-C Ladekabel", "unterstützt das schnellladen?", "Cable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shop", "request_", "question", "says"), _ASKED_IN_OTHER_WORDS)
+async def test_a_question_by_combien_or_a_german_verb_first_is_asked_of_the_list(
+    pets, electronics, shop, request_, question, says
+):
+    """ "le sac fait combien de kilos ?" and "unterstützt das schnellladen?" after a list ask about the
+    products listed (each was searched as a new request)."""
+    shopper = {"pets": pets, "electronics": electronics}[shop]()
+    listed = await shopper.say(request_)
+    assert listed.listed, listed.answer
+    asked = await shopper.say(question)
+    assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
+    assert asked.answer.startswith(tuple(listed.listed)) and says in asked.answer, asked.answer

@@ -581,6 +581,10 @@ QUESTION_IMPLIES = {
     "kinder": "children child", "enfants": "children child", "dogs": "pets pet", "dog": "pets pet",
     "cats": "pets pet", "cat": "pets pet", "hund": "pets pet dog", "hunde": "pets pet dogs", "katze": "pets pet cat",
     "chien": "pets pet dog", "chiens": "pets pet dogs", "chat": "pets pet cat",
+    # when it flowers ("flowering: June-August")
+    "flower": "flowering flowers", "flowers": "flowering", "bloom": "flowering flowers", "blooms": "flowering",
+    "fleurit": "flowering flowers", "fleurissent": "flowering flowers", "floraison": "flowering",
+    "bluht": "flowering flowers", "bluhen": "flowering flowers", "blute": "flowering flowers",
 }  # fmt: skip
 # Properties a product has or has not ("is the filter loud?", "is it dishwasher safe?"): a
 # sentence about the thing asked of ("an internal filter of 300 l/h") answers the question only
@@ -605,7 +609,11 @@ QUESTION = re.compile(
     # "gehen die direkt übers WLAN", "braucht man", "muss ich" (not "brauche was Schickes": a request)
     r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
     r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
-    r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten)\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
+    r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten|unterst(?:u|ue)tz(?:en|t)|biete[nt]?|schaff(?:en|t)|"
+    r"eigne[nt]|besitz(?:en|t)|verf(?:u|ue)g(?:en|t)|l(?:a|ae)d(?:en|t)|brauch(?:en|t))"
+    r"\s+(?:ich|man|die|der|das|sie|er|es|den|dem|diese[rsnm]?|ihr|du)\b"
+    # "le sac fait combien de kilos ?", "das wiegt wie viel?": asking how much, wherever it stands
+    r"|\b(?:combien|wie ?viele?)\b"
     # "the steel one is it dishwasher safe", "the red ones are they waterproof": a question after the
     # one it is asked of, without a pause
     r"|\b(?:one|ones)\s+(?:is|are|does|do|has|have|can|will|would)\s+(?:it|they|that|this)\b"

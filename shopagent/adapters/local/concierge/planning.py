@@ -126,7 +126,11 @@ _MEASURED = frozenset({
 })  # fmt: skip
 # "does it need …", "is it …", "braucht es …", "faut-il …": a question of the product shown
 # Words that ask, not say what is asked ("wann aussäen?", "quand semer ?", "when to sow?")
-_ASKING_WORDS = frozenset({"when", "wann", "quand", "how", "wie", "comment", "where", "wo", "why", "warum", "pourquoi"})
+_ASKING_WORDS = frozenset({
+    "when", "wann", "quand", "how", "wie", "comment", "where", "wo", "why", "warum", "pourquoi",
+    # the verbs of "does it support fast charging?", "unterstützt das Schnellladen?", "il supporte … ?"
+    "support", "supports", "unterstutzt", "unterstutzen", "supporte", "supportent",
+})  # fmt: skip
 # The second word of a property asked in two ("pet safe", "frost proof", "kindersicher" is one)
 _SAFE_FROM = frozenset({"safe", "proof", "free", "friendly", "resistant", "tight", "sicher", "fest", "frei", "dicht"})
 # A message asking only a measure of the thing shown or what it is made of ("wattage", "blade length?",
