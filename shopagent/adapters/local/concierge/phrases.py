@@ -393,7 +393,6 @@ _STOPWORDS = """
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
     faut nehm nehme nehmen should shall
-around roughly approximately approx circa ca environ ungefahr etwa
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
