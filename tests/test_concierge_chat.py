@@ -2522,3 +2522,15 @@ async def test_a_question_by_combien_or_a_german_verb_first_is_asked_of_the_list
     asked = await shopper.say(question)
     assert asked.calls and all(c["name"] == DETAILS for c in asked.calls), asked.calls
     assert asked.answer.startswith(tuple(listed.listed)) and says in asked.answer, asked.answer
+
+
+async def test_gibts_dazu_a_thing_is_searched_for_the_product_talked_about(kitchen):
+    """ "gibts dazu einen schleifstein?" after the chef's knife was talked about searches for a whetstone (was
+    answered from the knife's text: "doesn't say exactly")."""
+    shopper = kitchen()
+    knives = await shopper.say("Kochmesser")
+    assert knives.listed, knives.answer
+    await shopper.say("ist das erste aus Edelstahl?")
+    stone = await shopper.say("gibts dazu einen schleifstein?")
+    assert SEARCH in [c["name"] for c in stone.calls], stone.calls
+    assert any("Whetstone" in n for n in stone.listed), stone.answer

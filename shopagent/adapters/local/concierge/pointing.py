@@ -330,7 +330,7 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
 
 # "do you have a sharpener that would work for it?", "is there a case that fits the first one?",
 # "habt ihr auch eine Hülle dafür?", "vous avez un étui pour la liseuse ?": a request for a thing.
-THERE_IS = r"is there|are there|gibt es|il y a|y a-t-il"  # "is there a …", "gibt es …", "il y a …"
+THERE_IS = r"is there|are there|gibt es|gibts|gibt's|il y a|y a-t-il"  # "is there a …", "gibt es …", "il y a …"
 # the words between such a cue and the thing: "also", and an article ("is there also a …", "eine")
 CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 _ASKS_FOR = re.compile(
@@ -357,6 +357,11 @@ _THING_ENDS = frozenset({
     "that", "which", "to", "for", "with", "so", "it", "too", "also", "fur", "mit", "zu", "zum", "dafur", "dazu",
     "die", "der", "das", "den", "auch", "qui", "que", "pour", "avec", "aussi", "the", "them", "this", "these",
     "those", "in", "im", "en", "dans", "le", "la", "les", "ce", "cette", "ces", "sie", "diese",
+})  # fmt: skip
+# Words that may stand before the thing asked for ("gibts dazu auch einen …", "is there also a matching …")
+_BEFORE_THE_THING = frozenset({
+    "dazu", "dafur", "auch", "noch", "also", "too", "aussi", "a", "an", "any", "some", "ein", "eine", "einen", "un",
+    "une", "des", "du",
 })  # fmt: skip
 # What a product has or comes with rather than a thing sold ("do you have a warranty for it?").
 _OF_IT = frozenset({
@@ -390,7 +395,9 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         found = also  # "and a hat to go with it?", "und eine Maus dazu?": the shop asked for one
     if found is None or (found["there"] and not _FITS.search(found["rest"])):
         return None
-    named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, words(found["rest"])))
+    # (after the words of fitting and an article that may come first: "gibts dazu einen Schleifstein?")
+    said_first = list(itertools.dropwhile(lambda w: w in _BEFORE_THE_THING, words(found["rest"])))
+    named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, said_first))
     joined = found["shop"] in ("and", "und", "et", "plus")
     said = ""  # the thing as written ("gants en cuir"), where it is said before the words of fitting
     if joined and (fits := _FITS.search(found["rest"])) is not None:  # "et des gants en cuir pour aller avec ?"
