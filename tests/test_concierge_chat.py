@@ -2524,9 +2524,10 @@ async def test_a_question_by_combien_or_a_german_verb_first_is_asked_of_the_list
     assert asked.answer.startswith(tuple(listed.listed)) and says in asked.answer, asked.answer
 
 
-async def test_gibts_dazu_a_thing_is_searched_for_the_product_talked_about(kitchen):
+async def test_gibts_dazu_a_thing_is_searched_for_the_product_talked_about(kitchen, garden):
     """ "gibts dazu einen schleifstein?" after the chef's knife was talked about searches for a whetstone (was
-    answered from the knife's text: "doesn't say exactly")."""
+    answered from the knife's text: "doesn't say exactly"); "and a spreader to put it down with?" after lawn
+    feed searches for a spreader (was answered from the feed's text alone)."""
     shopper = kitchen()
     knives = await shopper.say("Kochmesser")
     assert knives.listed, knives.answer
@@ -2534,3 +2535,10 @@ async def test_gibts_dazu_a_thing_is_searched_for_the_product_talked_about(kitch
     stone = await shopper.say("gibts dazu einen schleifstein?")
     assert SEARCH in [c["name"] for c in stone.calls], stone.calls
     assert any("Whetstone" in n for n in stone.listed), stone.answer
+
+    shopper = garden()
+    feed = await shopper.say("organic lawn feed")
+    assert feed.listed, feed.answer
+    await shopper.say("how long does a bag last?")
+    spreader = await shopper.say("and a spreader to put it down with?")
+    assert SEARCH in [c["name"] for c in spreader.calls], spreader.calls

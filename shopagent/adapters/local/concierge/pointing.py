@@ -350,7 +350,9 @@ _AND_A = re.compile(
 # asks of the product ("is there a monthly fee?", "is there a lid?").
 _FITS = re.compile(
     r"\b(?:fit|fits|go(?:es)? with|works? with|compatible|match|matches|matching|to go with|for (?:it|them|this|that)|"
-    r"passt|passend|passende[nrs]?|dafur|dazu|assorti(?:e|es|s)?|(?:pour )?aller avec|qui va avec)\b"
+    r"passt|passend|passende[nrs]?|dafur|dazu|assorti(?:e|es|s)?|(?:pour )?aller avec|qui va avec|"
+    # "and a spreader to put it down with?", "and a brush to clean them with?"
+    r"to \w+ (?:it|them)(?: \w+)? with)\b"
 )
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
