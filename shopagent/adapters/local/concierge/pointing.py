@@ -279,9 +279,11 @@ def of_kind_asked(subject: str, shown: list[dict[str, Any]]) -> dict[str, Any] |
     first and a charger second: the charger): the kind is the last word before the words about what it
     is for or goes with ("that", "for", "with") that is the head word of a shown product's name; None
     where the first shown is of it, or no word names one."""
-    folded = fold(subject)
+    folded = fold(subject).rsplit(",", 1)[-1]  # (a list refined by more words: what was said last)
     cut = _ABOUT_THE_THING.search(folded)
-    asked = [stem(w) for w in words(folded[: cut.start()] if cut else folded) if _counts(w)]
+    said = [w for w in words(folded[: cut.start()] if cut else folded) if _counts(w)]
+    # (each word, and two written as one: "head lamp" asks for a "Headlamp")
+    asked = [stem(w) for w in said] + [stem(a + b) for a, b in itertools.pairwise(said)]
     heads = [stem(h) if (h := name_head(str(p.get("name", "")))) else "" for p in shown]
     kinds = [w for w in asked if w in heads]
     # (the first is of it where its name has the word, in a word of its own or in one: "Sundress" for "dress")
