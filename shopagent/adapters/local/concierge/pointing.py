@@ -344,9 +344,8 @@ _ASKS_FOR = re.compile(
 # "and a hat to go with it?", "und eine Maus dazu?", "et une écharpe pour aller avec ?": a thing asked of the
 # shop by "and" and an article, with a word of fitting after it
 _AND_A = re.compile(
-    r"\W*(?:(?:ok|okay|great|cool|perfect|super|merci|thanks|danke|gut)\W+)?(?P<shop>and|und|et|plus)"
-    r"(?P<there>(?!))?(?P<need>(?!))?(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) "
-    r"(?P<rest>[^?!.;]*)"
+    r"\W*(?:(?:ok|okay|great|cool|perfect|super|merci|thanks|danke|gut)\W+)?(?P<joined>and|und|et|plus)"
+    r"(?: (?:also|too|auch|aussi))? (?:an?|any|some|ein|eine|einen|un|une|des|du) (?P<rest>[^?!.;]*)"
 )
 # "Is there a …" asks for a thing only with a word of fitting ("is there a case that fits it?"); else it
 # asks of the product ("is there a monthly fee?", "is there a lid?").
@@ -397,12 +396,10 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     found = _ASKS_FOR.search(folded) if pointed else None
     if found is None and pointed and (also := _AND_A.match(folded)) is not None and _FITS.search(also["rest"]):
         found = also  # "and a hat to go with it?", "und eine Maus dazu?": the shop asked for one
-    if found is None or (found["there"] and not _FITS.search(found["rest"])):
+    asked = found.groupdict() if found is not None else {}
+    if found is None or (asked.get("there") and not _FITS.search(found["rest"])):
         return None
-    # (after the words of fitting and an article that may come first: "gibts dazu einen Schleifstein?")
-    said_first = list(itertools.dropwhile(lambda w: w in _BEFORE_THE_THING, words(found["rest"])))
-    named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, said_first))
-    joined = found["shop"] in ("and", "und", "et", "plus")
+    joined = bool(asked.get("joined"))
     said = ""  # the thing as written ("gants en cuir"), where it is said before the words of fitting
     if joined and (fits := _FITS.search(found["rest"])) is not None:  # "et des gants en cuir pour aller avec ?"
         named = [w for w in words(found["rest"][: fits.start()]) if w not in STOPWORDS and w not in _THING_ENDS]
@@ -411,6 +408,9 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         if spans:  # from its first word to its last ("plain top", not "plain top that would")
             start, end = start + spans[0][0], start + spans[-1][1]
             said = " ".join((text[start:end] if len(text) == len(folded) else folded[start:end]).split())
+    else:  # (after the words of fitting and an article that may come first: "gibts dazu einen Schleifstein?")
+        said_first = itertools.dropwhile(lambda w: w in _BEFORE_THE_THING, words(found["rest"]))
+        named = list(itertools.takewhile(lambda w: w not in _THING_ENDS, said_first))
     # a thing none of them is by its name (a lead after harnesses, though their category names leads too)
     names = {stem(w) for p in shown for w in words(str(p.get("name", "")))}
     if joined:  # ("and a mouse to go with it?" beside a "Keyboard and Mouse Set")
@@ -424,8 +424,8 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     thing = " ".join(named)
     # "do i need a sharpener with it?" asks for one as much as "do you have one?" ("do i need a lot?",
     # "do i need a sharp eye to use it?" do not)
-    of_shop = bool(found["shop"]) or (
-        bool(found["need"])
+    of_shop = bool(asked.get("shop") or joined) or (
+        bool(asked.get("need"))
         and _A_THING.search(folded, 0, found.start("rest")) is not None
         and named[0] not in _AMOUNTS
         and bool(_FITS.search(found["rest"]) or _WITH_IT.search(found["rest"]))
