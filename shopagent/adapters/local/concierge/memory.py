@@ -68,8 +68,7 @@ class History:
             if not of_kind:
                 continue
             if position is not None:
-                at = of_kind[position - 1] if 1 <= position <= len(of_kind) else of_kind[-1] if position == -1 else None
-                return int(at["productId"]) if at is not None else None
+                return int(of_kind[position - 1]["productId"]) if 1 <= position <= len(of_kind) else None
             talked = [p for p in of_kind if p.get("productId") in self.talked]
             chosen = min(talked, key=lambda p: self.talked.index(p["productId"])) if talked else of_kind[0]
             return int(chosen["productId"])

@@ -144,7 +144,7 @@ _MEASURE_ASKED = re.compile(
     r"auflosung|puissance|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
     r"matiere|materiau|epaisseur)"
     # ("et la capacité de stockage ?", "die Länge des Kabels?": a measure of a part, said after it)
-    r"(?:\s+(?:de|du|des|d'|der|des)\s*[^\W\d_]+)?\W*"
+    r"(?:\s+(?:de|du|des|d'|der)\s*[^\W\d_]+)?\W*"
 )
 # "one" as a number before what it counts ("for one cat", "one bag"), not a product called "the … one"
 _ONE_NUMERAL = re.compile(
@@ -708,10 +708,9 @@ class Planner:
             return history.detailed[:_ASKED_ABOUT_UNPOINTED] if several else history.detailed[:1]
         if reading.points_at_one or len(shown) == 1:
             # ("is it usb-c?" after a phone case and a charger were shown for "a phone charger": the charger)
-            same = history.shown is not None and [p["productId"] for p in history.shown.products] == [
-                p["productId"] for p in shown
-            ]
-            kind = of_kind_asked(history.shown.subject, shown) if same and history.shown is not None else None
+            last = history.shown
+            same = last is not None and [p["productId"] for p in last.products] == [p["productId"] for p in shown]
+            kind = of_kind_asked(last.subject, shown) if last is not None and same else None
             return [(kind or shown[0])["productId"]]
         if reading.buy and not _BOTH.search(fold(text)):  # "danke, nehme das klo" after several: which one?
             return self._out_of_range(shown)
