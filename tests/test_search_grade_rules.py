@@ -24,7 +24,9 @@ from shopagent.domain.query_words import (
     named_first,
     names_a_thing,
     only_a_part,
+    tells_a_situation,
 )
+from shopagent.domain.text import words
 from tests.conftest import _indexed_shop
 
 
@@ -742,3 +744,62 @@ async def test_the_kind_asked_for_named_again_in_the_plural_keeps_its_own_words(
     found = [(p.slug, p.match) for p in result.products]
     assert found[0] == ("chefs", "strong"), found
     assert {match for slug, match in found[1:]} == {"partial"}, found
+
+
+@pytest.mark.parametrize(
+    ("query", "situation"),
+    [
+        ("slugs ate all my lettuce again, every single night", True),
+        ("I'm away for 2 weeks in july and my pots will dry out", True),
+        ("rescue greyhound arriving next week, he's very nervous", True),
+        ("mein Rasen ist voller Moos", True),
+        ("j'ai des pucerons sur les rosiers", True),
+        ("snuffle mat for my beagle", False),  # whom it is for, not a situation
+        ("Futter für meinen Hund", False),
+        ("spare power brick for my laptop", False),
+        ("charger with a US plug", False),
+        ("dog ID tag", False),
+        ("Mütze und Schal im Set", False),  # German's "im", not "I'm"
+    ],
+)
+def test_a_shopper_telling_of_their_situation_is_told_from_one_naming_a_thing(query, situation):
+    assert tells_a_situation(words(query)) is situation
+
+
+GARDEN_HELP = [
+    ("slug-tape", "Growcraft Copper Slug & Snail Barrier Tape", "Pest control",
+     "Stick it round pots and raised beds: slugs and snails will not cross the copper, so seedlings and lettuce "
+     "survive the night."),
+    ("lettuce-seeds", "Kiemkracht Lettuce 'Little Gem' Seeds", "Seeds", "Crisp little lettuces to sow from March."),
+    ("raised-bed", "Terre de Lys Larch Raised Vegetable Bed", "Raised beds", "A raised bed of larch boards."),
+    ("hose", "Flowline Anti-Kink Garden Hose 15 m", "Watering", "A garden hose that does not kink or twist."),
+    ("drip-kit", "Flowline Balcony Drip Irrigation Kit", "Watering",
+     "Waters up to 20 pots on its own, for weeks, while you are away on holiday."),
+    ("kneeler", "Hortwell Memory Foam Garden Kneeler", "Garden tools",
+     "Spares your knees and back while you weed and plant."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def garden_help_shop(embedded_pg, template_db, tmp_path_factory):
+    products = [product(*item, colors={"green": 5}) for item in GARDEN_HELP]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "helps"),
+    [
+        ("slugs ate all my lettuce again, every single night", "slug-tape"),
+        ("I'm away for two weeks in july and my pots will dry out, help", "drip-kit"),
+    ],
+)
+async def test_what_helps_in_the_situation_told_can_be_a_strong_match(garden_help_shop, query, helps):
+    """The last noun of a sentence about the shopper's situation ("night", "help") is no thing
+    asked for: the rules on the query's head word do not keep the product that helps from being
+    strong; the fitted relevance decides."""
+    result = await garden_help_shop.search.search(garden_help_shop.search.request(query, 5))
+    found = [(p.slug, p.match) for p in result.products]
+    assert found[0] == (helps, "strong"), found
+    assert not result.no_strong_match

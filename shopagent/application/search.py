@@ -34,7 +34,7 @@ from shopagent.domain.search import (
     VariationDetails,
     validate_search,
 )
-from shopagent.domain.text import QueryTerms, descriptive
+from shopagent.domain.text import QueryTerms, descriptive, words
 from shopagent.domain.tools import SEARCH_TOOL
 from shopagent.domain.vocabulary import NO_SYNONYMS, Synonyms, Vocabulary
 
@@ -158,6 +158,7 @@ class CatalogSearch:
             short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
             heads=heads,
+            situation=query_words.tells_a_situation(words(request.query)),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -281,6 +282,7 @@ class _QueryFacts:
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
     terms: tuple[str, ...] = ()  # the query's words
     heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
+    situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
 
 
 _BODY_ONLY = 0.4  # a word in the description only, against one in the name, category, brand or material
@@ -353,6 +355,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
+        situation=query.situation,
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing

@@ -148,6 +148,30 @@ FILLERS = frozenset({
 })  # fmt: skip
 
 
+# Who speaks of their own situation ("my dog pulls on the lead", "I'm away for two weeks", "we're moving
+# house", "mein Rasen ist voller Moos", "j'ai des pucerons"): the subject words, and the words for whose
+# it is, unless they only say whom the thing is for ("a mat for my beagle", "für meinen Hund").
+_SPEAKERS = frozenset({"i", "ive", "we", "he", "she", "hes", "shes", "they", "ich", "wir", "je", "j", "nous"})
+# (not "im", "id", "us" nor "myself": German's "im Set", a "dog ID tag", a "US plug", "for myself")
+_WHOSE = frozenset({
+    "my", "me", "our", "his", "her", "him", "their", "mein", "meine", "meinen", "meinem", "meiner", "meines", "mir",
+    "mich", "unser", "unsere", "unseren", "unserem", "unserer", "uns", "mon", "ma", "mes", "moi", "notre", "nos",
+})  # fmt: skip
+_WHOM_FOR = frozenset({"for", "fur", "pour", "to", "a", "an", "zu"})
+
+
+def tells_a_situation(said: Sequence[str]) -> bool:
+    """Whether the shopper's words (`text.words`, as written) tell of their own situation rather
+    than name a thing: a sentence like "slugs ate all my lettuce again", whose last noun is seldom
+    what would help ("night"), against "snuffle mat for my beagle"."""
+    for n, word in enumerate(said):
+        if word in _SPEAKERS:
+            return True
+        if word in _WHOSE and not (n > 0 and said[n - 1] in _WHOM_FOR):
+            return True
+    return False
+
+
 def names_a_thing(word: str, heads: Set[str]) -> bool:
     """Whether products are named with `word` as the thing they are (`heads`: their `name_head`s)."""
     return any(_same_word(word, head) for head in heads)

@@ -78,6 +78,7 @@ class Evidence:
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
     other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
+    situation: bool = False  # the query tells of the shopper's situation: its head word is seldom the thing
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -125,6 +126,12 @@ class GradeModel:
     # Farther than this, a product without the head word in its name is not strong while another
     # candidate has it there ("Cat Tree" for "cat carrier" beside a "Pet Carrier").
     named_elsewhere_distance: float = 0.5
+    # From this relevance, the rules on the head word do not hold where the query tells of the
+    # shopper's situation: its last noun is seldom the thing wanted ("slugs ate all my lettuce again,
+    # every single night"). Set on the tune halves: the lowest that made no query the shop cannot
+    # serve strong there (0.27, the strong threshold, made one: "the cat next door uses my raised bed
+    # as a toilet" and the raised bed).
+    situation_strong_at: float = 0.35
 
     def relevance(self, e: Evidence) -> float:
         z = self.bias + sum(w * x for w, x in zip(self.weights, features(e), strict=True))
@@ -149,7 +156,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     - whose text has the thing asked for (the query's head word) only in its description, not
       in its name, category, brand or material ("tents" in a wellington's "festival tents"; a
       part the material field names, as a sandal's "ankle ties", is not its material), unless it
-      is very close in meaning;
+      is very close in meaning, or the query tells of the shopper's situation and its relevance
+      is high (`situation_strong_at`; this rule and the two others on the head word: "slugs ate
+      all my lettuce again, every single night" asks for nothing called a night);
     - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
       it is close in meaning;
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
@@ -169,19 +178,21 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       the thing ("Dress Shirt" for "shirt dress", a tablet for "tablet case"), unless its
       category names the thing asked for.
     A product not yet embedded is never strong."""
-    if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model):
+    if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model, relevance):
         return Match.STRONG
     if relevance >= model.partial_at:
         return Match.PARTIAL
     return Match.WEAK
 
 
-def _capped(e: Evidence, model: GradeModel) -> bool:
+def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
     if e.for_another:
         return True
+    if e.situation and relevance >= model.situation_strong_at:  # "my dog pulls like mad on walks": no head word
+        return False
     if e.head_in_text and not e.head_in_title and distance > model.description_only_distance:
         return True
     if e.head_named_elsewhere and distance > model.named_elsewhere_distance:
