@@ -2543,3 +2543,22 @@ async def test_gibts_dazu_a_thing_is_searched_for_the_product_talked_about(kitch
     spreader = await shopper.say("and a spreader to put it down with?")
     assert SEARCH in [c["name"] for c in spreader.calls], spreader.calls
 
+
+async def test_which_product_that_was_is_described_again_and_the_cheapest_asked_in_german(electronics):
+    """ "what was the first one you showed me again?", "was war nochmal das erste?" describe the first again
+    (name, price, what it is; were "the product information doesn't say exactly", as if a fact were
+    asked); "welche ist die billigste?" names the cheapest of them (was "doesn't say" for each)."""
+    shopper = electronics()
+    drives = await shopper.say("portable hard drive")
+    assert len(drives.listed) >= 3, drives.answer
+    await shopper.say("is the second one waterproof?")
+    for question in ("what was the first one you showed me again?", "was war nochmal das erste?"):
+        again = await shopper.say(question)
+        assert [c["name"] for c in again.calls] == [DETAILS], again.calls
+        assert again.answer.startswith(drives.listed[0]) and f"€{drives.price(drives.listed[0])}" in again.answer, (
+            again.answer
+        )
+        assert "doesn't say" not in again.answer, again.answer
+    cheapest = await shopper.say("welche ist die billigste?")
+    least = min(drives.listed, key=drives.price)
+    assert f"{least} is the cheapest" in cheapest.answer and "doesn't say" not in cheapest.answer, cheapest.answer

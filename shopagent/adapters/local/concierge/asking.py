@@ -20,7 +20,7 @@ PRICE = re.compile(
     r"how much (?:is|are|was|were|for|do|does|will|would)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|"
     r"how much(?=\W*$)|"
     r"expensive|cheap\w*|"
-    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|cher\w*|"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|billig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|cher\w*|"
     # ("elle mesure combien ?", "combien pèse-t-elle ?" ask its length, its weight)
     r"(?<!mesure )(?<!mesurent )(?<!pese )(?<!pesent )combien(?!\s+(?:d(?:e\b|')|mesure|pese)))\b"
 )

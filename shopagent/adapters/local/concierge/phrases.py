@@ -270,6 +270,16 @@ DETAILS = re.compile(
     r"plus de (?:details|infos?|informations) sur|parle[sz]?[- ]moi (?:de|du|des)|dis[- ]m'en plus(?: sur)?|"
     r"en savoir plus(?: sur)?|details sur|c'est quoi|qu'en est-il (?:de|du))\b"
 )
+# Only which product that was ("what was the first one you showed me again?", "was war nochmal das erste?",
+# "c'était quoi déjà le premier ?"): it is described again, as "tell me about the first one" has it.
+RECALL = re.compile(
+    r"\b(?:(?:that |which |what |den |die |das |que )?(?:you|u|du|tu|vous) (?:mir |m'|m')?"
+    r"(?:showed|show(?:n)?|have shown|had shown|mentioned|suggested|recommended|listed|gezeigt|"
+    r"(?:as |avez )?montr(?:e|ee|es|ees))(?: (?:me|us|hast|habt|haben))?|"
+    r"(?:what|which) (?:was|were)|was war(?:en)?|c'etait (?:quoi|lequel|laquelle)|"
+    r"remind me(?: of| about| what| which)?)\b"
+)
+AGAIN = re.compile(r"\b(?:nochmal|noch mal|deja|again|once more)\b")  # said with RECALL: no word of the thing
 ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b|^\s*et\b")
 COMPARE = re.compile(
     r"\b(?:compare|comparison|difference between|differences?|which (?:one )?is better|which should i|"

@@ -650,6 +650,8 @@ class Planner:
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("filters", {}).get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
+        if reading.recall and not (reading.words or reading.colors or reading.sizes or reading.buy or reading.cheaper):
+            return details_call(ids)  # "what was the first one you showed me again?": described again, no fact asked
         # "ist das erste waschbar? washable": a German or French question finds the English sentence.
         return details_call(ids, question=text, asked=asked, also=synonyms)
 

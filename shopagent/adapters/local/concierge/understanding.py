@@ -103,6 +103,7 @@ class Reading:
     said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
     negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
     negated_said: str = ""  # ... as the customer wrote them, with the word saying no
+    recall: bool = False  # only which product that was: "what was the first one you showed me again?"
 
     @property
     def has_filters(self) -> bool:
@@ -310,6 +311,9 @@ class Lexicon:
         # Follow-up cues and references.
         reading.compare = bool(text.take(ph.COMPARE)) or bool(paired)
         reading.details = bool(text.take(ph.DETAILS))
+        if text.take(ph.RECALL):
+            text.take(ph.AGAIN)
+            reading.details = reading.recall = True
         reading.about = bool(text.take(ph.ABOUT))
         if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
             reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
