@@ -2562,3 +2562,29 @@ async def test_which_product_that_was_is_described_again_and_the_cheapest_asked_
     cheapest = await shopper.say("welche ist die billigste?")
     least = min(drives.listed, key=drives.price)
     assert f"{least} is the cheapest" in cheapest.answer and "doesn't say" not in cheapest.answer, cheapest.answer
+
+
+async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden, electronics):
+    """ "which one would you pick?", "welchen würdest du empfehlen?", "lequel tu me conseilles ?" after a list:
+    the first of it that can be bought (the best fit to the request), and a cheaper one of them where there
+    is one (were "the product information doesn't say" of each); "which is best for running?" still asks the
+    products' text."""
+    shopper = garden()
+    hoses = await shopper.say("garden hose")
+    assert len(hoses.listed) >= 2, hoses.answer
+    pick = await shopper.say("which one would you pick?")
+    assert [c["name"] for c in pick.calls] == [DETAILS] * len(pick.calls) and pick.calls, pick.calls
+    assert pick.answer.startswith(f"I'd go for the {hoses.listed[0]} (€{hoses.price(hoses.listed[0])}"), pick.answer
+    cheaper = [n for n in hoses.listed[1:] if hoses.price(n) < hoses.price(hoses.listed[0])]
+    if cheaper:
+        least = min(cheaper, key=hoses.price)
+        assert f"If price matters most, the {least} (€{hoses.price(least)}" in pick.answer, pick.answer
+    assert "doesn't say" not in pick.answer, pick.answer
+
+    shopper = electronics()
+    buds = await shopper.say("wireless earbuds under 150")
+    for question in ("welchen würdest du empfehlen?", "lequel tu me conseilles ?"):
+        pick = await shopper.say(question)
+        assert pick.answer.startswith(f"I'd go for the {buds.listed[0]}"), pick.answer
+    running = await shopper.say("which is best for running?")
+    assert "I'd go for" not in running.answer and "Run Sport" in running.answer, running.answer

@@ -84,6 +84,23 @@ DISCOUNT = re.compile(
     r"remise\w*|en solde|soldes?|promo\w*|(?<!noise )(?<!bruit )reduction\w*(?! (?:de |du )?bruit)|"
     r"reduit\w*)(?! (?:noise|bruit)\b)"
 )
+# "which one would you pick?", "what do you recommend?", "welchen würdest du nehmen?", "lequel tu me conseilles ?":
+# the best fit of those shown, with nothing else asked of them ("which is best for a small balcony?" asks more)
+PICK = re.compile(
+    r"(?:\b(?:which|what)(?: one)? (?:would|should|do|will) (?:you|u|i) (?:pick|choose|recommend|suggest|get|go for|"
+    r"buy|take)|\bwhat (?:would|do|can) you (?:recommend|suggest)|\b(?:your|ur) (?:pick|recommendation|choice)|"
+    r"\bwhich (?:one )?(?:is|'s|s) (?:the )?best|\bwhich (?:one )?(?:do|would) you (?:prefer|like best)|"
+    r"\b(?:any|a) recommendation|\brecommend (?:one|me one|me something)|\bwhich one then|"
+    r"\bwelche[nrs]?(?: davon)? (?:w(?:u|ue)rdest|w(?:u|ue)rden) (?:du|sie) (?:nehmen|empfehlen|kaufen|w(?:a|ae)hlen)|"
+    r"\bwas (?:empfiehlst|empfehlen|w(?:u|ue)rdest) (?:du|sie)(?: mir)?(?: nehmen)?|"
+    r"\bwelche[nrs]? (?:empfiehlst|empfehlen) (?:du|sie)(?: mir)?|\bwelche[nrs]? ist (?:der|die|das) beste|"
+    r"\b(?:lequel|laquelle) (?:tu|vous) (?:me )?(?:conseille[sz]?|recommande[sz]?|prendrai[st]?|prendriez|"
+    r"choisirai[st]?|choisiriez)|\b(?:tu|vous) (?:me )?(?:conseille[sz]?|recommande[sz]?) (?:lequel|laquelle|quoi)|"
+    r"\bqu'est-ce que (?:tu|vous) (?:me )?(?:conseille[sz]?|recommande[sz]?)|\b(?:lequel|laquelle) est (?:le|la) "
+    r"meilleur(?:e)?|\b(?:lequel|laquelle) choisir)"
+    r"(?=(?:\s*(?:then|of them|of these|of those|for me|please|pls|davon|denn|dann|bitte|parmi eux|alors|donc|svp|"
+    r"s'il (?:te|vous) pla[iî]t))*\s*[?.!]*\s*$)"
+)
 CHEAPER = re.compile(
     r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|moins cher\w*)\b"
 )

@@ -25,9 +25,11 @@ _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weigh
 
 
 def kind_of(text: str) -> str:
-    """What a question (folded) asks for: "buy", "weight", "discount", "price", "stock" or "text"."""
+    """What a question (folded) asks for: "buy", "pick", "weight", "discount", "price", "stock" or "text"."""
     if BUY.search(text):
         return "buy"
+    if ask.PICK.search(text):
+        return "pick"
     if ask.WEIGHT.search(text) and not _LOAD.search(text):
         return "weight"
     if ask.DISCOUNT.search(text):

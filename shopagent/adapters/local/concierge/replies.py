@@ -93,6 +93,8 @@ class Replies:
     weighs: str
     lightest: str
     cheapest: str
+    pick: str  # "which one would you pick?": the best fit of those shown
+    pick_cheaper: str  # ... and a cheaper one of them
     dearest: str
     costs: str
     on_sale: str
@@ -212,6 +214,8 @@ ENGLISH = Replies(
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
     cheapest="{name} is the cheapest.",
+    pick="I'd go for the {name} ({price}): of those I showed you, it fits what you asked for best.",
+    pick_cheaper="If price matters most, the {name} ({price}) costs less.",
     dearest="{name} is the most expensive.",
     costs="{name} costs {price}.",
     on_sale="{name} is on sale: {price}.",
@@ -333,6 +337,8 @@ GERMAN = Replies(
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
     cheapest="{name} ist am günstigsten.",
+    pick="Ich würde {name} ({price}) nehmen: Von den gezeigten passt es am besten zu Ihrer Anfrage.",
+    pick_cheaper="Wenn der Preis am meisten zählt: {name} ({price}) ist günstiger.",
     dearest="{name} ist am teuersten.",
     costs="{name} kostet {price}.",
     on_sale="{name} ist im Angebot: {price}.",
@@ -457,6 +463,9 @@ FRENCH = Replies(
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
     cheapest="{name} est le moins cher.",
+    pick="Je choisirais {name} ({price}) : parmi ceux que je vous ai montrés, c'est celui qui correspond le mieux à "
+    "votre demande.",
+    pick_cheaper="Si le prix compte le plus, {name} ({price}) coûte moins cher.",
     dearest="{name} est le plus cher.",
     costs="{name} coûte {price}.",
     on_sale="{name} est en promotion : {price}.",

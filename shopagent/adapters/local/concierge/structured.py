@@ -45,6 +45,8 @@ class StructuredFacts:
         lines: list[str] = []
         if kind == "buy":
             return [self.offer(d, named_variations(folded, d, asked), colour) for d in found]
+        if kind == "pick":
+            return self.pick(found) if len(found) >= 2 else None
         if kind == "weight":
             sizes = asked.get("sizes") or asked.get("listSizes") or []
             lines += [self.weight(d, sizes) for d in found]
@@ -109,6 +111,21 @@ class StructuredFacts:
             items = ", ".join(stock_item(r, v, colour) for v in others[:6])
             line += " " + r.available.format(items=items)
         return line
+
+    def pick(self, found: list[dict[str, Any]]) -> list[str]:
+        """ "which one would you pick?": the first of them that can be bought (they come in the order shown,
+        the best fit to the request first), and the cheapest of the others where it costs less."""
+        r = self._say_in
+        for_sale = [d for d in found if any(v.get("available", 0) > 0 for v in d.get("variations", []))] or found
+        best = for_sale[0]
+        lines = [r.pick.format(name=best["name"], price=price_said(best, r, self._locale))]
+        if best.get("effectivePrice") is None:
+            return lines
+        priced = [d for d in for_sale[1:] if d.get("effectivePrice") is not None]
+        cheaper = min(priced, key=lambda d: Decimal(str(d["effectivePrice"])), default=None)
+        if cheaper is not None and Decimal(str(cheaper["effectivePrice"])) < Decimal(str(best["effectivePrice"])):
+            lines.append(r.pick_cheaper.format(name=cheaper["name"], price=price_said(cheaper, r, self._locale)))
+        return lines
 
     def variation_prices(
         self, d: dict[str, Any], variations: list[dict[str, Any]], colour: Callable[[str], str]
