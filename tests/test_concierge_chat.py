@@ -2588,3 +2588,34 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
         assert pick.answer.startswith(f"I'd go for the {buds.listed[0]}"), pick.answer
     running = await shopper.say("which is best for running?")
     assert "I'd go for" not in running.answer and "Run Sport" in running.answer, running.answer
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "colour"),
+    [
+        ("jumper size S", "not grey pls, he hates grey", "grey"),
+        ("linen shirt", "anything but white?", "white"),
+        ("warm jumper", "nicht in grau bitte", "grey"),
+        ("linen shirt", "pas en blanc", "white"),
+    ],
+)
+async def test_a_colour_said_not_to_be_wanted_is_no_filter_for_it(clothing, first, then, colour):
+    """ "not grey pls, he hates grey" after jumpers searched them in grey (and "he hates" as a jumper); now the
+    same search without that filter, none made only in grey offered, and "not in grey" said back."""
+    shopper = clothing()
+    await shopper.say(first)
+    turn = await shopper.say(then)
+    assert colour not in (turn.search.get("filters") or {}).get("colors", []), turn.search
+    assert "hates" not in turn.search["query"], turn.search
+    assert f"not in {colour}" in turn.answer and turn.listed, turn.answer
+    assert all(set(turn.product(name)["availableColors"]) - {colour} for name in turn.listed), turn.answer
+
+
+async def test_how_much_alone_after_a_list_asks_the_price_of_the_one_talked_about(clothing):
+    """ "how much" after a product was talked about: its price (was "What are you looking for?")."""
+    shopper = clothing()
+    shirts = await shopper.say("linen shirt")
+    await shopper.say("tell me about the second one")
+    price = await shopper.say("how much")
+    assert [c["name"] for c in price.calls] == [DETAILS], price.calls
+    assert price.answer.startswith(f"{shirts.listed[1]} costs €{shirts.price(shirts.listed[1])}"), price.answer

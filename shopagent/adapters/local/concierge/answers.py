@@ -730,6 +730,12 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         products = data.get("products", [])
         exclude |= {p.get("productId") for p in products if p.get("availableColors") or not p.get("inStock", True)}
 
+    if colours_not := set(plan.get("colours_not") or []):  # "not grey": none made only in grey
+        exclude |= {
+            p.get("productId") for p in data.get("products", [])
+            if p.get("availableColors") and set(p["availableColors"]) <= colours_not
+        }  # fmt: skip
+
     goes_with = set(plan.get("goes_with") or [])
     # "no capsules": none whose name or category says so ("Capsule Coffee Machine")
     without = {form for w in plan.get("without") or [] for form in word_forms(w)}

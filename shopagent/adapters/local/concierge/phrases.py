@@ -429,6 +429,13 @@ def stopwords_of(message: str) -> frozenset[str]:
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
 # Not the words of a property said with a "no" ("sans fil": wireless, "sans céréales": grain free, "pas cher":
 # cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read.
+# Said right before a colour, that colour is not wanted: "not grey", "he hates grey", "anything but black", "any
+# colour except red", "nicht in grau", "kein Schwarz", "pas en gris", "sauf le noir" (folded text, up to the colour)
+COLOUR_NOT_WANTED = re.compile(
+    r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|but|except|apart from|other than|rather than|"
+    r"hates?|dislikes?|(?:do|does)(?: not|n'?t) (?:like|want)|nicht|keine?[nms]?|ausser|bloss nicht|pas|sans|sauf|"
+    r"deteste?)(?: +(?:in|en|the|any|so|le|la|les|du|de|mehr|more|too))? *$"
+)
 NEGATED = re.compile(
     r"\b(?:not so|not too|not|without|no|nothing|nicht so|nicht zu|nicht|ohne|kein\w*|pas trop|pas si|pas|sans)"
     r"\s+(?!(?:fil|cereales|gluten|bpa|kabel|cher|chere|chers|cheres)\b)((?:[^\W\d_]+[ -]?){1,2})"

@@ -62,6 +62,7 @@ from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
 from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, name_head
 from shopagent.domain.text import words
+from shopagent.domain.tools import SEARCH_TOOL
 from shopagent.domain.vocabulary import Vocabulary, word_forms
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
@@ -283,8 +284,20 @@ class Planner:
     async def plan(self, text: str, history: History, tools: frozenset[str] = frozenset()) -> ModelReply:
         """A reply to `text`, or the tool calls to make first (their plan in `provider_state`).
         `tools` names the tools at hand (the shop's pages are searched only when one is)."""
-        r = self._say_in
         reading = self._lexicon.read(text)
+        reply = await self._plan(text, reading, history, tools)
+        state = reply.message.provider_state or {}
+        if reading.colors_not and "plan" in state and any(c.name == SEARCH_TOOL for c in reply.message.function_calls):
+            # "a hoodie, not grey pls": none of those made only in the colours not wanted, and that said back
+            plan = {**state["plan"], "colours_not": reading.colors_not}
+            if plan.get("subject"):
+                not_in = self._say_in.not_in_colours.format(colours=self._say_in.or_word.join(reading.colors_not))
+                plan["subject"] = f"{plan['subject']}, {not_in}"
+            state["plan"] = plan
+        return reply
+
+    async def _plan(self, text: str, reading: Reading, history: History, tools: frozenset[str]) -> ModelReply:
+        r = self._say_in
         if reading.store_question:
             if STORE_TOOL in tools:
                 query = " ".join(text.split())
@@ -369,14 +382,21 @@ class Planner:
         chatter = reading.small_talk and not (named or cued or reading.request or reading.buy)
         chatter = chatter and len(reading.words) <= 2
         # "how much is it?", "how much is that one now?": a question of the one shown, in stop-words only
-        priced = bool(reading.words) and all(ask.PRICE.search(w) for w in reading.words)  # "price?"
+        # "price?", and "how much" (no word of its own) after a list
+        said = fold(text)
+        priced = all(ask.PRICE.search(w) for w in reading.words) if reading.words else bool(ask.PRICE.search(said))
         of_it = (
             (reading.points_at_one or reading.points_at_all or priced)
             and bool(shown or history.detailed)
             and ask.PRICE.search(fold(text)) is not None
         )
         nothing_asked = not (reading.words or cued or of_it) or chatter
-        if nothing_asked and shown is not None and reading.negated and not (chatter or reading.refs or of_it):
+        if (
+            nothing_asked
+            and shown is not None
+            and (reading.negated or reading.colors_not)
+            and not (chatter or reading.refs or of_it)
+        ):
             # "no capsules pls", "not non-stick", "ohne Absatz" after a list: that search, without those
             return self._refine(reading, shown, attribute=False)
         if nothing_asked:

@@ -93,6 +93,8 @@ class Replies:
     weighs: str
     lightest: str
     cheapest: str
+    not_in_colours: str  # said back after the request: "not in grey"
+    or_word: str  # between colours not wanted: " or "
     pick: str  # "which one would you pick?": the best fit of those shown
     pick_cheaper: str  # ... and a cheaper one of them
     dearest: str
@@ -214,6 +216,8 @@ ENGLISH = Replies(
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
     cheapest="{name} is the cheapest.",
+    not_in_colours="not in {colours}",
+    or_word=" or ",
     pick="I'd go for the {name} ({price}): of those I showed you, it fits what you asked for best.",
     pick_cheaper="If price matters most, the {name} ({price}) costs less.",
     dearest="{name} is the most expensive.",
@@ -337,6 +341,8 @@ GERMAN = Replies(
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
     cheapest="{name} ist am günstigsten.",
+    not_in_colours="nicht in {colours}",
+    or_word=" oder ",
     pick="Ich würde {name} ({price}) nehmen: Von den gezeigten passt es am besten zu Ihrer Anfrage.",
     pick_cheaper="Wenn der Preis am meisten zählt: {name} ({price}) ist günstiger.",
     dearest="{name} ist am teuersten.",
@@ -463,6 +469,8 @@ FRENCH = Replies(
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
     cheapest="{name} est le moins cher.",
+    not_in_colours="pas en {colours}",
+    or_word=" ou ",
     pick="Je choisirais {name} ({price}) : parmi ceux que je vous ai montrés, c'est celui qui correspond le mieux à "
     "votre demande.",
     pick_cheaper="Si le prix compte le plus, {name} ({price}) coûte moins cher.",

@@ -103,6 +103,7 @@ class Reading:
     said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
     negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
     negated_said: str = ""  # ... as the customer wrote them, with the word saying no
+    colors_not: list[str] = field(default_factory=list)  # colours said not to be wanted ("anything but black")
     recall: bool = False  # only which product that was: "what was the first one you showed me again?"
 
     @property
@@ -297,6 +298,12 @@ class Lexicon:
                 continue
             text.cut(*match.span())
             colour = self.colors[written]
+            # "not grey pls, he hates grey", "anything but black", "nicht in grau", "pas en gris": not wanted
+            if no := ph.COLOUR_NOT_WANTED.search(text.rest[: match.start()]):
+                text.cut(*no.span())
+                if colour not in reading.colors_not:
+                    reading.colors_not.append(colour)
+                continue
             if colour not in reading.colors:
                 reading.colors.append(colour)
             # "is the blue one midi length?", "the red one", "la bleue, elle est en coton ?": a product
