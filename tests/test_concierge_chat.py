@@ -2619,3 +2619,21 @@ async def test_how_much_alone_after_a_list_asks_the_price_of_the_one_talked_abou
     price = await shopper.say("how much")
     assert [c["name"] for c in price.calls] == [DETAILS], price.calls
     assert price.answer.startswith(f"{shirts.listed[1]} costs €{shirts.price(shirts.listed[1])}"), price.answer
+
+
+async def test_a_product_called_by_a_name_the_shop_does_not_have_is_not_taken_for_the_one_shown(electronics, garden):
+    """ "the logitech one, how much is it?" after the shop's keyboards (none is Logitech, nor anything of the
+    catalog): said so, and no product looked up (was the price of the first keyboard, as if it were the
+    Logitech); "is the Gardena one in stock?" likewise; "the mechanical one", a word of one shown, is that one."""
+    shopper = electronics()
+    keyboards = await shopper.say("wireless keyboard")
+    asked = await shopper.say("the logitech one, how much is it?")
+    assert not asked.calls and "logitech" in asked.answer and "can't find" in asked.answer, asked.answer
+    mechanical = await shopper.say("the mechanical one, is it in stock?")
+    (named,) = [n for n in keyboards.listed if "Mechanical" in n]
+    assert [c["name"] for c in mechanical.calls] == [DETAILS] and mechanical.answer.startswith(named), mechanical.answer
+
+    shopper = garden()
+    await shopper.say("hedge trimmer")
+    asked = await shopper.say("is the Gardena one in stock?")
+    assert not asked.calls and "Gardena" in asked.answer and "can't find" in asked.answer, asked.answer

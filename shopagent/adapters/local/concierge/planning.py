@@ -236,6 +236,17 @@ _NOTED = re.compile(
     r"gut|alles klar|klar|verstehe|aha|na gut|d'accord|dac|bon|je vois|entendu|tres bien)"
     r"(?:\W+(?:ok(?:ay)?|then|thanks|danke|merci|hmm+))*\W*"
 )
+# A product called by a name: "the logitech one", "the one from bosch", "der von gardena", "celui de bosch"
+_CALLED_ONE = re.compile(
+    r"\b(?:(?:the|that|this) (?P<name>[a-z][\w-]+) one|(?:the one|one) (?:from|by|of) (?P<by>[a-z][\w-]+)|"
+    r"(?:der|die|das|den|dem) (?:von|vom) (?P<von>[a-z][\w-]+)|(?:celui|celle) (?:de|d') ?(?P<de>[a-z][\w-]+))\b"
+)
+# Words before "one" that say which one, not what it is called ("the other one", "the last one", "the big one")
+_NOT_A_NAME = frozenset({
+    "other", "last", "first", "second", "third", "fourth", "fifth", "next", "same", "new", "old", "big", "bigger",
+    "biggest", "small", "smaller", "smallest", "cheap", "cheaper", "cheapest", "expensive", "dear", "dearer",
+    "right", "left", "best", "better", "only", "whole", "black", "white", "long", "short", "light", "heavy",
+})  # fmt: skip
 _PRICE_OF = re.compile(
     r"\W*(?:(?:and|ok|so|und|et)\W+)?(?:the |der |le )?(?:price|cost|preis|prix)\s+(?:of|for|von|fur|du|de|des)\b"
 )
@@ -307,6 +318,8 @@ class Planner:
                 return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
+        if shown is not None and (unknown := await self._one_not_carried(text, shown)) is not None:
+            return say(r.no_such_one.format(name=unknown))  # "the logitech one, how much?" where none is
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
             return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
         if (reading.buy or reading.compare or reading.question) and (
@@ -1026,6 +1039,25 @@ class Planner:
             return False
         vocabulary = await self._vocabulary()
         return bool(vocabulary.kinds) and not any(vocabulary.names_a_kind(w) for w in named)
+
+    async def _one_not_carried(self, text: str, shown: Shown) -> str | None:
+        """The name a message calls a product by ("the logitech one", "the one from Bosch", "der von
+        Gardena", "celui de Bosch") where no product shown has it and no product of the catalog uses
+        it, as the shopper wrote it; else None (a word of a product shown, or of one of another
+        list or of the shop, finds that one as before)."""
+        called = _CALLED_ONE.search(fold(" ".join(text.split())))
+        if called is None or self._vocabulary is None:
+            return None
+        word = next(found for found in called.group("name", "by", "von", "de") if found)
+        if word in STOPWORDS or word in _NOT_A_NAME or word in words_of(shown.products):
+            return None
+        if word.endswith(("er", "est")) or self._lexicon.rules.size(word) is not None:
+            return None  # "the nicer one", "the comfiest one", "the XL one": which one, not a name
+        vocabulary = await self._vocabulary()
+        if vocabulary.uses(word) or (vocabulary.correct(word) or word) != word or word in self._lexicon.colors:
+            return None
+        written = re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)  # as written: "Logitech"
+        return written.group(0) if written else word
 
     async def _names_a_property(self, found: list[str], text: str = "") -> bool:
         """Whether words say something of a thing rather than name one: the catalog's texts use
