@@ -2637,3 +2637,25 @@ async def test_a_product_called_by_a_name_the_shop_does_not_have_is_not_taken_fo
     await shopper.say("hedge trimmer")
     asked = await shopper.say("is the Gardena one in stock?")
     assert not asked.calls and "Gardena" in asked.answer and "can't find" in asked.answer, asked.answer
+
+
+async def test_real_leather_a_pack_and_a_size_in_the_name_are_answered_from_the_data(clothing, kitchen):
+    """ "is it real leather" of a lambskin leather bomber: yes (was "doesn't say exactly": "real" was looked
+    for too), of a faux leather jacket: no; "how many in a pack" of socks sold two pairs a pack (spec pairs: 2):
+    2 pairs; "elle fait quelle taille ?" of a bread knife named "… 23 cm": 23 cm (each was "doesn't say")."""
+    shopper = clothing()
+    await shopper.say("leather bomber jacket")
+    real = await shopper.say("is it real leather")
+    assert real.answer.startswith("Pelle Rossa Lambskin Leather Bomber Jacket: Yes."), real.answer
+    shopper = clothing()
+    await shopper.say("faux leather jacket")
+    faux = await shopper.say("is it real leather?")
+    assert faux.answer.startswith("Urbano Faux Leather Moto Jacket: No."), faux.answer
+    shopper = clothing()
+    await shopper.say("merino hiking socks")
+    pack = await shopper.say("how many in a pack")
+    assert pack.answer.startswith("Lindqvist Merino Wool Hiking Socks Two-Pack: 2 pairs."), pack.answer
+    shopper = kitchen()
+    knives = await shopper.say("bread knife")
+    size = await shopper.say("elle fait quelle taille?")
+    assert knives.listed[0].endswith("23 cm") and size.answer.startswith(f"{knives.listed[0]}: 23 cm."), size.answer

@@ -165,13 +165,16 @@ _YES_OR_NO = re.compile(
     r"(?!\s+(?:there|es|on|what|which)\b)"
 )
 # Words of a yes-or-no question that name nothing asked of the product ("is it ok for…", "does it really…")
+_GENUINE = re.compile(r"\b(?:real|genuine|authentic|echt\w*|vrai\w*|veritable)\b")
 _NOT_ASKED = {
     stem(w)
     for w in re.findall(
         r"\S+",
         "ok okay good fine suitable really actually also too still enough well any one ones first second third "
         "last other another thing something product item model version geeignet gut bien vraiment aussi "
-        "auch wirklich noch bon bonne",
+        "auch wirklich noch bon bonne "
+        # "is it real leather?", "echtes Leder?", "du vrai cuir ?": whether it is leather
+        "real genuine proper true authentic echt echte echtes echter echten vrai vraie veritable",
     )
 }
 # A word said not to be so: "no", "not", "without" before it (three words at most), "… not included" after
@@ -380,6 +383,9 @@ class FactFinder:
                 sentences = nearest  # (what is nearest says it after all)
             if verdict is not None and not sentences and (material := str(d.get("material") or "").strip()):
                 sentences = [self._say_in.material.format(material=material)]  # "No. Material: viscose crepe."
+            # "how long is it?", "elle fait quelle taille ?" of a "Bread Knife 23 cm" in one size: its name's measure
+            if not told and d not in sized and _SIZE_OF_IT.search(folded) and (measure := _measure_in_name(d)):
+                told.append(r.spec.format(name=d["name"], facts=measure))
             # "how many watts?" of a "20W Charger" whose text says nothing of it: its name's figure
             if not told and not sentences and (figure := _figure_in_name(folded, d)):
                 told.append(r.spec.format(name=d["name"], facts=figure))
@@ -548,7 +554,8 @@ class FactFinder:
             return self._say_in.yes if made_of else self._say_in.no
         named = [f for f in forms if any(f & _plain(w) for w in words(name))]
         if named and _IMITATION.search(name):
-            return None  # ("is it leather?" of a "Faux Leather Jacket")
+            # ("is it leather?" of a "Faux Leather Jacket"; "is it real leather?": no)
+            return self._say_in.no if _GENUINE.search(folded) else None
         wanted = [f for f in forms if f not in named]
         if not wanted:
             return self._say_in.yes
@@ -665,6 +672,23 @@ def _figures_asked(folded: str) -> list[re.Pattern[str]]:
     if properties_named({w for w in stems_of(folded) if w not in STOPWORDS}):
         return []
     return [said for asking, said in _FIGURES_ASKED if asking.search(folded)]
+
+
+_SIZE_OF_IT = re.compile(
+    r"\b(?:what size|which size|how big|how large|how long is|how wide is|how tall is|dimensions?|measurements?|"
+    r"welche gr(?:o|oe)ss?e|wie gr(?:o|oe)ss?|wie lang ist|wie breit|quelle taille|quelle longueur|"
+    r"quelles dimensions|fait quelle taille|mesure combien|combien (?:il |elle )?mesure)\b"
+)
+_MEASURE_IN_NAME = re.compile(
+    r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*-?\s*(?:cm|mm|m|in(?:ch(?:es)?)?|\"|l|ml|litres?|liters?)(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+def _measure_in_name(d: dict[str, Any]) -> str | None:
+    """The measure a product's name states ("23 cm" of "Serrated Bread Knife 23 cm", "60 l"), if any."""
+    found = _MEASURE_IN_NAME.search(str(d.get("name", "")))
+    return found.group(0).strip() if found else None
 
 
 def _figure_in_name(folded: str, d: dict[str, Any]) -> str | None:

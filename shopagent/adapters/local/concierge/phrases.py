@@ -551,6 +551,10 @@ QUESTION_IMPLIES = {
     "montage": "assembly assemble", "aufbauen": "assembly assemble", "zusammenbauen": "assembly assemble",
     "aufbau": "assembly assemble", "assemble": "assembly", "diameter": "cm size", "durchmesser": "cm size",
     "diametre": "cm size",
+    # how many in a pack or set: a spec of pairs, pieces or a count ("pairs: 2" of socks in a two-pack)
+    "pack": "pairs pieces count pcs items", "packet": "seeds pieces count", "set": "pieces pairs count pcs items",
+    "pieces": "pieces count pcs", "teile": "pieces count pcs", "stuck": "pieces count pcs",
+    "lot": "pieces pairs count pcs", "paires": "pairs", "paare": "pairs",
     # German: the words of questions about a product, in the catalog's English
     "stoff": "material fabric", "gross": "size cm dimensions", "grosse": "size cm dimensions",
     "masse": "cm size dimensions", "breit": "cm width", "hoch": "cm height", "lang": "cm length long",
