@@ -2659,3 +2659,26 @@ async def test_real_leather_a_pack_and_a_size_in_the_name_are_answered_from_the_
     knives = await shopper.say("bread knife")
     size = await shopper.say("elle fait quelle taille?")
     assert knives.listed[0].endswith("23 cm") and size.answer.startswith(f"{knives.listed[0]}: 23 cm."), size.answer
+
+
+async def test_the_bigger_one_of_dimensions_of_counts_and_of_products_made_in_one_size(garden, electronics):
+    """ "is the bigger one in stock?" of a raised bed made 120 x 80 x 42 and 180 x 80 x 42 cm: the 180 one (was
+    "doesn't say"); "the bigger pack, how much?" of coir sold as 1 block or 5 blocks: the 5 blocks; "how much is the
+    bigger one?" right after the 2TB drive (made in one size) was talked about: the 4TB drive of the list (was
+    "comes only in 2 TB")."""
+    shopper = garden()
+    await shopper.say("raised bed")
+    bigger = await shopper.say("is the bigger one in stock?")
+    assert "Raised Vegetable Bed in 180 x 80 x 42 cm: €" in bigger.answer, bigger.answer
+    shopper = garden()
+    await shopper.say("coir compost")
+    pack = await shopper.say("the bigger pack, how much?")
+    assert "Coir Compost Blocks in 5 blocks: €" in pack.answer, pack.answer
+
+    shopper = electronics()
+    drives = await shopper.say("portable hard drive")
+    (two,) = [n for n in drives.listed if n.endswith("2TB")]
+    (four,) = [n for n in drives.listed if n.endswith("4TB")]
+    await shopper.say(f"is the {'first' if drives.listed[0] == two else 'second'} one waterproof?")
+    bigger = await shopper.say("how much is the bigger one?")
+    assert bigger.answer.startswith(four) and f"€{drives.price(four)}" in bigger.answer, bigger.answer

@@ -31,6 +31,7 @@ from shopagent.adapters.local.concierge.memory import (
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.pointing import having, mainly
 from shopagent.adapters.local.concierge.product_data import (
+    by_largest_amount,
     by_named_measure,
     in_measure,
     price_said,
@@ -528,6 +529,10 @@ class Answerer:
             in_measure([label for label, _ in steps], "length") for d in found if (steps := size_steps(d))
         )
         unsized = not any(size_steps(d) for d in found) or no_lengths
+        if len(found) >= 2 and sized.get("between") and (ranked := by_largest_amount(found, big)):
+            # "how much is the bigger one?" right after a drive made in one size: the biggest of the list
+            d = ranked[-1] if big else ranked[0]
+            return [self._details(d)], [d["productId"]]
         if len(found) >= 2 and unsized and (ranked := by_named_measure(found)):
             d = ranked[-1] if big else ranked[0]
             return [self._details(d)], [d["productId"]]

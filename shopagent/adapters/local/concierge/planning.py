@@ -767,18 +767,25 @@ class Planner:
         if reading.buy or reading.cheaper or reading.pricier:
             return None  # "ich nehme die größere", "the bigger one is too expensive": asked as before
         shown = history.shown.products if history.shown else []
+        one_size = False
         if reading.refs:
             picked = [p for p in (at_position(shown, n) for n in reading.refs[:1]) if p is not None]
             ids = [int(p["productId"]) for p in picked]
         else:
             # of a list, the ones that are what was asked for (not those "also close")
             fitting = [p for p in shown if p.get("match") == "strong"] or shown
-            # (right after two were compared, "the bigger one" is the bigger of those two)
-            ids = history.detailed[:2] or [int(p["productId"]) for p in fitting[:LIST_LENGTH]]
+            # (right after two were compared, "the bigger one" is the bigger of those two; right after one made in
+            # one size was talked about, the bigger of the list: "how much is the bigger one?" after the 2TB drive)
+            talked = [p for p in shown if p.get("productId") in history.detailed[:1]]
+            one_size = len(history.detailed) == 1 and bool(talked) and not _comes_in_sizes(talked[0])
+            among = shown if one_size else fitting  # (of all the list: the one talked about may be a close one)
+            ids = ([] if one_size else history.detailed[:2]) or [int(p["productId"]) for p in among[:LIST_LENGTH]]
         if not ids:
             return None
         listed = (history.shown.args.get("filters") or {}).get("sizes") if history.shown else None
         sized = {"ref": reading.size_ref, "most": reading.size_most, "from": listed or [], "long": reading.size_long}
+        if one_size:
+            sized["between"] = True  # the bigger of them, not a bigger size of one
         return details_call(ids, sized=sized)
 
     def _out_of_range(self, shown: list[dict[str, Any]]) -> ModelReply:
@@ -1435,6 +1442,13 @@ def _comes_in(shown: Shown, container: list[str]) -> bool:
 def _talked_about(history: History) -> int | None:
     """The one product talked about since the list was shown ("tell me about the second" and no other)."""
     return history.detailed[0] if len(history.detailed) == 1 else None
+
+
+def _comes_in_sizes(product: dict[str, Any]) -> bool:
+    """Whether a product of a search result comes in two sizes or more (or values of an option)."""
+    if len(product.get("availableSizes") or []) >= 2:
+        return True
+    return any(len(values) >= 2 for values in (product.get("availableOptions") or {}).values())
 
 
 def _priced_product(shown: list[dict[str, Any]], product_id: int | None) -> tuple[dict[str, Any], Decimal] | None:

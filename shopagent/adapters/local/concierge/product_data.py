@@ -5,6 +5,7 @@ question names ("the 1 kg bag", "the Presta one") and the specs a question names
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -38,7 +39,18 @@ def _in_order(values: list[str]) -> list[str] | None:
     found = [_amount(s) for s in values]
     if all(found) and len({a[0] for a in found if a}) == 1:
         return [s for _, s in sorted(zip((a[1] for a in found if a), values, strict=True))]
+    # dimensions in one unit, by their area or volume ("120 x 80 x 42 cm", "180 x 80 x 42 cm"), and counts of
+    # one thing ("1 block", "5 blocks")
+    for pattern in (_DIMENSIONS, _THINGS):
+        matched = [pattern.fullmatch(fold(v).strip()) for v in values]
+        if all(matched) and len({m.group("unit").rstrip("s") for m in matched if m}) == 1:
+            sizes = [math.prod(float(n.replace(",", ".")) for n in _NUMBER.findall(m.group("n"))) for m in matched if m]
+            return [v for _, v in sorted(zip(sizes, values, strict=True))]
     return None
+
+
+_DIMENSIONS = re.compile(r"(?P<n>\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)+)\s*(?P<unit>mm|cm|m|in|\")")
+_THINGS = re.compile(r"(?P<n>\d+)\s+(?P<unit>[a-z]{3,})")
 
 
 _UNIT_SIZE = {
@@ -48,6 +60,7 @@ _UNIT_SIZE = {
     "mm": ("m", 0.001), "cm": ("m", 0.01), "m": ("m", 1.0), "km": ("m", 1000.0), "metre": ("m", 1.0),
     "metres": ("m", 1.0), "meter": ("m", 1.0), "meters": ("m", 1.0), "in": ("m", 0.0254), "inch": ("m", 0.0254),
     "inches": ("m", 0.0254), "zoll": ("m", 0.0254), '"': ("m", 0.0254), "ft": ("m", 0.3048), "feet": ("m", 0.3048),
+    "mb": ("byte", 1e6), "gb": ("byte", 1e9), "tb": ("byte", 1e12),
 }  # fmt: skip
 _BASE_UNIT = {"length": "m", "volume": "l", "weight": "g", "count": "count"}
 _PACKED = re.compile(r"(?:(\d+)\s*[x\u00d7]\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+|\")")  # "12 x 85 g", '27"'
@@ -332,6 +345,25 @@ def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Cal
 
 
 _NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
+
+
+def by_largest_amount(found: list[dict[str, Any]], big: bool) -> list[dict[str, Any]]:
+    """The products small to large by the largest (`big`) or smallest amount they come in, of one
+    measure for all of them (their sizes or option values, else their names: "Hard Drive 4TB", "SSD 2TB",
+    "Flash Drive" in 32 to 256 GB); none where one gives no such amount."""
+    amounts = []
+    for d in found:
+        values = [*map(str, sizes_of(d)), *(str(v) for vs in (d.get("availableOptions") or {}).values() for v in vs)]
+        own = [a for v in values if (a := _amount(v)) is not None]
+        if not own:
+            named = _NAMED_MEASURE.search(str(d.get("name", "")))
+            own = [a for a in [_amount(named.group(0))] if a is not None] if named else []
+        if not own or len({a[0] for a in own}) != 1:
+            return []
+        amounts.append((own[0][0], (max if big else min)(a[1] for a in own)))
+    if len({measure for measure, _ in amounts}) != 1:
+        return []
+    return [d for _, d in sorted(zip((a for _, a in amounts), found, strict=True), key=lambda x: x[0])]
 
 
 def by_named_measure(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
