@@ -2682,3 +2682,11 @@ async def test_the_bigger_one_of_dimensions_of_counts_and_of_products_made_in_on
     await shopper.say(f"is the {'first' if drives.listed[0] == two else 'second'} one waterproof?")
     bigger = await shopper.say("how much is the bigger one?")
     assert bigger.answer.startswith(four) and f"€{drives.price(four)}" in bigger.answer, bigger.answer
+
+
+async def test_but_in_a_colour_still_asks_for_that_colour(clothing):
+    """ "more like that but in green?": green wanted ("anything but green" is the one that says no)."""
+    shopper = clothing()
+    await shopper.say("linen shirt")
+    turn = await shopper.say("more like that but in blue?")
+    assert (turn.search.get("filters") or {}).get("colors") == ["blue"], turn.search

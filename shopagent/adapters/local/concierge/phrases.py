@@ -432,7 +432,8 @@ def stopwords_of(message: str) -> frozenset[str]:
 # Said right before a colour, that colour is not wanted: "not grey", "he hates grey", "anything but black", "any
 # colour except red", "nicht in grau", "kein Schwarz", "pas en gris", "sauf le noir" (folded text, up to the colour)
 COLOUR_NOT_WANTED = re.compile(
-    r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|but|except|apart from|other than|rather than|"
+    r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|(?:anything|everything|any colou?rs?) but|except|"
+    r"apart from|other than|rather than|"
     r"hates?|dislikes?|(?:do|does)(?: not|n'?t) (?:like|want)|nicht|keine?[nms]?|ausser|bloss nicht|pas|sans|sauf|"
     r"deteste?)(?: +(?:in|en|the|any|so|le|la|les|du|de|mehr|more|too))? *$"
 )
