@@ -204,3 +204,21 @@ async def test_with_no_contact_set_the_page_that_says_how_to_reach_the_shop_answ
         answer, calls, _ = await ask(demo_pages, question)
         assert [c.name for c in calls] == [STORE_INFO_TOOL], (question, calls)
         assert "+49 341 1234567" in answer and "service@shop.example.com" in answer, (question, answer)
+
+
+async def test_a_service_asked_for_goes_to_the_shops_pages_never_to_products(demo_pages):  # noqa: F811
+    """Appointments, repairs, alterations, someone sent round: the shop's pages answer (or the contact), no
+    product is searched (were a list of products sharing a word: trousers for "trouser alterations", a phone
+    case for "do u repair cracked phone screens"); a repair kit is still a thing to search."""
+    for question in (
+        "can i book an appointment for saturday?",
+        "do you do trouser alterations?",
+        "do u repair cracked phone screens",
+        "my kitchen tap is leaking, can you send someone",
+        "kann ich einen Termin machen?",
+    ):
+        _, calls, _ = await ask(demo_pages, question)
+        assert calls and calls[0].name == STORE_INFO_TOOL, (question, calls)
+        assert not any(c.name in (SEARCH_TOOL, DETAILS_TOOL) for c in calls), question
+    _, calls, _ = await ask(demo_pages, "puncture repair kit")
+    assert calls and calls[0].name == SEARCH_TOOL, calls

@@ -747,6 +747,12 @@ STORE_QUESTION = re.compile(
     r"your (?:e-?mail|phone number|telephone number|number)\b|"
     r"einen laden|ladengesch(?:a|ae)ft|(?:im laden|vor ort|selbst) abholen|abholung|kundenservice|kundendienst|"
     r"boutique physique|magasin physique|retrait en magasin|service client|"
+    # services rather than things: appointments, repairs, alterations, installing, someone sent round
+    r"(?:book|make|schedule) (?:an? |the )?(?:\w+ )?appointment|appointments?|alterations?|"
+    r"repairs?(?!\s+(?:kit|kits|patch|patches|set|spray|tape|glue|stand))|repair (?:service|shop)|"
+    r"(?:you|u) (?:repair|fix|install|alter)|installation service|"
+    r"send (?:someone|somebody|an engineer|a technician|a plumber|an electrician)|quote for|"
+    r"termin\w*|reparatur(?!set|kit)\w*|reparier\w*|(?:a|ae)ndern lassen|rendez-vous|reparation\w*|reparer|"
     # orders gone wrong, cancelled or changed
     r"(?:got|received|sent me|were sent) the wrong|cancel (?:my|the|an|our|this) order|"
     r"order cancell?ation|cancell?ation (?:policy|fee)|"
