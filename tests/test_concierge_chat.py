@@ -2690,3 +2690,10 @@ async def test_but_in_a_colour_still_asks_for_that_colour(clothing):
     await shopper.say("linen shirt")
     turn = await shopper.say("more like that but in blue?")
     assert (turn.search.get("filters") or {}).get("colors") == ["blue"], turn.search
+
+
+async def test_a_colour_something_turns_is_no_colour_asked_for(pets):
+    """ "my fish tank keeps going green": what happens to the tank, searched as said (was a list "in green",
+    then "None is listed in green")."""
+    turn = await pets().say("my fish tank keeps going green, what can i do")
+    assert "colors" not in (turn.search.get("filters") or {}) and "green" in turn.search["query"], turn.search

@@ -431,6 +431,10 @@ def stopwords_of(message: str) -> frozenset[str]:
 # cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read.
 # Said right before a colour, that colour is not wanted: "not grey", "he hates grey", "anything but black", "any
 # colour except red", "nicht in grau", "kein Schwarz", "pas en gris", "sauf le noir" (folded text, up to the colour)
+COLOUR_TURNED = re.compile(
+    r"\b(?:going|goes|gone|went|turning|turns|turned|turn|getting|gets|got|go|become|becomes|becoming|"
+    r"wird|werden|geworden|devient|deviennent|devenu\w*|vire\w*|tourne\w*) +(?:all +|really +|very +|a bit +)?$"
+)
 COLOUR_NOT_WANTED = re.compile(
     r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|(?:anything|everything|any colou?rs?) but|except|"
     r"apart from|other than|rather than|"

@@ -296,6 +296,8 @@ class Lexicon:
             written = _squeeze(match.group(1))
             if written in self._foreign and not self._foreign_colour(written, text.original.lower()):
                 continue
+            if ph.COLOUR_TURNED.search(text.rest[: match.start()]):
+                continue  # "the tank keeps going green", "leaves turning yellow": what happens, no colour asked for
             text.cut(*match.span())
             colour = self.colors[written]
             # "not grey pls, he hates grey", "anything but black", "nicht in grau", "pas en gris": not wanted
