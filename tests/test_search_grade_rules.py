@@ -803,3 +803,34 @@ async def test_what_helps_in_the_situation_told_can_be_a_strong_match(garden_hel
     found = [(p.slug, p.match) for p in result.products]
     assert found[0] == (helps, "strong"), found
     assert not result.no_strong_match
+
+
+OPPOSITES = [
+    ("short-shirt", "Tidewell Short-Sleeve Camp Shirt", "Shirts", "A breezy camp collar shirt for hot days."),
+    ("long-shirt", "Marlowe Long-Sleeve Oxford Shirt", "Shirts", "A button-down shirt in oxford cloth."),
+    ("wired-mouse", "Nightjar Wired Gaming Mouse", "Mice", "A light gaming mouse on a braided cable."),
+    ("wireless-mouse", "Tactyl Wireless Mouse", "Mice", "A quiet mouse with a USB receiver."),
+]
+
+
+@pytest.fixture(scope="module")
+async def opposites_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, OPPOSITES):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "fits", "opposite"),
+    [
+        ("long sleeve shirt", "long-shirt", "short-shirt"),
+        ("short sleeve shirt", "short-shirt", "long-shirt"),
+        ("wireless mouse", "wireless-mouse", "wired-mouse"),
+        ("wired mouse for gaming", "wired-mouse", "wireless-mouse"),
+    ],
+)
+async def test_a_product_named_with_the_opposite_of_a_query_word_is_never_strong(opposites_shop, query, fits, opposite):
+    search = opposites_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 4))).products]
+    slugs = [slug for slug, _ in found]
+    assert dict(found)[opposite] != "strong" and slugs.index(fits) < slugs.index(opposite), found

@@ -356,6 +356,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
         situation=query.situation,
+        opposite=query_words.says_the_opposite(query.terms, row.name),
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing

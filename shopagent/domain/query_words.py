@@ -131,6 +131,23 @@ def for_others(asked: frozenset[int], title: str) -> bool:
     return bool(named) and not named & asked
 
 
+# Words of which a product named with one is not what a query with the other asks for: "Short-Sleeve Camp
+# Shirt" for "long sleeve shirts", a "Wired Mouse" for "wireless mouse", a "Winter Boot" for "summer boots"
+_OPPOSITES = {
+    "long": "short", "short": "long", "summer": "winter", "winter": "summer", "indoor": "outdoor",
+    "outdoor": "indoor", "wired": "wireless", "wireless": "wired", "corded": "cordless", "cordless": "corded",
+    "manual": "electric", "electric": "manual", "langarm": "kurzarm", "kurzarm": "langarm", "sommer": "winter",
+    "ete": "hiver", "hiver": "ete", "kabellos": "kabelgebunden", "kabelgebunden": "kabellos",
+}  # fmt: skip
+
+
+def says_the_opposite(said: Sequence[str], name: str) -> bool:
+    """Whether a product's name has the opposite of a word the query has (`said`, its words), and
+    not that word itself."""
+    named = set(words(name))
+    return any(other in named and word not in named for word in said if (other := _OPPOSITES.get(word)))
+
+
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").
 SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
 
