@@ -252,11 +252,15 @@ def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
 
 
 def test_a_misspelt_word_of_the_synonym_list_is_read_as_that_word():
-    titles = {"jacket": 3, "winter": 2, "men": 4, "dog": 9, "bed": 2}
+    titles = {"jacket": 3, "winter": 2, "men": 4, "dog": 9, "bed": 2, "headphones": 2}
     vocabulary = Vocabulary(dict(titles), titles, frozenset({"stock"}), Synonyms(builtin_synonyms("en")))
     assert vocabulary.terms("winterjake").corrections == {"winterjake": "winter jacket"}  # Winterjacke
     assert vocabulary.terms("kopfhoerr").corrections == {"kopfhoerr": "headphones"}
     assert vocabulary.terms("stock").corrections == {}  # a real word is never corrected
+    # ... and only to words of the catalog: a pet shop sells no dolls, so "pupper" is no misspelt "Puppe"
+    pets = {"puppy": 5, "chew": 4, "toy": 6, "dog": 9}
+    vocabulary = Vocabulary(dict(pets), pets, frozenset(), Synonyms(builtin_synonyms("en")))
+    assert "pupper" not in vocabulary.terms("chew toy for a teething pupper").corrections
 
 
 def test_numbers_and_measures_do_not_describe_the_item_but_specs_with_digits_do():

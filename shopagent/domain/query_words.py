@@ -113,7 +113,11 @@ def materials_named(terms: Sequence[str], wanted: Sequence[int], known: Callable
 DOGS = frozenset({"dog", "dogs", "puppy", "puppies", "hund", "hunde", "hundes", "welpe", "welpen", "chien", "chiens",
                   "chiot", "chiots"})  # fmt: skip
 CATS = frozenset({"cat", "cats", "kitten", "kittens", "katze", "katzen", "chat", "chats", "chaton", "chatons"})
-AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"}, DOGS, CATS)
+# (birds and small animals too: "Sunflower Hearts Bird Food" is no "dog food"; not fish, which names cat toys)
+BIRDS = frozenset({"bird", "birds", "vogel", "vogelfutter", "oiseau", "oiseaux"})
+SMALL_ANIMALS = frozenset({"rabbit", "rabbits", "bunny", "bunnies", "hamster", "hamsters", "guinea", "rodent",
+                           "rodents", "kaninchen", "nager", "lapin", "lapins", "rongeur", "rongeurs"})  # fmt: skip
+AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"}, DOGS, CATS, BIRDS, SMALL_ANIMALS)
 WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 
 

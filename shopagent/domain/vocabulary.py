@@ -102,7 +102,9 @@ class Vocabulary:
         if len(word) < 6 or not (words_listed := self._synonyms.single_words()):
             return None
         found = process.extractOne(word, words_listed, scorer=OSA.distance, score_cutoff=min(allowed, 1))
-        return self._synonyms.meaning(found[0], self._names, self._a_kind) if found else None
+        meaning = self._synonyms.meaning(found[0], self._names, self._a_kind) if found else None
+        # only to words of this catalog: "pupper" in a pet shop is no misspelt "Puppe" (a doll, sold by none)
+        return meaning if meaning and all(self.uses(w) for w in meaning.split()) else None
 
     def _plural_of_target(self, word: str) -> bool:
         return _plural_of(word, self._targets)
