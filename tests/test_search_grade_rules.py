@@ -834,3 +834,35 @@ async def test_a_product_named_with_the_opposite_of_a_query_word_is_never_strong
     found = [(p.slug, p.match) for p in (await search.search(search.request(query, 4))).products]
     slugs = [slug for slug, _ in found]
     assert dict(found)[opposite] != "strong" and slugs.index(fits) < slugs.index(opposite), found
+
+
+OUTFITS = [
+    ("maxi-dress", "Solenne Chiffon Maxi Dress", "Dresses", "A flowing chiffon dress for summer weddings."),
+    ("linen-shirt", "Marlowe Linen Summer Shirt", "Shirts", "A breathable linen shirt for warm-weather weddings."),
+    ("linen-blazer", "Marlowe Linen Summer Blazer", "Blazers", "An unlined linen blazer for summer occasions."),
+    ("kids-jacket", "Polarhavn Kids' Puffer Jacket", "Jackets", "A warm puffer for school runs in winter."),
+]
+
+
+@pytest.fixture(scope="module")
+async def outfit_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, OUTFITS):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_whom_a_shopper_buys_for_says_the_audience_and_a_dress_is_for_women(outfit_shop):
+    """ "summer wedding outfit for my husband", "im a guy": a dress is for others (was first and strong);
+    "for my wife" keeps it; a son may be a child: the kids' jacket is for him."""
+    search = outfit_shop.search
+    for query in ("summer wedding outfit for my husband", "wedding guest outfit, im a guy"):
+        found = [(p.slug, p.match) for p in (await search.search(search.request(query, 4))).products]
+        assert found[0][0] != "maxi-dress" and dict(found).get("maxi-dress") != "strong", (query, found)
+    found = dict(
+        (p.slug, p.match) for p in (await search.search(search.request("summer wedding dress for my wife", 4))).products
+    )
+    assert found["maxi-dress"] == "strong", found
+    found = dict(
+        (p.slug, p.match) for p in (await search.search(search.request("winter jacket for my son", 4))).products
+    )
+    assert found["kids-jacket"] == "strong", found

@@ -354,7 +354,11 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_material=bool(query.materials and row.material.strip())
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
-        other_audience=query_words.for_others(query.audiences, f"{row.name} {row.category}"),
+        other_audience=query_words.for_others(
+            query.audiences,
+            f"{row.name} {row.category}",
+            {query_words.name_head(row.name) or "", *query_words.category_heads(row.category)},
+        ),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its

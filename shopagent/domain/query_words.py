@@ -117,7 +117,22 @@ CATS = frozenset({"cat", "cats", "kitten", "kittens", "katze", "katzen", "chat",
 BIRDS = frozenset({"bird", "birds", "vogel", "vogelfutter", "oiseau", "oiseaux"})
 SMALL_ANIMALS = frozenset({"rabbit", "rabbits", "bunny", "bunnies", "hamster", "hamsters", "guinea", "rodent",
                            "rodents", "kaninchen", "nager", "lapin", "lapins", "rongeur", "rongeurs"})  # fmt: skip
-AUDIENCES = (MEN, WOMEN, KIDS | {"children", "childrens", "junior"}, DOGS, CATS, BIRDS, SMALL_ANIMALS)
+# who a shopper buys for says the audience too ("for my husband", "im a guy", "für meine Frau"); a son or a
+# daughter may be a child or grown up
+HIM = frozenset({"guy", "guys", "husband", "boyfriend", "dad", "father", "brother", "grandad", "grandpa", "gents",
+                 "ehemann", "vater", "papa", "bruder", "opa", "mari", "pere", "frere", "copain"})  # fmt: skip
+HER = frozenset({"wife", "girlfriend", "mum", "mom", "mother", "sister", "grandma", "gran", "granny", "ehefrau",
+                 "mutter", "mama", "schwester", "oma", "freundin", "mere", "soeur", "copine"})  # fmt: skip
+SON = frozenset({"son", "sons", "sohn", "fils"})
+DAUGHTER = frozenset({"daughter", "daughters", "tochter", "fille"})
+# things made for women only, whatever their names say of whom: "Chiffon Maxi Dress" is no outfit for "a man"
+FOR_WOMEN = frozenset({"dress", "dresses", "skirt", "skirts", "blouse", "blouses", "kleid", "kleider", "rock",
+                       "bluse", "robe", "robes", "jupe", "jupes", "chemisier"})  # fmt: skip
+AUDIENCES = (
+    MEN | HIM | SON, WOMEN | HER | DAUGHTER, KIDS | SON | DAUGHTER | {"children", "childrens", "junior"},
+    DOGS, CATS, BIRDS, SMALL_ANIMALS,
+)  # fmt: skip
+_WOMEN_AT = 1  # AUDIENCES' place of women
 WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 
 
@@ -127,11 +142,15 @@ def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
     return frozenset(n for n, group in enumerate(AUDIENCES) if group & said)
 
 
-def for_others(asked: frozenset[int], title: str) -> bool:
-    """Whether a product's name and category (`title`) name only other audiences than the asked ones."""
+def for_others(asked: frozenset[int], title: str, kinds: Iterable[str] = ()) -> bool:
+    """Whether a product's name and category (`title`) name only other audiences than the asked ones;
+    `kinds`, the words naming what it is (its name's head word, its category's), say women where a dress,
+    a skirt or a blouse ("Dress Shoes" are shoes)."""
     if not asked:  # nothing asked: no product's words to read
         return False
     named = audiences_named(words(title))
+    if FOR_WOMEN & {fold(k) for k in kinds}:
+        named |= {_WOMEN_AT}
     return bool(named) and not named & asked
 
 
