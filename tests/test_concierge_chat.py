@@ -2697,3 +2697,17 @@ async def test_a_colour_something_turns_is_no_colour_asked_for(pets):
     then "None is listed in green")."""
     turn = await pets().say("my fish tank keeps going green, what can i do")
     assert "colors" not in (turn.search.get("filters") or {}) and "green" in turn.search["query"], turn.search
+
+
+async def test_the_cheapest_or_dearest_of_a_kind_is_asked_of_the_whole_shop(clothing):
+    """ "cheapest jacket you have" lists jackets cheapest first, from as many as a search gives (was a search
+    for "cheapest jacket", five by relevance, the €89 rain jacket before a €169 puffer); "your most expensive
+    jacket", "die teuerste Jacke" dearest first."""
+    turn = await clothing().say("cheapest jacket you have")
+    assert turn.search["query"] == "jacket" and turn.search["limit"] == 20, turn.search
+    prices = [turn.price(n) for n in turn.listed]
+    assert len(prices) >= 3 and prices == sorted(prices) and "cheapest first" in turn.answer, turn.answer
+    for trade, message in ((clothing, "your most expensive jacket"), (clothing, "die teuerste Jacke")):
+        turn = await trade().say(message)
+        prices = [turn.price(n) for n in turn.listed]
+        assert len(prices) >= 2 and prices == sorted(prices, reverse=True), turn.answer

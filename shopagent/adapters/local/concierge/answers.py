@@ -13,6 +13,7 @@ description are shown, never ones that read like instructions or markup (text.py
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -340,6 +341,10 @@ class Answerer:
                 and not (qualifier and not qualifier & named)
             )
 
+        if order := plan.get("price_order"):  # "cheapest jacket you have": of all found of the kind, by price
+            priced = [p for p in products if fits(p) and p.get("effectivePrice") is not None and p.get("inStock", True)]
+            by_price = sorted(priced, key=lambda p: Decimal(str(p["effectivePrice"])), reverse=order == "dearest")
+            return by_price[:LIST_LENGTH]
         shown = [p for p in products if fits(p)][:LIST_LENGTH]
         return sorted(shown, key=lambda p: not p.get("inStock", True))  # stable: available first
 

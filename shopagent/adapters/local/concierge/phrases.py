@@ -431,6 +431,12 @@ def stopwords_of(message: str) -> frozenset[str]:
 # cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read.
 # Said right before a colour, that colour is not wanted: "not grey", "he hates grey", "anything but black", "any
 # colour except red", "nicht in grau", "kein Schwarz", "pas en gris", "sauf le noir" (folded text, up to the colour)
+# "cheapest jacket you have", "your most expensive headphones", "der günstigste Rasenmäher": the kind asked for,
+# cheapest (dearest) first, from the whole shop
+PRICE_ORDER = re.compile(
+    r"\b(?:(?P<cheap>cheapest|least expensive|lowest[- ]priced|g(?:u|ue)nstigste[nrsm]?|billigste[nrsm]?)|"
+    r"(?P<dear>most expensive|priciest|dearest|teuerste[nrsm]?))\b(?=\s+[^\W\d_])"
+)
 COLOUR_TURNED = re.compile(
     r"\b(?:going|goes|gone|went|turning|turns|turned|turn|getting|gets|got|go|become|becomes|becoming|"
     r"wird|werden|geworden|devient|deviennent|devenu\w*|vire\w*|tourne\w*) +(?:all +|really +|very +|a bit +)?$"

@@ -61,6 +61,7 @@ from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
 from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, name_head
+from shopagent.domain.search import MAX_LIMIT
 from shopagent.domain.text import words
 from shopagent.domain.tools import SEARCH_TOOL
 from shopagent.domain.vocabulary import Vocabulary, word_forms
@@ -298,7 +299,16 @@ class Planner:
         reading = self._lexicon.read(text)
         reply = await self._plan(text, reading, history, tools)
         state = reply.message.provider_state or {}
-        if reading.colors_not and "plan" in state and any(c.name == SEARCH_TOOL for c in reply.message.function_calls):
+        searches = [c for c in reply.message.function_calls if c.name == SEARCH_TOOL]
+        if reading.price_order and "plan" in state and len(searches) == 1 and not state["plan"].get("refined"):
+            # "cheapest jacket you have": as many of the kind as a search gives, shown by price
+            searches[0].args["limit"] = MAX_LIMIT
+            plan = {**state["plan"], "price_order": reading.price_order}
+            said = self._say_in.cheapest_first if reading.price_order == "cheapest" else self._say_in.dearest_first
+            if plan.get("subject"):
+                plan["subject"] = f"{plan['subject']}, {said}"
+            state["plan"] = plan
+        if reading.colors_not and "plan" in state and searches:
             # "a hoodie, not grey pls": none of those made only in the colours not wanted, and that said back
             plan = {**state["plan"], "colours_not": reading.colors_not}
             if plan.get("subject"):

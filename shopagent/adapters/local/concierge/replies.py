@@ -96,6 +96,8 @@ class Replies:
     not_in_colours: str  # said back after the request: "not in grey"
     or_word: str  # between colours not wanted: " or "
     no_such_one: str  # "the logitech one" where no product shown nor of the shop is called so
+    cheapest_first: str  # said after the request: "jacket, cheapest first"
+    dearest_first: str
     pick: str  # "which one would you pick?": the best fit of those shown
     pick_cheaper: str  # ... and a cheaper one of them
     dearest: str
@@ -221,6 +223,8 @@ ENGLISH = Replies(
     or_word=" or ",
     no_such_one="I didn't show you a {name} one, and I can't find {name} in the shop's catalog. "
     "Ask me about one of those I showed you, or for something else.",
+    cheapest_first="cheapest first",
+    dearest_first="most expensive first",
     pick="I'd go for the {name} ({price}): of those I showed you, it fits what you asked for best.",
     pick_cheaper="If price matters most, the {name} ({price}) costs less.",
     dearest="{name} is the most expensive.",
@@ -348,6 +352,8 @@ GERMAN = Replies(
     or_word=" oder ",
     no_such_one="Ich habe Ihnen keins von {name} gezeigt, und im Katalog des Shops finde ich {name} nicht. "
     "Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
+    cheapest_first="die günstigsten zuerst",
+    dearest_first="die teuersten zuerst",
     pick="Ich würde {name} ({price}) nehmen: Von den gezeigten passt es am besten zu Ihrer Anfrage.",
     pick_cheaper="Wenn der Preis am meisten zählt: {name} ({price}) ist günstiger.",
     dearest="{name} ist am teuersten.",
@@ -478,6 +484,8 @@ FRENCH = Replies(
     or_word=" ou ",
     no_such_one="Je ne vous ai rien montré de {name}, et je ne trouve pas {name} dans le catalogue de la boutique. "
     "Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
+    cheapest_first="les moins chers d'abord",
+    dearest_first="les plus chers d'abord",
     pick="Je choisirais {name} ({price}) : parmi ceux que je vous ai montrés, c'est celui qui correspond le mieux à "
     "votre demande.",
     pick_cheaper="Si le prix compte le plus, {name} ({price}) coûte moins cher.",

@@ -104,6 +104,7 @@ class Reading:
     negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
     negated_said: str = ""  # ... as the customer wrote them, with the word saying no
     colors_not: list[str] = field(default_factory=list)  # colours said not to be wanted ("anything but black")
+    price_order: str | None = None  # "cheapest" ("cheapest jacket you have") or "dearest": the kind by price
     recall: bool = False  # only which product that was: "what was the first one you showed me again?"
 
     @property
@@ -324,6 +325,10 @@ class Lexicon:
             text.take(ph.AGAIN)
             reading.details = reading.recall = True
         reading.about = bool(text.take(ph.ABOUT))
+        priced_one = ph.PRICED_ONE.search(text.rest)  # ("den billigsten bitte": the cheapest of those shown)
+        if not (ph.PRICE_COMPARED.search(whole) or priced_one) and (ordered := ph.PRICE_ORDER.search(text.rest)):
+            text.cut(*ordered.span())
+            reading.price_order = "cheapest" if ordered.group("cheap") else "dearest"
         if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
             reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
             reading.priced_said = text.original_of(*found[0].span())
