@@ -2711,3 +2711,15 @@ async def test_the_cheapest_or_dearest_of_a_kind_is_asked_of_the_whole_shop(clot
         turn = await trade().say(message)
         prices = [turn.price(n) for n in turn.listed]
         assert len(prices) >= 2 and prices == sorted(prices, reverse=True), turn.answer
+
+
+async def test_what_sizes_do_you_have_asks_the_sizes_of_those_shown(clothing):
+    """ "what sizes do you have" after linen shirts: the sizes of the shirts shown (was a search for "sizes":
+    two scarves "come close"); before anything was shown: of what."""
+    shopper = clothing()
+    shirts = await shopper.say("linen shirt")
+    sizes = await shopper.say("what sizes do you have")
+    assert sizes.calls and all(c["name"] == DETAILS for c in sizes.calls), sizes.calls
+    assert sizes.answer.startswith(f"{shirts.listed[0]} comes in "), sizes.answer
+    first = await clothing().say("what sizes do you have")
+    assert not first.calls and first.answer.startswith("Which product do you mean?"), first.answer

@@ -328,6 +328,8 @@ class Planner:
                 return store_call(query, {})
             return say(self._no_store_answer())
         shown = history.shown
+        if shown is None and reading.words and set(reading.words) <= _SIZE_WORDS and ask.WHICH_SIZES.search(fold(text)):
+            return say(r.no_list)  # "what sizes do you have?" before anything was shown: of what
         if shown is not None and (unknown := await self._one_not_carried(text, shown)) is not None:
             return say(r.no_such_one.format(name=unknown))  # "the logitech one, how much?" where none is
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
@@ -624,6 +626,10 @@ class Planner:
             and not (reading.request or reading.has_filters or reading.follow_up or _ASKS_FOR_OTHERS.search(fold(text)))
             and await self._names_a_property(reading.words, text)
         ) or measure_asked
+        # "what sizes do you have?" after a list: the sizes of those shown, not a search for "sizes"
+        property_asked = property_asked or (
+            bool(reading.words) and set(reading.words) <= _SIZE_WORDS and bool(ask.WHICH_SIZES.search(fold(text)))
+        )
         in_catalog_words = {x for w in reading.words for x in words(fold(synonyms.get(w, w)))}  # ("bio": organic)
         made_of = in_catalog_words <= MATERIALS | _MADE_OF_WORDS
         if property_asked and not (refs or reading.points_at_one) and (made_of or not history.detailed):
