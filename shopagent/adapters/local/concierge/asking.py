@@ -87,6 +87,7 @@ DISCOUNT = re.compile(
 # "which one would you pick?", "what do you recommend?", "welchen würdest du nehmen?", "lequel tu me conseilles ?":
 # the best fit of those shown, with nothing else asked of them ("which is best for a small balcony?" asks more)
 PICK = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|then|hmm+|well|also|alright|und|also|alors|et|bon|du coup)\W+)*"
     r"(?:\b(?:which|what)(?: one)? (?:would|should|do|will) (?:you|u|i) (?:pick|choose|recommend|suggest|get|go for|"
     r"buy|take)|\bwhat (?:would|do|can) you (?:recommend|suggest)|\b(?:your|ur) (?:pick|recommendation|choice)|"
     r"\bwhich (?:one )?(?:is|'s|s) (?:the )?best|\bwhich (?:one )?(?:do|would) you (?:prefer|like best)|"
