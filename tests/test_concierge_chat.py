@@ -2588,6 +2588,12 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
         assert pick.answer.startswith(f"I'd go for the {buds.listed[0]}"), pick.answer
     running = await shopper.say("which is best for running?")
     assert "I'd go for" not in running.answer and "Run Sport" in running.answer, running.answer
+    await shopper.say("tell me about the second one")
+    again = await shopper.say("ok which one would you pick then?")  # of the list, though one was talked about
+    assert again.answer.startswith(f"I'd go for the {buds.listed[0]}"), again.answer
+    # a criterion before "which would you take?" asks the products' text
+    criterion = await shopper.say("for the gym and the train, which would you take?")
+    assert "I'd go for" not in criterion.answer, criterion.answer
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,10 @@ def by_kind(message: str) -> dict[str, str]:
         # What is asked decides, not the words around it ("they are the same price, which one is
         # more comfortable?" asks no price).
         asking = [p for p in parts if _asks(p)] or parts
-        kinds.setdefault(kind_of(fold(" ".join(asking))), []).append(" ".join(parts))
+        kind = kind_of(fold(" ".join(asking)))
+        if kind == "pick" and not ask.PICK.search(fold(" ".join(parts))):
+            kind = "text"  # "P27Q vs G24 for office work, which would you take?": which fits that, by their text
+        kinds.setdefault(kind, []).append(" ".join(parts))
     # "I'll take the second - is it in stock in M?": what is asked, and then the link to buy it
     buying = [" ".join(parts) for parts in _grouped(message) if BUY.search(fold(" ".join(parts)))]
     if "buy" not in kinds and buying and kinds:

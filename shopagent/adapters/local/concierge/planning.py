@@ -690,6 +690,9 @@ class Planner:
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
         listed = by_variation if by_variation and not refs else shown
+        if ask.PICK.search(fold(text)) and len(shown) >= 2 and not (refs or by_name):
+            # "which one would you pick?" right after one was talked about: still the best of the list
+            return details_call([p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]], question=text)
         ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts)
         if isinstance(ids, ModelReply):
             return ids
