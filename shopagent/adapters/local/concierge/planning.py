@@ -413,7 +413,7 @@ class Planner:
         of_it = (
             (reading.points_at_one or reading.points_at_all or priced)
             and bool(shown or history.detailed)
-            and ask.PRICE.search(fold(text)) is not None
+            and ask.PRICE.search(said) is not None
         )
         nothing_asked = not (reading.words or cued or of_it) or chatter
         if (
