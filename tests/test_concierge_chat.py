@@ -2564,7 +2564,7 @@ async def test_which_product_that_was_is_described_again_and_the_cheapest_asked_
     assert f"{least} is the cheapest" in cheapest.answer and "doesn't say" not in cheapest.answer, cheapest.answer
 
 
-async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden, electronics):
+async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden, electronics, clothing):
     """ "which one would you pick?", "welchen würdest du empfehlen?", "lequel tu me conseilles ?" after a list:
     the first of it that can be bought (the best fit to the request), and a cheaper one of them where there
     is one (were "the product information doesn't say" of each); "which is best for running?" still asks the
@@ -2574,11 +2574,12 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
     assert len(hoses.listed) >= 2, hoses.answer
     pick = await shopper.say("which one would you pick?")
     assert [c["name"] for c in pick.calls] == [DETAILS] * len(pick.calls) and pick.calls, pick.calls
-    assert pick.answer.startswith(f"I'd go for the {hoses.listed[0]} (€{hoses.price(hoses.listed[0])}"), pick.answer
-    cheaper = [n for n in hoses.listed[1:] if hoses.price(n) < hoses.price(hoses.listed[0])]
+    assert pick.answer.startswith(f"I'd go for the {hoses.listed[0]} at €{hoses.price(hoses.listed[0])}"), pick.answer
+    fits = [n for n in hoses.listed[1:] if hoses.product(n)["match"] == "strong"]
+    cheaper = [n for n in fits if hoses.price(n) < hoses.price(hoses.listed[0])]
     if cheaper:
         least = min(cheaper, key=hoses.price)
-        assert f"If price matters most, the {least} (€{hoses.price(least)}" in pick.answer, pick.answer
+        assert f"If price matters most, the {least} at €{hoses.price(least)}" in pick.answer, pick.answer
     assert "doesn't say" not in pick.answer, pick.answer
 
     shopper = electronics()
@@ -2586,6 +2587,15 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
     for question in ("welchen würdest du empfehlen?", "lequel tu me conseilles ?"):
         pick = await shopper.say(question)
         assert pick.answer.startswith(f"I'd go for the {buds.listed[0]}"), pick.answer
+    # the cheaper one offered beside the pick fits the request too: no T-shirt "close" to linen shirts
+    shopper = clothing()
+    shirts = await shopper.say("linen shirt")
+    pick = await shopper.say("which one would you pick?")
+    close = [n for n in shirts.listed if shirts.product(n)["match"] != "strong"]
+    assert close and not any(n in pick.answer for n in close), pick.answer
+
+    shopper = electronics()
+    await shopper.say("wireless earbuds under 150")
     running = await shopper.say("which is best for running?")
     assert "I'd go for" not in running.answer and "Run Sport" in running.answer, running.answer
     await shopper.say("tell me about the second one")

@@ -690,9 +690,11 @@ class Planner:
         if new_subject and not (reading.question or reading.buy) and asks_for_another(text, named, shown):
             return None  # "and a case for the Paper 6?": a question only by its mark, asking for another thing
         listed = by_variation if by_variation and not refs else shown
+        fitting = [p["productId"] for p in shown if p.get("match") == "strong"]  # what "which … pick?" picks from
         if ask.PICK.search(fold(text)) and len(shown) >= 2 and not (refs or by_name):
             # "which one would you pick?" right after one was talked about: still the best of the list
-            return details_call([p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]], question=text)
+            ids = [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
+            return details_call(ids, question=text, asked={"fitting": fitting})
         ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts)
         if isinstance(ids, ModelReply):
             return ids
@@ -702,6 +704,8 @@ class Planner:
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("filters", {}).get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
+        if ask.PICK.search(fold(text)):
+            asked["fitting"] = fitting
         if reading.recall and not (reading.words or reading.colors or reading.sizes or reading.buy or reading.cheaper):
             return details_call(ids)  # "what was the first one you showed me again?": described again, no fact asked
         # "ist das erste waschbar? washable": a German or French question finds the English sentence.

@@ -46,7 +46,7 @@ class StructuredFacts:
         if kind == "buy":
             return [self.offer(d, named_variations(folded, d, asked), colour) for d in found]
         if kind == "pick":
-            return self.pick(found) if len(found) >= 2 else None
+            return self.pick(found, asked.get("fitting") or []) if len(found) >= 2 else None
         if kind == "weight":
             sizes = asked.get("sizes") or asked.get("listSizes") or []
             lines += [self.weight(d, sizes) for d in found]
@@ -112,12 +112,15 @@ class StructuredFacts:
             line += " " + r.available.format(items=items)
         return line
 
-    def pick(self, found: list[dict[str, Any]]) -> list[str]:
+    def pick(self, found: list[dict[str, Any]], fitting: list[int]) -> list[str]:
         """ "which one would you pick?": the first of them that can be bought (they come in the order shown,
-        the best fit to the request first), and the cheapest of the others where it costs less."""
+        the best fit to the request first), and the cheapest of the others where it costs less, of those that
+        fit the request (`fitting`, the ids of the strong matches; all of them where none is)."""
         r = self._say_in
         for_sale = [d for d in found if any(v.get("available", 0) > 0 for v in d.get("variations", []))] or found
         best = for_sale[0]
+        if fitting and best.get("productId") in fitting:
+            for_sale = [d for d in for_sale if d.get("productId") in fitting]  # not a T-shirt "close" to linen shirts
         lines = [r.pick.format(name=best["name"], price=price_said(best, r, self._locale))]
         if best.get("effectivePrice") is None:
             return lines
