@@ -2739,3 +2739,23 @@ async def test_what_sizes_do_you_have_asks_the_sizes_of_those_shown(clothing):
     assert sizes.answer.startswith(f"{shirts.listed[0]} comes in "), sizes.answer
     first = await clothing().say("what sizes do you have")
     assert not first.calls and first.answer.startswith("Which product do you mean?"), first.answer
+
+
+async def test_waterproof_is_answered_from_the_ip_code(garden, electronics):
+    """ "are they waterproof?" of a grow light rated IP20: no (was "doesn't say"); of IPX4/IPX5 earbuds:
+    splash-proof, not for going under water; of an IPX7 shower speaker: yes."""
+    shopper = garden()
+    await shopper.say("grow light")
+    light = await shopper.say("are they waterproof?")
+    assert "No, not water-resistant (IP20)" in light.answer, light.answer
+    shopper = electronics()
+    await shopper.say("shower speaker")
+    speaker = await shopper.say("is it waterproof?")
+    assert "Yes, waterproof (IPX7)" in speaker.answer, speaker.answer
+    shopper = electronics()
+    await shopper.say("wireless earbuds")
+    buds = await shopper.say("are they waterproof?")
+    for line in buds.answer.splitlines():  # each by its own code: IPX4 and IPX5 splash-proof, IP67 waterproof
+        if code := re.search(r"\bIP[X\d](\d)\b", line):
+            said = "Yes, waterproof" if int(code.group(1)) >= 7 else "splash-proof"
+            assert f": {said} (" in line, line

@@ -376,6 +376,9 @@ class FactFinder:
             sentences, nearest, partly = await self._relevant_each(asks or [question], d, alone=len(found) == 1)
             if d in sized:  # "which size for a labrador?": its text's size guide says which
                 sentences = _within(list(dict.fromkeys([*size_guide(d)[:1], *sentences])))
+            # "are they waterproof?" of a grow light rated IP20: no; of IPX4 earbuds splash-proof; IPX7 yes
+            if not told and _WATER_ASKED.search(folded) and (rated := _ip_rating(d)):
+                told.append(self._rated(d, rated))
             # "does it have a hood?" of a "Hooded Jacket", "is it dishwasher safe?" of one whose text says
             # "not dishwasher safe": yes or no, first, where its name or the sentences quoted say so
             verdict = None if told or len(asks) > 1 else self._verdict(question, d, sentences or nearest)
@@ -581,6 +584,13 @@ class FactFinder:
                 return None if any(said_not) else self._say_in.yes
         return None
 
+    def _rated(self, d: dict[str, Any], code: str) -> str:
+        """What an IP code says of water ("IP20": none; "IPX4": splashes; "IP67", "IPX8": going under)."""
+        r = self._say_in
+        water = int(code[-1])
+        said = r.ip_no if water <= 3 else r.ip_splash if water <= 6 else r.ip_yes
+        return r.spec.format(name=d["name"], facts=said.format(code=code)).rstrip(".") + "."
+
     def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
         """No sentence is about the question: say so, and (unless asked of several products none of
         which answers: then the answer stays short) what the product's text does say, the sentences
@@ -683,6 +693,21 @@ _MEASURE_IN_NAME = re.compile(
     r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*-?\s*(?:cm|mm|m|in(?:ch(?:es)?)?|\"|l|ml|litres?|liters?)(?![^\W\d_])",
     re.IGNORECASE,
 )
+
+
+_WATER_ASKED = re.compile(
+    r"\b(?:water ?proof|water[- ]resistant|splash ?proof|rain ?proof|rain|in the rain|outdoors?|outside|shower|"
+    r"wasserdicht|wasserfest|regen|spritzwasser|etanche|pluie|resistant a l'eau)\b"
+)
+_IP_CODE = re.compile(r"\bIP(?:X|\d)\d\b", re.IGNORECASE)
+
+
+def _ip_rating(d: dict[str, Any]) -> str | None:
+    """The IP code a product's specs or text state ("IP20", "IPX4"), upper case; None where none."""
+    for text in [*map(str, (d.get("specs") or {}).values()), str(d.get("description", ""))]:
+        if found := _IP_CODE.search(text):
+            return found.group(0).upper()
+    return None
 
 
 def _measure_in_name(d: dict[str, Any]) -> str | None:

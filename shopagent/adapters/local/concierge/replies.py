@@ -98,6 +98,9 @@ class Replies:
     no_such_one: str  # "the logitech one" where no product shown nor of the shop is called so
     cheapest_first: str  # said after the request: "jacket, cheapest first"
     dearest_first: str
+    ip_no: str  # "is it waterproof?" of a product rated IP20
+    ip_splash: str  # ... IPX4 to IP66
+    ip_yes: str  # ... IPX7, IP68
     pick: str  # "which one would you pick?": the best fit of those shown
     pick_cheaper: str  # ... and a cheaper one of them
     dearest: str
@@ -225,6 +228,9 @@ ENGLISH = Replies(
     "Ask me about one of those I showed you, or for something else.",
     cheapest_first="cheapest first",
     dearest_first="most expensive first",
+    ip_no="No, not water-resistant ({code})",
+    ip_splash="splash-proof ({code}): rain and splashes, not going under water",
+    ip_yes="Yes, waterproof ({code})",
     pick="I'd go for the {name} at {price}: of those I showed you, it fits what you asked for best.",
     pick_cheaper="If price matters most, the {name} at {price} costs less.",
     dearest="{name} is the most expensive.",
@@ -354,6 +360,9 @@ GERMAN = Replies(
     "Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
     cheapest_first="die günstigsten zuerst",
     dearest_first="die teuersten zuerst",
+    ip_no="Nein, nicht wassergeschützt ({code})",
+    ip_splash="spritzwassergeschützt ({code}): Regen und Spritzer, nicht zum Untertauchen",
+    ip_yes="Ja, wasserdicht ({code})",
     pick="Ich würde {name} für {price} nehmen: Von den gezeigten passt es am besten zu Ihrer Anfrage.",
     pick_cheaper="Wenn der Preis am meisten zählt: {name} für {price} ist günstiger.",
     dearest="{name} ist am teuersten.",
@@ -486,6 +495,9 @@ FRENCH = Replies(
     "Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
     cheapest_first="les moins chers d'abord",
     dearest_first="les plus chers d'abord",
+    ip_no="Non, pas résistant à l'eau ({code})",
+    ip_splash="résistant aux éclaboussures ({code}) : pluie et projections, pas l'immersion",
+    ip_yes="Oui, étanche ({code})",
     pick="Je choisirais {name} à {price} : parmi ceux que je vous ai montrés, c'est celui qui correspond le mieux à "
     "votre demande.",
     pick_cheaper="Si le prix compte le plus, {name} à {price} coûte moins cher.",
