@@ -589,7 +589,7 @@ class FactFinder:
         r = self._say_in
         water = int(code[-1])
         said = r.ip_no if water <= 3 else r.ip_splash if water <= 6 else r.ip_yes
-        return r.spec.format(name=d["name"], facts=said.format(code=code)).rstrip(".") + "."
+        return r.spec.format(name=d["name"], facts=said.format(code=code))
 
     def _not_told(self, d: dict[str, Any], nearest: list[str] | None) -> str:
         """No sentence is about the question: say so, and (unless asked of several products none of
