@@ -83,6 +83,37 @@ async def test_a_refused_link_token_becomes_a_visitor_token_where_the_shop_allow
         assert page.problems == [] or all("401" in problem for problem in page.problems)  # the refused send
 
 
+async def test_a_message_sent_while_the_page_still_fetches_its_visitor_token_waits_for_that_token(sample_shop, page):
+    """The page asks for a visitor token as it opens; a message typed before that answer arrives is sent with
+    the same token, not a second one (two visitors: the kept one would not own the conversation)."""
+    async with shop_server(sample_shop, http={"anonymous_chat": True}) as url:
+        sent = chat_posts(page)
+        asked: list[str] = []
+        first_asked, typed = anyio.Event(), anyio.Event()
+
+        async def hold_the_first(route):
+            asked.append(route.request.method)
+            if len(asked) == 1:
+                first_asked.set()
+                with anyio.fail_after(30):
+                    await typed.wait()
+            await route.continue_()
+
+        await page.route("**/api/assistant-agent/visitor-token", hold_the_first)
+        await page.goto(url)
+        with anyio.fail_after(30):
+            await first_asked.wait()
+        await ask(page, QUERY)
+        await expect(page.locator(".msg.user")).to_have_text(QUERY)  # its send has asked for its token by now
+        typed.set()
+        await expect_answer_with_cards(page)
+        assert asked == ["POST"]
+        assert f"Bearer {await kept_token(page, url)}" == sent[-1]
+        await page.reload()  # the kept token owns the conversation: it comes back
+        await expect(page.locator(".msg.user")).to_have_text(QUERY)
+        assert page.problems == []
+
+
 async def test_an_ended_link_token_without_visitors_says_to_open_a_new_link_and_is_forgotten(sample_shop, page):
     async with shop_server(sample_shop) as url:
         await page.goto(chat_page(url, issue_token(SECRET, user(), ttl_seconds=-10)))

@@ -113,8 +113,19 @@
     return !ends || ends > Date.now();
   }
 
-  async function token() {
-    if (tokenInMemory) return tokenInMemory;
+  // One request for a token at a time: the page's first look for a kept conversation and a message typed
+  // meanwhile share it (two visitor tokens would be two visitors, the second one's conversation lost).
+  var tokenPending = null;
+
+  function token() {
+    if (tokenInMemory) return Promise.resolve(tokenInMemory);
+    if (!tokenPending) {
+      tokenPending = newToken().finally(function () { tokenPending = null; });
+    }
+    return tokenPending;
+  }
+
+  async function newToken() {
     if (data.token) return (tokenInMemory = data.token);
     if (data.tokenUrl) {
       var response;
