@@ -1293,6 +1293,20 @@ async def test_which_colour_is_answered_with_its_colours_and_how_it_fits_with_it
     assert slim in fit.answer and "doesn't say exactly" not in fit.answer, fit.answer
 
 
+async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
+    """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
+    with its first sentence: the words pointing at it taken out left "what color is one?")."""
+    shopper = electronics()
+    shown = await shopper.say("a quiet mouse")
+    assert len(shown.listed) >= 2, shown.answer
+    turn = await shopper.say("what color is the cheaper one?")
+    (looked,) = [r.result["structuredContent"] for r in turn.responses]
+    assert looked["name"] == min(shown.listed, key=shown.price), (looked["name"], shown.listed)
+    colours = {v["color"] for v in looked["variations"] if v.get("color") and v.get("available", 0) > 0}
+    assert len(colours) >= 2 and all(c in turn.answer for c in colours), turn.answer
+    assert "doesn't say" not in turn.answer, turn.answer
+
+
 async def test_with_nothing_in_the_colour_or_size_asked_the_thing_is_shown_in_the_ones_it_comes_in(kitchen, clothing):
     """ "dinner plates in dark blue or black, set of 6": no plates in those, so not spice jars that come
     close, but the plates in the colours and sizes they come in, said so; "en rouge ?" after summer

@@ -417,6 +417,74 @@ CASES = [
         "6 mm",
         NOT_TOLD,
     ),
+    # a property its name states, written joined or apart ("non slip" of "Non-Slip"), or its text in one word
+    # ("sweat proof" of "sweatproof"): yes, not "doesn't say exactly"
+    (
+        "is it non slip?",
+        {
+            "name": "Enamel Pet Bowls Non-Slip, Set of 2",
+            "description": "Two enamel bowls on a rubber ring so they stay put.",
+            "variations": [],
+        },
+        "Yes",
+        NOT_TOLD,
+    ),
+    # "how many <things>?": the number its name or text puts before them; "how many in the pack?": its specs'
+    # things per pack
+    (
+        "how many slices does it do",
+        {"name": "Brightside 4-Slice Toaster", "description": "A toaster with wide slots.", "variations": []},
+        "4 slices",
+        NOT_TOLD,
+    ),
+    (
+        "how many pairs in it?",
+        {
+            "name": "Trail Sock Bundle",
+            "description": "Three pairs of cushioned wool socks for long walks.",
+            "variations": [],
+        },
+        "3 pairs",
+        NOT_TOLD,
+    ),
+    (
+        "how many are in the pack?",
+        {
+            "name": "Crunchy Liver Bites",
+            "description": "Small baked treats for dogs.",
+            "specs": {"bites_per_bag": 300},
+            "variations": [],
+        },
+        "300 bites per bag",
+        NOT_TOLD,
+    ),
+    # the battery of a corded tool: none (was "doesn't say exactly", quoting "a corded trimmer")
+    (
+        "how long does the battery last?",
+        {
+            "name": "Edgeline 500W Hedge Trimmer",
+            "description": "A light corded trimmer for small hedges, with a 45 cm blade.",
+            "variations": [],
+        },
+        "is corded",
+        NOT_TOLD,
+    ),
+    (
+        "how much water does this one hold?",
+        {"name": "Steel Kettle", "description": "A hob kettle that whistles.", "variations": [{"size": "2.5 L"}]},
+        "2.5 L",
+        NOT_TOLD,
+    ),
+    (
+        "are they sweat proof",
+        {
+            "name": "Dash Sport Earbuds",
+            "description": "Earbuds with ear hooks for running. Rated IP55 and sweatproof. 8 hours per charge.",
+            "variations": [],
+        },
+        "Yes",
+        NOT_TOLD,
+    ),
 ]
 
 
@@ -1059,3 +1127,76 @@ async def test_which_is_most_so_by_a_figure_says_the_one_with_the_highest():
     ]
     lines = await FactFinder(ENGLISH).answer("which is the most waterproof", jackets, {}, str, str)
     assert lines[0].startswith("Hiking Jacket"), lines
+
+
+TANK_54 = {
+    "name": "Lagoon 54 l Tank Kit",
+    "description": "A glass tank with a lid.",
+    "variations": [{"size": "ONE SIZE"}],
+}
+DROPS = {
+    "name": "Lagoon Water Drops",
+    "description": "Makes tap water safe for fish.",
+    "variations": [{"options": {"Bottle": "100 ml"}}, {"options": {"Bottle": "500 ml"}}],
+}
+SOIL_BLOCKS = {
+    "name": "Coir Blocks",
+    "description": "Pressed coir that swells in water.",
+    "variations": [{"options": {"Pack": "1 block"}}, {"options": {"Pack": "4 blocks"}}],
+}
+SOIL_BAGS = {
+    "name": "Potting Soil",
+    "description": "For pots and tubs.",
+    "variations": [{"options": {"Bag size": "20 l"}}, {"options": {"Bag size": "2 x 50 l"}}],
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "products", "said"),
+    [
+        ("which is bigger?", [DROPS, TANK_54], ["Lagoon 54 l Tank Kit is the biggest", "100 ml, 500 ml"]),
+        ("which one is smaller?", [TANK_54, DROPS], ["Lagoon Water Drops is the smallest", "54 l"]),
+        # one counted in blocks beside bags in litres: the biggest of the bags, the blocks as they come
+        (
+            "which one is bigger?",
+            [SOIL_BLOCKS, SOIL_BAGS, DROPS],
+            ["Potting Soil is the biggest", "1 block, 4 blocks", "20 l, 2 x 50 l"],
+        ),
+        # none to weigh against another: what each comes in, and no verdict
+        ("which one is bigger?", [SOIL_BLOCKS, SOIL_BAGS], ["Coir Blocks: 1 block, 4 blocks", "Soil: 20 l, 2 x 50 l"]),
+        ("welche ist größer?", [DROPS, TANK_54], ["Lagoon 54 l Tank Kit is the biggest"]),
+    ],
+)
+async def test_which_is_bigger_is_told_by_the_amounts_they_come_in(question, products, said):
+    """ "which is bigger?" of an aquarium named "54 l" and drops in 100 and 500 ml bottles: the tank, with what
+    each comes in (was "the product information doesn't say" of each)."""
+    lines = await FactFinder(ENGLISH).answer(question, products, {}, str, lambda _: "")
+    answer = " ".join(lines)
+    assert all(s in answer for s in said) and NOT_TOLD not in answer, answer
+
+
+async def test_a_difference_asked_with_a_typo_tells_what_each_is():
+    """ "whats the diffrence between the first two?": what sets each apart, as "difference" does."""
+    hoses = [
+        {"name": "Wide Garden Hose 19 mm", "description": "A heavy-duty hose with a 19 mm bore for long runs.",
+         "variations": []},
+        {"name": "Light Garden Hose 13 mm", "description": "A light hose with a 13 mm bore for small gardens.",
+         "variations": []},
+    ]  # fmt: skip
+    for typed in ("whats the diffrence between the first two?", "what's the diference between them"):
+        lines = await FactFinder(ENGLISH).answer(typed, hoses, {}, str, lambda _: "")
+        answer = " ".join(lines)
+        assert "19 mm bore" in answer and "13 mm bore" in answer and NOT_TOLD not in answer, answer
+
+
+async def test_a_stock_answer_counts_the_variations_it_does_not_name():
+    """A product in ten colours: eight named and "and 2 more", not the last two left out unsaid."""
+    colours = ["black", "white", "red", "blue", "green", "pink", "grey", "navy", "olive", "teal"]
+    gloves = {
+        "name": "Grip Gloves",
+        "description": "Nitrile-coated gloves.",
+        "variations": [{"color": c, "size": "M", "available": 5} for c in colours],
+    }
+    lines = await FactFinder(ENGLISH).answer("are they in stock?", [gloves], {}, str, lambda _: "")
+    answer = " ".join(lines)
+    assert "and 2 more" in answer and "navy" in answer and "teal" not in answer, answer

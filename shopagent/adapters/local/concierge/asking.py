@@ -13,6 +13,9 @@ WEIGHT = re.compile(
     r"|super) light(?=\b\W*$|\b\W*(?:to|for|enough|or|and)\b)|"
     r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
 )
+# "which is bigger?", "welche ist größer?", "lequel est le plus grand ?": by the amounts they come in
+BIGGER = re.compile(r"\b(?:bigger|biggest|larger|largest|gr(?:o|oe)ss(?:er|te)\w*|plus grande?s?)\b")
+SMALLER = re.compile(r"\b(?:smaller|smallest|kleinere?\w*|kleinste\w*|plus petite?s?)\b")
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
@@ -46,7 +49,8 @@ MEASURES = {
         r"\d+(?:[.,]\d+)?\s*(?:m|metres?|meters?|meter|cm|centimetres?)\b)"
     ),
     "volume": re.compile(
-        r"\b(?:how much (?:does|do|will|can|would) (?:it|they|this|that|each|one) hold|wie viel (?:passt|fasst)|"
+        r"\b(?:how much (?:[^\W\d_]+ )?(?:does|do|will|can|would) "  # "how much water does the first one hold?"
+        r"(?:it|they|this|that|each|one|(?:the|this|that) (?:[^\W\d_]+ )?ones?) hold|wie viel (?:passt|fasst)|"
         r"volume|contenance|fassungsverm(?:o|oe)gen|how many (?:litres|liters)|combien de (?:litres|l)\b|capacity|"
         r"wie ?viele? (?:liter|l)\b|"
         r"capacite|kapazit(?:a|ae)t)"
@@ -129,6 +133,10 @@ COLOURS_OFFERED = re.compile(
     r"^\W*(?:(?:and|ok|so|und|et)\W+)?(?:colou?rs|farben|couleurs)\W*$|"
     r"\b(?:(?:which|what|any|other) colou?rs|colou?r options|welche farben|quelles couleurs|"
     r"(?:what|which|other|any) colou?r (?:does|do|can)\b|in (?:what|which|other) colou?rs?|"
+    # "what color is the cheaper one?" (not "what colour is the lining?": a part of it)
+    r"what colou?r (?:is|are) (?:it|they|this|that|these|those|(?:the|this|that) (?:[^\W\d_]+ )?ones?)\b|"
+    # (what points at it taken out first: "what color is [the cheaper] one?")
+    r"what colou?r (?:is|are)(?:\s+(?:it|they|this|that|these|those|the|one|ones))*(?=\W*$)|"
     r"colou?rs? (?:does|do|can) (?:it|they) come|comes? in (?:what|which|other|any) colou?rs?)\b"
 )
 # "how does the copper stuff work?", "wie funktioniert das?", "comment ça marche ?": what the product

@@ -96,9 +96,10 @@ def by_kind(message: str) -> dict[str, str]:
     return {kind: " ".join(questions) for kind, questions in kinds.items()}
 
 
-# "what's the difference between the two?", "quelle différence entre …", "Unterschied zwischen …".
+# "what's the difference between the two?", "quelle différence entre …", "Unterschied zwischen …"
+# (and as typed in a hurry: "diffrence", "diference", "differance").
 _DIFFERENCE = re.compile(
-    r"\b(?:difference\w*|differ\w*|unterschied\w*|unterscheide\w*)\b(?:\s+(?:between|zwischen|entre|of))?"
+    r"\b(?:difference\w*|differ\w*|dif+e?r[ae]n\w*|unterschied\w*|unterscheide\w*)\b(?:\s+(?:between|zwischen|entre|of))?"
     r"(?:\s+(?:the|them|these|those|both|two|die|den|beiden|zwei|les|deux|la|le|ces))*"
 )
 

@@ -32,9 +32,12 @@ from shopagent.adapters.local.concierge.asked import (
 from shopagent.adapters.local.concierge.clauses import by_kind, difference_asked, made_in_asked, questions_of
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
 from shopagent.adapters.local.concierge.product_data import (
+    amounts_of,
+    biggest_of,
     in_measure,
     options_asked,
     options_naming,
+    options_of,
     size_guide,
     sizes_of,
     sizes_said,
@@ -327,6 +330,16 @@ class FactFinder:
         if ask.OTHER_SIZE.search(folded) and all(sizes):  # "does it come smaller?"
             return [(r.comes_only_in if len(own) == 1 else r.comes_in).format(name=d["name"], sizes=", ".join(own))
                     for d, own in zip(found, sizes, strict=True)]  # fmt: skip
+        big = ask.BIGGER.search(folded) is not None
+        if (
+            len(found) >= 2
+            and kind != "weight"
+            and (big or ask.SMALLER.search(folded))
+            and any(amounts_of(d) for d in found)
+        ):  # "which is bigger?": by the amounts they come in, where two or more are of one measure
+            lines = [self._amounts(d) for d in found]
+            most = biggest_of(found, big)
+            return lines if most is None else [*lines, (r.biggest if big else r.smallest).format(name=most["name"])]
         structured = self._structured.answer(kind, folded, found, asked, colour, variation)
         if structured is not None:
             return structured
@@ -347,6 +360,10 @@ class FactFinder:
 
         sized = [d for d in found if sized_so(d)]
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
+        if "count" in measures or _HOW_MANY.search(folded):  # "how many in the pack?": its "treats_per_bag"
+            for d in found:
+                specs[d["name"]] = list(dict.fromkeys([*specs.get(d["name"], []), *_per_pack(d)]))
+            specs = {name: facts for name, facts in specs.items() if facts}
         sizes_asked = bool(ask.SIZES.search(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
         kept: dict[str, Any] = {"also": said_as(folded, phrases=True)}
@@ -384,6 +401,13 @@ class FactFinder:
             verdict = None if told or len(asks) > 1 else self._verdict(question, d, sentences or nearest)
             if verdict is not None and not sentences:
                 sentences = nearest  # (what is nearest says it after all)
+            if verdict is None and not (told or sentences or nearest or len(asks) > 1):
+                # none seemed near ("sweat proof?" of a text saying "sweatproof"): the sentence saying it, if one does
+                saying = [
+                    s for s in _within(clean_sentences(d.get("description", ""))) if self._verdict(question, d, [s])
+                ]
+                verdict = self._verdict(question, d, saying[:1]) if saying else None
+                sentences = saying[:1]
             if verdict is not None and not sentences and (material := str(d.get("material") or "").strip()):
                 sentences = [self._say_in.material.format(material=material)]  # "No. Material: viscose crepe."
             # "how long is it?", "elle fait quelle taille ?" of a "Bread Knife 23 cm" in one size: its name's measure
@@ -392,6 +416,14 @@ class FactFinder:
             # "how many watts?" of a "20W Charger" whose text says nothing of it: its name's figure
             if not told and not sentences and (figure := _figure_in_name(folded, d)):
                 told.append(r.spec.format(name=d["name"], facts=figure))
+            # "how long does the battery last?", "is it cordless?" of a corded mower: no battery
+            if not told and not verdict and _BATTERY_ASKED.search(folded) and _corded(d):
+                told.append(r.corded.format(name=d["name"]))
+                sentences = []
+            # "how many slices does it do?" of a "2-Slice Toaster"; "how many pairs?" of "Two pairs of socks"
+            if not told and (counted := _counted(folded, d)):
+                told.append(r.spec.format(name=d["name"], facts=counted))
+                sentences = []
             if verdict is not None:
                 sentences = [verdict, *sentences]
             if sentences:
@@ -413,6 +445,11 @@ class FactFinder:
         if len(found) >= 2 and len(answered) == 1 and _BETTER.search(folded) and len(lines) == len(found):
             lines.insert(0, r.only_one_says.format(name=answered[0]["name"]))
         return lines
+
+    def _amounts(self, d: dict[str, Any]) -> str:
+        """The amounts it comes in ("40 l, 70 l"), else its options ("1 block, 5 blocks")."""
+        own = [written for written, _ in amounts_of(d)] or options_of(d)
+        return self._say_in.spec.format(name=d["name"], facts=", ".join(own)) if own else self._not_told(d, None)
 
     # -- the description ----------------------------------------------------------------
 
@@ -542,7 +579,7 @@ class FactFinder:
         }  # fmt: skip
         if not terms:
             return None
-        name = fold(str(d.get("name", "")))
+        name = _joined_non(fold(str(d.get("name", ""))))  # ("Non-Slip Bowls" for "is it non slip?")
         if any(w in _YOUNG for w in words(folded)) and _for_grown_only(d, name):
             return self._say_in.no  # ("ok for puppies?" of a food for adult dogs)
         # each word as the catalog may say it: the shopper's ("hood"), or the catalog's for theirs
@@ -714,6 +751,53 @@ def _measure_in_name(d: dict[str, Any]) -> str | None:
     """The measure a product's name states ("23 cm" of "Serrated Bread Knife 23 cm", "60 l"), if any."""
     found = _MEASURE_IN_NAME.search(str(d.get("name", "")))
     return found.group(0).strip() if found else None
+
+
+_BATTERY_ASKED = re.compile(r"\b(?:battery|batteries|cordless|rechargeable|akku\w*|kabellos|batterie|sans fil)\b")
+
+
+def _corded(d: dict[str, Any]) -> bool:
+    """Whether a product runs on a cord, by its specs ("corded": true) or its name and text ("a corded mower")."""
+    if (d.get("specs") or {}).get("corded") is True:
+        return True
+    text = fold(f"{d.get('name', '')} {d.get('description', '')}")
+    return re.search(r"\bcorded\b|\bmains[- ]powered\b", text) is not None and "cordless" not in text
+
+
+_HOW_MANY = re.compile(r"\bhow many ([^\W\d_]+)")
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "twelve": 12, "single": 1, "double": 2, "twin": 2, "pair": 2,
+}  # fmt: skip
+_CONTAINER = r"(?:bag|pack|packet|box|tub|tin|roll|set|pouch|tube|jar|bottle|sack|carton|case)"
+_PER_PACK = re.compile(rf"^(?P<things>[a-z]+)_per_(?P<pack>{_CONTAINER})$")
+
+
+def _counted(folded: str, d: dict[str, Any]) -> str | None:
+    """For "how many <things>?", the number its name or text puts before that word ("2-Slice Toaster",
+    "Two pairs of merino socks", "a set of 6 glasses"), said as "2 slices"; None where neither does."""
+    asked = _HOW_MANY.search(folded)
+    if asked is None or (asked.group(1) in STOPWORDS and asked.group(1) not in ("pair", "pairs")):
+        return None
+    thing = asked.group(1)
+    one = thing.removesuffix("s")  # ("slices", "pairs"; "boxes" -> "boxe", "boxes")
+    forms = "|".join(re.escape(f) for f in dict.fromkeys([thing, one, one + "s", one + "es"]))
+    numbers = "|".join(["\\d+", *_NUMBER_WORDS])
+    said = re.compile(rf"\b({numbers})[\s-]+(?:[^\W\d_]+[\s-]+)?(?:{forms})\b")
+    for text in (str(d.get("name", "")), *clean_sentences(d.get("description", ""))):
+        if (found := said.search(fold(text))) is not None:
+            number = found.group(1)
+            return f"{_NUMBER_WORDS.get(number, number)} {thing}"
+    return None
+
+
+def _per_pack(d: dict[str, Any]) -> list[str]:
+    """ "How many are in the pack?" of treats whose specs say "treats_per_bag: 500": "500 treats per bag"."""
+    told = []
+    for key, value in (d.get("specs") or {}).items():
+        if (per := _PER_PACK.match(key)) is not None and not isinstance(value, bool):
+            told.append(f"{value} {per['things']} per {per['pack']}")
+    return told
 
 
 def _figure_in_name(folded: str, d: dict[str, Any]) -> str | None:
@@ -896,5 +980,6 @@ _NEED = re.compile(r"\b(?:need|needs|require|requires|brauch\w*|benotig\w*|besoi
 
 
 def _joined_non(text: str) -> str:
-    """ "non-slip", "non slip" as one word ("nonslip"), so that its "non" is no "no" said of "slip"."""
-    return re.sub(r"\bnon[- ](?=[^\W\d_])", "non", text)
+    """ "non-slip", "non slip" as one word ("nonslip"), so that its "non" is no "no" said of "slip";
+    "sweat proof", "squirrel-proof" as one word too, as "waterproof" is written ("sweatproof")."""
+    return re.sub(r"\b([^\W\d_]+)[- ]proof\b", r"\1proof", re.sub(r"\bnon[- ](?=[^\W\d_])", "non", text))

@@ -282,7 +282,7 @@ RECALL = re.compile(
 AGAIN = re.compile(r"\b(?:nochmal|noch mal|deja|again|once more)\b")  # said with RECALL: no word of the thing
 ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b|^\s*et\b")
 COMPARE = re.compile(
-    r"\b(?:compare|comparison|difference between|differences?|which (?:one )?is better|which should i|"
+    r"\b(?:compare|comparison|difference between|differences?|dif+e?r[ae]nces?|which (?:one )?is better|which should i|"
     r"vs\.?|versus|vergleich\w*|unterschied\w*|welche[rs]? (?:ist|davon ist) besser|was ist besser|"
     r"compar\w*|difference entre|lequel est (?:mieux|meilleur)|laquelle est (?:mieux|meilleure))"
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -347,17 +348,48 @@ def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Cal
 _NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
 
 
+def amounts_of(d: dict[str, Any]) -> list[tuple[str, tuple[str, float]]]:
+    """The amounts a product comes in, each as written with its measure and amount in the base unit: its
+    sizes' or options' ("Bottle": 250 ml, 500 ml), else its name's ("60 l Aquarium Starter Set")."""
+    values = [
+        *map(str, sizes_of(d)),
+        *(str(v) for vs in (d.get("availableOptions") or {}).values() for v in vs),  # (a search's)
+        *(str(v) for variation in d.get("variations", []) for v in (variation.get("options") or {}).values()),
+    ]
+    own = [(v, a) for v in dict.fromkeys(values) if (a := _amount(v)) is not None]
+    if not own and (named := _NAMED_MEASURE.search(str(d.get("name", "")))) is not None:
+        own = [(named.group(0), a) for a in [_amount(named.group(0))] if a is not None]
+    return own
+
+
+def options_of(d: dict[str, Any]) -> list[str]:
+    """What its variations' options are ("1 block", "5 blocks"), each once."""
+    return list(
+        dict.fromkeys(
+            str(v) for variation in d.get("variations", []) for v in (variation.get("options") or {}).values()
+        )
+    )
+
+
+def biggest_of(found: list[dict[str, Any]], big: bool) -> dict[str, Any] | None:
+    """For "which is bigger?": the biggest (smallest) by the amounts they come in, of those that come in
+    amounts of the measure most of them do (compost in litres beside blocks counted); None where fewer
+    than two of them give amounts of one measure."""
+    measures = [{a[0] for _, a in amounts_of(d)} for d in found]
+    counts = Counter(next(iter(m)) for m in measures if len(m) == 1)
+    if not counts or (common := counts.most_common(1)[0])[1] < 2:
+        return None
+    ranked = by_largest_amount([d for d, m in zip(found, measures, strict=True) if m == {common[0]}], big)
+    return (ranked[-1] if big else ranked[0]) if ranked else None
+
+
 def by_largest_amount(found: list[dict[str, Any]], big: bool) -> list[dict[str, Any]]:
     """The products small to large by the largest (`big`) or smallest amount they come in, of one
     measure for all of them (their sizes or option values, else their names: "Hard Drive 4TB", "SSD 2TB",
     "Flash Drive" in 32 to 256 GB); none where one gives no such amount."""
     amounts = []
     for d in found:
-        values = [*map(str, sizes_of(d)), *(str(v) for vs in (d.get("availableOptions") or {}).values() for v in vs)]
-        own = [a for v in values if (a := _amount(v)) is not None]
-        if not own:
-            named = _NAMED_MEASURE.search(str(d.get("name", "")))
-            own = [a for a in [_amount(named.group(0))] if a is not None] if named else []
+        own = [a for _, a in amounts_of(d)]
         if not own or len({a[0] for a in own}) != 1:
             return []
         amounts.append((own[0][0], (max if big else min)(a[1] for a in own)))

@@ -92,6 +92,9 @@ class Replies:
     no: str
     weighs: str
     lightest: str
+    biggest: str
+    corded: str
+    smallest: str
     cheapest: str
     not_in_colours: str  # said back after the request: "not in grey"
     or_word: str  # between colours not wanted: " or "
@@ -109,6 +112,7 @@ class Replies:
     on_sale_some: str
     not_discounted: str
     stock_yes: str
+    more_variations: str
     stock_no: str
     not_made_in: str
     store_from: str
@@ -221,6 +225,9 @@ ENGLISH = Replies(
     no="No.",
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
+    biggest="{name} is the biggest.",
+    corded="{name} is corded: it runs on mains power and has no battery.",
+    smallest="{name} is the smallest.",
     cheapest="{name} is the cheapest.",
     not_in_colours="not in {colours}",
     or_word=" or ",
@@ -239,6 +246,7 @@ ENGLISH = Replies(
     on_sale_some="{name} is on sale in {prices}; the others are at full price.",
     not_discounted="{name} is not discounted at the moment: {price}.",
     stock_yes="{name} is available{what}: {items}.",
+    more_variations="{items} and {count} more",
     stock_no="{name} is not available{what} at the moment.",
     not_made_in="{name} doesn't come{what}: only in {options}.",
     store_from="From our page “{title}”: {text}",
@@ -353,6 +361,9 @@ GERMAN = Replies(
     no="Nein.",
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
+    biggest="{name} ist am größten.",
+    corded="{name} hat ein Kabel: es läuft am Stromnetz und hat keinen Akku.",
+    smallest="{name} ist am kleinsten.",
     cheapest="{name} ist am günstigsten.",
     not_in_colours="nicht in {colours}",
     or_word=" oder ",
@@ -371,6 +382,7 @@ GERMAN = Replies(
     on_sale_some="{name} ist reduziert in {prices}; die anderen kosten den vollen Preis.",
     not_discounted="{name} ist derzeit nicht reduziert: {price}.",
     stock_yes="{name} ist{what} verfügbar: {items}.",
+    more_variations="{items} und {count} weitere",
     stock_no="{name} ist{what} derzeit nicht verfügbar.",
     not_made_in="{name} gibt es nicht{what}, nur in {options}.",
     store_from="Aus unserer Seite „{title}“: {text}",
@@ -488,6 +500,9 @@ FRENCH = Replies(
     no="Non.",
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
+    biggest="{name} est le plus grand.",
+    corded="{name} est filaire : il fonctionne sur secteur, sans batterie.",
+    smallest="{name} est le plus petit.",
     cheapest="{name} est le moins cher.",
     not_in_colours="pas en {colours}",
     or_word=" ou ",
@@ -507,6 +522,7 @@ FRENCH = Replies(
     on_sale_some="{name} est en promotion en {prices} ; les autres sont au prix normal.",
     not_discounted="{name} n'est pas en promotion en ce moment : {price}.",
     stock_yes="{name} est disponible{what} : {items}.",
+    more_variations="{items} et {count} autres",
     stock_no="{name} n'est pas disponible{what} pour le moment.",
     not_made_in="{name} n'existe pas{what}, seulement en {options}.",
     store_from="Extrait de notre page « {title} » : {text}",

@@ -22,6 +22,8 @@ from shopagent.adapters.local.concierge.product_data import (
 )
 from shopagent.adapters.local.concierge.replies import Replies
 
+_LISTED = 8  # variations named in a stock answer
+
 
 class StructuredFacts:
     """Answers from a product's structured fields, in the store language."""
@@ -103,7 +105,9 @@ class StructuredFacts:
             if to_have:
                 return r.comes_in.format(name=d["name"], sizes=", ".join(to_have))
         if available:
-            items = ", ".join(stock_item(r, v, colour) for v in available[:8])
+            items = ", ".join(stock_item(r, v, colour) for v in available[:_LISTED])
+            if len(available) > _LISTED:  # (the rest counted, not left out unsaid)
+                items = r.more_variations.format(items=items, count=len(available) - _LISTED)
             return r.stock_yes.format(name=d["name"], what=what, items=items)
         others = [v for v in d.get("variations", []) if v.get("available", 0) > 0]
         line = r.stock_no.format(name=d["name"], what=what)
