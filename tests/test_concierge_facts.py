@@ -1200,3 +1200,9 @@ async def test_a_stock_answer_counts_the_variations_it_does_not_name():
     lines = await FactFinder(ENGLISH).answer("are they in stock?", [gloves], {}, str, lambda _: "")
     answer = " ".join(lines)
     assert "and 2 more" in answer and "navy" in answer and "teal" not in answer, answer
+
+
+async def test_the_bigger_one_pointed_at_is_no_question_of_which_is_bigger():
+    """ "the bigger set, how many pieces" asks the pieces of one, not which of them is bigger."""
+    lines = await FactFinder(ENGLISH).answer("the bigger set, how many pieces", [DROPS, TANK_54], {}, str, lambda _: "")
+    assert not any("is the biggest" in line for line in lines), lines

@@ -359,6 +359,8 @@ def test_the_head_word_moves_back_to_a_kind_only_from_a_word_the_catalog_uses(te
         ("Burrowly Hamster Home, 80 cm", "home"),
         ("Meadowbite Dental Sticks for Dogs — 28 sticks", "sticks"),
         ("Glasswing Tempered Glass Screen Protector (2-Pack)", "protector"),
+        ("Voltra 36V (2 x 18V) Cordless Lawn Mower 37 cm", "mower"),  # an aside in brackets is no end of it
+        ("Ampwell 65W GaN USB-C Charger (3 Ports)", "charger"),
         ("Veldkeuken Wet Cat Food Pouches — Chunks in Gravy, 85 g", "pouches"),
         ("Lumio Glass Electric Kettle with Temperature Control", "kettle"),
         ("Vault Portable Hard Drive 4TB", "drive"),
@@ -866,3 +868,30 @@ async def test_whom_a_shopper_buys_for_says_the_audience_and_a_dress_is_for_wome
         (p.slug, p.match) for p in (await search.search(search.request("winter jacket for my son", 4))).products
     )
     assert found["kids-jacket"] == "strong", found
+
+
+MOWERS = [
+    ("corded-mower", "Grassline 1200W Electric Lawn Mower 32 cm", "Lawn care", "A light corded mower for small lawns."),
+    ("battery-mower", "Grassline 36V (2 x 18V) Cordless Lawn Mower 37 cm", "Lawn care",
+     "A cordless mower for medium lawns, on two batteries."),
+    ("lawn-seed", "Grassline Family Lawn Seed", "Lawn care", "Hard-wearing grass seed for family lawns."),
+    ("trimmer", "Grassline 18V Cordless Grass Trimmer", "Lawn care", "A trimmer for edges and corners."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def mower_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, MOWERS):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["lawn mower", "a lawn mower", "cordless lawn mower"])
+async def test_a_name_with_an_aside_in_brackets_is_still_named_for_its_last_thing(mower_shop, query):
+    """ "Voltra 36V (2 x 18V) Cordless Lawn Mower" is a mower, not something for one (its name was read up to
+    the bracket, "Voltra", and it came after the lawn seed, graded partial)."""
+    search = mower_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 4))).products]
+    assert dict(found)["battery-mower"] == "strong", found
+    slugs = [slug for slug, _ in found]
+    assert slugs.index("battery-mower") < slugs.index("lawn-seed"), found

@@ -282,6 +282,7 @@ _NAME_END = re.compile(r"\s[\u2014\u2013-]\s|[,(/|]|\s(?:for|with|f\u00fcr|mit|p
 # How many come in it is not what it is either: "Hiking Socks Two-Pack", "Tennis Balls 3-Pack".
 _NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "ten", "twelve", "twin", "double", "triple"})
 # A variety or model name in quotes is no kind of thing: "Seed Potatoes 'Charlotte'", "Lavender 'Hidcote'".
+_ASIDE = re.compile(r"\([^()]*\)")
 _QUOTED = re.compile(
     r"(?<!\S)['\u2018\"\u201c](?:[^'\u2019\"\u201d]|(?<=\w)['\u2019](?=\w))+['\u2019\"\u201d](?!\S)"
 )  # "Tomato 'Gardener's Delight'" too
@@ -300,7 +301,8 @@ def name_kind(name: str) -> str | None:
     comes with or is for, an amount, a model code or a quoted variety aside ("Stahlberg Classic
     Chef's Knife 20 cm" -> "Knife", "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly
     Hamster Home, 80 cm" -> "Home", "Seed Potatoes 'Charlotte'" -> "Potatoes")."""
-    own = _QUOTED.sub(" ", _NAME_END.split(name, maxsplit=1)[0]).split()
+    # (an aside in brackets is no end of the name: "Voltra 36V (2 x 18V) Cordless Lawn Mower" is a mower)
+    own = _QUOTED.sub(" ", _NAME_END.split(_ASIDE.sub(" ", name), maxsplit=1)[0]).split()
     # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
     while own and (
         any(ch.isdigit() for ch in own[-1])

@@ -14,8 +14,10 @@ WEIGHT = re.compile(
     r"gewicht|wiegt|wiegen|schwer\w*|leicht(?:er|este\w*)?|poids|pese\w*|lourd\w*|leger\w*|legere\w*)\b"
 )
 # "which is bigger?", "welche ist größer?", "lequel est le plus grand ?": by the amounts they come in
-BIGGER = re.compile(r"\b(?:bigger|biggest|larger|largest|gr(?:o|oe)ss(?:er|te)\w*|plus grande?s?)\b")
-SMALLER = re.compile(r"\b(?:smaller|smallest|kleinere?\w*|kleinste\w*|plus petite?s?)\b")
+# (not "the bigger set, how many pieces?": one pointed at)
+_WHICH_IS = r"\b(?:which|what|welche[rs]?|was|lequel|laquelle|lesquels|lesquelles|quel|quelle)\b.*"
+BIGGER = re.compile(_WHICH_IS + r"\b(?:bigger|biggest|larger|largest|gr(?:o|oe)ss(?:er|te)\w*|plus grande?s?)\b")
+SMALLER = re.compile(_WHICH_IS + r"\b(?:smaller|smallest|kleinere?\w*|kleinste\w*|plus petite?s?)\b")
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(
