@@ -1206,3 +1206,29 @@ async def test_the_bigger_one_pointed_at_is_no_question_of_which_is_bigger():
     """ "the bigger set, how many pieces" asks the pieces of one, not which of them is bigger."""
     lines = await FactFinder(ENGLISH).answer("the bigger set, how many pieces", [DROPS, TANK_54], {}, str, lambda _: "")
     assert not any("is the biggest" in line for line in lines), lines
+
+
+async def test_a_colour_it_is_not_made_in_is_said_so_with_what_there_is_in_the_size_asked():
+    """ "is the blue one in stock in M?" of a jacket made in M, but not in blue: it does not come in blue
+    (was "doesn't come in size M, in blue", as if M were missing), and what is left in M."""
+    jacket = {
+        "name": "Ridge Softshell",
+        "description": "A softshell for running.",
+        "variations": [
+            {"color": "black", "size": "M", "available": 4},
+            {"color": "navy", "size": "M", "available": 21},
+            {"color": "navy", "size": "L", "available": 2},
+        ],
+    }
+
+    def said(asked):
+        return "".join(f" in size {s}" for s in asked.get("sizes", [])) + "".join(
+            f" in {c}" for c in asked.get("colors", [])
+        )
+
+    lines = await FactFinder(ENGLISH).answer(
+        "is the blue one in stock in M?", [jacket], {"colors": ["blue"], "sizes": ["M"]}, str, said
+    )
+    answer = " ".join(lines)
+    assert "doesn't come in blue" in answer and "size M" not in answer.split(":")[0], answer
+    assert "navy M (21 left)" in answer and "black M (4 left)" in answer, answer

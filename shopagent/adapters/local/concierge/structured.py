@@ -70,7 +70,7 @@ class StructuredFacts:
             return lines
         filtered = (asked.get("colors") or asked.get("sizes")) and not asked.get("property")
         if filtered or asked.get("inStock") or kind == "stock":
-            return [self.stock(d, asked, colour, variation(asked), folded) for d in found]
+            return [self.stock(d, asked, colour, variation, folded) for d in found]
         return None
 
     def weight(self, d: dict[str, Any], sizes: list[str]) -> str:
@@ -84,9 +84,15 @@ class StructuredFacts:
         return self._say_in.weighs.format(name=d["name"], weight=weight)
 
     def stock(
-        self, d: dict[str, Any], asked: Mapping[str, Any], colour: Callable[[str], str], what: str, question: str
+        self,
+        d: dict[str, Any],
+        asked: Mapping[str, Any],
+        colour: Callable[[str], str],
+        variation: Callable[[Mapping[str, Any]], str],
+        question: str,
     ) -> str:
         r = self._say_in
+        what = variation(asked)
         colours, sizes = asked.get("colors") or [], asked.get("sizes") or []
         named = {id(v) for v in named_variations(question, d, {})}
         fitting = [
@@ -97,6 +103,16 @@ class StructuredFacts:
         if named and not colours and not sizes:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
         if not fitting and (made := made_in(d, colours, sizes, colour)):
+            variations = d.get("variations", [])
+            if colours and sizes and not any(v.get("color") in colours for v in variations):
+                # "is the blue one in stock in M?" of a jacket made in M but not in blue: the colour is what it
+                # does not come in, and what there is in M is said too
+                colour_only = variation({"colors": colours})
+                line = r.not_made_in.format(name=d["name"], what=colour_only, options=", ".join(made))
+                in_size = [v for v in variations if v.get("size") in sizes and v.get("available", 0) > 0]
+                if in_size:
+                    line += " " + r.available.format(items=", ".join(stock_item(r, v, colour) for v in in_size[:6]))
+                return line
             return r.not_made_in.format(name=d["name"], what=what, options=", ".join(made))  # never, not "not now"
         available = [v for v in fitting if v.get("available", 0) > 0]
         if available and not (colours or sizes or named) and ask.COLOURS_ASKED.search(question):
