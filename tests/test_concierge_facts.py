@@ -1232,3 +1232,16 @@ async def test_a_colour_it_is_not_made_in_is_said_so_with_what_there_is_in_the_s
     answer = " ".join(lines)
     assert "doesn't come in blue" in answer and "size M" not in answer.split(":")[0], answer
     assert "navy M (21 left)" in answer and "black M (4 left)" in answer, answer
+
+
+async def test_the_colours_of_one_sold_out_are_the_colours_it_is_made_in():
+    """ "what colours does it come in?" of a sweater sold out in every colour: those colours, and that none
+    is left (was only "not available at the moment")."""
+    sweater = {
+        "name": "Crew Sweater",
+        "description": "A cotton crew-neck sweater.",
+        "variations": [{"color": c, "size": "M", "available": 0} for c in ("white", "yellow")],
+    }
+    lines = await FactFinder(ENGLISH).answer("what colours does it come in?", [sweater], {}, str, lambda _: "")
+    answer = " ".join(lines)
+    assert "white" in answer and "yellow" in answer and "not available" in answer, answer

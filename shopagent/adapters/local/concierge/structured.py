@@ -120,6 +120,12 @@ class StructuredFacts:
             to_have = dict.fromkeys(colour(str(v["color"])) for v in available if v.get("color"))
             if to_have:
                 return r.comes_in.format(name=d["name"], sizes=", ".join(to_have))
+        if not available and not (colours or sizes or named) and ask.COLOURS_ASKED.search(question):
+            # "what colours does it come in?" of one sold out: the colours it is made in, and that none is left
+            made = dict.fromkeys(colour(str(v["color"])) for v in fitting if v.get("color"))
+            if made:
+                line = r.comes_in.format(name=d["name"], sizes=", ".join(made))
+                return f"{line} {r.stock_no.format(name=d['name'], what=what)}"
         if available:
             items = ", ".join(stock_item(r, v, colour) for v in available[:_LISTED])
             if len(available) > _LISTED:  # (the rest counted, not left out unsaid)
