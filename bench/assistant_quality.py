@@ -61,6 +61,10 @@ TRADES = {
 }
 
 
+# The assistant saying a product's data does not tell (its words in English, German and French)
+_NOT_TOLD = re.compile(r"doesn't say|nicht (?:genau )?angegeben|ne le pr[ée]cisent pas")
+
+
 def chosen_trades(quick: bool = False) -> list[str]:
     """The trades to measure: all, or those of --trades (kept in the environment, so that the
     --before subprocess measures the same ones); with --quick and none chosen, the smallest
@@ -335,6 +339,19 @@ def tables(results: list[dict]) -> None:
     grid(out)
     print("conversations:")
     grid(conv)
+    missed = [("trade", "facts not stated", "another product (or none) looked up", "said the data doesn't tell",
+               "told something else")]  # fmt: skip
+    for trade, items in groups.items():
+        unstated = [t for r in items for t in r["turns"] if t["facts_ok"] is False]
+        if unstated:
+            elsewhere = [t for t in unstated if t["earlier_ok"] is False]
+            rest = [t for t in unstated if t["earlier_ok"] is not False]
+            untold = [t for t in rest if _NOT_TOLD.search(t["answer"])]
+            missed.append((trade, str(len(unstated)), str(len(elsewhere)), str(len(untold)),
+                           str(len(rest) - len(untold))))  # fmt: skip
+    if len(missed) > 1:
+        print("why asked facts were not stated (info turns of the conversations):")
+        grid(missed)
     for batch, table in shown.items():
         if len(table) > 1:
             print(f"questions right after a list was shown (tests/data/{batch}):")
