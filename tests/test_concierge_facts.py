@@ -1245,3 +1245,15 @@ async def test_the_colours_of_one_sold_out_are_the_colours_it_is_made_in():
     lines = await FactFinder(ENGLISH).answer("what colours does it come in?", [sweater], {}, str, lambda _: "")
     answer = " ".join(lines)
     assert "white" in answer and "yellow" in answer and "not available" in answer, answer
+
+
+async def test_a_2_in_1_name_states_no_measure():
+    """ "how long is the cable?" of a "2-in-1 Charging Pad": its text's cable, not "2-in" (inches) from its name."""
+    pad = {
+        "name": "Duo 2-in-1 Charging Pad",
+        "description": "Charges a phone and earbuds at once. Comes with a 1 m USB-C cable.",
+        "variations": [],
+    }
+    lines = await FactFinder(ENGLISH).answer("how long is the cable?", [pad], {}, str, lambda _: "")
+    answer = " ".join(lines)
+    assert "2-in" not in answer.split("Pad", 1)[1] and "1 m USB-C cable" in answer, answer

@@ -727,7 +727,8 @@ _SIZE_OF_IT = re.compile(
     r"quelles dimensions|fait quelle taille|mesure combien|combien (?:il |elle )?mesure)\b"
 )
 _MEASURE_IN_NAME = re.compile(
-    r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*-?\s*(?:cm|mm|m|in(?:ch(?:es)?)?|\"|l|ml|litres?|liters?)(?![^\W\d_])",
+    r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*-?\s*(?:cm|mm|m|in(?:ch(?:es)?)?|\"|l|ml|litres?|liters?)"
+    r"(?![^\W\d_]|-\w)",  # (not "2-in-1")
     re.IGNORECASE,
 )
 

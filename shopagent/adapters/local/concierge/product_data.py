@@ -345,7 +345,8 @@ def made_in(d: dict[str, Any], colours: list[str], sizes: list[str], colour: Cal
     return []
 
 
-_NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_])", re.IGNORECASE)
+# (not the "in" of "2-in-1")
+_NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|in|\")(?![^\W\d_]|-\w)", re.IGNORECASE)
 
 
 def amounts_of(d: dict[str, Any]) -> list[tuple[str, tuple[str, float]]]:
