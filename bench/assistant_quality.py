@@ -352,6 +352,17 @@ def tables(results: list[dict]) -> None:
     if len(missed) > 1:
         print("why asked facts were not stated (info turns of the conversations):")
         grid(missed)
+    wrong = [("trade", "wrong earlier item", "one named by the shopper", "a place beyond the list shown",
+              "a place in the list")]  # fmt: skip
+    for trade, items in groups.items():
+        if misses := [t for r in items for t in r["turns"] if t["earlier_ok"] is False]:
+            problems = [" ".join(t["problems"]) for t in misses]
+            named = sum("did not look up one of" in p for p in problems)
+            beyond = sum("though the last list has" in p for p in problems)
+            wrong.append((trade, str(len(misses)), str(named), str(beyond), str(len(misses) - named - beyond)))
+    if len(wrong) > 1:
+        print("which earlier items were missed (info turns of the conversations):")
+        grid(wrong)
     for batch, table in shown.items():
         if len(table) > 1:
             print(f"questions right after a list was shown (tests/data/{batch}):")
