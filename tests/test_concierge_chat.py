@@ -1293,6 +1293,20 @@ async def test_which_colour_is_answered_with_its_colours_and_how_it_fits_with_it
     assert slim in fit.answer and "doesn't say exactly" not in fit.answer, fit.answer
 
 
+async def test_a_product_of_an_earlier_list_called_by_its_kind_is_looked_up(kitchen):
+    """ "whats the diameter of the plates?" after the plates were shown, then bowls: the plates shown before
+    (was a new search for plates, listing them again without the diameter)."""
+    shopper = kitchen()
+    plates = await shopper.say("stoneware dinner plates")
+    (plate,) = [n for n in plates.listed if "Plates" in n]
+    bowls = await shopper.say("and some bowls to match")
+    assert plate not in bowls.listed, bowls.answer
+    turn = await shopper.say("whats the diameter of the plates?")
+    assert [c["name"] for c in turn.calls] == [DETAILS], turn.calls
+    assert turn.calls[0]["arguments"]["productId"] == plates.product(plate)["productId"], turn.calls
+    assert "27 cm" in turn.answer, turn.answer
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

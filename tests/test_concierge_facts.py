@@ -432,6 +432,16 @@ CASES = [
     # "how many <things>?": the number its name or text puts before them; "how many in the pack?": its specs'
     # things per pack
     (
+        "how many usb ports does it have",
+        {
+            "name": "Globe Travel Adapter",
+            "description": "Works in over 150 countries. Charges through 3 USB-A ports at once.",
+            "variations": [],
+        },
+        "Charges through 3 USB-A ports at once.",
+        NOT_TOLD,
+    ),
+    (
         "how many slices does it do",
         {"name": "Brightside 4-Slice Toaster", "description": "A toaster with wide slots.", "variations": []},
         "4 slices",
@@ -441,10 +451,10 @@ CASES = [
         "how many pairs in it?",
         {
             "name": "Trail Sock Bundle",
-            "description": "Three pairs of cushioned wool socks for long walks.",
+            "description": "Made for long walks. Three pairs of cushioned wool socks.",
             "variations": [],
         },
-        "3 pairs",
+        "Three pairs of cushioned wool socks",
         NOT_TOLD,
     ),
     (

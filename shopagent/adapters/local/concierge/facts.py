@@ -422,8 +422,12 @@ class FactFinder:
                 sentences = []
             # "how many slices does it do?" of a "2-Slice Toaster"; "how many pairs?" of "Two pairs of socks"
             if not told and (counted := _counted(folded, d)):
-                told.append(r.spec.format(name=d["name"], facts=counted))
-                sentences = []
+                said, in_text = counted
+                if in_text:
+                    sentences = [said]  # (not hedged: it says it)
+                else:
+                    told.append(r.spec.format(name=d["name"], facts=said))
+                    sentences = []
             if verdict is not None:
                 sentences = [verdict, *sentences]
             if sentences:
@@ -765,7 +769,9 @@ def _corded(d: dict[str, Any]) -> bool:
     return re.search(r"\bcorded\b|\bmains[- ]powered\b", text) is not None and "cordless" not in text
 
 
-_HOW_MANY = re.compile(r"\bhow many ([^\W\d_]+)")
+# "how many usb ports does it have?": the thing counted is the last word before the verb ("ports")
+_HOW_MANY = re.compile(r"\bhow many ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)(?= (?:does|do|is|are|can|will|would|has|have|"
+                       r"come|comes|fit|fits|go|in|on|for|per|with)\b|\W*$)")  # fmt: skip
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "twelve": 12, "single": 1, "double": 2, "twin": 2, "pair": 2,
@@ -774,22 +780,23 @@ _CONTAINER = r"(?:bag|pack|packet|box|tub|tin|roll|set|pouch|tube|jar|bottle|sac
 _PER_PACK = re.compile(rf"^(?P<things>[a-z]+)_per_(?P<pack>{_CONTAINER})$")
 
 
-def _counted(folded: str, d: dict[str, Any]) -> str | None:
-    """For "how many <things>?", the number its name or text puts before that word ("2-Slice Toaster",
-    "Two pairs of merino socks", "a set of 6 glasses"), said as "2 slices"; None where neither does."""
+def _counted(folded: str, d: dict[str, Any]) -> tuple[str, bool] | None:
+    """For "how many <things>?", the number its name or text puts before that word, up to two words
+    before it ("2-Slice Toaster", "Two pairs of merino socks", "2 USB-A ports"): "2 slices" from its
+    name, or the sentence of its text saying it; with whether it is that sentence. None where neither says it."""
     asked = _HOW_MANY.search(folded)
-    if asked is None or (asked.group(1) in STOPWORDS and asked.group(1) not in ("pair", "pairs")):
+    thing = asked.group(1).split()[-1] if asked else ""
+    if not thing or (thing in STOPWORDS and thing not in ("pair", "pairs")):
         return None
-    thing = asked.group(1)
     one = thing.removesuffix("s")  # ("slices", "pairs"; "boxes" -> "boxe", "boxes")
     forms = "|".join(re.escape(f) for f in dict.fromkeys([thing, one, one + "s", one + "es"]))
     numbers = "|".join(["\\d+", *_NUMBER_WORDS])
-    said = re.compile(rf"\b({numbers})[\s-]+(?:[^\W\d_]+[\s-]+)?(?:{forms})\b")
-    for text in (str(d.get("name", "")), *clean_sentences(d.get("description", ""))):
-        if (found := said.search(fold(text))) is not None:
-            number = found.group(1)
-            return f"{_NUMBER_WORDS.get(number, number)} {thing}"
-    return None
+    said = re.compile(rf"\b({numbers})[\s-]+(?:[^\W\d_]+[\s-]+){{0,2}}?(?:{forms})\b", re.IGNORECASE)
+    if (found := said.search(fold(str(d.get("name", ""))))) is not None:
+        number = found.group(1).casefold()
+        return f"{_NUMBER_WORDS.get(number, number)} {thing}", False
+    return next(((sentence, True) for sentence in clean_sentences(d.get("description", "")) if said.search(sentence)),
+                None)  # fmt: skip
 
 
 def _per_pack(d: dict[str, Any]) -> list[str]:

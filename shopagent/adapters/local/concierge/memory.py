@@ -58,13 +58,15 @@ class History:
                            else named[0]["productId"])  # fmt: skip
         return None
 
-    def earlier_of_kind(self, kinds: set[str], head: Callable[[str], str], position: int | None = None) -> int | None:
+    def earlier_of_kind(
+        self, kinds: set[str], kinds_of: Callable[[dict[str, Any]], set[str]], position: int | None = None
+    ) -> int | None:
         """The product of an earlier list the customer chooses or asks about by its kind ("I'll take the
         jacket" after gloves were shown since the jacket, "ich nehme die erste Schere"): of the latest list
-        before the one shown with products whose name's head word (`head`) is one of `kinds`, the one at
+        before the one shown with products of one of `kinds` (`kinds_of`: a product's), the one at
         `position` among those, else the one talked about last, else the first."""
         for shown in reversed(self.lists[:-1]):
-            of_kind = [p for p in shown.products if head(str(p.get("name", ""))) in kinds]
+            of_kind = [p for p in shown.products if kinds_of(p) & kinds]
             if not of_kind:
                 continue
             if position is not None:

@@ -60,7 +60,7 @@ from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, name_head
+from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, category_heads, name_head
 from shopagent.domain.search import MAX_LIMIT
 from shopagent.domain.text import words
 from shopagent.domain.tools import SEARCH_TOOL
@@ -222,6 +222,11 @@ _LEADING_CUE = re.compile(r"^\W*(?:(?:and|und|et|any|some|also|auch|aussi|ok|so|
 _ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
+# "the bedding you showed", "die Töpfe aus Terrakotta", "la souple": a product called by its kind (a word after
+# "the", maybe one more before it)
+_THE_KIND = re.compile(
+    r"\b(?:the|that|those|these|die|der|das|den|dem|diese[nrs]?|la|le|les|l')\s*([^\W\d_]+)(?:\s+([^\W\d_]+))?"
+)
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
 # "what about the headset, is it …": a question about the thing named, not a new request ("what about a headset").
@@ -1376,19 +1381,32 @@ class Planner:
         kind = ordinal_kind(text) if len(refs) == 1 else None
         # (what it is called, in the catalog's words where the catalog uses another: "Tastatur": keyboard)
         said = [w for w in reading.words if w in named or w in synonyms]
-        called = [kind] if kind else said[-1:] if reading.buy and not refs else []
-        if not called or not shown or len(history.lists) < 2:
+        # "the bedding you showed, is it dust free?", "die Töpfe, haben die ein Loch?": called by its kind
+        definite = [w for m in _THE_KIND.finditer(fold(text)) for w in m.groups() if w in said] if not refs else []
+        called = [kind] if kind else said[-1:] if reading.buy and not refs else definite[:1]
+        if not called or not shown:
             return None
         kinds = {stem(x) for w in called for x in words(fold(synonyms.get(w, w)).replace("|", " "))} | {
             stem(w) for w in called
         }
 
-        def head(name: str) -> str:
-            return stem(name_head(name) or "")
+        def head(p: dict[str, Any]) -> set[str]:
+            return {stem(name_head(str(p.get("name", ""))) or "")}
 
-        if any(head(str(p.get("name", ""))) in kinds for p in shown):
+        def kinds_of(p: dict[str, Any]) -> set[str]:  # its name's, and its category's ("Small animal cages")
+            return head(p) | {stem(h) for h in category_heads(str(p.get("category", "")))}
+
+        if any(head(p) & kinds for p in shown):
             return None
-        return history.earlier_of_kind(kinds, head, refs[0] if kind else None)
+        place = refs[0] if kind else None
+        # named so in an earlier list ("die Tastatur" after mice, one a "Keyboard and Mouse Set"), else of that
+        # kind by its category in the list shown ("the first cage" of a "Hamster Home" among cages), else before
+        if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, head, place)) is not None:
+            return earlier
+        if of_kind := [p for p in shown if kinds_of(p) & kinds]:
+            chosen = at_position(of_kind, place or 1) if place or len(of_kind) == 1 else None
+            return int(chosen["productId"]) if chosen is not None else None
+        return history.earlier_of_kind(kinds, kinds_of, place) if len(history.lists) >= 2 else None
 
     async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""

@@ -122,9 +122,9 @@ class StructuredFacts:
                 return r.comes_in.format(name=d["name"], sizes=", ".join(to_have))
         if not available and not (colours or sizes or named) and ask.COLOURS_ASKED.search(question):
             # "what colours does it come in?" of one sold out: the colours it is made in, and that none is left
-            made = dict.fromkeys(colour(str(v["color"])) for v in fitting if v.get("color"))
-            if made:
-                line = r.comes_in.format(name=d["name"], sizes=", ".join(made))
+            colours_made = dict.fromkeys(colour(str(v["color"])) for v in fitting if v.get("color"))
+            if colours_made:
+                line = r.comes_in.format(name=d["name"], sizes=", ".join(colours_made))
                 return f"{line} {r.stock_no.format(name=d['name'], what=what)}"
         if available:
             items = ", ".join(stock_item(r, v, colour) for v in available[:_LISTED])
