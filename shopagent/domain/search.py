@@ -20,6 +20,8 @@ from shopagent.domain.options import SpecValue, option_folded, option_kind, spec
 MAX_QUERY_CHARS = 2000
 MAX_LIMIT = 20
 DEFAULT_LIMIT = 5
+# How much of a product's description the grades read for what it says it is not ("No noise cancelling")
+LEAD_CHARS = 600
 
 
 class SpecFilter(msgspec.Struct, frozen=True, kw_only=True):

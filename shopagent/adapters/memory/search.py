@@ -25,7 +25,7 @@ from shopagent.application.ports import CandidateRow, SearchCandidates
 from shopagent.domain.catalog import Product, Variation
 from shopagent.domain.options import option_folded
 from shopagent.domain.query_words import kind_words, name_kind
-from shopagent.domain.search import SearchFilters, SpecFilter
+from shopagent.domain.search import LEAD_CHARS, SearchFilters, SpecFilter
 from shopagent.domain.text import CatalogWords, lexical_fields, with_compounds, words
 
 _TITLE_WEIGHT = 10  # a word in the name, category, brand or material counts this much more than elsewhere
@@ -126,6 +126,7 @@ class MemorySearchIndex:
             category_terms=positions(category if indexed else None),
             name_terms=positions(words_of(with_compounds(product.name)).title if indexed else None),
             material=product.material,
+            lead=product.description[:LEAD_CHARS],
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),

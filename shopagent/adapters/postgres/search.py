@@ -315,6 +315,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         sized_in=frozenset(row["sized_in"]),
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
         material=row["material"],
+        lead=row["lead"] or "",
         sizes=list(row["sizes"]),
         options=list(row["options"]),
         prices_vary=row["prices_vary"],

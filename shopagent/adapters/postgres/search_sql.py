@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from shopagent.domain.search import SearchFilters
+from shopagent.domain.search import LEAD_CHARS, SearchFilters
 
 TEXT_CONFIG_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -118,7 +118,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t WHERE c.name_words @@ t.q) AS name_terms,
-       p.material,
+       p.material, left(p.description, {LEAD_CHARS}) AS lead,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
        coalesce(v.sized_in, '{}') AS sized_in,
@@ -162,6 +162,7 @@ EVIDENCE = (
     _EVIDENCE.replace("{asked_v}", variation_test(6, "v", stock=False))
     .replace("{asked_w}", variation_test(6, "w", stock=False))
     .replace("{_COMPOUNDS}", _COMPOUNDS)
+    .replace("{LEAD_CHARS}", str(LEAD_CHARS))
 )
 
 

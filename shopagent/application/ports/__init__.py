@@ -164,6 +164,7 @@ class CandidateRow:
     sized_in: frozenset[str] = frozenset()  # every size it comes in, in stock or not
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
     material: str = ""  # what the catalog says it is made of
+    lead: str = ""  # the opening of its description (what it says it is, and is not)
 
 
 @dataclass(frozen=True)
