@@ -485,6 +485,21 @@ CASES = [
         "2.5 L",
         NOT_TOLD,
     ),
+    # assembly asked, "screws together" said: that sentence, not "doesn't say exactly"
+    *[
+        (
+            question,
+            {
+                "name": "Sisal Post, 60 cm",
+                "description": "A sturdy post wrapped in sisal rope, on a 35 x 35 cm base. Screws together in a "
+                "few minutes; tools included.",
+                "variations": [],
+            },
+            "Screws together",
+            NOT_TOLD,
+        )
+        for question in ("does it need assembly?", "muss man den aufbauen?")
+    ],
     (
         "are they sweat proof",
         {

@@ -37,6 +37,11 @@ SAID_AS = {
     "mic": "microphone", "microphone": "mic", "mount": "vesa mounting",
     # ("bio?" asks whether it is organic; searched, "un produit bio" is no organic thing of any kind)
     "bio": "organic",
+    # ("does it need assembly?": "Screws together in a few minutes; tools included")
+    "assembly": "assemble assembled screws together tools", "assemble": "assembly assembled screws together tools",
+    "aufbau": "assembly assemble screws tools", "aufbauen": "assembly assemble screws tools",
+    "zusammenbauen": "assembly assemble screws tools", "montage": "assembly assemble screws tools",
+    "monter": "assembly assemble screws tools",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {
