@@ -943,3 +943,24 @@ async def test_a_product_whose_description_says_no_to_the_asked_feature_is_never
     ]
     assert dict(found)["plain-headphones"] != "strong", found
     assert [slug for slug, _ in found].index("anc-headphones") == 0, found
+
+
+DENIM = [
+    ("wide-jeans", "Ostrava Wide-Leg Jeans", "Trousers", "Women's high-waisted jeans with a flowing wide leg."),
+    ("straight-jeans", "Ostrava Straight-Leg Jeans", "Trousers", "Classic five-pocket jeans in rigid denim."),
+]
+
+
+@pytest.fixture(scope="module")
+async def denim_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, DENIM):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_whom_the_opening_of_a_description_says_a_product_is_for_counts_as_its_audience(denim_shop):
+    """ "jeans for men": jeans whose description opens "Women's high-waisted jeans" are not a strong match and
+    come after the others (their name and category say no audience)."""
+    search = denim_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request("jeans for men", 4))).products]
+    assert dict(found)["wide-jeans"] != "strong" and found[0][0] == "straight-jeans", found

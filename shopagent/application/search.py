@@ -356,7 +356,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and not query_words.made_of(query.material_words, row.material),
         other_audience=query_words.for_others(
             query.audiences,
-            f"{row.name} {row.category}",
+            f"{row.name} {row.category} {query_words.opening(row.lead)}",  # ("Women's high-waisted jeans …")
             {query_words.name_head(row.name) or "", *query_words.category_heads(row.category)},
         ),
         situation=query.situation,

@@ -185,6 +185,13 @@ _CLAUSE_END = re.compile(r"[.;:!?()\n]")
 _FREE = frozenset({"free", "frei", "less", "no", "not", "without", "ohne", "sans", "kein", "keine"})
 
 
+def opening(text: str, most: int = 6) -> str:
+    """The first words of a description, where it says what the product is ("Women's high-waisted jeans with
+    a flowing wide leg" -> "Women's high-waisted jeans with a")."""
+    first = _CLAUSE_END.split(text, maxsplit=1)[0]
+    return " ".join(first.split(",", 1)[0].split()[:most])
+
+
 def denied(said: Sequence[str], wanted: Iterable[int], text: str) -> bool:
     """Whether a product's text (`text`: its description's opening) says no to a word the query asks for
     ("No noise cancelling" for "headphones with noise cancelling", "not dishwasher safe" for "dishwasher

@@ -171,8 +171,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       in sizes, none of them one the query names after a word for size ("sandals size 38");
     - whose stated material, name and category lack the material the query names ("leather
       belt" for a belt of cotton canvas);
-    - whose name or category is for others than the query names ("Women's Rain Jacket" for
-      "mens rain jacket");
+    - whose name, category or description's opening is for others than the query names ("Women's
+      Rain Jacket" for "mens rain jacket"; jeans described "Women's high-waisted jeans" for "jeans
+      for men");
     - whose name has the opposite of a word of the query ("Short-Sleeve Camp Shirt" for "long
       sleeve shirts", a "Wired Mouse" for "wireless mouse"), or whose description says no to one
       ("No noise cancelling" for "headphones with noise cancelling", "not dishwasher safe");
