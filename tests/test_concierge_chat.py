@@ -1307,6 +1307,37 @@ async def test_a_product_of_an_earlier_list_called_by_its_kind_is_looked_up(kitc
     assert "27 cm" in turn.answer, turn.answer
 
 
+async def test_a_product_called_first_in_a_question_is_the_one_asked_about(kitchen, pets):
+    """ "the knife, what steel is it?" after the pan of an earlier list was talked about: the chef's knife (was
+    the pan again: every product shown is a knife, so the word told none apart); "the retractable one, how far
+    does it extend?" after the puppy food was talked about: the retractable lead shown (was the food, as "it");
+    "the aquarium, how many litres?" after fish food was shown since: the aquarium set (was the flake food, in
+    a category of aquariums)."""
+    shopper = kitchen()
+    await shopper.say("need a frying pan non stick 28cm")
+    knives = await shopper.say("also a chefs knife")
+    assert knives.listed and all("Knife" in n for n in knives.listed), knives.answer
+    pan = await shopper.say("the pan, is it ok on induction?")
+    assert "Pan" in pan.answer.split(":")[0], pan.answer
+    steel = await shopper.say("the knife, what steel is it?")
+    assert steel.answer.startswith(knives.listed[0]), steel.answer
+    dog = pets()
+    await dog.say("dry food for puppy")
+    leads = await dog.say("a lead")
+    (retractable,) = [n for n in leads.listed if "Retractable" in n]
+    await dog.say("the puppy food, what size bag?")
+    far = await dog.say("the retractable one, how far does it extend?")
+    assert [c["arguments"]["productId"] for c in far.calls if c["name"] == DETAILS] == [
+        leads.product(retractable)["productId"]
+    ], far.calls
+    fish = pets()
+    tank = await fish.say("fish tank starter kit")
+    (aquarium,) = [n for n in tank.listed if "Aquarium" in n]
+    await fish.say("fish food")
+    litres = await fish.say("the aquarium, how many litres?")
+    assert litres.answer.startswith(aquarium) and "60 l" in litres.answer, litres.answer
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

@@ -256,6 +256,13 @@ _NOT_A_NAME = frozenset({
 _PRICE_OF = re.compile(
     r"\W*(?:(?:and|ok|so|und|et)\W+)?(?:the |der |le )?(?:price|cost|preis|prix)\s+(?:of|for|von|fur|du|de|des)\b"
 )
+# A product called first, then asked about: "the knife, what steel is it?", "going back to the hose, is it
+# kink-free?", "the retractable one, how far …", "die Schere, ist die …", "le collier rouge, il …"
+_CALLED_FIRST = re.compile(
+    r"^\W*(?:(?:ok|okay|and|so|also|und|et|alors|going back to|back to|what about|and what about)\s+)*"
+    r"(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
+    r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b)"
+)
 _ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
 _SIZED_BY = frozenset({
     "small", "little", "big", "large", "kleine", "kleinen", "kleiner", "kleines", "grosse", "grossen", "grosser",
@@ -612,8 +619,21 @@ class Planner:
             also = [w for said, w in synonyms.items() if fold(w) not in colours and not set(words(fold(said))) & parts]
         by_name, naming = named_products(naming_text, shown, also=also, several=reading.compare)
         talked_about = set(history.detailed)
+        # "the knife, what steel is it?", "the retractable one, how far does it extend?", "le collier rouge, il
+        # existe en S ?": called so first, the one asked about is that one, whatever was talked about before
+        called_first = (opening := _CALLED_FIRST.match(fold(text))) is not None and bool(
+            by_name and named_products(opening.group(1), shown, also=also)[0]
+        )
+        if opening is not None and not by_name and not refs:
+            # "the knife, what steel is it?" where every product shown is a knife (so the word tells none
+            # apart) and a pan was talked about since: the first of those knives
+            called_stems = {stem(w) for w in words(opening.group(1))}
+            all_named = [p for p in shown if called_stems & {stem(w) for w in words(str(p.get("name", "")))}]
+            if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
+                by_name, naming, called_first = all_named[:1], 1, True
         if (
             by_name
+            and not called_first
             and talked_about
             # ("the one with a lid", "a big one": one called so; not "for one cat", a number)
             and not (refs or reading.compare or _ONES.search(_ONE_NUMERAL.sub(" ", naming_text)))
@@ -622,7 +642,7 @@ class Planner:
         ):
             # "ist ein Kabel dabei?" after the charger, "ok for small breeds?" after the second food: still of it
             by_name, parts = [], parts | set(words(naming_text))
-        if naming == 1 and reading.points_at_one and history.detailed and not reading.compare:
+        if naming == 1 and reading.points_at_one and history.detailed and not reading.compare and not called_first:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
         property_asked = (
@@ -661,6 +681,8 @@ class Planner:
         # real leather?" after gloves in leather calls a belt ("the leather ones or the canvas ones" do not).
         by_called = [p for p in by_name if called_by(text, p)]
         called = [] if refs or by_called or by_variation or reading.colors or reading.sizes else named
+        if called and opening is not None and (first := [w for w in called if w in words(opening.group(1))]):
+            called = first  # "the knife, what steel is it?" after pans were talked about: the knife, not "steel"
         if called := called_not_shown(text, called, shown):
             # "ok the blender - warranty?" after toasters were shown since blenders: the blender shown before
             stems = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in called))}
@@ -1393,6 +1415,9 @@ class Planner:
         def head(p: dict[str, Any]) -> set[str]:
             return {stem(name_head(str(p.get("name", ""))) or "")}
 
+        def name_words(p: dict[str, Any]) -> set[str]:
+            return {stem(w) for w in words(str(p.get("name", "")))}
+
         def kinds_of(p: dict[str, Any]) -> set[str]:  # its name's, and its category's ("Small animal cages")
             return head(p) | {stem(h) for h in category_heads(str(p.get("category", "")))}
 
@@ -1403,6 +1428,8 @@ class Planner:
         # kind by its category in the list shown ("the first cage" of a "Hamster Home" among cages), else before
         if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, head, place)) is not None:
             return earlier
+        if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, name_words, place)) is not None:
+            return earlier  # "the aquarium, how many litres?" of the "60 l Aquarium Starter Set" before fish food
         if of_kind := [p for p in shown if kinds_of(p) & kinds]:
             chosen = at_position(of_kind, place or 1) if place or len(of_kind) == 1 else None
             return int(chosen["productId"]) if chosen is not None else None
