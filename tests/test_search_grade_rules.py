@@ -15,7 +15,6 @@ import pytest
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import (
     category_heads,
-    denied,
     for_another,
     head_word,
     kind_head,
@@ -896,53 +895,6 @@ async def test_a_name_with_an_aside_in_brackets_is_still_named_for_its_last_thin
     assert dict(found)["battery-mower"] == "strong", found
     slugs = [slug for slug, _ in found]
     assert slugs.index("battery-mower") < slugs.index("lawn-seed"), found
-
-
-@pytest.mark.parametrize(
-    ("query", "text", "answer"),
-    [
-        (
-            "headphones with noise cancelling",
-            "Light on-ear headphones. No noise cancelling, 40 hours of battery.",
-            True,
-        ),
-        ("dishwasher safe bowl", "A hand-glazed bowl; not dishwasher safe.", True),
-        ("pan with a lid", "A cast iron pan, sold without a lid.", True),
-        ("grain free dog food", "A dry food with no grain, for adult dogs.", False),  # asked to be free of it
-        ("dog toy", "Tough for most chewers, but no toy is indestructible.", False),  # a statement of all toys
-        ("catnip toy", "About one in three cats does not react to catnip.", False),
-        ("furminator for a short haired dog", "Not for dogs with very short coats.", False),
-        ("wireless headphones", "No more tangled cables: wireless for 30 hours.", False),
-    ],
-)
-def test_a_description_saying_no_to_a_word_asked(query, text, answer):
-    terms = tuple(query.split())
-    wanted = [n for n, term in enumerate(terms) if term not in ("a", "for", "with")]  # (its words describing)
-    assert denied(terms, wanted, text) is answer
-
-
-NOISY = [
-    ("anc-headphones", "Auralis Quiet 700 Headphones", "Headphones", "Over-ear headphones with noise cancelling."),
-    ("plain-headphones", "Brisa Flow Headphones", "Headphones", "Light on-ear headphones. No noise cancelling."),
-]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-async def noisy_shop(embedded_pg, template_db, tmp_path_factory):
-    async for services in in_black(embedded_pg, template_db, tmp_path_factory, NOISY):
-        yield services
-
-
-@pytest.mark.anyio
-async def test_a_product_whose_description_says_no_to_the_asked_feature_is_never_strong(noisy_shop):
-    """ "headphones with noise cancelling": headphones whose text says "No noise cancelling" are no strong
-    match (they were: every word of the query is in their text), and come after those that have it."""
-    search = noisy_shop.search
-    found = [
-        (p.slug, p.match) for p in (await search.search(search.request("headphones with noise cancelling", 4))).products
-    ]
-    assert dict(found)["plain-headphones"] != "strong", found
-    assert [slug for slug, _ in found].index("anc-headphones") == 0, found
 
 
 DENIM = [

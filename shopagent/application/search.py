@@ -361,7 +361,6 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
-        denied=query_words.denied(query.terms, wanted, row.lead),
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing

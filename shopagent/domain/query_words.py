@@ -171,18 +171,7 @@ def says_the_opposite(said: Sequence[str], name: str) -> bool:
     return any(other in named and word not in named for word in said if (other := _OPPOSITES.get(word)))
 
 
-# A description saying the product is not what a query word asks ("No noise cancelling", "not dishwasher safe",
-# "ohne Deckel"): the words saying no, right before the word asked
-_NO = frozenset({
-    "no", "not", "without", "never", "isnt", "arent", "doesnt", "dont", "cannot", "kein", "keine", "keinen",
-    "keiner", "ohne", "nicht", "pas", "aucun", "aucune",
-})  # fmt: skip
-# ... right before it, which no verb follows ("no toy is indestructible" says nothing of this toy)
-_ARTICLES = frozenset({"a", "an", "the", "any", "ein", "eine", "einen", "einem", "einer", "un", "une", "de"})
-_STATED = frozenset({"is", "are", "was", "were", "can", "will", "should", "does", "do", "lasts", "ist", "sind"})
 _CLAUSE_END = re.compile(r"[.;:!?()\n]")
-# A query word that asks for no such thing ("grain free", "without a lid") is no word said no to
-_FREE = frozenset({"free", "frei", "less", "no", "not", "without", "ohne", "sans", "kein", "keine"})
 
 
 def opening(text: str, most: int = 6) -> str:
@@ -190,27 +179,6 @@ def opening(text: str, most: int = 6) -> str:
     a flowing wide leg" -> "Women's high-waisted jeans with a")."""
     first = _CLAUSE_END.split(text, maxsplit=1)[0]
     return " ".join(first.split(",", 1)[0].split()[:most])
-
-
-def denied(said: Sequence[str], wanted: Iterable[int], text: str) -> bool:
-    """Whether a product's text (`text`: its description's opening) says no to a word the query asks for
-    ("No noise cancelling" for "headphones with noise cancelling", "not dishwasher safe" for "dishwasher
-    safe bowls"): a word saying no right before it, no verb after it ("no toy is indestructible", "does not
-    react to catnip" say nothing of the product). Not a word the query itself says no to or asks to be free
-    of ("grain free": "no grain" is what it asks)."""
-    asked = [
-        said[n] for n in wanted
-        if not (n > 0 and said[n - 1] in _FREE) and not (n + 1 < len(said) and said[n + 1] in _FREE)
-    ]  # fmt: skip
-    if not asked:
-        return False
-    for clause in _CLAUSE_END.split(fold(text)):
-        told = [w for w in words(clause) if w not in _ARTICLES]  # ("sold without a lid")
-        for n, word in enumerate(told[:-1]):
-            after = told[n + 2] if n + 2 < len(told) else ""
-            if word in _NO and after not in _STATED and any(_same_word(told[n + 1], a) for a in asked):
-                return True
-    return False
 
 
 # Words before a size the shopper names ("size 38", "taille M", "Größe 42", "pointure 39").

@@ -80,7 +80,6 @@ class Evidence:
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
     situation: bool = False  # the query tells of the shopper's situation: its head word is seldom the thing
     opposite: bool = False  # its name has the opposite of a query word ("Short-Sleeve" for "long sleeve")
-    denied: bool = False  # its description says no to a word of the query ("No noise cancelling")
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -175,8 +174,7 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       Rain Jacket" for "mens rain jacket"; jeans described "Women's high-waisted jeans" for "jeans
       for men");
     - whose name has the opposite of a word of the query ("Short-Sleeve Camp Shirt" for "long
-      sleeve shirts", a "Wired Mouse" for "wireless mouse"), or whose description says no to one
-      ("No noise cancelling" for "headphones with noise cancelling", "not dishwasher safe");
+      sleeve shirts", a "Wired Mouse" for "wireless mouse");
     - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
       Tower" or a "Training Lead" in a category of harnesses, for "cat carrier" or "xs harness",
       beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning;
@@ -195,7 +193,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
-    if e.opposite or e.denied:
+    if e.opposite:
         return True
     if e.for_another:
         return True
@@ -226,8 +224,7 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
     # Within a grade, what the thing asked for goes with (a knife for "knife sharpener"), and what is for
     # others than those asked for (a "Cat Collar" for "dog collar"), come after the rest.
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
-                               evidence[r.product_id].other_audience,
-                               evidence[r.product_id].opposite or evidence[r.product_id].denied,
+                               evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
                                evidence[r.product_id].available == 0,
                                -r.score, r.product_id))  # fmt: skip
     return _keep_named_sold_out(ranked, evidence, limit)
