@@ -1338,6 +1338,17 @@ async def test_a_product_called_first_in_a_question_is_the_one_asked_about(kitch
     assert litres.answer.startswith(aquarium) and "60 l" in litres.answer, litres.answer
 
 
+async def test_a_cheap_thing_asked_for_lists_the_ones_that_fit_cheapest_first(clothing):
+    """ "cheap tshirts, white": the strong matches by price, the cheapest first (the €32.90 running tee was
+    second, before the €19.90 V-neck); "günstige T-Shirts" too; without "cheap", by fit as before."""
+    for said in ("cheap tshirts, white", "günstige T-Shirts in weiß"):
+        turn = clothing()
+        found = await turn.say(said)
+        strong = [n for n in found.listed if found.product(n)["match"] == "strong"]
+        assert len(strong) >= 3, found.answer
+        assert [found.price(n) for n in strong] == sorted(found.price(n) for n in strong), found.answer
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

@@ -346,6 +346,9 @@ class Answerer:
             by_price = sorted(priced, key=lambda p: Decimal(str(p["effectivePrice"])), reverse=order == "dearest")
             return by_price[:LIST_LENGTH]
         shown = [p for p in products if fits(p)][:LIST_LENGTH]
+        if plan.get("budget"):  # "cheap tshirts": the strong matches by price, cheapest first, then the rest
+            strong = sorted((p for p in shown if p.get("match") == "strong"), key=_price_of)
+            shown = [*strong, *(p for p in shown if p.get("match") != "strong")]
         return sorted(shown, key=lambda p: not p.get("inStock", True))  # stable: available first
 
     def _results(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
@@ -774,3 +777,8 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         p for p in data.get("products", [])
         if p.get("productId") not in exclude and (not categories or p.get("category") in categories) and of_kind(p)
     ]  # fmt: skip
+
+
+def _price_of(p: dict[str, Any]) -> Decimal:
+    """What a product found costs (the asked variation's), the unpriced last."""
+    return Decimal(str(p["effectivePrice"])) if p.get("effectivePrice") is not None else Decimal("Infinity")

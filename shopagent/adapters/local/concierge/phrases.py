@@ -437,6 +437,11 @@ PRICE_ORDER = re.compile(
     r"\b(?:(?P<cheap>cheapest|least expensive|lowest[- ]priced|g(?:u|ue)nstigste[nrsm]?|billigste[nrsm]?)|"
     r"(?P<dear>most expensive|priciest|dearest|teuerste[nrsm]?))\b(?=\s+[^\W\d_])"
 )
+# "cheap tshirts", "a budget kettle", "günstiger Wasserkocher", "une poêle pas chère": the fitting ones by price
+BUDGET = re.compile(
+    r"\b(?:cheap|budget|affordable|inexpensive|low[- ]cost|g(?:u|ue)nstige[nrsm]?|g(?:u|ue)nstig|billige[nrsm]?|"
+    r"billig|pas chere?s?|bon marche|petit prix)\b"
+)
 COLOUR_TURNED = re.compile(
     r"\b(?:going|goes|gone|went|turning|turns|turned|turn|getting|gets|got|go|become|becomes|becoming|"
     r"wird|werden|geworden|devient|deviennent|devenu\w*|vire\w*|tourne\w*) +(?:all +|really +|very +|a bit +)?$"

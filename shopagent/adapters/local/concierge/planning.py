@@ -519,6 +519,8 @@ class Planner:
                 written = {fold(token): token for token in TOKEN.findall(text)}  # "Mütze", not "mutze"
                 subjects = [" ".join(written.get(w, w) for w in own) for _, own in things]
                 return search_calls(each, {**plan, "args": args, "each": subjects})
+            if reading.budget and reading.max_price is None and not reading.price_order:
+                plan["budget"] = True  # "cheap tshirts, white, L": the strong matches, cheaper first
             if reading.broad:  # "first time camping, where do I start?": one of each kind
                 args["limit"] = _BROAD_RESULTS
                 plan["broad"] = True

@@ -105,6 +105,7 @@ class Reading:
     negated_said: str = ""  # ... as the customer wrote them, with the word saying no
     colors_not: list[str] = field(default_factory=list)  # colours said not to be wanted ("anything but black")
     price_order: str | None = None  # "cheapest" ("cheapest jacket you have") or "dearest": the kind by price
+    budget: bool = False  # "cheap tshirts", "günstiger Wasserkocher": of those that fit, the cheaper first
     recall: bool = False  # only which product that was: "what was the first one you showed me again?"
 
     @property
@@ -325,6 +326,7 @@ class Lexicon:
             text.take(ph.AGAIN)
             reading.details = reading.recall = True
         reading.about = bool(text.take(ph.ABOUT))
+        reading.budget = ph.BUDGET.search(text.rest) is not None
         priced_one = ph.PRICED_ONE.search(text.rest)  # ("den billigsten bitte": the cheapest of those shown)
         if not (ph.PRICE_COMPARED.search(whole) or priced_one) and (ordered := ph.PRICE_ORDER.search(text.rest)):
             text.cut(*ordered.span())
