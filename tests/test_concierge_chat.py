@@ -1349,6 +1349,18 @@ async def test_a_cheap_thing_asked_for_lists_the_ones_that_fit_cheapest_first(cl
         assert [found.price(n) for n in strong] == sorted(found.price(n) for n in strong), found.answer
 
 
+async def test_going_back_to_one_of_two_so_named_the_question_says_which(garden):
+    """ "going back to the hose, is it kink-free?" after two hoses, then watering cans: the "Anti-Kink" hose
+    (was the first hose, whose text says nothing of kinks)."""
+    shopper = garden()
+    hoses = await shopper.say("looking for a hose for the garden")
+    (kink_free,) = [n for n in hoses.listed if "Kink" in n]
+    assert hoses.listed.index(kink_free) > 0, hoses.answer
+    await shopper.say("and a watering can")
+    turn = await shopper.say("going back to the hose, is it kink-free?")
+    assert turn.answer.startswith(kink_free), turn.answer
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

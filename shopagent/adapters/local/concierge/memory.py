@@ -8,7 +8,7 @@ conversation count too: their results are taken as shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -43,10 +43,14 @@ class History:
     talked: list[int] = field(default_factory=list)  # productIds of the details answers, latest first
     question: str = ""  # the last question asked of products shown ("is it waterproof?"), for "and the other one?"
 
-    def returned_to(self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]]) -> int | None:
+    def returned_to(
+        self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]], hint: Set[str] = frozenset()
+    ) -> int | None:
         """The product of an earlier list the customer returns to ("back to the speaker", "going back to
         the red one"): of the latest list before the one shown with one named by all the `called` stems
-        (and coming in `colour`), the one talked about last, else the first so named."""
+        (and coming in `colour`), the one talked about last, else the one alone of them whose name has a
+        word of `hint` (the question's other stems: "going back to the hose, is it kink-free?" is the
+        "Anti-Kink Garden Hose"), else the first so named."""
         for shown in reversed(self.lists[:-1]):
             named = [
                 p for p in shown.products
@@ -54,8 +58,10 @@ class History:
             ]  # fmt: skip
             if named:
                 talked = [p for p in named if p.get("productId") in self.talked]
-                return int(min(talked, key=lambda p: self.talked.index(p["productId"]))["productId"] if talked
-                           else named[0]["productId"])  # fmt: skip
+                if talked:
+                    return int(min(talked, key=lambda p: self.talked.index(p["productId"]))["productId"])
+                hinted = [p for p in named if (stemmed(str(p.get("name", ""))) - called) & hint]
+                return int((hinted[0] if len(hinted) == 1 else named[0])["productId"])
         return None
 
     def earlier_of_kind(

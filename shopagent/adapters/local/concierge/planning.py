@@ -1339,11 +1339,12 @@ class Planner:
         called = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in said if w not in colours))}
         if not called and colour is None:
             return None
-        product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)})
-        if product is None:
-            return None
         folded = fold(text)  # (the match's offsets are the folded text's: "ß" is "ss" there)
         question = (folded[: found.start()] + " " + folded[found.end() :]).strip(" ,.;:-")
+        hint = {stem(w) for w in words(question) if w not in STOPWORDS}
+        product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)}, hint)
+        if product is None:
+            return None
         return details_call([product], question=question, asked=_filters_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
