@@ -795,8 +795,10 @@ def _counted(folded: str, d: dict[str, Any]) -> tuple[str, bool] | None:
     if (found := said.search(fold(str(d.get("name", ""))))) is not None:
         number = found.group(1).casefold()
         return f"{_NUMBER_WORDS.get(number, number)} {thing}", False
-    return next(((sentence, True) for sentence in clean_sentences(d.get("description", "")) if said.search(sentence)),
-                None)  # fmt: skip
+    for sentence in clean_sentences(d.get("description", "")):
+        if said.search(sentence):
+            return sentence, True
+    return None
 
 
 def _per_pack(d: dict[str, Any]) -> list[str]:

@@ -352,11 +352,8 @@ _NAMED_MEASURE = re.compile(r"(\d+(?:[.,]\d+)?)[\s-]*(mm|cm|m|ml|cl|l|g|kg|inch|
 def amounts_of(d: dict[str, Any]) -> list[tuple[str, tuple[str, float]]]:
     """The amounts a product comes in, each as written with its measure and amount in the base unit: its
     sizes' or options' ("Bottle": 250 ml, 500 ml), else its name's ("60 l Aquarium Starter Set")."""
-    values = [
-        *map(str, sizes_of(d)),
-        *(str(v) for vs in (d.get("availableOptions") or {}).values() for v in vs),  # (a search's)
-        *(str(v) for variation in d.get("variations", []) for v in (variation.get("options") or {}).values()),
-    ]
+    searched = [str(v) for vs in (d.get("availableOptions") or {}).values() for v in vs]  # (a search's result)
+    values = [*map(str, sizes_of(d)), *searched, *options_of(d)]
     own = [(v, a) for v in dict.fromkeys(values) if (a := _amount(v)) is not None]
     if not own and (named := _NAMED_MEASURE.search(str(d.get("name", "")))) is not None:
         own = [(named.group(0), a) for a in [_amount(named.group(0))] if a is not None]

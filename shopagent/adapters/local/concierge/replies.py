@@ -93,8 +93,8 @@ class Replies:
     weighs: str
     lightest: str
     biggest: str
-    corded: str
     smallest: str
+    corded: str
     cheapest: str
     not_in_colours: str  # said back after the request: "not in grey"
     or_word: str  # between colours not wanted: " or "
@@ -226,8 +226,8 @@ ENGLISH = Replies(
     weighs="{name} weighs {weight}.",
     lightest="{name} is the lightest.",
     biggest="{name} is the biggest.",
-    corded="{name} is corded: it runs on mains power and has no battery.",
     smallest="{name} is the smallest.",
+    corded="{name} is corded: it runs on mains power and has no battery.",
     cheapest="{name} is the cheapest.",
     not_in_colours="not in {colours}",
     or_word=" or ",
@@ -362,8 +362,8 @@ GERMAN = Replies(
     weighs="{name} wiegt {weight}.",
     lightest="{name} ist am leichtesten.",
     biggest="{name} ist am größten.",
-    corded="{name} hat ein Kabel: es läuft am Stromnetz und hat keinen Akku.",
     smallest="{name} ist am kleinsten.",
+    corded="{name} hat ein Kabel: es läuft am Stromnetz und hat keinen Akku.",
     cheapest="{name} ist am günstigsten.",
     not_in_colours="nicht in {colours}",
     or_word=" oder ",
@@ -501,8 +501,8 @@ FRENCH = Replies(
     weighs="{name} pèse {weight}.",
     lightest="{name} est le plus léger.",
     biggest="{name} est le plus grand.",
-    corded="{name} est filaire : il fonctionne sur secteur, sans batterie.",
     smallest="{name} est le plus petit.",
+    corded="{name} est filaire : il fonctionne sur secteur, sans batterie.",
     cheapest="{name} est le moins cher.",
     not_in_colours="pas en {colours}",
     or_word=" ou ",
