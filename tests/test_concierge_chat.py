@@ -1361,6 +1361,36 @@ async def test_going_back_to_one_of_two_so_named_the_question_says_which(garden)
     assert turn.answer.startswith(kink_free), turn.answer
 
 
+async def test_a_product_from_before_called_by_the_words_it_was_asked_for_with(pets, kitchen, garden):
+    """ "the cage from before" after foods: the "Hamster Home" listed for "hamster cage" (the five foods were
+    looked up); "das Klo von vorhin, gibt es das in grau?" after litter: the litter box listed for "Katzenklo
+    mit Deckel" (was the litter shown since, and a request for it); "that first tank" after fish food and a
+    filter: the aquarium listed for "fish tank starter kit"; "the saucepans from the start": the saucepan
+    (was the colander list's); "die Schere von vorhin" after gloves: the secateurs listed for "Gartenschere"
+    (was the gloves)."""
+    cases = [
+        (pets, ["hamster cage", "and food"], "the cage from before - what are the dimensions?", "Hamster Home"),
+        (pets, ["Ich brauche ein Katzenklo mit Deckel", "wie groß ist das?", "und Streu dazu"],
+         "das Klo von vorhin, gibt es das in grau?", "Litter Box"),
+        (pets, ["fish tank starter kit", "fish food flakes", "also a filter maybe"],
+         "what about that first tank, does it come with a light?", "Aquarium"),
+        (kitchen, ["saucepan set, not too expensive", "a colander as well", "some tea towels"],
+         "the saucepans from the start - are they dishwasher safe?", "Saucepan"),
+        (garden, ["Ich suche eine Gartenschere", "ist die erste rostfrei?", "und Handschuhe?"],
+         "die Schere von vorhin, wie schwer ist sie?", "Secateurs"),
+    ]  # fmt: skip
+    for shop, before, said, meant in cases:
+        shopper = shop()
+        first = await shopper.say(before[0])
+        assert any(meant in n for n in first.listed), first.answer
+        for message in before[1:]:
+            await shopper.say(message)
+        turn = await shopper.say(said)
+        assert [c["name"] for c in turn.calls] == [DETAILS], (said, turn.calls)
+        (looked,) = [r.result["structuredContent"]["name"] for r in turn.responses]
+        assert meant in looked and looked in first.listed, (said, looked)
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

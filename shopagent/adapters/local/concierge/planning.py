@@ -201,8 +201,15 @@ _BACK_TO = re.compile(
 # "which was the cheapest?", "le moins cher ?": of a list, by price
 _SHOWN_BEFORE = re.compile(
     r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed)\b|"
-    r"\bfrom (?:before|earlier)\b|\b(?:von vorhin|von vorher|vorhin)\b|\bde tout a l'heure\b|\bd'avant\b|"
+    r"\bfrom (?:before|earlier|the (?:start|beginning))\b|\b(?:at|in) the (?:start|beginning)\b|"
+    r"\b(?:von vorhin|von vorher|vorhin|vom anfang|am anfang)\b|\bde tout a l'heure\b|\bd'avant\b|\bdu debut\b|"
     r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b"
+)
+# The words a product is called by right before such a back-reference: "the cage" of "the cage from before", "die
+# Schere" of "die Schere von vorhin" (after the last article)
+_CALLED_BEFORE = re.compile(
+    r"\b(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
+    r"((?:[^\W\d_]+\s+){0,2}?[^\W\d_]+)\W*$"
 )
 _CHEAPEST = re.compile(
     r"\b(?:cheapest|least expensive|lowest price|g(?:u|ue)nstigste|billigste|(?:le|la|les) moins chere?s?)"
@@ -1256,13 +1263,16 @@ class Planner:
         another kind of thing was listed since: the products of that kind in the latest earlier list
         with some, and the one at that place among them, the cheapest (dearest), or all of them for a
         question of which; None when the list shown has one of that kind, or nothing says which."""
-        if len(history.lists) < 2 or history.shown is None or reading.request or reading.more or reading.similar:
-            return None
         folded = fold(text)
+        before = _SHOWN_BEFORE.search(folded) is not None  # "the bedding you showed me, is it dust free?"
+        # (asked for again, of one shown before: "das Klo von vorhin, gibt es das in grau?")
+        if len(history.lists) < 2 or history.shown is None or (reading.request and not before):
+            return None
+        if reading.more or reading.similar:
+            return None
         by_price = "cheapest" if _CHEAPEST.search(folded) else "dearest" if _DEAREST.search(folded) else None
         places = reading.refs or [o for o in reading.ordinals]
         back = _BACK_TO.search(folded) is not None
-        before = _SHOWN_BEFORE.search(folded) is not None  # "the bedding you showed me, is it dust free?"
         if not (places or by_price or back or before):
             return None
         if self._vocabulary is None:
@@ -1288,6 +1298,10 @@ class Planner:
             ),
             ([], None),
         )
+        if not found and (before or (places and ordinal_kind(text))):
+            # called by a word no name or category of the list shown has: "the cage from before" (a "Hamster Home"
+            # listed for "hamster cage"), "das Klo von vorhin", "that first tank"
+            found, earlier = await self._called_earlier(text, history) or ([], None)
         if not found or earlier is None:
             return None
         plural = any(stem(w) != w for w in reading.words if stem(w) not in ORDINAL_WORDS)
@@ -1319,6 +1333,43 @@ class Planner:
         if asked or by_price:
             return details_call(ids, question=text, asked=_filters_of(reading), also=synonyms)
         return details_call(ids)
+
+    async def _called_earlier(self, text: str, history: History) -> tuple[list[dict[str, Any]], Shown] | None:
+        """The products of an earlier list a back-reference calls by a word ("the cage from before", "das Klo
+        von vorhin", "that first tank") in any of the catalog's words for it: those of the latest earlier list
+        with it in their names, else in their categories, else all of the latest earlier list asked for with
+        it ("hamster cage": the "Hamster Home"; "Katzenklo mit Deckel": the litter box). None when the list
+        shown has it so, or was asked for with it: that list is meant."""
+        folded = fold(text)
+        marker = _SHOWN_BEFORE.search(folded)
+        called = _CALLED_BEFORE.search(folded[: marker.start()]) if marker else None
+        said = words(called.group(1)) if called else [kind] if (kind := ordinal_kind(text)) else []
+        said = [w for w in said if w not in STOPWORDS and w not in _ONE_WORDS and stem(w) not in ORDINAL_WORDS]
+        if not said or self._vocabulary is None or len(history.lists) < 2:
+            return None
+        vocabulary = await self._vocabulary()
+        word = said[-1]  # (the thing: "the lawn food" is food)
+        readings = [{stem(w) for w in words(term)} for term in {word, *vocabulary.terms(word).terms}]
+
+        def has_it(text: str) -> bool:
+            found = words(fold(text))
+            stems = {stem(w) for w in found}
+            # (or the end of a compound: "Katzenklo" for "Klo", "Gartenschere" for "Schere")
+            return any(r <= stems for r in readings) or (
+                len(word) >= 3 and any(w.endswith(word) and len(w) >= len(word) + 3 for w in found)
+            )
+
+        def asked_with(shown: Shown) -> bool:
+            return has_it(f"{shown.subject} {shown.args.get('query', '')}")
+
+        current = history.lists[-1]
+        if asked_with(current) or any(has_it(f"{p.get('name', '')} {p.get('category', '')}") for p in current.products):
+            return None
+        for field in ("name", "category"):
+            for shown in reversed(history.lists[:-1]):
+                if of_it := [p for p in shown.products if has_it(str(p.get(field, "")))]:
+                    return of_it, shown
+        return next(((s.products, s) for s in reversed(history.lists[:-1]) if asked_with(s) and s.products), None)
 
     async def _back_to(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "back to the speaker, how long does the battery last?", "going back to the red one, is it in
