@@ -16,7 +16,8 @@ What a turn must do (expect.reply):
 - nomatch: at most two products listed, none of them graded a strong match by the search.
 - details / compare: the product(s) at the given positions of the last list were looked up
   and named; when that list is too short, no product was looked up.
-And always: the answer is in the shop's language, every product name and price in it comes
+And always: the answer is in the shop's language or in the shopper's (that of their message where its
+small words tell one), every product name and price in it comes
 from that turn's tool results (or the customer's own words); an answer listing products refers
 to the request in words the customer wrote together or quotes them, never in stop-word residue
 ("gilet walking dog" for "gilet for walking the dog", see `residue`).
@@ -59,7 +60,8 @@ NOT_CARRIED = re.compile(
 # An answer that says the product's data does not tell (for a fact the catalog lacks).
 NOT_TOLD = re.compile(
     r"doesn't say|does not say|don't say|do not say|doesn't tell|does not tell|no information|not mentioned|"
-    r"doesn't mention|does not mention|sagt nicht|nicht angegeben|keine angabe|ne (?:précise|dit|mentionne) pas",
+    r"doesn't mention|does not mention|sagt nicht|nicht (?:genau )?angegeben|keine angabe|"
+    r"ne (?:le |la |les )?(?:précisent?|disent?|dit|mentionnent?) pas",
     re.IGNORECASE,
 )
 SEARCH = "product-semantic-search"
@@ -264,6 +266,31 @@ def language_of(text: str, catalog: Catalog) -> str:
     return max(scores, key=lambda lang: scores[lang])
 
 
+# Words a shopper's message is told by, beside the small words of _LANGUAGE_WORDS (greetings, thanks, particles).
+_SAID_WORDS = {
+    "en": {"hi", "hello", "thanks", "please", "cheaper", "do", "does", "have", "need", "want", "my", "how"},
+    "de": {"hallo", "danke", "bitte", "tschüss", "habt", "ihr", "auch", "unter", "suche", "einen", "dann", "halt",
+           "gibt", "noch", "mal", "welche", "wie", "haben", "größe", "groesse", "gut", "den", "dem", "dazu", "damen",
+           "herren"},
+    "fr": {"bonjour", "merci", "svp", "taille", "en", "moins", "cher", "avez", "cherche", "quel", "quelle",
+           "combien", "aussi", "il", "elle", "c'est", "plus"},
+}  # fmt: skip
+_SHARED = {"in"}  # a word of English and German alike
+
+
+def answer_languages(said: str, shop: str, before: set[str]) -> set[str]:
+    """The languages an answer to a message may be in: the shop's, and the shopper's where the message's
+    words tell it (a German shopper in an English shop may be answered in German), else those the
+    message before could be answered in ("in weiss?" after a German message)."""
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", said.casefold())
+    words = [w for w in words if w not in _SHARED]
+    scores = {lang: sum(w in _LANGUAGE_WORDS[lang] | extra for w in words) for lang, extra in _SAID_WORDS.items()}
+    best = max(scores, key=lambda lang: scores[lang])
+    if scores[best] > 0 and sorted(scores.values())[-2] < scores[best]:
+        return {shop, best}
+    return before | {shop}
+
+
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _LISTED_LINE = re.compile(r"\s*\d+\.\s")
 _QUOTED = re.compile(r"[“„«\"][^”“»\"]*[”“»\"]")
@@ -300,14 +327,16 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
     conversation_id = None
     previous: list[str] = []  # the names of the last list shown (a search that lists nothing keeps it)
     language = SHOP_LANGUAGE[conversation["shop"]]
+    allowed = {language}
     for number, turn in enumerate(conversation["turns"], start=1):
         conversation_id, answer, messages = await say(conversation_id, turn["say"])
         expect = turn["expect"]
         calls, responses = tool_parts(messages)
         listed = listed_names(answer, messages, catalog)
         problems = judge(expect, answer, calls, responses, listed, previous, catalog)
-        if language_of(answer, catalog) != language:
-            problems.append(f"answer not in {language}")
+        allowed = answer_languages(turn["say"], language, allowed)
+        if (answered_in := language_of(answer, catalog)) not in allowed:
+            problems.append(f"answer not in {' or '.join(sorted(allowed))} but in {answered_in}")
         ungrounded = grounded(answer, turn["say"], responses, catalog)
         problems += ungrounded
         facts_ok = _facts_stated(expect, answer, responses, catalog)
@@ -356,9 +385,31 @@ def _facts_stated(
         if wanted is None:
             if not NOT_TOLD.search(answer):
                 return False
-        elif not any(" ".join(w.casefold().split()) in folded for w in wanted):
+        elif not any(" ".join(w.casefold().split()) in folded for w in _in_any_language(wanted)):
             return False
     return True
+
+
+# A judged phrasing's words in German and French, for an answer given in the shopper's language ("9 left": "9
+# verfügbar", "9 en stock"); the phrasings that name a product's own data (its sentences, specs) stay as written.
+_SAID_ALSO = [
+    (re.compile(r"^(\d+) (?:left|in stock|available)$"), [r"\1 verfügbar", r"\1 en stock"]),
+    (re.compile(r"^(?:sold out|out of stock)$"), ["ausverkauft", "épuisé"]),
+    (re.compile(r"^(?:not in stock|not available|isn't available|unavailable|no stock)$"),
+     ["nicht verfügbar", "pas disponible"]),
+    (re.compile(r"^(\w+) is (?:in stock|available)$"), [r"verfügbar: \1", r"disponible en \1"]),
+    (re.compile(r"^yes$"), ["ja", "oui"]),
+    (re.compile(r"^no$"), ["nein", "non"]),
+]  # fmt: skip
+
+
+def _in_any_language(wanted: Sequence[str]) -> list[str]:
+    found = list(wanted)
+    for phrase in wanted:
+        for pattern, others in _SAID_ALSO:
+            if pattern.match(phrase.casefold()):
+                found += [pattern.sub(other, phrase.casefold()) for other in others]
+    return found
 
 
 def _earlier_ok(expect: dict[str, Any], problems: list[str]) -> bool | None:

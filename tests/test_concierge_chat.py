@@ -20,6 +20,7 @@ import msgspec
 import pytest
 
 from shopagent.actors.http import run_http
+from shopagent.adapters.local.concierge.replies import REPLIES
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
 from shopagent.bootstrap import build_public_app
@@ -48,6 +49,12 @@ pytestmark = pytest.mark.anyio
 SECRET = "test-auth-secret-of-32-bytes-or-more"
 SEARCH = "product-semantic-search"
 DETAILS = "get-product-full-details"
+
+
+def said_in(language: str, template: str, **values: object) -> str:
+    """A reply's template in a language, filled: what an answer to a German or French message says
+    (the offline assistant answers in the shopper's language)."""
+    return str(getattr(REPLIES[language], template)).format(**values)
 
 
 class Shopper:
@@ -420,7 +427,7 @@ async def test_the_other_one_where_the_list_does_not_tell_which_is_asked_back_no
     shopper = electronics()
     keyboards = await shopper.say("wireless keyboard")
     other = await shopper.say("l'autre")
-    assert not other.calls and other.answer == f"I showed you {len(keyboards.listed)} products; which one do you mean?"
+    assert not other.calls and other.answer == said_in("fr", "out_of_range", count=len(keyboards.listed))
     second = await shopper.say("the second one")
     assert second.answer.startswith(keyboards.listed[1]), second.answer
 
@@ -761,12 +768,48 @@ async def test_french_requests_are_understood_and_answered_in_french(kitchen_fr)
     assert "four" in details.answer.split(":", 1)[1], details.answer
 
 
+async def test_the_answer_is_in_the_shoppers_language_and_stays_in_it_until_they_change(pets):
+    """A German shopper in an English shop is answered in German (the catalog's names and sentences stay
+    English); a message that tells no language ("garantie?") keeps it; an English message changes back; a
+    French one to French. Was English throughout."""
+    shopper = pets()
+    listed = await shopper.say("Ich brauche ein Katzenklo mit Deckel")
+    found = said_in("de", "found", subject="Katzenklo mit Deckel", filters="")
+    assert listed.listed and listed.answer.startswith(found), listed.answer
+    size = await shopper.say("wie groß ist das?")
+    assert size.answer.startswith(listed.listed[0]), size.answer
+    untold = await shopper.say("garantie?")
+    assert said_in("de", "not_told_but", name=listed.listed[0], text="").strip() in untold.answer, untold.answer
+    english = await shopper.say("ok and do you have dog beds")
+    assert english.listed and english.answer.startswith(said_in("en", "found", subject="dog beds", filters=""))
+    french = await shopper.say("et des gamelles ?")
+    assert french.listed and french.answer.startswith(said_in("fr", "found", subject="gamelles", filters=""))
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [("das Klo von vorhin, gibt es das in grau?", "de"), ("und Streu dazu", "de"), ("Katzenklo mit Deckel", "de"),
+     ("spülmaschinenfest?", "de"), ("ok dann halt ne badehose", "de"), ("sneaker damen weiss gr 40", "de"),
+     ("la poêle, elle va au four ?", "fr"), ("c'est agglomérant ?", "fr"), ("pas en blanc", "fr"),
+     ("moins cher svp", "fr"), ("is it waterproof", "en"), ("do you have it in size L", "en"),
+     ("im looking for a hat", "en"), ("the Terre de Lys pot, does it have a hole", "en"), ("L?", None),
+     ("42", None), ("garantie ?", None), ("Pour-Over Dripper?", None), ("ok", None), ("bio?", None)],
+)  # fmt: skip
+def test_the_language_of_a_message_is_told_by_its_small_words(said, language):
+    from shopagent.adapters.local.concierge.languages import language_of
+
+    assert language_of(said) == language
+
+
 async def test_german_and_french_filters_in_an_english_shop(clothing):
     german = await clothing().say("schwarze Stiefel Gr. 40 unter 120 Euro")
     assert german.search["filters"] == {"colors": ["black"], "sizes": ["40"], "maxPrice": 120}
     french = await clothing().say("des baskets blanches pointure 42")
     assert french.search["filters"] == {"colors": ["white"], "sizes": ["42"]}
-    assert german.answer.split()[0] in ("Here", "I", "Sorry,")  # the store language is English
+    # answered in the shopper's language, though the store's is English
+    assert german.answer.startswith((said_in("de", "found", subject="", filters="")[:8], "Ich", "Leider")), (
+        german.answer
+    )
 
 
 @pytest.mark.parametrize(("text", "asked"), [("winterjacke für herren", None), ("snekers", "sneakers")])
@@ -1421,7 +1464,7 @@ async def test_with_nothing_in_the_colour_or_size_asked_the_thing_is_shown_in_th
     dresses = clothing()
     await dresses.say("robe d'ete legere")
     red = await dresses.say("en rouge ?")
-    assert "other colours" in red.answer and red.listed, red.answer
+    assert said_in("fr", "in_other_colours") in red.answer and red.listed, red.answer
     assert all("Dress" in name or "Skirt" in name for name in red.listed), red.answer
     # "moins cher" next: among those, whatever their colour (the list is no longer of red ones)
     cheaper = await dresses.say("moins cher svp")
@@ -1632,13 +1675,17 @@ async def test_any_thing_in_these_colours_asks_for_more_not_of_those_shown(pets,
     assert leads.listed, leads.answer
 
 
-@pytest.mark.parametrize("question", ["welche Größen gibt es in schwarz?", "quelles tailles en noir ?"])
-async def test_which_sizes_in_a_colour_in_german_or_french_is_the_stock_of_that_colour(clothing, question):
-    """As "what sizes does the first come in in black?": what is left in black, not every size made."""
+@pytest.mark.parametrize(
+    ("question", "language"), [("welche Größen gibt es in schwarz?", "de"), ("quelles tailles en noir ?", "fr")]
+)
+async def test_which_sizes_in_a_colour_in_german_or_french_is_the_stock_of_that_colour(clothing, question, language):
+    """As "what sizes does the first come in in black?": what is left in black, not every size made; said in
+    the shopper's language."""
     shopper = clothing()
     await shopper.say("chelsea boots")
     sizes = await shopper.say(question)
-    assert "black" in sizes.answer and "left)" in sizes.answer, sizes.answer
+    left = said_in(language, "item", colour="black", size="", count="").split("(")[-1]  # " verfügbar)"
+    assert "black" in sizes.answer and left in sizes.answer, sizes.answer
 
 
 async def test_a_figure_asked_in_another_unit_of_the_same_measure_is_converted(pets, kitchen):
@@ -1668,9 +1715,11 @@ async def test_a_word_for_whom_is_no_reason_to_offer_a_thing_as_close(pets):
 
 
 @pytest.mark.parametrize(
-    "question", ["which is cheaper", "welche ist günstiger?", "lequel est moins cher ?", "welche ist am günstigsten?"]
-)
-async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared(kitchen, question):
+    ("question", "language"),
+    [("which is cheaper", "en"), ("welche ist günstiger?", "de"), ("lequel est moins cher ?", "fr"),
+     ("welche ist am günstigsten?", "de")],
+)  # fmt: skip
+async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared(kitchen, question, language):
     """Not a search for cheaper knives: the cheaper of the two just compared, by their prices."""
     shopper = kitchen()
     first = await shopper.say("knives")
@@ -1680,7 +1729,7 @@ async def test_which_is_cheaper_after_a_comparison_is_answered_of_those_compared
     assert SEARCH not in [c["name"] for c in cheaper.calls], cheaper.answer
     one, three = first.listed[0], first.listed[2]
     least = min((one, three), key=first.price)
-    assert f"{least} is the cheapest." in cheaper.answer, cheaper.answer
+    assert said_in(language, "cheapest", name=least) in cheaper.answer, cheaper.answer
     assert not set(n for n in first.listed if n not in (one, three)) & set(cheaper.listed), cheaper.answer
 
 
@@ -1744,8 +1793,8 @@ async def test_and_the_second_asks_of_it_what_was_asked_of_the_one_before(kitche
     await knives.say("the first one, how heavy is it")
     second = await knives.say("and the second?")
     assert second.answer.startswith(f"{listed[1]} weighs"), second.answer
-    third = await knives.say("und die dritte?")
-    assert third.answer.startswith(f"{listed[2]} weighs"), third.answer
+    third = await knives.say("und die dritte?")  # (answered in German)
+    assert third.answer.startswith(said_in("de", "weighs", name=listed[2], weight="").rstrip(". ")), third.answer
 
 
 async def test_the_other_one_of_two_is_the_one_not_talked_about_last(garden):
@@ -1829,7 +1878,11 @@ async def test_add_it_and_the_like_take_the_product_talked_about_not_search_for_
             assert turn.listed == [listed[taken - 1]], (then, turn.answer)
         else:
             assert len(turn.listed) == 1 and "Stainless" in turn.listed[0], (then, turn.answer)
-        assert all("order it" in line or "http" in line for line in turn.answer.splitlines()), (then, turn.answer)
+        no_link = [said_in(lang, "no_link", name="")[-30:] for lang in REPLIES]  # (in the shopper's language)
+        assert all("http" in line or line.endswith(tuple(no_link)) for line in turn.answer.splitlines()), (
+            then,
+            turn.answer,
+        )
 
 
 async def test_a_short_property_question_after_a_list_asks_it_of_them_not_the_shop(garden, pets):
@@ -2388,13 +2441,14 @@ async def test_a_material_the_data_does_not_give_is_a_no_and_die_nehm_ich_choose
     shopper = clothing()
     jackets = await shopper.say("warme Daunenjacke")
     cotton = await shopper.say("ist die erste aus Baumwolle?")
-    assert cotton.answer.startswith(f"{jackets.listed[0]}: No. Material:"), cotton.answer
+    assert cotton.answer.startswith(f"{jackets.listed[0]}: {said_in('de', 'no')} Material:"), cotton.answer
     take = await shopper.say("ok die nehm ich")
     assert [c["name"] for c in take.calls] == [DETAILS] and take.answer.startswith(jackets.listed[0]), take.answer
     shopper = clothing()
     dresses = await shopper.say("robe d'été")
     coton = await shopper.say("elle est en coton la première?")
-    assert coton.answer.startswith(f"{dresses.listed[0]}: No. Material: 100% viscose"), coton.answer
+    no = said_in("fr", "quote", name=dresses.listed[0], text=said_in("fr", "no"))
+    assert coton.answer.startswith(f"{no} {said_in('fr', 'material', material='100% viscose')[:-1]}"), coton.answer
 
 
 async def test_the_cheapest_chosen_in_german_is_the_cheapest_shown(garden):
@@ -2539,7 +2593,7 @@ async def test_and_a_thing_to_go_with_it_is_searched_and_choosing_by_kind_finds_
     await shopper.say("und eine Maus dazu?")
     chosen = await shopper.say("ok, ich nehme die Tastatur")
     assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
-    assert chosen.answer.startswith(keyboard), chosen.answer
+    assert chosen.answer == said_in("de", "no_link", name=keyboard), chosen.answer  # (its catalog has no links)
 
     shopper = clothing()
     jackets = await shopper.say("warm winter jacket")
@@ -2558,7 +2612,7 @@ async def test_and_a_thing_to_go_with_it_is_searched_and_choosing_by_kind_finds_
     assert not noted.calls and "What are you looking for" not in noted.answer and "?" in noted.answer, noted.answer
     chosen = await shopper.say("merci, je prends le pull")
     assert [c["name"] for c in chosen.calls] == [DETAILS], chosen.calls
-    assert chosen.answer.startswith(jumpers.listed[0]), chosen.answer
+    assert chosen.answer == said_in("fr", "no_link", name=jumpers.listed[0]), chosen.answer
 
 
 async def test_cheaper_than_one_of_a_close_list_and_the_cheapest_one_in_french(garden, pets):
@@ -2610,8 +2664,7 @@ async def test_a_choice_after_thanks_or_by_a_bare_verb_and_of_one_of_several_ask
     shopper = pets()
     listed = await shopper.say("Katzenklo mit Deckel")
     which = await shopper.say("danke, nehme das klo")
-    assert not which.calls and "welcome" not in which.answer, which.answer
-    assert f"{len(listed.listed)} products" in which.answer, which.answer
+    assert not which.calls and which.answer == said_in("de", "out_of_range", count=len(listed.listed)), which.answer
 
 
 _ASKED_IN_OTHER_WORDS = [
@@ -2673,7 +2726,8 @@ async def test_which_product_that_was_is_described_again_and_the_cheapest_asked_
         assert "doesn't say" not in again.answer, again.answer
     cheapest = await shopper.say("welche ist die billigste?")
     least = min(drives.listed, key=drives.price)
-    assert f"{least} is the cheapest" in cheapest.answer and "doesn't say" not in cheapest.answer, cheapest.answer
+    assert said_in("de", "cheapest", name=least) in cheapest.answer, cheapest.answer  # (asked in German)
+    assert said_in("de", "not_told", name="") not in cheapest.answer, cheapest.answer
 
 
 async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden, electronics, clothing):
@@ -2698,7 +2752,9 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
     buds = await shopper.say("wireless earbuds under 150")
     for question in ("welchen würdest du empfehlen?", "lequel tu me conseilles ?"):
         pick = await shopper.say(question)
-        assert pick.answer.startswith(f"I'd go for the {buds.listed[0]}"), pick.answer
+        language = "de" if "welchen" in question else "fr"
+        picked = said_in(language, "pick", name=buds.listed[0], price=f"€{buds.price(buds.listed[0])}")
+        assert pick.answer.startswith(picked), pick.answer
     # the cheaper one offered beside the pick fits the request too: no T-shirt "close" to linen shirts
     shopper = clothing()
     shirts = await shopper.say("linen shirt")
@@ -2719,15 +2775,15 @@ async def test_which_one_would_you_pick_names_the_best_fit_of_those_shown(garden
 
 
 @pytest.mark.parametrize(
-    ("first", "then", "colour"),
+    ("first", "then", "colour", "language"),
     [
-        ("jumper size S", "not grey pls, he hates grey", "grey"),
-        ("linen shirt", "anything but white?", "white"),
-        ("warm jumper", "nicht in grau bitte", "grey"),
-        ("linen shirt", "pas en blanc", "white"),
+        ("jumper size S", "not grey pls, he hates grey", "grey", "en"),
+        ("linen shirt", "anything but white?", "white", "en"),
+        ("warm jumper", "nicht in grau bitte", "grey", "de"),
+        ("linen shirt", "pas en blanc", "white", "fr"),
     ],
 )
-async def test_a_colour_said_not_to_be_wanted_is_no_filter_for_it(clothing, first, then, colour):
+async def test_a_colour_said_not_to_be_wanted_is_no_filter_for_it(clothing, first, then, colour, language):
     """ "not grey pls, he hates grey" after jumpers searched them in grey (and "he hates" as a jumper); now the
     same search without that filter, none made only in grey offered, and "not in grey" said back."""
     shopper = clothing()
@@ -2735,7 +2791,7 @@ async def test_a_colour_said_not_to_be_wanted_is_no_filter_for_it(clothing, firs
     turn = await shopper.say(then)
     assert colour not in (turn.search.get("filters") or {}).get("colors", []), turn.search
     assert "hates" not in turn.search["query"], turn.search
-    assert f"not in {colour}" in turn.answer and turn.listed, turn.answer
+    assert said_in(language, "not_in_colours", colours=colour) in turn.answer and turn.listed, turn.answer
     assert all(set(turn.product(name)["availableColors"]) - {colour} for name in turn.listed), turn.answer
 
 
@@ -2786,7 +2842,8 @@ async def test_real_leather_a_pack_and_a_size_in_the_name_are_answered_from_the_
     shopper = kitchen()
     knives = await shopper.say("bread knife")
     size = await shopper.say("elle fait quelle taille?")
-    assert knives.listed[0].endswith("23 cm") and size.answer.startswith(f"{knives.listed[0]}: 23 cm."), size.answer
+    said = said_in("fr", "spec", name=knives.listed[0], facts="23 cm")  # (asked in French)
+    assert knives.listed[0].endswith("23 cm") and size.answer.startswith(said), size.answer
 
 
 async def test_the_bigger_one_of_dimensions_of_counts_and_of_products_made_in_one_size(garden, electronics):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from shopagent.adapters.local.concierge.replies import REPLIES
 from shopagent.adapters.local.concierge.store_text import readable_passage
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
@@ -63,10 +64,11 @@ async def test_store_questions_are_answered_from_the_right_page_and_never_with_p
         assert not any(c.name in (SEARCH_TOOL, DETAILS_TOOL) for c in calls), question
         passages = (results[0].get("structuredContent") or {}).get("passages", [])
         titles.update({p["page"]: p["title"] for p in passages})
-        cited = [slug for slug, title in titles.items() if f"“{title}”" in answer]
+        # (quoted as the shopper's language quotes: “…”, „…“, « … »)
+        cited = [slug for slug, title in titles.items() if title in answer]
         if cited == [page]:
             right.append(question)
-        elif answer.startswith("I don't have that information"):
+        elif answer.startswith(tuple(r.store_unknown for r in REPLIES.values())):
             honest.append(question)
         else:
             wrong.append((question, answer[:300]))
@@ -103,7 +105,8 @@ async def test_what_the_pages_do_not_answer_is_said_honestly_with_the_contact(de
     for question in ("what's your phone number?", "what is your email address", "wie kann ich euch erreichen?"):
         answer, calls, _ = await ask(services, question)
         assert STORE_INFO_TOOL in [c.name for c in calls], question
-        assert answer == "You can reach the shop at help@shop.example.", (question, answer)
+        language = "de" if "erreichen" in question else "en"  # (answered in the shopper's language)
+        assert answer == REPLIES[language].store_contact.format(contact="help@shop.example"), (question, answer)
     # ... but not where a way of reaching the shop is only named ("will I get an e-mail when it ships?")
     answer, _, _ = await ask(services, "will I get an email when my order ships?")
     assert answer.startswith("From our page “Shipping and delivery”:"), answer

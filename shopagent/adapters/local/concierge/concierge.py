@@ -4,7 +4,8 @@ It makes `shopagent demo` useful without any API key, for any catalog. Each cust
 message is read (understanding.py) into filters, follow-up cues and the words that describe
 the item, and planned against the conversation so far (planning.py): a short reply, or the
 tool calls that answer it. The tool results then become an honest answer (answers.py).
-Replies are in the store language (English, German or French).
+Replies are in the shopper's language where it is English, German or French (languages.py: that
+of their latest message that tells one), else in the store language.
 
 What a later turn needs of an earlier one (the plan, the list shown) travels in the model
 messages' `provider_state` (memory.py).
@@ -15,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from shopagent.adapters.local.concierge.answers import Answerer
+from shopagent.adapters.local.concierge.languages import shopper_language
 from shopagent.adapters.local.concierge.memory import history_of, state_of
 from shopagent.adapters.local.concierge.planning import Planner, VocabularySource
-from shopagent.adapters.local.concierge.replies import ENGLISH, Replies
+from shopagent.adapters.local.concierge.replies import ENGLISH, REPLIES, Replies
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon, Reading
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
@@ -43,9 +45,17 @@ class OfflineConcierge:
     ) -> None:
         known_names = dict(names or {})
         self._say_in = replies
+        self._language = language
         self._lexicon = Lexicon(rules, known_names, language)
-        self._planner = Planner(replies, store_name, self._lexicon, vocabulary, contact)
-        self._answerer = Answerer(replies, store_name, rules, self._lexicon, language, known_names, embedder, contact)
+        # (the store's own templates in its language; the others' for shoppers writing in them)
+        said_in = {**REPLIES, language: replies}
+        self._planners = {
+            lang: Planner(r, store_name, self._lexicon, vocabulary, contact) for lang, r in said_in.items()
+        }
+        self._answerers = {
+            lang: Answerer(r, store_name, rules, self._lexicon, language, known_names, embedder, contact)
+            for lang, r in said_in.items()
+        }
 
     @property
     def replies(self) -> Replies:
@@ -71,11 +81,13 @@ class OfflineConcierge:
         """The next reply. It is composed whole, so `on_text` gets its text once, in one piece."""
         last = messages[-1]
         responses = [p for p in last.parts if isinstance(p, FunctionResponse)]
+        language = shopper_language([m.text for m in messages if m.role == "user"], self._language)
         if responses:
             plan = state_of(messages[-2]).get("plan", {}) if len(messages) > 1 else {}
-            reply = await self._answerer.answer(responses, plan)
+            reply = await self._answerers[language].answer(responses, plan)
         else:
-            reply = await self._planner.plan(last.text, history_of(messages[:-1]), frozenset(t.name for t in tools))
+            planner = self._planners[language]
+            reply = await planner.plan(last.text, history_of(messages[:-1]), frozenset(t.name for t in tools))
         if on_text is not None and reply.text:
             on_text(reply.text)
         return reply

@@ -43,7 +43,7 @@ from shopagent.adapters.local.concierge.product_data import (
     sizes_said,
     weights_of,
 )
-from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.adapters.local.concierge.replies import ENGLISH, Replies
 from shopagent.adapters.local.concierge.structured import StructuredFacts
 from shopagent.adapters.local.concierge.text import clean_sentences, stem, stems_of, without_name
 from shopagent.application.ports import EmbeddingModel
@@ -489,8 +489,10 @@ class FactFinder:
         the strap silicone?")."""
         sentences = clean_sentences(d.get("description", ""))
         described = len(sentences)
+        said = list(sentences)  # (as quoted: the material's in the reply's language, weighed in English's words)
         if material := " ".join(clean_sentences(str(d.get("material") or ""))):
-            sentences.append(self._say_in.material.format(material=material))
+            sentences.append(ENGLISH.material.format(material=material))
+            said.append(self._say_in.material.format(material=material))
         if not sentences:
             return [], []
         # The question's own words count fully; the product's name words and the words a
@@ -547,9 +549,9 @@ class FactFinder:
         picked = about[:2]
         text: list[str] = []
         for i in sorted(picked[:1]) + [j for j in picked[1:] if shared[j] >= SHARED_ENOUGH]:
-            if sum(len(t) for t in text) + len(sentences[i]) > QUOTED_CHARS and text:
+            if sum(len(t) for t in text) + len(said[i]) > QUOTED_CHARS and text:
                 break
-            text.append(sentences[i])
+            text.append(said[i])
         # Nearest, though not about it: a sentence sharing a word that counts, or close in meaning;
         # else (a number or a verb in common only) the text's first sentences say more.
         near = [
@@ -557,7 +559,7 @@ class FactFinder:
             for _, overlap, close, i in scored
             if (overlap >= SHARED_ENOUGH or close >= MEANING_NEAR) and i < described
         ]
-        return text, _within([sentences[i] for i in sorted(near[:2])])
+        return text, _within([said[i] for i in sorted(near[:2])])
 
     def _verdict(self, question: str, d: dict[str, Any], sentences: list[str]) -> str | None:
         """ "Yes." or "No." for a yes-or-no question whose every word asking something ("hood",
