@@ -257,7 +257,8 @@ def store_questions_of(trade: str, split: str, quick: bool) -> list[dict]:
 # where no page answers.
 _JUDGED_PAGE = re.compile(r"\b(shipping|returns|payment|size[- ]guide|plant[- ]delivery) page\b|\b(faq)\b", re.I)
 _NO_PAGE = re.compile(r"no store page covers|pages say nothing|pages do not mention", re.I)
-_QUOTED_PAGE = re.compile(r"page [\u201c\u201e\"](.+?)[\u201d\u201c\"]")
+# "our page “Returns”", "unserer Seite „Versand“", "notre page « Retours »": the page an answer quotes
+_QUOTED_PAGE = re.compile(r"(?:page|Seite) [\u201c\u201e\"\u00ab]\s?(.+?)\s?[\u201d\u201c\"\u00bb]")
 
 
 def store_turn(said: str, answer: str, judged: str, titles: dict[str, str]) -> dict:
