@@ -270,8 +270,8 @@ def language_of(text: str, catalog: Catalog) -> str:
 _SAID_WORDS = {
     "en": {"hi", "hello", "thanks", "please", "cheaper", "do", "does", "have", "need", "want", "my", "how"},
     "de": {"hallo", "danke", "bitte", "tschüss", "habt", "ihr", "auch", "unter", "suche", "einen", "dann", "halt",
-           "gibt", "noch", "mal", "welche", "wie", "haben", "größe", "groesse", "gut", "den", "dem", "dazu", "damen",
-           "herren"},
+           "gibt", "noch", "mal", "welche", "wie", "haben", "grösse", "groesse", "zum", "zur", "gut", "den", "dem",
+           "dazu", "damen", "herren"},
     "fr": {"bonjour", "merci", "svp", "taille", "en", "moins", "cher", "avez", "cherche", "quel", "quelle",
            "combien", "aussi", "il", "elle", "c'est", "plus"},
 }  # fmt: skip
@@ -282,7 +282,7 @@ def answer_languages(said: str, shop: str, before: set[str]) -> set[str]:
     """The languages an answer to a message may be in: the shop's, and the shopper's where the message's
     words tell it (a German shopper in an English shop may be answered in German), else those the
     message before could be answered in ("in weiss?" after a German message)."""
-    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", said.casefold())
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", said.casefold())  # (casefolded: "Größe" is "grösse")
     words = [w for w in words if w not in _SHARED]
     scores = {lang: sum(w in _LANGUAGE_WORDS[lang] | extra for w in words) for lang, extra in _SAID_WORDS.items()}
     best = max(scores, key=lambda lang: scores[lang])
