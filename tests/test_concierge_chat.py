@@ -801,6 +801,17 @@ def test_the_language_of_a_message_is_told_by_its_small_words(said, language):
     assert language_of(said) == language
 
 
+async def test_a_property_after_the_place_is_asked_of_the_one_at_that_place(kitchen):
+    """ "ist die erste backofenfest?" after frying pans: the first pan's text on the oven (was a search for
+    "oven safe", answered "Ja." with a Dutch oven's dishwasher sentence: the word after "erste" read as a
+    kind of thing, as in "the first cage")."""
+    shopper = kitchen()
+    pans = await shopper.say("Bratpfanne")
+    turn = await shopper.say("ist die erste backofenfest?")
+    assert [c["name"] for c in turn.calls] == [DETAILS], turn.calls
+    assert turn.answer.startswith(pans.listed[0]) and "oven" in turn.answer, turn.answer
+
+
 async def test_german_and_french_filters_in_an_english_shop(clothing):
     german = await clothing().say("schwarze Stiefel Gr. 40 unter 120 Euro")
     assert german.search["filters"] == {"colors": ["black"], "sizes": ["40"], "maxPrice": 120}

@@ -510,6 +510,48 @@ CASES = [
         "Yes",
         NOT_TOLD,
     ),
+    # one of two it may be, the one its name or text says (was "doesn't say exactly" with its first sentence)
+    (
+        "is it electric or manual",
+        {
+            "name": "Kaffeholm Manual Burr Coffee Grinder",
+            "description": "A hand grinder with stainless steel conical burrs and 30 click settings.",
+            "variations": [],
+        },
+        "Kaffeholm Manual Burr Coffee Grinder: manual.",
+        NOT_TOLD,
+    ),
+    (
+        "is that a proofing basket or a baking tin",
+        {
+            "name": "Rattan Banneton",
+            "description": "Gives your loaf its spiral pattern. A round proofing basket of natural rattan.",
+            "variations": [],
+        },
+        "A round proofing basket",
+        NOT_TOLD,
+    ),
+    # ... not where it says both, or neither
+    (
+        "is it gas or electric?",
+        {"name": "Camp Stove", "description": "Runs on gas cartridges or an electric hob plate.", "variations": []},
+        "Runs on gas cartridges or an electric hob plate.",
+        "Camp Stove: gas.",
+    ),
+    # the oven asked in German and French ("four" alone is a number)
+    *[
+        (
+            question,
+            {
+                "name": "Tri-Ply Sauté Pan",
+                "description": "A deep pan with straight sides. Oven safe up to 260 °C and dishwasher safe.",
+                "variations": [],
+            },
+            "Oven safe up to 260",
+            NOT_TOLD,
+        )
+        for question in ("elle va au four ?", "ist sie backofenfest?")
+    ],
 ]
 
 

@@ -42,12 +42,17 @@ SAID_AS = {
     "aufbau": "assembly assemble screws tools", "aufbauen": "assembly assemble screws tools",
     "zusammenbauen": "assembly assemble screws tools", "montage": "assembly assemble screws tools",
     "monter": "assembly assemble screws tools",
+    # ("ist sie backofenfest?": "Oven safe up to 260 °C"; "le four" is read as a phrase below, "four" being a number)
+    "backofen": "oven", "ofen": "oven", "backofenfest": "oven safe", "ofenfest": "oven safe", "mikrowelle": "microwave",
+    "induktion": "induction", "herd": "hob hobs stove",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {
     "scent smell": re.compile(r"\b(?:ca|elle|il|ils|elles) sent\b|\bsent (?:quoi|bon|le|la|comment)\b"),
     # "elle est en quoi ?", "aus was ist es?": what it is made of
     "material": re.compile(r"\b(?:est|sont|c'est|fait|faite|faits|faites) en quoi\b|\baus was\b|\baus welchem\b"),
+    # "elle va au four ?", "résiste au four": the oven ("four" alone is also a number)
+    "oven": re.compile(r"\b(?:au|le|du|en|four a) four\b"),
 }
 # A material asked of a thing, and the words that say it (of a kind of it: steel is a metal)
 MATERIALS = {

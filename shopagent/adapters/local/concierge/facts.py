@@ -428,6 +428,11 @@ class FactFinder:
                 else:
                     told.append(r.spec.format(name=d["name"], facts=said))
                     sentences = []
+            # "is it electric or manual?" of a "Manual Burr Coffee Grinder": the one of the two it says it is
+            if not (told or sentences) and verdict is None and (either := _either_said(folded, d)) is not None:
+                word, says_it = either
+                told.append(r.spec.format(name=d["name"], facts=word))
+                sentences = [says_it] if says_it else []
             if verdict is not None:
                 sentences = [verdict, *sentences]
             if sentences:
@@ -769,6 +774,28 @@ def _corded(d: dict[str, Any]) -> bool:
         return True
     text = fold(f"{d.get('name', '')} {d.get('description', '')}")
     return re.search(r"\bcorded\b|\bmains[- ]powered\b", text) is not None and "cordless" not in text
+
+
+# "is it electric or manual?", "plants or seeds?", "a proofing basket or a baking tin?": two things it may be (a word
+# each: the one before "or" and the first after it, past an article)
+_EITHER = re.compile(
+    r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?([^\W\d_]{3,})\b"
+)
+
+
+def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | None:
+    """For a question of two things it may be ("electric or manual?"), the one its name, material,
+    category or text says, and the sentence of its text saying it (None where its name alone does); None
+    where it says both, or neither."""
+    asked = _EITHER.search(folded)
+    if asked is None or set(asked.groups()) & STOPWORDS:
+        return None
+    sentences = clean_sentences(d.get("description", ""))
+    told = fold(" ".join([str(d.get(f) or "") for f in ("name", "material", "category")] + sentences))
+    said = [w for w in asked.groups() if stem(w) in stems_of(told)]
+    if len(said) != 1:
+        return None
+    return said[0], next((s for s in sentences if stem(said[0]) in stems_of(fold(s))), None)
 
 
 # "how many usb ports does it have?": the thing counted is the last word before the verb ("ports")

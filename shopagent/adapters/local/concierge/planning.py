@@ -1407,8 +1407,9 @@ class Planner:
             return None
         vocabulary = await self._vocabulary()
         meant = (await self._catalog_synonyms(said)).get(said, said)
-        # (a kind the catalog names things by; not what things come in: "the second set", "la deuxième paire")
-        if not vocabulary.names_a_kind(meant) or meant in ph.CONTAINERS | _PAIRS:
+        # (a kind the catalog names things by, by its last word; not what things come in: "the second set", "la
+        # deuxième paire"; nor a property after the place: "ist die erste backofenfest?" is "oven safe")
+        if not vocabulary.names_a_kind(words(meant)[-1] if words(meant) else meant) or meant in ph.CONTAINERS | _PAIRS:
             return None
         kind = [word_forms(w) for w in words(meant)]
         if any(_of_kind(shown.products, kind) or _of_kind(shown.products, kind, True) for shown in history.lists):
