@@ -812,6 +812,16 @@ async def test_a_property_after_the_place_is_asked_of_the_one_at_that_place(kitc
     assert turn.answer.startswith(pans.listed[0]) and "oven" in turn.answer, turn.answer
 
 
+async def test_another_kind_of_thing_told_with_whom_it_is_for_is_a_new_request(pets):
+    """ "also need a dog bed, he's about 25kg" after dry dog food: beds (was the foods' search with "dog bed
+    he's 25kg" added, two foods listed first: "he's about" read as a detail of the last request)."""
+    shopper = pets()
+    await shopper.say("dry food for a senior dog, medium size")
+    beds = await shopper.say("also need a dog bed, he's about 25kg")
+    assert "food" not in beds.search["query"], beds.search
+    assert beds.listed and "Bed" in beds.listed[0] and not any("Food" in n for n in beds.listed), beds.answer
+
+
 async def test_german_and_french_filters_in_an_english_shop(clothing):
     german = await clothing().say("schwarze Stiefel Gr. 40 unter 120 Euro")
     assert german.search["filters"] == {"colors": ["black"], "sizes": ["40"], "maxPrice": 120}

@@ -538,6 +538,13 @@ CASES = [
         "Runs on gas cartridges or an electric hob plate.",
         "Camp Stove: gas.",
     ),
+    # what it comes with is no question of what it is
+    (
+        "does it come with a strap or a case?",
+        {"name": "Fennec Camera Case", "description": "A padded case with a belt loop.", "variations": []},
+        "padded case",
+        "Fennec Camera Case: case.",
+    ),
     # the oven asked in German and French ("four" alone is a number)
     *[
         (

@@ -782,6 +782,9 @@ _EITHER = re.compile(
     r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?([^\W\d_]{3,})\b"
 )
 
+_IS_IT = re.compile(r"\b(?:is|are|ist|sind|est)\s+(?:it|they|that|this|these|those|the|es|sie|das|il|elle|ce)\b")
+_BARE_EITHER_WORDS = 4
+
 
 def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | None:
     """For a question of two things it may be ("electric or manual?"), the one its name, material,
@@ -789,6 +792,10 @@ def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | Non
     where it says both, or neither."""
     asked = _EITHER.search(folded)
     if asked is None or set(asked.groups()) & STOPWORDS:
+        return None
+    # what it is ("is it electric or manual?", "wood or plastic?"), not what it has or comes with ("does it
+    # come with a case or a bag?" of a "Camera Bag")
+    if not (_IS_IT.search(folded[: asked.start()]) or len(words(folded)) <= _BARE_EITHER_WORDS):
         return None
     sentences = clean_sentences(d.get("description", ""))
     told = fold(" ".join([str(d.get(f) or "") for f in ("name", "material", "category")] + sentences))

@@ -494,7 +494,9 @@ class Planner:
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
             # a detail of the products shown, not a new subject.
             of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
-            if reading.attribute or same_subject or of_shown:
+            # ("also need a dog bed, he's about 25kg" after dog food: a bed, a new request, told of whom it is for)
+            new_kind = not (same_subject or of_shown) and await self._names_another_kind(named, shown, earlier)
+            if (reading.attribute and not new_kind) or same_subject or of_shown:
                 # ("for thick branches", "für dicke Äste" after secateurs: what they are for, though it names no kind)
                 said_for = named or (reading.words if _OPENS_ON_FOR.match(fold(text)) else [])
                 detail = (reading.attribute or of_shown) and not set(said_for) <= earlier
@@ -1489,6 +1491,15 @@ class Planner:
             chosen = at_position(of_kind, place or 1) if place or len(of_kind) == 1 else None
             return int(chosen["productId"]) if chosen is not None else None
         return history.earlier_of_kind(kinds, kinds_of, place) if len(history.lists) >= 2 else None
+
+    async def _names_another_kind(self, named: list[str], shown: Shown, earlier: set[str]) -> bool:
+        """Whether a word the catalog names a kind of thing with ("bed", "lead") is among `named` and
+        neither in the request shown (`earlier`: its words) nor in what it showed."""
+        if self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        seen = words_of(shown.products)
+        return any(vocabulary.names_a_kind(w) and w not in earlier and stem(w) not in seen for w in named)
 
     async def _catalog_synonyms(self, text: str) -> dict[str, str]:
         """The catalog's words for the shopper's words of `text` that the catalog does not use."""
