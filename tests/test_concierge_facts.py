@@ -531,6 +531,13 @@ CASES = [
         "A round proofing basket",
         NOT_TOLD,
     ),
+    # ... a thing named in two words by both: "a baking tin" is no "baking sheet"
+    (
+        "is that a proofing basket or a baking tin",
+        {"name": "Perforated Baking Sheet", "description": "A rimmed baking sheet in aluminium.", "variations": []},
+        "Perforated Baking Sheet",
+        "Perforated Baking Sheet: baking.",
+    ),
     # ... not where it says both, or neither
     (
         "is it gas or electric?",

@@ -779,7 +779,8 @@ def _corded(d: dict[str, Any]) -> bool:
 # "is it electric or manual?", "plants or seeds?", "a proofing basket or a baking tin?": two things it may be (a word
 # each: the one before "or" and the first after it, past an article)
 _EITHER = re.compile(
-    r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?([^\W\d_]{3,})\b"
+    r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?"
+    r"([^\W\d_]{3,}(?:\s+[^\W\d_]{3,})?)\s*(?:[?.!,;]|$)"
 )
 
 _IS_IT = re.compile(r"\b(?:is|are|ist|sind|est)\s+(?:it|they|that|this|these|those|the|es|sie|das|il|elle|ce)\b")
@@ -798,11 +799,12 @@ def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | Non
     if not (_IS_IT.search(folded[: asked.start()]) or len(words(folded)) <= _BARE_EITHER_WORDS):
         return None
     sentences = clean_sentences(d.get("description", ""))
-    told = fold(" ".join([str(d.get(f) or "") for f in ("name", "material", "category")] + sentences))
-    said = [w for w in asked.groups() if stem(w) in stems_of(told)]
+    told = stems_of(fold(" ".join([str(d.get(f) or "") for f in ("name", "material", "category")] + sentences)))
+    # (the second, every word of it: "a baking tin" is no "baking sheet")
+    said = [a for a in asked.groups() if {stem(w) for w in words(a)} <= told]
     if len(said) != 1:
         return None
-    return said[0], next((s for s in sentences if stem(said[0]) in stems_of(fold(s))), None)
+    return said[0], next((s for s in sentences if {stem(w) for w in words(said[0])} <= stems_of(fold(s))), None)
 
 
 # "how many usb ports does it have?": the thing counted is the last word before the verb ("ports")
