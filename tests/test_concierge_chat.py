@@ -822,6 +822,21 @@ async def test_another_kind_of_thing_told_with_whom_it_is_for_is_a_new_request(p
     assert beds.listed and "Bed" in beds.listed[0] and not any("Food" in n for n in beds.listed), beds.answer
 
 
+async def test_matches_sold_out_in_the_size_asked_are_not_all_when_close_ones_have_it(clothing):
+    """ "summer dress blue size S": the two matches are sold out in blue S, a shirt dress listed as close has
+    it; the answer says those are sold out and the ones below are available (was "They are all sold out in
+    size S, in blue", which the shirt dress is not)."""
+    turn = await clothing().say("summer dress blue size S")
+    products = turn.responses[-1].result["structuredContent"]["products"]
+    by_name = {p["name"]: p for p in products}
+    strong = [n for n in turn.listed if by_name[n]["match"] == "strong"]
+    close = [n for n in turn.listed if by_name[n]["match"] != "strong"]
+    assert strong and not any(by_name[n]["inStock"] for n in strong), turn.answer
+    assert any(by_name[n]["inStock"] for n in close), turn.answer
+    assert said_in("en", "all_sold_out", what=" in size S, in blue") not in turn.answer, turn.answer
+    assert said_in("en", "these_sold_out", what=" in size S, in blue") in turn.answer, turn.answer
+
+
 async def test_german_and_french_filters_in_an_english_shop(clothing):
     german = await clothing().say("schwarze Stiefel Gr. 40 unter 120 Euro")
     assert german.search["filters"] == {"colors": ["black"], "sizes": ["40"], "maxPrice": 120}

@@ -401,10 +401,16 @@ class Answerer:
             if (fixed := _misspelt(data)) and not plan.get("refined"):
                 lines[0] += " " + r.corrected.format(words=", ".join(fixed))
             lines += [self._line(n, p, filters) for n, p in enumerate(shown, start=1)]
+            # (not "all" where close ones below are available: "summer dress blue size S", the two dresses sold
+            # out in blue S, then a shirt dress that has it; the line says what follows)
+            close_instead = any(p.get("inStock", True) for p in close)
             if not any(p.get("inStock", True) for p in shown):
-                lines.append(r.all_sold_out.format(what=self._variation_text(filters, lead=" ")))
+                sold_out = r.these_sold_out if close_instead else r.all_sold_out
+                lines.append(sold_out.format(what=self._variation_text(filters, lead=" ")))
+            else:
+                close_instead = False
             if close:
-                lines.append(r.also_close)
+                lines += [] if close_instead else [r.also_close]
                 lines += [self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]
             listed = [*shown, *close]
             lines.append(self._footer(listed))

@@ -34,6 +34,7 @@ class Replies:
     sold_out_in: str
     sold_out: str
     all_sold_out: str
+    these_sold_out: str  # the matches listed, when close ones listed after them are available
     footer: str
     other_variations: str
     none_cheaper: str
@@ -167,6 +168,8 @@ ENGLISH = Replies(
     sold_out_in=" - sold out {what}",
     sold_out=" - currently sold out",
     all_sold_out="They are all sold out{what} at the moment.",
+    these_sold_out="These are sold out{what} at the moment; the ones below are not quite what you asked for, "
+    "but available:",
     footer='Ask me about any of them (for example "the second one"), or for cheaper ones{others}.',
     other_variations=", another size or colour",
     none_cheaper="I found no {subject}{filters} cheaper than the ones I showed you.",
@@ -301,6 +304,7 @@ GERMAN = Replies(
     sold_out_in=" - {what} ausverkauft",
     sold_out=" - derzeit ausverkauft",
     all_sold_out="Alle sind{what} derzeit ausverkauft.",
+    these_sold_out="Diese sind{what} derzeit ausverkauft; die folgenden sind nicht genau das Gesuchte, aber verfügbar:",
     footer='Fragen Sie mich gern nach Details (zum Beispiel "das zweite"), nach günstigeren Angeboten{others}.',
     other_variations=", einer anderen Größe oder Farbe",
     none_cheaper="Ich habe keine günstigeren Angebote für {subject}{filters} gefunden als die gezeigten.",
@@ -440,6 +444,8 @@ FRENCH = Replies(
     sold_out_in=" - épuisé {what}",
     sold_out=" - actuellement épuisé",
     all_sold_out="Ils sont tous épuisés{what} pour le moment.",
+    these_sold_out="Ceux-ci sont épuisés{what} pour le moment ; les suivants ne sont pas exactement ce que vous "
+    "cherchez, mais disponibles :",
     footer="Demandez-moi des détails (par exemple « le deuxième »), des articles moins chers{others}.",
     other_variations=", une autre taille ou couleur",
     none_cheaper="Je n'ai rien trouvé de moins cher pour {subject}{filters} que ce que je vous ai montré.",
