@@ -837,6 +837,17 @@ async def test_matches_sold_out_in_the_size_asked_are_not_all_when_close_ones_ha
     assert said_in("en", "these_sold_out", what=" in size S, in blue") in turn.answer, turn.answer
 
 
+async def test_a_colour_no_product_shown_comes_in_is_said_so_and_which_one_asked(pets):
+    """ "the grey one you mentioned, what's it made of?" after a toy and dental sticks, none of them in grey:
+    said so, and which one is meant asked (was the dental sticks' ingredients, as if they were grey)."""
+    shopper = pets()
+    for said in ("dog toys that are tough, he destroys everything", "dental chews too"):
+        shown = await shopper.say(said)
+        assert shown.listed and not any("grey" in (shown.product(n).get("availableColors") or []) for n in shown.listed)
+    turn = await shopper.say("the grey one you mentioned, what's it made of?")
+    assert not turn.calls and turn.answer == said_in("en", "no_such_colour", colour="grey"), turn.answer
+
+
 async def test_german_and_french_filters_in_an_english_shop(clothing):
     german = await clothing().say("schwarze Stiefel Gr. 40 unter 120 Euro")
     assert german.search["filters"] == {"colors": ["black"], "sizes": ["40"], "maxPrice": 120}

@@ -351,6 +351,10 @@ class Planner:
             return say(r.no_list)  # "what sizes do you have?" before anything was shown: of what
         if shown is not None and (unknown := await self._one_not_carried(text, shown)) is not None:
             return say(r.no_such_one.format(name=unknown))  # "the logitech one, how much?" where none is
+        if reading.colour_ref and not reading.request and not _shown_in(reading.colour_ref, history):
+            # "the grey one you mentioned, what's it made of?" where nothing shown comes in grey (nor is named so):
+            # asked which (was the first product shown, dental sticks)
+            return say(r.no_such_colour.format(colour=reading.colour_ref))
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
             return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
         if (reading.buy or reading.compare or reading.question) and (
@@ -1539,6 +1543,18 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _shown_in(colour: str, history: History) -> bool:
+    """Whether a product of a list shown comes in a colour, or a shade of it (navy for blue), or is named by
+    it ("Grey Fleece Blanket")."""
+    return any(
+        colour in colours_of(p)
+        or ph.colours_of_family(colour, colours_of(p))
+        or colour in words(fold(str(p.get("name", ""))))
+        for shown in history.lists
+        for p in shown.products
+    )
 
 
 def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: bool = False) -> list[dict[str, Any]]:
