@@ -247,6 +247,22 @@ CASES = [
         NOT_TOLD,
         "length 60",
     ),
+    # ... or stays on, or takes: "how long do they stay on?" of a light 60 cm long with a timer
+    *[
+        (
+            question,
+            {
+                "name": "Full-Spectrum LED Grow Light",
+                "description": "A slim LED bar for seedlings. A built-in timer switches it off after 12 or 16 hours.",
+                "specs": {"length_cm": 60},
+                "specText": ["length 60 cm"],
+                "variations": [],
+            },
+            "12 or 16 hours",
+            "length 60",
+        )
+        for question in ("how long do they stay on", "wie lange leuchtet sie?")
+    ],
     # a German plural the list has in the singular ("Steckdosen")
     (
         "passen die in unsere steckdosen?",

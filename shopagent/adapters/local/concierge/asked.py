@@ -94,7 +94,12 @@ def materials_named(text: str) -> set[str]:
 
 IMPLIES = {stem(fold(k)): {stem(w) for w in words(v)} for k, v in QUESTION_IMPLIES.items()}
 _PROPERTIES = {stem(w) for w in PROPERTIES.split()}
-_HOW_LONG = {stem(w) for w in ("last", "lasts", "halt", "reicht", "dure", "tient")}
+# ("how long do they stay on?", "how long does it take to charge?", "wie lange leuchtet sie?": a time too)
+_HOW_LONG = {
+    stem(w)
+    for w in ("last", "lasts", "halt", "reicht", "dure", "tient", "stay", "stays", "run", "runs", "take", "takes",
+              "keep", "keeps", "bleibt", "lauft", "dauert", "leuchtet", "brennt", "reste", "fonctionne")
+}  # fmt: skip
 
 
 def properties_named(asked: set[str]) -> set[str]:
