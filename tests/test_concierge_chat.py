@@ -1481,6 +1481,19 @@ async def test_a_product_from_before_called_by_the_words_it_was_asked_for_with(p
         assert meant in looked and looked in first.listed, (said, looked)
 
 
+async def test_a_thing_from_before_that_no_list_had_is_the_shops_thing_so_called(garden):
+    """ "the shears you showed me first, what do they cost?" after secateurs, gloves and watering cans: no list
+    had shears, so the shop's shears, found and asked (was the first watering can's price)."""
+    shopper = garden()
+    for said in ("looking for secateurs for pruning roses", "also need some gloves, thorny stuff",
+                 "and a watering can maybe"):  # fmt: skip
+        shown = await shopper.say(said)
+        assert not any("Shears" in n for n in shown.listed), shown.answer
+    turn = await shopper.say("the shears you showed me first, what do they cost?")
+    (looked,) = [r.result["structuredContent"]["name"] for r in turn.responses if r.name == DETAILS]
+    assert "Shears" in looked and turn.answer.startswith(looked), turn.answer
+
+
 async def test_what_colour_is_the_one_pointed_at_is_answered_with_its_colours(electronics):
     """ "what color is the cheaper one?": the colours the cheaper one comes in (was "doesn't say exactly"
     with its first sentence: the words pointing at it taken out left "what color is one?")."""

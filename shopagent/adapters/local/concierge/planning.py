@@ -1308,6 +1308,11 @@ class Planner:
             # called by a word no name or category of the list shown has: "the cage from before" (a "Hamster Home"
             # listed for "hamster cage"), "das Klo von vorhin", "that first tank"
             found, earlier = await self._called_earlier(text, history) or ([], None)
+            said = _called_before(folded)
+            if not found and before and said and (kind := await self._kind_not_shown(text, history, said)):
+                # "the shears you showed me first, what do they cost?" where no list had shears (secateurs did):
+                # the shop's shears, found, then asked (was the first product of the list shown, a water butt)
+                return find_called([kind], [], text, synonyms, [], or_first=True)
         if not found or earlier is None:
             return None
         plural = any(stem(w) != w for w in reading.words if stem(w) not in ORDINAL_WORDS)
@@ -1346,15 +1351,10 @@ class Planner:
         with it in their names, else in their categories, else all of the latest earlier list asked for with
         it ("hamster cage": the "Hamster Home"; "Katzenklo mit Deckel": the litter box). None when the list
         shown has it so, or was asked for with it: that list is meant."""
-        folded = fold(text)
-        marker = _SHOWN_BEFORE.search(folded)
-        called = _CALLED_BEFORE.search(folded[: marker.start()]) if marker else None
-        said = words(called.group(1)) if called else [kind] if (kind := ordinal_kind(text)) else []
-        said = [w for w in said if w not in STOPWORDS and w not in _ONE_WORDS and stem(w) not in ORDINAL_WORDS]
-        if not said or self._vocabulary is None or len(history.lists) < 2:
+        word = _called_before(fold(text)) or ordinal_kind(text)  # (the thing: "the lawn food" is food)
+        if not word or self._vocabulary is None or len(history.lists) < 2:
             return None
         vocabulary = await self._vocabulary()
-        word = said[-1]  # (the thing: "the lawn food" is food)
         readings = [{stem(w) for w in words(term)} for term in {word, *vocabulary.terms(word).terms}]
 
         def has_it(text: str) -> bool:
@@ -1405,10 +1405,10 @@ class Planner:
         return details_call([product], question=question, asked=_filters_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
-    async def _kind_not_shown(self, text: str, history: History) -> str | None:
-        """The kind of thing a place is said of ("the first cage") where no list shown had one of that kind
-        (by name or category); None otherwise."""
-        said = ordinal_kind(text)
+    async def _kind_not_shown(self, text: str, history: History, said: str | None = None) -> str | None:
+        """The kind of thing a place is said of ("the first cage"), or `said` of, where no list shown had one
+        of that kind (by name or category); None otherwise."""
+        said = said or ordinal_kind(text)
         if said is None or self._vocabulary is None:
             return None
         vocabulary = await self._vocabulary()
@@ -1543,6 +1543,18 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _called_before(folded: str) -> str | None:
+    """The word a back-reference calls a product by: "cage" of "the cage from before", "schere" of "die Schere von
+    vorhin" (the last word after the last article before it); None without one."""
+    marker = _SHOWN_BEFORE.search(folded)
+    called = _CALLED_BEFORE.search(folded[: marker.start()]) if marker else None
+    said = [
+        w for w in (words(called.group(1)) if called else [])
+        if w not in STOPWORDS and w not in _ONE_WORDS and stem(w) not in ORDINAL_WORDS
+    ]  # fmt: skip
+    return said[-1] if said else None
 
 
 def _shown_in(colour: str, history: History) -> bool:
