@@ -791,7 +791,7 @@ async def test_the_answer_is_in_the_shoppers_language_and_stays_in_it_until_they
     [("das Klo von vorhin, gibt es das in grau?", "de"), ("und Streu dazu", "de"), ("Katzenklo mit Deckel", "de"),
      ("spülmaschinenfest?", "de"), ("ok dann halt ne badehose", "de"), ("sneaker damen weiss gr 40", "de"),
      ("la poêle, elle va au four ?", "fr"), ("c'est agglomérant ?", "fr"), ("pas en blanc", "fr"),
-     ("moins cher svp", "fr"), ("is it waterproof", "en"), ("do you have it in size L", "en"),
+     ("moins cher svp", "fr"), ("pull en laine", "fr"), ("is it waterproof", "en"), ("do you have it in size L", "en"),
      ("im looking for a hat", "en"), ("the Terre de Lys pot, does it have a hole", "en"), ("L?", None),
      ("42", None), ("garantie ?", None), ("Pour-Over Dripper?", None), ("ok", None), ("bio?", None)],
 )  # fmt: skip
@@ -846,6 +846,18 @@ async def test_a_colour_no_product_shown_comes_in_is_said_so_and_which_one_asked
         assert shown.listed and not any("grey" in (shown.product(n).get("availableColors") or []) for n in shown.listed)
     turn = await shopper.say("the grey one you mentioned, what's it made of?")
     assert not turn.calls and turn.answer == said_in("en", "no_such_colour", colour="grey"), turn.answer
+
+
+async def test_il_taille_grand_asks_how_it_fits_not_for_size_l(clothing):
+    """ "est-ce qu'il taille grand ?" after jumpers asks how the first fits (was its stock in size L: "taille
+    grand" read as the size word and "large"); "robe d'été taille M" still asks for size M."""
+    shopper = clothing()
+    await shopper.say("pull en laine")
+    fit = await shopper.say("est-ce qu'il taille grand ?")
+    assert [c["name"] for c in fit.calls] == [DETAILS], fit.calls
+    assert " L (" not in fit.answer and "taille L" not in fit.answer, fit.answer  # (was "… en taille L : navy L (39 …")
+    sized = await clothing().say("robe d'été taille M")
+    assert sized.search["filters"] == {"sizes": ["M"]}, sized.search
 
 
 async def test_german_and_french_filters_in_an_english_shop(clothing):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-# Words of one language only, among these three (not "in", "im", "will", "so", "also", "was", "fur", "grand", "a",
-# "en"), spelt as shoppers type them (umlauts written out too).
+# Words of one language only, among these three (not "in", "im", "will", "so", "also", "was", "fur", "grand", "a"),
+# spelt as shoppers type them (umlauts written out too).
 _WORDS = {
     "en": frozenset({
         "the", "a", "is", "are", "do", "does", "did", "have", "has", "you", "your", "i", "i'm", "my", "it",
@@ -38,7 +38,7 @@ _WORDS = {
     }),
     "fr": frozenset({
         "je", "tu", "il", "elle", "ils", "elles", "est", "sont", "le", "la", "les", "un", "une", "des", "du", "de",
-        "et", "ou", "avec", "pour", "pas", "ne", "vous", "nous", "avez", "ai", "cest", "que", "qui", "quel",
+        "et", "ou", "en", "avec", "pour", "pas", "ne", "vous", "nous", "avez", "ai", "cest", "que", "qui", "quel",
         "quelle", "quels", "quelles", "combien", "mon", "ma", "mes", "bonjour", "merci", "cherche", "voudrais",
         "besoin", "aussi", "trop", "moins", "dans", "sur", "chez", "au", "aux", "ce", "cette", "ces", "taille",
         "sa", "ses", "celui", "celle", "lequel", "laquelle", "faut", "fait", "peut", "pouvez", "avez-vous",

@@ -169,7 +169,11 @@ IN_STOCK = re.compile(
     r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
-SIZE_WORDS = r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|taille|tailles|pointures?|in gr(?:o|oe)sse"
+# ("il taille grand", "ça taille petit": how it fits, the verb, not a size asked)
+SIZE_WORDS = (
+    r"(?:eu\s+)?sizes?|eu|gr(?:o|oe)ss?en?|gr\.?|(?<!il )(?<!elle )(?<!ca )(?<!\u00e7a )(?<!on )taille|tailles|"
+    r"pointures?|in gr(?:o|oe)sse"
+)
 # Words for letter sizes; those "alone" are read anywhere, the "cued" ones only after a word
 # for size ("size large", "in small"), as "a small speaker" describes the speaker.
 SIZE_NAMES_ALONE = {
