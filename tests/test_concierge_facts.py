@@ -547,6 +547,13 @@ CASES = [
         "A round proofing basket",
         NOT_TOLD,
     ),
+    # ... the second thing up to a small word after it
+    (
+        "is it gas or electric for the garden?",
+        {"name": "Voltra Electric Lawn Mower", "description": "Cuts a 32 cm strip.", "variations": []},
+        "Voltra Electric Lawn Mower: electric.",
+        NOT_TOLD,
+    ),
     # ... a thing named in two words by both: "a baking tin" is no "baking sheet"
     (
         "is that a proofing basket or a baking tin",

@@ -12,6 +12,7 @@ like instructions, and markup, are never quoted.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -780,7 +781,7 @@ def _corded(d: dict[str, Any]) -> bool:
 # each: the one before "or" and the first after it, past an article)
 _EITHER = re.compile(
     r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?"
-    r"([^\W\d_]{3,}(?:\s+[^\W\d_]{3,})?)\s*(?:[?.!,;]|$)"
+    r"([^\W\d_]{3,}(?:\s+[^\W\d_]{3,})?)"
 )
 
 _IS_IT = re.compile(r"\b(?:is|are|ist|sind|est)\s+(?:it|they|that|this|these|those|the|es|sie|das|il|elle|ce)\b")
@@ -792,7 +793,11 @@ def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | Non
     category or text says, and the sentence of its text saying it (None where its name alone does); None
     where it says both, or neither."""
     asked = _EITHER.search(folded)
-    if asked is None or set(asked.groups()) & STOPWORDS:
+    if asked is None or asked.group(1) in STOPWORDS:
+        return None
+    # the second thing: its words up to a small word ("rubber on the second one": rubber; "a baking tin": both)
+    second = list(itertools.takewhile(lambda w: w not in STOPWORDS, words(asked.group(2))))
+    if not second:
         return None
     # what it is ("is it electric or manual?", "wood or plastic?"), not what it has or comes with ("does it
     # come with a case or a bag?" of a "Camera Bag")
@@ -801,7 +806,7 @@ def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | Non
     sentences = clean_sentences(d.get("description", ""))
     told = stems_of(fold(" ".join([str(d.get(f) or "") for f in ("name", "material", "category")] + sentences)))
     # (the second, every word of it: "a baking tin" is no "baking sheet")
-    said = [a for a in asked.groups() if {stem(w) for w in words(a)} <= told]
+    said = [a for a in (asked.group(1), " ".join(second)) if {stem(w) for w in words(a)} <= told]
     if len(said) != 1:
         return None
     return said[0], next((s for s in sentences if {stem(w) for w in words(said[0])} <= stems_of(fold(s))), None)
