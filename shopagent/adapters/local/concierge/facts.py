@@ -777,13 +777,12 @@ def _corded(d: dict[str, Any]) -> bool:
     return re.search(r"\bcorded\b|\bmains[- ]powered\b", text) is not None and "cordless" not in text
 
 
-# "is it electric or manual?", "plants or seeds?", "a proofing basket or a baking tin?": two things it may be (a word
-# each: the one before "or" and the first after it, past an article)
+# "is it electric or manual?", "plants or seeds?", "a proofing basket or a baking tin?": two things it may be (the
+# word before "or", and up to two after it, past an article; `_either_said` ends the second at a small word)
 _EITHER = re.compile(
     r"\b([^\W\d_]{3,})\s+(?:or|oder|ou)\s+(?:(?:an?|the|ein|eine|einen|un|une|des|le|la|les)\s+)?"
     r"([^\W\d_]{3,}(?:\s+[^\W\d_]{3,})?)"
 )
-
 _IS_IT = re.compile(r"\b(?:is|are|ist|sind|est)\s+(?:it|they|that|this|these|those|the|es|sie|das|il|elle|ce)\b")
 _BARE_EITHER_WORDS = 4
 
