@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from shopagent.adapters.local.concierge.facts import FactFinder
+from shopagent.adapters.local.concierge.facts import FactFinder, SentenceVectors
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -77,6 +77,7 @@ class Answerer:
         names: Mapping[str, LanguageNames],
         embedder: EmbeddingModel | None = None,
         contact: str = "",
+        vectors: SentenceVectors | None = None,
     ) -> None:
         self._say_in = replies
         self._store = store_name
@@ -84,7 +85,7 @@ class Answerer:
         self._lexicon = lexicon
         self._language = language
         self._names = names
-        self._facts = FactFinder(replies, embedder, rules.locale)
+        self._facts = FactFinder(replies, embedder, rules.locale, vectors)
         self._contact = contact
 
     async def answer(self, responses: list[FunctionResponse], plan: dict[str, Any]) -> ModelReply:

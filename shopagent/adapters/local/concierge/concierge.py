@@ -13,9 +13,11 @@ messages' `provider_state` (memory.py).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
 from shopagent.adapters.local.concierge.answers import Answerer
+from shopagent.adapters.local.concierge.facts import SentenceVectors
 from shopagent.adapters.local.concierge.languages import shopper_language
 from shopagent.adapters.local.concierge.memory import history_of, state_of
 from shopagent.adapters.local.concierge.planning import Planner, VocabularySource
@@ -52,8 +54,9 @@ class OfflineConcierge:
         self._planners = {
             lang: Planner(r, store_name, self._lexicon, vocabulary, contact) for lang, r in said_in.items()
         }
+        vectors: SentenceVectors = OrderedDict()  # (one cache of sentence embeddings for all of them)
         self._answerers = {
-            lang: Answerer(r, store_name, rules, self._lexicon, language, known_names, embedder, contact)
+            lang: Answerer(r, store_name, rules, self._lexicon, language, known_names, embedder, contact, vectors)
             for lang, r in said_in.items()
         }
 

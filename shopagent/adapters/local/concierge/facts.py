@@ -220,17 +220,29 @@ _NEGATION_AFTER = re.compile(
 )
 
 
+# The sentence embeddings of the products last asked about, by product and sentences (least recently used first).
+SentenceVectors = OrderedDict[tuple[Any, int], np.ndarray]
+
+
 class FactFinder:
     """Answers a question about one or more products from their details."""
 
-    def __init__(self, replies: Replies, embedder: EmbeddingModel | None = None, locale: str = "en") -> None:
+    def __init__(
+        self,
+        replies: Replies,
+        embedder: EmbeddingModel | None = None,
+        locale: str = "en",
+        vectors: SentenceVectors | None = None,
+    ) -> None:
+        """`vectors`: the products' sentence embeddings kept, shared by the finders of each reply language
+        (the sentences are weighed in the catalog's words whatever the reply's language)."""
         self._say_in = replies
         self._structured = StructuredFacts(replies, locale)
         self._locale = locale
         self._embedder = embedder
         # every meaning of a word of several ("geschirr": "tableware|harness"): the product asked about tells
         self._nouns = {fold(k): " ".join(fold(v).split("|")) for k, v in builtin_synonyms(locale).items()}
-        self._vectors: OrderedDict[tuple[Any, int], np.ndarray] = OrderedDict()
+        self._vectors: SentenceVectors = OrderedDict() if vectors is None else vectors
 
     async def answer(
         self,
