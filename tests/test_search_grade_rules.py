@@ -916,3 +916,43 @@ async def test_whom_the_opening_of_a_description_says_a_product_is_for_counts_as
     search = denim_shop.search
     found = [(p.slug, p.match) for p in (await search.search(search.request("jeans for men", 4))).products]
     assert dict(found)["wide-jeans"] != "strong" and found[0][0] == "straight-jeans", found
+
+
+YARD = [
+    ("corded-mower", "Grassline 1200W Electric Lawn Mower 32 cm", "Lawn mowers",
+     "A light corded mower for small lawns, with a grass box."),
+    ("battery-mower", "Grassline 36V Cordless Lawn Mower 37 cm", "Lawn mowers",
+     "A cordless mower for medium lawns, on two batteries."),
+    ("hedge-shears", "Hortwell Hedge Shears", "Hand tools", "Long carbon steel blades for hedges and shrubs."),
+    ("watering-can", "Flowline Galvanised Steel Watering Can", "Watering",
+     "A ten litre can of hot-dip galvanised steel with a brass rose."),
+    ("planter", "Terre de Lys Terracotta Planter 30 cm", "Pots", "Plant it up like a tub of herbs by the door."),
+    ("greenhouse", "Growcraft 4-Tier Mini Greenhouse", "Greenhouses",
+     "Four shelves under a zipped cover: room for seed trays on a balcony."),
+    ("propagator", "Growcraft Heated Propagator", "Greenhouses", "A heater mat under a clear lid keeps seeds warm."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def yard_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, YARD):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "not_strong", "asked_again", "strong"),
+    [
+        # a thing its text does not name, far in meaning, with one word in common ("hot" of "hot-dip")
+        ("hot tub", {"watering-can"}, "watering can", "watering-can"),
+    ],
+)
+async def test_a_product_lacking_the_thing_asked_for_is_not_strong(yard_shop, query, not_strong, asked_again, strong):
+    """Tried as a shopper would, things a garden shop does not sell came back `strong` through a product
+    sharing a word and not naming the thing: "hot tub" a watering can "of hot-dip galvanised steel".
+    Asked for by its own name, the product is still strong."""
+    search = yard_shop.search
+    found = {p.slug: p.match for p in (await search.search(search.request(query, 5))).products}
+    assert not_strong <= set(found) and all(found[slug] != "strong" for slug in not_strong), found
+    named = {p.slug: p.match for p in (await search.search(search.request(asked_again, 5))).products}
+    assert named.get(strong) == "strong", named

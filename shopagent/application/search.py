@@ -346,6 +346,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             or not query_words.only_a_part(query.terms[query.head], row.material)
         ),
         head_unknown=query.head_unknown,
+        head_missing=query.head is not None and not query.head_unknown and query.head not in row.body_terms,
         modifier_missing=_modifier_missing(of_kind, query.modifiers, query.terms, row.body_terms | row.category_terms),
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,

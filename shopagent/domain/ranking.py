@@ -70,6 +70,7 @@ class Evidence:
     head_in_text: bool = False  # the query's head word (the thing asked for) is in its text
     head_in_category: bool = False  # ... in its category
     head_unknown: bool = False  # no product's text uses the query's head word
+    head_missing: bool = False  # its text lacks the query's head word, which other products' texts use
     head_in_title: bool = False  # ... in its name, category, brand or material
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of
     other_color: bool = False  # the query's words name colours and it comes in none of them
@@ -160,8 +161,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       is very close in meaning, or the query tells of the shopper's situation and its relevance
       is high (`situation_strong_at`; this rule and the two others on the head word: "slugs ate
       all my lettuce again, every single night" asks for nothing called a night);
-    - for a thing no product's text names at all ("swimming goggles" in a shoe shop), unless
-      it is close in meaning;
+    - for a thing no product's text names at all ("swimming goggles" in a shoe shop), or whose
+      own text does not name it ("hot tub" for a watering can of hot-dip galvanised steel,
+      "chopping board" for a knife "for chopping"), unless it is close in meaning;
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
       hard drive", a 24 cm pan for "20cm pan"), or whose sizes and options are all other amounts,
       none within a tenth of it (compost in 40 l and 70 l bags for "50 litre compost");
@@ -203,7 +205,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
         return True
     if e.head_named_elsewhere and distance > model.named_elsewhere_distance:
         return True
-    return e.head_unknown and distance > model.unknown_head_distance
+    return (e.head_unknown or e.head_missing) and distance > model.unknown_head_distance
 
 
 @dataclass(frozen=True)

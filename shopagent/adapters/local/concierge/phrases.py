@@ -166,6 +166,8 @@ def colours_of_shade(shade: str, colours: Iterable[str]) -> list[str]:
 IN_STOCK = re.compile(
     r"\b(?:in[ -]stock|(?:available|in stock) (?:now|right now|today)|available|ready to ship|on hand|"
     r"(?:any|some|still|ones?|pairs?) left(?![ -]?hand)|noch (?:welche )?(?:da|(?:u|ue)brig)|il en reste|en reste-t-il|"
+    # ("il reste du L ?"; not "il reste chaud ?", whether it stays warm)
+    r"il reste (?=(?:du|des|encore)\b)|"
     r"auf lager|lagernd|sofort lieferbar|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|en magasin)\b"
 )
