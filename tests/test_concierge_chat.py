@@ -795,7 +795,8 @@ async def test_the_answer_is_in_the_shoppers_language_and_stays_in_it_until_they
      ("la poêle, elle va au four ?", "fr"), ("c'est agglomérant ?", "fr"), ("pas en blanc", "fr"),
      ("moins cher svp", "fr"), ("pull en laine", "fr"), ("is it waterproof", "en"), ("do you have it in size L", "en"),
      ("im looking for a hat", "en"), ("the Terre de Lys pot, does it have a hole", "en"), ("L?", None),
-     ("42", None), ("garantie ?", None), ("Pour-Over Dripper?", None), ("ok", None), ("bio?", None)],
+     ("42", None), ("garantie ?", None), ("Pour-Over Dripper?", None), ("ok", None), ("bio?", None),
+     ("non merci", "fr"), ("non, le noir", "fr"), ("non stick frying pan", None), ("a non-slip mat", "en")],
 )  # fmt: skip
 def test_the_language_of_a_message_is_told_by_its_small_words(said, language):
     from shopagent.adapters.local.concierge.languages import language_of
@@ -3015,3 +3016,69 @@ async def test_il_reste_du_l_asks_for_the_stock_in_l(clothing):
     stock = await shopper.say("il reste du L ?")
     assert stock.answer.startswith(listed.listed[0]) and " L " in stock.answer, stock.answer
     assert "précisent pas" not in stock.answer, stock.answer
+
+
+async def test_non_before_a_word_is_part_of_it_not_a_french_no(kitchen):
+    """ "non stick frying pan" is answered in English for a "non stick frying pan" (was answered in French, "Voici
+    ce que j'ai trouvé pour stick frying pan": its "non" read as the French "no" and dropped)."""
+    shopper = kitchen()
+    pans = await shopper.say("non stick frying pan")
+    assert pans.answer.startswith(said_in("en", "found", subject="non stick frying pan", filters="")), pans.answer
+    assert "Non-Stick" in pans.listed[0], pans.answer
+
+
+async def test_litres_asked_and_dimensions_of_a_product_sold_in_measures_are_said(pets, kitchen, garden):
+    """ "how many litres" of the "Tofu Cat Litter, 6 l" states its 6 l (was "doesn't say exactly", then the
+    sentence saying "6 l lasts one cat about three weeks"); "dimensions?" and "und die Maße?" of a saucepan sold
+    in 16 and 20 cm give those sizes (were "doesn't say"); "how much area does one bag do?" of lawn seed sold
+    in "1 kg (30 m²)" packs gives those packs (was "doesn't say")."""
+    shopper = pets()
+    litters = await shopper.say("cat litter")
+    tofu = next(n for n in litters.listed if "Tofu" in n)
+    await shopper.say(f"the {tofu.split(',')[0]}, is it clumping")
+    litres = await shopper.say("how many litres")
+    assert litres.answer.startswith(tofu) and "6 l" in litres.answer, litres.answer
+    assert "doesn't say" not in litres.answer, litres.answer
+
+    shopper = kitchen()
+    pans = await shopper.say("saucepan")
+    assert pans.listed[0] == "Kochwerk Tri-Ply Saucepan with Lid", pans.answer
+    for question in ("dimensions?", "und die Maße?"):
+        told = await shopper.say(question)
+        assert told.answer.startswith(pans.listed[0]) and "16 CM, 20 CM" in told.answer, (question, told.answer)
+
+    shopper = garden()
+    seeds = await shopper.say("lawn seed")
+    seed = next(n for n in seeds.listed if "Lawn Seed" in n)
+    area = await shopper.say("how much area does one bag do?")
+    line = next(line for line in area.answer.splitlines() if line.startswith(seed))
+    assert "30 m²" in line, area.answer
+
+
+async def test_a_question_of_the_parts_of_the_products_shown_is_asked_of_them(kitchen):
+    """ "are the lids microwave safe" after glass containers "with Bamboo Lid" asks it of those shown (was
+    searched again: "store leftovers glass containers lids microwave safe", the list shown as coming close)."""
+    shopper = kitchen()
+    boxes = await shopper.say("something to store leftovers in, glass containers")
+    containers = next(n for n in boxes.listed if "Lid" in n)
+    lids = await shopper.say("are the lids microwave safe")
+    assert lids.calls and {c["name"] for c in lids.calls} == {DETAILS}, lids.calls
+    line = next(line for line in lids.answer.splitlines() if line.startswith(containers))
+    assert "microwave" in line, lids.answer
+
+
+async def test_anything_bigger_right_after_a_product_gives_the_sizes_it_comes_in(pets, garden):
+    """ "anything bigger?" after a dog bed was talked about gives the sizes it comes in, and after raised beds
+    their sizes in measures (both were searched for "bigger": "Sorry, … doesn't seem to carry bigger")."""
+    shopper = pets()
+    beds = await shopper.say("dog bed")
+    await shopper.say("the first one")
+    bigger = await shopper.say("anything bigger?")
+    assert {c["name"] for c in bigger.calls} == {DETAILS}, bigger.calls
+    assert bigger.answer.startswith(beds.listed[0]) and "XL" in bigger.answer, bigger.answer
+
+    shopper = garden()
+    await shopper.say("raised bed")
+    bigger = await shopper.say("anything bigger?")
+    assert {c["name"] for c in bigger.calls} == {DETAILS}, bigger.calls
+    assert "180 x 80 x 42 cm" in bigger.answer and "carry" not in bigger.answer, bigger.answer

@@ -62,6 +62,11 @@ MEASURES = {
         r"\b(?:how many (?:kilos?|kg|grams?)|combien de (?:kilos?|kg|grammes?)|wie viele? (?:kilos?|kg|gramm))\b"
         r"(?!\s+(?:of|de|d'|an)\b)"
     ),
+    # "how much area does one bag do?", "wie viele Quadratmeter?": options saying what each covers ("1 kg (30 m²)")
+    "area": re.compile(
+        r"\b(?:area|m2|m\u00b2|square (?:metres|meters|feet)|sq ?m|quadratmeter\w*|fl(?:a|ae)che|surface|"
+        r"how much (?:lawn|grass|ground|garden|space) (?:does|do|will|would)|how many (?:square|sq))"
+    ),
     "count": re.compile(
         r"\b(?:how many (?:[^\W\d_]+ )?(?:are |come |do you get )?in (?:a|the|one|each) (?:set|pack|box|bag|packet)|"
         r"how many pieces|set of how many|wie viele (?:st(?:u|ue)ck|teile)|combien (?:de pieces|dans le lot|par lot))"
@@ -149,4 +154,15 @@ HOW_IT_WORKS = re.compile(
     rf"\bhow (?:does|do|will|would) (?:it|they|that|this|these|those|the {_NOT_THE_PRODUCT}[\w ]{{1,30}}?) work\b"
     r"(?! (?:with|on|for|in)\b)|\bhow (?:it|they) works?\b(?! (?:with|on|for|in)\b)"
     r"|\bwie funktionier\w*|\bcomment (?:ca|cela|il|elle|ils|elles) (?:marche|fonctionne)\w*"
+)
+
+
+# "anything bigger?", "a smaller one?", "gibt es den größer?", "plus grand ?" right after a list: the sizes of
+# those shown (was searched for "bigger": "doesn't seem to carry bigger")
+BIGGER_ASKED = re.compile(
+    r"\W*(?:(?:and|so|ok|okay|und|et|hmm)\W+)?(?:(?:anything|something|any|got|do you have|have you got|is there|"
+    r"gibt es (?:(?:das|den|die|es|ihn|sie) )?(?:auch )?|habt ihr (?:(?:das|den|die|es|ihn|sie) )?(?:auch )?|"
+    r"(?:il|elle) existe (?:en )?|vous l'avez (?:en )?|en)\s+)?(?:a |an |one |in a |etwas |was |un |une )?"
+    r"(?:bigger|larger|smaller|gr(?:o|oe)(?:ss|\u00df)er\w*|kleiner\w*|plus (?:grand|petit)e?s?)"
+    r"(?:\s+(?:one|ones|size|sizes|version|bag|pack|pot|tub))?\W*"
 )

@@ -123,7 +123,11 @@ _FIGURES_ASKED = [
         re.compile(_NUMBER + r"k?w(?![^\W\d_])"),
     ),
     (
-        re.compile(r"\b(?:capacity|kapazit(?:a|ae)t|capacite|mah|wh)\b"),
+        # ("how many litres?" of a "Tofu Cat Litter, 6 l": the name's 6 l, not "doesn't say exactly")
+        re.compile(
+            r"\b(?:capacity|kapazit(?:a|ae)t|capacite|mah|wh|volume|contenance|fassungsverm(?:o|oe)gen|"
+            r"how many (?:litres?|liters?)|wie viele? liter|combien de litres?)\b"
+        ),
         re.compile(_NUMBER + r"(?:mah|wh|l|litres?|liters?|ml|cups?)(?![^\W\d_])"),
     ),
     (
@@ -369,7 +373,11 @@ class FactFinder:
             own = sizes_of(d)
             in_units = in_unit is not None and all(re.search(in_unit, s.lower()) for s in own)
             measured = any(in_measure(own, m) for m in measures)
-            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured)
+            # ("dimensions?", "und die Maße?" of a saucepan sold in 16 and 20 cm: those sizes)
+            dimensions = _DIMENSIONS.search(folded) is not None and all(_MEASURE_SIZE.fullmatch(s) for s in own)
+            # ("anything bigger?": the sizes it is made in, where it has several; else its options in amounts)
+            dimensions = dimensions or (ask.BIGGER_ASKED.fullmatch(folded) is not None and len(own) > 1)
+            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured or dimensions)
 
         sized = [d for d in found if sized_so(d)]
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}
@@ -377,7 +385,7 @@ class FactFinder:
             for d in found:
                 specs[d["name"]] = list(dict.fromkeys([*specs.get(d["name"], []), *_per_pack(d)]))
             specs = {name: facts for name, facts in specs.items() if facts}
-        sizes_asked = bool(ask.SIZES.search(folded))
+        sizes_asked = bool(ask.SIZES.search(folded) or ask.BIGGER_ASKED.fullmatch(folded))
         # "what size is the bag?" of food sold in 400 g and 2 kg bags: its "Bag size", said beside the rest
         kept: dict[str, Any] = {"also": said_as(folded, phrases=True)}
         # "does it come with battery and charger?" of a tool sold bare and with both: its options say which
@@ -745,6 +753,10 @@ def _figures_asked(folded: str) -> list[re.Pattern[str]]:
     return [said for asking, said in _FIGURES_ASKED if asking.search(folded)]
 
 
+_DIMENSIONS = re.compile(r"\b(?:dimensions?|measurements?|abmessung(?:en)?|masse)\b")
+_MEASURE_SIZE = re.compile(
+    r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*(?:cm|mm|m|in|inch(?:es)?|\")", re.IGNORECASE
+)
 _SIZE_OF_IT = re.compile(
     r"\b(?:what size|which size|how big|how large|how long is|how wide is|how tall is|dimensions?|measurements?|"
     r"welche gr(?:o|oe)ss?e|wie gr(?:o|oe)ss?|wie lang ist|wie breit|quelle taille|quelle longueur|"

@@ -43,11 +43,12 @@ _WORDS = {
         "besoin", "aussi", "trop", "moins", "dans", "sur", "chez", "au", "aux", "ce", "cette", "ces", "taille",
         "sa", "ses", "celui", "celle", "lequel", "laquelle", "faut", "fait", "peut", "pouvez", "avez-vous",
         "est-ce", "s'il", "plait", "bien", "très", "tres", "cher", "chère", "chere", "svp", "stp", "bcp", "salut",
-        "oui", "non", "mais", "si", "ça", "ca", "voilà", "voila", "alors"
+        "oui", "mais", "si", "ça", "ca", "voilà", "voila", "alors"
     }),
 }  # fmt: skip
 _LETTERS = {"de": re.compile(r"[ßäöü]"), "fr": re.compile(r"[éèêàâçîôûëïœ]")}
 _ELIDED = re.compile(r"(?:c|d|j|l|m|n|qu|s|t)'[^\W\d_]")
+_NO = re.compile(r"\bnon\b(?![ -][^\W\d_])")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
@@ -58,6 +59,8 @@ def language_of(text: str) -> str | None:
     parts = [p for w in said for p in w.split("'") if len(p) >= 2]
     scores = {lang: sum(w in vocabulary for w in {*said, *parts}) for lang, vocabulary in _WORDS.items()}
     scores["fr"] += sum(bool(_ELIDED.match(w)) for w in said)
+    # "non" alone is French ("non merci", "non, le noir"); before a word it is English too ("non stick pan")
+    scores["fr"] += min(1, len(_NO.findall(text.casefold())))
     for lang, letters in _LETTERS.items():
         scores[lang] += min(1, len(letters.findall(text.casefold())))
     best = max(scores, key=lambda lang: scores[lang])

@@ -414,13 +414,15 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
 _HAT_IS_A_THING = re.compile(r"^\W*hat\W*$|(?<!^)\bhat\b")  # a lone "hat", or one not opening a question
 _PLUS_SIZE = re.compile(r"\bplus[ -]size")
+_NON_PREFIX = re.compile(r"\bnon[ -](?=[^\W\d_])")
 
 
 def stopwords_of(message: str) -> frozenset[str]:
-    """The small words of a message: `STOPWORDS`, less "hat" and "plus" where they are English
+    """The small words of a message: `STOPWORDS`, less "hat", "plus" and "non" where they are English
     things (by the message's `LANGUAGE_CUES`): "a warm hat for winter" and "sun hat" ask for a hat,
     "die Jacke hat eine Kapuze?" and "hat sie Taschen?" say what one has; "plus size dress" asks for
-    a size, "des chaussures plus confortables" and "plus chaude ?" for more comfort and warmth."""
+    a size, "des chaussures plus confortables" and "plus chaude ?" for more comfort and warmth; "non stick
+    frying pan" for a non-stick one, "non merci" says no."""
     said = message.lower()
     cued = {language for language, cue in LANGUAGE_CUES.items() if cue.search(said)}
     english = "en" in cued
@@ -429,6 +431,8 @@ def stopwords_of(message: str) -> frozenset[str]:
         things.add("hat")
     if _PLUS_SIZE.search(said) or (english and "fr" not in cued):
         things.add("plus")
+    if _NON_PREFIX.search(said) and "fr" not in cued:  # "non stick frying pan", "non slip mat": a property
+        things.add("non")
     return STOPWORDS - things
 
 

@@ -219,6 +219,11 @@ _DEAREST = re.compile(r"\b(?:dearest|priciest|most expensive|teuerste|(?:le|la|l
 _WHICH_IS = re.compile(r"\b(?:which(?: one)?|welche[rsn]?|lequel|laquelle)\s+(?:is|are|ist|sind|est)\b")
 _WHICH_OF = re.compile(r"\b(?:which|welche[rsnm]?|lequel|laquelle|lesquels|lesquelles)\b")
 # "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
+# A yes-or-no question of "the" things named: "are the lids microwave safe", "is the blade stainless", "sind die
+# Deckel dicht"
+_OF_THE = re.compile(
+    r"^\W*(?:are|is|do|does|can|will|sind|ist|passen|passt)\s+(?:the|these|those|die|der|das|diese)\s+"
+)
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
 # A question about the products shown by whom they suit ("is it for dogs?", "are they ok for cats?")
 _OF_THEM = re.compile(
@@ -579,7 +584,8 @@ class Planner:
         asked_of_it = asked_of_it or bool(_SUITS.match(fold(text)) and "?" in text and not reading.request)
         # "wattage", "blade length?", "cutting width", "what steel", "Abmessungen?": a measure or what it is made
         # of, asked of what was shown (with or without a question mark)
-        measure_asked = bool(_MEASURE_ASKED.fullmatch(fold(text))) and not reading.request
+        measure_asked = bool(_MEASURE_ASKED.fullmatch(fold(text)) or ask.BIGGER_ASKED.fullmatch(fold(text)))
+        measure_asked = measure_asked and not reading.request
         asked_of_it = asked_of_it or measure_asked
         if not (reading.question or reading.buy or "?" in text or asked_of_it) or not (shown or history.detailed):
             return None
@@ -713,6 +719,10 @@ class Planner:
         # "how many in a pack?", "what flavours?": a question naming no product, nor asking for one.
         unnamed = bool(shown) and not named and not reading.request and not reading.off_topic
         pointing = bool(refs or reading.points_at_one or reading.points_at_all or by_variation or unnamed or by_name)
+        # "are the lids microwave safe?" after "Glass Containers with Bamboo Lid": a part of those shown, asked of
+        if not pointing and named and _OF_THE.match(fold(text)):
+            of_shown = words_of(shown)
+            pointing = all(stem(w) in of_shown or stem(w.removesuffix("s")) in of_shown for w in named)
         if not (pointing or reading.asks_about or history.detailed or reading.buy or property_asked):
             return None  # "what headphones do you have?": a new search
         new_subject = bool({stem(w) for w in named} - words_of(shown))

@@ -111,6 +111,9 @@ _COUNTED_IN = frozenset({"set", "pack", "box", "packet", "pieces", "lot", "packu
 _WHICH = re.compile(r"\b(?:what|which|welche\w*|was fur|quel\w*)\s+([a-z]+)\b(?!\s+of\b)")
 
 
+_AREA = re.compile(r"\d\s*(?:m2|m\u00b2|sq ?m|square)", re.IGNORECASE)  # what an option covers: "1 kg (30 m²)"
+
+
 def in_measure(values: list[str], measure: str) -> bool:
     """Whether the values are all amounts of that measure: "length" ("15 m", "25 m"), "volume" ("5 l"),
     "weight" ("400 g", "2 kg") or "count" ("SET OF 4", "2 pairs")."""
@@ -151,6 +154,7 @@ def options_asked(
         named = bool(own & asked) or (len(own) > 1 and own == bare)
         amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
         measured = any(in_measure(list(said), m) for m in measures)
+        measured = measured or ("area" in measures and all(_AREA.search(x) for x in said))
         if named or amounts or measured:
             shown = [f"{x} ({sold_out})" if sold_out and not _to_have(d, name, x) else x for x in said]
             found.append(f"{name.lower()} {', '.join(shown)}")
