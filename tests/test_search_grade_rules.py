@@ -943,16 +943,27 @@ async def yard_shop(embedded_pg, template_db, tmp_path_factory):
 @pytest.mark.parametrize(
     ("query", "not_strong", "asked_again", "strong"),
     [
+        # the last word of a bare name is the thing, and no mower's text has it: blades are not sold
+        ("lawn mower blades", {"corded-mower", "battery-mower"}, "lawn mower", "battery-mower"),
         # a thing its text does not name, far in meaning, with one word in common ("hot" of "hot-dip")
         ("hot tub", {"watering-can"}, "watering can", "watering-can"),
     ],
 )
 async def test_a_product_lacking_the_thing_asked_for_is_not_strong(yard_shop, query, not_strong, asked_again, strong):
     """Tried as a shopper would, things a garden shop does not sell came back `strong` through a product
-    sharing a word and not naming the thing: "hot tub" a watering can "of hot-dip galvanised steel".
-    Asked for by its own name, the product is still strong."""
+    sharing a word and not naming the thing: "lawn mower blades" two mowers, "hot tub" a watering can "of
+    hot-dip galvanised steel". Asked for by its own name, the product is still strong."""
     search = yard_shop.search
     found = {p.slug: p.match for p in (await search.search(search.request(query, 5))).products}
     assert not_strong <= set(found) and all(found[slug] != "strong" for slug in not_strong), found
     named = {p.slug: p.match for p in (await search.search(search.request(asked_again, 5))).products}
     assert named.get(strong) == "strong", named
+
+
+@pytest.mark.anyio
+async def test_a_bare_name_ending_on_a_part_one_product_of_the_kind_has_keeps_that_product_strong(yard_shop):
+    """ "greenhouse heater" where the propagator of the greenhouse category names a heater: that one may be
+    strong (the rule on a bare name's last word holds only where no product of the kind has it)."""
+    search = yard_shop.search
+    found = {p.slug: p.match for p in (await search.search(search.request("greenhouse heater", 5))).products}
+    assert found.get("propagator") == "strong", found

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -136,7 +136,7 @@ class CatalogSearch:
         found = _by_rarity(found, {n: vocabulary.rarity(terms.terms[n]) for n in wanted})
         categories = {n for row in found.rows.values() for n in row.category_terms}
         heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
-        head = query_words.named_first(terms.terms, wanted, head_word(terms.terms, wanted), heads)
+        head = last = query_words.named_first(terms.terms, wanted, head_word(terms.terms, wanted), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, wanted, head, categories, vocabulary.uses)
         kinds = modifiers(terms.terms, wanted)
@@ -159,6 +159,7 @@ class CatalogSearch:
             terms=terms.terms,
             heads=heads,
             situation=query_words.tells_a_situation(words(request.query)),
+            thing_not_sold=_thing_not_sold(terms.terms, wanted, head, last, found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -283,6 +284,25 @@ class _QueryFacts:
     terms: tuple[str, ...] = ()  # the query's words
     heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
+    thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
+
+
+_BARE_NAME = 4  # words of a request that is only the name of a thing ("lawn mower blades")
+
+
+def _thing_not_sold(
+    terms: tuple[str, ...], wanted: list[int], head: int | None, last: int | None, rows: Iterable[CandidateRow]
+) -> int | None:
+    """The last word of a request that is only a name ("lawn mower blades", "greenhouse heater": at most
+    `_BARE_NAME` words, none small), where the thing asked for was taken from a word before it (the one
+    the candidates' categories name) and no candidate of that kind has the last word in its text: the
+    shop sells none of that thing, and what the name ends on says what it is. None otherwise (a litter
+    tray with a lid among litter trays for "litter tray lid": the lid is one's part)."""
+    if head is None or last is None or last == head or len(terms) > _BARE_NAME or len(wanted) != len(terms):
+        return None
+    if any(head in row.title_terms and last in row.body_terms for row in rows):
+        return None
+    return last
 
 
 _BODY_ONLY = 0.4  # a word in the description only, against one in the name, category, brand or material
@@ -346,6 +366,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             or not query_words.only_a_part(query.terms[query.head], row.material)
         ),
         head_unknown=query.head_unknown,
+        last_missing=query.thing_not_sold is not None and query.thing_not_sold not in row.body_terms,
         head_missing=query.head is not None and not query.head_unknown and query.head not in row.body_terms,
         modifier_missing=_modifier_missing(of_kind, query.modifiers, query.terms, row.body_terms | row.category_terms),
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),

@@ -70,6 +70,7 @@ class Evidence:
     head_in_text: bool = False  # the query's head word (the thing asked for) is in its text
     head_in_category: bool = False  # ... in its category
     head_unknown: bool = False  # no product's text uses the query's head word
+    last_missing: bool = False  # the query is a bare name whose last word no product of its kind has; nor this
     head_missing: bool = False  # its text lacks the query's head word, which other products' texts use
     head_in_title: bool = False  # ... in its name, category, brand or material
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of
@@ -150,7 +151,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with eleven rules the data must never
+    """Strong and partial by the fitted relevance, with twelve rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -164,6 +165,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
     - for a thing no product's text names at all ("swimming goggles" in a shoe shop), or whose
       own text does not name it ("hot tub" for a watering can of hot-dip galvanised steel,
       "chopping board" for a knife "for chopping"), unless it is close in meaning;
+    - for a thing named by a request that is only its name, whose last word no product of the kind
+      named before it has ("lawn mower blades" where no mower's text says blades);
     - whose name states another amount than the query asks for ("Hard Drive 4TB" for "2tb
       hard drive", a 24 cm pan for "20cm pan"), or whose sizes and options are all other amounts,
       none within a tenth of it (compost in 40 l and 70 l bags for "50 litre compost");
@@ -197,7 +200,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
         return True
     if e.opposite:
         return True
-    if e.for_another:
+    if e.for_another or e.last_missing:
         return True
     if e.situation and relevance >= model.situation_strong_at:  # "my dog pulls like mad on walks": no head word
         return False
