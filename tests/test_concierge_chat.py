@@ -2516,7 +2516,8 @@ async def test_a_material_the_data_does_not_give_is_a_no_and_die_nehm_ich_choose
     shopper = clothing()
     jackets = await shopper.say("warme Daunenjacke")
     cotton = await shopper.say("ist die erste aus Baumwolle?")
-    assert cotton.answer.startswith(f"{jackets.listed[0]}: {said_in('de', 'no')} Material:"), cotton.answer
+    quoted = said_in("de", "quote", name=jackets.listed[0], text="")
+    assert cotton.answer.startswith(f"{quoted}{said_in('de', 'no')} Material:"), cotton.answer
     take = await shopper.say("ok die nehm ich")
     assert [c["name"] for c in take.calls] == [DETAILS] and take.answer.startswith(jackets.listed[0]), take.answer
     shopper = clothing()
@@ -2663,7 +2664,7 @@ async def test_and_a_thing_to_go_with_it_is_searched_and_choosing_by_kind_finds_
     shopper = electronics()
     await shopper.say("mechanische Tastatur")
     first = await shopper.say("ist die erste kabellos?")
-    keyboard = first.answer.split(":")[0]
+    keyboard = first.answer.split(":")[0].split(" \u2014 ")[0]  # ("… Keyboard \u2014 laut Produktangaben: …")
     assert keyboard.endswith("Keyboard"), first.answer
     await shopper.say("und eine Maus dazu?")
     chosen = await shopper.say("ok, ich nehme die Tastatur")
@@ -3082,3 +3083,22 @@ async def test_anything_bigger_right_after_a_product_gives_the_sizes_it_comes_in
     bigger = await shopper.say("anything bigger?")
     assert {c["name"] for c in bigger.calls} == {DETAILS}, bigger.calls
     assert "180 x 80 x 42 cm" in bigger.answer and "carry" not in bigger.answer, bigger.answer
+
+
+async def test_a_spec_or_a_quoted_sentence_is_framed_in_the_shoppers_language(pets):
+    """ "wie lang ist die erste?" of a lead gets its spec with German words around it, "est-ce que ça convient
+    aux chatons ?" its description's sentence with French ones (both were the catalog's English alone:
+    "Trailhound Adjustable Training Lead, 2 m: length 2 m.")."""
+    shopper = pets()
+    leads = await shopper.say("Hundeleine")
+    long = await shopper.say("wie lang ist die erste?")
+    assert long.answer.startswith(leads.listed[0]) and "length 2 m" in long.answer, long.answer
+    framing = long.answer.replace(leads.listed[0], "").replace("length 2 m", "")
+    assert re.search(r"[^\W\d_]{3,}", framing), long.answer  # words of its own, not only the catalog's
+    shopper = pets()
+    foods = await shopper.say("croquettes pour chaton")
+    kitten = await shopper.say("est-ce que ça convient aux chatons de 2 mois ?")
+    quoted = "Dry food for kittens from 8 weeks to 12 months, and for pregnant or nursing queens."
+    assert kitten.answer.startswith(foods.listed[0]) and quoted in kitten.answer, kitten.answer
+    framing = kitten.answer.replace(foods.listed[0], "").replace(quoted, "")
+    assert re.search(r"[^\W\d_]{3,}", framing), kitten.answer
