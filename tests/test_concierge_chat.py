@@ -3102,3 +3102,14 @@ async def test_a_spec_or_a_quoted_sentence_is_framed_in_the_shoppers_language(pe
     assert kitten.answer.startswith(foods.listed[0]) and quoted in kitten.answer, kitten.answer
     framing = kitten.answer.replace(foods.listed[0], "").replace(quoted, "")
     assert re.search(r"[^\W\d_]{3,}", framing), kitten.answer
+
+
+async def test_which_is_better_for_what_the_names_share_is_answered_from_their_texts(pets):
+    """ "which one is better for a large breed puppy" after a puppy food and a large breed food answers from
+    what their texts say (the puppy food "is not made for" large breed puppies); was the side-by-side of
+    prices and ratings, "the puppy food is rated higher" (its words are all in the names shown)."""
+    shopper = pets()
+    await shopper.say("dog food for puppies")
+    await shopper.say("is it grain free?")
+    better = await shopper.say("which one is better for a large breed puppy")
+    assert "not made for them" in better.answer and "rated higher" not in better.answer, better.answer

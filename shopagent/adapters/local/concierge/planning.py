@@ -148,6 +148,12 @@ _MEASURE_ASKED = re.compile(
     # ("et la capacité de stockage ?", "die Länge des Kabels?": a measure of a part, said after it)
     r"(?:\s+(?:de|du|des|d'|der)\s*[^\W\d_]+)?\W*"
 )
+# What the thing compared should suit: "which one is better for a large breed puppy", "welche ist besser für",
+# "lequel est le mieux pour"
+_BETTER_FOR = re.compile(
+    r"\b(?:better|best|good|suitable|ideal|right|besser|am besten|geeignet|mieux|meilleure?s?|adapte)\s+"
+    r"(?:one\s+)?(?:for|f(?:u|ue)r|pour)\b"
+)
 # "one" as a number before what it counts ("for one cat", "one bag"), not a product called "the … one"
 _ONE_NUMERAL = re.compile(
     r"\bone\s+(?!(?:with|without|for|in|on|of|that|which|from|you|i|is|are|and|or|but|please|pls|then|too)\b)"
@@ -617,7 +623,10 @@ class Planner:
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
-        if reading.compare and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
+        # ("which one is better for a large breed puppy" names what it is for, in words the names share: a
+        # question for their texts, not the side-by-side)
+        purpose = _BETTER_FOR.search(fold(text)) is not None
+        if reading.compare and not purpose and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
         if (earlier := self._earlier_of_kind(reading, history, shown, named, synonyms, text)) is not None:
