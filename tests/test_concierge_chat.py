@@ -3017,6 +3017,9 @@ async def test_il_reste_du_l_asks_for_the_stock_in_l(clothing):
     stock = await shopper.say("il reste du L ?")
     assert stock.answer.startswith(listed.listed[0]) and " L " in stock.answer, stock.answer
     assert "précisent pas" not in stock.answer, stock.answer
+    from shopagent.adapters.local.concierge.phrases import IN_STOCK
+
+    assert IN_STOCK.search("il reste du l ?") and not IN_STOCK.search("il reste chaud ?")
 
 
 async def test_non_before_a_word_is_part_of_it_not_a_french_no(kitchen):

@@ -70,7 +70,7 @@ class Evidence:
     head_in_text: bool = False  # the query's head word (the thing asked for) is in its text
     head_in_category: bool = False  # ... in its category
     head_unknown: bool = False  # no product's text uses the query's head word
-    last_missing: bool = False  # the query is a bare name whose last word no product of its kind has; nor this
+    last_missing: bool = False  # the query is a bare name whose last word no product of its kind has, nor it
     head_missing: bool = False  # its text lacks the query's head word, which other products' texts use
     head_in_title: bool = False  # ... in its name, category, brand or material
     other_amount: bool = False  # its name states another amount of a unit the query asks an amount of

@@ -376,8 +376,8 @@ class FactFinder:
             # ("dimensions?", "und die Maße?" of a saucepan sold in 16 and 20 cm: those sizes)
             dimensions = _DIMENSIONS.search(folded) is not None and all(_MEASURE_SIZE.fullmatch(s) for s in own)
             # ("anything bigger?": the sizes it is made in, where it has several; else its options in amounts)
-            dimensions = dimensions or (ask.BIGGER_ASKED.fullmatch(folded) is not None and len(own) > 1)
-            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured or dimensions)
+            bigger = ask.BIGGER_ASKED.fullmatch(folded) is not None and len(own) > 1
+            return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured or dimensions or bigger)
 
         sized = [d for d in found if sized_so(d)]
         specs = {d["name"]: facts for d in found if (facts := specs_about(question, d))}

@@ -224,12 +224,11 @@ _DEAREST = re.compile(r"\b(?:dearest|priciest|most expensive|teuerste|(?:le|la|l
 # "which is lighter?", "welche ist leichter?", "lequel est le plus léger ?": one chosen among several
 _WHICH_IS = re.compile(r"\b(?:which(?: one)?|welche[rsn]?|lequel|laquelle)\s+(?:is|are|ist|sind|est)\b")
 _WHICH_OF = re.compile(r"\b(?:which|welche[rsnm]?|lequel|laquelle|lesquels|lesquelles)\b")
-# "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
-# A yes-or-no question of "the" things named: "are the lids microwave safe", "is the blade stainless", "sind die
-# Deckel dicht"
+# A yes-or-no question of "the" things named: "are the lids microwave safe", "sind die Deckel dicht"
 _OF_THE = re.compile(
     r"^\W*(?:are|is|do|does|can|will|sind|ist|passen|passt)\s+(?:the|these|those|die|der|das|diese)\s+"
 )
+# "the ergonomic one", "and the glass ones": one of those shown, by a word, and nothing more said
 _BARE_X_ONE = re.compile(r"\W*(?:(?:and|ok|okay|so|then)\W+)?the\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\W*")
 # A question about the products shown by whom they suit ("is it for dogs?", "are they ok for cats?")
 _OF_THEM = re.compile(
