@@ -3116,3 +3116,13 @@ async def test_which_is_better_for_what_the_names_share_is_answered_from_their_t
     await shopper.say("is it grain free?")
     better = await shopper.say("which one is better for a large breed puppy")
     assert "not made for them" in better.answer and "rated higher" not in better.answer, better.answer
+
+
+async def test_the_bigger_bag_of_a_product_sold_in_packs_with_an_aside_is_one_of_its_packs(garden):
+    """ "do you have the bigger bag?" after lawn seed sold in "1 kg (30 m²)", "2.5 kg (70 m²)" and "5 kg (140 m²)"
+    packs gives those packs (was "comes in one size only": the asides kept them from being put in order)."""
+    shopper = garden()
+    seeds = await shopper.say("lawn seed")
+    seed = next(n for n in seeds.listed if "Lawn Seed" in n)
+    bigger = await shopper.say("do you have the bigger bag?")
+    assert bigger.answer.startswith(seed) and "5 kg (140 m²)" in bigger.answer, bigger.answer

@@ -47,7 +47,14 @@ def _in_order(values: list[str]) -> list[str] | None:
         if all(matched) and len({m.group("unit").rstrip("s") for m in matched if m}) == 1:
             sizes = [math.prod(float(n.replace(",", ".")) for n in _NUMBER.findall(m.group("n"))) for m in matched if m]
             return [v for _, v in sorted(zip(sizes, values, strict=True))]
+    # an aside after the amount ("1 kg (30 m²)", "2.5 kg (70 m²)"): ordered by the amount before it
+    bare = [_ASIDE.sub("", v) for v in values]
+    if bare != values and (ordered := _in_order(bare)) is not None:
+        return [values[bare.index(b)] for b in ordered]
     return None
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 _DIMENSIONS = re.compile(r"(?P<n>\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)+)\s*(?P<unit>mm|cm|m|in|\")")
