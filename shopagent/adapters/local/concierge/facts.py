@@ -374,7 +374,7 @@ class FactFinder:
             in_units = in_unit is not None and all(re.search(in_unit, s.lower()) for s in own)
             measured = any(in_measure(own, m) for m in measures)
             # ("dimensions?", "und die Maße?" of a saucepan sold in 16 and 20 cm: those sizes)
-            dimensions = _DIMENSIONS.search(folded) is not None and all(_MEASURE_SIZE.fullmatch(s) for s in own)
+            dimensions = _DIMENSIONS_ASKED.search(folded) is not None and all(_MEASURE_SIZE.fullmatch(s) for s in own)
             # ("anything bigger?": the sizes it is made in, where it has several; else its options in amounts)
             bigger = ask.BIGGER_ASKED.fullmatch(folded) is not None and len(own) > 1
             return bool(own) and (bool(ask.SIZES.search(folded)) or in_units or measured or dimensions or bigger)
@@ -753,7 +753,7 @@ def _figures_asked(folded: str) -> list[re.Pattern[str]]:
     return [said for asking, said in _FIGURES_ASKED if asking.search(folded)]
 
 
-_DIMENSIONS = re.compile(r"\b(?:dimensions?|measurements?|abmessung(?:en)?|masse)\b")
+_DIMENSIONS_ASKED = re.compile(r"\b(?:dimensions?|measurements?|abmessung(?:en)?|masse)\b")
 _MEASURE_SIZE = re.compile(
     r"\d+(?:[.,]\d+)?(?:\s*[x\u00d7]\s*\d+(?:[.,]\d+)?)*\s*(?:cm|mm|m|in|inch(?:es)?|\")", re.IGNORECASE
 )
