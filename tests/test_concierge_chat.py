@@ -3126,3 +3126,33 @@ async def test_the_bigger_bag_of_a_product_sold_in_packs_with_an_aside_is_one_of
     seed = next(n for n in seeds.listed if "Lawn Seed" in n)
     bigger = await shopper.say("do you have the bigger bag?")
     assert bigger.answer.startswith(seed) and "5 kg (140 m²)" in bigger.answer, bigger.answer
+
+
+async def test_a_place_in_an_earlier_list_asked_for_by_its_kind_and_yes_after_pointing(kitchen, electronics):
+    """ "the second saucepan - does it work on induction" after moka pots were listed since the list for
+    "saucepan with lid" asks of that list's second product (was "I showed you only one product": only one
+    of them has "Saucepan" in its name); "zurück zur ersten uhr" is the first of the watches, a "Smartwatch"
+    (was the first named "Watch", second on the list); "going back to the keyboard, the second one - is it
+    wireless?" of the "Wireless Keyboard and Mouse Set" says yes (was "doesn't say exactly": the words
+    pointing at it were taken as asked of it)."""
+    shopper = kitchen()
+    pans = await shopper.say("saucepan with lid stainless steel")
+    assert len(pans.listed) >= 2 and "Saucepan" not in pans.listed[1], pans.answer
+    await shopper.say("espresso machine or moka pot")
+    second = await shopper.say("the second saucepan - does it work on induction")
+    assert [c["name"] for c in second.calls] == [DETAILS], second.calls
+    assert second.answer.startswith(pans.listed[1]) and "induction" in second.answer, second.answer
+
+    shopper = electronics()
+    watches = await shopper.say("ich suche eine smartwatch mit gps")
+    assert watches.listed[0].endswith("Smartwatch"), watches.answer
+    await shopper.say("und eine powerbank, so 20000 mah")
+    first = await shopper.say("zurück zur ersten uhr: ist die wasserdicht?")
+    assert first.answer.startswith(watches.listed[0]), first.answer
+
+    shopper = electronics()
+    keyboards = await shopper.say("mechanical keyboard")
+    assert "Wireless Keyboard and Mouse Set" in keyboards.listed[1], keyboards.answer
+    await shopper.say("27 inch monitor")
+    wireless = await shopper.say("going back to the keyboard, the second one - is it wireless?")
+    assert wireless.answer.startswith(f"{keyboards.listed[1]}: {said_in('en', 'yes')}"), wireless.answer

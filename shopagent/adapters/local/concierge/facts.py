@@ -602,15 +602,14 @@ class FactFinder:
             return None  # ("is it leather or suede?" is answered by which)
         if _NEED.search(folded):
             return None  # ("does it need batteries?": "comes without battery" says no need of none)
-        numbers = [w for w in words(folded) if w.isdigit()]  # "does it fit a 17 inch laptop?": 17, said
-        asked = [w for w in words(folded) if w not in STOPWORDS and not w.isdigit()]
-        terms = {stem(w): w for w in asked}  # (stems only to leave out the words that ask nothing)
-        terms = {
-            k: w for k, w in terms.items()
-            if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2 and not _ORDINAL.fullmatch(w)
-        }  # fmt: skip
+        # "going back to the keyboard, the second one - is it wireless?": what it asks is in the clause that asks
+        # (the words that point at the product are not asked of it), unless that clause names nothing
+        part = folded[m.start() :] if (m := _YES_OR_NO.search(folded)) and _terms(folded[m.start() :]) else folded
+        terms = _terms(part)
         if not terms:
             return None
+        asked = [w for w in words(part) if w not in STOPWORDS and not w.isdigit()]
+        numbers = [w for w in words(folded) if w.isdigit()]  # "does it fit a 17 inch laptop?": 17, said
         name = _joined_non(fold(str(d.get("name", ""))))  # ("Non-Slip Bowls" for "is it non slip?")
         if any(w in _YOUNG for w in words(folded)) and _for_grown_only(d, name):
             return self._say_in.no  # ("ok for puppies?" of a food for adult dogs)
@@ -984,6 +983,15 @@ def _other_kind(question: str, sentence: str, text: list[str]) -> set[str]:
         if all(i > 0 and _content(said[i - 1]) for i in at):
             gone.add(thing)
     return gone
+
+
+def _terms(folded: str) -> dict[str, str]:
+    """The words of a yes-or-no question that ask something of the product, by their stems."""
+    terms = {stem(w): w for w in words(folded) if w not in STOPWORDS and not w.isdigit()}  # (stems: fewer words)
+    return {
+        k: w for k, w in terms.items()
+        if k not in _WEAK and k not in _NOT_ASKED and len(k) > 2 and not _ORDINAL.fullmatch(w)
+    }  # fmt: skip
 
 
 def _content(word: str) -> bool:

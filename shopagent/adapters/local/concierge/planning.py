@@ -1344,9 +1344,13 @@ class Planner:
             pick = min if by_price == "cheapest" else max
             ids = [int(pick(priced, key=lambda pair: pair[1])[0]["productId"])]
         elif places:
-            picked = [at_position(found, p) for p in places[:LIST_LENGTH]]
+            # the places of a list asked for by that kind are its own ("the second saucepan" of the list for
+            # "saucepan with lid" is its second product, a "Sauté Pan"; "the first sheet pan", its first)
+            asked_for = [k for k in kinds if " / " not in earlier.subject and _of_kind([{"name": earlier.subject}], k)]
+            among = earlier.products if asked_for else found
+            picked = [at_position(among, p) for p in places[:LIST_LENGTH]]
             if any(p is None for p in picked):
-                return self._out_of_range(found)
+                return self._out_of_range(among)
             ids = [int(p["productId"]) for p in picked if p is not None]
         elif reading.points_at_all or _WHICH_OF.search(folded):  # "back to the speakers - which is the loudest?"
             ids = [int(p["productId"]) for p in found[:LIST_LENGTH]]
@@ -1592,8 +1596,18 @@ def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: 
     forms ("leash" of a "Training Lead" by its synonym, "toy" of a treat ball in "Toys")."""
     return [
         p for p in products
-        if all(forms & set(words(str(p.get("category" if by_category else "name", "")))) for forms in kind)
+        if all(_has_form(forms, words(str(p.get("category" if by_category else "name", "")))) for forms in kind)
     ]  # fmt: skip
+
+
+_COMPOUND_HEAD = 4  # the shortest word ending a compound that names its kind ("whetstone": stone; not "pan")
+
+
+def _has_form(forms: Set[str], said: list[str]) -> bool:
+    """Whether one of the words is one of the forms, or a compound ending in one ("Smartwatch": watch)."""
+    return bool(forms & set(said)) or any(
+        w.endswith(f) and len(f) >= _COMPOUND_HEAD and len(w) >= len(f) + 3 for f in forms for w in said
+    )
 
 
 def _both(history: History) -> list[int]:
