@@ -3156,3 +3156,27 @@ async def test_a_place_in_an_earlier_list_asked_for_by_its_kind_and_yes_after_po
     await shopper.say("27 inch monitor")
     wireless = await shopper.say("going back to the keyboard, the second one - is it wireless?")
     assert wireless.answer.startswith(f"{keyboards.listed[1]}: {said_in('en', 'yes')}"), wireless.answer
+
+
+async def test_a_list_shown_again_when_asked_for_again(kitchen, electronics):
+    """ "can you show me the pans again" after knives were listed since the pans shows the pans' list again
+    (was a question answered from the first pan's text); "zeig mir nochmal die uhren" the watches' list (was
+    a search for "nochmal uhren", two of the four watches); "remontre-moi les cafetières" the list asked for
+    with "cafetière" (was a new search for "remontre-moi cafetières")."""
+    shopper = kitchen()
+    pans = await shopper.say("i need a frying pan for an induction hob")
+    await shopper.say("also looking for a chef's knife, around 20cm")
+    again = await shopper.say("can you show me the pans again")
+    assert [c["name"] for c in again.calls] == [SEARCH] and again.listed == pans.listed, again.answer
+
+    shopper = electronics()
+    watches = await shopper.say("ich suche eine smartwatch mit gps")
+    await shopper.say("und eine powerbank, so 20000 mah")
+    again = await shopper.say("zeig mir nochmal die uhren")
+    assert again.listed == watches.listed, again.answer
+
+    shopper = kitchen()
+    presses = await shopper.say("je cherche une cafetière à piston (french press)")
+    await shopper.say("et aussi des couteaux d'office")
+    again = await shopper.say("remontre-moi les cafetières")
+    assert again.listed == presses.listed, again.answer

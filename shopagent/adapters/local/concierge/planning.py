@@ -204,6 +204,11 @@ _BACK_TO = re.compile(
     r"(?P<rest>[^,.;:!?]+?)(?=\s*(?:[,.;:!?]|\b(?:is|are|does|do|has|have|can|how|what|whats|which|ist|hat|"
     r"kann|wie|was|est|a-t-il|combien)\b|$))"
 )
+# "can you show me the pans again", "zeig mir nochmal die Uhren", "remontre-moi les casques": a list shown again
+_AGAIN = re.compile(r"\b(?:again|once more|nochmal|noch (?:ein)?mal|erneut|wieder|de nouveau|a nouveau)\b")
+_SHOW_AGAIN = re.compile(r"\b(?:re-?montre\w*|re-?voir|re-?list)\b")
+_AGAIN_WORDS = frozenset({"again", "nochmal", "noch", "einmal", "erneut", "wieder", "encore", "nouveau", "remontre"})
+_SHOW = re.compile(r"\b(?:show|see|list|look at|zeig\w*|anzeigen|sehen|montre\w*|voir|affiche\w*)\b")
 # "which was the cheapest?", "le moins cher ?": of a list, by price
 _SHOWN_BEFORE = re.compile(
     r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed)\b|"
@@ -377,6 +382,8 @@ class Planner:
                 if reading.compare and not (reading.buy or reading.question or "?" in text) and len(named_each) == 2:
                     return details_call(named_each, compare=True)
                 return details_call(named_each, question=text, asked=_filters_of(reading))
+        if (again := await self._shown_again(reading, text, history)) is not None:
+            return again
         if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
             return of_earlier
         if (back := await self._back_to(reading, text, history)) is not None:
@@ -1280,6 +1287,29 @@ class Planner:
             if product is not None and (pid := int(product["productId"])) not in picked:
                 picked.append(pid)
         return picked if len(picked) >= 2 else []
+
+    async def _shown_again(self, reading: Reading, text: str, history: History) -> ModelReply | None:
+        """ "can you show me the pans again", "zeig mir nochmal die Uhren", "remontre-moi les casques": the
+        latest list with products of that kind (or asked for by it), searched again as it was (was a
+        question about the first pan, or a search for "nochmal uhren"); None when no list had them."""
+        folded = fold(text)
+        again = _SHOW_AGAIN.search(folded) or (_AGAIN.search(folded) and _SHOW.search(folded))
+        if not again or not history.lists or reading.refs or self._vocabulary is None:
+            return None
+        vocabulary = await self._vocabulary()
+        synonyms = await self._catalog_synonyms(text)
+        kinds = [
+            [word_forms(w) for w in words(synonyms.get(said, said))]
+            for said in reading.words
+            if vocabulary.names_a_kind(synonyms.get(said, said))
+        ]  # fmt: skip
+        said = {stem(w) for w in reading.words if len(w) > 2} - _AGAIN_WORDS  # (the shopper's words for it)
+        for shown in reversed(history.lists):
+            named = [{"name": shown.subject if " / " not in shown.subject else ""}, *shown.products]
+            asked_so = said & {stem(w) for w in words(fold(named[0]["name"]))}  # ("les cafetières": as asked)
+            if shown.products and (asked_so or any(k and _of_kind(named, k) for k in kinds)):
+                return search_call(dict(shown.args), {"subject": shown.subject})
+        return None
 
     async def _of_an_earlier_list(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "the frying pan you showed first, is it induction ready?", "back to the pans, the second one -
