@@ -3180,3 +3180,34 @@ async def test_a_list_shown_again_when_asked_for_again(kitchen, electronics):
     await shopper.say("et aussi des couteaux d'office")
     again = await shopper.say("remontre-moi les cafetières")
     assert again.listed == presses.listed, again.answer
+
+
+async def test_a_product_shown_called_the_thing_after_one_of_an_earlier_list_was_talked_about(kitchen):
+    """ "ist die springform spülmaschinenfest?" after "zurück zum ersten topf" asks of the springform shown
+    (was the pot again: one word of its name, not its last, was taken as said in passing); "whats the grit of
+    the stone" after going back to the first list's rolling pin asks of the "Whetstone" shown (was the rolling pin); "la
+    cafetière la moins chère" after knives were listed since the list asked for with "cafetière" is that
+    list's cheapest (was the bread knife)."""
+    shopper = kitchen()
+    await shopper.say("ich suche einen gusseisernen bräter oder topf")
+    tins = await shopper.say("habt ihr auch backformen, springform 26 cm?")
+    tin = next(n for n in tins.listed if "Springform" in n)
+    await shopper.say("zurück zum ersten topf: wie viel liter fasst der?")
+    asked = await shopper.say("ist die springform spülmaschinenfest?")
+    assert asked.answer.startswith(tin), asked.answer
+
+    shopper = kitchen()
+    await shopper.say("rolling pin")
+    stones = await shopper.say("and a knife sharpner or whetstone")
+    stone = next(n for n in stones.listed if "Whetstone" in n)
+    await shopper.say("back to the rolling pin, is it beech?")
+    grit = await shopper.say("whats the grit of the stone")
+    assert grit.answer.startswith(stone) and "1000" in grit.answer, grit.answer
+
+    shopper = kitchen()
+    presses = await shopper.say("je cherche une cafetière à piston (french press)")
+    knives = await shopper.say("et aussi des couteaux d'office")
+    assert len(presses.listed) == 1 and not set(presses.listed) & set(knives.listed), knives.answer
+    cheapest = await shopper.say("la cafetière la moins chère, elle fait combien de tasses ?")
+    assert [c["name"] for c in cheapest.calls] == [DETAILS], cheapest.calls
+    assert cheapest.answer.startswith(presses.listed[0]), cheapest.answer

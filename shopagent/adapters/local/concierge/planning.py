@@ -45,6 +45,7 @@ from shopagent.adapters.local.concierge.pointing import (
     at_position,
     called_by,
     called_not_shown,
+    called_the,
     find_called,
     named_by_words,
     named_in_passing,
@@ -674,6 +675,9 @@ class Planner:
             # ("the one with a lid", "a big one": one called so; not "for one cat", a number)
             and not (refs or reading.compare or _ONES.search(_ONE_NUMERAL.sub(" ", naming_text)))
             and not talked_about & {p["productId"] for p in by_name}
+            # ("ist die Springform spülmaschinenfest?" after a pot of an earlier list was talked about: the
+            # springform shown, called so)
+            and not (called_the(naming_text, by_name) and not talked_about & {p["productId"] for p in shown})
             and named_in_passing(naming_text, by_name, synonyms)
         ):
             # "ist ein Kabel dabei?" after the charger, "ok for small breeds?" after the second food: still of it
@@ -1352,6 +1356,10 @@ class Planner:
             ),
             ([], None),
         )
+        if not found:
+            # called by the shopper's own word for what a list was asked for, where the catalog has no such word
+            # ("la cafetière la moins chère" after "cafetière à piston" was asked for and knives were listed since)
+            found, earlier = _asked_for_so(reading, history) or ([], None)
         if not found and (before or (places and ordinal_kind(text))):
             # called by a word no name or category of the list shown has: "the cage from before" (a "Hamster Home"
             # listed for "hamster cage"), "das Klo von vorhin", "that first tank"
@@ -1619,6 +1627,18 @@ def _shown_in(colour: str, history: History) -> bool:
         for shown in history.lists
         for p in shown.products
     )
+
+
+def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, Any]], Shown] | None:
+    """The products of the latest list before the one shown that was asked for with a word of the message
+    (not the list shown: that one is meant by any message about it)."""
+    said = {stem(w) for w in reading.words if len(w) > 3 and stem(w) not in ORDINAL_WORDS}
+    if not history.shown or said & {stem(w) for w in words(fold(history.shown.subject))}:
+        return None
+    for shown in reversed(history.lists[:-1]):
+        if shown.products and " / " not in shown.subject and said & {stem(w) for w in words(fold(shown.subject))}:
+            return shown.products, shown
+    return None
 
 
 def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: bool = False) -> list[dict[str, Any]]:

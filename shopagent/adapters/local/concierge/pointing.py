@@ -128,6 +128,20 @@ def named_in_passing(text: str, products: list[dict[str, Any]], also: dict[str, 
     return True
 
 
+_THE_WORD = re.compile(r"\b(?:the|die|der|das|den|dem|la|le|les|l')\s*([^\W\d_]{3,})")
+
+
+def called_the(text: str, products: list[dict[str, Any]]) -> bool:
+    """Whether the message calls one of the products by "the" and a word of its name, or the end of one
+    ("ist die Springform spülmaschinenfest?", "what's the grit of the stone?" of a "Whetstone")."""
+    called = {stem(m.group(1)) for m in _THE_WORD.finditer(fold(text)) if m.group(1) not in STOPWORDS}
+    for product in products:
+        name = {stem(w) for w in words(fold(str(product.get("name", ""))))}
+        if called & name or any(n.endswith(c) and len(c) >= 4 for c in called for n in name):
+            return True
+    return False
+
+
 # "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
 _THE_X_ONE = re.compile(
     r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|"
