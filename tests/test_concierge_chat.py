@@ -3211,3 +3211,32 @@ async def test_a_product_shown_called_the_thing_after_one_of_an_earlier_list_was
     cheapest = await shopper.say("la cafetière la moins chère, elle fait combien de tasses ?")
     assert [c["name"] for c in cheapest.calls] == [DETAILS], cheapest.calls
     assert cheapest.answer.startswith(presses.listed[0]), cheapest.answer
+
+
+async def test_the_kind_of_the_list_shown_called_after_one_of_an_earlier_list_was_talked_about(electronics):
+    """After a product of an earlier list was talked about, "the" and the kind every product shown is asks of
+    the first of them: "wie schwer ist die powerbank" of the first "Power Bank" (was the watch talked about);
+    "la souris est compatible mac ?" of the first mouse (was the headphones); "does the camera need a
+    subscription" of the first camera (was the smart plug)."""
+    shopper = electronics()
+    await shopper.say("ich suche eine smartwatch mit gps")
+    banks = await shopper.say("und eine powerbank, so 20000 mah")
+    await shopper.say("zurück zur ersten uhr: ist die wasserdicht?")
+    heavy = await shopper.say("wie schwer ist die powerbank")
+    assert heavy.answer.startswith(banks.listed[0]), heavy.answer
+
+    shopper = electronics()
+    await shopper.say("je cherche un casque audio bluetooth")
+    mice = await shopper.say("et une souris sans fil")
+    assert len(mice.listed) >= 2 and all("Mouse" in n for n in mice.listed), mice.answer
+    await shopper.say("le premier casque, quelle autonomie ?")
+    mac = await shopper.say("la souris est compatible mac ?")
+    assert mac.answer.startswith(mice.listed[0]), mac.answer
+
+    shopper = electronics()
+    await shopper.say("smart plugs")
+    cameras = await shopper.say("security camera for outdoor")
+    assert len(cameras.listed) >= 2 and all("Camera" in n for n in cameras.listed), cameras.answer
+    await shopper.say("the first plug - does it work with alexa?")
+    cloud = await shopper.say("does the camera need a subscription / does it have local storage")
+    assert cloud.answer.startswith(cameras.listed[0]), cloud.answer

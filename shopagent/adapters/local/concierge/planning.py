@@ -46,6 +46,7 @@ from shopagent.adapters.local.concierge.pointing import (
     called_by,
     called_not_shown,
     called_the,
+    calls,
     find_called,
     named_by_words,
     named_in_passing,
@@ -661,11 +662,20 @@ class Planner:
         called_first = (opening := _CALLED_FIRST.match(fold(text))) is not None and bool(
             by_name and named_products(opening.group(1), shown, also=also)[0]
         )
-        if opening is not None and not by_name and not refs:
+        # ("does the camera need a subscription?" after three cameras were listed since the smart plug talked
+        # about: the first of them)
+        called_the_list = (
+            ""
+            if opening or talked_about & {p["productId"] for p in shown}
+            else called_the(naming_text, shown, synonyms, every=True)
+        )
+        if (opening is not None or called_the_list) and not by_name and not refs:
             # "the knife, what steel is it?" where every product shown is a knife (so the word tells none
             # apart) and a pan was talked about since: the first of those knives
-            called_stems = {stem(w) for w in words(opening.group(1))}
-            all_named = [p for p in shown if called_stems & {stem(w) for w in words(str(p.get("name", "")))}]
+            called_stems = {stem(w) for w in words(opening.group(1) if opening else called_the_list)}
+            if called_the_list:  # (and in the catalog's words: "die Powerbank" of a "Power Bank")
+                called_stems |= {stem(w) for w in words(fold(synonyms.get(called_the_list, "")))}
+            all_named = [p for p in shown if calls(called_stems, str(p.get("name", "")))]
             if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
                 by_name, naming, called_first = all_named[:1], 1, True
         if (
@@ -677,7 +687,7 @@ class Planner:
             and not talked_about & {p["productId"] for p in by_name}
             # ("ist die Springform spülmaschinenfest?" after a pot of an earlier list was talked about: the
             # springform shown, called so)
-            and not (called_the(naming_text, by_name) and not talked_about & {p["productId"] for p in shown})
+            and not (called_the(naming_text, by_name, synonyms) and not talked_about & {p["productId"] for p in shown})
             and named_in_passing(naming_text, by_name, synonyms)
         ):
             # "ist ein Kabel dabei?" after the charger, "ok for small breeds?" after the second food: still of it

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from shopagent.adapters.local.concierge.asked import properties_named
@@ -131,15 +131,28 @@ def named_in_passing(text: str, products: list[dict[str, Any]], also: dict[str, 
 _THE_WORD = re.compile(r"\b(?:the|die|der|das|den|dem|la|le|les|l')\s*([^\W\d_]{3,})")
 
 
-def called_the(text: str, products: list[dict[str, Any]]) -> bool:
-    """Whether the message calls one of the products by "the" and a word of its name, or the end of one
-    ("ist die Springform spülmaschinenfest?", "what's the grit of the stone?" of a "Whetstone")."""
-    called = {stem(m.group(1)) for m in _THE_WORD.finditer(fold(text)) if m.group(1) not in STOPWORDS}
-    for product in products:
-        name = {stem(w) for w in words(fold(str(product.get("name", ""))))}
-        if called & name or any(n.endswith(c) and len(c) >= 4 for c in called for n in name):
-            return True
-    return False
+def called_the(
+    text: str, products: list[dict[str, Any]], also: Mapping[str, str] | None = None, *, every: bool = False
+) -> str:
+    """The word by which the message calls one of the products (`every`: all of them) with "the" before it:
+    a word of its name, the end of one or two of them written as one ("ist die Springform
+    spülmaschinenfest?", "the grit of the stone" of a "Whetstone", "die Powerbank" of a "Power Bank"), or,
+    by `also`, the catalog's word for it ("la souris": mouse); "" when it calls none so."""
+    for m in _THE_WORD.finditer(fold(text)):
+        said = m.group(1)
+        if said in STOPWORDS:
+            continue
+        called = {stem(said), *(stem(w) for w in words(fold((also or {}).get(said, ""))))}
+        if (all if every else any)(calls(called, str(p.get("name", ""))) for p in products) and products:
+            return said
+    return ""
+
+
+def calls(called: set[str], name: str) -> bool:
+    """Whether a name has one of the stems called, as a word, two words written as one, or a compound's end."""
+    found = words(fold(name))
+    stems = {stem(w) for w in found} | {stem(a + b) for a, b in itertools.pairwise(found)}
+    return bool(called & stems) or any(n.endswith(c) and len(c) >= 4 for c in called for n in stems)
 
 
 # "the manure one", and a message opening on the thing it asks about: "the belt, is it real leather?"
