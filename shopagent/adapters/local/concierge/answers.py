@@ -426,7 +426,9 @@ class Answerer:
             if close:  # "That is all I have for …": what follows is not more of it
                 lines.append(r.also_close)
             # Which of those shown costs least, from this search (cheaper than the dearest shown).
-            again = [p for p in data.get("products", []) if p.get("productId") in plan.get("exclude", [])]
+            # (of those it was cheaper than: not a close one, nor one sold out)
+            anchors = plan.get("anchors") or plan.get("exclude", [])
+            again = [p for p in data.get("products", []) if p.get("productId") in anchors]
             least: dict[str, Any] = min(again, key=lambda p: float(p["effectivePrice"]), default={})
             if refinement == "cheaper" and least:
                 price = price_text(least["effectivePrice"], least["currency"], self._rules.locale)

@@ -973,7 +973,12 @@ class Planner:
         # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
         hide = shown.hide_price and reading.max_price is None and reading.min_price is None
         plan: dict[str, Any] = {"subject": shown.subject, "refined": True, "hide_price": hide}
-        found = (decimal_or_none(p.get("effectivePrice")) for p in shown.products)
+        # "cheaper?" is cheaper than what fits and can be bought: not a close one of another kind (lawn seed beside
+        # mowers), nor one sold out (the €89 jacket out of stock beside the €109 one)
+        strong_kinds = {name_head(str(p.get("name", ""))) for p in shown.products if p.get("match") == "strong"}
+        fitting = [p for p in shown.products if name_head(str(p.get("name", ""))) in strong_kinds] or shown.products
+        buyable = [p for p in fitting if p.get("inStock", True)] or fitting
+        found = (decimal_or_none(p.get("effectivePrice")) for p in buyable)
         prices = [p for p in found if p is not None]
         if reading.colors:
             filters["colors"] = reading.colors
@@ -1000,8 +1005,10 @@ class Planner:
             # Cheaper than all of them; failing that, than the dearest one, among the others.
             filters["maxPrice"] = float(min(prices) - _CENT)
             filters.pop("minPrice", None)
-            plan.update(refinement="cheaper", hide_price=True,
-                        fallback={"maxPrice": float(max(prices) - _CENT), "exclude": shown_ids})  # fmt: skip
+            # (none of those shown again: one sold out is cheaper than the cheapest one in stock)
+            fallback = {"maxPrice": float(max(prices) - _CENT), "exclude": shown_ids}
+            anchors = [p["productId"] for p in buyable]
+            plan.update(refinement="cheaper", hide_price=True, anchors=anchors, exclude=shown_ids, fallback=fallback)
         elif reading.pricier and prices:
             filters["minPrice"] = float(max(prices) + _CENT)
             filters.pop("maxPrice", None)
