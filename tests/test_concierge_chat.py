@@ -3252,3 +3252,22 @@ async def test_the_kind_of_the_list_shown_called_after_one_of_an_earlier_list_wa
     await shopper.say("the first plug - does it work with alexa?")
     cloud = await shopper.say("does the camera need a subscription / does it have local storage")
     assert cloud.answer.startswith(cameras.listed[0]), cloud.answer
+
+
+async def test_a_product_the_search_found_below_those_shown_is_asked_of_when_called_so(garden, clothing):
+    """ "are the gauntlets thorn proof?" after "gloves" listed only the nitrile gloves asks of the goatskin
+    gauntlets the search found below them (was answered of the nitrile gloves: "not thorn-proof"); "le pull"
+    chosen after jumpers is still the jumper shown, not a "Sweater" of its category found below it."""
+    shopper = garden()
+    gloves = await shopper.say("gloves")
+    assert gloves.listed and not any("Gauntlets" in n for n in gloves.listed), gloves.answer
+    found = [p["name"] for r in gloves.responses for p in r.result["structuredContent"]["products"]]
+    assert any("Gauntlets" in n for n in found), found
+    thorns = await shopper.say("are the gauntlets thorn proof?")
+    assert [c["name"] for c in thorns.calls] == [DETAILS], thorns.calls
+    assert thorns.answer.startswith(next(n for n in found if "Gauntlets" in n)), thorns.answer
+
+    shopper = clothing()
+    jumpers = await shopper.say("warm jumper")
+    chosen = await shopper.say("merci, je prends le pull")
+    assert chosen.answer == said_in("fr", "no_link", name=jumpers.listed[0]), chosen.answer

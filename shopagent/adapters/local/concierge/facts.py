@@ -202,7 +202,7 @@ _CLAUSE_BREAK = re.compile(
 )
 # Parts of a thing: said of one of them, a property is not said of the whole ("the detachable parts are
 # dishwasher safe", "wash the lids by hand"), unless the question names that part
-_PARTS = frozenset(
+PARTS = _PARTS = frozenset(
     re.findall(
         r"\S+",
         "part parts lid lids cover covers liner insert inserts basket bowl jug glass jar jars core handle handles "

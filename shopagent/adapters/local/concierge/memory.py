@@ -32,6 +32,8 @@ class Shown:
     products: list[dict[str, Any]]
     hide_price: bool = False  # its price bounds were derived from prices shown, not said
     before: list[int] = field(default_factory=list)  # productIds shown in the lists before it for the same words
+    # what its searches found and it did not show (ranked lower, or graded weak), in the order found
+    unshown: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -121,7 +123,8 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             before = history.shown
             same = before is not None and before.args.get("query") == shown_args.get("query")
             seen = [*before.before, *(int(p["productId"]) for p in before.products)] if before and same else []
-            history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen)
+            unshown = [p for i, p in by_id.items() if i not in state["shown"]]
+            history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen, unshown)
             history.lists.append(history.shown)
             history.detailed = []
             history.question = ""  # (asked of an earlier list)

@@ -19,7 +19,7 @@ from typing import Any
 from shopagent.adapters.local.concierge import asking as ask
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.asked import SAID_AS, properties_named
-from shopagent.adapters.local.concierge.facts import COMES_WITH
+from shopagent.adapters.local.concierge.facts import COMES_WITH, PARTS
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
     STORE_TOOL,
@@ -36,6 +36,7 @@ from shopagent.adapters.local.concierge.memory import (
 from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
     CUE_FILLER,
+    MADE_OF,
     ORDINAL_WORDS,
     SAYS_WHICH,
     THERE_IS,
@@ -678,6 +679,12 @@ class Planner:
             all_named = [p for p in shown if calls(called_stems, str(p.get("name", "")))]
             if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
                 by_name, naming, called_first = all_named[:1], 1, True
+        unshown = history.shown.unshown if history.shown else []
+        found = None if by_name or refs or reading.compare else _called_unshown(naming_text, shown, unshown, synonyms)
+        if found is not None:
+            # "the gauntlets, are they thorn proof?" after two gloves were listed: the gauntlets the search found
+            # below them, called so (was the glove talked about, or a new search)
+            return details_call([found], question=text, asked=_filters_of(reading), also=synonyms)
         if (
             by_name
             and not called_first
@@ -1644,6 +1651,28 @@ def _shown_in(colour: str, history: History) -> bool:
         for shown in history.lists
         for p in shown.products
     )
+
+
+def _called_unshown(
+    text: str, shown: list[dict[str, Any]], unshown: list[dict[str, Any]], also: dict[str, str]
+) -> int | None:
+    """The product a search found and did not show that the message calls "the" and a word of its name no
+    product shown has, where that word names no property, part, material (those are searched: "the leather
+    ones", "the stainless steel one") or which of them ("the big one"): the first found so. Called in the
+    catalog's words for the shopper's, it is of a category none shown is of ("le pull" is the jumper shown,
+    not a "Sweater" of its category found below it)."""
+    said = called_the(text, unshown, also)
+    forms = {stem(said), *(stem(w) for w in words(fold(also.get(said, ""))))} if said else set()
+    if not forms or said in SAYS_WHICH | PARTS | MADE_OF or properties_named(forms):
+        return None
+    if any(calls(forms, str(p.get("name", ""))) for p in shown):
+        return None
+    categories = {p.get("category") for p in shown}
+    for p in unshown:
+        name = str(p.get("name", ""))
+        if calls({stem(said)}, name) or (calls(forms, name) and p.get("category") not in categories):
+            return int(p["productId"])
+    return None
 
 
 def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, Any]], Shown] | None:

@@ -181,7 +181,7 @@ def called_by(text: str, product: dict[str, Any]) -> bool:
 
 _MATERIAL_STEMS = frozenset(stem(w) for w in MATERIALS | {"stainless"})
 # The words of what a thing is made of ("the stainless steel one", "the cast iron one")
-_MADE_OF = MATERIALS | {"stainless", "cast", "carbon", "solid", "enamelled", "enameled", "terracotta", "clay"}
+MADE_OF = _MADE_OF = MATERIALS | {"stainless", "cast", "carbon", "solid", "enamelled", "enameled", "terracotta", "clay"}
 
 
 def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
