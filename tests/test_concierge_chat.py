@@ -3271,3 +3271,19 @@ async def test_a_product_the_search_found_below_those_shown_is_asked_of_when_cal
     jumpers = await shopper.say("warm jumper")
     chosen = await shopper.say("merci, je prends le pull")
     assert chosen.answer == said_in("fr", "no_link", name=jumpers.listed[0]), chosen.answer
+
+
+async def test_whether_it_suits_asked_in_german_and_french_is_answered_yes_where_its_text_says_so(pets):
+    """ "elle convient aussi pour un chien ?", "c'est adapté aux chiens ?" and "geht die auch für hunde?" of a
+    slicker brush that "suits medium and long coats of dogs and cats" are answered yes (were "doesn't say
+    exactly" or the sentence alone: "convient" and "für", folded to "fur", were taken as asked of it)."""
+    for first, question, yes in (
+        ("brosse pour chat poils longs", "elle convient aussi pour un chien ?", "Oui."),
+        ("brosse pour chat poils longs", "c'est adapté aux chiens ?", "Oui."),
+        ("cat brush", "geht die auch für hunde?", "Ja."),
+    ):
+        shopper = pets()
+        brushes = await shopper.say(first)
+        brush = next(n for n in brushes.listed if "Slicker Brush" in n)
+        asked = await shopper.say(question)
+        assert asked.answer.startswith(brush) and yes in asked.answer, (question, asked.answer)

@@ -168,8 +168,9 @@ _BETTER = re.compile(
 # second one, does it have a hood?", "hat sie eine Kapuze?", "est-ce qu'elle est doublée ?")
 _YES_OR_NO = re.compile(
     r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|but|und|et|alors|mais)\W+)*"
-    r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|"
-    r"est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on|(?:il|elle|ils|elles) (?:est|sont))\b"
+    r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|geht|"
+    r"taugt|eignet|funktioniert|est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on|c'est|ca (?:va|marche)|"
+    r"(?:il|elle|ils|elles) (?:est|sont|convien\w*|va|vont|marche\w*|fonctionne\w*))\b"
     r"(?!\s+(?:there|es|on|what|which)\b)"
 )
 # Words of a yes-or-no question that name nothing asked of the product ("is it ok for…", "does it really…")
@@ -180,7 +181,8 @@ _NOT_ASKED = {
         r"\S+",
         "ok okay good fine suitable really actually also too still enough well any one ones first second third "
         "last other another thing something product item model version geeignet gut bien vraiment aussi "
-        "auch wirklich noch bon bonne "
+        "auch wirklich noch bon bonne geht taugt eignet passt funktioniert convient conviennent adapte adaptee "
+        "adaptes adaptees marche va fonctionne "
         # "is it real leather?", "echtes Leder?", "du vrai cuir ?": whether it is leather
         "real genuine proper true authentic echt echte echtes echter echten vrai vraie veritable",
     )
@@ -594,7 +596,8 @@ class FactFinder:
         when they do not say all of it in one clause, say it of a part not asked about ("the lid is
         hand wash only"), of an imitation ("faux leather"), on a condition ("with an adapter plate"),
         or the question is not one of yes or no."""
-        folded = _joined_non(fold(question))
+        # ("für" folds to "fur", a word of its own: "geht die auch für Hunde?" asks nothing of fur)
+        folded = _joined_non(fold(re.sub(r"(?i)\bfür\b", "fuer", question)))
         # ("dishwasher safe?", "wasserdicht?", "non-slip?": a property alone, asked; not "material?")
         alone = re.fullmatch(r"\W*[^\W\d_][^\W\d_ -]*(?:[ -][^\W\d_]+){0,2}\s*\?\W*", folded) is not None
         alone = alone and _PROPERTY_WORD.search(folded) is not None
