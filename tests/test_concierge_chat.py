@@ -3287,3 +3287,14 @@ async def test_whether_it_suits_asked_in_german_and_french_is_answered_yes_where
         brush = next(n for n in brushes.listed if "Slicker Brush" in n)
         asked = await shopper.say(question)
         assert asked.answer.startswith(brush) and yes in asked.answer, (question, asked.answer)
+
+
+async def test_how_many_in_a_pack_asked_in_french_and_german_gives_its_packs(pets):
+    """ "combien de boîtes dans le paquet ?" and "wie viele sind in der Packung?" of cat food pouches sold in
+    packs of 12 x 85 g and 24 x 85 g give those packs (was "les informations du produit ne le précisent pas")."""
+    for question in ("the first one, combien de boîtes dans le paquet ?", "the first, wie viele sind in der packung?"):
+        shopper = pets()
+        foods = await shopper.say("wet food for my cat")
+        assert "Pouches" in foods.listed[0], foods.answer
+        packs = await shopper.say(question)
+        assert packs.answer.startswith(foods.listed[0]) and "12 x 85 g" in packs.answer, packs.answer

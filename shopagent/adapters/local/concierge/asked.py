@@ -45,6 +45,10 @@ SAID_AS = {
     # ("ist sie backofenfest?": "Oven safe up to 260 °C"; "le four" is read as a phrase below, "four" being a number)
     "backofen": "oven", "ofen": "oven", "backofenfest": "oven safe", "ofenfest": "oven safe", "mikrowelle": "microwave",
     "induktion": "induction", "herd": "hob hobs stove",
+    # what it is sold in ("combien de boîtes dans le paquet ?", "wie viele sind in der Packung?": its packs)
+    "paquet": "pack", "paquets": "pack", "boite": "box tin pack", "boites": "box tin pack", "sachet": "pouch pack",
+    "sachets": "pouch pouches pack", "packung": "pack", "packungen": "pack", "beutel": "bag pack", "dose": "tin can",
+    "dosen": "tin can", "karton": "box pack", "schachtel": "box pack",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {

@@ -839,7 +839,9 @@ def _either_said(folded: str, d: dict[str, Any]) -> tuple[str, str | None] | Non
 
 # "how many usb ports does it have?": the thing counted is the last word before the verb ("ports")
 _HOW_MANY = re.compile(r"\bhow many ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)(?= (?:does|do|is|are|can|will|would|has|have|"
-                       r"come|comes|fit|fits|go|in|on|for|per|with)\b|\W*$)")  # fmt: skip
+                       r"come|comes|fit|fits|go|in|on|for|per|with)\b|\W*$)|"
+                       r"\b(?:combien d[e']|wie viele?) ?((?:[^\W\d_]+ )?[^\W\d_]+)"
+                       r"(?= (?:dans|par|pour|in|pro|sind|hat)\b|\W*$)")  # fmt: skip
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "twelve": 12, "single": 1, "double": 2, "twin": 2, "pair": 2,
@@ -853,7 +855,7 @@ def _counted(folded: str, d: dict[str, Any]) -> tuple[str, bool] | None:
     before it ("2-Slice Toaster", "Two pairs of merino socks", "2 USB-A ports"): "2 slices" from its
     name, or the sentence of its text saying it; with whether it is that sentence. None where neither says it."""
     asked = _HOW_MANY.search(folded)
-    thing = asked.group(1).split()[-1] if asked else ""
+    thing = (asked.group(1) or asked.group(2)).split()[-1] if asked else ""
     if not thing or (thing in STOPWORDS and thing not in ("pair", "pairs")):
         return None
     one = thing.removesuffix("s")  # ("slices", "pairs"; "boxes" -> "boxe", "boxes")
