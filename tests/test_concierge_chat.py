@@ -808,7 +808,11 @@ async def test_the_answer_is_in_the_shoppers_language_and_stays_in_it_until_they
      ("moins cher svp", "fr"), ("pull en laine", "fr"), ("is it waterproof", "en"), ("do you have it in size L", "en"),
      ("im looking for a hat", "en"), ("the Terre de Lys pot, does it have a hole", "en"), ("L?", None),
      ("42", None), ("garantie ?", None), ("Pour-Over Dripper?", None), ("ok", None), ("bio?", None),
-     ("non merci", "fr"), ("non, le noir", "fr"), ("non stick frying pan", None), ("a non-slip mat", "en")],
+     ("non merci", "fr"), ("non, le noir", "fr"), ("non stick frying pan", None), ("a non-slip mat", "en"),
+     # with none of the small words, by the word lists: a long word of one language only, or two German words
+     # written as one ("Blumen|erde"); not a short word one list lacks ("gilet"), nor the catalog's names
+     ("Handtasche", "de"), ("Gartenschere", "de"), ("Blumenerde", "de"), ("chaussures", "fr"), ("gilet", None),
+     ("Tofu Cat Litter", None), ("Kaffeholm", None)],
 )  # fmt: skip
 def test_the_language_of_a_message_is_told_by_its_small_words(said, language):
     from shopagent.adapters.local.concierge.languages import language_of

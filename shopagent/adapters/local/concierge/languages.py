@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from shopagent.adapters.local.wordlists import WordList, word_list
+from shopagent.domain.options import fold
+
 # Words of one language only, among these three (not "in", "im", "will", "so", "also", "was", "fur", "grand", "a"),
 # spelt as shoppers type them (umlauts written out too).
 _WORDS = {
@@ -65,8 +68,33 @@ def language_of(text: str) -> str | None:
         scores[lang] += min(1, len(letters.findall(text.casefold())))
     best = max(scores, key=lambda lang: scores[lang])
     if scores[best] == 0 or sum(score == scores[best] for score in scores.values()) > 1:
-        return None
+        return _by_dictionary(said) if not any(scores.values()) else None
     return best
+
+
+_SHORTEST = 7  # shorter words are too often words of several languages, or missing from one ("gilet")
+_COMPOUND_PART = 4  # the shortest part of a German compound read as two words ("Blumen|erde")
+
+
+def _by_dictionary(said: list[str]) -> str | None:
+    """The language every word of a message with none of the small words belongs to, of the three
+    word lists: "Handtasche", "Gartenschere", "Blumenerde" (a compound of two German words) are
+    German; None when a word is in several lists or none ("Tofu Cat Litter" is English too)."""
+    found: set[str] = set()
+    for word in {fold(w) for w in said if len(w) >= _SHORTEST}:
+        langs = {lang for lang in _WORDS if (words := word_list(lang)) is not None and word in words}
+        if not langs and (german := word_list("de")) is not None and _compound(word, german):
+            langs = {"de"}
+        if len(langs) != 1:
+            return None
+        found |= langs
+    return found.pop() if len(found) == 1 else None
+
+
+def _compound(word: str, words: WordList) -> bool:
+    """Whether a word is two words of the list written as one ("rasen" + "sprenger")."""
+    ends = range(_COMPOUND_PART, len(word) - _COMPOUND_PART + 1)
+    return any(word[:n] in words and word[n:] in words for n in ends)
 
 
 def shopper_language(messages: Sequence[str], default: str) -> str:
