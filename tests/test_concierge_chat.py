@@ -3302,3 +3302,24 @@ async def test_how_many_in_a_pack_asked_in_french_and_german_gives_its_packs(pet
         assert "Pouches" in foods.listed[0], foods.answer
         packs = await shopper.say(question)
         assert packs.answer.startswith(foods.listed[0]) and "12 x 85 g" in packs.answer, packs.answer
+
+
+async def test_safe_said_of_an_appliance_and_a_colour_of_a_thing_made_in_none(pets, garden):
+    """ "is it safe if he swallows bits" of a treat ball quotes what its text says of pieces coming off (was
+    "Dishwasher safe (top rack)": "safe" said of the dishwasher); "is it dishwasher safe" still says yes. "gibt
+    es die auch in grün?" of a galvanised watering can made in no colours says so (was "derzeit nicht
+    verfügbar", as if green were sold out)."""
+    shopper = pets()
+    balls = await shopper.say("rubber treat ball")
+    ball = next(n for n in balls.listed if "Treat Ball" in n)
+    safe = await shopper.say("is it safe if he swallows bits")
+    assert safe.answer.startswith(ball) and "pieces come off" in safe.answer, safe.answer
+    assert "Dishwasher" not in safe.answer, safe.answer
+    dishwasher = await shopper.say("is it dishwasher safe")
+    assert "yes" in dishwasher.answer.casefold(), dishwasher.answer
+
+    shopper = garden()
+    cans = await shopper.say("Gießkanne")
+    can = next(n for n in cans.listed if "Watering Can" in n)
+    green = await shopper.say(f"die {can}, gibt es die auch in grün?")
+    assert green.answer.startswith(said_in("de", "no_colours", name=can)), green.answer

@@ -542,6 +542,7 @@ class FactFinder:
         stems = [
             (found | {roots[x] for w in words(s) if (x := _root(w)) in roots and (x not in bare or w.endswith("ly"))})
             - _other_kind(question, s, everywhere)
+            - _safe_for_another(question, s)
             for s, found in ((s, stems_of(s)) for s in sentences)
         ]
         shared = [sum(weights.get(w, 0.0) for w in found) for found in stems]
@@ -988,6 +989,20 @@ def _other_kind(question: str, sentence: str, text: list[str]) -> set[str]:
         if all(i > 0 and _content(said[i - 1]) for i in at):
             gone.add(thing)
     return gone
+
+
+# Safe in one appliance: "dishwasher safe" says nothing of "is it safe if he swallows bits?"
+_SAFE_IN = re.compile(
+    r"\b(dishwasher|microwave|oven|freezer|fridge|spulmaschine\w*|mikrowelle\w*|lave-vaisselle)[- ]?"
+    r"(?:safe|fest|proof)"
+)
+_SAFE = stem("safe")
+
+
+def _safe_for_another(question: str, sentence: str) -> set[str]:
+    """ "safe" where the sentence says it only of an appliance the question does not name."""
+    said = {m.group(1) for m in _SAFE_IN.finditer(fold(sentence))}
+    return {_SAFE} if said and not said & set(words(fold(question))) else set()
 
 
 def _terms(folded: str) -> dict[str, str]:

@@ -129,6 +129,7 @@ class Replies:
     more_plain: str
     comes_in: str
     comes_only_in: str
+    no_colours: str  # a colour asked of a product made in no colours
     sized_line: str
     size_left: str
     size_sold_out: str
@@ -266,6 +267,7 @@ ENGLISH = Replies(
     more_plain="More options{filters}:",
     comes_in="{name} comes in {sizes}.",
     comes_only_in="{name} comes only in {sizes}.",
+    no_colours="{name} does not come in a choice of colours.",
     sized_line="{name} in {size}: {price}, {stock}.",
     size_left="{count} left",
     size_sold_out="sold out at the moment",
@@ -406,6 +408,7 @@ GERMAN = Replies(
     more_plain="Weitere Angebote{filters}:",
     comes_in="{name} gibt es in {sizes}.",
     comes_only_in="{name} gibt es nur in {sizes}.",
+    no_colours="{name} gibt es nicht in verschiedenen Farben.",
     sized_line="{name} in {size}: {price}, {stock}.",
     size_left="{count} verfügbar",
     size_sold_out="derzeit ausverkauft",
@@ -550,6 +553,7 @@ FRENCH = Replies(
     more_plain="Autres propositions{filters} :",
     comes_in="{name} existe en {sizes}.",
     comes_only_in="{name} existe uniquement en {sizes}.",
+    no_colours="{name} n'existe pas en plusieurs couleurs.",
     sized_line="{name} en {size} : {price}, {stock}.",
     size_left="{count} en stock",
     size_sold_out="épuisé pour le moment",

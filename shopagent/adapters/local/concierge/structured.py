@@ -102,6 +102,13 @@ class StructuredFacts:
         ]  # fmt: skip
         if named and not colours and not sizes:
             what = what or f" ({', '.join(dict.fromkeys(variant_text(v, colour) for v in fitting))})"
+        if colours and not fitting and not any(v.get("color") for v in d.get("variations", [])):
+            # "gibt es die auch in grün?" of a galvanised watering can: it comes in no colours (not "not now"), and
+            # what there is of it
+            line = r.no_colours.format(name=d["name"])
+            if others := [v for v in d.get("variations", []) if v.get("available", 0) > 0]:
+                line += " " + r.available.format(items=", ".join(stock_item(r, v, colour) for v in others[:6]))
+            return line
         if not fitting and (made := made_in(d, colours, sizes, colour)):
             variations = d.get("variations", [])
             if colours and sizes and not any(v.get("color") in colours for v in variations):
