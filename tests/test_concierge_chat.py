@@ -3323,3 +3323,20 @@ async def test_safe_said_of_an_appliance_and_a_colour_of_a_thing_made_in_none(pe
     can = next(n for n in cans.listed if "Watering Can" in n)
     green = await shopper.say(f"die {can}, gibt es die auch in grün?")
     assert green.answer.startswith(said_in("de", "no_colours", name=can)), green.answer
+
+
+async def test_the_price_difference_of_two_is_worked_out(garden):
+    """ "whats the price difference between the two" and "was ist der Preisunterschied zwischen den beiden?"
+    after two mowers: each price and how much more the dearer one costs (was the prices alone)."""
+    for request, question, language in (
+        ("lawn mower", "whats the price difference between the two", "en"),
+        ("Rasenmäher", "was ist der Preisunterschied zwischen den beiden?", "de"),
+    ):
+        shopper = garden()
+        mowers = await shopper.say(request)
+        first, second = mowers.listed[:2]
+        assert mowers.price(first) < mowers.price(second), mowers.answer
+        asked = await shopper.say(question)
+        amount = f"€{mowers.price(second) - mowers.price(first):.2f}"
+        said = said_in(language, "costs_more", dearer=second, amount=amount, cheaper=first)
+        assert asked.answer.splitlines()[-1] == said, asked.answer

@@ -155,6 +155,13 @@ def test_amounts_a_store_page_states_are_grounded_and_others_are_not():
     assert ungrounded(answer, messages, []) == (set(), {"19.95"})
 
 
+def test_the_difference_of_two_prices_given_is_grounded_and_another_amount_is_not():
+    products = {"products": [{"name": "A", "effectivePrice": "99.00"}, {"name": "B", "effectivePrice": "229.00"}]}
+    messages = [ChatMessage(role="user", parts=[FunctionResponse(name="product-semantic-search", result=products)])]
+    assert ungrounded("B costs €130.00 more than A.", messages, ["A", "B"]) == (set(), set())
+    assert ungrounded("B costs €131.00 more than A.", messages, ["A", "B"]) == (set(), {"131.00"})
+
+
 @pytest.mark.parametrize(
     "question",
     ["my order arrived with a broken pot what do i do", "where is my order, it's been a week",

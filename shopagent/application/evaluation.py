@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from shopagent.application.agent import AssistantAgent
@@ -158,7 +159,7 @@ def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str
     (`messages`) do not hold: (names, prices). Both empty: the answer is grounded."""
     tool_names, tool_prices = tool_facts(messages)
     named, prices = quoted(answer, catalog_names)
-    return named - tool_names, prices - tool_prices
+    return named - tool_names, prices - tool_prices - differences(tool_prices)
 
 
 def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -176,6 +177,18 @@ def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
             if isinstance(part, FunctionResponse):
                 _collect(part.result, names, prices)
     return names, prices
+
+
+def differences(prices: set[str]) -> set[str]:
+    """What one of these prices costs more than another ("12.50" of "42.90" and "30.40"): an answer
+    may state it, worked out from the tool results ("costs €12.50 more than")."""
+    amounts = set()
+    for price in prices:
+        try:
+            amounts.add(Decimal(price))
+        except InvalidOperation:
+            continue
+    return {f"{a - b:.2f}" for a in amounts for b in amounts if a > b}
 
 
 def _collect(value: Any, names: set[str], prices: set[str]) -> None:

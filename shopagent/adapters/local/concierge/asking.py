@@ -116,6 +116,12 @@ PICK = re.compile(
 CHEAPER = re.compile(
     r"\b(?:cheaper|cheapest|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|moins cher\w*)\b"
 )
+# "what's the price difference?", "how much more is it?", "Preisunterschied", "la différence de prix"
+PRICE_DIFFERENCE = re.compile(
+    r"\b(?:price difference|difference in price|difference (?:between|of) (?:their|the) prices?|how much (?:more|less|"
+    r"cheaper|dearer)|preisunterschied\w*|(?:unterschied|differenz) (?:im|beim) preis|was kostet der unterschied|"
+    r"difference de prix|ecart de prix)\b"
+)
 DEARER = re.compile(
     r"\b(?:dearer|dearest|pricier|priciest|more expensive|most expensive|teurer\w*|teuerste\w*|plus cher\w*)\b"
 )

@@ -21,6 +21,7 @@ from shopagent.adapters.local.concierge.product_data import (
     weights_of,
 )
 from shopagent.adapters.local.concierge.replies import Replies
+from shopagent.domain.prices import price_text
 
 _LISTED = 8  # variations named in a stock answer
 
@@ -63,7 +64,18 @@ class StructuredFacts:
         if kind == "price" and not asked.get("colors") and not asked.get("sizes"):
             lines += [self.variation_prices(d, d.get("variations", []), colour) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
-            if len(priced) >= 2 and ask.CHEAPER.search(folded):
+            if (
+                len(priced) == 2
+                and ask.PRICE_DIFFERENCE.search(folded)
+                and priced[0][1].get("currency") == priced[1][1].get("currency")
+            ):
+                # "what's the price difference between the two?": how much more the dearer one costs (at the
+                # prices said above: the lowest, "from", where its variations differ)
+                (cheap, cheaper), (dear, dearer) = sorted(priced, key=lambda x: x[0])
+                if dear > cheap:
+                    amount = price_text(dear - cheap, str(dearer.get("currency")), self._locale)
+                    lines.append(r.costs_more.format(dearer=dearer["name"], amount=amount, cheaper=cheaper["name"]))
+            elif len(priced) >= 2 and ask.CHEAPER.search(folded):
                 lines.append(r.cheapest.format(name=min(priced, key=lambda x: x[0])[1]["name"]))
             elif len(priced) >= 2 and ask.DEARER.search(folded):
                 lines.append(r.dearest.format(name=max(priced, key=lambda x: x[0])[1]["name"]))
