@@ -3340,3 +3340,31 @@ async def test_the_price_difference_of_two_is_worked_out(garden):
         amount = f"€{mowers.price(second) - mowers.price(first):.2f}"
         said = said_in(language, "costs_more", dearer=second, amount=amount, cheaper=first)
         assert asked.answer.splitlines()[-1] == said, asked.answer
+
+
+async def test_choosing_without_an_apostrophe_and_comparing_that_one_with_one_of_another_list(garden, pets):
+    """ "ok ill take the first bench" after parasols were listed since the benches, and "ill take the second
+    one", give the link to buy (were a search again, and the second one's whole card: "ill" without its
+    apostrophe); "ok compare that bed with the second food bag"
+    compares the bed talked about with the second food (was the other bed alone: "bag" names no product
+    listed), and "ok i'll take the bed" then is that bed."""
+    shopper = garden()
+    benches = await shopper.say("garden bench")
+    await shopper.say("parasol")
+    taken = await shopper.say("ok ill take the first bench")
+    assert [c["name"] for c in taken.calls] == [DETAILS] and benches.listed[0] in taken.answer, taken.answer
+    shopper = garden()
+    things = await shopper.say("garden bench")
+    second = await shopper.say("ill take the second one")  # (was its whole card, as if asked about)
+    assert second.answer.startswith(said_in("en", "see_here", name=things.listed[1], url="")), second.answer
+
+    shopper = pets()
+    beds = await shopper.say("i need a bed for my labrador, he's big")
+    foods = await shopper.say("also some dry food for him, adult large breed")
+    first = await shopper.say("going back to the beds, the first one you showed me - is the cover washable?")
+    assert first.answer.startswith(beds.listed[0]), first.answer
+    both = await shopper.say("ok compare that bed with the second food bag, which is more expensive")
+    looked_up = [r.result["structuredContent"]["name"] for r in both.responses if r.name == DETAILS]
+    assert looked_up == [beds.listed[0], foods.listed[1]], both.answer
+    chosen = await shopper.say("ok i'll take the bed")
+    assert beds.listed[0] in chosen.answer, chosen.answer

@@ -670,7 +670,10 @@ QUESTION = re.compile(
 )
 # The shopper wants to buy what was shown: a link to the basket answers it.
 BUY = re.compile(
-    r"\b(?:i(?:'| wi)ll take|i want to (?:buy|order)|(?:how|where) (?:can|do) i (?:buy|order|get)|"
+    r"\b(?:i(?:'|\u2019| wi)?ll (?:take|go (?:with|for)|order)|i want to (?:buy|order)|(?:how|where) (?:can|do) i "
+    r"(?:buy|order|get)|"
+    # "ok the mower then", "right, the first bench then": chosen
+    r"^\W*(?:ok|okay|right|alright|fine)\W+(?:the|that) (?:[^\W\d_]+ ){0,2}[^\W\d_]+ then\W*$|"
     r"add (?:it|this|that|them|the \w+(?: one)?) to (?:my |the )?(?:basket|cart)|(?:buy|order) (?:it|this|that)|"
     # "add it", "add the second one", "ok add both", "i'll have that one", "put it in my basket"
     r"(?:^|[,.;:!-]\s*|\b(?:ok|okay|so|then|please|pls|and)\s+)"

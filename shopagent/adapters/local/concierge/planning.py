@@ -1294,13 +1294,14 @@ class Planner:
                 for said in words(part)
                 if said not in STOPWORDS and vocabulary.names_a_kind(synonyms.get(said, said))
             ]  # fmt: skip
-            # by name first ("leash" of a lead, not of a collar in "Collars, leads & harnesses"), else by category
+            # by name first ("leash" of a lead, not of a collar in "Collars, leads & harnesses"), else by category;
+            # by its last word that a list has ("the second food bag": the foods, no list having a bag)
             found = next(
                 (
                     sub
+                    for kind in reversed(kinds)
                     for by_category in (False, True)
                     for shown in reversed(history.lists)
-                    for kind in kinds[-1:]
                     if (sub := _of_kind(shown.products, kind, by_category))
                 ),
                 [],
