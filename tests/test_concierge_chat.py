@@ -3368,3 +3368,24 @@ async def test_choosing_without_an_apostrophe_and_comparing_that_one_with_one_of
     assert looked_up == [beds.listed[0], foods.listed[1]], both.answer
     chosen = await shopper.say("ok i'll take the bed")
     assert beds.listed[0] in chosen.answer, chosen.answer
+
+
+async def test_a_question_of_the_colour_two_come_in_a_french_verb_and_iron_as_a_verb(clothing):
+    """ "is the blue one lined?" of two dresses that come in blue is asked of both (was a search for blue
+    lined dresses); "on peut la repasser ?" asks of the shirt shown (was a search for "peut repasser": the
+    verb was not one of those known after "la"); "can you iron it?" is no question of its material (was
+    "No." of linen: "iron" read as the metal)."""
+    shopper = clothing()
+    dresses = await shopper.say("dress for a wedding")
+    blue = [n for n in dresses.listed if "blue" in dresses.product(n).get("availableColors", [])]
+    assert len(blue) == 2, dresses.answer
+    lined = await shopper.say("is the blue one lined?")
+    looked_up = [r.result["structuredContent"]["name"] for r in lined.responses if r.name == DETAILS]
+    assert looked_up == blue and SEARCH not in [c["name"] for c in lined.calls], lined.answer
+
+    shopper = clothing()
+    shirts = await shopper.say("chemise en lin pour homme")
+    iron = await shopper.say("on peut la repasser ?")
+    assert [c["name"] for c in iron.calls] == [DETAILS] and iron.answer.startswith(shirts.listed[0]), iron.answer
+    english = await shopper.say("can you iron it?")
+    assert english.answer.startswith(shirts.listed[0]) and "No." not in english.answer, english.answer

@@ -624,7 +624,8 @@ class FactFinder:
             _plain(w).union(*(_plain(x) for x in [*self._noun(w).split(), *SAID_AS.get(w, "").split()]))
             for w in terms.values()
         ]
-        made_of = _made_of(d, name, terms.values(), forms)
+        # ("can you iron it?": ironing, not iron)
+        made_of = None if _DONE_TO.search(part) else _made_of(d, name, terms.values(), forms)
         if made_of is not None:
             return self._say_in.yes if made_of else self._say_in.no
         named = [f for f in forms if any(f & _plain(w) for w in words(name))]
@@ -1003,6 +1004,10 @@ def _safe_for_another(question: str, sentence: str) -> set[str]:
     """ "safe" where the sentence says it only of an appliance the question does not name."""
     said = {m.group(1) for m in _SAFE_IN.finditer(fold(sentence))}
     return {_SAFE} if said and not said & set(words(fold(question))) else set()
+
+
+# A material word said as what is done ("can you iron it?", "do I need to iron it", "easy to iron?")
+_DONE_TO = re.compile(r"\b(?:you|i|we|to|can|could|should|must|need)\s+iron\b")
 
 
 def _terms(folded: str) -> dict[str, str]:

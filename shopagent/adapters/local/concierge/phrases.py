@@ -698,12 +698,14 @@ BUY = re.compile(
 _FRENCH_VERBS = (
     "avez|as|a|faites|fais|fait|laver|mettre|porter|trouve|trouvez|prends|prend|livrez|recommandez|conseillez|garder"
 )
+# ("on peut la repasser ?", "je peux le congeler ?": any verb in its infinitive after an object pronoun)
+_INFINITIVE = r"[^\W\d_]{2,}(?:er|ir|re)"
 POINTS_AT_ONE = re.compile(
     r"\b(?:it|it's|its|that one|this one|that|this|the one|er|es|ihn|den|dem|das da|davon|"
     r"il|elle|celui-ci|celle-ci|celui-la|celle-la|ca)\b"
     # "vous l'avez en noir ?", "tu la fais en 38 ?", "on peut le laver ?": French object pronouns
     r"|\bl'(?=(?:avez|as|a|ai|auriez|aurez|existe|faites|fait|trouve|trouvez|recommandez|conseillez)\b)"
-    rf"|\b(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+(?:le|la)\s+(?=(?:{_FRENCH_VERBS})\b)"
+    rf"|\b(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+(?:le|la)\s+(?=(?:{_FRENCH_VERBS}|{_INFINITIVE})\b)"
     # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
     r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
     r"(?:der|die|das)\b"
@@ -717,7 +719,7 @@ POINTS_AT_ALL = re.compile(
     r"welche[rsn]? (?=(?:ist|sind|hat|haben|w(?:a|ae)re|w(?:u|ue)rden?)\b)|"
     r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle|"
     # "vous les avez en noir ?", "on peut les laver ?"
-    rf"(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+les\s+(?=(?:{_FRENCH_VERBS})\b))"
+    rf"(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+les\s+(?=(?:{_FRENCH_VERBS}|{_INFINITIVE})\b))"
 )
 # What a question about a product asks for (its answer is in the product's data).
 ASKS_ABOUT = re.compile(

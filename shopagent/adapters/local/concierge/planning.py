@@ -431,8 +431,9 @@ class Planner:
                     reading.refs = coloured
                     reading.details = reading.details or not reading.compare
                     reading.colors = [c for c in reading.colors if c != reading.colour_ref]
-            elif len(coloured) == 1:
-                reading.refs = coloured[:1]
+            elif len(coloured) == 1 or (reading.question and "?" in text and len(coloured) <= _ASKED_ABOUT_UNPOINTED):
+                # ("is the blue one lined?" of two dresses that come in blue: asked of both)
+                reading.refs = coloured
                 reading.details = reading.details or not reading.compare
                 reading.colors = [c for c in reading.colors if c != reading.colour_ref]
         if shown and not (reading.refs or asks_other or narrows) and _BARE_X_ONE.fullmatch(fold(text)):
