@@ -3389,3 +3389,20 @@ async def test_a_question_of_the_colour_two_come_in_a_french_verb_and_iron_as_a_
     assert [c["name"] for c in iron.calls] == [DETAILS] and iron.answer.startswith(shirts.listed[0]), iron.answer
     english = await shopper.say("can you iron it?")
     assert english.answer.startswith(shirts.listed[0]) and "No." not in english.answer, english.answer
+
+
+async def test_back_to_an_earlier_list_asked_for_in_the_shoppers_words(garden):
+    """ "revenons aux salons de jardin, montre-les encore" after barbecues shows the list asked for as a "salon
+    de jardin" again (was more barbecues: "encore" read as "more"); "zurück zur schere - welche war die
+    günstigste?" after hoses gives the cheaper of the secateurs listed for "gartenschere" (was the hoses)."""
+    shopper = garden()
+    sets = await shopper.say("je cherche un salon de jardin pour 4 personnes")
+    await shopper.say("et aussi un barbecue")
+    again = await shopper.say("revenons aux salons de jardin, montre-les encore")
+    assert again.listed == sets.listed, again.answer
+
+    shopper = garden()
+    shears = await shopper.say("ich brauche eine gartenschere")
+    await shopper.say("und einen gartenschlauch, 25 meter")
+    cheapest = await shopper.say("zurück zur schere - welche war die günstigste?")
+    assert cheapest.answer.startswith(min(shears.listed, key=shears.price)), cheapest.answer

@@ -1352,11 +1352,11 @@ class Planner:
         # (asked for again, of one shown before: "das Klo von vorhin, gibt es das in grau?")
         if len(history.lists) < 2 or history.shown is None or (reading.request and not before):
             return None
-        if reading.more or reading.similar:
+        back = _BACK_TO.search(folded) is not None
+        if (reading.more or reading.similar) and not back:  # ("revenons aux salons, montre-les encore": back)
             return None
         by_price = "cheapest" if _CHEAPEST.search(folded) else "dearest" if _DEAREST.search(folded) else None
         places = reading.refs or [o for o in reading.ordinals]
-        back = _BACK_TO.search(folded) is not None
         if not (places or by_price or back or before):
             return None
         if self._vocabulary is None:
@@ -1681,12 +1681,20 @@ def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, An
     """The products of the latest list before the one shown that was asked for with a word of the message
     (not the list shown: that one is meant by any message about it)."""
     said = {stem(w) for w in reading.words if len(w) > 3 and stem(w) not in ORDINAL_WORDS}
-    if not history.shown or said & {stem(w) for w in words(fold(history.shown.subject))}:
+
+    def asked_with(subject: str) -> bool:  # (or the end of a compound: "Schere" of "Gartenschere")
+        return any(s == w or (w.endswith(s) and len(w) >= len(s) + 3) for s in said for w in _stems_of(subject))
+
+    if not history.shown or asked_with(history.shown.subject):
         return None
     for shown in reversed(history.lists[:-1]):
-        if shown.products and " / " not in shown.subject and said & {stem(w) for w in words(fold(shown.subject))}:
+        if shown.products and " / " not in shown.subject and asked_with(shown.subject):
             return shown.products, shown
     return None
+
+
+def _stems_of(text: str) -> set[str]:
+    return {stem(w) for w in words(fold(text))}
 
 
 def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: bool = False) -> list[dict[str, Any]]:
