@@ -3406,3 +3406,18 @@ async def test_back_to_an_earlier_list_asked_for_in_the_shoppers_words(garden):
     await shopper.say("und einen gartenschlauch, 25 meter")
     cheapest = await shopper.say("zurück zur schere - welche war die günstigste?")
     assert cheapest.answer.startswith(min(shears.listed, key=shears.price)), cheapest.answer
+
+
+async def test_a_property_asked_in_german_is_not_answered_by_a_spec_named_for_what_the_thing_is(garden):
+    """ "ist der erste schlauch knickfest?" of a hose whose text says nothing of kinks says it does not say (was
+    "hose diameter 19 mm": "Schlauch" named its "hose_diameter" spec); of the anti-kink hose, its text on
+    kinking."""
+    shopper = garden()
+    hoses = await shopper.say("gartenschlauch 25 meter")
+    premium, anti_kink = hoses.listed[:2]
+    assert "Premium" in premium and "Anti-Kink" in anti_kink, hoses.answer
+    first = await shopper.say("ist der erste schlauch knickfest?")
+    assert first.answer.startswith(premium) and "diameter" not in first.answer, first.answer
+    assert said_in("de", "not_told_but", name=premium, text="").strip() in first.answer, first.answer
+    second = await shopper.say("und der zweite?")
+    assert second.answer.startswith(anti_kink) and "kink" in second.answer, second.answer

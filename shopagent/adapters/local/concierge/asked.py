@@ -10,6 +10,7 @@ from typing import Any
 from shopagent.adapters.local.concierge.phrases import PROPERTIES, QUESTION_IMPLIES, STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.domain.options import fold
+from shopagent.domain.query_words import name_head
 from shopagent.domain.text import words
 
 # The catalog's English for words of questions that it says otherwise: German and French words of
@@ -121,6 +122,10 @@ def specs_about(question: str, d: dict[str, Any]) -> list[str]:
     asked = properties_named(asked) or asked | {x for w in asked for x in IMPLIES.get(w, set())}
     if asked & _HOW_LONG:  # "how long does one last?" asks for a time, not a length
         asked -= {stem("length")}
+    # what it is, named, is not asked of it: "ist der erste Schlauch knickfest?" is no question of its "hose diameter"
+    # (a word of its name that is no kind may be: "agglomérante?" of a "Clumping" litter is its "clumping")
+    if (head := name_head(str(d.get("name", "")))) is not None:
+        asked -= {stem(head)}
     texts = d.get("specText") or []
     # a spec named by a word any such name has ("safe", "free") alone is not the one asked: "is it safe
     # for puppies?" is not "dishwasher safe", "is it kink-free?" not "phthalate free"
