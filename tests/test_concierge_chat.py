@@ -3421,3 +3421,17 @@ async def test_a_property_asked_in_german_is_not_answered_by_a_spec_named_for_wh
     assert said_in("de", "not_told_but", name=premium, text="").strip() in first.answer, first.answer
     second = await shopper.say("und der zweite?")
     assert second.answer.startswith(anti_kink) and "kink" in second.answer, second.answer
+
+
+async def test_premium_in_a_name_names_the_product_and_more_premium_asks_for_dearer(garden):
+    """ "is the premium hose kink resistant?" asks of the "Premium Garden Hose" shown (was a search for dearer
+    hoses: "premium" read as asking for higher-end ones); "anything more premium?" still asks for dearer ones."""
+    shopper = garden()
+    hoses = await shopper.say("garden hose")
+    premium = next(n for n in hoses.listed if "Premium" in n)
+    asked = await shopper.say("is the premium hose kink resistant?")
+    assert SEARCH not in [c["name"] for c in asked.calls] and asked.answer.startswith(premium), asked.answer
+    shopper = garden()
+    await shopper.say("garden hose")
+    dearer = await shopper.say("anything more premium?")
+    assert dearer.search.get("filters", {}).get("minPrice"), dearer.calls

@@ -253,7 +253,9 @@ CHEAPER = re.compile(
     r"moins cher(?:e|s|es)?|meilleur marche|trop cher(?:e|s|es)?|plus abordables?)\b"
 )
 PRICIER = re.compile(
-    r"\b(?:more expensive|pricier|higher[- ]end|premium|better quality|fancier|"
+    # ("something more premium", "premium ones?"; not "the premium hose", a product called so)
+    r"\b(?:more expensive|pricier|higher[- ]end|(?:more|something|anything) premium|premium (?:ones?|options?|"
+    r"versions?|range|quality)|better quality|fancier|"
     r"teurer\w*|hochwertiger\w*|plus cher(?:e|s|es)?|haut de gamme|de meilleure qualite)\b"
 )
 SIMILAR = re.compile(
