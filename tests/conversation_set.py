@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from shopagent.application.evaluation import differences, tool_facts
+from shopagent.application.evaluation import tool_facts, worked_out
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 
 DATA = Path(__file__).parent / "data"
@@ -250,7 +250,7 @@ def tool_parts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], lis
 def grounded(answer: str, user_text: str, responses: Sequence[FunctionResponse], catalog: Catalog) -> list[str]:
     """Names and prices in the answer that no tool result of the turn (nor the customer) gave."""
     names, prices = tool_facts([ChatMessage(role="user", parts=list(responses))])
-    prices |= differences(prices)  # ("costs €130.00 more than": worked out from two prices given)
+    prices |= worked_out(prices)  # ("costs €130.00 more than", "together they cost": from prices given)
     problems = [f"name not in tool results: {n}" for n in listed_names(answer, [], catalog) if n not in names]
     said = set(_PRICE.findall(user_text.replace(",", ".")))
     for price in _PRICE.findall(answer):

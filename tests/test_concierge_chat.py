@@ -3435,3 +3435,16 @@ async def test_premium_in_a_name_names_the_product_and_more_premium_asks_for_dea
     await shopper.say("garden hose")
     dearer = await shopper.say("anything more premium?")
     assert dearer.search.get("filters", {}).get("minPrice"), dearer.calls
+
+
+async def test_what_two_cost_together_is_worked_out(pets):
+    """ "can i get the brush and the shampoo together, what's the total" after a brush and a shampoo were listed:
+    each price and their sum (was their texts alone)."""
+    shopper = pets()
+    brushes = await shopper.say("grooming brush for a long haired cat")
+    shampoos = await shopper.say("and a shampoo for sensitive skin")
+    brush = next(n for n in brushes.listed if "Brush" in n)
+    shampoo = next(n for n in shampoos.listed if "Shampoo" in n)
+    total = await shopper.say("can i get the brush and the shampoo together, what's the total")
+    amount = f"€{brushes.price(brush) + shampoos.price(shampoo):.2f}"
+    assert total.answer.splitlines()[-1] == said_in("en", "cost_together", amount=amount), total.answer

@@ -155,11 +155,12 @@ def test_amounts_a_store_page_states_are_grounded_and_others_are_not():
     assert ungrounded(answer, messages, []) == (set(), {"19.95"})
 
 
-def test_the_difference_of_two_prices_given_is_grounded_and_another_amount_is_not():
+def test_the_difference_and_the_sum_of_prices_given_are_grounded_and_another_amount_is_not():
     products = {"products": [{"name": "A", "effectivePrice": "99.00"}, {"name": "B", "effectivePrice": "229.00"}]}
     messages = [ChatMessage(role="user", parts=[FunctionResponse(name="product-semantic-search", result=products)])]
     assert ungrounded("B costs €130.00 more than A.", messages, ["A", "B"]) == (set(), set())
     assert ungrounded("B costs €131.00 more than A.", messages, ["A", "B"]) == (set(), {"131.00"})
+    assert ungrounded("Together they cost €328.00.", messages, ["A", "B"]) == (set(), set())
 
 
 @pytest.mark.parametrize(

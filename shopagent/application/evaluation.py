@@ -13,6 +13,7 @@ that turn's tool results) and, for cases with no right product, whether it named
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -159,7 +160,7 @@ def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str
     (`messages`) do not hold: (names, prices). Both empty: the answer is grounded."""
     tool_names, tool_prices = tool_facts(messages)
     named, prices = quoted(answer, catalog_names)
-    return named - tool_names, prices - tool_prices - differences(tool_prices)
+    return named - tool_names, prices - tool_prices - worked_out(tool_prices)
 
 
 def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -179,16 +180,20 @@ def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
     return names, prices
 
 
-def differences(prices: set[str]) -> set[str]:
-    """What one of these prices costs more than another ("12.50" of "42.90" and "30.40"): an answer
-    may state it, worked out from the tool results ("costs €12.50 more than")."""
+def worked_out(prices: set[str]) -> set[str]:
+    """What an answer may state worked out from these prices of the tool results: how much more one
+    costs than another ("costs €12.50 more than"), and what two or three cost together ("Together they
+    cost €23.90")."""
     amounts = set()
     for price in prices:
         try:
             amounts.add(Decimal(price))
         except InvalidOperation:
             continue
-    return {f"{a - b:.2f}" for a in amounts for b in amounts if a > b}
+    ordered = sorted(amounts)
+    found = {a - b for a in ordered for b in ordered if a > b}
+    found |= {sum(group) for size in (2, 3) for group in itertools.combinations(ordered, size)}
+    return {f"{amount:.2f}" for amount in found}
 
 
 def _collect(value: Any, names: set[str], prices: set[str]) -> None:

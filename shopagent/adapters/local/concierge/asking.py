@@ -122,6 +122,12 @@ PRICE_DIFFERENCE = re.compile(
     r"cheaper|dearer)|preisunterschied\w*|(?:unterschied|differenz) (?:im|beim) preis|was kostet der unterschied|"
     r"difference de prix|ecart de prix)\b"
 )
+# "what's the total?", "how much for both?", "was kosten beide zusammen?", "combien pour les deux ?"
+PRICE_TOTAL = re.compile(
+    r"\b(?:(?:what(?:'s| is| would be) )?the total|total (?:price|cost)|in total|altogether|all together|"
+    r"how much (?:for|are|is it for) (?:both|the two|them together|the pair)|insgesamt|zusammen|gesamtpreis|"
+    r"beide zusammen|au total|en tout|combien pour les deux|les deux ensemble)\b"
+)
 DEARER = re.compile(
     r"\b(?:dearer|dearest|pricier|priciest|more expensive|most expensive|teurer\w*|teuerste\w*|plus cher\w*)\b"
 )

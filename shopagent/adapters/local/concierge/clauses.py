@@ -34,7 +34,7 @@ def kind_of(text: str) -> str:
         return "weight"
     if ask.DISCOUNT.search(text):
         return "discount"
-    if ask.PRICE.search(text):
+    if ask.PRICE.search(text) or ask.PRICE_TOTAL.search(text):
         return "price"
     if ask.STOCK.search(text) or ask.COLOURS_OFFERED.search(text):
         return "stock"

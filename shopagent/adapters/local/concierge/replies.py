@@ -98,6 +98,7 @@ class Replies:
     corded: str
     cheapest: str
     costs_more: str  # the price difference of two products
+    cost_together: str  # what two or more products cost together
     not_in_colours: str  # said back after the request: "not in grey"
     or_word: str  # between colours not wanted: " or "
     no_such_one: str  # "the logitech one" where no product shown nor of the shop is called so
@@ -236,6 +237,7 @@ ENGLISH = Replies(
     corded="{name} is corded: it runs on mains power and has no battery.",
     cheapest="{name} is the cheapest.",
     costs_more="{dearer} costs {amount} more than {cheaper}.",
+    cost_together="Together they cost {amount}.",
     not_in_colours="not in {colours}",
     or_word=" or ",
     no_such_one="I didn't show you a {name} one, and I can't find {name} in the shop's catalog. "
@@ -377,6 +379,7 @@ GERMAN = Replies(
     corded="{name} hat ein Kabel: es läuft am Stromnetz und hat keinen Akku.",
     cheapest="{name} ist am günstigsten.",
     costs_more="{dearer} kostet {amount} mehr als {cheaper}.",
+    cost_together="Zusammen kosten sie {amount}.",
     not_in_colours="nicht in {colours}",
     or_word=" oder ",
     no_such_one="Ich habe Ihnen keins von {name} gezeigt, und im Katalog des Shops finde ich {name} nicht. "
@@ -522,6 +525,7 @@ FRENCH = Replies(
     corded="{name} est filaire : il fonctionne sur secteur, sans batterie.",
     cheapest="{name} est le moins cher.",
     costs_more="{dearer} coûte {amount} de plus que {cheaper}.",
+    cost_together="Ensemble, ils coûtent {amount}.",
     not_in_colours="pas en {colours}",
     or_word=" ou ",
     no_such_one="Je ne vous ai rien montré de {name}, et je ne trouve pas {name} dans le catalogue de la boutique. "

@@ -64,7 +64,18 @@ class StructuredFacts:
         if kind == "price" and not asked.get("colors") and not asked.get("sizes"):
             lines += [self.variation_prices(d, d.get("variations", []), colour) for d in found]
             priced = [(Decimal(str(d["effectivePrice"])), d) for d in found if d.get("effectivePrice") is not None]
+            currencies = {d.get("currency") for _, d in priced}
             if (
+                len(priced) >= 2
+                and len(priced) == len(found)
+                and len(currencies) == 1
+                and ask.PRICE_TOTAL.search(folded)
+            ):
+                # "the brush and the shampoo together, what's the total": their sum (at the prices said above:
+                # the lowest, "from", where its variations differ)
+                total = price_text(sum(p for p, _ in priced), str(currencies.pop()), self._locale)
+                lines.append(r.cost_together.format(amount=total))
+            elif (
                 len(priced) == 2
                 and ask.PRICE_DIFFERENCE.search(folded)
                 and priced[0][1].get("currency") == priced[1][1].get("currency")
