@@ -192,7 +192,7 @@ def worked_out(prices: set[str]) -> set[str]:
             continue
     ordered = sorted(amounts)
     found = {a - b for a in ordered for b in ordered if a > b}
-    found |= {sum(group) for size in (2, 3) for group in itertools.combinations(ordered, size)}
+    found |= {sum(group, Decimal(0)) for size in (2, 3) for group in itertools.combinations(ordered, size)}
     return {f"{amount:.2f}" for amount in found}
 
 
