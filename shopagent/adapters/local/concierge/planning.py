@@ -1285,16 +1285,10 @@ class Planner:
         unless two or more are named so."""
         if self._vocabulary is None or not history.lists:
             return []
-        vocabulary = await self._vocabulary()
-        synonyms = await self._catalog_synonyms(text)
         picked: list[int] = []
         for part in _EACH_PART.split(fold(text)):
             place = next((n for n, pattern in ph.ORDINALS if pattern.search(part)), None)
-            kinds = [
-                [word_forms(w) for w in words(synonyms.get(said, said))]
-                for said in words(part)
-                if said not in STOPWORDS and vocabulary.names_a_kind(synonyms.get(said, said))
-            ]  # fmt: skip
+            kinds = await self._kinds_said([w for w in words(part) if w not in STOPWORDS], text)
             # by name first ("leash" of a lead, not of a collar in "Collars, leads & harnesses"), else by category;
             # by its last word that a list has ("the second food bag": the foods, no list having a bag)
             found = next(
@@ -1318,6 +1312,16 @@ class Planner:
                 picked.append(pid)
         return picked if len(picked) >= 2 else []
 
+    async def _kinds_said(self, said: list[str], text: str) -> list[list[set[str]]]:
+        """The kinds of thing of the catalog's that these words of the message name, each as the forms of its
+        words in the catalog's language ("pans": pan, pans; "Uhren": watch, watches)."""
+        if self._vocabulary is None:
+            return []
+        vocabulary = await self._vocabulary()
+        synonyms = await self._catalog_synonyms(text)
+        in_catalog = [synonyms.get(w, w) for w in said]
+        return [[word_forms(w) for w in words(kind)] for kind in in_catalog if vocabulary.names_a_kind(kind)]
+
     async def _shown_again(self, reading: Reading, text: str, history: History) -> ModelReply | None:
         """ "can you show me the pans again", "zeig mir nochmal die Uhren", "remontre-moi les casques": the
         latest list with products of that kind (or asked for by it), searched again as it was (was a
@@ -1326,13 +1330,7 @@ class Planner:
         again = _SHOW_AGAIN.search(folded) or (_AGAIN.search(folded) and _SHOW.search(folded))
         if not again or not history.lists or reading.refs or self._vocabulary is None:
             return None
-        vocabulary = await self._vocabulary()
-        synonyms = await self._catalog_synonyms(text)
-        kinds = [
-            [word_forms(w) for w in words(synonyms.get(said, said))]
-            for said in reading.words
-            if vocabulary.names_a_kind(synonyms.get(said, said))
-        ]  # fmt: skip
+        kinds = await self._kinds_said(reading.words, text)
         said = {stem(w) for w in reading.words if len(w) > 2} - _AGAIN_WORDS  # (the shopper's words for it)
         for shown in reversed(history.lists):
             named = [{"name": shown.subject if " / " not in shown.subject else ""}, *shown.products]
@@ -1361,13 +1359,8 @@ class Planner:
             return None
         if self._vocabulary is None:
             return None
-        vocabulary = await self._vocabulary()
         synonyms = await self._catalog_synonyms(text)
-        kinds = [
-            [word_forms(w) for w in words(synonyms.get(said, said))]
-            for said in reading.words
-            if stem(said) not in ORDINAL_WORDS and vocabulary.names_a_kind(synonyms.get(said, said))
-        ]  # fmt: skip
+        kinds = await self._kinds_said([w for w in reading.words if stem(w) not in ORDINAL_WORDS], text)
 
         # ("pans" of a "Frying Pan", "knives" of a "Chef's Knife")
         # (gone "back to" them, they are the earlier list's though the list shown has one: "back to the keyboards"
