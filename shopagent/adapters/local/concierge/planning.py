@@ -981,13 +981,13 @@ class Planner:
         # A price bound derived from shown prices ("cheaper") is not said back: the customer never said it.
         hide = shown.hide_price and reading.max_price is None and reading.min_price is None
         plan: dict[str, Any] = {"subject": shown.subject, "refined": True, "hide_price": hide}
-        # "cheaper?" is cheaper than what fits and can be bought: not a close one of another kind (lawn seed beside
-        # mowers), nor one sold out (the €89 jacket out of stock beside the €109 one)
+        # "cheaper?" is cheaper than what fits: not a close one of another kind (lawn seed beside mowers); and first
+        # than what fits and can be bought, not one sold out (the €89 jacket out of stock beside the €109 one)
         strong_kinds = {name_head(str(p.get("name", ""))) for p in shown.products if p.get("match") == "strong"}
         fitting = [p for p in shown.products if name_head(str(p.get("name", ""))) in strong_kinds] or shown.products
         buyable = [p for p in fitting if p.get("inStock", True)] or fitting
-        found = (decimal_or_none(p.get("effectivePrice")) for p in buyable)
-        prices = [p for p in found if p is not None]
+        prices = [p for p in (decimal_or_none(p.get("effectivePrice")) for p in fitting) if p is not None]
+        to_buy = [p for p in (decimal_or_none(p.get("effectivePrice")) for p in buyable) if p is not None] or prices
         if reading.colors:
             filters["colors"] = reading.colors
         if reading.sizes:
@@ -1011,11 +1011,11 @@ class Planner:
             plan.update(refinement="cheaper", hide_price=True, than_it=True)
         elif reading.cheaper and prices:
             # Cheaper than all of them; failing that, than the dearest one, among the others.
-            filters["maxPrice"] = float(min(prices) - _CENT)
+            filters["maxPrice"] = float(min(to_buy) - _CENT)
             filters.pop("minPrice", None)
             # (none of those shown again: one sold out is cheaper than the cheapest one in stock)
             fallback = {"maxPrice": float(max(prices) - _CENT), "exclude": shown_ids}
-            anchors = [p["productId"] for p in buyable]
+            anchors = [p["productId"] for p in fitting]
             plan.update(refinement="cheaper", hide_price=True, anchors=anchors, exclude=shown_ids, fallback=fallback)
         elif reading.pricier and prices:
             filters["minPrice"] = float(max(prices) + _CENT)
@@ -1651,11 +1651,11 @@ def _shown_in(colour: str, history: History) -> bool:
 def _called_unshown(
     text: str, shown: list[dict[str, Any]], unshown: list[dict[str, Any]], also: dict[str, str]
 ) -> int | None:
-    """The product a search found and did not show that the message calls "the" and a word of its name no
-    product shown has, where that word names no property, part, material (those are searched: "the leather
-    ones", "the stainless steel one") or which of them ("the big one"): the first found so. Called in the
-    catalog's words for the shopper's, it is of a category none shown is of ("le pull" is the jumper shown,
-    not a "Sweater" of its category found below it)."""
+    """The product a search found and did not show that the message calls "the" and the word its name calls its
+    kind by, which no product shown has, where that word names no property, part, material (those are
+    searched: "the leather ones", "the stainless steel one") or which of them ("the big one"): the first
+    found so. Called in the catalog's words for the shopper's, it is of a category none shown is of ("le
+    pull" is the jumper shown, not a "Sweater" of its category found below it)."""
     said = called_the(text, unshown, also)
     forms = {stem(said), *(stem(w) for w in words(fold(also.get(said, ""))))} if said else set()
     if not forms or said in SAYS_WHICH | PARTS | MADE_OF or properties_named(forms):
@@ -1664,8 +1664,10 @@ def _called_unshown(
         return None
     categories = {p.get("category") for p in shown}
     for p in unshown:
-        name = str(p.get("name", ""))
-        if calls({stem(said)}, name) or (calls(forms, name) and p.get("category") not in categories):
+        # (by what it is, the last word of its name: "the gauntlets"; not "the beach" of a "Beach Flip-Flop", nor
+        # "the chicken ones" of a food "— Chicken & Pea")
+        head = name_head(str(p.get("name", ""))) or ""
+        if calls({stem(said)}, head) or (calls(forms, head) and p.get("category") not in categories):
             return int(p["productId"])
     return None
 
