@@ -681,7 +681,12 @@ class Planner:
             if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
                 by_name, naming, called_first = all_named[:1], 1, True
         unshown = history.shown.unshown if history.shown else []
-        found = None if by_name or refs or reading.compare else _called_unshown(naming_text, shown, unshown, synonyms)
+        kind_word = (await self._vocabulary()).names_a_kind if self._vocabulary is not None else None
+        found = (
+            None
+            if by_name or refs or reading.compare or kind_word is None
+            else _called_unshown(naming_text, shown, unshown, synonyms, kind_word)
+        )
         if found is not None:
             # "the gauntlets, are they thorn proof?" after two gloves were listed: the gauntlets the search found
             # below them, called so (was the glove talked about, or a new search)
@@ -1649,13 +1654,18 @@ def _shown_in(colour: str, history: History) -> bool:
 
 
 def _called_unshown(
-    text: str, shown: list[dict[str, Any]], unshown: list[dict[str, Any]], also: dict[str, str]
+    text: str,
+    shown: list[dict[str, Any]],
+    unshown: list[dict[str, Any]],
+    also: dict[str, str],
+    kind_word: Callable[[str], bool],
 ) -> int | None:
-    """The product a search found and did not show that the message calls "the" and the word its name calls its
-    kind by, which no product shown has, where that word names no property, part, material (those are
-    searched: "the leather ones", "the stainless steel one") or which of them ("the big one"): the first
-    found so. Called in the catalog's words for the shopper's, it is of a category none shown is of ("le
-    pull" is the jumper shown, not a "Sweater" of its category found below it)."""
+    """The product a search found and did not show that the message calls "the" and the word its name
+    calls its kind by (or a word of its name that names a kind, `kind_word`), which no product shown has,
+    where that word names no property, part, material (those are searched: "the leather ones", "the
+    stainless steel one") or which of them ("the big one"): the first found so. Called in the catalog's
+    words for the shopper's, it is of a category none shown is of ("le pull" is the jumper shown, not a
+    "Sweater" of its category found below it)."""
     said = called_the(text, unshown, also)
     forms = {stem(said), *(stem(w) for w in words(fold(also.get(said, ""))))} if said else set()
     if not forms or said in SAYS_WHICH | PARTS | MADE_OF or properties_named(forms):
@@ -1664,10 +1674,10 @@ def _called_unshown(
         return None
     categories = {p.get("category") for p in shown}
     for p in unshown:
-        # (by what it is, the last word of its name: "the gauntlets"; not "the beach" of a "Beach Flip-Flop", nor
-        # "the chicken ones" of a food "— Chicken & Pea")
-        head = name_head(str(p.get("name", ""))) or ""
-        if calls({stem(said)}, head) or (calls(forms, head) and p.get("category") not in categories):
+        # (by what it is: the last word of its name, "the gauntlets", or a word of it the catalog names kinds of
+        # thing with; not "the beach" of a "Beach Flip-Flop", nor "the chicken ones" of a food "— Chicken & Pea")
+        called = str(p.get("name", "")) if kind_word(said) else name_head(str(p.get("name", ""))) or ""
+        if calls({stem(said)}, called) or (calls(forms, called) and p.get("category") not in categories):
             return int(p["productId"])
     return None
 
