@@ -204,7 +204,7 @@ _CLAUSE_BREAK = re.compile(
 )
 # Parts of a thing: said of one of them, a property is not said of the whole ("the detachable parts are
 # dishwasher safe", "wash the lids by hand"), unless the question names that part
-PARTS = _PARTS = frozenset(
+PARTS = frozenset(
     re.findall(
         r"\S+",
         "part parts lid lids cover covers liner insert inserts basket bowl jug glass jar jars core handle handles "
@@ -645,7 +645,7 @@ class FactFinder:
                 ]  # fmt: skip
                 if not all(found):
                     continue
-                parts = {w for w in words(clause) if w in _PARTS and not _plain(w) & question_words}
+                parts = {w for w in words(clause) if w in PARTS and not _plain(w) & question_words}
                 if parts or _IMITATION.search(clause) or _CONDITION.search(clause):
                     return None
                 if any(_ONLY_MENTIONED.search(clause[: m.start()]) for matches in found for m in matches):

@@ -181,7 +181,7 @@ def called_by(text: str, product: dict[str, Any]) -> bool:
 
 _MATERIAL_STEMS = frozenset(stem(w) for w in MATERIALS | {"stainless"})
 # The words of what a thing is made of ("the stainless steel one", "the cast iron one")
-MADE_OF = _MADE_OF = MATERIALS | {"stainless", "cast", "carbon", "solid", "enamelled", "enameled", "terracotta", "clay"}
+MADE_OF = MATERIALS | {"stainless", "cast", "carbon", "solid", "enamelled", "enameled", "terracotta", "clay"}
 
 
 def called_not_shown(text: str, named: list[str], shown: list[dict[str, Any]]) -> list[str]:
@@ -225,12 +225,12 @@ def find_called(
     products the question is about when none found is called so ("the waterproof one" is a shown
     jacket; `or_first`: the first found, when none is called so)."""
     # "the chicken ones" after treats: chicken treats; "the manure one" after composts: manure
-    kind = name_kind(str(shown[0].get("name", ""))) if shown and (set(called) <= _MADE_OF or no_kind) else None
+    kind = name_kind(str(shown[0].get("name", ""))) if shown and (set(called) <= MADE_OF or no_kind) else None
     query = " ".join([*called, *([fold(kind)] if kind else [])])
     plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also,
             "otherwise": otherwise, "or_first": or_first,
             # ("the stainless steel one": of those shown made of it, if any is; "the chicken ones" is searched)
-            "among": [p["productId"] for p in shown[:LIST_LENGTH]] if set(called) <= _MADE_OF else []}  # fmt: skip
+            "among": [p["productId"] for p in shown[:LIST_LENGTH]] if set(called) <= MADE_OF else []}  # fmt: skip
     return search_call({"query": query, "limit": LIST_LENGTH}, plan)
 
 
@@ -241,7 +241,7 @@ def having(products: list[dict[str, Any]], called: list[str]) -> list[dict[str, 
     they are several ("the memory foam one"), or by the one word, when that names no property
     ("the rope one": a "Cotton Rope Tug")."""
     wanted = {stem(w) for w in called}
-    if set(called) <= _MADE_OF:  # named so first: a "Rubber Treat Ball" before a mat with a rubber base
+    if set(called) <= MADE_OF:  # named so first: a "Rubber Treat Ball" before a mat with a rubber base
         made = [p for p in products if wanted <= {stem(w) for w in words(f"{p.get('name')} {p.get('material')}")}]
         return sorted(made, key=lambda p: not _named_by(wanted, str(p.get("name", ""))))
     # or whose name has all the words ("the memory foam one": an "Orthopaedic Memory Foam Dog Bed")
@@ -264,7 +264,7 @@ def mainly(product: dict[str, Any], called: list[str]) -> bool:
     if _named_by(wanted, str(product.get("name", ""))):
         return True
     first = re.split(r",|\band\b|/|\+", str(product.get("material") or ""))[0]
-    return set(called) <= _MADE_OF and wanted <= {stem(w) for w in words(first)}
+    return set(called) <= MADE_OF and wanted <= {stem(w) for w in words(first)}
 
 
 def _named_by(stems: set[str], name: str) -> bool:
