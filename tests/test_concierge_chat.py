@@ -3234,28 +3234,23 @@ async def test_the_kind_of_the_list_shown_called_after_one_of_an_earlier_list_wa
     the first of them: "wie schwer ist die powerbank" of the first "Power Bank" (was the watch talked about);
     "la souris est compatible mac ?" of the first mouse (was the headphones); "does the camera need a
     subscription" of the first camera (was the smart plug)."""
-    shopper = electronics()
-    await shopper.say("ich suche eine smartwatch mit gps")
-    banks = await shopper.say("und eine powerbank, so 20000 mah")
-    await shopper.say("zurück zur ersten uhr: ist die wasserdicht?")
-    heavy = await shopper.say("wie schwer ist die powerbank")
-    assert heavy.answer.startswith(banks.listed[0]), heavy.answer
-
-    shopper = electronics()
-    await shopper.say("je cherche un casque audio bluetooth")
-    mice = await shopper.say("et une souris sans fil")
-    assert len(mice.listed) >= 2 and all("Mouse" in n for n in mice.listed), mice.answer
-    await shopper.say("le premier casque, quelle autonomie ?")
-    mac = await shopper.say("la souris est compatible mac ?")
-    assert mac.answer.startswith(mice.listed[0]), mac.answer
-
-    shopper = electronics()
-    await shopper.say("smart plugs")
-    cameras = await shopper.say("security camera for outdoor")
-    assert len(cameras.listed) >= 2 and all("Camera" in n for n in cameras.listed), cameras.answer
-    await shopper.say("the first plug - does it work with alexa?")
-    cloud = await shopper.say("does the camera need a subscription / does it have local storage")
-    assert cloud.answer.startswith(cameras.listed[0]), cloud.answer
+    for first, second, kind, earlier, question in (
+        ("ich suche eine smartwatch mit gps", "und eine powerbank, so 20000 mah", None,
+         "zurück zur ersten uhr: ist die wasserdicht?", "wie schwer ist die powerbank"),
+        ("je cherche un casque audio bluetooth", "et une souris sans fil", "Mouse",
+         "le premier casque, quelle autonomie ?", "la souris est compatible mac ?"),
+        ("smart plugs", "security camera for outdoor", "Camera",
+         "the first plug - does it work with alexa?",
+         "does the camera need a subscription / does it have local storage"),
+    ):  # fmt: skip
+        shopper = electronics()
+        await shopper.say(first)
+        shown = await shopper.say(second)
+        if kind is not None:
+            assert len(shown.listed) >= 2 and all(kind in n for n in shown.listed), shown.answer
+        await shopper.say(earlier)
+        asked = await shopper.say(question)
+        assert asked.answer.startswith(shown.listed[0]), (question, asked.answer)
 
 
 async def test_a_product_the_search_found_below_those_shown_is_asked_of_when_called_so(garden, clothing):
