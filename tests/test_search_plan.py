@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
+
 import numpy as np
 import pytest
 from pgvector import Vector
@@ -9,6 +12,7 @@ from pgvector import Vector
 from shopagent.adapters.postgres.database import open_pool
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.adapters.postgres.search_plan import Plan, PlanInputs, chosen_plan, exact_cost, hnsw_cost
+from shopagent.adapters.postgres.search_sql import exact_sql, filter_args
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.domain.search import SearchFilters
 
@@ -124,3 +128,54 @@ async def test_both_plans_find_the_same_products_on_either_side_of_the_boundary(
                     found = (await index.candidates(vector, MODEL, DIM, [], filters, 10, need=10)).vector
                     recalls.append(len(set(found) & set(truth)) / len(truth))
             assert min(recalls) >= 0.8 and float(np.mean(recalls)) >= 0.95, (filters, recalls)
+
+
+def _relations(plan: dict) -> set[str]:
+    """The tables an EXPLAIN (FORMAT JSON) plan reads."""
+    found = {plan["Relation Name"]} if "Relation Name" in plan else set()
+    for child in plan.get("Plans", []):
+        found |= _relations(child)
+    return found
+
+
+@pytest.mark.db
+@pytest.mark.anyio
+async def test_the_exact_plan_under_colour_size_and_stock_reads_no_product_row_and_finds_the_nearest(database):
+    """Colours, sizes and stock are the variations' own: the products they let through come from
+    the variations alone (at a million products, probing the ~10,000 product rows "red, M, in stock"
+    lets through cost 35 ms of 165). A price bound reads the product's cheapest and dearest prices."""
+    async with open_pool(database, min_size=1, max_size=2, connect_timeout=10, command_timeout=60) as pool:
+        await _catalog(pool, 200, 300)
+        async with pool.acquire() as conn:
+            colours = {
+                r["product_id"]: r["color"] for r in await conn.fetch("SELECT product_id, color FROM product_variation")
+            }
+            chunks = await conn.fetch("SELECT product_id, embedding FROM product_chunk WHERE model = $1", MODEL)
+        ids = np.array([r["product_id"] for r in chunks])
+        matrix = np.stack([np.asarray(r["embedding"].to_numpy(), dtype=np.float64) for r in chunks])
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        index = PostgresSearchIndex(pool, tuning=SearchTuning(exact_below_products=10**9))
+        rng = np.random.default_rng(9)
+        for filters, wanted in (
+            (SearchFilters(colors=("red",)), {"red"}),
+            (SearchFilters(colors=("red", "blue"), sizes=("M",), in_stock=True), {"red", "blue"}),
+        ):
+            for vector in rng.normal(size=(5, DIM)).astype(np.float32):
+                distance = 1 - matrix @ (vector / np.linalg.norm(vector))
+                best: dict[int, float] = {}
+                for product, d in zip(ids.tolist(), distance.tolist(), strict=True):
+                    if colours[product] in wanted:
+                        best[product] = min(d, best.get(product, 2.0))
+                truth = sorted(best, key=lambda p: (best[p], p))[:10]
+                assert await index.exact_nearest(vector, MODEL, filters, 10) == truth
+            async with pool.acquire() as conn:
+                plan = await conn.fetchval(
+                    f"EXPLAIN (FORMAT JSON) {exact_sql(filters)}", Vector(vector), MODEL, *filter_args(filters), 10
+                )
+            assert _relations(json.loads(plan)[0]["Plan"]) == {"product_chunk", "product_variation"}, filters
+        priced = SearchFilters(colors=("red",), max_price=Decimal("20"))
+        async with pool.acquire() as conn:
+            plan = await conn.fetchval(
+                f"EXPLAIN (FORMAT JSON) {exact_sql(priced)}", Vector(vector), MODEL, *filter_args(priced), 10
+            )
+        assert "product" in _relations(json.loads(plan)[0]["Plan"])

@@ -48,6 +48,7 @@ from shopagent.adapters.postgres.search_sql import (
     TEXT_CONFIG_NAME,
     TITLE_PHRASES,
     VOCABULARY,
+    exact_sql,
     filter_args,
     filters_clause,
     lexical_sql,
@@ -228,31 +229,11 @@ class PostgresSearchIndex:
         filters: SearchFilters,
         limit: int,
     ) -> list[int]:
-        # `embedding <=> $1` (not the index's `embedding::vector(n)` expression): no index
-        # scan can serve an order by the aggregate anyway. The distances are taken first
-        # (MATERIALIZED), so that grouping sorts or hashes numbers, not the chunks' vectors (at
-        # 30,000 chunks those spilled 45 MB to a temporary file). No parallel workers: their plan
-        # scans every product's key to meet the few the filters let through (100 ms at a million
-        # products where starting from the variations found takes 1), and the two legs already
-        # share the cores.
+        # No parallel workers: their plan scans every product's key to meet the few the filters
+        # let through (100 ms at a million products where starting from the variations found
+        # takes 1), and the two legs already share the cores.
         await conn.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-        rows = await conn.fetch(
-            f"""
-            WITH chunk AS MATERIALIZED (
-                SELECT c.product_id, c.embedding <=> $1 AS distance
-                FROM product p JOIN product_chunk c ON c.product_id = p.id
-                WHERE c.model = $2 AND {filters_clause(3, filters)}
-            )
-            SELECT product_id, min(distance) AS distance FROM chunk
-            GROUP BY product_id
-            ORDER BY distance, product_id
-            LIMIT $11
-            """,
-            Vector(vector),
-            model,
-            *args,
-            limit,
-        )
+        rows = await conn.fetch(exact_sql(filters), Vector(vector), model, *args, limit)
         return [r["product_id"] for r in rows]
 
     async def _approximate(

@@ -99,6 +99,49 @@ def filters_clause(first: int, shape: SearchFilters | None = None) -> str:
     return f"{prices} AND NOT {variation}::bool AND {unused}"
 
 
+def product_free(filters: SearchFilters) -> bool:
+    """Whether `filters` ask only of a product's variations (colours, sizes, stock, options; no
+    price bound, no spec, which read the product's row): then the products they let through are
+    found from the variations alone. At a million products, reading the product rows of the
+    ~10,000 that "red, M, in stock" lets through took 35 ms of the exact plan's 165."""
+    return filters.on_variation and not filters.specs and filters.min_price is None and filters.max_price is None
+
+
+def variation_products(first: int, shape: SearchFilters) -> str:
+    """The ids of the products of which a variation passes `shape`'s filters (their parameters
+    numbered from `first`, as `filters_clause` takes them), for filters `product_free` accepts; an
+    id may come more than once (a product in red M and red L)."""
+    variation = _parameters(first)[2]
+    return (
+        f"(SELECT v.product_id FROM product_variation v WHERE {variation}::bool AND "
+        f"{variation_test(first, shape=shape)})"
+    )
+
+
+def exact_sql(filters: SearchFilters) -> str:
+    """The vector leg's exact plan ($1 the query vector, $2 the model, $3... the filters, $11 the
+    limit): every chunk of the products the filters let through, the closest chunk's distance a
+    product. The distances are taken first (MATERIALIZED), so that grouping sorts or hashes
+    numbers, not the chunks' vectors (at 30,000 chunks those spilled 45 MB to a temporary file).
+    `embedding <=> $1`, not the index's expression: no index scan can serve an order by the
+    aggregate anyway."""
+    if product_free(filters):
+        chunks = f"product_chunk c WHERE c.model = $2 AND c.product_id IN {variation_products(3, filters)}"
+    else:
+        chunks = (
+            f"product p JOIN product_chunk c ON c.product_id = p.id WHERE c.model = $2 AND {filters_clause(3, filters)}"
+        )
+    return f"""
+    WITH chunk AS MATERIALIZED (
+        SELECT c.product_id, c.embedding <=> $1 AS distance FROM {chunks}
+    )
+    SELECT product_id, min(distance) AS distance FROM chunk
+    GROUP BY product_id
+    ORDER BY distance, product_id
+    LIMIT $11
+    """
+
+
 # $1 config, $2 words, $3 vector (NULL: no distance), $4 model, $5 product ids, $6... the filters.
 # `available` counts the units of the variations the filters ask for (stock aside); `offer` is the
 # cheapest of them that can be bought (the cheapest of all when none can).
@@ -223,7 +266,10 @@ LIMIT $3
 def lexical_sql(filters: SearchFilters, *, filter_first: bool = False) -> str:
     """The lexical leg under `filters` (their parameters from $4, the matching words $12)."""
     if filter_first:
-        chosen = f"(SELECT p.id FROM product p WHERE {filters_clause(4, filters)} OFFSET 0) f"
+        if product_free(filters):
+            chosen = f"(SELECT DISTINCT u.product_id AS id FROM {variation_products(4, filters)} u) f"
+        else:
+            chosen = f"(SELECT p.id FROM product p WHERE {filters_clause(4, filters)} OFFSET 0) f"
         source = f"{chosen} JOIN product_index i ON i.product_id = f.id, q"
         return LEXICAL_FILTERED.format(source=source, also="", rank=RANK)
     if not filters.on_variation:
