@@ -3443,3 +3443,46 @@ async def test_what_two_cost_together_is_worked_out(pets):
     total = await shopper.say("can i get the brush and the shampoo together, what's the total")
     amount = f"€{brushes.price(brush) + shampoos.price(shampoo):.2f}"
     assert total.answer.splitlines()[-1] == said_in("en", "cost_together", amount=amount), total.answer
+
+
+async def test_a_measure_of_a_part_a_frequency_and_what_holds_more_are_asked_of_what_was_shown(garden):
+    """ "whats the cutting width" after mowers (a hedge trimmer of "Pruning & cutting" shown last) asks it of
+    them all (was the hedge trimmer alone: "the cutting" read as calling the thing of that category); "how often
+    do i use it" of a feed quotes its "once a week" (was "doesn't say exactly"); "which one holds more" of a can,
+    a water butt and a planter names the water butt, the most litres (was "doesn't say exactly" for each)."""
+    shopper = garden()
+    mowers = await shopper.say("lawn mower cordless")
+    width = await shopper.say("whats the cutting width")
+    assert {c["name"] for c in width.calls} == {DETAILS} and len(width.calls) == len(mowers.listed), width.calls
+    for name in (n for n in mowers.listed if "Mower" in n):
+        line = next(line for line in width.answer.splitlines() if line.startswith(name))
+        assert "cutting width" in line.lower(), width.answer
+
+    shopper = garden()
+    feeds = await shopper.say("fertilizer for tomatoes")
+    often = await shopper.say("how often do i use it")
+    assert often.answer.startswith(feeds.listed[0]) and "once a week" in often.answer, often.answer
+
+    shopper = garden()
+    cans = await shopper.say("watering can")
+    butt = next(n for n in cans.listed if "Butt" in n)
+    more = await shopper.say("which one holds more")
+    assert more.answer.splitlines()[-1] == said_in("en", "biggest", name=butt), more.answer
+
+
+async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_of_those_shown(garden, electronics):
+    """ "c'est en quoi" after hoses gives what each shown is made of (was "what are you looking for?": no word
+    of its own); "sind die wasserdicht" after two headphones asks it of both (was the first alone: "die" read as
+    one thing)."""
+    shopper = garden()
+    hoses = await shopper.say("garden hose")
+    made = await shopper.say("c'est en quoi")
+    assert {c["name"] for c in made.calls} == {DETAILS} and len(made.calls) == len(hoses.listed), made.calls
+    assert "PVC" in made.answer, made.answer
+
+    shopper = electronics()
+    phones = await shopper.say("ich suche kopfhörer für den sport")
+    assert len(phones.listed) >= 2, phones.answer
+    water = await shopper.say("sind die wasserdicht")
+    assert [c["name"] for c in water.calls] == [DETAILS] * len(phones.listed), water.calls
+    assert all(any(line.startswith(n) for line in water.answer.splitlines()) for n in phones.listed), water.answer

@@ -16,8 +16,15 @@ WEIGHT = re.compile(
 # "which is bigger?", "welche ist größer?", "lequel est le plus grand ?": by the amounts they come in
 # (not "the bigger set, how many pieces?": one pointed at)
 _WHICH_IS = r"\b(?:which|what|welche[rs]?|was|lequel|laquelle|lesquels|lesquelles|quel|quelle)\b.*"
-BIGGER = re.compile(_WHICH_IS + r"\b(?:bigger|biggest|larger|largest|gr(?:o|oe)ss(?:er|te)\w*|plus grande?s?)\b")
-SMALLER = re.compile(_WHICH_IS + r"\b(?:smaller|smallest|kleinere?\w*|kleinste\w*|plus petite?s?)\b")
+# ("which one holds more?", "welche fasst mehr?", "lequel contient le plus ?": by what they hold)
+BIGGER = re.compile(
+    _WHICH_IS + r"\b(?:bigger|biggest|larger|largest|gr(?:o|oe)ss(?:er|te)\w*|plus grande?s?|"
+    r"holds? (?:the )?(?:more|most)|fass(?:t|en) (?:am )?(?:mehr|meisten)|contien(?:t|nent) (?:le )?plus)\b"
+)
+SMALLER = re.compile(
+    _WHICH_IS + r"\b(?:smaller|smallest|kleinere?\w*|kleinste\w*|plus petite?s?|"
+    r"holds? (?:the )?(?:less|least)|fass(?:t|en) (?:am )?(?:weniger|wenigsten)|contien(?:t|nent) (?:le )?moins)\b"
+)
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
 # "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
 PRICE = re.compile(

@@ -149,6 +149,22 @@ _FIGURES_ASKED = [
         re.compile(r"\b(?:per hour|an hour|l/h|flow rate|flow|durchfluss\w*|pro stunde|debit|par heure)\b"),
         re.compile(_NUMBER + r"(?:l/h|lph|l per hour|litres? (?:per|an) hour|liters? (?:per|an) hour)(?![^\W\d_])"),
     ),
+    (  # "how often do I use it?", "wie oft?", "tous les combien ?": once a week, every 2 weeks, daily
+        re.compile(
+            r"\b(?:how often|how frequently|how many times|wie oft|wie h(?:a|ae)ufig|tous les combien|"
+            r"a quelle frequence|combien de fois)\b"
+        ),
+        re.compile(
+            r"\b(?:once|twice|(?:\d+|two|three|four) times|one time)\s+(?:a|an|per|each|every)\s+[^\W\d_]+|"
+            r"\bevery\s+(?:\d+(?:\s*-\s*\d+)?\s+|other\s+|few\s+|two\s+|three\s+|four\s+|six\s+)?"
+            r"(?:days?|nights?|weeks?|months?|years?|seasons?|spring|summer|autumn|winter|morning|evening|use|wash)\b|"
+            r"\b(?:daily|weekly|monthly|yearly|annually|fortnightly|nightly|each (?:day|week|month|year))\b|"
+            r"\b(?:einmal|zweimal|dreimal|\d+\s*mal)\s+(?:pro|im|in der|am|die|jede[nrs]?)\b|"
+            r"\b(?:t(?:a|ae)glich|w(?:o|oe)chentlich|monatlich|j(?:a|ae)hrlich)\b|\balle \d+(?:\s*-\s*\d+)? \w+|"
+            r"\b(?:une|deux|trois|\d+) fois par\b|\btous les (?:jours|soirs|matins|\d+|deux|trois|mois|ans)\b|"
+            r"\bchaque (?:jour|semaine|mois|annee|printemps|saison)\b"
+        ),
+    ),
     (
         re.compile(
             r"\b(?:battery life|akkulaufzeit|autonomie|how long (?:does|will|do) (?:the |its |a )?(?:battery|charge)|"

@@ -714,7 +714,7 @@ POINTS_AT_ONE = re.compile(
     r"|\bl'(?=(?:avez|as|a|ai|auriez|aurez|existe|faites|fait|trouve|trouvez|recommandez|conseillez)\b)"
     rf"|\b(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+(?:le|la)\s+(?=(?:{_FRENCH_VERBS}|{_INFINITIVE})\b)"
     # "ist der wasserdicht?", "hat die einen Akku?": an article standing for the thing
-    r"|^\W*(?:ist|sind|hat|haben|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
+    r"|^\W*(?:ist|hat|kann|passt|geht|gibt es|wie (?:lange|schwer|gross) (?:ist|halt|hält)) "
     r"(?:der|die|das)\b"
     # "hat sie eine Kapuze?", "ist sie waschbar?": "sie" after a verb of one thing is the thing (the jacket)
     r"|\b(?:ist|hat|kann|passt|geht|halt|hält|wiegt|braucht|funktioniert|lauft|läuft|lasst|lässt) sie\b"
@@ -725,8 +725,12 @@ POINTS_AT_ALL = re.compile(
     r"which ones?|which (?=(?:is|are|would|should|do|does|has|have)\b)|"
     r"welche[rsn]? (?=(?:ist|sind|hat|haben|w(?:a|ae)re|w(?:u|ue)rden?)\b)|"
     r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle|"
+
     # "vous les avez en noir ?", "on peut les laver ?"
     rf"(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+les\s+(?=(?:{_FRENCH_VERBS}|{_INFINITIVE})\b))"
+    # "sind die wasserdicht?", "haben die einen Akku?", "sind sie waschbar?": the plural verb, of them all
+    # (not "haben Sie …?": do you have)
+    r"|^\W*(?:(?:sind|haben|passen|gehen|halten|kosten) die|sind sie)\b"
 )
 # What a question about a product asks for (its answer is in the product's data).
 ASKS_ABOUT = re.compile(

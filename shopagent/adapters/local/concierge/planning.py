@@ -140,17 +140,27 @@ _ASKING_WORDS = frozenset({
 _SAFE_FROM = frozenset({"safe", "proof", "free", "friendly", "resistant", "tight", "sicher", "fest", "frei", "dicht"})
 # A message asking only a measure of the thing shown or what it is made of ("wattage", "blade length?",
 # "max cutting diameter", "for what tank size", "what steel?", "quelle puissance ?", "Maße?")
-_MEASURE_ASKED = re.compile(
-    r"\W*(?:(?:and|so|ok|okay|und|et)\W+)?(?:(?:what|which|welche[rsn]?|quel(?:le)?s?|for what|whats|what's|"
-    r"what is|what are)(?:\s+(?:the|its|their|is|are|der|die|das|la|le|les|est))*\s+)?(?:[^\W\d_]+\s+){0,2}?"
-    r"(?:wattage|watts|power|dimensions?|measurements|size|weight|length|width|height|depth|diameter|capacity|"
+_MEASURES = (
+    r"wattage|watts|power|dimensions?|measurements|size|weight|length|width|height|depth|diameter|capacity|"
     r"volume|resolution|refresh rate|temp|temperature|material|fabric|steel|wood|metal|plastic|thickness|"
     r"leistung|wattzahl|masse|abmessungen|gewicht|lange|breite|hohe|tiefe|durchmesser|kapazitat|aufloesung|"
     r"auflosung|puissance|poids|longueur|largeur|hauteur|profondeur|diametre|capacite|"
-    r"matiere|materiau|epaisseur)"
+    r"matiere|materiau|epaisseur"
+)
+_MEASURE_ASKED = re.compile(
+    r"\W*(?:(?:and|so|ok|okay|und|et)\W+)?(?:(?:what|which|welche[rsn]?|quel(?:le)?s?|for what|whats|what's|"
+    r"what is|what are)(?:\s+(?:the|its|their|is|are|der|die|das|la|le|les|est))*\s+)?(?:[^\W\d_]+\s+){0,2}?"
+    rf"(?:{_MEASURES})"
     # ("et la capacité de stockage ?", "die Länge des Kabels?": a measure of a part, said after it)
     r"(?:\s+(?:de|du|des|d'|der)\s*[^\W\d_]+)?\W*"
+    # "c'est en quoi", "elle est en quoi ?", "aus was ist die?", "woraus ist das": what it is made of
+    r"|\W*(?:et\W+)?(?:(?:c'est|c est|il est|elle est|ils sont|elles sont|fait|faite|faits|faites)\s+)?en quoi"
+    r"(?:\s+(?:c'est|est-il|est-elle|est-ce|sont-ils|sont-elles))?\W*"
+    r"|\W*(?:und\W+)?(?:aus was|woraus)\s+(?:ist|sind|besteht|bestehen)(?:\s+(?:es|sie|er|der|die|das|den))?\W*"
 )
+# "the cutting width", "the battery life", "die Klingenlänge": a measure the word before it says of which part,
+# not a thing called by that word
+_MEASURE_AFTER = re.compile(rf"(?:{_MEASURES}|life|span|range|runtime|time)")
 # What the thing compared should suit: "which one is better for a large breed puppy", "welche ist besser für",
 # "lequel est le mieux pour"
 _BETTER_FOR = re.compile(
@@ -459,7 +469,9 @@ class Planner:
             and bool(shown or history.detailed)
             and ask.PRICE.search(said) is not None
         )
-        nothing_asked = not (reading.words or cued or of_it) or chatter
+        # ("c'est en quoi", "elle est en quoi ?": what it is made of, in stop-words only)
+        made_of = bool(shown or history.detailed) and _MEASURE_ASKED.fullmatch(said) is not None
+        nothing_asked = not (reading.words or cued or of_it or made_of) or chatter
         if (
             nothing_asked
             and shown is not None
@@ -1549,7 +1561,17 @@ class Planner:
         # (what it is called, in the catalog's words where the catalog uses another: "Tastatur": keyboard)
         said = [w for w in reading.words if w in named or w in synonyms]
         # "the bedding you showed, is it dust free?", "die Töpfe, haben die ein Loch?": called by its kind
-        definite = [w for m in _THE_KIND.finditer(fold(text)) for w in m.groups() if w in said] if not refs else []
+        definite = (
+            [
+                w
+                for m in _THE_KIND.finditer(fold(text))
+                if not (m.group(2) and _MEASURE_AFTER.fullmatch(m.group(2)))
+                for w in m.groups()
+                if w in said
+            ]
+            if not refs
+            else []
+        )
         called = [kind] if kind else said[-1:] if reading.buy and not refs else definite[:1]
         if not called or not shown:
             return None
