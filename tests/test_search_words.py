@@ -11,6 +11,7 @@ import json
 import msgspec
 import pytest
 
+from shopagent.domain.needs import Needs, builtin_needs
 from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import descriptive
 from shopagent.domain.vocabulary import Synonyms, Vocabulary
@@ -269,6 +270,32 @@ def test_numbers_and_measures_do_not_describe_the_item_but_specs_with_digits_do(
     assert [w for w in ("7kg", "28cm", "2l", "500ml", "12", "3lbs") if descriptive(w, frozenset())] == []
     assert all(descriptive(w, frozenset()) for w in ("4k", "64gb", "ipx7", "usb3", "carrier"))
     assert not descriptive("red", frozenset({"red"}))
+
+
+def test_a_trouble_told_adds_the_words_of_what_answers_it_that_the_catalog_uses():
+    """ "dog sheds everywhere" is searched with "deshedding undercoat grooming" too, in a shop whose texts use
+    those words; added at the end, for both legs, and not reported as a correction. Where the catalog uses
+    none of them (a kitchen shop), nothing is added; a shop's own list goes over the built-in one."""
+    needs = Needs(builtin_needs("en"))
+    pets = {"dog": 20, "deshedding": 1, "undercoat": 1, "grooming": 4, "dental": 2, "plaque": 1}
+    shop = Vocabulary(pets, {"dog": 20, "deshedding": 1, "grooming": 4}, frozenset(), needs=needs)
+    sheds = shop.terms("dog sheds everywhere")
+    assert sheds.terms == ("dog", "sheds", "everywhere", "deshedding", "undercoat", "grooming")
+    assert sheds.added == ("deshedding", "undercoat", "grooming") and sheds.corrections == {}
+    assert sheds.corrected_text("dog sheds everywhere") == "dog sheds everywhere deshedding undercoat grooming"
+    breath = shop.terms("mon chien a mauvaise haleine")  # a French shopper in an English shop
+    assert breath.added == ("dental", "plaque"), breath
+    assert shop.terms("dog bed").added == () and shop.terms("dog bed").corrected_text("dog bed") == "dog bed"
+    kitchen = Vocabulary({"knife": 9, "pan": 7}, {"knife": 9, "pan": 7}, frozenset(), needs=needs)
+    assert kitchen.terms("my dog sheds everywhere").added == ()
+    own = Vocabulary(pets, pets, frozenset(), needs=needs | Needs({"sheds": "dental"}))
+    assert own.terms("dog sheds").added == ("dental",)
+
+
+def test_needs_in_settings_are_checked():
+    assert SearchSettings(needs={"bad breath": "dental"}).needs == {"bad breath": "dental"}
+    with pytest.raises(ValueError, match="letters or digits"):
+        SearchSettings(needs={"sheds": "--"})
 
 
 def test_synonyms_in_settings_are_checked():

@@ -21,6 +21,7 @@ from shopagent.domain import query_words
 from shopagent.domain.catalog import CatalogRules, Product, Variation
 from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
+from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import head_word, modifiers, sizes_named
@@ -47,6 +48,7 @@ class SearchPolicy:
     vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
     real_words: Container[str] = frozenset()  # words of the shop's languages: never "corrected"
     synonyms: Synonyms = NO_SYNONYMS  # shoppers' words -> the catalog's
+    needs: Needs = NO_NEEDS  # shoppers' troubles -> the words of what answers them
     lexical_match_products: int = 2_000  # the full-text leg matches on the rarest words up to this many products
 
 
@@ -67,7 +69,11 @@ class CatalogSearch:
         self.rules = rules
         self.policy = policy or SearchPolicy()
         self._vocabulary = CatalogVocabulary(
-            index, self.policy.vocabulary_refresh_seconds, self.policy.real_words, self.policy.synonyms
+            index,
+            self.policy.vocabulary_refresh_seconds,
+            self.policy.real_words,
+            self.policy.synonyms,
+            self.policy.needs,
         )
         # Colours and sizes are filters' business; the small words of en/de/fr say nothing of the thing.
         filter_words = frozenset(fold(w) for w in (*rules.colors, *rules.color_aliases, *rules.sizes))
@@ -134,12 +140,15 @@ class CatalogSearch:
         # The words that describe the item: not numbers, colours, sizes nor small words.
         wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._not_descriptive))
         found = _by_rarity(found, {n: vocabulary.rarity(terms.terms[n]) for n in wanted})
+        # The thing asked for, what qualifies it and of what it is made are read from the shopper's words, not
+        # from those added for a trouble told ("deshedding undercoat" for "my dog sheds"): those rank and grade
+        said = [n for n in wanted if terms.terms[n] not in terms.added]
         categories = {n for row in found.rows.values() for n in row.category_terms}
         heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
-        head = last = query_words.named_first(terms.terms, wanted, head_word(terms.terms, wanted), heads)
+        head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, said), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
-            head = query_words.kind_head(terms.terms, wanted, head, categories, vocabulary.uses)
-        kinds = modifiers(terms.terms, wanted)
+            head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
+        kinds = modifiers(terms.terms, said)
         query = _QueryFacts(
             wanted=frozenset(wanted),
             head=head,
@@ -152,14 +161,14 @@ class CatalogSearch:
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
-            materials=(materials := query_words.materials_named(terms.terms, wanted, vocabulary.uses)),
+            materials=(materials := query_words.materials_named(terms.terms, said, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
             audiences=query_words.audiences_named(terms.terms),
-            short_kind=len(wanted) <= _SHORT_REQUEST and head in kinds,
+            short_kind=len(said) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
             heads=heads,
             situation=query_words.tells_a_situation(words(request.query)),
-            thing_not_sold=_thing_not_sold(terms.terms, wanted, head, last, found.rows.values()),
+            thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}

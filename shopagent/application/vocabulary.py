@@ -6,6 +6,7 @@ import time
 from collections.abc import Container
 
 from shopagent.application.ports import SearchIndex
+from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.text import CatalogWords
 from shopagent.domain.vocabulary import EMPTY_VOCABULARY, NO_SYNONYMS, Synonyms, Vocabulary
 
@@ -27,8 +28,10 @@ class CatalogVocabulary:
         refresh_seconds: float,
         real_words: Container[str] = frozenset(),
         synonyms: Synonyms = NO_SYNONYMS,
+        needs: Needs = NO_NEEDS,
     ) -> None:
         self._index = index
+        self._needs = needs
         self._refresh = refresh_seconds
         self._real_words = real_words
         self._synonyms = synonyms
@@ -74,4 +77,5 @@ class CatalogVocabulary:
             phrases=words.phrases,
             kinds=words.kinds,
             category_words=words.category_words,
+            needs=self._needs,
         )

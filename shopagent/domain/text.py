@@ -109,10 +109,12 @@ class QueryTerms:
     corrections: Mapping[str, str] = field(default_factory=dict)  # shopper's word or phrase -> what was searched
     rewritten: tuple[str, ...] = ()  # the query's words as searched (what the vector leg embeds)
     typo_fixes: Mapping[str, str] = field(default_factory=dict)  # the corrections that were misspellings
+    added: tuple[str, ...] = ()  # words of what answers a trouble the query tells of (domain.needs), at the end
 
     def corrected_text(self, text: str) -> str:
-        """`text` with each corrected word and synonym replaced (what the vector leg embeds)."""
-        if not self.corrections:
+        """`text` with each corrected word and synonym replaced, and the words added for a trouble
+        after it (what the vector leg embeds)."""
+        if not self.corrections and not self.added:
             return text
         return " ".join(self.rewritten)
 

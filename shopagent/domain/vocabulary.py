@@ -13,6 +13,7 @@ from itertools import combinations
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.text import MAX_QUERY_TERMS, QueryTerms, words
 
 _NARROWING_SHARE = 0.2  # a word in more of the catalog's products than this share joins no match group
@@ -52,8 +53,10 @@ class Vocabulary:
         phrases: Container[str] = frozenset(),
         kinds: frozenset[str] = frozenset(),
         category_words: frozenset[str] = frozenset(),
+        needs: Needs = NO_NEEDS,
     ) -> None:
         self.known = known
+        self._needs = needs
         self._phrases = phrases
         self.kinds = kinds  # the words names and categories name kinds of thing with (CatalogWords.kinds)
         self.category_words = category_words
@@ -155,6 +158,9 @@ class Vocabulary:
             else:
                 new = [phrase]
             rewritten.extend(new)
+        # "my dog sheds everywhere": the words of what answers it too ("deshedding undercoat"), those the catalog uses
+        added = self._needs.answers([*query, *rewritten], self.uses)
+        rewritten.extend(added)
         # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
         found = list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS]
 
@@ -162,7 +168,11 @@ class Vocabulary:
             return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}
 
         return QueryTerms(
-            terms=tuple(found), corrections=said(corrections), rewritten=tuple(rewritten), typo_fixes=said(typo_fixes)
+            terms=tuple(found),
+            corrections=said(corrections),
+            rewritten=tuple(rewritten),
+            typo_fixes=said(typo_fixes),
+            added=tuple(w for w in added if w in found),
         )
 
     def _letter_compounds(self, terms: list[str]) -> list[str]:

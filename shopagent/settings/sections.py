@@ -143,6 +143,11 @@ class SearchSettings(Section, frozen=True):
     synonyms: Annotated[dict[SynonymText, SynonymText], msgspec.Meta(max_length=10_000)] = msgspec.field(
         default_factory=dict
     )
+    # A shopper's trouble (words all of which a query must have) -> the words of what answers it, added to the
+    # search ("sheds" = "deshedding undercoat"; domain/needs.py has the built-in list)
+    needs: Annotated[dict[SynonymText, SynonymText], msgspec.Meta(max_length=10_000)] = msgspec.field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         for word, meaning in self.synonyms.items():
@@ -153,6 +158,9 @@ class SearchSettings(Section, frozen=True):
                     f"synonym {word!r} = {meaning!r} needs letters or digits on both sides (and in each meaning "
                     "between '|')"
                 )
+        for trouble, answer in self.needs.items():
+            if not any(ch.isalnum() for ch in trouble) or not any(ch.isalnum() for ch in answer):
+                raise ValueError(f"need {trouble!r} = {answer!r} needs letters or digits on both sides")
         if self.vector_weight == 0 and self.lexical_weight == 0:
             raise ValueError("vector_weight and lexical_weight cannot both be 0")
         if self.hnsw_ef_construction < 2 * self.hnsw_m:

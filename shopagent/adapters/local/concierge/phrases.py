@@ -725,7 +725,6 @@ POINTS_AT_ALL = re.compile(
     r"which ones?|which (?=(?:is|are|would|should|do|does|has|have)\b)|"
     r"welche[rsn]? (?=(?:ist|sind|hat|haben|w(?:a|ae)re|w(?:u|ue)rden?)\b)|"
     r"von denen|ils|elles|lesquels|lesquelles|lequel|laquelle|"
-
     # "vous les avez en noir ?", "on peut les laver ?"
     rf"(?:vous|tu|on|je|peut|peux|pouvez|qu'on)\s+les\s+(?=(?:{_FRENCH_VERBS}|{_INFINITIVE})\b))"
     # "sind die wasserdicht?", "haben die einen Akku?", "sind sie waschbar?": the plural verb, of them all

@@ -1,0 +1,141 @@
+"""What a shopper's trouble asks for: the built-in starter list, by the catalog's language.
+
+Shoppers tell a situation more often than they name a product: "my dog sheds everywhere", "my
+knives are all blunt", "my phone dies by lunchtime". The words of the trouble are seldom the
+words of what solves it (a "Deshedding Tool" whose text says "loose undercoat", a "Whetstone", a
+"Power Bank"), and a small sentence encoder does not bridge them: on a pet shop, "dog shedding"
+put every dog food above the deshedding tool, because "dog" is in their names and nothing else of
+the query is in any product's text.
+
+So a trouble's words add the words of what answers it to the search (the full-text leg matches
+and ranks on them too, the vector leg embeds them), as a shop assistant would hear "sheds" and
+think of a deshedding brush. Only the words the catalog itself uses are added, so a trouble
+another trade's shop has nothing for adds nothing there ("scared" adds "calming" in a pet shop,
+nothing in a shop of kitchen tools). The words the shopper said stay the request: the thing asked
+for is still read from them alone.
+
+A key is one or more words, all of which the query must have (in any order: "bad breath", "dog
+pulls"); its value, the words to add. For an English catalog: everyday troubles of the common
+retail trades, with German and French keys for them (a German shopper in an English shop). A
+shop's own `[search.needs]` goes over this list. Catalogs in other languages start with none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from shopagent.domain.text import words
+
+_ENGLISH_NEEDS = {
+    # pets
+    "sheds": "deshedding undercoat grooming", "shedding": "deshedding undercoat grooming",
+    "moulting": "deshedding undercoat grooming", "molting": "deshedding undercoat grooming",
+    "hair everywhere": "deshedding undercoat grooming", "fur everywhere": "deshedding undercoat grooming",
+    "loses hair": "deshedding undercoat grooming", "losing hair": "deshedding undercoat grooming",
+    "bad breath": "dental teeth plaque", "smelly breath": "dental teeth plaque", "breath smells": "dental teeth plaque",
+    "stinky breath": "dental teeth plaque", "tartar": "dental teeth plaque",
+    "fireworks": "calming anxiety", "thunder": "calming anxiety", "thunderstorms": "calming anxiety",
+    "anxious": "calming anxiety", "anxiety": "calming", "nervous": "calming anxiety", "stressed": "calming anxiety",
+    "scared": "calming anxiety", "frightened": "calming anxiety",
+    "bored": "enrichment puzzle interactive toy", "boredom": "enrichment puzzle interactive toy",
+    "alone": "enrichment puzzle interactive toy",
+    "pulls": "harness", "pulling": "harness",
+    "scratches sofa": "scratching post scratcher", "scratches furniture": "scratching post scratcher",
+    "scratching sofa": "scratching post scratcher", "scratching furniture": "scratching post scratcher",
+    "scratches couch": "scratching post scratcher",
+    "stiff": "joint senior orthopaedic", "arthritis": "joint senior orthopaedic",
+    "joint pain": "joint senior orthopaedic", "limping": "joint orthopaedic", "getting old": "senior joint",
+    "old dog": "senior", "old cat": "senior", "older dog": "senior", "older cat": "senior", "elderly": "senior",
+    "itchy": "sensitive skin soothing", "itching": "sensitive skin soothing", "dry skin": "sensitive skin soothing",
+    "upset stomach": "sensitive digestion probiotic", "sensitive stomach": "sensitive digestion probiotic",
+    "diarrhoea": "sensitive digestion probiotic", "diarrhea": "sensitive digestion probiotic",
+    "overweight": "light weight control", "too fat": "light weight control", "chubby": "light weight control",
+    "chews everything": "chew", "teething": "chew puppy", "hairballs": "hairball", "hairball": "hairball",
+    "car trip": "travel car", "car journey": "travel car", "road trip": "travel car",
+    "drink more": "fountain", "litter smells": "odour clumping",
+    # kitchen
+    "blunt": "sharpener whetstone sharpening honing", "dull knives": "sharpener whetstone sharpening honing",
+    "dull knife": "sharpener whetstone sharpening honing", "not sharp": "sharpener whetstone sharpening honing",
+    "sticks pan": "non stick", "sticking pan": "non stick", "eggs stick": "non stick", "food sticks": "non stick",
+    "make bread": "bread loaf proofing dough", "bake bread": "bread loaf proofing dough",
+    "baking bread": "bread loaf proofing dough", "sourdough": "bread loaf proofing dough",
+    "meal prep": "storage containers", "leftovers": "storage containers",
+    # electronics
+    "phone dies": "power bank portable charger", "battery dies": "power bank portable charger",
+    "runs out battery": "power bank portable charger", "battery runs out": "power bank portable charger",
+    "low battery": "power bank portable charger",
+    "wrists hurt": "ergonomic vertical wrist", "wrist pain": "ergonomic vertical wrist",
+    "rsi": "ergonomic vertical wrist",
+    "carpal tunnel": "ergonomic vertical wrist",
+    "messy cables": "cable ties organiser management", "cable mess": "cable ties organiser management",
+    "cables everywhere": "cable ties organiser management", "tangled cables": "cable ties organiser management",
+    "front door": "doorbell camera security", "burglars": "camera security", "keep eye": "camera security",
+    "noisy office": "noise cancelling", "noisy neighbours": "noise cancelling", "block out noise": "noise cancelling",
+    "weak wifi": "mesh router extender", "slow wifi": "mesh router extender", "wifi reach": "mesh router extender",
+    "youtube": "vlogging camera microphone", "vlog": "vlogging camera microphone",
+    "record videos": "vlogging camera microphone", "video calls": "webcam microphone headset",
+    "zoom calls": "webcam microphone headset", "lose my keys": "tracker tag", "find my keys": "tracker tag",
+    "audiobooks": "speaker", "read in bed": "reading light reader",
+    # garden
+    "slugs": "slug snail barrier", "snails": "slug snail barrier", "weeds": "weeding weed",
+    "away holiday": "self watering drip timer automatic", "away vacation": "self watering drip timer automatic",
+    "attract birds": "bird feeder nest", "too sunny": "shade parasol sail", "hot sun": "shade parasol sail",
+    "grow herbs": "herb planter", "mosquitoes": "insect repellent", "wasps": "insect wasp trap",
+    # clothing and outdoor
+    "freezing": "warm thermal insulated", "keep warm": "warm thermal insulated", "keep dry": "waterproof rain",
+    "get wet": "waterproof rain", "heatwave": "breathable lightweight linen", "sweaty": "breathable lightweight",
+    "sore feet": "cushioned comfort insole", "feet all day": "cushioned comfort insole",
+    "job interview": "blazer suit shirt",
+    # German and French
+    "haart": "deshedding undercoat grooming", "haaren": "deshedding undercoat grooming",
+    "fellwechsel": "deshedding undercoat grooming", "mundgeruch": "dental teeth plaque",
+    "feuerwerk": "calming anxiety", "silvester": "calming anxiety", "gewitter": "calming anxiety",
+    "angstlich": "calming anxiety", "langweilt": "enrichment puzzle interactive toy", "zieht leine": "harness",
+    "kratzt sofa": "scratching post scratcher", "stumpf": "sharpener whetstone sharpening honing",
+    "klebt": "non stick", "brennt": "non stick", "akku leer": "power bank portable charger",
+    "handgelenk": "ergonomic vertical wrist", "kabelsalat": "cable ties organiser management",
+    "mauvaise haleine": "dental teeth plaque", "perd poils": "deshedding undercoat grooming",
+    "mue": "deshedding undercoat grooming", "feux artifice": "calming anxiety", "orage": "calming anxiety",
+    "stresse": "calming anxiety", "ennuie": "enrichment puzzle interactive toy", "tire laisse": "harness",
+    "griffe canape": "scratching post scratcher", "emousse": "sharpener whetstone sharpening honing",
+    "emousses": "sharpener whetstone sharpening honing", "ne coupent plus": "sharpener whetstone sharpening honing",
+    "poignet": "ergonomic vertical wrist", "batterie vide": "power bank portable charger",
+}  # fmt: skip
+
+
+class Needs:
+    """Troubles (folded words, all of which a query must have) -> the words that answer them."""
+
+    def __init__(self, pairs: Mapping[str, str]) -> None:
+        self._pairs = {tuple(words(k)): tuple(words(v)) for k, v in pairs.items() if words(k) and words(v)}
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __or__(self, other: Needs) -> Needs:
+        """These troubles with `other`'s over them (the shop's own list over the built-in one)."""
+        joined = Needs({})
+        joined._pairs = {**self._pairs, **other._pairs}
+        return joined
+
+    def answers(self, query: Sequence[str], catalog_uses: Callable[[str], bool]) -> list[str]:
+        """The words answering the troubles `query` (its folded words) tells of, those the catalog
+        uses and the query does not have, each once, in the list's order."""
+        said = set(query)
+        # (a word in the plural says it too: "a mess of cables" tells of a "cable mess")
+        forms = said | {
+            w[: -len(end)] for w in said for end in ("s", "es") if w.endswith(end) and len(w) > len(end) + 2
+        }
+        added: list[str] = []
+        for trouble, answer in self._pairs.items():
+            if all(w in forms for w in trouble):
+                added += [w for w in answer if w not in said and w not in added and catalog_uses(w)]
+        return added
+
+
+NO_NEEDS = Needs({})
+
+
+def builtin_needs(language: str) -> Mapping[str, str]:
+    """The built-in starter list for a catalog in `language` (a BCP 47 tag; English only for now)."""
+    return _ENGLISH_NEEDS if language.split("-")[0].casefold() == "en" else {}
