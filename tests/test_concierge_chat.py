@@ -3486,3 +3486,23 @@ async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_o
     water = await shopper.say("sind die wasserdicht")
     assert [c["name"] for c in water.calls] == [DETAILS] * len(phones.listed), water.calls
     assert all(any(line.startswith(n) for line in water.answer.splitlines()) for n in phones.listed), water.answer
+
+
+@pytest.mark.parametrize(
+    ("trade", "message", "called"),
+    [
+        ("pets", "my dog sheds everywhere", "Deshedding"),
+        ("pets", "mon chien a mauvaise haleine", "Dental"),
+        ("pets", "Meine Katze kratzt ständig am Sofa", "Scratch"),
+        ("kitchen", "my knives are all blunt", "Whetstone"),
+        ("electronics", "my phone always dies by lunchtime when im out", "Power Bank"),
+        ("electronics", "working from home, my wrists hurt", "Ergonomic"),
+    ],
+)
+async def test_a_trouble_told_lists_what_answers_it_first(pets, kitchen, electronics, trade, message, called):
+    """A trouble told rather than a thing named lists first what answers it (were dog foods for "my dog sheds
+    everywhere" and "mon chien a mauvaise haleine", a new knife for "my knives are all blunt", a smartwatch for
+    "my phone always dies": the trouble's words are in no product's text, the answer's are)."""
+    shopper = {"pets": pets, "kitchen": kitchen, "electronics": electronics}[trade]()
+    told = await shopper.say(message)
+    assert told.listed and called in told.listed[0], told.answer
