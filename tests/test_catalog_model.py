@@ -399,6 +399,8 @@ async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link
         ("lumens", 800, {}, "800 lumens"),
         ("capacity", 1000, {"capacity": "ml"}, "capacity 1000 ml"),  # a measure keeps its name first
         ("blade_length_cm", 20, {}, "blade length 20 cm"),
+        ("lawn_area_m2", 400, {"lawn_area_m2": "m²"}, "lawn area 400 m²"),  # the unit's name once (was "m2 400 m²")
+        ("lawn_area_m2", 400, {}, "lawn area 400 m²"),
         ("fill_power", 700, {}, "fill power 700"),
         ("grass", 1, {}, "grass 1"),
         ("lens", 3, {}, "lens 3"),  # words ending in "s" that are no plurals

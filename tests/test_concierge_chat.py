@@ -3506,3 +3506,20 @@ async def test_a_trouble_told_lists_what_answers_it_first(pets, kitchen, electro
     shopper = {"pets": pets, "kitchen": kitchen, "electronics": electronics}[trade]()
     told = await shopper.say(message)
     assert told.listed and called in told.listed[0], told.answer
+
+
+async def test_a_side_by_side_says_the_specs_that_tell_the_two_apart(garden):
+    """ "whats the difference between the first two" after mowers says, beside price, rating and stock, the
+    specs both give that differ ("cutting width 34 cm" against "37 cm"; was price, material and rating only),
+    each once ("lawn area 400 m²", was "lawn area m2 400 m²")."""
+    shopper = garden()
+    mowers = await shopper.say("lawn mower")
+    first, second = mowers.listed[:2]
+    both = await shopper.say("whats the difference between the first two")
+    lines = {
+        name: next(line for line in both.answer.splitlines() if line.startswith(f"- {name}:"))
+        for name in (first, second)
+    }
+    widths = [re.search(r"cutting width (\d+) cm", line) for line in lines.values()]
+    assert all(widths) and widths[0].group(1) != widths[1].group(1), both.answer
+    assert "m2" not in both.answer, both.answer

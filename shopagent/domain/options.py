@@ -179,7 +179,7 @@ _UNIT_SUFFIXES = {
     "mm": "mm", "cm": "cm", "m": "m", "km": "km", "g": "g", "kg": "kg", "ml": "ml", "l": "l", "w": "W", "wh": "Wh",
     "mah": "mAh", "v": "V", "h": "h", "min": "min", "c": "°C", "bar": "bar", "lm": "lm", "in": "in", "gb": "GB",
     "tb": "TB", "hz": "Hz", "db": "dB", "pct": "%", "percent": "%", "years": "years", "months": "months",
-    "weeks": "weeks", "days": "days", "hours": "hours", "lph": "l/h",
+    "weeks": "weeks", "days": "days", "hours": "hours", "lph": "l/h", "m2": "m²", "sqm": "m²", "m3": "m³",
 }  # fmt: skip
 
 

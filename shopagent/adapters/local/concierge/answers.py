@@ -515,13 +515,17 @@ class Answerer:
     def _comparison(self, a: dict[str, Any], b: dict[str, Any]) -> str:
         r = self._say_in
         lines = [r.compare_head.format(first=a["name"], second=b["name"])]
+        differ = _specs_that_differ(a, b)
         for d in (a, b):
             price = price_text(d["effectivePrice"], d["currency"], self._rules.locale)
             if d.get("discountedPrice"):
                 price += r.was.format(price=price_text(d["price"], d["currency"], self._rules.locale))
             material = f"; {d['material']}" if d.get("material") and not instruction(d["material"]) else ""
             rating = r.rating.format(rating=d["rating"]) if d.get("rating") is not None else ""
-            lines.append(f"- {d['name']}: {price}{material}{rating}; {self._availability(d)}")
+            # ("power 20 W, 1 ports" against "power 65 W, 3 ports": what tells them apart, where both say it)
+            labels = dict(zip(d.get("specs") or {}, d.get("specText") or [], strict=False))
+            specs = f"; {', '.join(labels[k] for k in differ)}" if differ else ""
+            lines.append(f"- {d['name']}: {price}{material}{rating}{specs}; {self._availability(d)}")
         pa, pb = decimal_or_none(a.get("effectivePrice")), decimal_or_none(b.get("effectivePrice"))
         if pa is not None and pb is not None and pa != pb:
             lines.append(r.cheaper_one.format(name=a["name"] if pa < pb else b["name"]))
@@ -791,3 +795,18 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
 def _price_of(p: dict[str, Any]) -> Decimal:
     """What a product found costs (the asked variation's), the unpriced last."""
     return Decimal(str(p["effectivePrice"])) if p.get("effectivePrice") is not None else Decimal("Infinity")
+
+
+_DIFFERING_SPECS = 5  # at most, in a side-by-side
+
+
+def _specs_that_differ(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The specs both products give, with a label each, whose values differ ("power_w": 20 and 65), in the
+    first one's order; at most `_DIFFERING_SPECS`."""
+    specs_a, specs_b = a.get("specs") or {}, b.get("specs") or {}
+    labelled = [
+        set(list(d.get("specs") or {})[: len(d.get("specText") or [])]) for d in (a, b)
+    ]  # (a spec with no label is not said)
+    return [k for k in specs_a if k in specs_b and specs_a[k] != specs_b[k] and k in labelled[0] and k in labelled[1]][
+        :_DIFFERING_SPECS
+    ]
