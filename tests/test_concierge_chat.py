@@ -3495,6 +3495,7 @@ async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_o
         ("pets", "mon chien a mauvaise haleine", "Dental"),
         ("pets", "Meine Katze kratzt ständig am Sofa", "Scratch"),
         ("kitchen", "my knives are all blunt", "Whetstone"),
+        ("kitchen", "i only drink pour over coffee, what should i get", "Pour-Over"),  # "pour": no French "for"
         ("electronics", "my phone always dies by lunchtime when im out", "Power Bank"),
         ("electronics", "working from home, my wrists hurt", "Ergonomic"),
     ],
@@ -3502,7 +3503,8 @@ async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_o
 async def test_a_trouble_told_lists_what_answers_it_first(pets, kitchen, electronics, trade, message, called):
     """A trouble told rather than a thing named lists first what answers it (were dog foods for "my dog sheds
     everywhere" and "mon chien a mauvaise haleine", a new knife for "my knives are all blunt", a smartwatch for
-    "my phone always dies": the trouble's words are in no product's text, the answer's are)."""
+    "my phone always dies": the trouble's words are in no product's text, the answer's are; a cold brew jug for
+    "i only drink pour over coffee": "pour" dropped as the French "for")."""
     shopper = {"pets": pets, "kitchen": kitchen, "electronics": electronics}[trade]()
     told = await shopper.say(message)
     assert told.listed and called in told.listed[0], told.answer

@@ -417,6 +417,7 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _HAT_IS_A_THING = re.compile(r"^\W*hat\W*$|(?<!^)\bhat\b")  # a lone "hat", or one not opening a question
 _PLUS_SIZE = re.compile(r"\bplus[ -]size")
 _NON_PREFIX = re.compile(r"\bnon[ -](?=[^\W\d_])")
+_POUR_OVER = re.compile(r"\bpour[ -]?over\b")
 
 
 def stopwords_of(message: str) -> frozenset[str]:
@@ -424,7 +425,7 @@ def stopwords_of(message: str) -> frozenset[str]:
     things (by the message's `LANGUAGE_CUES`): "a warm hat for winter" and "sun hat" ask for a hat,
     "die Jacke hat eine Kapuze?" and "hat sie Taschen?" say what one has; "plus size dress" asks for
     a size, "des chaussures plus confortables" and "plus chaude ?" for more comfort and warmth; "non stick
-    frying pan" for a non-stick one, "non merci" says no."""
+    frying pan" for a non-stick one, "non merci" says no; "pour over coffee" for a pour-over dripper."""
     said = message.lower()
     cued = {language for language, cue in LANGUAGE_CUES.items() if cue.search(said)}
     english = "en" in cued
@@ -435,6 +436,8 @@ def stopwords_of(message: str) -> frozenset[str]:
         things.add("plus")
     if _NON_PREFIX.search(said) and "fr" not in cued:  # "non stick frying pan", "non slip mat": a property
         things.add("non")
+    if _POUR_OVER.search(said):  # "pour over coffee", "a pour-over dripper": a way of making coffee
+        things.add("pour")
     return STOPWORDS - things
 
 
