@@ -12,7 +12,7 @@ from pgvector import Vector
 from shopagent.adapters.postgres.database import open_pool
 from shopagent.adapters.postgres.search import PostgresSearchIndex, SearchTuning
 from shopagent.adapters.postgres.search_plan import Plan, PlanInputs, chosen_plan, exact_cost, hnsw_cost
-from shopagent.adapters.postgres.search_sql import exact_sql, filter_args
+from shopagent.adapters.postgres.search_sql import approximate_sql, exact_sql, filter_args
 from shopagent.adapters.postgres.vector_index import ensure_vector_index
 from shopagent.domain.search import SearchFilters
 
@@ -173,6 +173,19 @@ async def test_the_exact_plan_under_colour_size_and_stock_reads_no_product_row_a
                     f"EXPLAIN (FORMAT JSON) {exact_sql(filters)}", Vector(vector), MODEL, *filter_args(filters), 10
                 )
             assert _relations(json.loads(plan)[0]["Plan"]) == {"product_chunk", "product_variation"}, filters
+            # the index walk too: each chunk it meets is tested on its product's variations, not its product row
+            async with pool.acquire() as conn:
+                plan = await conn.fetchval(
+                    f"EXPLAIN (FORMAT JSON) {approximate_sql(MODEL, DIM, filters)}",
+                    Vector(vector),
+                    *filter_args(filters),
+                    60,
+                    10,
+                )
+            assert _relations(json.loads(plan)[0]["Plan"]) == {"product_chunk", "product_variation"}, filters
+            walk = PostgresSearchIndex(pool, tuning=SearchTuning(exact_below_products=0))
+            found = (await walk.candidates(vector, MODEL, DIM, [], filters, 10, need=10)).vector
+            assert found and all(colours[p] in wanted for p in found), found
         priced = SearchFilters(colors=("red",), max_price=Decimal("20"))
         async with pool.acquire() as conn:
             plan = await conn.fetchval(

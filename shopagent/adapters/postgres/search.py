@@ -48,9 +48,9 @@ from shopagent.adapters.postgres.search_sql import (
     TEXT_CONFIG_NAME,
     TITLE_PHRASES,
     VOCABULARY,
+    approximate_sql,
     exact_sql,
     filter_args,
-    filters_clause,
     lexical_sql,
 )
 from shopagent.application.ports import CandidateRow, SearchCandidates
@@ -213,7 +213,7 @@ class PostgresSearchIndex:
     ) -> list[int]:
         if self._plan(await self._statistics.current(conn), filters, limit) is Plan.EXACT:
             return await self._exact(conn, vector, model, args, filters, limit)
-        found = await self._approximate(conn, vector, model, dimension, args, limit, need)
+        found = await self._approximate(conn, vector, model, dimension, args, filters, limit, need)
         if len(found) < min(need, limit) and filters.any and self._tuning.exact_below_products != 0:
             # Fewer products match than the statistics said (they are older than the catalog):
             # the scan gave up before finding enough, the exact distances will not.
@@ -243,6 +243,7 @@ class PostgresSearchIndex:
         model: str,
         dimension: int,
         args: tuple[object, ...],
+        filters: SearchFilters,
         limit: int,
         need: int,
     ) -> list[int]:
@@ -251,22 +252,8 @@ class PostgresSearchIndex:
             f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = {int(tuning.ef_search)}; "
             f"SET LOCAL hnsw.max_scan_tuples = {int(tuning.max_scan_tuples)}"
         )
-        # The expression and the model literal must match the partial index exactly for the
-        # planner to use it (a parameter would not prove the index predicate). The index holds
-        # half-precision copies: it orders the candidates, their full-precision distances rank them.
-        approximate = f"c.embedding::halfvec({int(dimension)}) <=> $1::vector::halfvec({int(dimension)})"
         candidates = max(limit * tuning.chunks_per_product, 40)
-        sql = f"""
-            WITH nearest AS MATERIALIZED (
-                SELECT c.product_id, c.embedding <=> $1::vector AS distance
-                FROM product_chunk c JOIN product p ON p.id = c.product_id
-                WHERE c.model = '{model}' AND {filters_clause(2)}
-                ORDER BY {approximate}
-                LIMIT $10
-            )
-            SELECT product_id, min(distance) AS distance FROM nearest
-            GROUP BY product_id ORDER BY distance, product_id LIMIT $11
-        """
+        sql = approximate_sql(model, dimension, filters)
         for _ in range(3):
             rows = await conn.fetch(sql, Vector(vector), *args, candidates, limit)
             if len(rows) >= min(need, limit):

@@ -118,6 +118,45 @@ def variation_products(first: int, shape: SearchFilters) -> str:
     )
 
 
+def chunk_filter(first: int, filters: SearchFilters) -> str | None:
+    """The filters as a test of a chunk `c` that reads no product row, its parameters numbered from
+    `first`: none set (only the parameters' types), or those `product_free` accepts (one of the product's
+    variations passes them); None where the product's row is needed (a price bound, a spec)."""
+    variation = _parameters(first)[2]
+    if not filters.any:
+        return f"{variation}::bool IS NOT NULL AND {variation_test(first, shape=SearchFilters())}"
+    if not product_free(filters):
+        return None
+    test = variation_test(first, shape=filters)
+    return (
+        f"{variation}::bool AND EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = c.product_id AND {test})"
+    )
+
+
+def approximate_sql(model: str, dimension: int, filters: SearchFilters) -> str:
+    """The vector leg's index walk ($1 the query vector, $2... the filters, $10 the chunks wanted, $11
+    the limit): the chunks the model's HNSW index finds nearest that pass the filters, the closest
+    chunk's distance a product. `model` must be a checked model id: the expression and the model
+    literal must match the partial index exactly for the planner to use it (a parameter would not
+    prove the index predicate). The index holds half-precision copies: it orders the candidates,
+    their full-precision distances rank them. With no filter, or only the variations' own, each
+    chunk the walk meets is tested without reading its product's row (a key probe a candidate)."""
+    approximate = f"c.embedding::halfvec({int(dimension)}) <=> $1::vector::halfvec({int(dimension)})"
+    by_chunk = chunk_filter(2, filters)
+    source = "product_chunk c" if by_chunk else "product_chunk c JOIN product p ON p.id = c.product_id"
+    return f"""
+    WITH nearest AS MATERIALIZED (
+        SELECT c.product_id, c.embedding <=> $1::vector AS distance
+        FROM {source}
+        WHERE c.model = '{model}' AND {by_chunk or filters_clause(2)}
+        ORDER BY {approximate}
+        LIMIT $10
+    )
+    SELECT product_id, min(distance) AS distance FROM nearest
+    GROUP BY product_id ORDER BY distance, product_id LIMIT $11
+    """
+
+
 def exact_sql(filters: SearchFilters) -> str:
     """The vector leg's exact plan ($1 the query vector, $2 the model, $3... the filters, $11 the
     limit): every chunk of the products the filters let through, the closest chunk's distance a
