@@ -165,7 +165,10 @@ def exact_sql(filters: SearchFilters) -> str:
     `embedding <=> $1`, not the index's expression: no index scan can serve an order by the
     aggregate anyway."""
     if product_free(filters):
-        chunks = f"product_chunk c WHERE c.model = $2 AND c.product_id IN {variation_products(3, filters)}"
+        # (the ids as one sorted array: the index is searched in key order, reading neighbouring chunks'
+        # pages together; at a million products, ~10,000 of them: 104 ms against 118 joined one by one)
+        ids = f"ARRAY(SELECT DISTINCT u.product_id FROM {variation_products(3, filters)} u ORDER BY 1)"
+        chunks = f"product_chunk c WHERE c.model = $2 AND c.product_id = ANY ({ids})"
     else:
         chunks = (
             f"product p JOIN product_chunk c ON c.product_id = p.id WHERE c.model = $2 AND {filters_clause(3, filters)}"
