@@ -3528,3 +3528,13 @@ async def test_a_side_by_side_says_the_specs_that_tell_the_two_apart(garden):
     widths = [re.search(r"cutting width (\d+) cm", line) for line in lines.values()]
     assert all(widths) and widths[0].group(1) != widths[1].group(1), both.answer
     assert "m2" not in both.answer, both.answer
+
+
+async def test_the_colour_of_a_trouble_told_is_no_colour_asked_for(garden):
+    """ "leaves on my roses have black spots" and "meine tomaten haben gelbe blätter" search with no colour filter
+    (was black: "None is listed in black"); "black watering can" still asks for black."""
+    for message in ("leaves on my roses have black spots", "meine tomaten haben gelbe blätter"):
+        told = await garden().say(message)
+        assert told.calls and not any("colors" in c["arguments"].get("filters", {}) for c in told.calls), told.calls
+    asked = await garden().say("black watering can")
+    assert asked.calls[0]["arguments"].get("filters", {}).get("colors") == ["black"], asked.calls

@@ -461,6 +461,13 @@ COLOUR_TURNED = re.compile(
     r"\b(?:going|goes|gone|went|turning|turns|turned|turn|getting|gets|got|go|become|becomes|becoming|"
     r"wird|werden|geworden|devient|deviennent|devenu\w*|vire\w*|tourne\w*) +(?:all +|really +|very +|a bit +)?$"
 )
+# "black spots on the leaves", "yellow leaves", "schwarze Flecken", "taches noires", "feuilles jaunes": the colour of a
+# trouble told, not one asked for (after the colour in English and German, before it in French)
+COLOUR_OF_A_MARK = re.compile(
+    r"^[a-z]{0,3} +(?:spots?|marks?|stains?|patches|patch|leaves|leaf|tips|edges|mou?ld|fungus|streaks?|"
+    r"flecken|fleck|blatter|blattern|blatt|spitzen|schimmel|streifen)\b"
+)
+COLOUR_OF_A_MARK_BEFORE = re.compile(r"\b(?:taches?|feuilles?|bouts?|moisissures?|marques?) +$")
 COLOUR_NOT_WANTED = re.compile(
     r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|(?:anything|everything|any colou?rs?) but|except|"
     r"apart from|other than|rather than|"

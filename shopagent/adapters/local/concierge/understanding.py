@@ -300,6 +300,10 @@ class Lexicon:
                 continue
             if ph.COLOUR_TURNED.search(text.rest[: match.start()]):
                 continue  # "the tank keeps going green", "leaves turning yellow": what happens, no colour asked for
+            if ph.COLOUR_OF_A_MARK.match(text.rest[match.end() :]) or ph.COLOUR_OF_A_MARK_BEFORE.search(
+                text.rest[: match.start()]
+            ):
+                continue  # "leaves on my roses have black spots", "des taches noires": a trouble's colour
             text.cut(*match.span())
             colour = self.colors[written]
             # "not grey pls, he hates grey", "anything but black", "nicht in grau", "pas en gris": not wanted
