@@ -122,7 +122,7 @@ class CatalogSearch:
         and grades; scripts/fit_grades.py fits the grades on it)."""
         use_vector, use_lexical = weights.legs
         vocabulary = await self.vocabulary()
-        terms = vocabulary.terms(request.query)
+        terms = vocabulary.terms(request.query, troubles=True)
         vector = None
         if use_vector:
             vector = await self._embedder.embed_query(terms.corrected_text(request.query))
