@@ -142,7 +142,7 @@ class CountingSearchIndex(PostgresSearchIndex):
                     Vector(vector), model, [r["id"] for r in matching], limit,
                 )  # fmt: skip
                 return [r["product_id"] for r in rows]
-        return await self._approximate(conn, vector, model, dimension, args, limit, need)
+        return await self._approximate(conn, vector, model, dimension, args, filters, limit, need)
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
