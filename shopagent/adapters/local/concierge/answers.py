@@ -524,7 +524,8 @@ class Answerer:
             rating = r.rating.format(rating=d["rating"]) if d.get("rating") is not None else ""
             # ("power 20 W, 1 ports" against "power 65 W, 3 ports": what tells them apart, where both say it)
             labels = dict(zip(d.get("specs") or {}, d.get("specText") or [], strict=False))
-            specs = f"; {', '.join(labels[k] for k in differ)}" if differ else ""
+            said = [labels[k] for k in differ if k in labels]
+            specs = f"; {', '.join(said)}" if said else ""
             lines.append(f"- {d['name']}: {price}{material}{rating}{specs}; {self._availability(d)}")
         pa, pb = decimal_or_none(a.get("effectivePrice")), decimal_or_none(b.get("effectivePrice"))
         if pa is not None and pb is not None and pa != pb:
@@ -801,12 +802,7 @@ _DIFFERING_SPECS = 5  # at most, in a side-by-side
 
 
 def _specs_that_differ(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The specs both products give, with a label each, whose values differ ("power_w": 20 and 65), in the
-    first one's order; at most `_DIFFERING_SPECS`."""
+    """The specs both products give whose values differ ("power_w": 20 and 65), in the first one's order;
+    at most `_DIFFERING_SPECS`."""
     specs_a, specs_b = a.get("specs") or {}, b.get("specs") or {}
-    labelled = [
-        set(list(d.get("specs") or {})[: len(d.get("specText") or [])]) for d in (a, b)
-    ]  # (a spec with no label is not said)
-    return [k for k in specs_a if k in specs_b and specs_a[k] != specs_b[k] and k in labelled[0] and k in labelled[1]][
-        :_DIFFERING_SPECS
-    ]
+    return [k for k in specs_a if k in specs_b and specs_a[k] != specs_b[k]][:_DIFFERING_SPECS]
