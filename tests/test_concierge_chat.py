@@ -3498,17 +3498,24 @@ async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_o
         ("pets", "Mein Hund ist zu dick und muss abnehmen", "Light"),
         ("garden", "going on holiday for 2 weeks and my tomatoes will die", "Drip"),
         ("kitchen", "my knives are all blunt", "Whetstone"),
+        ("kitchen_de", "meine Messer sind alle stumpf", "Schleifstein"),  # a German shop, in its words
+        ("kitchen_de", "bei mir klebt immer alles in der Pfanne", "Antihaft"),
+        ("kitchen_fr", "mes couteaux ne coupent plus", "Pierre à aiguiser"),  # a French shop
+        ("kitchen_fr", "tout attache dans ma poêle", "antiadhésive"),
         ("kitchen", "i only drink pour over coffee, what should i get", "Pour-Over"),  # "pour": no French "for"
         ("electronics", "my phone always dies by lunchtime when im out", "Power Bank"),
         ("electronics", "working from home, my wrists hurt", "Ergonomic"),
     ],
 )
-async def test_a_trouble_told_lists_what_answers_it_first(pets, kitchen, electronics, garden, trade, message, called):
+async def test_a_trouble_told_lists_what_answers_it_first(
+    pets, kitchen, kitchen_de, kitchen_fr, electronics, garden, trade, message, called
+):
     """A trouble told rather than a thing named lists first what answers it (were dog foods for "my dog sheds
     everywhere" and "mon chien a mauvaise haleine", a new knife for "my knives are all blunt", a smartwatch for
     "my phone always dies": the trouble's words are in no product's text, the answer's are; a cold brew jug for
     "i only drink pour over coffee": "pour" dropped as the French "for")."""
-    shopper = {"pets": pets, "kitchen": kitchen, "electronics": electronics, "garden": garden}[trade]()
+    shops = {"pets": pets, "kitchen": kitchen, "kitchen_de": kitchen_de, "kitchen_fr": kitchen_fr}
+    shopper = {**shops, "electronics": electronics, "garden": garden}[trade]()
     told = await shopper.say(message)
     assert told.listed and called in told.listed[0], told.answer
 

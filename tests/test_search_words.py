@@ -293,6 +293,18 @@ def test_a_trouble_told_adds_the_words_of_what_answers_it_that_the_catalog_uses(
     assert own.terms("dog sheds", troubles=True).added == ("dental",)
 
 
+def test_a_german_or_french_catalog_has_its_own_troubles_and_another_language_none():
+    """A German shop's shopper writes "stumpf" and its whetstone is a "Schleifstein"; a French shop's "ne coupent
+    plus" is answered by a "pierre à aiguiser"; an Italian catalog starts with no list."""
+    german = Vocabulary(
+        {"messer": 9, "schleifstein": 1}, {"messer": 9}, frozenset(), needs=Needs(builtin_needs("de-AT"))
+    )
+    assert german.terms("messer stumpf", troubles=True).added == ("schleifstein",)
+    french = Vocabulary({"couteau": 9, "aiguiser": 1, "pierre": 2}, {}, frozenset(), needs=Needs(builtin_needs("fr")))
+    assert french.terms("couteaux coupent", troubles=True).added == ("aiguiser", "pierre")
+    assert builtin_needs("it") == {}
+
+
 def test_needs_in_settings_are_checked():
     assert SearchSettings(needs={"bad breath": "dental"}).needs == {"bad breath": "dental"}
     with pytest.raises(ValueError, match="letters or digits"):

@@ -16,8 +16,9 @@ for is still read from them alone.
 
 A key is one or more words, all of which the query must have (in any order: "bad breath", "dog
 pulls"); its value, the words to add. For an English catalog: everyday troubles of the common
-retail trades, with German and French keys for them (a German shopper in an English shop). A
-shop's own `[search.needs]` goes over this list. Catalogs in other languages start with none.
+retail trades, with German and French keys for them (a German shopper in an English shop); for a
+German or a French catalog, the troubles in its language and the words its shops use. A shop's
+own `[search.needs]` goes over the list. Catalogs in other languages start with none.
 """
 
 from __future__ import annotations
@@ -117,6 +118,54 @@ _ENGLISH_NEEDS = {
 }  # fmt: skip
 
 
+# For a German catalog: the troubles in German, what answers them in the words German shops use.
+_GERMAN_NEEDS = {
+    # Küche
+    "stumpf": "schleifstein wetzstahl schärfen", "schneiden nicht": "schleifstein wetzstahl schärfen",
+    "klebt": "antihaft", "brennt an": "antihaft", "haftet": "antihaft",
+    "brot backen": "brot kastenform gärkörbchen", "sauerteig": "brot kastenform gärkörbchen",
+    "reste": "vorratsdose glasbehälter", "meal prep": "vorratsdose glasbehälter",
+    # Tiere
+    "haart": "unterwolle fellpflege bürste", "haaren": "unterwolle fellpflege bürste",
+    "mundgeruch": "zahnpflege zähne", "feuerwerk": "beruhigend", "silvester": "beruhigend", "gewitter": "beruhigend",
+    "angstlich": "beruhigend", "langweilt": "intelligenzspielzeug schnüffelteppich", "zieht leine": "geschirr",
+    "kratzt sofa": "kratzbaum kratzbrett", "zu dick": "light gewichtskontrolle", "abnehmen": "light gewichtskontrolle",
+    "verfilzt": "entfilzungskamm bürste", "gelenke": "gelenk senior", "steif": "gelenk senior",
+    # Technik
+    "akku leer": "powerbank ladegerät", "handgelenk": "ergonomisch vertikal", "kabelsalat": "kabelbinder kabel",
+    # Garten
+    "schnecken": "schneckenzaun schneckenkorn", "urlaub pflanzen": "bewässerung tropfbewässerung",
+    "urlaub giessen": "bewässerung tropfbewässerung", "unkraut": "unkraut fugenkratzer",
+    # Kleidung
+    "regnet": "wasserdicht regenjacke", "friere": "warm gefüttert thermo", "kalte fusse": "warm gefüttert thermo",
+}  # fmt: skip
+
+# For a French catalog: the troubles in French, what answers them in the words French shops use.
+_FRENCH_NEEDS = {
+    # cuisine
+    "coupent": "aiguiser affûter pierre",  # ("ne coupent plus": "ne" and "plus" are small words the search drops)
+    "emousse": "aiguiser affûter pierre", "emousses": "aiguiser affûter pierre",
+    "attache": "antiadhésive antiadhésif", "accroche": "antiadhésive antiadhésif", "colle poele": "antiadhésive",
+    "faire pain": "pain banneton moule", "pain maison": "pain banneton moule", "levain": "pain banneton moule",
+    "restes": "boîtes conservation", "meal prep": "boîtes conservation",
+    # animaux
+    "perd poils": "sous-poil brosse toilettage", "mue": "sous-poil brosse toilettage",
+    "mauvaise haleine": "dentaire dents", "feux artifice": "apaisant", "orage": "apaisant", "stresse": "apaisant",
+    "ennuie": "jouet interactif tapis de fouille", "tire laisse": "harnais", "griffe canape": "griffoir arbre à chat",
+    "trop gros": "light contrôle du poids", "maigrir": "light contrôle du poids", "raide": "articulations senior",
+    "articulations": "articulations senior", "noeuds poils": "démêlant brosse",
+    # high-tech
+    "batterie vide": "batterie externe chargeur", "poignet": "ergonomique verticale", "cables partout": "serre-câbles",
+    # jardin
+    "limaces": "anti-limaces barrière", "escargots": "anti-limaces barrière",
+    "vacances plantes": "arrosage goutte-à-goutte", "mauvaises herbes": "désherbage désherbeur",
+    # vêtements
+    "pluie": "imperméable pluie", "froid": "chaud doublé thermique",
+}  # fmt: skip
+
+_BUILT_IN = {"en": _ENGLISH_NEEDS, "de": _GERMAN_NEEDS, "fr": _FRENCH_NEEDS}
+
+
 class Needs:
     """Troubles (folded words, all of which a query must have) -> the words that answer them."""
 
@@ -151,5 +200,6 @@ NO_NEEDS = Needs({})
 
 
 def builtin_needs(language: str) -> Mapping[str, str]:
-    """The built-in starter list for a catalog in `language` (a BCP 47 tag; English only for now)."""
-    return _ENGLISH_NEEDS if language.split("-")[0].casefold() == "en" else {}
+    """The built-in starter list for a catalog in `language` (a BCP 47 tag): English, German or French;
+    none for another language."""
+    return _BUILT_IN.get(language.split("-")[0].casefold(), {})
