@@ -181,17 +181,17 @@ class Needs:
         joined._pairs = {**self._pairs, **other._pairs}
         return joined
 
-    def answers(
-        self, query: Sequence[str], catalog_uses: Callable[[str], bool], forms: Callable[[str], set[str]]
-    ) -> list[str]:
+    def answers(self, query: Sequence[str], catalog_uses: Callable[[str], bool]) -> list[str]:
         """The words answering the troubles `query` (its folded words) tells of, those the catalog
-        uses and the query does not have, each once, in the list's order. A word of a trouble is
-        said in any of its `forms` ("a mess of cables" tells of a "cable mess")."""
+        uses and the query does not have, each once, in the list's order."""
         said = set(query)
-        forms_said = {f for w in said for f in forms(w)}
+        # (a word in the plural says it too: "a mess of cables" tells of a "cable mess")
+        forms = said | {
+            w[: -len(end)] for w in said for end in ("s", "es") if w.endswith(end) and len(w) > len(end) + 2
+        }
         added: list[str] = []
         for trouble, answer in self._pairs.items():
-            if all(w in forms_said for w in trouble):
+            if all(w in forms for w in trouble):
                 added += [w for w in answer if w not in said and w not in added and catalog_uses(w)]
         return added
 

@@ -160,7 +160,7 @@ class Vocabulary:
                 new = [phrase]
             rewritten.extend(new)
         # "my dog sheds everywhere": the words of what answers it too ("deshedding undercoat"), those the catalog uses
-        added = self._needs.answers([*query, *rewritten], self.uses, word_forms) if troubles else []
+        added = self._needs.answers([*query, *rewritten], self.uses) if troubles else []
         rewritten.extend(added)
         # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
         found = list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS]
