@@ -3545,3 +3545,61 @@ async def test_the_colour_of_a_trouble_told_is_no_colour_asked_for(garden):
         assert told.calls and not any("colors" in c["arguments"].get("filters", {}) for c in told.calls), told.calls
     asked = await garden().say("black watering can")
     assert asked.calls[0]["arguments"].get("filters", {}).get("colors") == ["black"], asked.calls
+
+
+async def test_a_product_called_first_is_the_one_asked_of_whatever_else_was_talked_about(garden):
+    """ "les pots en terre cuite, ils résistent au gel ?" after the watering can of an earlier list was talked
+    about asks of the terracotta pot shown (was the can: "ils" pointed at all, and all was the can); "et
+    l'arrosoir, il est en quoi ?" after that asks of the can shown before (was a search for "l'arrosoir"), and
+    "il est en quoi" asks what, not whether (was "Oui.")."""
+    shopper = garden()
+    cans = await shopper.say("Je cherche un arrosoir")
+    can = next(n for n in cans.listed if "Watering Can" in n)
+    pots = await shopper.say("et aussi des pots en terre cuite")
+    pot = next(n for n in pots.listed if "Terracotta Pot" in n)
+    await shopper.say("l'arrosoir fait combien de litres")
+    frost = await shopper.say("les pots en terre cuite, ils résistent au gel ?")
+    assert [c["name"] for c in frost.calls] == [DETAILS] and frost.answer.startswith(pot), frost.answer
+    made = await shopper.say("et l'arrosoir, il est en quoi ?")
+    assert [c["name"] for c in made.calls] == [DETAILS] and made.answer.startswith(can), made.answer
+    assert "galvanised" in made.answer and said_in("fr", "yes") not in made.answer, made.answer
+
+
+async def test_a_question_right_after_what_it_is_asked_of_without_a_pause(garden, kitchen):
+    """ "the copper tape how long is the roll", "the canes how long are they": a question about the product
+    so called, from an earlier list or the one shown (were searches for "copper tape long roll", or the feed
+    talked about before); "the sharpener, is it electric" after "and a knife sharpener" (which was the knife
+    block search again: "sharpener" is no word of the catalog) asks of the whetstone found for it."""
+    shopper = garden()
+    await shopper.say("need slug protection, something pet safe")
+    await shopper.say("also a good compost for vegetables")
+    tape = await shopper.say("the copper tape how long is the roll")
+    assert [c["name"] for c in tape.calls] == [DETAILS], tape.answer
+    assert tape.answer.startswith("Growcraft Copper Slug") and "4 m" in tape.answer, tape.answer
+    shopper = garden()
+    await shopper.say("tomato feed")
+    canes = await shopper.say("also canes or supports")
+    cane = next(n for n in canes.listed if "Canes" in n)
+    await shopper.say("how much is the feed")
+    long = await shopper.say("the canes how long are they")
+    assert long.answer.startswith(cane) and "30 cm" in long.answer, long.answer
+
+    shopper = kitchen()
+    await shopper.say("knife block set")
+    sharpeners = await shopper.say("and a knife sharpener")
+    assert "sharpener" in sharpeners.search["query"], sharpeners.calls
+    assert "Whetstone" in sharpeners.listed[0], sharpeners.answer
+    electric = await shopper.say("the sharpener, is it electric")
+    assert electric.answer.startswith(sharpeners.listed[0]), electric.answer
+
+
+async def test_the_one_of_a_colour_no_product_of_the_list_comes_in_is_of_an_earlier_list(kitchen):
+    """ "the red one, is it in stock" after hand blenders in black and white, since a stand mixer in red:
+    the mixer, in red (was "the hand blender doesn't come in red")."""
+    shopper = kitchen()
+    mixers = await shopper.say("stand mixer recomendations")
+    mixer = next(n for n in mixers.listed if "Stand Mixer" in n)
+    await shopper.say("also a hand blender")
+    red = await shopper.say("the red one, is it in stock")
+    assert [c["name"] for c in red.calls] == [DETAILS] and red.answer.startswith(mixer), red.answer
+    assert "red" in red.answer and "left" in red.answer, red.answer

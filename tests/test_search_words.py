@@ -246,6 +246,11 @@ def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
     assert vocabulary.terms("Hundeleckerli ohne Zucker").corrections["hundeleckerli"] == "dog treats"
     assert vocabulary.terms("Katzenbett").corrections == {"katzenbett": "cat bed"}
     assert vocabulary.terms("Hundeshampoo").rewritten == ("dog", "shampoo")
+    # a first part that drops its "e" ("Woll-" of "Wolle")
+    clothes = Vocabulary(
+        {"wool": 6, "pullover": 2}, {"wool": 6, "pullover": 2}, frozenset(), Synonyms(builtin_synonyms("en"))
+    )
+    assert clothes.terms("Wollpullover").corrections == {"wollpullover": "wool pullover"}
     # Not a compound: a word the catalog uses, a word whose parts it does not know, a short word.
     assert vocabulary.terms("something").corrections == {}
     assert vocabulary.terms("Hamsterkäfig").corrections == {}

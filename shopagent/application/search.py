@@ -169,6 +169,7 @@ class CatalogSearch:
             heads=heads,
             situation=query_words.tells_a_situation(words(request.query)),
             thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
+            head_in_texts=head is not None and any(head in row.body_terms for row in found.rows.values()),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -294,6 +295,7 @@ class _QueryFacts:
     heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
     thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
+    head_in_texts: bool = False  # some candidate has the head word in its text (by its stem: "sharpening")
 
 
 _BARE_NAME = 4  # words of a request that is only the name of a thing ("lawn mower blades")
@@ -401,7 +403,17 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         )
         or (
             not head_in_category
-            and query_words.for_another(query.terms, sorted(wanted), query.head, row.name, query.heads, heads)
+            and query_words.for_another(
+                query.terms,
+                sorted(wanted),
+                query.head,
+                row.name,
+                query.heads,
+                heads,
+                # ("knife sharpener": a knife, beside a whetstone whose text says "sharpening", where no text
+                # says "sharpener" as written)
+                named_in_another_text=query.head_unknown and query.head_in_texts and query.head not in row.body_terms,
+            )
         ),
     )
 

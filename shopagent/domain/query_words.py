@@ -350,13 +350,16 @@ def for_another(
     name: str,
     heads: Set[str],
     kinds: Set[str] = frozenset(),
+    *,
+    named_in_another_text: bool = False,
 ) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
     knife) or has no word of the query but those of what it is for, a kind of thing sold ("Hose
     Connector Set" for "wall holder for hose", beside hoses), or a word that only qualifies the
     head while other candidates' names (their `name_head`s, `heads`) name the head itself ("dress
-    shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt), or whose name has the
+    shoes" -> a wrap dress beside the shoes, "shirt dress" -> a dress shirt; or, `named_in_another_text`,
+    another candidate's text has the head and its own text does not), or whose name has the
     head as what it is for while another's name names it ("Gaming Mouse Mat" beside a "Gaming
     Mouse"; `kinds`, its category's heads, which its name may end with: "Chino Trousers"). A head no
     name ends with ("cardigan oversized", "jeans high waist") may be a word about the thing, and the
@@ -394,7 +397,11 @@ def for_another(
         return False
     if terms[head] in SOLD_BY:  # "dinner plate set": the "Dinner Plates" are what is asked for, sold as a set
         return False
-    return any(_same_word(other, terms[head]) for other in heads)
+    # (or, where no name does, another's text names it and its own does not: a knife for "knife sharpener" beside
+    # a whetstone, "a dual-grit sharpening stone")
+    # (a name ending the query, its word right before the head: not "gloves that match", "lights garden path")
+    compound = head > 0 and head == max(wanted) and _same_word(own, terms[head - 1])
+    return any(_same_word(other, terms[head]) for other in heads) or (named_in_another_text and compound)
 
 
 def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool:

@@ -212,7 +212,7 @@ class Vocabulary:
         """A word no product uses that joins two the catalog or the synonym list knows, as German
         does ("hundeleckerli" -> "dog treats", "katzenbett" -> "cat bed"): the two, in the
         catalog's words. The longest known last part wins (the thing itself; the first part
-        qualifies it), and a linking "s", "e", "n", "en" or "es" may join them."""
+        qualifies it), and a linking "s", "e", "n", "en" or "es" may join them, or the first drop its "e"."""
         if len(word) < 2 * _COMPOUND_PART or word in self.known or not self._targets:
             return None
         for at in range(_COMPOUND_PART, len(word) - _COMPOUND_PART + 1):
@@ -221,7 +221,8 @@ class Vocabulary:
                 continue
             first = word[:at]
             bare = [first[: -len(end)] for end in _LINKS if first.endswith(end) and len(first) - len(end) >= 3]
-            for part in (first, *bare):
+            # (a first part that drops its "e": "Woll-pullover" of "Wolle", "Erd-beere" of "Erde")
+            for part in (first, *bare, first + "e"):
                 if (modifier := self._meaning(part)) is not None:
                     return f"{modifier} {head}"
         return None

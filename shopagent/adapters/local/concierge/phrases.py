@@ -660,6 +660,14 @@ PROPERTIES = (
     "bruyant silencieux bruit etanche antiderapant antiderapante lavable vaisselle congelateur"
 )
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
+# The opening of a question put right after what it asks of, without a pause: "(the copper tape) how long is the
+# roll", "(the sharpener) is it electric", "(die Dosen) sind die luftdicht", "(la casserole) elle fait quel diamètre"
+ASKED_RIGHT_AFTER = (
+    r"(?:(?:how|what|whats|which|wie|was|welche[rsnm]?|quel(?:le)?s?|combien)\s+[^\W\d_]"
+    r"|(?:is|are|does|do|has|have|can|could|will|would|ist|sind|hat|haben|kann|passt|est-ce|il|elle|ils|elles)\s+"
+    r"(?:it|they|that|this|these|those|i|you|we|es|sie|die|der|das|er|man|ich|en|fait|est|sont|va|vont|taille|"
+    r"tient)\b)"
+)
 QUESTION = re.compile(
     r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais|aus|von|mit|fur|de|"
     r"en|avec|pour)"
@@ -681,6 +689,12 @@ QUESTION = re.compile(
     # one it is asked of, without a pause
     r"|\b(?:one|ones)\s+(?:is|are|does|do|has|have|can|will|would)\s+(?:it|they|that|this)\b"
     r"|\b(?:one|ones)\s+(?:how|what|whats)\b"  # "the mini one how many shelves"
+    # "the copper tape how long is the roll", "the sharpener is it electric", "die Dosen sind die luftdicht":
+    # a question opening on what it asks of, without a pause
+    r"|^\W*(?:(?:ok(?:ay)?|and|so|also|und|et|alors)\s+)*(?:the|that|those|these|this|die|der|das|den|le|la|les|l')\s*"
+    r"(?:[^\W\d_]+\s+){1,4}?"
+    + ASKED_RIGHT_AFTER
+    +
     # "any grain in them", "any plastic in it?": asked of them, not a request for more ("any leads in
     # these colours?", "any puppy food in that brand" ask for more)
     r"|\bany\s+\w+(?:\s+\w+)?\s+in\s+(?:it|them)\b(?!\s*\w)"

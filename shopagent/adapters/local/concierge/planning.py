@@ -296,7 +296,7 @@ _PRICE_OF = re.compile(
 _CALLED_FIRST = re.compile(
     r"^\W*(?:(?:ok|okay|and|so|also|und|et|alors|going back to|back to|what about|and what about)\s+)*"
     r"(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
-    r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b)"
+    r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b|\s(?=" + ph.ASKED_RIGHT_AFTER + "))"
 )
 _ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
 _SIZED_BY = frozenset({
@@ -441,6 +441,12 @@ class Planner:
                     reading.refs = coloured
                     reading.details = reading.details or not reading.compare
                     reading.colors = [c for c in reading.colors if c != reading.colour_ref]
+                elif not coloured and (
+                    in_colour := history.returned_to(set(), colour, lambda name: {stem(w) for w in words(name)})
+                ):
+                    # "the red one, is it in stock?" after hand blenders in black and white, since a stand
+                    # mixer in red: that one
+                    return details_call([in_colour], question=text, asked=_filters_of(reading))
             elif len(coloured) == 1 or (reading.question and "?" in text and len(coloured) <= _ASKED_ABOUT_UNPOINTED):
                 # ("is the blue one lined?" of two dresses that come in blue: asked of both)
                 reading.refs = coloured
@@ -546,6 +552,8 @@ class Planner:
             (returned_to := history.earlier_search(named)) is not None
             and shown is not None
             and not _THING_TO.search(fold(text))  # "something to clean suede with" after suede boots
+            # "and a knife sharpener" after "knife block set": a thing added, of words that search did not have
+            and not (_AND_SOME.match(fold(text)) and set(reading.words) - set(words(str(returned_to.get("query", "")))))
         ):
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
@@ -641,7 +649,7 @@ class Planner:
             and await self._names_a_property(reading.words, text)
         )
         of_them = of_them or bool((refs or the_thing) and reading.words)
-        if reading.more or reading.similar or (reading.about and not of_them):
+        if reading.more or reading.similar:
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
         # details; "compare the first two", saying nothing to compare them on, gets the side-by-side.
@@ -654,6 +662,8 @@ class Planner:
         if (earlier := self._earlier_of_kind(reading, history, shown, named, synonyms, text)) is not None:
             # "ok I'll take the jacket" after gloves were shown since the jacket: the jacket
             return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
+        if reading.about and not of_them:  # ("et l'arrosoir, il est en quoi ?" of the can shown before: above)
+            return None
         # "in black?" after two jeans asks of them, not of the "Black Skinny Jeans" shown beside them
         colours = {fold(c) for c in reading.colors}
         naming_text = fold(text)
@@ -719,6 +729,16 @@ class Planner:
             by_name, parts = [], parts | set(words(naming_text))
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare and not called_first:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
+        if (
+            not (by_name or refs or reading.compare)
+            and talked_about
+            and (kind_called := _of_kind_called(naming_text, synonyms, shown))
+        ):
+            # "quelle est la capacité du sac ?" after a sneaker was talked about, with a backpack shown (its
+            # category "Bags"): the bag, called by its kind, which the one talked about is not
+            talked = [p for lst in history.lists for p in lst.products if p.get("productId") in talked_about]
+            if talked and not _of_kind_called(naming_text, synonyms, talked[:1]):
+                by_name = kind_called
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
         property_asked = (
             "?" in text
@@ -801,7 +821,7 @@ class Planner:
             # "which one would you pick?" right after one was talked about: still the best of the list
             ids = [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
             return details_call(ids, question=text, asked={"fitting": fitting})
-        ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts)
+        ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts, called_first=called_first)
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
@@ -815,6 +835,9 @@ class Planner:
         if reading.recall and not (reading.words or reading.colors or reading.sizes or reading.buy or reading.cheaper):
             return details_call(ids)  # "what was the first one you showed me again?": described again, no fact asked
         # "ist das erste waschbar? washable": a German or French question finds the English sentence.
+        if called_first and opening is not None and len(text.split()) > len(opening.group(0).split()):
+            # "les plimsolls en coton bio, elles taillent grand ?": what is asked, without the words calling it
+            text = " ".join(text.split()[len(opening.group(0).split()) :])
         return details_call(ids, question=text, asked=asked, also=synonyms)
 
     def _asked_ids(
@@ -826,12 +849,16 @@ class Planner:
         by_name: list[dict[str, Any]],
         text: str,
         parts: Set[str] = frozenset(),
+        *,
+        called_first: bool = False,
     ) -> list[int] | ModelReply:
         """Which shown products a question is about: the ones it points at by position or by
         name (`by_name`: named by a word of their names; "which of them is padded?" is still
-        about all of them), the two compared, all of them ("which of them"), or the one
+        about all of them, but not "les pots en terre cuite, ils résistent au gel ?": called so
+        first, `called_first`), the two compared, all of them ("which of them"), or the one
         talked about last."""
-        if by_name and not refs and not (reading.points_at_all and len(by_name) == 1 and not reading.compare):
+        of_all = reading.points_at_all and len(by_name) == 1 and not (reading.compare or called_first)
+        if by_name and not refs and not of_all:
             if reading.buy and len(by_name) > 1 and not (reading.points_at_all or _BOTH.search(fold(text))):
                 return self._out_of_range(shown)  # "I'll take the jacket" after two jackets: which one is chosen
             return [p["productId"] for p in by_name[:LIST_LENGTH]]
@@ -1718,6 +1745,32 @@ def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, An
         if shown.products and " / " not in shown.subject and asked_with(shown.subject):
             return shown.products, shown
     return None
+
+
+# A thing called by its kind after an article: "du sac", "the bag", "vom Rucksack"
+_THE_THING = re.compile(
+    r"\b(?:the|du|des|de la|de l'|le|la|les|l'|der|die|das|den|dem|des|vom|zum|zur|am|im)\s*([^\W\d_]{3,})"
+)
+
+
+def _of_kind_called(text: str, synonyms: dict[str, str], products: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The products a (folded) message calls by their kind, a word right after an article that is the last
+    word of its name or a kind its category names, as said or in the catalog's words ("du sac": a backpack of
+    the category "Bags"); none for a thing of any such kind ("is a cable included?")."""
+    called = {
+        stem(x)
+        for m in _THE_THING.finditer(text)
+        if m.group(1) not in STOPWORDS
+        for x in [m.group(1), *words(fold(synonyms.get(m.group(1), "")).replace("|", " "))]
+    }
+    if not called:
+        return []
+
+    def kinds(p: dict[str, Any]) -> set[str]:
+        head = name_head(str(p.get("name", "")))
+        return {stem(h) for h in [head or "", *category_heads(str(p.get("category", "")))] if h}
+
+    return [p for p in products if kinds(p) & called]
 
 
 def _stems_of(text: str) -> set[str]:

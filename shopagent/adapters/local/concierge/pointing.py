@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from shopagent.adapters.local.concierge.asked import properties_named
 from shopagent.adapters.local.concierge.memory import LIST_LENGTH, search_call
-from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.phrases import ASKED_RIGHT_AFTER, STOPWORDS
 from shopagent.adapters.local.concierge.text import stem
 from shopagent.adapters.local.concierge.understanding import Reading
 from shopagent.domain.chat import ModelReply
@@ -160,7 +160,7 @@ _THE_X_ONE = re.compile(
     r"\bthe ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+) ones?\b|"
     # "the grinder, is it electric?", "ok the blender - warranty?", "the dress then: what is it made of?"
     r"^\W*(?:(?:and|ok|okay|so) )?(?:(?:what|how) about )?the ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)"
-    r"(?:\s+then\b)?\s*(?:,|:|\s[-\u2013\u2014]\s)"
+    r"(?:\s+then\b)?\s*(?:,|:|\s[-\u2013\u2014]\s|\s(?=" + ASKED_RIGHT_AFTER + "))"
 )
 
 
