@@ -3603,3 +3603,15 @@ async def test_the_one_of_a_colour_no_product_of_the_list_comes_in_is_of_an_earl
     red = await shopper.say("the red one, is it in stock")
     assert [c["name"] for c in red.calls] == [DETAILS] and red.answer.startswith(mixer), red.answer
     assert "red" in red.answer and "left" in red.answer, red.answer
+
+
+async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(garden):
+    """ "is the basil an annual or does it come back" after herb seeds and then pots were listed, a pot talked
+    about since: of the herb seed collection, whose text names its sweet basil (was the pot)."""
+    shopper = garden()
+    herbs = await shopper.say("i need some herb seeds for a windowsill")
+    seeds = next(n for n in herbs.listed if "Herb Seed Collection" in n)
+    await shopper.say("also what pots would work indoors, small ones")
+    await shopper.say("the first pot, is it frost proof?")
+    basil = await shopper.say("is the basil an annual or does it come back")
+    assert basil.answer.startswith(seeds) and "basil" in basil.answer, basil.answer

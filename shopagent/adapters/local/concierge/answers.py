@@ -42,7 +42,7 @@ from shopagent.adapters.local.concierge.product_data import (
 )
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.store_text import store_answer
-from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, summarise
+from shopagent.adapters.local.concierge.text import clean_sentences, instruction, stem, stems_of, summarise
 from shopagent.adapters.local.concierge.understanding import LanguageNames, Lexicon
 from shopagent.application.ports import EmbeddingModel
 from shopagent.domain.catalog import CatalogRules
@@ -55,6 +55,7 @@ from shopagent.domain.tools import DETAILS_TOOL
 from shopagent.domain.vocabulary import word_forms
 
 CLOSEST = 2  # partial matches offered as close alternatives
+_DESCRIBED_ANSWERED = 2  # products answered about that a question calls by a word of their texts
 _KIND_LETTERS = 4  # the shortest word that names a kind inside a compound ("Schälmesser": messer)
 _CALLED_LOOKED_UP = 3  # found for "the leather ones": looked up to see which is leather
 _TYPO_LIKENESS = 0.75  # spelling likeness of a word and its correction, for a misspelling
@@ -111,6 +112,13 @@ class Answerer:
                     return details_call(otherwise, question=plan["question"], also=plan.get("also"))
                 if not found:
                     return say(r.no_list, kept=True)
+            if plan.get("described"):  # "is the basil perennial?": the one whose text tells of basil
+                wanted = set(plan["described"])
+                told = [d for d in found if wanted <= stems_of(f"{d.get('name', '')} {d.get('description', '')}")]
+                if not told and (otherwise := plan.get("otherwise")):
+                    return details_call(otherwise, question=plan["question"], asked=plan.get("asked"),
+                                        also=plan.get("also"))  # fmt: skip
+                found = told[:_DESCRIBED_ANSWERED] or found[:1]
             if plan.get("sized"):  # "the bigger one": its larger size, or the larger of them
                 lines, ids = self._sized(found, plan["sized"])
                 return say("\n".join(lines), detailed=ids)

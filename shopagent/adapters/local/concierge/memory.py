@@ -189,6 +189,7 @@ def details_call(
     sized: dict[str, Any] | None = None,
     or_first: bool = False,
     among: list[int] | None = None,
+    described: list[str] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
@@ -196,7 +197,8 @@ def details_call(
     the first of them that is what these words say, "the leather ones", else about `otherwise` (or,
     `or_first`, the first of them; those of them `among` the products shown, all, where some are);
     `sized`: "the bigger one" of them, {"ref": "big" or "small", "most": the biggest or smallest,
-    "from": the sizes the list was for})."""
+    "from": the sizes the list was for}; `described`: the question is about those of them whose name or
+    text has all these (stemmed) words, the first of them where one is, else about `otherwise`)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if sized:
@@ -205,6 +207,8 @@ def details_call(
         plan.update(question=question, asked=asked or {}, also=also or {})
     if called:
         plan.update(ask_words=called, otherwise=otherwise or [], or_first=or_first, among=among or [])
+    if described:
+        plan.update(described=described, otherwise=otherwise or [])
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

@@ -713,6 +713,19 @@ class Planner:
             # "the gauntlets, are they thorn proof?" after two gloves were listed: the gauntlets the search found
             # below them, called so (was the glove talked about, or a new search)
             return details_call([found], question=text, asked=_filters_of(reading), also=synonyms)
+        if not (by_name or refs or reading.compare) and (
+            described := await self._described(naming_text, reading, history, synonyms)
+        ):
+            # "is the basil an annual?" after herb seeds and pots were listed, a pot talked about since: the
+            # product whose text tells of basil, the one talked about first (the rest latest list first)
+            listed = [
+                p["productId"] for shown_then in reversed(history.lists) for p in shown_then.products[:LIST_LENGTH]
+            ]
+            ids = list(dict.fromkeys([*history.detailed[:1], *listed]))[:_DESCRIBED_LOOKED_UP]
+            return details_call(
+                ids, question=text, asked=_filters_of(reading), also=synonyms, described=described,
+                otherwise=history.detailed[:1],
+            )  # fmt: skip
         if (
             by_name
             and not called_first
@@ -729,16 +742,6 @@ class Planner:
             by_name, parts = [], parts | set(words(naming_text))
         if naming == 1 and reading.points_at_one and history.detailed and not reading.compare and not called_first:
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
-        if (
-            not (by_name or refs or reading.compare)
-            and talked_about
-            and (kind_called := _of_kind_called(naming_text, synonyms, shown))
-        ):
-            # "quelle est la capacité du sac ?" after a sneaker was talked about, with a backpack shown (its
-            # category "Bags"): the bag, called by its kind, which the one talked about is not
-            talked = [p for lst in history.lists for p in lst.products if p.get("productId") in talked_about]
-            if talked and not _of_kind_called(naming_text, synonyms, talked[:1]):
-                by_name = kind_called
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
         property_asked = (
             "?" in text
@@ -821,7 +824,28 @@ class Planner:
             # "which one would you pick?" right after one was talked about: still the best of the list
             ids = [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
             return details_call(ids, question=text, asked={"fitting": fitting})
-        ids = self._asked_ids(reading, refs, history, listed, by_name, text, parts, called_first=called_first)
+        # (called by what it is, or by two words of its name: "the over ear ones, do they fold?" calls no "On-Ear
+        # Headphones" by one word of them, and asks of them all)
+        called_forms = {f for w in words(opening.group(1)) for f in word_forms(w)} if opening is not None else set()
+        called_what = any(
+            (
+                word_forms(fold(name_head(str(p.get("name", ""))) or ""))
+                | word_forms(words(fold(str(p.get("name", ""))))[-1])
+            )
+            & called_forms
+            for p in by_name
+            if words(str(p.get("name", "")))
+        )  # (its name's last word too: the "… — Bare-Root Canes" for "the canes")
+        ids = self._asked_ids(
+            reading,
+            refs,
+            history,
+            listed,
+            by_name,
+            text,
+            parts,
+            called_first=called_first and (naming >= 2 or called_what),
+        )
         if isinstance(ids, ModelReply):
             return ids
         asked = _filters_of(reading)
@@ -1570,6 +1594,29 @@ class Planner:
             return None
         return called, await self._catalog_synonyms(text)
 
+    async def _described(self, text: str, reading: Reading, history: History, synonyms: dict[str, str]) -> list[str]:
+        """The (stemmed) words by which a (folded) question calls a thing after an article that no product is
+        named or filed under, though the catalog's texts use them ("is the basil an annual?" after a herb seed
+        collection: basil, of its text); none for a part, a property, a colour or a size."""
+        if self._vocabulary is None or not history.lists:
+            return []
+        vocabulary = await self._vocabulary()
+        seen = words_of([p for shown in history.lists for p in shown.products])
+        colours = {fold(c) for c in reading.colors}
+        found: list[str] = []
+        opening = _ASKED_OF_THE.match(text) or _CALLED_FIRST.match(text)
+        for said in words(opening.group(1)) if opening else []:
+            if said in STOPWORDS | PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
+                continue
+            catalog = [said] if vocabulary.uses(said) else words(fold(synonyms.get(said, "")).replace("|", " "))
+            stems = {stem(w) for w in catalog}
+            if not stems or stems & seen or properties_named(stems) or not all(vocabulary.uses(w) for w in catalog):
+                continue
+            if any(vocabulary.names_products(w) for w in catalog):
+                continue  # (a thing the shop names products by is searched: "the controller" of a list of mats)
+            found += sorted(stems)
+        return found
+
     def _earlier_of_kind(
         self,
         reading: Reading,
@@ -1747,30 +1794,12 @@ def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, An
     return None
 
 
-# A thing called by its kind after an article: "du sac", "the bag", "vom Rucksack"
-_THE_THING = re.compile(
-    r"\b(?:the|du|des|de la|de l'|le|la|les|l'|der|die|das|den|dem|des|vom|zum|zur|am|im)\s*([^\W\d_]{3,})"
+# A question that opens on what it asks of: "is the basil an annual?", "ist die Minze winterhart?"
+_ASKED_OF_THE = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|and|so|also|und|et|alors)\W+)*(?:is|are|does|do|can|will|would|has|have|ist|sind|hat|"
+    r"haben|kann|passt|geht|est-ce qu(?:e|'))\s+(?:the|die|der|das|den|le|la|les|l')\s*([^\W\d_]{3,})"
 )
-
-
-def _of_kind_called(text: str, synonyms: dict[str, str], products: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The products a (folded) message calls by their kind, a word right after an article that is the last
-    word of its name or a kind its category names, as said or in the catalog's words ("du sac": a backpack of
-    the category "Bags"); none for a thing of any such kind ("is a cable included?")."""
-    called = {
-        stem(x)
-        for m in _THE_THING.finditer(text)
-        if m.group(1) not in STOPWORDS
-        for x in [m.group(1), *words(fold(synonyms.get(m.group(1), "")).replace("|", " "))]
-    }
-    if not called:
-        return []
-
-    def kinds(p: dict[str, Any]) -> set[str]:
-        head = name_head(str(p.get("name", "")))
-        return {stem(h) for h in [head or "", *category_heads(str(p.get("category", "")))] if h}
-
-    return [p for p in products if kinds(p) & called]
+_DESCRIBED_LOOKED_UP = 12  # products of the lists shown looked up for the one whose text a question calls it by
 
 
 def _stems_of(text: str) -> set[str]:
