@@ -3615,3 +3615,33 @@ async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(ga
     await shopper.say("the first pot, is it frost proof?")
     basil = await shopper.say("is the basil an annual or does it come back")
     assert basil.answer.startswith(seeds) and "basil" in basil.answer, basil.answer
+
+
+async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen, pets, garden):
+    """ "the cheaper knife what steel is it" after knives and then a cutting board search: the cheaper knife's
+    material (was a search for "knife steel"); "whats the cheaper scratcher made of" (was a search for cheaper
+    ones, then "none cheaper"); "how long is the hose" of a "Hose Connector & Spray Gun Set" and an "Anti-Kink
+    Garden Hose": the hose (was the set, the first named by the word both names have)."""
+    shopper = kitchen()
+    knives = await shopper.say("looking for a good chefs knife")
+    await shopper.say("and a cutting board")
+    steel = await shopper.say("the cheaper knife what steel is it")
+    assert [c["name"] for c in steel.calls] == [DETAILS], steel.answer
+    shown_knives = [n for n in knives.listed if "Knife" in n]
+    cheapest = min(shown_knives, key=knives.price)
+    assert steel.answer.startswith(cheapest) and "steel" in steel.answer, steel.answer
+
+    shopper = pets()
+    await shopper.say("cat bed, something cozy")
+    posts = await shopper.say("and a scratching post")
+    scratchers = [n for n in posts.listed if "Scratcher" in n]
+    made = await shopper.say("whats the cheaper scratcher made of")
+    assert [c["name"] for c in made.calls] == [DETAILS], made.answer
+    assert made.answer.startswith(min(scratchers, key=posts.price)), made.answer
+
+    shopper = garden()
+    await shopper.say("looking for a hose for a medium garden")
+    guns = await shopper.say("and a spray nozzle or gun")
+    assert any("Spray Gun Set" in n for n in guns.listed) and any(n.endswith('Hose 13 mm (1/2")') for n in guns.listed)
+    long = await shopper.say("how long is the hose")
+    assert long.answer.startswith("Flowline Anti-Kink Garden Hose") and "25 m" in long.answer, long.answer

@@ -191,6 +191,14 @@ SIZE_PREPOSITIONS = r"in|an?|en|du|im|auf"  # "in 42", "an XL", "en 38", "je fai
 
 # -- follow-ups -------------------------------------------------------------------------
 
+# The opening of a question put right after what it asks of, without a pause: "(the copper tape) how long is the
+# roll", "(the sharpener) is it electric", "(die Dosen) sind die luftdicht", "(la casserole) elle fait quel diamètre"
+ASKED_RIGHT_AFTER = (
+    r"(?:(?:how|what|whats|which|wie|was|welche[rsnm]?|quel(?:le)?s?|combien)\s+[^\W\d_]"
+    r"|(?:is|are|does|do|has|have|can|could|will|would|ist|sind|hat|haben|kann|passt|est-ce|il|elle|ils|elles)\s+"
+    r"(?:it|they|that|this|these|those|i|you|we|es|sie|die|der|das|er|man|ich|en|fait|est|sont|va|vont|taille|"
+    r"tient)\b)"
+)
 # "the cheaper one, does it have hdmi?", "la moins chère, elle est longue comment ?", "der günstigere":
 # one of the products shown, by its price (a definite article, one thing); "a cheaper one", "anything
 # cheaper?" and "the cheaper ones" ask for other products.
@@ -205,7 +213,10 @@ PRICED_ONE = re.compile(
     # noun ("the cheapest cat food", "the cheaper options" ask for products)
     r"(?=\s*(?:(?:one|model|version|modell|variante|pair)\b|[,?!.;:]|$|"
     r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das|please|pls|bitte|svp|"
-    r"nehme?|nimm|s'il|costs?|weighs?|kostet|kosten|wiegt|coute|coutent|vaut|pese|mesure)\b))"
+    r"nehme?|nimm|s'il|costs?|weighs?|kostet|kosten|wiegt|coute|coutent|vaut|pese|mesure)\b)"
+    # or a thing shown, then what is asked of it: "the cheaper knife what steel is it", "the cheaper coat, whats
+    # it made of", "whats the cheaper scratcher made of" (its noun in `kind`)
+    r"|\s+(?P<kind>[^\W\d_]{3,})(?=\s*(?:,|:|\s-\s)\s*\S|\s+(?:made (?:of|from)\b|" + ASKED_RIGHT_AFTER + r")))"
 )
 # What a thing is sold in: "a bigger bag?" asks a size of food sold by the bag
 CONTAINERS = frozenset(
@@ -660,14 +671,6 @@ PROPERTIES = (
     "bruyant silencieux bruit etanche antiderapant antiderapante lavable vaisselle congelateur"
 )
 # A question, by its first words ("is the second one waterproof", "kann man den …", "est-ce que …").
-# The opening of a question put right after what it asks of, without a pause: "(the copper tape) how long is the
-# roll", "(the sharpener) is it electric", "(die Dosen) sind die luftdicht", "(la casserole) elle fait quel diamètre"
-ASKED_RIGHT_AFTER = (
-    r"(?:(?:how|what|whats|which|wie|was|welche[rsnm]?|quel(?:le)?s?|combien)\s+[^\W\d_]"
-    r"|(?:is|are|does|do|has|have|can|could|will|would|ist|sind|hat|haben|kann|passt|est-ce|il|elle|ils|elles)\s+"
-    r"(?:it|they|that|this|these|those|i|you|we|es|sie|die|der|das|er|man|ich|en|fait|est|sont|va|vont|taille|"
-    r"tient)\b)"
-)
 QUESTION = re.compile(
     r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|hm+|but|und|et|alors|dann|also|mais|aus|von|mit|fur|de|"
     r"en|avec|pour)"

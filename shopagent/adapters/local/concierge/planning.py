@@ -403,6 +403,14 @@ class Planner:
             return back
         if (other := self._the_other_one(reading, text, history)) is not None:
             return other
+        if (
+            reading.priced_ref is not None
+            and reading.priced_kind
+            and (priced := _priced_of_kind(history, reading.priced_kind, reading.priced_ref))
+        ):
+            # "the cheaper knife, what steel is it?": the cheapest of the knives of the latest list with any
+            question = text.replace(reading.priced_said, " ") if reading.priced_said else text
+            return details_call([priced], question=question, asked=_filters_of(reading))
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
@@ -701,7 +709,11 @@ class Planner:
                 called_stems |= {stem(w) for w in words(fold(synonyms.get(called_the_list, "")))}
             all_named = [p for p in shown if calls(called_stems, str(p.get("name", "")))]
             if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
-                by_name, naming, called_first = all_named[:1], 1, True
+                # (the first that is the thing called: "how long is the hose?" of a "Hose Connector & Spray Gun
+                # Set" and an "Anti-Kink Garden Hose" is the hose's length)
+                forms = {f for w in called_stems for f in word_forms(w)}
+                being = [p for p in all_named if word_forms(fold(name_head(str(p.get("name", ""))) or "")) & forms]
+                by_name, naming, called_first = (being or all_named)[:1], 1, True
         unshown = history.shown.unshown if history.shown else []
         kind_word = (await self._vocabulary()).names_a_kind if self._vocabulary is not None else None
         found = (
@@ -1866,6 +1878,23 @@ def _priced_product(shown: list[dict[str, Any]], product_id: int | None) -> tupl
         if product_id is not None and product.get("productId") == product_id:
             price = decimal_or_none(product.get("effectivePrice"))
             return (product, price) if price is not None else None
+    return None
+
+
+def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
+    """The cheapest or dearest product (its productId) of those of the latest list shown with any that a word
+    of their names calls `kind` ("knife" of a "Serrated Bread Knife"); None where no list has one."""
+    forms = word_forms(fold(kind))
+    for shown in reversed(history.lists):
+        of_kind = [
+            (price, n, int(p["productId"]))
+            for n, p in enumerate(shown.products)
+            if any(word_forms(w) & forms for w in words(fold(str(p.get("name", "")))))
+            and (price := decimal_or_none(p.get("effectivePrice"))) is not None
+        ]
+        if of_kind:
+            chosen = min(of_kind) if which == "cheapest" else max(of_kind, key=lambda k: (k[0], -k[1]))
+            return chosen[2]
     return None
 
 

@@ -69,6 +69,7 @@ class Reading:
     price_compared: bool = False  # "which is cheaper?": a question of those shown, by their prices
     priced_ref: str | None = None  # "the cheaper one" (cheapest), "the dearer one" (dearest): one shown, by price
     priced_said: str = ""  # those words as written
+    priced_kind: str = ""  # the thing so called, where named: "knife" of "the cheaper knife, what steel is it?"
     colour_ref: str | None = None  # "the blue one": a product shown, by a colour it comes in
     size_ref: str | None = None  # "the bigger one" (big), "a smaller one" (small): a size of the one talked about
     size_most: bool = False  # ... the biggest or smallest there is ("the biggest", "la plus petite")
@@ -338,6 +339,7 @@ class Lexicon:
         if not ph.PRICE_COMPARED.search(whole) and (found := text.take(ph.PRICED_ONE)):
             reading.priced_ref = "cheapest" if found[0].group("cheap") else "dearest"
             reading.priced_said = text.original_of(*found[0].span())
+            reading.priced_kind = found[0].group("kind") or ""
         # "which is cheaper?", "welche ist günstiger?", "lequel est moins cher ?": a question of those
         # shown (or compared), answered by their prices; not a request for cheaper ones
         if ph.WHICH_PRICED.search(whole):
