@@ -3617,7 +3617,7 @@ async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(ga
     assert basil.answer.startswith(seeds) and "basil" in basil.answer, basil.answer
 
 
-async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen, pets, garden):
+async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen, pets, garden, clothing):
     """ "the cheaper knife what steel is it" after knives and then a cutting board search: the cheaper knife's
     material (was a search for "knife steel"); "whats the cheaper scratcher made of" (was a search for cheaper
     ones, then "none cheaper"); "how long is the hose" of a "Hose Connector & Spray Gun Set" and an "Anti-Kink
@@ -3638,6 +3638,11 @@ async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen,
     made = await shopper.say("whats the cheaper scratcher made of")
     assert [c["name"] for c in made.calls] == [DETAILS], made.answer
     assert made.answer.startswith(min(scratchers, key=posts.price)), made.answer
+    shopper = clothing()  # (a "Peacoat" is a coat too)
+    coats = await shopper.say("also a wool coat")
+    assert any("Peacoat" in n for n in coats.listed), coats.answer
+    cheaper = await shopper.say("the cheaper coat, whats it made of")
+    assert cheaper.answer.startswith(min(coats.listed, key=coats.price)), cheaper.answer
 
     shopper = garden()
     await shopper.say("looking for a hose for a medium garden")

@@ -1883,13 +1883,17 @@ def _priced_product(shown: list[dict[str, Any]], product_id: int | None) -> tupl
 
 def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
     """The cheapest or dearest product (its productId) of those of the latest list shown with any that a word
-    of their names calls `kind` ("knife" of a "Serrated Bread Knife"); None where no list has one."""
+    of their names calls `kind` ("knife" of a "Serrated Bread Knife", "coat" of a "Peacoat"); None where no
+    list has one."""
     forms = word_forms(fold(kind))
+    called = {stem(fold(kind))}  # (or a compound's end: the "Peacoat" of "the cheaper coat")
     for shown in reversed(history.lists):
         of_kind = [
             (price, n, int(p["productId"]))
             for n, p in enumerate(shown.products)
-            if any(word_forms(w) & forms for w in words(fold(str(p.get("name", "")))))
+            if (
+                any(word_forms(w) & forms for w in words(fold(str(p.get("name", ""))))) or calls(called, str(p["name"]))
+            )
             and (price := decimal_or_none(p.get("effectivePrice"))) is not None
         ]
         if of_kind:
