@@ -3650,3 +3650,14 @@ async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen,
     assert any("Spray Gun Set" in n for n in guns.listed) and any(n.endswith('Hose 13 mm (1/2")') for n in guns.listed)
     long = await shopper.say("how long is the hose")
     assert long.answer.startswith("Flowline Anti-Kink Garden Hose") and "25 m" in long.answer, long.answer
+
+
+async def test_die_schere_of_a_garden_shop_is_its_secateurs(garden):
+    """ "Wie schwer ist die Schere?" after secateurs and then a search for a rake: the secateurs ("Schere" was
+    only scissors, which the shop does not sell, and the plant food found for the rake was answered)."""
+    shopper = garden()
+    secateurs = await shopper.say("Ich suche eine Gartenschere für Rosen")
+    await shopper.say("und einen Rechen für Laub")
+    heavy = await shopper.say("Wie schwer ist die Schere?")
+    assert heavy.answer.startswith(tuple(secateurs.listed)) and "Secateurs" in heavy.answer, heavy.answer
+    assert " g" in heavy.answer, heavy.answer
