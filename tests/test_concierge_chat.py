@@ -3605,9 +3605,10 @@ async def test_the_one_of_a_colour_no_product_of_the_list_comes_in_is_of_an_earl
     assert "red" in red.answer and "left" in red.answer, red.answer
 
 
-async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(garden):
+async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(garden, electronics):
     """ "is the basil an annual or does it come back" after herb seeds and then pots were listed, a pot talked
-    about since: of the herb seed collection, whose text names its sweet basil (was the pot)."""
+    about since: of the herb seed collection, whose text names its sweet basil (was the pot); "how many days does
+    the battery last" after a watch was talked about stays with that watch, whose text tells of its battery."""
     shopper = garden()
     herbs = await shopper.say("i need some herb seeds for a windowsill")
     seeds = next(n for n in herbs.listed if "Herb Seed Collection" in n)
@@ -3615,6 +3616,13 @@ async def test_a_thing_only_a_products_text_tells_of_is_asked_of_that_product(ga
     await shopper.say("the first pot, is it frost proof?")
     basil = await shopper.say("is the basil an annual or does it come back")
     assert basil.answer.startswith(seeds) and "basil" in basil.answer, basil.answer
+
+    shopper = electronics()
+    watches = await shopper.say("smartwatch for running with gps")
+    await shopper.say("does the first one work with android or is it only iphone")
+    battery = await shopper.say("how many days does the battery last")
+    assert battery.answer.startswith(watches.listed[0]) and "days" in battery.answer, battery.answer
+    assert len(battery.answer.splitlines()) == 1, battery.answer
 
 
 async def test_the_cheaper_thing_of_a_kind_and_the_thing_every_name_has(kitchen, pets, garden, clothing):

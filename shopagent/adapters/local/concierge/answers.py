@@ -115,6 +115,10 @@ class Answerer:
             if plan.get("described"):  # "is the basil perennial?": the one whose text tells of basil
                 wanted = set(plan["described"])
                 told = [d for d in found if wanted <= stems_of(f"{d.get('name', '')} {d.get('description', '')}")]
+                if not told and (others := plan.get("described_next")):  # not the one talked about: the rest
+                    return details_call(others, question=plan["question"], asked=plan.get("asked"),
+                                        also=plan.get("also"), described=plan["described"],
+                                        otherwise=plan.get("otherwise"))  # fmt: skip
                 if not told and (otherwise := plan.get("otherwise")):
                     return details_call(otherwise, question=plan["question"], asked=plan.get("asked"),
                                         also=plan.get("also"))  # fmt: skip

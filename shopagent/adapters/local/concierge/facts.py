@@ -187,8 +187,9 @@ _YES_OR_NO = re.compile(
     r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|geht|"
     r"taugt|eignet|funktioniert|est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on|c'est|ca (?:va|marche)|"
     r"(?:il|elle|ils|elles) (?:est|sont|convien\w*|va|vont|marche\w*|fonctionne\w*))\b"
-    # ("is there", "what is", and "il est en quoi ?", "elle est de quelle taille ?", which ask what, not whether)
-    r"(?!\s+(?:there|es|on|what|which|en quoi|fait|faite|de quoi|combien|quel\w*|comment)\b)"
+    # ("is there", "what is", and "il est en quoi ?", "elle est de quelle taille ?", which ask what, not whether;
+    # "elle est faite en coton ?" asks whether)
+    r"(?!\s+(?:there|es|on|what|which|en quoi|faite? (?:en|de) quoi|de quoi|combien|quel\w*|comment)\b)"
 )
 # Words of a yes-or-no question that name nothing asked of the product ("is it ok for…", "does it really…")
 _GENUINE = re.compile(r"\b(?:real|genuine|authentic|echt\w*|vrai\w*|veritable)\b")

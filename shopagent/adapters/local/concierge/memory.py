@@ -190,6 +190,7 @@ def details_call(
     or_first: bool = False,
     among: list[int] | None = None,
     described: list[str] | None = None,
+    described_next: list[int] | None = None,
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
@@ -198,7 +199,8 @@ def details_call(
     `or_first`, the first of them; those of them `among` the products shown, all, where some are);
     `sized`: "the bigger one" of them, {"ref": "big" or "small", "most": the biggest or smallest,
     "from": the sizes the list was for}; `described`: the question is about those of them whose name or
-    text has all these (stemmed) words, the first of them where one is, else about `otherwise`)."""
+    text has all these (stemmed) words, the first of them where one is, else about those of `described_next`
+    whose text has them, looked up then, else about `otherwise`)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if sized:
@@ -208,7 +210,7 @@ def details_call(
     if called:
         plan.update(ask_words=called, otherwise=otherwise or [], or_first=or_first, among=among or [])
     if described:
-        plan.update(described=described, otherwise=otherwise or [])
+        plan.update(described=described, otherwise=otherwise or [], described_next=described_next or [])
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

@@ -11,6 +11,7 @@ from the conversation's stored tool calls and the list shown. Everything else is
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Awaitable, Callable, Set
 from decimal import Decimal
@@ -729,14 +730,17 @@ class Planner:
             described := await self._described(naming_text, reading, history, synonyms)
         ):
             # "is the basil an annual?" after herb seeds and pots were listed, a pot talked about since: the
-            # product whose text tells of basil, the one talked about first (the rest latest list first)
+            # product whose text tells of basil, the one talked about if its does (else the rest, latest list first)
             listed = [
                 p["productId"] for shown_then in reversed(history.lists) for p in shown_then.products[:LIST_LENGTH]
             ]
             ids = list(dict.fromkeys([*history.detailed[:1], *listed]))[:_DESCRIBED_LOOKED_UP]
+            # (the one talked about alone first: "how many days does the battery last" asks of it, where its
+            # text tells of a battery)
+            at_first, rest = (ids[:1], ids[1:]) if history.detailed else (ids, [])
             return details_call(
-                ids, question=text, asked=_filters_of(reading), also=synonyms, described=described,
-                otherwise=history.detailed[:1],
+                at_first, question=text, asked=_filters_of(reading), also=synonyms, described=described,
+                otherwise=history.detailed[:1], described_next=rest,
             )  # fmt: skip
         if (
             by_name
@@ -1616,9 +1620,10 @@ class Planner:
         seen = words_of([p for shown in history.lists for p in shown.products])
         colours = {fold(c) for c in reading.colors}
         found: list[str] = []
-        opening = _ASKED_OF_THE.match(text) or _CALLED_FIRST.match(text)
-        for said in words(opening.group(1)) if opening else []:
-            if said in STOPWORDS | PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
+        opening = _ASKS_OF_THE.search(text)
+        called = words(opening.group(1) or opening.group(2)) if opening else []
+        for said in itertools.takewhile(lambda w: w not in STOPWORDS, called):  # ("the basil an annual": basil)
+            if said in PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
                 continue
             catalog = [said] if vocabulary.uses(said) else words(fold(synonyms.get(said, "")).replace("|", " "))
             stems = {stem(w) for w in catalog}
@@ -1806,11 +1811,6 @@ def _asked_for_so(reading: Reading, history: History) -> tuple[list[dict[str, An
     return None
 
 
-# A question that opens on what it asks of: "is the basil an annual?", "ist die Minze winterhart?"
-_ASKED_OF_THE = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|and|so|also|und|et|alors)\W+)*(?:is|are|does|do|can|will|would|has|have|ist|sind|hat|"
-    r"haben|kann|passt|geht|est-ce qu(?:e|'))\s+(?:the|die|der|das|den|le|la|les|l')\s*([^\W\d_]{3,})"
-)
 _DESCRIBED_LOOKED_UP = 12  # products of the lists shown looked up for the one whose text a question calls it by
 
 
