@@ -713,7 +713,7 @@ class Planner:
                 # (the first that is the thing called: "how long is the hose?" of a "Hose Connector & Spray Gun
                 # Set" and an "Anti-Kink Garden Hose" is the hose's length)
                 forms = {f for w in called_stems for f in word_forms(w)}
-                being = [p for p in all_named if word_forms(fold(name_head(str(p.get("name", ""))) or "")) & forms]
+                being = [p for p in all_named if _what_it_is(p) & forms]
                 by_name, naming, called_first = (being or all_named)[:1], 1, True
         unshown = history.shown.unshown if history.shown else []
         kind_word = (await self._vocabulary()).names_a_kind if self._vocabulary is not None else None
@@ -843,15 +843,7 @@ class Planner:
         # (called by what it is, or by two words of its name: "the over ear ones, do they fold?" calls no "On-Ear
         # Headphones" by one word of them, and asks of them all)
         called_forms = {f for w in words(opening.group(1)) for f in word_forms(w)} if opening is not None else set()
-        called_what = any(
-            (
-                word_forms(fold(name_head(str(p.get("name", ""))) or ""))
-                | word_forms(words(fold(str(p.get("name", ""))))[-1])
-            )
-            & called_forms
-            for p in by_name
-            if words(str(p.get("name", "")))
-        )  # (its name's last word too: the "… — Bare-Root Canes" for "the canes")
+        called_what = any(_what_it_is(p, last_word=True) & called_forms for p in by_name)
         ids = self._asked_ids(
             reading,
             refs,
@@ -1879,6 +1871,14 @@ def _priced_product(shown: list[dict[str, Any]], product_id: int | None) -> tupl
             price = decimal_or_none(product.get("effectivePrice"))
             return (product, price) if price is not None else None
     return None
+
+
+def _what_it_is(product: dict[str, Any], *, last_word: bool = False) -> set[str]:
+    """The forms of the word its name says what it is with (a "Hose" of an "Anti-Kink Garden Hose"), and with
+    `last_word` those of its name's last word too (the "… — Bare-Root Canes" are canes)."""
+    name = str(product.get("name", ""))
+    forms = word_forms(fold(name_head(name) or ""))
+    return forms | word_forms(words(fold(name))[-1]) if last_word and words(name) else forms
 
 
 def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
