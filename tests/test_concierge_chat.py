@@ -3669,3 +3669,49 @@ async def test_die_schere_of_a_garden_shop_is_its_secateurs(garden):
     heavy = await shopper.say("Wie schwer ist die Schere?")
     assert heavy.answer.startswith(tuple(secateurs.listed)) and "Secateurs" in heavy.answer, heavy.answer
     assert " g" in heavy.answer, heavy.answer
+
+
+async def test_a_thing_no_product_is_asked_of_after_a_list_is_said_to_be_none_of_them(garden, kitchen, clothing):
+    """ "the hosta how tall does it get?" after perennials and bulbs, none a hosta nor any product of the shop;
+    "is the reel wall mounted?" after "and a hose reel" showed hoses as close: said to be none of those shown,
+    nor in the catalog (were answered of the first product shown). "the sharpener" of the whetstone found for
+    "a knife sharpener" (a "sharpening stone"), a cat the garden shop was never asked for ("will the cat get at
+    it?") and a misspelt "secatuers" are not."""
+    shopper = garden()
+    await shopper.say("perennials for a shady border")
+    await shopper.say("some bulbs for spring too")
+    hosta = await shopper.say("the hosta how tall does it get")
+    assert not hosta.calls and hosta.answer == said_in("en", "no_such_thing", thing="hosta"), hosta.answer
+    tulips = await shopper.say("are the tulips deer resistant")  # (the list stays)
+    assert [c["name"] for c in tulips.calls] == [DETAILS] and "Tulip" in tulips.answer, tulips.answer
+
+    shopper = garden()
+    await shopper.say("looking for a hose for a medium garden")
+    await shopper.say("and a hose reel to keep it tidy")
+    reel = await shopper.say("is the reel wall mounted")
+    assert not reel.calls and reel.answer == said_in("en", "no_such_thing", thing="reel"), reel.answer
+    priced = await shopper.say("whats the price of the reel")
+    assert not priced.calls and priced.answer == said_in("en", "no_such_thing", thing="reel"), priced.answer
+
+    shopper = garden()
+    await shopper.say("a nest box for the garden")
+    cat = await shopper.say("will the cat get at it?")
+    assert cat.answer != said_in("en", "no_such_thing", thing="cat"), cat.answer
+    await shopper.say("i need a pair of secateurs")
+    typo = await shopper.say("the secatuers, are they bypass?")
+    assert "Secateurs" in typo.answer, typo.answer
+
+    shopper = kitchen()
+    await shopper.say("knife block set")
+    await shopper.say("and a knife sharpener")
+    electric = await shopper.say("the sharpener, is it electric")
+    assert [c["name"] for c in electric.calls] == [DETAILS], electric.answer
+
+
+async def test_a_thing_the_catalog_has_no_word_for_added_with_and_is_searched(clothing):
+    """ "and leggings for running" after running shoes: leggings searched (was the running shoes' search again,
+    "leggings" being no word of the catalog's names), so "the leggings" after it are of what it found."""
+    shopper = clothing()
+    await shopper.say("running shoes for women")
+    leggings = await shopper.say("and leggings for running")
+    assert "leggings" in leggings.search["query"], leggings.calls

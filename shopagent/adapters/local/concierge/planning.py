@@ -299,6 +299,28 @@ _CALLED_FIRST = re.compile(
     r"(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
     r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b|\s(?=" + ph.ASKED_RIGHT_AFTER + "))"
 )
+# "whats the price of the laser toy", "how much is the reel?", "was kostet der Rechen?", "combien coûte la
+# brouette ?": the thing priced, the words after its article up to the end of the question
+_PRICE_OF_THE = re.compile(
+    r"\b(?:(?:price|cost|preis|prix)\s+(?:of|for|von|fur|du|de|des)|how much (?:is|are|was|were|does|do)|"
+    r"was kostet|was kosten|combien (?:coute|coutent))\s+(?:the|der|die|das|den|le|la|les|l')\s*"
+    r"((?:[^\W\d_]+\s+)?[^\W\d_]+)\W*$"
+)
+# "aus welchem Material ist der Rechen?", "wie lang ist der Schlauch", "est-ce que la brouette …": the thing a
+# German or French question is asked of, after its verb
+_ASKED_OF_THE = re.compile(r"\b(?:ist|sind|hat|haben|kann|braucht)\s+(?:der|die|das)\s+([^\W\d_]+)")
+_ONES_CALLED = re.compile(r"\bones?\W*$")
+# Words a question asks of a product, not products: "the price, …?", "the warranty, how long is it?"
+_NOT_PRODUCTS = frozenset({
+    "price", "prices", "cost", "warranty", "guarantee", "delivery", "shipping", "postage", "return", "returns",
+    "refund", "size", "sizes", "sizing", "fit", "colour", "colours", "color", "colors", "material", "fabric",
+    "weight", "length", "width", "height", "depth", "capacity", "battery", "brand", "quality", "stock", "discount",
+    "sale", "offer", "deal", "review", "reviews", "rating", "ratings", "manual", "instructions", "care", "assembly",
+    "model", "version", "difference", "option", "options", "link", "page", "photo", "picture", "image", "list",
+    "shop", "store", "website", "order", "total", "rest", "others", "same", "kind", "type", "sort", "pack", "set",
+    "preis", "garantie", "lieferung", "versand", "grosse", "farbe", "gewicht", "marke", "prix", "livraison",
+    "taille", "couleur", "poids", "marque", "matiere",
+})  # fmt: skip
 _ABOUT_THE = re.compile(r"^\W*(?:(?:and|ok|so) )?(?:what|how) about the \w")
 _SIZED_BY = frozenset({
     "small", "little", "big", "large", "kleine", "kleinen", "kleiner", "kleines", "grosse", "grossen", "grosser",
@@ -334,8 +356,11 @@ class Planner:
         lexicon: Lexicon,
         vocabulary: VocabularySource | None,
         contact: str = "",
+        store_language: bool = True,
     ) -> None:
         self._say_in = replies
+        self._store_language = store_language  # whether the shopper's language is the catalog's
+        self._catalog_stems: tuple[Vocabulary | None, frozenset[str]] = (None, frozenset())
         self._contact = contact
         self._store = store_name
         self._lexicon = lexicon
@@ -380,6 +405,10 @@ class Planner:
             return say(r.no_list)  # "what sizes do you have?" before anything was shown: of what
         if shown is not None and (unknown := await self._one_not_carried(text, shown)) is not None:
             return say(r.no_such_one.format(name=unknown))  # "the logitech one, how much?" where none is
+        if shown is not None and (thing := await self._thing_not_carried(text, history)) is not None:
+            # "the hosta how tall does it get?" after perennials, none a hosta, nor any product of the shop: said so
+            # (was answered of the first perennial shown)
+            return say(r.no_such_thing.format(thing=thing))
         if reading.colour_ref and not reading.request and not _shown_in(reading.colour_ref, history):
             # "the grey one you mentioned, what's it made of?" where nothing shown comes in grey (nor is named so):
             # asked which (was the first product shown, dental sticks)
@@ -563,6 +592,9 @@ class Planner:
             and not _THING_TO.search(fold(text))  # "something to clean suede with" after suede boots
             # "and a knife sharpener" after "knife block set": a thing added, of words that search did not have
             and not (_AND_SOME.match(fold(text)) and set(reading.words) - set(words(str(returned_to.get("query", "")))))
+            # "and leggings for running" after running shoes: leggings, a thing the catalog has no word for, not
+            # running shoes again
+            and not _and_a_thing_unknown(text, reading, named, returned_to)
         ):
             # "and the knives in black?" two turns after "knives under 30": that search, refined.
             subject = str(returned_to.get("query", ""))
@@ -1261,6 +1293,65 @@ class Planner:
         written = re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)  # as written: "Logitech"
         return written.group(0) if written else word
 
+    async def _thing_not_carried(self, text: str, history: History) -> str | None:
+        """The thing a question after a list asks of, by a word no product of the catalog uses, as the shopper
+        wrote it: "hosta" of "the hosta how tall does it get?" (called first), "hosta" of "whats the price of
+        the hosta", "reel" of "is the reel wall mounted?" (asked of, where an earlier request of the
+        conversation had that word: "and a hose reel"). None when the catalog's texts have the word, as written,
+        mistyped, in the plural, by its stem or in their words for the shopper's (`terms`), or it names which one,
+        a colour, size, material, part or property; when a list for a request with it had a product that fits;
+        or when the shopper writes another language than the catalog's and the synonyms do not know the word."""
+        if self._vocabulary is None:
+            return None
+        folded = fold(" ".join(text.split()))
+        called: list[str] = []  # the words calling it, the first of them the one that must be unknown
+        asked_of = False  # (called as what a question is asked of: only a thing asked for earlier)
+        if (opening := _CALLED_FIRST.match(folded)) is not None and not _ONES_CALLED.search(opening.group(0)):
+            called = words(opening.group(1))
+        elif (priced := _PRICE_OF_THE.search(folded)) is not None:
+            called = words(priced.group(1))
+        elif (subject := _ASKS_OF_THE.match(folded) or _ASKED_OF_THE.search(folded)) is not None:
+            called, asked_of = words(next(g for g in subject.groups() if g))[:1], True
+        # what it is is the last word before any small word ("the bedding you showed": bedding), and only that
+        # word counts ("the cherry tomato seeds" are tomato seeds the shopper misremembers)
+        called = list(itertools.takewhile(lambda w: w not in STOPWORDS, called))
+        word = called[-1] if called else ""
+        if (
+            len(word) < 3
+            or word in _ONE_WORDS
+            or stem(word) in ORDINAL_WORDS
+            or word in SAYS_WHICH | _NOT_A_NAME | PARTS | MADE_OF | _NOT_PRODUCTS
+            or word in self._lexicon.colors
+            or self._lexicon.rules.size(word) is not None
+            or properties_named({stem(word)})
+        ):
+            return None
+        vocabulary = await self._vocabulary()
+        readings = {word, *vocabulary.terms(word).terms}
+        if not (self._store_language or readings - {word}):
+            return None  # "le tuyau" in an English shop, with no synonym for it: perhaps its hose
+        # the lists shown for a request with the word ("and a hose reel to keep it tidy"): one with a product
+        # that fits it means the shop calls that thing otherwise ("the sharpener" of a whetstone found for it)
+        asked_for = [shown for shown in history.lists if readings & set(words(fold(str(shown.args.get("query", "")))))]
+        if any(p.get("match") == "strong" for shown in asked_for for p in shown.products):
+            return None
+        if asked_of and not asked_for:
+            return None  # "does the cat like it?" in a garden shop: no thing asked for, the cat
+        if vocabulary.correct(word) is not None:
+            return None  # (mistyped: "the secatuers")
+        # no product's text has it, nor a word of its stem ("the sharpener" of a "sharpening stone": a text may
+        # call it so; "der Rechen" where a text says "rake it in" is left to the texts too)
+        if any(vocabulary.uses(w) or stem(w) in self._stems_of(vocabulary) for w in readings):
+            return None
+        written = re.search(rf"\b{re.escape(word)}\b", " ".join(text.split()), re.IGNORECASE)
+        return written.group(0) if written else word
+
+    def _stems_of(self, vocabulary: Vocabulary) -> frozenset[str]:
+        """The stems of every word of the catalog's texts (worked out once for each vocabulary)."""
+        if self._catalog_stems[0] is not vocabulary:
+            self._catalog_stems = (vocabulary, frozenset(stem(w) for w in vocabulary.known))
+        return self._catalog_stems[1]
+
     async def _names_a_property(self, found: list[str], text: str = "") -> bool:
         """Whether words say something of a thing rather than name one: the catalog's texts use
         each of them ("dishwasher", "safe"), and none names a kind of thing ("kennel?" asks for one)."""
@@ -1945,6 +2036,17 @@ _SELLS = re.compile(
 _AND_SOME = re.compile(
     r"\W*(?:and|plus|also|und|et|aussi)\s+(?:some|a|an|any|ein|eine|einen|etwas|des|du|un|une)\s+[^\W\d_]"
 )
+_AND_FIRST = re.compile(_AND_THEN + r"\s*([^\W\d_]+)")
+
+
+def _and_a_thing_unknown(text: str, reading: Reading, named: list[str], search: dict[str, Any]) -> bool:
+    """Whether a message adds a thing by a word right after its "and" that the catalog does not use and the
+    search returned to did not have: "and leggings for running" after "running shoes for women"."""
+    found = _AND_FIRST.match(fold(text))
+    said = found.group(1) if found else ""
+    return said in reading.words and said not in named and said not in words(str(search.get("query", "")))
+
+
 _CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
 
 

@@ -102,6 +102,7 @@ class Replies:
     not_in_colours: str  # said back after the request: "not in grey"
     or_word: str  # between colours not wanted: " or "
     no_such_one: str  # "the logitech one" where no product shown nor of the shop is called so
+    no_such_thing: str  # "the hosta, how tall does it get?" where no product shown nor of the shop is one
     no_such_colour: str  # "the grey one" where no product shown comes in grey
     cheapest_first: str  # said after the request: "jacket, cheapest first"
     dearest_first: str
@@ -242,6 +243,8 @@ ENGLISH = Replies(
     or_word=" or ",
     no_such_one="I didn't show you a {name} one, and I can't find {name} in the shop's catalog. "
     "Ask me about one of those I showed you, or for something else.",
+    no_such_thing="I didn't show you any {thing}, and I can't find any in the shop's catalog. Ask me about one of "
+    "those I showed you, or for something else.",
     no_such_colour='I didn\'t show you anything in {colour}. Which one do you mean? Say for example "the second one".',
     cheapest_first="cheapest first",
     dearest_first="most expensive first",
@@ -384,6 +387,8 @@ GERMAN = Replies(
     or_word=" oder ",
     no_such_one="Ich habe Ihnen keins von {name} gezeigt, und im Katalog des Shops finde ich {name} nicht. "
     "Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
+    no_such_thing="„{thing}“ war nicht unter dem, was ich Ihnen gezeigt habe, und im Katalog des Shops finde ich so "
+    "etwas nicht. Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
     no_such_colour='Ich habe Ihnen nichts in {colour} gezeigt. Welches meinen Sie? Sagen Sie zum Beispiel "das '
     'zweite".',
     cheapest_first="die günstigsten zuerst",
@@ -530,6 +535,8 @@ FRENCH = Replies(
     or_word=" ou ",
     no_such_one="Je ne vous ai rien montré de {name}, et je ne trouve pas {name} dans le catalogue de la boutique. "
     "Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
+    no_such_thing="Je ne vous ai rien montré qui s'appelle « {thing} », et je n'en trouve pas dans le catalogue de "
+    "la boutique. Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
     no_such_colour="Je ne vous ai rien montré en {colour}. Lequel voulez-vous dire ? Dites par exemple « le "
     "deuxième ».",
     cheapest_first="les moins chers d'abord",
