@@ -3715,3 +3715,53 @@ async def test_a_thing_the_catalog_has_no_word_for_added_with_and_is_searched(cl
     await shopper.say("running shoes for women")
     leggings = await shopper.say("and leggings for running")
     assert "leggings" in leggings.search["query"], leggings.calls
+
+
+async def test_a_thing_of_an_earlier_list_named_after_a_part_of_it_and_the_longer_one_of_a_kind(electronics):
+    """ "Wie lange hält der Akku bei den Kopfhörern?" after headphones, then cables: the headphones' battery (was
+    asked of the cable shown: "der Akku" came first and named no list's kind, "den Kopfhörern" was not read);
+    "was kostet das längere Kabel?", "how much is the longer cable": the cables' longest size and its price
+    (was the headphones talked about, or the kids' headphones)."""
+    shopper = electronics()
+    headphones = await shopper.say("Ich suche Kopfhörer zum Joggen, kabellos")
+    await shopper.say("und ein Ladekabel USB-C, ca. 2 Meter")
+    battery = await shopper.say("Wie lange hält der Akku bei den Kopfhörern?")
+    assert battery.answer.startswith(headphones.listed[0]) and "38" in battery.answer, battery.answer
+    longer = await shopper.say("was kostet das längere kabel")
+    assert longer.answer.startswith("Linkwire Braided USB-C to USB-C Cable") and "3 M: €12.90" in longer.answer, (
+        longer.answer
+    )
+    shopper = electronics()
+    await shopper.say("wireless headphones for jogging")
+    await shopper.say("and a usb-c charging cable, about 2 metres")
+    await shopper.say("how long does the battery last on the headphones?")
+    longer = await shopper.say("how much is the longer cable")
+    assert longer.answer.startswith("Linkwire Braided USB-C to USB-C Cable") and "3 M: €12.90" in longer.answer, (
+        longer.answer
+    )
+
+
+async def test_braided_asked_in_german_and_in_a_french_question_turned_round(electronics):
+    """ "Ist das Kabel geflochten?" of a "Braided … Cable": yes ("geflochten" was no word the shop's synonyms
+    knew); "le câble est-il tressé ?": yes (a French question with its verb after the thing was not read as
+    asking whether)."""
+    shopper = electronics()
+    await shopper.say("Ich suche ein Ladekabel USB-C")
+    braided = await shopper.say("Ist das Kabel geflochten?")
+    assert "Braided" in braided.answer and said_in("de", "yes") in braided.answer, braided.answer
+    shopper = electronics()
+    await shopper.say("un câble usb-c")
+    braided = await shopper.say("le câble est-il tressé ?")
+    assert "Braided" in braided.answer and said_in("fr", "yes") in braided.answer, braided.answer
+
+
+async def test_which_is_cheaper_of_two_called_by_what_they_are_each_of_its_own_list(garden):
+    """ "which is cheaper the can or the planter" after a watering can, then planters: the can of the first
+    list and the planter (was the planters' list compared: "can" read as the verb)."""
+    shopper = garden()
+    cans = await shopper.say("a watering can for my balcony plants")
+    await shopper.say("and a self watering planter")
+    cheaper = await shopper.say("which is cheaper the can or the planter")
+    looked_up = [c["arguments"]["productId"] for c in cheaper.calls]
+    assert len(looked_up) == 2 and cheaper.answer.startswith(cans.listed[0]), cheaper.answer
+    assert "Planter" in cheaper.answer.splitlines()[1], cheaper.answer

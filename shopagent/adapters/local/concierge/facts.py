@@ -183,10 +183,12 @@ _BETTER = re.compile(
 # A question answered yes or no, by the first words of one of its clauses ("is it waterproof?", "the
 # second one, does it have a hood?", "hat sie eine Kapuze?", "est-ce qu'elle est doublée ?")
 _YES_OR_NO = re.compile(
-    r"(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|but|und|et|alors|mais)\W+)*"
+    r"(?:(?:^|[,;:.!?\u2013\u2014]|\s-\s)\W*(?:(?:ok(?:ay)?|and|also|so|but|und|et|alors|mais)\W+)*"
     r"(?:is|are|does|do|did|has|have|can|could|will|would|ist|sind|hat|haben|kann|k(?:o|oe)nnen|passt|geht|"
     r"taugt|eignet|funktioniert|est-ce qu(?:e|')|est-(?:il|elle)|a-t-(?:il|elle)|peut-on|c'est|ca (?:va|marche)|"
-    r"(?:il|elle|ils|elles) (?:est|sont|convien\w*|va|vont|marche\w*|fonctionne\w*))\b"
+    r"(?:il|elle|ils|elles) (?:est|sont|convien\w*|va|vont|marche\w*|fonctionne\w*))"
+    # a French question turned round after what it asks of: "le câble est-il tressé ?"
+    r"|\b(?:est|sont|vont)-(?:il|elle|ils|elles)|\b(?:a|va)-t-(?:il|elle))\b"
     # ("is there", "what is", and "il est en quoi ?", "elle est de quelle taille ?", which ask what, not whether;
     # "elle est faite en coton ?" asks whether)
     r"(?!\s+(?:there|es|on|what|which|en quoi|faite? (?:en|de) quoi|de quoi|combien|quel\w*|comment)\b)"

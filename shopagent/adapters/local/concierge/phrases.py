@@ -242,6 +242,12 @@ SIZED_ONE = re.compile(
     + "|".join(sorted(CONTAINERS))
     + r")\b|"
     r"[,?!.;:]|$|(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il)\b))"
+    # ... or, after "the", a thing closing the message: "how much is the longer cable?", "was kostet das längere
+    # Kabel" (the planner checks a list had one; "bigger bags" asks for bags)
+    r"|\b(?:the|das|der|die|den|dem|le|la|les)\s+(?:(?P<big_thing>longer|longest|bigger|biggest|larger|largest|"
+    r"l(?:a|ae)ngere?[rsmn]?|l(?:a|ae)ngste[rsmn]?|gr(?:o|oe)ssere?[rsmn]?|gr(?:o|oe)sste[rsmn]?)|"
+    r"(?P<small_thing>shorter|shortest|smaller|smallest|k(?:u|ue)rzere?[rsmn]?|k(?:u|ue)rzeste[rsmn]?|"
+    r"kleinere?[rsmn]?|kleinste[rsmn]?))(?=\s+[^\W\d_]+\s*(?:[,?!.;:]|$))"
 )
 # the superlative of those ("the biggest", "die kleinste", "la plus grande"): the end of the range
 SIZED_MOST = re.compile(r"(?:est|ste[rsmn]?)$")

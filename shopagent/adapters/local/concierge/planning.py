@@ -261,7 +261,9 @@ _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # "the bedding you showed", "die Töpfe aus Terrakotta", "la souple": a product called by its kind (a word after
 # "the", maybe one more before it)
 _THE_KIND = re.compile(
-    r"\b(?:the|that|those|these|die|der|das|den|dem|diese[nrs]?|la|le|les|l')\s*([^\W\d_]+)(?:\s+([^\W\d_]+))?"
+    r"\b(?:the|that|those|these|die|der|das|den|dem|diese[nrs]?|la|le|les|l')\s*([^\W\d_]+)"
+    # (the next word, unless it opens another: "der Akku der Kopfhörer")
+    r"(?:\s+(?!(?:the|die|der|das|den|dem|la|le|les)\b)([^\W\d_]+))?"
 )
 # Any thing of a kind, not one named ("do you have something hooded too?", "habt ihr auch was Helles?").
 _ANY_THING = re.compile(r"\b(?:something|anything|some|any|was|etwas|quelque chose|des trucs)\b")
@@ -456,7 +458,8 @@ class Planner:
                 reading.refs = [position, *[r for r in reading.refs if r != position]]
                 reading.details = reading.details or not reading.compare
                 text = text.replace(reading.priced_said, " ") if reading.priced_said else text  # not asked of
-        if (sized := self._sized_one(reading, history)) is not None:
+        also = await self._catalog_synonyms(text) if reading.size_ref is not None else {}
+        if (sized := self._sized_one(reading, history, also)) is not None:
             return sized
         if reading.price_compared and shown and shown.products and not reading.refs:
             # "which is cheaper?" just after two were compared: of those; else of the list
@@ -971,16 +974,20 @@ class Planner:
             return self._out_of_range(shown)
         return [p["productId"] for p in shown[:_ASKED_ABOUT_UNPOINTED]]
 
-    def _sized_one(self, reading: Reading, history: History) -> ModelReply | None:
+    def _sized_one(self, reading: Reading, history: History, also: dict[str, str]) -> ModelReply | None:
         """ "the bigger one", "do you have it in a smaller size?", "die größte?": a size of the one
-        talked about (or pointed at), else of those shown; None when the message asks more than that
+        talked about (or pointed at), else of those shown; "the longer cable": of the cables of the latest
+        list with any (`also`: the message's words in the catalog's); None when the message asks more than that
         ("a bigger one in red", "the bigger one, is it heavy?": asked as before) or nothing was shown."""
         if reading.size_ref is None:
             return None
         # "a bigger bag?" of cat food sold by "Bag size": the bag it comes in; of a plant, a bag is a thing asked for
-        container = [w for w in reading.words if w not in _SIZE_WORDS]
+        container = [w for w in reading.words if w not in _SIZE_WORDS and not ask.PRICE.search(w)]  # ("was kostet")
         sold_in = set(container) <= ph.CONTAINERS and history.shown and _comes_in(history.shown, container)
-        if container and not sold_in:
+        # "how much is the longer cable?", "was kostet das längere Kabel?": of the cables of the latest list with any
+        of_kind = _sized_of_kind(history, also.get(container[0], container[0])) if len(container) == 1 else []
+        of_kind = [] if sold_in else of_kind
+        if container and not (sold_in or of_kind):
             return None
         if reading.colors or reading.sizes or reading.max_price is not None or reading.compare:
             return None
@@ -988,7 +995,9 @@ class Planner:
             return None  # "ich nehme die größere", "the bigger one is too expensive": asked as before
         shown = history.shown.products if history.shown else []
         one_size = False
-        if reading.refs:
+        if of_kind:
+            ids = [int(p["productId"]) for p in of_kind]
+        elif reading.refs:
             picked = [p for p in (at_position(shown, n) for n in reading.refs[:1]) if p is not None]
             ids = [int(p["productId"]) for p in picked]
         else:
@@ -1455,7 +1464,9 @@ class Planner:
         picked: list[int] = []
         for part in _EACH_PART.split(fold(text)):
             place = next((n for n, pattern in ph.ORDINALS if pattern.search(part)), None)
-            kinds = await self._kinds_said([w for w in words(part) if w not in STOPWORDS], text)
+            said = words(part)  # (a small word right after an article names a thing: "the can or the planter")
+            said = [w for n, w in enumerate(said) if w not in STOPWORDS or (n and said[n - 1] in _THE_WORDS)]
+            kinds = await self._kinds_said(said, text)
             # by name first ("leash" of a lead, not of a collar in "Collars, leads & harnesses"), else by category;
             # by its last word that a list has ("the second food bag": the foods, no list having a bag)
             found = next(
@@ -1746,12 +1757,10 @@ class Planner:
             if not refs
             else []
         )
-        called = [kind] if kind else said[-1:] if reading.buy and not refs else definite[:1]
-        if not called or not shown:
+        # ("wie lange hält der Akku der Kopfhörer?": the battery is of no kind any list had, the headphones are)
+        calls = [[kind]] if kind else [said[-1:]] if reading.buy and not refs else [[w] for w in definite]
+        if not calls or not shown:
             return None
-        kinds = {stem(x) for w in called for x in words(fold(synonyms.get(w, w)).replace("|", " "))} | {
-            stem(w) for w in called
-        }
 
         def head(p: dict[str, Any]) -> set[str]:
             return {stem(name_head(str(p.get("name", ""))) or "")}
@@ -1762,19 +1771,27 @@ class Planner:
         def kinds_of(p: dict[str, Any]) -> set[str]:  # its name's, and its category's ("Small animal cages")
             return head(p) | {stem(h) for h in category_heads(str(p.get("category", "")))}
 
-        if any(head(p) & kinds for p in shown):
-            return None
         place = refs[0] if kind else None
-        # named so in an earlier list ("die Tastatur" after mice, one a "Keyboard and Mouse Set"), else of that
-        # kind by its category in the list shown ("the first cage" of a "Hamster Home" among cages), else before
-        if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, head, place)) is not None:
-            return earlier
-        if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, name_words, place)) is not None:
-            return earlier  # "the aquarium, how many litres?" of the "60 l Aquarium Starter Set" before fish food
-        if of_kind := [p for p in shown if kinds_of(p) & kinds]:
-            chosen = at_position(of_kind, place or 1) if place or len(of_kind) == 1 else None
-            return int(chosen["productId"]) if chosen is not None else None
-        return history.earlier_of_kind(kinds, kinds_of, place) if len(history.lists) >= 2 else None
+        for called in calls:
+            if not called:
+                return None
+            kinds = {stem(x) for w in called for x in words(fold(synonyms.get(w, w)).replace("|", " "))} | {
+                stem(w) for w in called
+            }
+            if any(head(p) & kinds for p in shown):
+                return None
+            # named so in an earlier list ("die Tastatur" after mice, one a "Keyboard and Mouse Set"), else of that
+            # kind by its category in the list shown ("the first cage" of a "Hamster Home" among cages), else before
+            if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, head, place)) is not None:
+                return earlier
+            if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, name_words, place)) is not None:
+                return earlier  # "the aquarium, how many litres?" of the "60 l Aquarium Starter Set" before fish food
+            if of_kind := [p for p in shown if kinds_of(p) & kinds]:
+                chosen = at_position(of_kind, place or 1) if place or len(of_kind) == 1 else None
+                return int(chosen["productId"]) if chosen is not None else None
+            if len(history.lists) >= 2 and (earlier := history.earlier_of_kind(kinds, kinds_of, place)) is not None:
+                return earlier
+        return None
 
     async def _names_another_kind(self, named: list[str], shown: Shown, earlier: set[str]) -> bool:
         """Whether a word the catalog names a kind of thing with ("bed", "lead") is among `named` and
@@ -1993,6 +2010,17 @@ def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
     return None
 
 
+def _sized_of_kind(history: History, said: str) -> list[dict[str, Any]]:
+    """The products of the latest list with any that a word calls by what they are ("cable" of a "Braided USB-C
+    to USB-C Cable"; a German or French word by its stem: "Kabel"), those that fit first."""
+    forms = {f for w in words(fold(said)) for f in word_forms(w)}
+    for shown in reversed(history.lists):
+        called = [p for p in shown.products[:LIST_LENGTH] if _what_it_is(p) & forms]
+        if called:
+            return [p for p in called if p.get("match") == "strong"] or called
+    return []
+
+
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
     """The place (1-based) in the list of its cheapest or dearest product (of those of `among`'s
     productIds, where the list has two or more of them); None without a list."""
@@ -2023,6 +2051,7 @@ _ASSEMBLY = re.compile(
     r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
     r"faut-il des outils|besoin d'outils)"
 )
+_THE_WORDS = frozenset({"the", "der", "die", "das", "den", "dem", "le", "la", "les"})
 _EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
 _PAIRS = frozenset({"pair", "pairs", "paar", "paire", "paires"})

@@ -286,10 +286,11 @@ class Lexicon:
             for match in text.take(ph.PAIR_NUMBERED):
                 paired += [int(match.group(1)), int(match.group(2))]
         if found := text.take(ph.SIZED_ONE):  # before sizes: "la plus grande" is no size L
-            reading.size_ref = "big" if found[0].group("big") else "small"
-            reading.size_most = bool(ph.SIZED_MOST.search(found[0].group("big") or found[0].group("small")))
+            big = found[0].group("big") or found[0].group("big_thing")
+            said = big or found[0].group("small") or found[0].group("small_thing")
+            reading.size_ref = "big" if big else "small"
+            reading.size_most = bool(ph.SIZED_MOST.search(said))
             reading.size_most |= bool(re.search(r"\b(?:le|la|l') plus\b", found[0].group(0)))
-            said = found[0].group("big") or found[0].group("small")
             reading.size_long = bool(re.match(r"(?:long|short|lang|lae?ng|kurz|kue?rz|plus (?:long|court))", said))
         self._prices(text, reading)
         if text.take(ph.IN_STOCK):
