@@ -3765,3 +3765,18 @@ async def test_which_is_cheaper_of_two_called_by_what_they_are_each_of_its_own_l
     looked_up = [c["arguments"]["productId"] for c in cheaper.calls]
     assert len(looked_up) == 2 and cheaper.answer.startswith(cans.listed[0]), cheaper.answer
     assert "Planter" in cheaper.answer.splitlines()[1], cheaper.answer
+
+
+async def test_a_thing_called_first_by_the_end_of_what_was_asked_for(kitchen):
+    """ "die Dosen, sind die luftdicht?" after "Vorratsdosen für Mehl und Zucker" then "eine Küchenwaage" (shown
+    only close things): the storage jars found first (was asked of the tongs shown for the scale); "die Waage,
+    bis wieviel kg wiegt sie": no scale was shown nor found, said so (was the tongs' weight)."""
+    shopper = kitchen()
+    jars = await shopper.say("Ich suche Vorratsdosen für Mehl und Zucker")
+    await shopper.say("und eine Küchenwaage")
+    airtight = await shopper.say("die Dosen, sind die luftdicht?")
+    assert airtight.answer.startswith(jars.listed[0]), airtight.answer
+    made = await shopper.say("aus Glas oder Kunststoff?")
+    assert made.answer.startswith(jars.listed[0]) and "Tritan" in made.answer, made.answer
+    scale = await shopper.say("die Waage, bis wieviel kg wiegt sie")
+    assert not scale.calls and scale.answer == said_in("de", "no_such_thing", thing="Waage"), scale.answer

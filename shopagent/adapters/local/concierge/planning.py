@@ -750,6 +750,11 @@ class Planner:
                 forms = {f for w in called_stems for f in word_forms(w)}
                 being = [p for p in all_named if _what_it_is(p) & forms]
                 by_name, naming, called_first = (being or all_named)[:1], 1, True
+        asked_first = _asked_for_first(opening.group(1), history) if opening is not None else []
+        if asked_first and opening is not None and not (by_name or refs):
+            # "die Dosen, sind die luftdicht?" after "Vorratsdosen" were asked for and a scale since: those jars
+            asked_rest = " ".join(text.split()[len(opening.group(0).split()) :]) or text
+            return details_call(asked_first, question=asked_rest, asked=_filters_of(reading), also=synonyms)
         unshown = history.shown.unshown if history.shown else []
         kind_word = (await self._vocabulary()).names_a_kind if self._vocabulary is not None else None
         found = (
@@ -1337,13 +1342,14 @@ class Planner:
             return None
         vocabulary = await self._vocabulary()
         readings = {word, *vocabulary.terms(word).terms}
-        if not (self._store_language or readings - {word}):
-            return None  # "le tuyau" in an English shop, with no synonym for it: perhaps its hose
-        # the lists shown for a request with the word ("and a hose reel to keep it tidy"): one with a product
-        # that fits it means the shop calls that thing otherwise ("the sharpener" of a whetstone found for it)
-        asked_for = [shown for shown in history.lists if readings & set(words(fold(str(shown.args.get("query", "")))))]
+        # the lists shown for a request with the word, or a word it ends ("and a hose reel to keep it tidy", "und
+        # eine Küchenwaage"): one with a product that fits it means the shop calls that thing otherwise ("the
+        # sharpener" of a whetstone found for it)
+        asked_for = [shown for shown in history.lists if _asked_with(readings, str(shown.args.get("query", "")))]
         if any(p.get("match") == "strong" for shown in asked_for for p in shown.products):
             return None
+        if not (self._store_language or readings - {word} or asked_for):
+            return None  # "le tuyau" in an English shop, no synonym knowing it, nor asked for: perhaps its hose
         if asked_of and not asked_for:
             return None  # "does the cat like it?" in a garden shop: no thing asked for, the cat
         if vocabulary.correct(word) is not None:
@@ -2008,6 +2014,28 @@ def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
             chosen = min(of_kind) if which == "cheapest" else max(of_kind, key=lambda k: (k[0], -k[1]))
             return chosen[2]
     return None
+
+
+def _asked_for_first(called: str, history: History) -> list[int]:
+    """The products that fit of the latest list before the one shown whose request had the words a question
+    calls its thing by first, or ended on them ("die Dosen" of "Vorratsdosen für Mehl"), where the request of
+    the list shown did not; none otherwise."""
+    said = {f for w in words(called) if w not in STOPWORDS for f in word_forms(w)}
+    if not said or not history.shown or _asked_with(said, str(history.shown.args.get("query", ""))):
+        return []
+    for shown in reversed(history.lists[:-1]):
+        if shown.products and _asked_with(said, str(shown.args.get("query", ""))):
+            fitting = [p for p in shown.products if p.get("match") == "strong"] or shown.products[:1]
+            return [int(p["productId"]) for p in fitting[:_ASKED_ABOUT_UNPOINTED]]
+    return []
+
+
+def _asked_with(said: Set[str], query: str) -> bool:
+    """Whether a request's words have one of these, or end on one ("waage" of "Küchenwaage")."""
+    asked = set(words(fold(query)))
+    return bool(said & asked) or any(
+        len(w) >= 4 and a.endswith(w) and len(a) >= len(w) + 3 for w in said for a in asked
+    )
 
 
 def _sized_of_kind(history: History, said: str) -> list[dict[str, Any]]:
