@@ -1763,8 +1763,13 @@ class Planner:
             if not refs
             else []
         )
-        # ("wie lange hält der Akku der Kopfhörer?": the battery is of no kind any list had, the headphones are)
-        calls = [[kind]] if kind else [said[-1:]] if reading.buy and not refs else [[w] for w in definite]
+        # ("wie lange hält der Akku der Kopfhörer?": the battery is of no kind any list had, the headphones it is of
+        # are; not "the leather ones, which colour is closest to the scarf": the scarf is no thing the gloves are of)
+        of_the = _OF_THE_NEXT.search(fold(text))
+        next_one = [of_the.group(2)] if of_the and definite[:1] == [of_the.group(1)] and of_the.group(2) in said else []
+        calls = (
+            [[kind]] if kind else [said[-1:]] if reading.buy and not refs else [[w] for w in definite[:1] + next_one]
+        )
         if not calls or not shown:
             return None
 
@@ -2078,6 +2083,11 @@ _ASSEMBLY = re.compile(
     r"assembl\w*|put (?:it |them )?together|self[- ]assembly|flat[- ]?pack\w*|"
     r"aufbau\w*|aufzubauen|zusammenbau\w*|zusammenzubauen|montage|monter|a monter|brauche ich werkzeug\w*|"
     r"faut-il des outils|besoin d'outils)"
+)
+# "der Akku der Kopfhörer", "der Akku bei den Kopfhörern", "the lid of the pot": a thing, then what it is of
+_OF_THE_NEXT = re.compile(
+    r"\b(?:the|die|der|das|den|dem|la|le|les|l')\s*([^\W\d_]+)\s+(?:(?:of|on|bei|von|vom|an|am|de|du|des)\s+)?"
+    r"(?:the|der|des|den|dem|die|la|le|les|l')\s*([^\W\d_]+)"
 )
 _THE_WORDS = frozenset({"the", "der", "die", "das", "den", "dem", "le", "la", "les"})
 _EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
