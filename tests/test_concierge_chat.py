@@ -3780,3 +3780,35 @@ async def test_a_thing_called_first_by_the_end_of_what_was_asked_for(kitchen):
     assert made.answer.startswith(jars.listed[0]) and "Tritan" in made.answer, made.answer
     scale = await shopper.say("die Waage, bis wieviel kg wiegt sie")
     assert not scale.calls and scale.answer == said_in("de", "no_such_thing", thing="Waage"), scale.answer
+
+
+async def test_a_thing_asked_of_the_shop_after_a_list_is_searched_as_said(pets, kitchen, electronics, clothing):
+    """ "do you also have puppy training pads" after puppy food (was the food's details, then its search with the
+    pads added), "do you have a gps tracker collar" after collars (was the collars' search again), "do you sell
+    live hamsters" after guinea pig things, "do you sell an espresso machine" after a stand mixer, "what screen
+    protectors do you have" after phone cases, "and trekking poles?" after gaiters, "and cbd oil for dogs?" after
+    dental sticks: each searched by its own words. "do you have it in grey", "and in blue?" still say more of
+    those shown."""
+    cases = [
+        (pets, ["i need dry food for a puppy"], "do you also have puppy training pads", "puppy training pads"),
+        (pets, ["also need a collar for a medium dog"], "do you have a gps tracker collar", "gps tracker collar"),
+        (pets, ["what do you have for guinea pigs"], "do you sell live hamsters", "live hamsters"),
+        (pets, ["treats for training my dog", "do you sell dental chews too"], "and cbd oil for dogs?", "cbd oil dogs"),
+        (kitchen, ["looking for a stand mixer"], "do you sell an espresso machine", "espresso machine"),
+        (electronics, ["phone case for iphone 15"], "what screen protectors do you have", "screen protectors"),
+        (clothing, ["hiking boots waterproof", "do you sell gaiters"], "and trekking poles?", "trekking poles"),
+    ]
+    for shop, before, message, query in cases:
+        shopper = shop()
+        for said in before:
+            await shopper.say(said)
+        turn = await shopper.say(message)
+        assert turn.search and turn.search["query"] == query, (message, turn.calls)
+    shopper = pets()
+    await shopper.say("looking for a bed for my cat")
+    grey = await shopper.say("do you have it in grey")
+    assert [c["name"] for c in grey.calls] == [DETAILS], grey.calls
+    shopper = clothing()
+    await shopper.say("rain jacket")
+    blue = await shopper.say("and in blue?")
+    assert blue.search["query"] == "rain jacket" and blue.search["filters"]["colors"] == ["blue"], blue.calls

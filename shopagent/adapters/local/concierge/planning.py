@@ -572,7 +572,13 @@ class Planner:
                 return pointed
         if reading.off_topic and not named:
             return say(r.off_topic.format(store=self._store))
-        if shown is not None and (reading.follow_up or reading.attribute):
+        # "do you also have puppy training pads", "do you have a gps tracker collar" after puppy food, collars: a
+        # thing asked of the shop, searched as said (not the list's search with more words)
+        of_shop = shown is not None and (
+            asks_shop_for_a_thing(text, shown.products, reading.words)
+            or await self._adds_a_thing(text, reading, shown.products)
+        )
+        if shown is not None and (reading.follow_up or reading.attribute) and not of_shop:
             earlier = set(words(str(shown.args.get("query", ""))))
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
@@ -585,13 +591,14 @@ class Planner:
                 said_for = named or (reading.words if _OPENS_ON_FOR.match(fold(text)) else [])
                 detail = (reading.attribute or of_shown) and not set(said_for) <= earlier
                 return self._refine(reading, shown, attribute=detail, about=_talked_about(history))
-        if shown is not None and await self._only_qualifies(reading, named, shown, text):
+        if shown is not None and not of_shop and await self._only_qualifies(reading, named, shown, text):
             # "something grain free, between 15 and 25" after dog foods: no word of it names a kind
             # of thing or whom it is for, so it says more about the thing shown.
             return self._refine(reading, shown, attribute=True, qualifies=not _NEGATION.search(fold(text)))
         if (
             (returned_to := history.earlier_search(named)) is not None
             and shown is not None
+            and not of_shop
             and not _THING_TO.search(fold(text))  # "something to clean suede with" after suede boots
             # "and a knife sharpener" after "knife block set": a thing added, of words that search did not have
             and not (_AND_SOME.match(fold(text)) and set(reading.words) - set(words(str(returned_to.get("query", "")))))
@@ -677,7 +684,9 @@ class Planner:
             refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
             ids = self._asked_ids(reading, refs, history, shown, [], text)
             return ids if isinstance(ids, ModelReply) else details_call(ids, question=text, asked=_filters_of(reading))
-        if not pointed and asks_shop_for_a_thing(text, shown, reading.words):
+        if not pointed and (
+            asks_shop_for_a_thing(text, shown, reading.words) or await self._adds_a_thing(text, reading, shown)
+        ):
             return None  # "ok and do you have a rake for the moss?" after lawn feed: a rake, whatever the catalog has
         # "ist die erste aus Stretch?"; but "last" is also a verb ("how long does it last?")
         refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
@@ -1360,6 +1369,25 @@ class Planner:
             return None
         written = re.search(rf"\b{re.escape(word)}\b", " ".join(text.split()), re.IGNORECASE)
         return written.group(0) if written else word
+
+    async def _adds_a_thing(self, text: str, reading: Reading, shown: list[dict[str, Any]]) -> bool:
+        """Whether a message adds a thing by "and" and its name, with no article ("and trekking poles?" after
+        gaiters, "und krawatten?" after belts, "and cbd oil for dogs?" after dental sticks): a word of it that no
+        product shown has, which the catalog names a kind of thing with, or does not use at all (not "and
+        waterproof?", "and in blue?", "and cheaper?": words that say more of those shown)."""
+        found = _AND_FIRST.match(fold(text))
+        if found is None or self._vocabulary is None:
+            return False
+        named = list(itertools.takewhile(lambda w: w not in STOPWORDS, words(fold(text)[found.start(1) :])))
+        vocabulary = await self._vocabulary()
+        seen = words_of(shown)
+        for word in named:
+            if word not in reading.words or stem(word) in seen or properties_named({stem(word)}):
+                continue
+            readings = {word, *vocabulary.terms(word).terms}
+            if not any(vocabulary.uses(w) for w in readings) or any(vocabulary.names_a_kind(w) for w in readings):
+                return not {stem(w) for w in readings} & seen
+        return False
 
     def _stems_of(self, vocabulary: Vocabulary) -> frozenset[str]:
         """The stems of every word of the catalog's texts (worked out once for each vocabulary)."""

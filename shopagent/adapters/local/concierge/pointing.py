@@ -363,7 +363,7 @@ THERE_IS = r"is there|are there|gibt es|gibts|gibt's|il y a|y a-t-il"  # "is the
 # the words between such a cue and the thing: "also", and an article ("is there also a …", "eine")
 CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 _ASKS_FOR = re.compile(
-    rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do you (?:have|sell|do|carry|stock)|have you got|"
+    rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do you (?:also |still )?(?:have|sell|do|carry|stock)|have you got|"
     r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)|"
     r"(?P<need>do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich))"
     rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
@@ -474,8 +474,13 @@ def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Ite
     a 28 cm one?", "do you have a men's one?", "do you have a bigger size?"), nor what comes with one
     ("do you have a warranty for it?"). `described`: the message's words describing a thing (not its
     colours, sizes nor amounts)."""
-    found = _ASKS_FOR.search(fold(text))
-    if found is None or not found["shop"] or not _ANY_THING.search(found.string, 0, found.start("rest")):
+    found = _ASKS_FOR.search(fold(text)) or _WHAT_DO_YOU_HAVE.search(fold(text))
+    if found is None or not found["shop"]:
+        return False
+    # with no article, the thing's words right after the cue ("do you also have puppy training pads", "do you
+    # sell live hamsters"; not "do you have it in grey", "do you have them in 42")
+    first = words(found["rest"])[:1]
+    if not (_ANY_THING.search(found.string, 0, found.start("rest")) or (first and first[0] not in STOPWORDS)):
         return False
     # the first words naming something: "a rake" of "a rake for the moss", "plants" of "des plants ou des graines"
     rest = list(itertools.dropwhile(lambda w: w in STOPWORDS, words(found["rest"])))
@@ -485,7 +490,17 @@ def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Ite
     thing = named[-1]
     if thing in _NOT_A_THING | _OF_IT | AUDIENCE or any(ch.isdigit() for w in named for ch in w):
         return False
-    return thing in set(described) and stem(thing) not in words_of(shown) | {stem(w) for w in _NOT_A_THING}
+    # what it is, or a word saying which thing of its kind, that no product shown has ("a gps tracker collar"
+    # after collars; not "a bigger collar", nor "a red collar": words that are no thing are not `described`)
+    seen = words_of(shown) | {stem(w) for w in _NOT_A_THING}
+    return any(w in set(described) and stem(w) not in seen for w in named if w not in _NOT_A_THING | AUDIENCE)
+
+
+# "what screen protectors do you have?", "what kind of litter do you sell?": a thing asked of the shop
+_WHAT_DO_YOU_HAVE = re.compile(
+    r"\bwhat (?:kind of |kinds of |sort of |sorts of |types? of )?(?P<rest>[^?!.;]+?) "
+    r"(?P<shop>do you (?:have|sell|do|carry|stock)|have you got)\b"
+)
 
 
 class AnotherThing(NamedTuple):
