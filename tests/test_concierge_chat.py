@@ -3812,3 +3812,21 @@ async def test_a_thing_asked_of_the_shop_after_a_list_is_searched_as_said(pets, 
     await shopper.say("rain jacket")
     blue = await shopper.say("and in blue?")
     assert blue.search["query"] == "rain jacket" and blue.search["filters"]["colors"] == ["blue"], blue.calls
+
+
+async def test_which_of_a_kind_an_earlier_list_had(pets, kitchen):
+    """ "which bed is washable" after cat beds, then scratching posts: of the beds (was of the scratchers);
+    "which knife is better for a beginner" after chef's knives, then a whetstone and a knife block filed under
+    "Knives": of the knives by name (was the knife block)."""
+    shopper = pets()
+    beds = await shopper.say("looking for a bed for my cat")
+    await shopper.say("and a scratching post too")
+    washable = await shopper.say("which bed is washable")
+    assert washable.answer.startswith(beds.listed[0]) and "30" in washable.answer, washable.answer
+    assert "Scratch" not in washable.answer, washable.answer
+    shopper = kitchen()
+    knives = await shopper.say("chefs knife recommendations")
+    await shopper.say("and a knife sharpener")
+    beginner = await shopper.say("which knife is better for a beginner")
+    assert beginner.answer.startswith("Stahlberg Classic Chef's Knife"), beginner.answer
+    assert "Block" not in beginner.answer and any("Chef's Knife" in n for n in knives.listed), beginner.answer

@@ -712,6 +712,9 @@ class Planner:
         if reading.compare and not purpose and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
+        if of_kind := _which_of_an_earlier_kind(text, history, synonyms):
+            # "which bed is washable" after cat beds, then scratching posts: of the beds
+            return details_call(of_kind, question=text, asked=_filters_of(reading), also=synonyms)
         if (earlier := self._earlier_of_kind(reading, history, shown, named, synonyms, text)) is not None:
             # "ok I'll take the jacket" after gloves were shown since the jacket: the jacket
             return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
@@ -2060,6 +2063,37 @@ def _asked_for_first(called: str, history: History) -> list[int]:
         if shown.products and _asked_with(said, str(shown.args.get("query", ""))):
             fitting = [p for p in shown.products if p.get("match") == "strong"] or shown.products[:1]
             return [int(p["productId"]) for p in fitting[:_ASKED_ABOUT_UNPOINTED]]
+    return []
+
+
+# "which bed is washable", "welche Schere ist leichter", "quel pot est le plus grand": which of a kind
+_WHICH_KIND = re.compile(r"^\W*(?:(?:and|so|ok|und|et)\W+)?(?:which|welche[rnsm]?|quel(?:le)?s?) ([^\W\d_]+)\b")
+
+
+def _which_of_an_earlier_kind(text: str, history: History, also: dict[str, str]) -> list[int]:
+    """The products of a kind that a question asks which of ("which bed is washable?"), where the list shown has
+    none of that kind (by what its names say they are, or their categories) and an earlier one has: those of
+    it in the latest such list; none otherwise."""
+    found = _WHICH_KIND.match(fold(text))
+    if found is None or len(history.lists) < 2 or found.group(1) in STOPWORDS:
+        return []
+    said = found.group(1)
+    forms = {f for w in [said, *words(fold(also.get(said, "")))] for f in word_forms(w)}
+
+    def by_name(p: dict[str, Any]) -> bool:
+        return bool(word_forms(fold(name_head(str(p.get("name", ""))) or "")) & forms)
+
+    def by_category(p: dict[str, Any]) -> bool:
+        return any(word_forms(fold(h)) & forms for h in category_heads(str(p.get("category", ""))))
+
+    # what its name says it is first ("which knife" of a "Chef's Knife" before, not of a "Knife Block" and a
+    # whetstone filed under "Knives" shown since), else its category
+    for of_kind in (by_name, by_category):
+        if any(of_kind(p) for p in history.lists[-1].products):
+            return []
+        for shown in reversed(history.lists[:-1]):
+            if called := [int(p["productId"]) for p in shown.products[:LIST_LENGTH] if of_kind(p)]:
+                return called
     return []
 
 
