@@ -3694,6 +3694,12 @@ async def test_a_thing_no_product_is_asked_of_after_a_list_is_said_to_be_none_of
     assert not priced.calls and priced.answer == said_in("en", "no_such_thing", thing="reel"), priced.answer
 
     shopper = garden()
+    await shopper.say("looking for a hose for a medium garden")
+    await shopper.say("and a hose connector set")
+    nozzle = await shopper.say("the cheaper nozzle - how many spray patterns")  # (one shown, by its price)
+    assert nozzle.answer != said_in("en", "no_such_thing", thing="nozzle") and "8" in nozzle.answer, nozzle.answer
+
+    shopper = garden()
     await shopper.say("a nest box for the garden")
     cat = await shopper.say("will the cat get at it?")
     assert cat.answer != said_in("en", "no_such_thing", thing="cat"), cat.answer
@@ -3727,6 +3733,10 @@ async def test_a_thing_of_an_earlier_list_named_after_a_part_of_it_and_the_longe
     await shopper.say("und ein Ladekabel USB-C, ca. 2 Meter")
     battery = await shopper.say("Wie lange hält der Akku bei den Kopfhörern?")
     assert battery.answer.startswith(headphones.listed[0]) and "38" in battery.answer, battery.answer
+    braided = await shopper.say("Ist das Kabel geflochten?")  # ("das": the cable's article, not "that one")
+    assert braided.answer.startswith("Linkwire Braided USB-C") and said_in("de", "yes") in braided.answer, (
+        braided.answer
+    )
     longer = await shopper.say("was kostet das längere kabel")
     assert longer.answer.startswith("Linkwire Braided USB-C to USB-C Cable") and "3 M: €12.90" in longer.answer, (
         longer.answer

@@ -407,9 +407,14 @@ class Planner:
             return say(r.no_list)  # "what sizes do you have?" before anything was shown: of what
         if shown is not None and (unknown := await self._one_not_carried(text, shown)) is not None:
             return say(r.no_such_one.format(name=unknown))  # "the logitech one, how much?" where none is
-        if shown is not None and (thing := await self._thing_not_carried(text, history)) is not None:
+        pointing_by = reading.priced_ref is not None or reading.size_ref is not None or reading.refs or reading.ordinals
+        if (
+            shown is not None
+            and not pointing_by
+            and (thing := await self._thing_not_carried(text, history)) is not None
+        ):
             # "the hosta how tall does it get?" after perennials, none a hosta, nor any product of the shop: said so
-            # (was answered of the first perennial shown)
+            # (was answered of the first perennial shown); "the cheaper nozzle" points at one shown, by its price
             return say(r.no_such_thing.format(thing=thing))
         if reading.colour_ref and not reading.request and not _shown_in(reading.colour_ref, history):
             # "the grey one you mentioned, what's it made of?" where nothing shown comes in grey (nor is named so):
@@ -808,7 +813,15 @@ class Planner:
         ):
             # "ist ein Kabel dabei?" after the charger, "ok for small breeds?" after the second food: still of it
             by_name, parts = [], parts | set(words(naming_text))
-        if naming == 1 and reading.points_at_one and history.detailed and not reading.compare and not called_first:
+        if (
+            naming == 1
+            and reading.points_at_one
+            and history.detailed
+            and not reading.compare
+            and not called_first
+            # ("ist das Kabel geflochten?": "das" is its article, the cable shown is called so)
+            and not called_the(naming_text, by_name, synonyms)
+        ):
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
         property_asked = (
