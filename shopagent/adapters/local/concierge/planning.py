@@ -308,8 +308,8 @@ _PRICE_OF_THE = re.compile(
     r"was kostet|was kosten|combien (?:coute|coutent))\s+(?:the|der|die|das|den|le|la|les|l')\s*"
     r"((?:[^\W\d_]+\s+)?[^\W\d_]+)\W*$"
 )
-# "aus welchem Material ist der Rechen?", "wie lang ist der Schlauch", "est-ce que la brouette …": the thing a
-# German or French question is asked of, after its verb
+# "aus welchem Material ist der Rechen?", "wie lang ist der Schlauch": the thing a German question is asked of,
+# after its verb
 _ASKED_OF_THE = re.compile(r"\b(?:ist|sind|hat|haben|kann|braucht)\s+(?:der|die|das)\s+([^\W\d_]+)")
 _ONES_CALLED = re.compile(r"\bones?\W*$")
 # Words a question asks of a product, not products: "the price, …?", "the warranty, how long is it?"
