@@ -1343,7 +1343,7 @@ class Planner:
         if self._vocabulary is None:
             return None
         folded = fold(" ".join(text.split()))
-        called: list[str] = []  # the words calling it, the first of them the one that must be unknown
+        called: list[str] = []  # the words calling it (what it is: the last of them before a small word)
         asked_of = False  # (called as what a question is asked of: only a thing asked for earlier)
         if (opening := _CALLED_FIRST.match(folded)) is not None and not _ONES_CALLED.search(opening.group(0)):
             called = words(opening.group(1))
@@ -1388,7 +1388,7 @@ class Planner:
 
     async def _adds_a_thing(self, text: str, reading: Reading, shown: list[dict[str, Any]]) -> bool:
         """Whether a message adds a thing by "and" and its name, with no article ("and trekking poles?" after
-        gaiters, "und krawatten?" after belts, "and cbd oil for dogs?" after dental sticks): a word of it that no
+        gaiters, "and cbd oil for dogs?" after dental sticks): a word of it that no
         product shown has, which the catalog names a kind of thing with, or does not use at all (not "and
         waterproof?", "and in blue?", "and cheaper?": words that say more of those shown)."""
         found = _AND_FIRST.match(fold(text))
