@@ -3840,3 +3840,65 @@ async def test_which_of_a_kind_an_earlier_list_had(pets, kitchen):
     beginner = await shopper.say("which knife is better for a beginner")
     assert beginner.answer.startswith("Stahlberg Classic Chef's Knife"), beginner.answer
     assert "Block" not in beginner.answer and any("Chef's Knife" in n for n in knives.listed), beginner.answer
+
+
+async def test_a_place_among_the_things_of_a_kind_and_a_thing_called_by_the_words_a_list_was_asked_for(pets, clothing):
+    """ "whats the price of the second food" after a list for "dry food for a puppy" that had a bowl second, and
+    pads searched since: the second of its foods (was the bowl); "what is the leggings material" after "and
+    leggings for running" found joggers and a running shoe of the list before was talked about since: the
+    joggers (was the shoe)."""
+    shopper = pets()
+    foods = await shopper.say("i need dry food for a puppy")
+    assert "Bowl" in foods.listed[1] and "Food" in foods.listed[2], foods.answer
+    await shopper.say("do you also have puppy training pads")
+    price = await shopper.say("whats the price of the second food")
+    assert price.answer.startswith(foods.listed[2]), price.answer
+    shopper = clothing()
+    await shopper.say("running shoes for women")
+    joggers = await shopper.say("and leggings for running")
+    assert len(joggers.listed) == 1 and "Joggers" in joggers.listed[0], joggers.answer
+    shoe = await shopper.say("the second shoe you showed, is it good for trail?")
+    assert "Shoe" in shoe.answer.split(":")[0], shoe.answer
+    material = await shopper.say("what is the leggings material")
+    assert material.answer.startswith(joggers.listed[0]) and "polyester" in material.answer, material.answer
+
+
+async def test_a_product_called_by_what_it_is_after_that_and_things_called_shown_that_no_list_had(garden, pets):
+    """ "is that hoe stainless steel or what is it made of" after the lavender was talked about: the hoe shown (was
+    the lavender: "is that …" was read as what is asked of it); "and the rosemary you showed, is it hardy?" where
+    no product listed tells of rosemary: the shop's herb set that does, said to be none shown (was the lavender:
+    "Yes. Hardy to about -20°C"); "the allium bulbs - how many in a pack?" after tulips and daffodils: the shop's
+    allium (was the tulips, by "bulbs"); "the hedgehog house you had in the list" after bird feeders: the shop's
+    hedgehog house (was the feeder talked about); "the cat tree with hammock you showed" after cat beds and a
+    scratching post filed under trees: the cat tree (was the cat cave, by "cat")."""
+    shopper = garden()
+    await shopper.say("looking for lavender plants for a sunny border")
+    hoes = await shopper.say("also need a hoe for weeding between them")
+    hoe = next(n for n in hoes.listed if "Hoe" in n)
+    await shopper.say("how tall does the lavender get?")
+    made = await shopper.say("is that hoe stainless steel or what is it made of")
+    assert made.answer.startswith(hoe) and "stainless" in made.answer, made.answer
+    rosemary = await shopper.say("and the rosemary you showed, is it hardy?")
+    first, answer = rosemary.answer.split("\n", 1)
+    assert "rosemary" in first and "Lavender" not in rosemary.answer, rosemary.answer
+    assert answer.startswith("De Linde Culinary Herb Plants") and "-10°C" in answer, rosemary.answer
+
+    shopper = garden()
+    bulbs = await shopper.say("i want spring bulbs, tulips or daffodils")
+    assert not any("Allium" in n for n in bulbs.listed), bulbs.answer
+    await shopper.say("and a trowel to plant them")
+    allium = await shopper.say("the allium bulbs - how many in a pack?")
+    assert allium.answer.startswith("Bollenveld Allium") and "10 bulbs" in allium.answer, allium.answer
+
+    shopper = garden()
+    await shopper.say("bird feeders please")
+    await shopper.say("the hanging feeder, is it squirrel proof?")
+    house = await shopper.say("the hedgehog house you had in the list, how big is it")
+    assert house.answer.startswith("Nestwood Hedgehog House") and "40 x 30 cm" in house.answer, house.answer
+
+    shopper = pets()
+    beds = await shopper.say("cat bed, something cosy")
+    posts = await shopper.say("and a scratching post")
+    assert not any("Tree" in n for n in beds.listed + posts.listed), posts.answer
+    tree = await shopper.say("the cat tree with hammock you showed, is it in stock")
+    assert tree.answer.startswith("Whisker Works Cat Tree"), tree.answer

@@ -117,6 +117,11 @@ class Vocabulary:
         category, brand or material, maybe misspelt or in the plural ("jackets", "snekers")."""
         return word in self._targets or self._plural_of_target(word) or self.correct(word) is not None
 
+    def in_names(self, word: str) -> bool:
+        """Whether a (folded) word, as written or in its English plural, is in a product's name, category,
+        brand or material (no misspelling: "pellets" is not "Pelleted")."""
+        return self._names(word) > 0 or (word.endswith("s") and self._names(word[:-1]) > 0)
+
     def names_a_kind(self, word: str) -> bool:
         """Whether a (folded) word is one the catalog's names or categories name a kind of thing
         with ("lead", "cages", "knife"; not "grain", "free" or "stainless"), maybe misspelt or in

@@ -101,6 +101,7 @@ class Answerer:
             return store_answer(data, plan, r, self._contact, self._language)
         if responses[0].name == DETAILS_TOOL:
             found = [p.result.get("structuredContent") or {} for p in responses]
+            lead: list[str] = []  # (said before the answer)
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
                 # (with nothing shown, "is the tuyau d'arrosage 25 m?" asks of the best found, called so or not)
                 # ("how much is the stainless steel one?" after two kettles of it: those shown, not a rack so named)
@@ -118,11 +119,21 @@ class Answerer:
                 if not told and (others := plan.get("described_next")):  # not the one talked about: the rest
                     return details_call(others, question=plan["question"], asked=plan.get("asked"),
                                         also=plan.get("also"), described=plan["described"],
-                                        otherwise=plan.get("otherwise"))  # fmt: skip
+                                        otherwise=plan.get("otherwise"),
+                                        described_search=plan.get("described_search", ""))  # fmt: skip
+                if not told and (searched := plan.get("described_search")):
+                    # "and the rosemary you showed, is it hardy?" where no product listed tells of rosemary: the
+                    # shop's products that do (a herb set), searched (was the lavender talked about)
+                    return search_call({"query": searched, "limit": LIST_LENGTH},
+                                       {"subject": searched, "described_found": plan["described"],
+                                        "question": plan["question"], "asked": plan.get("asked"),
+                                        "also": plan.get("also"), "otherwise": plan.get("otherwise")})  # fmt: skip
                 if not told and (otherwise := plan.get("otherwise")):
                     return details_call(otherwise, question=plan["question"], asked=plan.get("asked"),
                                         also=plan.get("also"))  # fmt: skip
                 found = told[:_DESCRIBED_ANSWERED] or found[:1]
+                if told and plan.get("told_elsewhere"):
+                    lead = [r.told_elsewhere.format(thing=plan["told_elsewhere"])]
             if plan.get("sized"):  # "the bigger one": its larger size, or the larger of them
                 lines, ids = self._sized(found, plan["sized"])
                 return say("\n".join(lines), detailed=ids)
@@ -130,7 +141,7 @@ class Answerer:
                 asked = plan.get("asked") or {}
                 lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead,
                                                  also=plan.get("also") or {})  # fmt: skip
-                return say("\n".join(lines), detailed=[d.get("productId") for d in found])
+                return say("\n".join([*lead, *lines]), detailed=[d.get("productId") for d in found])
             if len(found) >= 2:
                 return say(self._comparison(found[0], found[1]), detailed=[d.get("productId") for d in found])
             return say(self._details(found[0]), detailed=[found[0].get("productId")])
@@ -145,6 +156,13 @@ class Answerer:
             return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
                                 otherwise=plan.get("otherwise"), or_first=bool(plan.get("or_first")),
                                 among=among)  # fmt: skip
+        if plan.get("described_found"):  # (the products found for what a question calls a thing: above)
+            ids = [p["productId"] for p in _offered(data, plan)[:_CALLED_LOOKED_UP]] or plan.get("otherwise") or []
+            if not ids:
+                return say(r.no_list, kept=True)
+            return details_call(ids, question=plan["question"], asked=plan.get("asked"), also=plan.get("also"),
+                                described=plan["described_found"], otherwise=plan.get("otherwise"),
+                                told_elsewhere=plan["subject"])  # fmt: skip
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer

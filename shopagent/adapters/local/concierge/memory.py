@@ -191,6 +191,8 @@ def details_call(
     among: list[int] | None = None,
     described: list[str] | None = None,
     described_next: list[int] | None = None,
+    described_search: str = "",
+    told_elsewhere: str = "",
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
@@ -200,7 +202,9 @@ def details_call(
     `sized`: "the bigger one" of them, {"ref": "big" or "small", "most": the biggest or smallest,
     "from": the sizes the list was for}; `described`: the question is about those of them whose name or
     text has all these (stemmed) words, the first of them where one is, else about those of `described_next`
-    whose text has them, looked up then, else about `otherwise`)."""
+    whose text has them, looked up then, else about those the catalog's search for `described_search` finds
+    whose text has them, else about `otherwise`; `told_elsewhere`: the thing so called, which no product shown
+    was, said before the answer from those found for it)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
     if sized:
@@ -210,7 +214,8 @@ def details_call(
     if called:
         plan.update(ask_words=called, otherwise=otherwise or [], or_first=or_first, among=among or [])
     if described:
-        plan.update(described=described, otherwise=otherwise or [], described_next=described_next or [])
+        plan.update(described=described, otherwise=otherwise or [], described_next=described_next or [],
+                    described_search=described_search, told_elsewhere=told_elsewhere)  # fmt: skip
     state = {"provider": PROVIDER, "plan": plan}
     return ModelReply(message=ChatMessage(role="model", parts=list(calls), provider_state=state))
 

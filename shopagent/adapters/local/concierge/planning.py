@@ -47,6 +47,7 @@ from shopagent.adapters.local.concierge.pointing import (
     at_position,
     called_by,
     called_not_shown,
+    called_that,
     called_the,
     calls,
     find_called,
@@ -225,7 +226,8 @@ _AGAIN_WORDS = frozenset({"again", "nochmal", "noch", "einmal", "erneut", "wiede
 _SHOW = re.compile(r"\b(?:show|see|list|look at|zeig\w*|anzeigen|sehen|montre\w*|voir|affiche\w*)\b")
 # "which was the cheapest?", "le moins cher ?": of a list, by price
 _SHOWN_BEFORE = re.compile(
-    r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed)\b|"
+    r"\byou (?:showed|show(?:ed)? me|have shown|mentioned|suggested|recommended|listed|had|found)\b|"
+    r"\b(?:in|on) (?:the|your) (?:list|results)\b|"
     r"\bfrom (?:before|earlier|the (?:start|beginning))\b|\b(?:at|in) the (?:start|beginning)\b|"
     r"\b(?:von vorhin|von vorher|vorhin|vom anfang|am anfang)\b|\bde tout a l'heure\b|\bd'avant\b|\bdu debut\b|"
     r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b"
@@ -300,6 +302,11 @@ _CALLED_FIRST = re.compile(
     r"^\W*(?:(?:ok|okay|and|so|also|und|et|alors|going back to|back to|what about|and what about)\s+)*"
     r"(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
     r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b|\s(?=" + ph.ASKED_RIGHT_AFTER + "))"
+)
+# "the cat tree with hammock you showed, is it in stock?": a longer opening calling a thing, up to its comma
+_CALLED_AT_OPENING = re.compile(
+    r"^\W*(?:(?:ok|okay|and|so|also|und|et|alors)\s+)*(?:the|die|der|das|den|le|la|les|l')\s*"
+    r"((?:[^\W\d_]+\s+){0,6}?[^\W\d_]+)\s*(?:,|:|\s-\s)"
 )
 # "whats the price of the laser toy", "how much is the reel?", "was kostet der Rechen?", "combien coûte la
 # brouette ?": the thing priced, the words after its article up to the end of the question
@@ -717,6 +724,18 @@ class Planner:
         if reading.compare and not purpose and not {stem(w) for w in reading.words} - words_of(shown) - ORDINAL_WORDS:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
+        if (
+            (called_so := _CALLED_FIRST.match(fold(text)) or _CALLED_AT_OPENING.match(fold(text))) is not None
+            and not (refs or reading.compare or reading.colors or reading.sizes)
+            and not _ONES_CALLED.search(called_so.group(0))  # ("the chicken ones": chicken treats, below)
+            and (not_listed := await self._named_not_shown(called_so.group(1), history))
+        ):
+            # "the allium bulbs - how many in a pack?" after tulips and daffodils: the shop's allium bulbs, found,
+            # then asked (was the tulips, by "bulbs"); "the cat tree with hammock you showed" after cat beds (was
+            # the cat cave)
+            if isinstance(not_listed, int):
+                return details_call([not_listed], question=text, asked=_filters_of(reading), also=synonyms)
+            return find_called(not_listed, [], text, synonyms, [], or_first=True)
         if of_kind := _which_of_an_earlier_kind(text, history, synonyms):
             # "which bed is washable" after cat beds, then scratching posts: of the beds
             return details_call(of_kind, question=text, asked=_filters_of(reading), also=synonyms)
@@ -736,7 +755,9 @@ class Planner:
             # "does it come with a cable?", "hat sie eine Kapuze?": the part asked of it names no product
             # shown (the "Lightning Cable", the "Hooded Jacket"); "the one with a lid" does
             parts = {w for m in _HAS_A_PART.finditer(naming_text) for w in words(m.group(0))}
-            naming_text = _HAS_A_PART.sub(" ", naming_text)
+            # ("is that hoe stainless steel?": "that hoe" calls the hoe shown, it is not what is asked of it)
+            that = called_that(naming_text, shown, synonyms)
+            naming_text = f"{_HAS_A_PART.sub(' ', naming_text)} {that}"
             left = set(words(naming_text))
             parts -= left
             also = [w for said, w in synonyms.items() if fold(w) not in colours and not set(words(fold(said))) & parts]
@@ -784,8 +805,13 @@ class Planner:
             # below them, called so (was the glove talked about, or a new search)
             return details_call([found], question=text, asked=_filters_of(reading), also=synonyms)
         if not (by_name or refs or reading.compare) and (
-            described := await self._described(naming_text, reading, history, synonyms)
+            described_as := await self._described(naming_text, reading, history, synonyms)
         ):
+            described, described_words = described_as
+            if asked_first := _asked_for_first(" ".join(described), history):
+                # "what is the leggings material" after "leggings for running" found joggers, a shoe of the list
+                # before talked about since: the joggers (was the shoe, whose text has no leggings either)
+                return details_call(asked_first, question=text, asked=_filters_of(reading), also=synonyms)
             # "is the basil an annual?" after herb seeds and pots were listed, a pot talked about since: the
             # product whose text tells of basil, the one talked about if its does (else the rest, latest list first)
             listed = [
@@ -798,6 +824,10 @@ class Planner:
             return details_call(
                 at_first, question=text, asked=_filters_of(reading), also=synonyms, described=described,
                 otherwise=history.detailed[:1], described_next=rest,
+                # (searched for where none listed tells of it, when it is called shown before: "is the strap
+                # swappable" of the watch talked about is of its band; "the pellets, are they organic" after copper
+                # tape against slugs asks of slug pellets, not of the pelleted manure a search finds)
+                described_search=" ".join(described_words) if _SHOWN_BEFORE.search(fold(text)) else "",
             )  # fmt: skip
         if (
             by_name
@@ -1634,6 +1664,10 @@ class Planner:
             asked_for = [k for k in kinds if " / " not in earlier.subject and _of_kind([{"name": earlier.subject}], k)]
             among = earlier.products if asked_for else found
             picked = [at_position(among, p) for p in places[:LIST_LENGTH]]
+            if asked_for and any(p is not None and _plainly_other(p, found) for p in picked):
+                # ... unless the one at that place is plainly another thing ("the second food" of the list for
+                # "dry food for a puppy" that had a bowl second: the second of its foods)
+                picked = [at_position(found, p) for p in places[:LIST_LENGTH]]
             if any(p is None for p in picked):
                 return self._out_of_range(among)
             ids = [int(p["productId"]) for p in picked if p is not None]
@@ -1754,18 +1788,52 @@ class Planner:
             return None
         return called, await self._catalog_synonyms(text)
 
-    async def _described(self, text: str, reading: Reading, history: History, synonyms: dict[str, str]) -> list[str]:
+    async def _named_not_shown(self, called: str, history: History) -> list[str] | int:
+        """The words calling a thing at the opening of a question ("the allium bulbs - …"), up to a small word,
+        where one of them is a word the catalog names products by that no product listed has in its name
+        ("allium" after tulips and daffodils): those words, to search, or the first product the search found
+        below the list shown named by it ("the hedgehog house you had in the list" after bird feeders; "the
+        belt" after a scarf); none otherwise (and none for a word that tells which, a colour, size, material,
+        part or property)."""
+        if self._vocabulary is None:
+            return []
+        vocabulary = await self._vocabulary()
+        said = list(itertools.takewhile(lambda w: w not in STOPWORDS, words(called)))
+        # (by the names: a category "Scratching posts & trees" does not make a scratching post a tree)
+        seen = words_of([{"name": p.get("name", "")} for shown in history.lists for p in shown.products])
+
+        def names_another(w: str) -> bool:
+            if len(w) < 4 or w in SAYS_WHICH | PARTS | MADE_OF | _ONE_WORDS | _NOT_A_NAME or w in self._lexicon.colors:
+                return False
+            if stem(w) in ORDINAL_WORDS or self._lexicon.rules.size(w) is not None or properties_named({stem(w)}):
+                return False
+            return not {stem(f) for f in word_forms(w)} & seen and vocabulary.in_names(w)
+
+        naming = [w for w in said if names_another(w)]
+        if not naming:
+            return []
+        forms = {stem(f) for w in naming for f in word_forms(w)}
+        below = history.shown.unshown if history.shown else []
+        return next((int(p["productId"]) for p in below if forms & words_of([{"name": p.get("name", "")}])), said)
+
+    async def _described(
+        self, text: str, reading: Reading, history: History, synonyms: dict[str, str]
+    ) -> tuple[list[str], list[str]] | None:
         """The (stemmed) words by which a (folded) question calls a thing after an article that no product is
         named or filed under, though the catalog's texts use them ("is the basil an annual?" after a herb seed
-        collection: basil, of its text); none for a part, a property, a colour or a size."""
+        collection: basil, of its text), and those words as the catalog writes them; None for a part, a
+        property, a colour or a size."""
         if self._vocabulary is None or not history.lists:
-            return []
+            return None
         vocabulary = await self._vocabulary()
         seen = words_of([p for shown in history.lists for p in shown.products])
         colours = {fold(c) for c in reading.colors}
         found: list[str] = []
+        written: list[str] = []
         opening = _ASKS_OF_THE.search(text)
         called = words(opening.group(1) or opening.group(2)) if opening else []
+        if not called and (first := _CALLED_FIRST.match(text)):  # "the rosemary you showed, is it hardy?"
+            called = words(first.group(1))
         for said in itertools.takewhile(lambda w: w not in STOPWORDS, called):  # ("the basil an annual": basil)
             if said in PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
                 continue
@@ -1776,7 +1844,8 @@ class Planner:
             if any(vocabulary.names_products(w) for w in catalog):
                 continue  # (a thing the shop names products by is searched: "the controller" of a list of mats)
             found += sorted(stems)
-        return found
+            written += catalog
+        return (found, written) if found else None
 
     def _earlier_of_kind(
         self,
@@ -1982,6 +2051,17 @@ def _of_kind(products: list[dict[str, Any]], kind: list[set[str]], by_category: 
     ]  # fmt: skip
 
 
+def _plainly_other(product: dict[str, Any], of_kind: list[dict[str, Any]]) -> bool:
+    """Whether a product is none of those of a kind, nor in their categories, nor named by a word their names
+    end in (a "Stoneware Bowl" beside dog foods; not a "Sauté Pan" beside a "Saucepan")."""
+    if not of_kind or product in of_kind:
+        return False
+    if product.get("category") in {p.get("category") for p in of_kind}:
+        return False
+    head = fold(name_head(str(product.get("name", ""))) or "")
+    return not head or not any(w.endswith(head) for p in of_kind for w in words(fold(str(p.get("name", "")))))
+
+
 _COMPOUND_HEAD = 4  # the shortest word ending a compound that names its kind ("whetstone": stone; not "pan")
 
 
@@ -2066,14 +2146,17 @@ def _priced_of_kind(history: History, kind: str, which: str) -> int | None:
 
 
 def _asked_for_first(called: str, history: History) -> list[int]:
-    """The products that fit of the latest list before the one shown whose request had the words a question
-    calls its thing by first, or ended on them ("die Dosen" of "Vorratsdosen für Mehl"), where the request of
-    the list shown did not; none otherwise."""
+    """The products that fit of the latest list whose request had the words a question calls its thing by
+    first, or ended on them ("die Dosen" of "Vorratsdosen für Mehl"; "the leggings" of the joggers found for
+    "leggings for running", a shoe of an earlier list talked about since), the one of them talked about if
+    any; none otherwise. The caller asks this only where no product shown is named so."""
     said = {f for w in words(called) if w not in STOPWORDS for f in word_forms(w)}
-    if not said or not history.shown or _asked_with(said, str(history.shown.args.get("query", ""))):
+    if not said or not history.shown:
         return []
-    for shown in reversed(history.lists[:-1]):
+    for shown in reversed(history.lists):
         if shown.products and _asked_with(said, str(shown.args.get("query", ""))):
+            if shown is history.shown and (history.detailed[:1] or [0])[0] in {p["productId"] for p in shown.products}:
+                return []  # (the one of the list shown talked about: the question's own way to it)
             fitting = [p for p in shown.products if p.get("match") == "strong"] or shown.products[:1]
             return [int(p["productId"]) for p in fitting[:_ASKED_ABOUT_UNPOINTED]]
     return []

@@ -129,6 +129,8 @@ def named_in_passing(text: str, products: list[dict[str, Any]], also: dict[str, 
 
 
 _THE_WORD = re.compile(r"\b(?:the|die|der|das|den|dem|la|le|les|l')\s*([^\W\d_]{3,})")
+# "is that hoe stainless?", "this trowel", "diese Schere", "cette bêche": what it is, after a demonstrative
+_THAT_WORD = re.compile(r"\b(?:that|this|those|these|diese[rnsm]?|cette|ces|ce|cet)\s+([^\W\d_]{3,})")
 
 
 def called_the(
@@ -144,6 +146,26 @@ def called_the(
             continue
         called = {stem(said), *(stem(w) for w in words(fold((also or {}).get(said, ""))))}
         if (all if every else any)(calls(called, str(p.get("name", ""))) for p in products) and products:
+            return said
+    return called_that(text, products, also, every=every)
+
+
+def called_that(
+    text: str, products: list[dict[str, Any]], also: Mapping[str, str] | None = None, *, every: bool = False
+) -> str:
+    """The word by which the message calls one of the products (`every`: all of them) after "that", "this",
+    "diese", "cette"…: what it is, the head of its name ("is that hoe stainless steel?"; "is that waterproof?"
+    calls no "Waterproof Boot"); "" when it calls none so."""
+    for m in _THAT_WORD.finditer(fold(text)):
+        said = m.group(1)
+        called = {stem(said), *(stem(w) for w in words(fold((also or {}).get(said, ""))))}
+        if (
+            said not in STOPWORDS
+            and products
+            and (all if every else any)(
+                calls(called, head) for p in products if (head := name_head(str(p.get("name", ""))))
+            )
+        ):
             return said
     return ""
 
