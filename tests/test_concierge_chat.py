@@ -3902,3 +3902,51 @@ async def test_a_product_called_by_what_it_is_after_that_and_things_called_shown
     assert not any("Tree" in n for n in beds.listed + posts.listed), posts.answer
     tree = await shopper.say("the cat tree with hammock you showed, is it in stock")
     assert tree.answer.startswith("Whisker Works Cat Tree"), tree.answer
+
+
+async def test_a_thing_called_shown_that_was_not(kitchen, electronics):
+    """ "does the juicer you showed also do citrus" after blenders and mixers, in a shop with no juicer: said to be
+    none shown nor in the catalog (was the blender's text); "Und das Mikrofon, das du gezeigt hast, hat das
+    USB-C?" where only a camera's text tells of a microphone: said to be none shown before that text (was "Ja" of
+    the camera, as if it were the microphone); "is that charger compatible with samsung phones too" after the
+    earbuds were talked about since two chargers were listed: the first charger (was the earbuds)."""
+    shopper = kitchen()
+    await shopper.say("i want a blender for smoothies")
+    await shopper.say("and a stand mixer")
+    juicer = await shopper.say("does the juicer you showed also do citrus")
+    assert juicer.calls == [] and "juicer" in juicer.answer, juicer.answer
+    assert juicer.answer == said_in("en", "no_such_thing", thing="juicer"), juicer.answer
+
+    shopper = electronics()
+    webcams = await shopper.say("Ich suche eine Webcam für Videokonferenzen")
+    assert not any("Micro" in n for n in webcams.listed), webcams.answer
+    await shopper.say("Und eine kabellose Maus")
+    microphone = await shopper.say("Und das Mikrofon, das du gezeigt hast, hat das USB-C?")
+    first, rest = microphone.answer.split("\n", 1)
+    assert first == said_in("de", "told_elsewhere", thing="Mikrofon"), microphone.answer
+    assert "microphone" in rest, microphone.answer
+
+    shopper = electronics()
+    await shopper.say("wireless earbuds with noise cancelling please")
+    chargers = await shopper.say("and a fast charger for my iphone")
+    await shopper.say("whats the battery life of the wireless ones")
+    charger = await shopper.say("is that charger compatible with samsung phones too")
+    assert charger.answer.startswith(chargers.listed[0]) and "Charger" in chargers.listed[0], charger.answer
+
+
+async def test_a_question_of_the_product_pointed_at_by_its_price_asks_what_it_asks(electronics, kitchen):
+    """ "is the cheaper watch waterproof" after watches and phone cases: whether the cheaper watch is (was its price
+    alone); "whats the capacity of the cheaper kettle": its capacity (was its price); "how much is the cheaper
+    one" still its price."""
+    shopper = electronics()
+    await shopper.say("show me some smartwatches")
+    await shopper.say("i also need a phone case for an iphone 15")
+    waterproof = await shopper.say("is the cheaper watch waterproof")
+    assert "IP67" in waterproof.answer and "€" not in waterproof.answer, waterproof.answer
+    shopper = kitchen()
+    kettles = await shopper.say("looking for an electric kettle")
+    await shopper.say("also a toaster, 2 slice")
+    capacity = await shopper.say("whats the capacity of the cheaper kettle")
+    assert "1.5 L" in capacity.answer and "€" not in capacity.answer, capacity.answer
+    price = await shopper.say("how much is the cheaper kettle")
+    assert "€" in price.answer and any(price.answer.startswith(n) for n in kettles.listed), price.answer

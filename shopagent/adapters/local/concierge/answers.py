@@ -120,14 +120,16 @@ class Answerer:
                     return details_call(others, question=plan["question"], asked=plan.get("asked"),
                                         also=plan.get("also"), described=plan["described"],
                                         otherwise=plan.get("otherwise"),
-                                        described_search=plan.get("described_search", ""))  # fmt: skip
+                                        described_search=plan.get("described_search", ""),
+                                        told_elsewhere=plan.get("told_elsewhere", ""))  # fmt: skip
                 if not told and (searched := plan.get("described_search")):
                     # "and the rosemary you showed, is it hardy?" where no product listed tells of rosemary: the
                     # shop's products that do (a herb set), searched (was the lavender talked about)
                     return search_call({"query": searched, "limit": LIST_LENGTH},
                                        {"subject": searched, "described_found": plan["described"],
                                         "question": plan["question"], "asked": plan.get("asked"),
-                                        "also": plan.get("also"), "otherwise": plan.get("otherwise")})  # fmt: skip
+                                        "also": plan.get("also"), "otherwise": plan.get("otherwise"),
+                                        "told_elsewhere": plan.get("told_elsewhere") or searched})  # fmt: skip
                 if not told and (otherwise := plan.get("otherwise")):
                     return details_call(otherwise, question=plan["question"], asked=plan.get("asked"),
                                         also=plan.get("also"))  # fmt: skip
@@ -162,7 +164,7 @@ class Answerer:
                 return say(r.no_list, kept=True)
             return details_call(ids, question=plan["question"], asked=plan.get("asked"), also=plan.get("also"),
                                 described=plan["described_found"], otherwise=plan.get("otherwise"),
-                                told_elsewhere=plan["subject"])  # fmt: skip
+                                told_elsewhere=plan.get("told_elsewhere") or plan["subject"])  # fmt: skip
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer

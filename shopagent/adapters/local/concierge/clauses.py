@@ -24,8 +24,27 @@ _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weigh
 )
 
 
+# A product pointed at by its price: "is [the cheaper] watch waterproof?", "[die günstigere] Uhr", "la bouilloire [la
+# moins chère]": which one, not what is asked of it
+_POINTED_BY_PRICE = re.compile(
+    r"\b(?:the|that|this|die|der|das|den|dem|le|la|les|l')\s+(?:cheaper|cheapest|dearer|dearest|pricier|priciest|"
+    r"more expensive|most expensive|g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*|teurer\w*|"
+    r"teuerst\w*|(?:moins|plus) cher\w*)\b"
+)
+
+
+# Words that ask nothing of their own beside such a pointer ("and the cheaper one?", "what about the cheapest?")
+_ASKED_ALONE = re.compile(
+    r"\b(?:and|what|about|then|one|ones|please|pls|is|it|which|one|und|was|ist|mit|welche\w*|et|quoi|celle|celui|"
+    r"alors|ok|so|est|lequel|laquelle|lesquel\w*|quel\w*)\b"
+)
+
+
 def kind_of(text: str) -> str:
     """What a question (folded) asks for: "buy", "pick", "weight", "discount", "price", "stock" or "text"."""
+    pointed = _POINTED_BY_PRICE.sub(" ", text)
+    if pointed != text and re.search(r"[^\W\d_]{3,}", _ASKED_ALONE.sub(" ", pointed)):
+        text = pointed  # ("how much is the cheaper one?" still asks its price: nothing else is asked)
     if BUY.search(text):
         return "buy"
     if ask.PICK.search(text):

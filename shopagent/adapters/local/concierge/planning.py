@@ -725,7 +725,7 @@ class Planner:
             return None
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
         if (
-            (called_so := _CALLED_FIRST.match(fold(text)) or _CALLED_AT_OPENING.match(fold(text))) is not None
+            (called_so := _CALLED_FIRST.match(fold(text)) or _called_shown_at_opening(fold(text))) is not None
             and not (refs or reading.compare or reading.colors or reading.sizes)
             and not _ONES_CALLED.search(called_so.group(0))  # ("the chicken ones": chicken treats, below)
             and (not_listed := await self._named_not_shown(called_so.group(1), history))
@@ -774,6 +774,7 @@ class Planner:
             ""
             if opening or talked_about & {p["productId"] for p in shown}
             else called_the(naming_text, shown, synonyms, every=True)
+            or called_that(fold(text), shown, synonyms, every=True)
         )
         if (opening is not None or called_the_list) and not by_name and not refs:
             # "the knife, what steel is it?" where every product shown is a knife (so the word tells none
@@ -807,7 +808,8 @@ class Planner:
         if not (by_name or refs or reading.compare) and (
             described_as := await self._described(naming_text, reading, history, synonyms)
         ):
-            described, described_words = described_as
+            described, described_words, called_as = described_as
+            shown_before = _SHOWN_BEFORE.search(fold(text)) is not None
             if asked_first := _asked_for_first(" ".join(described), history):
                 # "what is the leggings material" after "leggings for running" found joggers, a shoe of the list
                 # before talked about since: the joggers (was the shoe, whose text has no leggings either)
@@ -827,7 +829,9 @@ class Planner:
                 # (searched for where none listed tells of it, when it is called shown before: "is the strap
                 # swappable" of the watch talked about is of its band; "the pellets, are they organic" after copper
                 # tape against slugs asks of slug pellets, not of the pelleted manure a search finds)
-                described_search=" ".join(described_words) if _SHOWN_BEFORE.search(fold(text)) else "",
+                described_search=" ".join(described_words) if shown_before else "",
+                # ("das Mikrofon, das du gezeigt hast" of a camera whose text tells of a microphone: said so)
+                told_elsewhere=_as_written(called_as, text) if shown_before else "",
             )  # fmt: skip
         if (
             by_name
@@ -851,6 +855,8 @@ class Planner:
             and not called_first
             # ("ist das Kabel geflochten?": "das" is its article, the cable shown is called so)
             and not called_the(naming_text, by_name, synonyms)
+            # ("is that charger compatible with samsung phones?" after the earbuds were talked about: the charger)
+            and not called_that(fold(text), by_name, synonyms)
         ):
             by_name = []  # "can you read library books on it?": "it" is the one talked about, not the "E-reader"
         # "dishwasher safe?", "grain free?": a property asked of what was shown, by its mark alone
@@ -1375,7 +1381,9 @@ class Planner:
         folded = fold(" ".join(text.split()))
         called: list[str] = []  # the words calling it (what it is: the last of them before a small word)
         asked_of = False  # (called as what a question is asked of: only a thing asked for earlier)
-        if (opening := _CALLED_FIRST.match(folded)) is not None and not _ONES_CALLED.search(opening.group(0)):
+        shown_before = _SHOWN_BEFORE.search(folded) is not None  # ("the juicer you showed": called shown)
+        opening = _CALLED_FIRST.match(folded) or _called_shown_at_opening(folded)
+        if opening is not None and not _ONES_CALLED.search(opening.group(0)):
             called = words(opening.group(1))
         elif (priced := _PRICE_OF_THE.search(folded)) is not None:
             called = words(priced.group(1))
@@ -1405,7 +1413,7 @@ class Planner:
             return None
         if not (self._store_language or readings - {word} or asked_for):
             return None  # "le tuyau" in an English shop, no synonym knowing it, nor asked for: perhaps its hose
-        if asked_of and not asked_for:
+        if asked_of and not (asked_for or shown_before):
             return None  # "does the cat like it?" in a garden shop: no thing asked for, the cat
         if vocabulary.correct(word) is not None:
             return None  # (mistyped: "the secatuers")
@@ -1413,7 +1421,10 @@ class Planner:
         # call it so; "der Rechen" where a text says "rake it in" is left to the texts too)
         if any(vocabulary.uses(w) or stem(w) in self._stems_of(vocabulary) for w in readings):
             return None
-        written = re.search(rf"\b{re.escape(word)}\b", " ".join(text.split()), re.IGNORECASE)
+        # (as the shopper wrote it, with the words before it: "car mount", not "mount")
+        phrase = r"\s+".join(re.escape(w) for w in called)
+        said = " ".join(text.split())
+        written = re.search(rf"\b{phrase}\b", said, re.IGNORECASE) or re.search(rf"\b{re.escape(word)}\b", said, re.I)
         return written.group(0) if written else word
 
     async def _adds_a_thing(self, text: str, reading: Reading, shown: list[dict[str, Any]]) -> bool:
@@ -1818,11 +1829,11 @@ class Planner:
 
     async def _described(
         self, text: str, reading: Reading, history: History, synonyms: dict[str, str]
-    ) -> tuple[list[str], list[str]] | None:
+    ) -> tuple[list[str], list[str], list[str]] | None:
         """The (stemmed) words by which a (folded) question calls a thing after an article that no product is
         named or filed under, though the catalog's texts use them ("is the basil an annual?" after a herb seed
-        collection: basil, of its text), and those words as the catalog writes them; None for a part, a
-        property, a colour or a size."""
+        collection: basil, of its text), those words as the catalog writes them and as the shopper did; None for a
+        part, a property, a colour or a size."""
         if self._vocabulary is None or not history.lists:
             return None
         vocabulary = await self._vocabulary()
@@ -1830,10 +1841,11 @@ class Planner:
         colours = {fold(c) for c in reading.colors}
         found: list[str] = []
         written: list[str] = []
+        shoppers: list[str] = []
         opening = _ASKS_OF_THE.search(text)
         called = words(opening.group(1) or opening.group(2)) if opening else []
-        if not called and (first := _CALLED_FIRST.match(text)):  # "the rosemary you showed, is it hardy?"
-            called = words(first.group(1))
+        if not called and (first := _CALLED_FIRST.match(text) or _called_shown_at_opening(text)):
+            called = words(first.group(1))  # "the rosemary you showed, is it hardy?"
         for said in itertools.takewhile(lambda w: w not in STOPWORDS, called):  # ("the basil an annual": basil)
             if said in PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
                 continue
@@ -1845,7 +1857,8 @@ class Planner:
                 continue  # (a thing the shop names products by is searched: "the controller" of a list of mats)
             found += sorted(stems)
             written += catalog
-        return (found, written) if found else None
+            shoppers.append(said)
+        return (found, written, shoppers) if found else None
 
     def _earlier_of_kind(
         self,
@@ -1964,6 +1977,19 @@ class Planner:
         if not len(vocabulary):
             return found
         return [w for w in found if vocabulary.names_products(w)]
+
+
+def _called_shown_at_opening(folded: str) -> re.Match[str] | None:
+    """A longer opening calling a thing shown before, up to its comma ("the cat tree with hammock you showed, is
+    it in stock?"); not one telling of something ("ok the ground is full of weeds and grass, what do i need")."""
+    found = _CALLED_AT_OPENING.match(folded)
+    return found if found is not None and _SHOWN_BEFORE.search(found.group(1)) else None
+
+
+def _as_written(said: list[str], text: str) -> str:
+    """Folded words of a message as the shopper wrote them ("Mikrofon" of "das Mikrofon, das du gezeigt hast")."""
+    found = re.search(r"\b" + r"\s+".join(re.escape(w) for w in said) + r"\b", " ".join(text.split()), re.IGNORECASE)
+    return found.group(0) if found else " ".join(said)
 
 
 def _called_before(folded: str) -> str | None:

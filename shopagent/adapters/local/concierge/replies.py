@@ -103,7 +103,7 @@ class Replies:
     or_word: str  # between colours not wanted: " or "
     no_such_one: str  # "the logitech one" where no product shown nor of the shop is called so
     no_such_thing: str  # "the hosta, how tall does it get?" where no product shown nor of the shop is one
-    told_elsewhere: str  # "the rosemary you showed, …?" where none shown, but a product of the shop, tells of it
+    told_elsewhere: str  # "the rosemary you showed, …?" where none shown is called so, but a product's text tells of it
     no_such_colour: str  # "the grey one" where no product shown comes in grey
     cheapest_first: str  # said after the request: "jacket, cheapest first"
     dearest_first: str
@@ -246,7 +246,7 @@ ENGLISH = Replies(
     "Ask me about one of those I showed you, or for something else.",
     no_such_thing="I didn't show you any {thing}, and I can't find any in the shop's catalog. Ask me about one of "
     "those I showed you, or for something else.",
-    told_elsewhere="I didn't show you any {thing}; of the shop's products, this one tells of it:",
+    told_elsewhere='Nothing I showed you is called "{thing}"; this is where the catalog speaks of it:',
     no_such_colour='I didn\'t show you anything in {colour}. Which one do you mean? Say for example "the second one".',
     cheapest_first="cheapest first",
     dearest_first="most expensive first",
@@ -391,7 +391,7 @@ GERMAN = Replies(
     "Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
     no_such_thing="„{thing}“ war nicht unter dem, was ich Ihnen gezeigt habe, und im Katalog des Shops finde ich so "
     "etwas nicht. Fragen Sie nach einem der gezeigten oder nach etwas anderem.",
-    told_elsewhere="„{thing}“ war nicht unter dem, was ich Ihnen gezeigt habe; im Katalog des Shops steht dazu:",
+    told_elsewhere="Nichts, was ich Ihnen gezeigt habe, heißt „{thing}“; hier spricht der Katalog davon:",
     no_such_colour='Ich habe Ihnen nichts in {colour} gezeigt. Welches meinen Sie? Sagen Sie zum Beispiel "das '
     'zweite".',
     cheapest_first="die günstigsten zuerst",
@@ -540,8 +540,7 @@ FRENCH = Replies(
     "Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
     no_such_thing="Je ne vous ai rien montré qui s'appelle « {thing} », et je n'en trouve pas dans le catalogue de "
     "la boutique. Demandez-moi l'un de ceux que je vous ai montrés, ou autre chose.",
-    told_elsewhere="Je ne vous ai rien montré qui s'appelle « {thing} » ; dans le catalogue de la boutique, voici ce "
-    "qui en parle :",
+    told_elsewhere="Rien de ce que je vous ai montré ne s'appelle « {thing} » ; voici où le catalogue en parle :",
     no_such_colour="Je ne vous ai rien montré en {colour}. Lequel voulez-vous dire ? Dites par exemple « le "
     "deuxième ».",
     cheapest_first="les moins chers d'abord",
