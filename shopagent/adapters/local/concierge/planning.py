@@ -1818,10 +1818,19 @@ class Planner:
                 return False
             if stem(w) in ORDINAL_WORDS or self._lexicon.rules.size(w) is not None or properties_named({stem(w)}):
                 return False
-            return not {stem(f) for f in word_forms(w)} & seen and vocabulary.in_names(w)
+            # (or by the catalog's words for it: "l'arrosoir" is the "Watering Can" shown)
+            said_so = [w, *(t for term in vocabulary.terms(w).terms for t in words(term) if t != w)]
+            if any({stem(f) for f in word_forms(t)} & seen for t in said_so):
+                return False
+            return any(vocabulary.in_names(t) for t in said_so)
 
         naming = [w for w in said if names_another(w)]
-        if not naming:
+        head = said[-1] if said else ""
+        # (what it is must be a thing the shop names too: "the grow bags you showed" where only a "Grow Light" is
+        # named so is no product of the shop)
+        if not naming or not (
+            head in naming or vocabulary.in_names(head) or {stem(f) for f in word_forms(head)} & seen
+        ):
             return []
         forms = {stem(f) for w in naming for f in word_forms(w)}
         below = history.shown.unshown if history.shown else []
@@ -1832,8 +1841,9 @@ class Planner:
     ) -> tuple[list[str], list[str], list[str]] | None:
         """The (stemmed) words by which a (folded) question calls a thing after an article that no product is
         named or filed under, though the catalog's texts use them ("is the basil an annual?" after a herb seed
-        collection: basil, of its text), those words as the catalog writes them and as the shopper did; None for a
-        part, a property, a colour or a size."""
+        collection: basil, of its text), the words to search it by, in the catalog's words, and all the words calling
+        it as the shopper wrote them ("grow bags" of "the grow bags you showed", where a "Grow Light" is named by
+        "grow"); None for a part, a property, a colour or a size."""
         if self._vocabulary is None or not history.lists:
             return None
         vocabulary = await self._vocabulary()
@@ -1841,24 +1851,25 @@ class Planner:
         colours = {fold(c) for c in reading.colors}
         found: list[str] = []
         written: list[str] = []
-        shoppers: list[str] = []
         opening = _ASKS_OF_THE.search(text)
         called = words(opening.group(1) or opening.group(2)) if opening else []
         if not called and (first := _CALLED_FIRST.match(text) or _called_shown_at_opening(text)):
             called = words(first.group(1))  # "the rosemary you showed, is it hardy?"
-        for said in itertools.takewhile(lambda w: w not in STOPWORDS, called):  # ("the basil an annual": basil)
+        phrase = list(itertools.takewhile(lambda w: w not in STOPWORDS, called))  # ("the basil an annual": basil)
+        for said in phrase:
             if said in PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:
                 continue
             catalog = [said] if vocabulary.uses(said) else words(fold(synonyms.get(said, "")).replace("|", " "))
             stems = {stem(w) for w in catalog}
             if not stems or stems & seen or properties_named(stems) or not all(vocabulary.uses(w) for w in catalog):
+                written += catalog if stems and all(vocabulary.uses(w) for w in catalog) else []
                 continue
             if any(vocabulary.names_products(w) for w in catalog):
-                continue  # (a thing the shop names products by is searched: "the controller" of a list of mats)
+                written += catalog  # (a thing the shop names products by is searched: "the controller" of mats)
+                continue
             found += sorted(stems)
             written += catalog
-            shoppers.append(said)
-        return (found, written, shoppers) if found else None
+        return (found, written, phrase) if found else None
 
     def _earlier_of_kind(
         self,
