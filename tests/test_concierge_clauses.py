@@ -9,6 +9,7 @@ import pytest
 from shopagent.adapters.local.concierge.clauses import by_kind, kind_of, questions_of
 from shopagent.adapters.local.concierge.facts import FactFinder
 from shopagent.adapters.local.concierge.replies import ENGLISH
+from shopagent.domain.options import fold
 
 pytestmark = pytest.mark.anyio
 
@@ -192,3 +193,23 @@ def test_what_it_comes_in_holds_or_costs_is_told_from_what_its_text_says(text, k
     from shopagent.domain.options import fold
 
     assert kind_of(fold(text)) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("is the cheaper watch waterproof", "text"),
+        ("whats the capacity of the cheaper kettle", "text"),
+        ("ist die günstigere uhr wasserdicht", "text"),
+        ("how much is the cheaper one", "price"),
+        ("and the cheaper one?", "price"),
+        ("whats the cheapest option of the sets", "price"),
+        ("which of the toys is the cheapest", "price"),
+        ("welche ist die billigste?", "price"),
+        ("le moins cher, c'est lequel ?", "price"),
+    ],
+)
+def test_a_product_pointed_at_by_its_price_is_not_its_price_asked(question: str, kind: str):
+    """ "is the cheaper watch waterproof" asks whether it is waterproof (was its price); which one is the
+    cheapest, or the cheaper one alone, still asks the price."""
+    assert kind_of(fold(question)) == kind

@@ -1361,3 +1361,32 @@ async def test_a_2_in_1_name_states_no_measure():
     lines = await FactFinder(ENGLISH).answer("how long is the cable?", [pad], {}, str, lambda _: "")
     answer = " ".join(lines)
     assert "2-in" not in answer.split("Pad", 1)[1] and "1 m USB-C cable" in answer, answer
+
+
+async def test_a_thing_asked_to_come_with_it_that_its_name_has_and_what_it_measures():
+    """ "does the soundbar come with a subwoofer in the box" of a "Soundbar with Wireless Subwoofer": its sentence
+    of the subwoofer (was the one of the cables included, the subwoofer counted as a word of its name only);
+    "can the fitness tracker measure blood oxygen" of a tracker that says nothing of it: said so (was its strap's
+    size in millimetres: "measure" asked of a thing is no size)."""
+    soundbar = {
+        "name": "Auralis S5 Soundbar with Wireless Subwoofer",
+        "description": "A 2.1-channel soundbar with a wireless subwoofer, 300 W in total, for clearer dialogue. "
+        "Connect by HDMI eARC or by optical cable. HDMI cable, optical cable and wall bracket included.",
+        "variations": [],
+    }
+    lines = await FactFinder(ENGLISH).answer(
+        "does the soundbar come with a subwoofer in the box", [soundbar], {}, str, lambda _: ""
+    )
+    assert "with a wireless subwoofer, 300 W" in " ".join(lines), lines
+    tracker = {
+        "name": "Stridely Band 5 Fitness Tracker",
+        "description": "A slim activity tracker that counts steps, heart rate and sleep stages. Up to 14 days of "
+        "battery. Strap fits wrists of 130-210 mm. Works with iOS and Android.",
+        "variations": [],
+    }
+    lines = await FactFinder(ENGLISH).answer(
+        "can the fitness tracker you showed measure blood oxygen", [tracker], {}, str, lambda _: ""
+    )
+    assert NOT_TOLD in " ".join(lines), lines
+    lines = await FactFinder(ENGLISH).answer("how do i measure my wrist for it", [tracker], {}, str, lambda _: "")
+    assert "130-210 mm" in " ".join(lines) and NOT_TOLD not in " ".join(lines), lines

@@ -33,6 +33,13 @@ _POINTED_BY_PRICE = re.compile(
 )
 
 
+# ... but which one is the cheapest is its price: "whats the cheapest option of the sets", "which of the toys is
+# the cheapest", "welche ist die billigste?"
+_WHICH_BY_PRICE = re.compile(
+    r"^\W*(?:(?:and|ok|so|und|et)\W+)?(?:what|whats|what's|which|welche\w*|quel\w*|lequel|laquelle)(?:\W+\w+)?\W+"
+    + _POINTED_BY_PRICE.pattern
+)
+_BY_PRICE_LAST = re.compile(_POINTED_BY_PRICE.pattern + r"(?:\W+(?:one|ones|of them|then|please))*\W*$")
 # Words that ask nothing of their own beside such a pointer ("and the cheaper one?", "what about the cheapest?")
 _ASKED_ALONE = re.compile(
     r"\b(?:and|what|about|then|one|ones|please|pls|is|it|which|one|und|was|ist|mit|welche\w*|et|quoi|celle|celui|"
@@ -43,7 +50,8 @@ _ASKED_ALONE = re.compile(
 def kind_of(text: str) -> str:
     """What a question (folded) asks for: "buy", "pick", "weight", "discount", "price", "stock" or "text"."""
     pointed = _POINTED_BY_PRICE.sub(" ", text)
-    if pointed != text and re.search(r"[^\W\d_]{3,}", _ASKED_ALONE.sub(" ", pointed)):
+    asked_which = _WHICH_BY_PRICE.search(text) or _BY_PRICE_LAST.search(text)
+    if pointed != text and not asked_which and re.search(r"[^\W\d_]{3,}", _ASKED_ALONE.sub(" ", pointed)):
         text = pointed  # ("how much is the cheaper one?" still asks its price: nothing else is asked)
     if BUY.search(text):
         return "buy"

@@ -547,10 +547,16 @@ class FactFinder:
         # question implies ("last" -> hours) count half.
         own = stems_of(d.get("name", ""))
         asked = {w for w in stems_of(question) if w not in STOPWORDS}
-        implied = ({x for w in asked for x in IMPLIES.get(w, set())} | self._translated(question)) - asked
+        implied = (
+            {x for w in asked - _measured(question) for x in IMPLIES.get(w, set())} | self._translated(question)
+        ) - asked
+        comes_with = set()
         if COMES_WITH.search(question.casefold()):  # "does it come with a nozzle?": what is included
             implied |= _INCLUDED - asked
-        weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own else 1.0 for w in asked}}
+            # (a thing asked to come with it counts fully where its name has it: "does the soundbar come with a
+            # subwoofer?" of a "Soundbar with Wireless Subwoofer" is its "with a wireless subwoofer")
+            comes_with = {stem(w) for w in _included_asked(fold(question))}
+        weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own - comes_with else 1.0 for w in asked}}
         # A bare number ("for a 6 year old") is weak evidence: any sentence may have it ("6.35 mm").
         weights.update({w: _WEAK_WEIGHT for w in weights if w in _WEAK or w.isdigit()})
         # a word of the question in another form ("quick drying" ~ "dries quickly", "lined" ~ "lining"); not
@@ -570,7 +576,7 @@ class FactFinder:
         # ("a moulded EVA sandal") is not about what is asked of it, when something else is asked.
         # Asked of several products, their names' words tell them apart ("the EVA ones or the leather
         # ones?"), so there they count.
-        beyond_name = asked - own - _WEAK
+        beyond_name = asked - (own - comes_with) - _WEAK
         if beyond_name and alone:
             shared = [x if found & (beyond_name | implied) else 0.0 for x, found in zip(shared, stems, strict=True)]
         meaning = await self._closeness(without_name(question, own), d, sentences)
@@ -731,6 +737,15 @@ class FactFinder:
 
 # "which is the most waterproof?", "the most powerful", "lequel est le plus étanche ?"
 _MOST = re.compile(r"\b(?:most|highest|greatest|le plus|la plus|les plus)\s+([^\W\d_]+)")
+
+
+# "can it measure blood oxygen?", "does it measure energy use": what it measures, not a size of it
+_MEASURES_A_THING = re.compile(r"\bmeasures?\s+(?!up\b|it\b|them\b|its\b|their\b|the (?:size|length)\b)[^\W\d_]{3,}")
+
+
+def _measured(question: str) -> set[str]:
+    """The word "measure" where a question asks whether it measures a thing: it implies no size then."""
+    return {stem("measure")} if _MEASURES_A_THING.search(fold(question)) else set()
 
 
 def _included_asked(folded: str) -> set[str]:

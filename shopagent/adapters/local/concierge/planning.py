@@ -1822,6 +1822,8 @@ class Planner:
             said_so = [w, *(t for term in vocabulary.terms(w).terms for t in words(term) if t != w)]
             if any({stem(f) for f in word_forms(t)} & seen for t in said_so):
                 return False
+            if any(_asked_with(word_forms(w), str(shown.args.get("query", ""))) for shown in history.lists):
+                return False  # ("la casserole" after "casserole en inox" found a saucepan: that one)
             return any(vocabulary.in_names(t) for t in said_so)
 
         naming = [w for w in said if names_another(w)]
