@@ -1378,6 +1378,14 @@ async def test_a_thing_asked_to_come_with_it_that_its_name_has_and_what_it_measu
         "does the soundbar come with a subwoofer in the box", [soundbar], {}, str, lambda _: ""
     )
     assert "with a wireless subwoofer, 300 W" in " ".join(lines), lines
+    knife = {
+        "name": "Kochwerk Serrated Bread Knife 23 cm",
+        "description": "A long bread knife with deep scalloped serrations that cut cleanly through crusty sourdough. "
+        "The 23 cm blade is stainless steel; the handle is beech.",
+        "variations": [],
+    }  # ("does the knife come with …" counts only what follows "with" so: the knife is what it is)
+    lines = await FactFinder(ENGLISH).answer("does the knife come with a sheath", [knife], {}, str, lambda _: "")
+    assert NOT_TOLD in " ".join(lines), lines
     tracker = {
         "name": "Stridely Band 5 Fitness Tracker",
         "description": "A slim activity tracker that counts steps, heart rate and sleep stages. Up to 14 days of "
