@@ -3950,3 +3950,11 @@ async def test_a_question_of_the_product_pointed_at_by_its_price_asks_what_it_as
     assert "1.5 L" in capacity.answer and "€" not in capacity.answer, capacity.answer
     price = await shopper.say("how much is the cheaper kettle")
     assert "€" in price.answer and any(price.answer.startswith(n) for n in kettles.listed), price.answer
+
+
+async def test_a_clause_about_the_thing_asked_for_in_a_question_is_searched_with_it(garden):
+    """ "what compost do you have for sowing seeds" searches "compost for sowing seeds" (was "compost sowing seeds",
+    which listed seeds first: the clause tells the search which is the thing asked for)."""
+    composts = await garden().say("what compost do you have for sowing seeds")
+    assert composts.search["query"] == "compost for sowing seeds", composts.calls
+    assert "Compost" in composts.listed[0], composts.answer

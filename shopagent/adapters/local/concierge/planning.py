@@ -1265,6 +1265,9 @@ class Planner:
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
         if reading.said_whole and (split or await self._kind_in_a_clause(reading.said)):
             return said_for(reading.said, reading.query)
+        # ("what compost do you have for sowing seeds": the clause kept where what was read out is only around it)
+        if not reading.said_whole and reading.said_kept and await self._kind_in_a_clause(reading.said_kept):
+            return said_for(reading.said_kept, reading.query)
         return reading.query
 
     async def _kind_in_a_clause(self, said: str) -> bool:

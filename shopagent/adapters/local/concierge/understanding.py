@@ -102,6 +102,8 @@ class Reading:
     query: str = ""  # the same words as the customer wrote them
     said: str = ""  # the customer's words from the first describing word to the last, as written
     said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
+    said_kept: str = ""  # ... with what was read out left out ("compost for sowing seeds" of "what compost do you
+    # have for sowing seeds")
     negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
     negated_said: str = ""  # ... as the customer wrote them, with the word saying no
     colors_not: list[str] = field(default_factory=list)  # colours said not to be wanted ("anything but black")
@@ -382,7 +384,8 @@ class Lexicon:
         stopwords = ph.stopwords_of(text.original)
         reading.words, reading.query = describing(TOKEN.findall(rest), stopwords)
         reading.said = span_of(rest, reading.query, text.original)
-        reading.said_whole = reading.said == span_of(rest, reading.query, rest)
+        reading.said_kept = span_of(rest, reading.query, rest)
+        reading.said_whole = reading.said == reading.said_kept
         if joined := _JOINED.search(rest.lower()):
             # the parts of a list before its "and" too ("a hat, gloves and a scarf")
             parts = [*rest.lower()[: joined.start()].split(","), *_JOINED.split(rest.lower()[joined.end() :])]
