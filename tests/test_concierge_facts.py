@@ -1386,6 +1386,14 @@ async def test_a_thing_asked_to_come_with_it_that_its_name_has_and_what_it_measu
     }  # ("does the knife come with …" counts only what follows "with" so: the knife is what it is)
     lines = await FactFinder(ENGLISH).answer("does the knife come with a sheath", [knife], {}, str, lambda _: "")
     assert NOT_TOLD in " ".join(lines), lines
+    speaker = {
+        "name": "Murmur Home Wi-Fi Smart Speaker",
+        "description": "A room-filling smart speaker for the kitchen or living room, with a built-in voice "
+        "assistant. Power adapter with Type G plug included.",
+        "variations": [],
+    }  # ("what's in the box with the speaker": nothing asked to come with it, what is included)
+    lines = await FactFinder(ENGLISH).answer("whats in the box with the speaker", [speaker], {}, str, lambda _: "")
+    assert lines == ["Murmur Home Wi-Fi Smart Speaker: Power adapter with Type G plug included."], lines
     tracker = {
         "name": "Stridely Band 5 Fitness Tracker",
         "description": "A slim activity tracker that counts steps, heart rate and sleep stages. Up to 14 days of "

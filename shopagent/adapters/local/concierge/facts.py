@@ -90,7 +90,12 @@ COMES_WITH = re.compile(
     # French: "c'est fourni avec ?", "le chargeur est inclus ?", "livré avec", "dans la boîte"
     r"|\bfournie?s?\b|\binclus(?:e|es)?\b|\blivr[ée]e?s? avec\b|\bdans la bo[iî]te\b"
 )
-_WITH = re.compile(r"\b(?:with|mit|avec)\b")
+# what a question asks to come with it follows these ("does the set come with cushions"; not "what's in the box with
+# the speaker")
+_WITH = re.compile(
+    r"\b(?:comes?|came|coming|supplied|delivered|shipped) with\b|"
+    r"\b(?:livr|fourni)\w* avec\b|\b(?:kommt|geliefert) mit\b"
+)
 _INCLUDED = {
     stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings", "sold", "separately")
 }
@@ -556,7 +561,7 @@ class FactFinder:
             implied |= _INCLUDED - asked
             # (a thing asked to come with it counts fully where its name has it: "does the soundbar come with a
             # subwoofer?" of a "Soundbar with Wireless Subwoofer" is its "with a wireless subwoofer")
-            # (only what follows "with": "does the set come with cushions" does not count "set" so)
+            # (only what follows "come with": "does the set come with cushions" does not count "set" so)
             after = _WITH.split(fold(question), maxsplit=1)
             comes_with = {stem(w) for w in _included_asked(after[1])} if len(after) > 1 else set()
         weights = {**dict.fromkeys(implied, 0.5), **{w: 0.5 if w in own - comes_with else 1.0 for w in asked}}
