@@ -3934,10 +3934,11 @@ async def test_a_thing_called_shown_that_was_not(kitchen, electronics):
     assert charger.answer.startswith(chargers.listed[0]) and "Charger" in chargers.listed[0], charger.answer
 
 
-async def test_a_question_of_the_product_pointed_at_by_its_price_asks_what_it_asks(electronics, kitchen):
+async def test_a_question_of_the_product_pointed_at_by_its_price_asks_what_it_asks(electronics, kitchen, clothing):
     """ "is the cheaper watch waterproof" after watches and phone cases: whether the cheaper watch is (was its price
     alone); "whats the capacity of the cheaper kettle": its capacity (was its price); "how much is the cheaper
-    one" still its price."""
+    one" still its price; "is the cheaper boot waterproof" after boots, then rain jackets: the cheapest boot (was
+    the first)."""
     shopper = electronics()
     await shopper.say("show me some smartwatches")
     await shopper.say("i also need a phone case for an iphone 15")
@@ -3950,6 +3951,12 @@ async def test_a_question_of_the_product_pointed_at_by_its_price_asks_what_it_as
     assert "1.5 L" in capacity.answer and "€" not in capacity.answer, capacity.answer
     price = await shopper.say("how much is the cheaper kettle")
     assert "€" in price.answer and any(price.answer.startswith(n) for n in kettles.listed), price.answer
+    shopper = clothing()
+    boots = await shopper.say("waterproof hiking boots")
+    await shopper.say("and a rain jacket")
+    boot = await shopper.say("is the cheaper boot waterproof")  # (the cheapest boot, not the first)
+    cheapest = min((n for n in boots.listed if "Boot" in n), key=boots.price)
+    assert boot.answer.startswith(cheapest) and "waterproof" in boot.answer, boot.answer
 
 
 async def test_a_clause_about_the_thing_asked_for_in_a_question_is_searched_with_it(garden):

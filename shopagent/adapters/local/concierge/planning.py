@@ -303,6 +303,14 @@ _CALLED_FIRST = re.compile(
     r"(?:the|that|those|these|this|die|der|das|den|dem|diese[nrs]?|le|la|les|l'|ce|cet|cette|ces)\s*"
     r"((?:[^\W\d_]+\s+){0,3}?[^\W\d_]+)\s*(?:,|:|\s-\s|\s(?:ones?)\b|\s(?=" + ph.ASKED_RIGHT_AFTER + "))"
 )
+# "is the cheaper boot waterproof", "ist die günstigere Uhr wasserdicht": a product pointed at by its price and its
+# kind inside a question (`ph.PRICED_ONE` reads it before a pause or what is asked)
+_PRICED_INSIDE = re.compile(
+    r"^\W*(?:(?:and|so|ok|und|et)\W+)?(?:is|are|does|do|can|will|would|has|have|ist|sind|hat|haben|kann|passt|"
+    r"est-ce que)\s+(?:the|die|der|das|den|le|la|l')\s*(?:(?P<cheap>cheaper|cheapest|less expensive|"
+    r"g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*)|(?P<dear>dearer|dearest|pricier|priciest|"
+    r"more expensive|most expensive|teurer\w*|teuerst\w*))\s+(?P<kind>[^\W\d_]{3,})\b"
+)
 # "the cat tree with hammock you showed, is it in stock?": a longer opening calling a thing, up to its comma
 _CALLED_AT_OPENING = re.compile(
     r"^\W*(?:(?:ok|okay|and|so|also|und|et|alors)\s+)*(?:the|die|der|das|den|le|la|les|l')\s*"
@@ -454,6 +462,15 @@ class Planner:
         ):
             # "the cheaper knife, what steel is it?": the cheapest of the knives of the latest list with any
             question = text.replace(reading.priced_said, " ") if reading.priced_said else text
+            return details_call([priced], question=question, asked=_filters_of(reading))
+        if (
+            reading.priced_ref is None
+            and (inside := _PRICED_INSIDE.search(fold(text))) is not None
+            and (priced := _priced_of_kind(history, inside.group("kind"), "cheapest" if inside.group("cheap") else ""))
+        ):
+            # "is the cheaper boot waterproof" after boots, then rain jackets: the cheapest boot, and whether it is
+            # (was the first boot of that list)
+            question = " ".join(fold(text)[: inside.start()].split() + fold(text)[inside.end() :].split())
             return details_call([priced], question=question, asked=_filters_of(reading))
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
