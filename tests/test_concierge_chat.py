@@ -3965,3 +3965,15 @@ async def test_a_clause_about_the_thing_asked_for_in_a_question_is_searched_with
     composts = await garden().say("what compost do you have for sowing seeds")
     assert composts.search["query"] == "compost for sowing seeds", composts.calls
     assert "Compost" in composts.listed[0], composts.answer
+
+
+async def test_a_thing_called_shown_in_french_is_searched_by_all_its_words(electronics):
+    """ "et le chargeur sans fil que tu as montré, il est compatible avec l'iphone ?" after headphones and power banks:
+    the shop's wireless charger, searched as "chargeur sans fil" (was a search for "chargeur fil compatible l'iphone"
+    listed as close: "que tu as montré" was no back-reference, and "montré" is a watch when folded)."""
+    shopper = electronics()
+    await shopper.say("je cherche un casque bluetooth")
+    await shopper.say("et une batterie externe pour mon téléphone")
+    wireless = await shopper.say("et le chargeur sans fil que tu as montré, il est compatible avec l'iphone ?")
+    assert wireless.search and wireless.search["query"] == "chargeur sans fil", wireless.calls
+    assert wireless.answer.startswith("Voltwerk 2-in-1 Wireless Charging Pad"), wireless.answer

@@ -305,6 +305,12 @@ RECALL = re.compile(
     r"remind me(?: of| about| what| which)?)\b"
 )
 AGAIN = re.compile(r"\b(?:nochmal|noch mal|deja|again|once more)\b")  # said with RECALL: no word of the thing
+# "le chargeur sans fil que tu as montré", "den Sie mir gezeigt haben": said of a thing shown before, no words of it
+# ("montré" folds to "montre", a watch)
+SHOWN_SAID = re.compile(
+    r"\b(?:que|qu')\s*(?:vous|tu)\s+(?:m'\s*|me\s+)?(?:avez|as)\s+(?:montr|propos|conseill|present)\w*|"
+    r"\b(?:den|die|das|welche[nsr]?)\s+(?:sie|du|ihr)\s+(?:mir\s+)?(?:gezeigt|empfohlen|vorgeschlagen)\s+(?:haben|hast|habt)\b"
+)
 ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b|^\s*et\b")
 COMPARE = re.compile(
     r"\b(?:compare|comparison|difference between|differences?|dif+e?r[ae]nces?|which (?:one )?is better|which should i|"

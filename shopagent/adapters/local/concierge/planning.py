@@ -230,7 +230,8 @@ _SHOWN_BEFORE = re.compile(
     r"\b(?:in|on) (?:the|your) (?:list|results)\b|"
     r"\bfrom (?:before|earlier|the (?:start|beginning))\b|\b(?:at|in) the (?:start|beginning)\b|"
     r"\b(?:von vorhin|von vorher|vorhin|vom anfang|am anfang)\b|\bde tout a l'heure\b|\bd'avant\b|\bdu debut\b|"
-    r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b"
+    r"\b(?:du|ihr|sie) (?:mir )?(?:gezeigt|empfohlen)|\b(?:que )?vous m'avez (?:montre|propose|conseille)e?s?\b|"
+    r"\bque (?:vous|tu) (?:m')?(?:avez|as) (?:montre|propose|conseille)e?s?\b"
 )
 # The words a product is called by right before such a back-reference: "the cage" of "the cage from before", "die
 # Schere" of "die Schere von vorhin" (after the last article)
@@ -1856,7 +1857,12 @@ class Planner:
             return []
         forms = {stem(f) for w in naming for f in word_forms(w)}
         below = history.shown.unshown if history.shown else []
-        return next((int(p["productId"]) for p in below if forms & words_of([{"name": p.get("name", "")}])), said)
+        # (searched by all its words up to the words saying it was shown: "chargeur sans fil" of "le chargeur sans fil
+        # que tu as montré", where "sans" is a small word)
+        marker = _SHOWN_BEFORE.search(called) or re.search(r"\b(?:que|qu'|den|die|das)\b", called)
+        whole = [w for w in words(called[: marker.start()])] if marker else said
+        searched = whole if said and whole[: len(said)] == said else said
+        return next((int(p["productId"]) for p in below if forms & words_of([{"name": p.get("name", "")}])), searched)
 
     async def _described(
         self, text: str, reading: Reading, history: History, synonyms: dict[str, str]

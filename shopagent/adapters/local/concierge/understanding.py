@@ -334,6 +334,7 @@ class Lexicon:
             text.take(ph.AGAIN)
             reading.details = reading.recall = True
         reading.about = bool(text.take(ph.ABOUT))
+        text.take(ph.SHOWN_SAID)
         reading.budget = ph.BUDGET.search(text.rest) is not None
         priced_one = ph.PRICED_ONE.search(text.rest)  # ("den billigsten bitte": the cheapest of those shown)
         if not (ph.PRICE_COMPARED.search(whole) or priced_one) and (ordered := ph.PRICE_ORDER.search(text.rest)):
