@@ -3977,3 +3977,19 @@ async def test_a_thing_called_shown_in_french_is_searched_by_all_its_words(elect
     wireless = await shopper.say("et le chargeur sans fil que tu as montré, il est compatible avec l'iphone ?")
     assert wireless.search and wireless.search["query"] == "chargeur sans fil", wireless.calls
     assert wireless.answer.startswith("Voltwerk 2-in-1 Wireless Charging Pad"), wireless.answer
+
+
+async def test_two_products_of_an_earlier_list_named_by_a_word_of_each(garden):
+    """ "which is cheaper, the multipurpose or the seed compost?" after "what compost do you have for sowing seeds"
+    and a search for seed trays since: the multi-purpose and the seed compost (was the two seed products shown:
+    "multipurpose" names no kind, and "the seed compost" took the first compost)."""
+    shopper = garden()
+    composts = await shopper.say("what compost do you have for sowing seeds")
+    assert any("Multi-Purpose" in n for n in composts.listed), composts.answer
+    await shopper.say("and some seed trays please")
+    cheaper = await shopper.say("which is cheaper, the multipurpose or the seed compost?")
+    named = [line.split(":")[0] for line in cheaper.answer.splitlines()[:2]]
+    assert sorted(named) == [
+        "Terravita Peat-Free Multi-Purpose Compost",
+        "Terravita Peat-Free Seed & Cutting Compost",
+    ], cheaper.answer

@@ -1592,7 +1592,22 @@ class Planner:
                 [],
             )
             if not found:
+                # (or by a word of its name that is no kind: "the multipurpose or the seed compost" after seed trays
+                # were searched: the "Peat-Free Multi-Purpose Compost" of the list before)
+                # (a part that only calls a thing: "the multipurpose"; not "the second one - is it wireless?")
+                called = _ONLY_CALLED.fullmatch(part) is not None and place is None
+                naming = {stem(w) for w in said if w not in STOPWORDS and len(w) >= _NAMING_LENGTH} if called else set()
+                found = next(
+                    (sub for shown in reversed(history.lists) if naming
+                     and (sub := [p for p in shown.products if calls(naming, str(p.get("name", "")))])),
+                    [],
+                )  # fmt: skip
+            if not found:
                 continue
+            # (of those of the kind, the one its other words name: "the seed compost" of the composts)
+            told = {stem(w) for w in said if w not in STOPWORDS}
+            if place is None:  # (a place is the list's own: "the second saucepan")
+                found = sorted(found, key=lambda p: -len(told & {stem(w) for w in words(fold(str(p.get("name", ""))))}))
             if place is not None:
                 product = at_position(found, place)
             else:
@@ -2313,6 +2328,8 @@ _OF_THE_NEXT = re.compile(
     r"(?:the|der|des|den|dem|die|la|le|les|l')\s*([^\W\d_]+)"
 )
 _THE_WORDS = frozenset({"the", "der", "die", "das", "den", "dem", "le", "la", "les"})
+_ONLY_CALLED = re.compile(r"\W*(?:the|die|der|das|den|le|la|les|l')\s*[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\W*")
+_NAMING_LENGTH = 5  # the shortest word of a name that calls its product alone ("multipurpose"; not "the")
 _EACH_PART = re.compile(r"\b(?:and|und|et|plus|or|oder|ou|vs|versus|with|mit|avec)\b|[,&+]")
 _BOTH = re.compile(r"\b(?:both|beides|beide|les deux|tous les deux|toutes les deux)\b")
 _PAIRS = frozenset({"pair", "pairs", "paar", "paire", "paires"})
