@@ -1875,7 +1875,7 @@ class Planner:
         # (searched by all its words up to the words saying it was shown: "chargeur sans fil" of "le chargeur sans fil
         # que tu as montré", where "sans" is a small word)
         marker = _SHOWN_BEFORE.search(called) or re.search(r"\b(?:que|qu'|den|die|das)\b", called)
-        whole = [w for w in words(called[: marker.start()])] if marker else said
+        whole = words(called[: marker.start()]) if marker else said
         searched = whole if said and whole[: len(said)] == said else said
         return next((int(p["productId"]) for p in below if forms & words_of([{"name": p.get("name", "")}])), searched)
 
