@@ -1368,41 +1368,40 @@ async def test_a_thing_asked_to_come_with_it_that_its_name_has_and_what_it_measu
     of the subwoofer (was the one of the cables included, the subwoofer counted as a word of its name only);
     "can the fitness tracker measure blood oxygen" of a tracker that says nothing of it: said so (was its strap's
     size in millimetres: "measure" asked of a thing is no size)."""
-    soundbar = {
-        "name": "Auralis S5 Soundbar with Wireless Subwoofer",
-        "description": "A 2.1-channel soundbar with a wireless subwoofer, 300 W in total, for clearer dialogue. "
+
+    async def asked(question: str, name: str, description: str) -> list[str]:
+        product = {"name": name, "description": description, "variations": []}
+        return await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: "")
+
+    lines = await asked(
+        "does the soundbar come with a subwoofer in the box",
+        "Auralis S5 Soundbar with Wireless Subwoofer",
+        "A 2.1-channel soundbar with a wireless subwoofer, 300 W in total, for clearer dialogue. "
         "Connect by HDMI eARC or by optical cable. HDMI cable, optical cable and wall bracket included.",
-        "variations": [],
-    }
-    lines = await FactFinder(ENGLISH).answer(
-        "does the soundbar come with a subwoofer in the box", [soundbar], {}, str, lambda _: ""
     )
     assert "with a wireless subwoofer, 300 W" in " ".join(lines), lines
-    knife = {
-        "name": "Kochwerk Serrated Bread Knife 23 cm",
-        "description": "A long bread knife with deep scalloped serrations that cut cleanly through crusty sourdough. "
+    # ("does the knife come with …" counts only what follows "with" so: the knife is what it is)
+    lines = await asked(
+        "does the knife come with a sheath",
+        "Kochwerk Serrated Bread Knife 23 cm",
+        "A long bread knife with deep scalloped serrations that cut cleanly through crusty sourdough. "
         "The 23 cm blade is stainless steel; the handle is beech.",
-        "variations": [],
-    }  # ("does the knife come with …" counts only what follows "with" so: the knife is what it is)
-    lines = await FactFinder(ENGLISH).answer("does the knife come with a sheath", [knife], {}, str, lambda _: "")
-    assert NOT_TOLD in " ".join(lines), lines
-    speaker = {
-        "name": "Murmur Home Wi-Fi Smart Speaker",
-        "description": "A room-filling smart speaker for the kitchen or living room, with a built-in voice "
-        "assistant. Power adapter with Type G plug included.",
-        "variations": [],
-    }  # ("what's in the box with the speaker": nothing asked to come with it, what is included)
-    lines = await FactFinder(ENGLISH).answer("whats in the box with the speaker", [speaker], {}, str, lambda _: "")
-    assert lines == ["Murmur Home Wi-Fi Smart Speaker: Power adapter with Type G plug included."], lines
-    tracker = {
-        "name": "Stridely Band 5 Fitness Tracker",
-        "description": "A slim activity tracker that counts steps, heart rate and sleep stages. Up to 14 days of "
-        "battery. Strap fits wrists of 130-210 mm. Works with iOS and Android.",
-        "variations": [],
-    }
-    lines = await FactFinder(ENGLISH).answer(
-        "can the fitness tracker you showed measure blood oxygen", [tracker], {}, str, lambda _: ""
     )
     assert NOT_TOLD in " ".join(lines), lines
-    lines = await FactFinder(ENGLISH).answer("how do i measure my wrist for it", [tracker], {}, str, lambda _: "")
+    # ("what's in the box with the speaker": nothing asked to come with it, what is included)
+    lines = await asked(
+        "whats in the box with the speaker",
+        "Murmur Home Wi-Fi Smart Speaker",
+        "A room-filling smart speaker for the kitchen or living room, with a built-in voice "
+        "assistant. Power adapter with Type G plug included.",
+    )
+    assert lines == ["Murmur Home Wi-Fi Smart Speaker: Power adapter with Type G plug included."], lines
+    tracker = (
+        "Stridely Band 5 Fitness Tracker",
+        "A slim activity tracker that counts steps, heart rate and sleep stages. Up to 14 days of "
+        "battery. Strap fits wrists of 130-210 mm. Works with iOS and Android.",
+    )
+    lines = await asked("can the fitness tracker you showed measure blood oxygen", *tracker)
+    assert NOT_TOLD in " ".join(lines), lines
+    lines = await asked("how do i measure my wrist for it", *tracker)
     assert "130-210 mm" in " ".join(lines) and NOT_TOLD not in " ".join(lines), lines
