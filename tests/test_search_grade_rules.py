@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+from decimal import Decimal
 from functools import partial
 
 import pytest
 
+from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import (
     category_heads,
@@ -967,3 +969,69 @@ async def test_a_bare_name_ending_on_a_part_one_product_of_the_kind_has_keeps_th
     search = yard_shop.search
     found = {p.slug: p.match for p in (await search.search(search.request("greenhouse heater", 5))).products}
     assert found.get("propagator") == "strong", found
+
+
+KNIVES_PRICED = [
+    ("chefs-knife", "Stahlberg Classic Chef's Knife 20 cm", "79.00", "64.90"),
+    ("santoku-knife", "Stahlberg Santoku Knife 18 cm", "49.00", None),
+]
+
+
+@pytest.fixture(scope="module")
+async def priced_knife_shop(embedded_pg, template_db, tmp_path_factory):
+    about = "A forged kitchen knife of hardened stainless steel with a black handle."
+    products = [
+        product(slug, name, "Knives", about, {"black": 5}) | {"price": price, "discountPrice": discount}
+        for slug, name, price, discount in KNIVES_PRICED
+    ]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
+        yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("query", "dearer"),
+    [
+        ("black chefs knife under 60", "chefs-knife"),  # 64.90 on sale: still more than 60
+        ("kitchen knife, max 45€", "santoku-knife"),
+        ("couteau de cuisine moins de 45 €", "santoku-knife"),
+        ("Küchenmesser bis 40 €", "santoku-knife"),
+    ],
+)
+async def test_a_product_dearer_than_the_price_the_query_allows_is_never_strong(priced_knife_shop, query, dearer):
+    """Tried as a shopper would, "black chefs knife under 60" came back with a knife at 64.90 `strong`:
+    a price typed into the words is a ceiling as a price filter is (a filter lets no dearer product
+    through; the words only keep it from being strong, and put it after those within the price)."""
+    search = priced_knife_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+    assert dict(found).get(dearer) not in (None, "strong"), found
+    within = [slug for slug, _ in found if slug != dearer]
+    assert not within or [slug for slug, _ in found].index(dearer) > [slug for slug, _ in found].index(within[0])
+
+
+@pytest.mark.anyio
+async def test_a_price_the_query_allows_keeps_a_product_within_it_strong(priced_knife_shop):
+    search = priced_knife_shop.search
+    for query in ("chefs knife under 70", "chef's knife", "chefs knife 20 cm under 80 euro"):
+        found = {p.slug: p.match for p in (await search.search(search.request(query, 5))).products}
+        assert found.get("chefs-knife") == "strong", (query, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "ceiling"),
+    [
+        ("beige sandals 38 under 60", "60"),
+        ("puppy food small breed lamb, up to 25€", "25"),
+        ("katzenstreu klumpend, bis 20 €", "20"),
+        ("un cadeau pour mon chien pour noël, moins de 15 €", "15"),
+        ("speakers between 50 and 100 eur", "100"),
+        ("a kettle for around 50", "60.0"),  # a fifth above what is "around"
+        ("frying pan 28 cm less than 49,90€", "49.90"),
+        ("bag of compost under 2 kg", None),  # an amount with a unit is no price
+        ("pan bis 28 cm", None),
+        ("pink skirt xs not too pricey", None),
+        ("more than 40", None),  # a floor
+    ],
+)
+def test_the_price_a_query_allows_is_read_from_its_words(text, ceiling):
+    assert price_ceiling(text) == (Decimal(ceiling) if ceiling else None)

@@ -23,6 +23,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.options import StoreLinks, fold, spec_label
+from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
@@ -170,6 +171,7 @@ class CatalogSearch:
             situation=query_words.tells_a_situation(words(request.query)),
             thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
             head_in_texts=head is not None and any(head in row.body_terms for row in found.rows.values()),
+            ceiling=price_ceiling(request.query) if request.filters.max_price is None else None,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -296,6 +298,7 @@ class _QueryFacts:
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
     thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
     head_in_texts: bool = False  # some candidate has the head word in its text (by its stem: "sharpening")
+    ceiling: Decimal | None = None  # the highest price the query's words allow ("under 60"), when no filter says one
 
 
 _BARE_NAME = 4  # words of a request that is only the name of a thing ("lawn mower blades")
@@ -394,6 +397,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
+        over_budget=query.ceiling is not None
+        and (row.discount_price if row.discount_price is not None else row.price) > query.ceiling,
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing

@@ -82,6 +82,7 @@ class Evidence:
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
     situation: bool = False  # the query tells of the shopper's situation: its head word is seldom the thing
     opposite: bool = False  # its name has the opposite of a query word ("Short-Sleeve" for "long sleeve")
+    over_budget: bool = False  # the query's words state a price ceiling ("under 60") and it costs more
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -151,7 +152,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with twelve rules the data must never
+    """Strong and partial by the fitted relevance, with thirteen rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -180,6 +181,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       for men");
     - whose name has the opposite of a word of the query ("Short-Sleeve Camp Shirt" for "long
       sleeve shirts", a "Wired Mouse" for "wireless mouse");
+    - that costs more than a price the query's words allow ("black chefs knife under 60" and a knife
+      at 64.90: a price filter instead lets no such product through);
     - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
       Tower" or a "Training Lead" in a category of harnesses, for "cat carrier" or "xs harness",
       beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning;
@@ -198,7 +201,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
-    if e.opposite:
+    if e.opposite or e.over_budget:
         return True
     if e.for_another or e.last_missing:
         return True
@@ -230,6 +233,7 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
     # others than those asked for (a "Cat Collar" for "dog collar"), come after the rest.
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
                                evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
+                               evidence[r.product_id].over_budget,
                                evidence[r.product_id].available == 0,
                                -r.score, r.product_id))  # fmt: skip
     return _keep_named_sold_out(ranked, evidence, limit)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, span_of
 from shopagent.adapters.local.wordlists import word_list
+from shopagent.domain import price_words as pw
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.options import fold
 
@@ -415,22 +416,22 @@ class Lexicon:
         return reading
 
     def _prices(self, text: _Text, reading: Reading) -> None:
-        if found := text.take(ph.AROUND):
+        if found := text.take(pw.AROUND):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
                 low, high = amounts[0], amounts[-1]
-                slack = ph.AROUND_TOLERANCE if low == high else ph.AROUND_RANGE_TOLERANCE
+                slack = pw.AROUND_TOLERANCE if low == high else pw.AROUND_RANGE_TOLERANCE
                 reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
                 return
-        if found := text.take(ph.BETWEEN):
+        if found := text.take(pw.BETWEEN):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if len(amounts) == 2:
                 reading.min_price, reading.max_price = amounts
             return
-        if found := text.take(ph.MAX_PRICE):
+        if found := text.take(pw.MAX_PRICE):
             reading.max_price = _money(next(g for g in found[0].groups() if g))
-        if found := text.take(ph.MIN_PRICE):
+        if found := text.take(pw.MIN_PRICE):
             reading.min_price = _money(next(g for g in found[0].groups() if g))
         if reading.min_price is not None and reading.max_price is not None and reading.min_price > reading.max_price:
             reading.min_price, reading.max_price = reading.max_price, reading.min_price
@@ -590,10 +591,5 @@ def _rounded(value: Decimal) -> Decimal:
 
 
 def _money(raw: str | None) -> Decimal | None:
-    if raw is None:
-        return None
-    try:
-        value = Decimal(raw.replace(",", "."))
-    except InvalidOperation:  # the patterns admit digits only; a guard, not a path
-        return None
-    return value if 0 <= value < MAX_PRICE else None
+    value = pw.money(raw)
+    return value if value is not None and 0 <= value < MAX_PRICE else None
