@@ -15,6 +15,7 @@ import anyio
 import asyncpg
 import pytest
 
+import shopagent
 from shopagent.adapters.postgres.embedded import EmbeddedPostgres
 from shopagent.runtime.retry import waits_off
 from shopagent.settings import Settings
@@ -252,6 +253,15 @@ async def garden_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     blind like the pet shop), indexed with the real local model."""
     shop = DATA / "garden"
     async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
+async def coffee_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """The roastery sample (shopagent/sample_data/coffee: 47 products of coffee, tea and brewing gear, a trade
+    no judged set was written for), indexed with the real local model."""
+    shop = Path(shopagent.__file__).parent / "sample_data" / "coffee"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "settings.toml"):
         yield services
 
 

@@ -169,6 +169,12 @@ async def pets(pets_shop):
         yield shopper
 
 
+@pytest.fixture
+async def coffee(coffee_shop):
+    async with chat_with(coffee_shop) as shopper:
+        yield shopper
+
+
 # -- 1. search unless clearly not shopping -------------------------------------------------
 
 
@@ -3993,3 +3999,27 @@ async def test_two_products_of_an_earlier_list_named_by_a_word_of_each(garden):
         "Terravita Peat-Free Multi-Purpose Compost",
         "Terravita Peat-Free Seed & Cutting Compost",
     ], cheaper.answer
+
+
+@pytest.mark.anyio
+async def test_how_a_coffee_is_ground_is_read_from_its_grind_option(coffee):
+    """Tried as a shopper would in a roastery, "do you have it ground?" of a coffee sold by "Grind: Espresso,
+    Filter, French press, Whole beans" was answered that the data does not say: "ground" asks for its grinds
+    (so do "gemahlen" and "moulu")."""
+    shopper = coffee()
+    await shopper.say("ethiopia guji natural")
+    answer = (await shopper.say("do you have it ground?")).answer
+    assert "Ethiopia Guji Hambela Natural" in answer and "French press" in answer and "Filter" in answer, answer
+    german = coffee()
+    await german.say("ethiopia guji natural")
+    answer = (await german.say("gibt es den auch gemahlen?")).answer
+    assert "French press" in answer and "Filter" in answer, answer
+
+
+@pytest.mark.anyio
+async def test_whom_a_shopper_speaks_of_is_no_word_of_the_thing_searched(coffee):
+    """ "something for my dad who just got into coffee, he has nothing yet" was searched as "dad who into coffee
+    he": "he", "who", "into" and the like are small words of the message, not of the thing."""
+    turn = await coffee().say("something for my dad who just got into coffee, he has nothing yet")
+    searched = set(turn.search["query"].split())
+    assert not searched & {"he", "who", "into", "nothing", "yet"}, turn.search

@@ -1035,3 +1035,15 @@ async def test_a_price_the_query_allows_keeps_a_product_within_it_strong(priced_
 )
 def test_the_price_a_query_allows_is_read_from_its_words(text, ceiling):
     assert price_ceiling(text) == (Decimal(ceiling) if ceiling else None)
+
+
+@pytest.mark.anyio
+async def test_a_product_of_another_kind_than_the_category_asked_for_is_never_strong(coffee_shop):
+    """Tried as a shopper would in a coffee shop, "do you have a decaf tea too" came back with a decaf coffee
+    `strong` (close in meaning: it shares "decaf"): where other products' category is the thing asked for
+    ("Tea") and its text does not name it, it is another kind of thing."""
+    search = coffee_shop.search
+    found = {p.slug: p.match for p in (await search.search(search.request("decaf tea", 5))).products}
+    assert found.get("colombia-decaf-sugarcane") not in (None, "strong"), found
+    coffee = {p.slug: p.match for p in (await search.search(search.request("decaf coffee", 5))).products}
+    assert coffee.get("colombia-decaf-sugarcane") == "strong", coffee

@@ -651,3 +651,26 @@ async def test_a_thing_named_for_another_animal_comes_after_those_for_the_one_as
         assert all(p.match != "strong" for p in found if other in p.name), found
     else:  # "für die Katze": the cat's collar first of the collars
         assert asked in collars[0], names
+
+
+def test_an_english_shoppers_word_is_read_as_english_in_an_english_shop():
+    # "cafetiere" is the English word for a French press; "cafetière" is any coffee maker in French. The
+    # folded words are one: an English catalog reads the English one (was "coffee maker" before).
+    synonyms = Synonyms(builtin_synonyms("en"))
+    shop = Vocabulary({"french": 2, "press": 2, "coffee": 9}, {"french": 2, "press": 2}, frozenset(), synonyms)
+    assert shop.terms("cafetiere for 4 cups").corrections == {"cafetiere": "french press"}
+
+
+# German and French words of a coffee shop's things ("Waage", "Handfilter", "Espressobohnen", "moulin").
+COFFEE_WORDS = [
+    ("waage zum abwiegen", "scale"), ("welchen handfilter", "dripper"), ("espressobohnen", "espresso beans"),
+    ("entkalker", "descaler"), ("un moulin manuel", "hand grinder"), ("du thé vert", "green tea"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("query", "english"), COFFEE_WORDS, ids=[q for q, _ in COFFEE_WORDS])
+def test_german_and_french_words_of_a_coffee_shop_are_read_in_the_catalogs_words(query, english):
+    synonyms = Synonyms(builtin_synonyms("en"))
+    catalog = {w: 2 for w in ["scale", "dripper", "espresso", "beans", "descaler", "hand", "grinder", "green", "tea"]}
+    shop = Vocabulary(dict(catalog), dict(catalog), frozenset(), synonyms)
+    assert english in " ".join(shop.terms(query).corrections.values()), shop.terms(query).corrections

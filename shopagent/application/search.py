@@ -171,6 +171,7 @@ class CatalogSearch:
             situation=query_words.tells_a_situation(words(request.query)),
             thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
             head_in_texts=head is not None and any(head in row.body_terms for row in found.rows.values()),
+            head_a_category=head is not None and any(head in row.category_terms for row in found.rows.values()),
             ceiling=price_ceiling(request.query) if request.filters.max_price is None else None,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
@@ -298,6 +299,7 @@ class _QueryFacts:
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
     thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
     head_in_texts: bool = False  # some candidate has the head word in its text (by its stem: "sharpening")
+    head_a_category: bool = False  # some candidate's category names the head word ("tea" of the category "Tea")
     ceiling: Decimal | None = None  # the highest price the query's words allow ("under 60"), when no filter says one
 
 
@@ -397,6 +399,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
+        other_kind=query.head_a_category and query.head is not None and query.head not in row.body_terms,
         over_budget=query.ceiling is not None
         and (row.discount_price if row.discount_price is not None else row.price) > query.ceiling,
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its

@@ -82,6 +82,7 @@ class Evidence:
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
     situation: bool = False  # the query tells of the shopper's situation: its head word is seldom the thing
     opposite: bool = False  # its name has the opposite of a query word ("Short-Sleeve" for "long sleeve")
+    other_kind: bool = False  # its text lacks the thing asked for, which other candidates' category is ("Tea")
     over_budget: bool = False  # the query's words state a price ceiling ("under 60") and it costs more
 
 
@@ -152,7 +153,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with thirteen rules the data must never
+    """Strong and partial by the fitted relevance, with fourteen rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -181,6 +182,8 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       for men");
     - whose name has the opposite of a word of the query ("Short-Sleeve Camp Shirt" for "long
       sleeve shirts", a "Wired Mouse" for "wireless mouse");
+    - whose text lacks the thing asked for where other candidates' category is that thing (a decaf coffee
+      for "decaf tea" beside the category "Tea"), however close in meaning;
     - that costs more than a price the query's words allow ("black chefs knife under 60" and a knife
       at 64.90: a price filter instead lets no such product through);
     - whose name lacks the thing asked for while another candidate's name has it ("Cat Tree
@@ -201,7 +204,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
-    if e.opposite or e.over_budget:
+    if e.opposite or e.over_budget or e.other_kind:
         return True
     if e.for_another or e.last_missing:
         return True

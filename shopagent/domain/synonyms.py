@@ -314,7 +314,8 @@ def _listed(language: str) -> dict[str, str]:
 
 
 BUILTIN_SYNONYMS: Mapping[str, Mapping[str, str]] = {
-    "en": {**_listed("de"), **_listed("fr"), **_ENGLISH_MORE, **_ENGLISH_EVERYDAY, **_GERMAN, **_FRENCH}
+    # (English words last: "cafetiere" is an English shopper's French press, whatever it is in French)
+    "en": {**_listed("de"), **_listed("fr"), **_GERMAN, **_FRENCH, **_ENGLISH_MORE, **_ENGLISH_EVERYDAY}
 }
 
 

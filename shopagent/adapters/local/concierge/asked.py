@@ -50,6 +50,8 @@ SAID_AS = {
     "paquet": "pack", "paquets": "pack", "boite": "box tin pack", "boites": "box tin pack", "sachet": "pouch pack",
     "sachets": "pouch pouches pack", "packung": "pack", "packungen": "pack", "beutel": "bag pack", "dose": "tin can",
     "dosen": "tin can", "karton": "box pack", "schachtel": "box pack",
+    # how it is ground ("do you have it ground?", "gibt es die gemahlen?", "vous l'avez moulu ?": its grinds)
+    "ground": "grind", "gemahlen": "grind mahlgrad", "moulu": "grind mouture", "moulus": "grind mouture",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {
