@@ -56,6 +56,7 @@ SHOP_LANGUAGE = {
     "electronics": "en",
     "pets": "en",
     "garden": "en",
+    "toys": "en",
 }
 ELECTRONICS_CONVERSATIONS = DATA / "electronics" / "conversations.jsonl"
 # An answer that says the shop does not have the thing asked for (in any of its languages).

@@ -10,9 +10,11 @@ import contextlib
 import json
 from decimal import Decimal
 from functools import partial
+from pathlib import Path
 
 import pytest
 
+import shopagent
 from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import (
@@ -1037,12 +1039,24 @@ def test_the_price_a_query_allows_is_read_from_its_words(text, ceiling):
     assert price_ceiling(text) == (Decimal(ceiling) if ceiling else None)
 
 
+# Module-scoped like the other shops of this module (a session shop opened here would still be open when they
+# close, and shops must close in the reverse order they opened).
+@pytest.fixture(scope="module")
+async def roastery(embedded_pg, template_db):
+    """The roastery sample: coffee, tea, grinders, brewers, cups."""
+    coffee = Path(shopagent.__file__).parent / "sample_data" / "coffee"
+    shop = _indexed_shop(embedded_pg, template_db, coffee / "catalog.json", coffee / "settings.toml")
+    async with contextlib.aclosing(shop) as shops:
+        async for services in shops:
+            yield services
+
+
 @pytest.mark.anyio
-async def test_a_product_of_another_kind_than_the_category_asked_for_is_never_strong(coffee_shop):
+async def test_a_product_of_another_kind_than_the_category_asked_for_is_never_strong(roastery):
     """Tried as a shopper would in a coffee shop, "do you have a decaf tea too" came back with a decaf coffee
     `strong` (close in meaning: it shares "decaf"): where other products' category is the thing asked for
     ("Tea") and its text does not name it, it is another kind of thing."""
-    search = coffee_shop.search
+    search = roastery.search
     found = {p.slug: p.match for p in (await search.search(search.request("decaf tea", 5))).products}
     assert found.get("colombia-decaf-sugarcane") not in (None, "strong"), found
     coffee = {p.slug: p.match for p in (await search.search(search.request("decaf coffee", 5))).products}

@@ -399,7 +399,12 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         ),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
-        other_kind=query.head_a_category and query.head is not None and query.head not in row.body_terms,
+        # (a product named for a thing the query names is of a kind asked for: the mower of "cordless lawn mower
+        # small garden", whatever "garden" names)
+        other_kind=query.head_a_category
+        and query.head is not None
+        and query.head not in row.body_terms
+        and not any(query_words.names_a_thing(term, {query_words.name_head(row.name) or ""}) for term in query.terms),
         over_budget=query.ceiling is not None
         and (row.discount_price if row.discount_price is not None else row.price) > query.ceiling,
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its

@@ -355,7 +355,7 @@ _STOPWORDS = """
     ce c cet cette ces ça ca cela ceci celui celle ceux qui que qu quoi quel quelle quels quelles est sont
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
-    faut nehm nehme nehmen should shall he she him her his hers who whom whose into onto nothing yet am been being
+    faut nehm nehme nehmen should shall him her his hers who whom whose into onto nothing yet been being
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
