@@ -284,7 +284,8 @@ async def ask_store(say, question: dict, tool_parts) -> dict:
             passages = (r.result.get("structuredContent") or {}).get("passages", [])
             strong = [p for p in passages if p.get("grade") == "strong"]
             quoted = quoted or (strong[0]["page"] if strong else None)
-    wanted = Path(question["page"]).stem
+    # (no page: none answers it, and none should be quoted)
+    wanted = Path(question["page"]).stem if question.get("page") else None
     return {"query": question["query"], "page": wanted, "quoted": quoted, "searched": searched, "answer": answer,
             "right": quoted == wanted and not searched}  # fmt: skip
 

@@ -674,3 +674,15 @@ def test_german_and_french_words_of_a_coffee_shop_are_read_in_the_catalogs_words
     catalog = {w: 2 for w in ["scale", "dripper", "espresso", "beans", "descaler", "hand", "grinder", "green", "tea"]}
     shop = Vocabulary(dict(catalog), dict(catalog), frozenset(), synonyms)
     assert english in " ".join(shop.terms(query).corrections.values()), shop.terms(query).corrections
+
+
+def test_brand_names_shoppers_use_for_a_kind_of_toy_are_read_as_that_kind():
+    # Tried in a toy shop: "do you sell playdoh or something like it" found a sand set (no product says playdoh);
+    # "Spiel" (German: a game) found a remote-control car. Each turns into the first word of its group the
+    # catalog uses.
+    synonyms = Synonyms(builtin_synonyms("en"))
+    toys = {"modelling": 2, "dough": 2, "building": 3, "bricks": 3, "game": 6, "games": 6}
+    shop = Vocabulary(dict(toys), dict(toys), frozenset(), synonyms)
+    assert shop.terms("do you sell playdoh").corrections == {"playdoh": "modelling dough"}
+    assert shop.terms("lego for a 6 year old").corrections == {"lego": "building bricks"}
+    assert shop.terms("ein Spiel fur 2 Personen").corrections.get("spiel") == "game"

@@ -88,6 +88,19 @@ _ENGLISH_EVERYDAY = {
     "pet carrier": "carrier", "cat carrier": "carrier", "crate": "transport box", "kennel": "transport box",
     "travel crate": "transport box", "dog crate": "transport box", "water fountain": "drinking fountain",
     "snacks": "treats", "chew toy": "chew", "tug toy": "rope toy",
+    # toys (brand names shoppers use for a kind of thing; the first word of a group the catalog's names use)
+    "lego": "building bricks|construction bricks|bricks", "legos": "building bricks|construction bricks|bricks",
+    "duplo": "large building bricks|building bricks", "playdoh": "modelling dough|play dough|modelling clay",
+    "play doh": "modelling dough|play dough|modelling clay", "playdough": "modelling dough|play dough|modelling clay",
+    "plasticine": "modelling clay|modelling dough", "stuffed animal": "soft toy|plush|cuddly toy",
+    "stuffed toy": "soft toy|plush|cuddly toy", "plushie": "plush|soft toy", "plushy": "plush|soft toy",
+    "cuddly toy": "soft toy|plush", "jigsaw": "puzzle", "felt tips": "felt tip pens|markers",
+    "kiddie pool": "paddling pool", "rc car": "remote control car", "radio controlled car": "remote control car",
+    "nerf gun": "foam blaster|blaster", "hot wheels": "die cast cars|toy cars",
+    "matchbox cars": "die cast cars|toy cars",
+    "barbie": "fashion doll|doll", "fancy dress": "costume|dress up", "dressing up": "dress up|costume",
+    "train set": "railway|train set", "toy train": "railway|train", "dummy": "pacifier|soother",
+    "pushchair": "stroller|buggy",
 }  # fmt: skip
 
 # More of the same, for the trades a small shop runs (clothing, footwear, outdoor and cycling, kitchen,
