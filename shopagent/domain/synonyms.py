@@ -98,7 +98,7 @@ _ENGLISH_EVERYDAY = {
     "kiddie pool": "paddling pool", "rc car": "remote control car", "radio controlled car": "remote control car",
     "nerf gun": "foam blaster|blaster", "hot wheels": "die cast cars|toy cars",
     "matchbox cars": "die cast cars|toy cars",
-    "barbie": "fashion doll|doll", "fancy dress": "costume|dress up", "dressing up": "dress up|costume",
+    "fancy dress": "costume|dress up", "dressing up": "dress up|costume",
     "train set": "railway|train set", "toy train": "railway|train", "dummy": "pacifier|soother",
     "pushchair": "stroller|buggy",
 }  # fmt: skip
