@@ -226,7 +226,8 @@ class Ranked:
 
 def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeModel, limit: int) -> list[Ranked]:
     """The best `limit` products: by grade, then (within one) those not named for what the thing
-    asked for goes with, then those not named for others, then available first, then relevance."""
+    asked for goes with, then those not named for others nor with the opposite of a query word, then
+    those within a price the query's words allow, then available first, then relevance."""
     ranked = []
     for pid in scores:
         if pid in evidence:
