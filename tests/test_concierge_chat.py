@@ -1660,7 +1660,7 @@ async def test_a_size_the_shop_does_not_have_is_said_and_the_thing_shown_in_its_
 
 async def test_a_hat_is_asked_for_in_english_though_hat_is_a_small_german_word(clothing):
     turn = await clothing().say("a warm hat for winter")
-    assert turn.search["query"] == "warm hat winter", turn.search
+    assert "hat" in turn.search["query"].split(), turn.search
     assert turn.listed and all("Beanie" in n for n in turn.listed[:1]), turn.answer
 
 
@@ -4026,3 +4026,15 @@ async def test_whom_a_shopper_speaks_of_is_no_word_of_the_thing_searched(coffee)
     assert not searched & {"who", "into", "nothing", "yet"}, turn.search
     turn = await coffee().say("a mug for my sister, her old one broke")
     assert not set(turn.search["query"].split()) & {"her"}, turn.search
+
+
+@pytest.mark.anyio
+async def test_what_a_thing_is_for_is_told_the_search_with_its_for(coffee):
+    """Tried as a shopper would in a roastery, "a grinder for espresso under 300" listed an espresso machine and
+    beans (searched "grinder espresso": an espresso of the grinder kind), and "an espresso machine for home" only
+    machines "close" to it (searched "espresso machine home": a home, which no machine's text names). What a thing
+    is for, in a few words that name nobody, goes to the search with its "for"."""
+    turn = await coffee().say("a grinder for espresso under 300")
+    assert turn.listed and all("Grinder" in name for name in turn.listed), turn.answer
+    turn = await coffee().say("looking for an espresso machine for home, not too complicated")
+    assert "Espresso Machine" in turn.listed[0] and "close" not in turn.answer.split("\n")[0], turn.answer

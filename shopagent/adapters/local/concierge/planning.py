@@ -65,7 +65,19 @@ from shopagent.adapters.local.concierge.text import TOKEN, said_for, stem
 from shopagent.adapters.local.concierge.understanding import Lexicon, Reading
 from shopagent.domain.chat import ModelReply
 from shopagent.domain.options import fold
-from shopagent.domain.query_words import AUDIENCE, CATS, DOGS, MATERIALS, WHOM_FOR, category_heads, name_head
+from shopagent.domain.query_words import (
+    AUDIENCE,
+    CATS,
+    DAUGHTER,
+    DOGS,
+    HER,
+    HIM,
+    MATERIALS,
+    SON,
+    WHOM_FOR,
+    category_heads,
+    name_head,
+)
 from shopagent.domain.search import MAX_LIMIT
 from shopagent.domain.text import words
 from shopagent.domain.tools import SEARCH_TOOL
@@ -1286,7 +1298,26 @@ class Planner:
         # ("what compost do you have for sowing seeds": the clause kept where what was read out is only around it)
         if not reading.said_whole and reading.said_kept and await self._kind_in_a_clause(reading.said_kept):
             return said_for(reading.said_kept, reading.query)
+        if reading.said_whole and await self._thing_for_a_purpose(reading.said):
+            return said_for(reading.said, reading.query)
         return reading.query
+
+    async def _thing_for_a_purpose(self, said: str) -> bool:
+        """Whether a request names a kind of thing of the catalog's, then what it is for in at most three
+        words that name nobody ("a grinder for espresso", "an espresso machine for home", "a speaker for the
+        garden"; not "a raincoat for my wife", "shampoo for myself", "a bike for a 10 year old", "food for older
+        dogs", "a charger for my iphone"): the search, told the "for", takes the first for the thing. Without
+        it "grinder espresso" asks for an espresso of the grinder kind, and "espresso machine home" for a home
+        no machine's text names."""
+        folded = fold(said)
+        found = _PURPOSE.search(folded)
+        if found is None or self._vocabulary is None:
+            return False
+        before, after = words(folded[: found.start()]), words(folded[found.end() :])
+        if not after or len(after) > _PURPOSE_WORDS or any(w in _SOMEONE or w.isdigit() for w in after):
+            return False
+        vocabulary = await self._vocabulary()
+        return any(map(vocabulary.names_a_kind, before))
 
     async def _kind_in_a_clause(self, said: str) -> bool:
         """Whether a request names a kind of thing of the catalog's, then another in a clause about
@@ -2355,6 +2386,14 @@ def _and_a_thing_unknown(text: str, reading: Reading, named: list[str], search: 
 
 
 _CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
+_PURPOSE = re.compile(r"\bfor\b")
+_PURPOSE_WORDS = 3
+# Words that name someone a thing is for, their age, or what is theirs: "for my wife", "for myself", "for a 10 year
+# old", "for older dogs", "for my iphone" (the search reads those better without the "for")
+_SOMEONE = WHOM_FOR | HIM | HER | SON | DAUGHTER | {
+    "myself", "me", "him", "her", "them", "us", "year", "years", "old", "yo", "month", "months",
+    "my", "our", "your", "his", "their",
+}  # fmt: skip
 
 
 def _side_by_side(first: str, second: str, text: str) -> bool:
