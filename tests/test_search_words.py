@@ -686,3 +686,6 @@ def test_brand_names_shoppers_use_for_a_kind_of_toy_are_read_as_that_kind():
     assert shop.terms("do you sell playdoh").corrections == {"playdoh": "modelling dough"}
     assert shop.terms("lego for a 6 year old").corrections == {"lego": "building bricks"}
     assert shop.terms("ein Spiel fur 2 Personen").corrections.get("spiel") == "game"
+    # A brand's own product is not a kind: "barbie dreamhouse" asks for what a toy shop may not sell, not any doll.
+    dolls = Vocabulary({"doll": 4, "dolls": 4}, {"doll": 4, "dolls": 4}, frozenset(), synonyms)
+    assert dolls.terms("barbie dreamhouse").corrections == {}
