@@ -2,8 +2,9 @@
 
 Every pattern works on folded text (lower case, accents removed: "Größe" reads "grosse",
 "été" reads "ete"), so "groesse", "größe" and "GRÖSSE" all match. The patterns are about
-the *shape* of a request (prices, stock, sizes, follow-ups, small talk), never about what a
-shop sells: what counts as a product comes from the catalog itself.
+the *shape* of a request (stock, sizes, follow-ups, small talk; prices are read with
+`shopagent.domain.price_words`, which the search shares), never about what a shop sells: what counts
+as a product comes from the catalog itself.
 """
 
 from __future__ import annotations
