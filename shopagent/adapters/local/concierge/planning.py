@@ -1309,11 +1309,10 @@ class Planner:
         dogs", "a charger for my iphone"): the search, told the "for", takes the first for the thing. Without
         it "grinder espresso" asks for an espresso of the grinder kind, and "espresso machine home" for a home
         no machine's text names."""
-        folded = fold(said)
-        found = _PURPOSE.search(folded)
-        if found is None or self._vocabulary is None:
+        split = _words_around(_PURPOSE, said)
+        if split is None or self._vocabulary is None:
             return False
-        before, after = words(folded[: found.start()]), words(folded[found.end() :])
+        before, after = split
         if not after or len(after) > _PURPOSE_WORDS or any(w in _SOMEONE or w.isdigit() for w in after):
             return False
         vocabulary = await self._vocabulary()
@@ -1324,12 +1323,11 @@ class Planner:
         it ("a brush for a long-haired dog that gets mats", "a spatula that won't scratch my pans", "belt
         for my jeans"): the search, told the clause, takes the first for the thing asked for (not the
         "Sniffle Mat", not jeans)."""
-        folded = fold(said)
-        clause = _CLAUSE.search(folded)
-        if clause is None or self._vocabulary is None:
+        split = _words_around(_CLAUSE, said)
+        if split is None or self._vocabulary is None:
             return False
         vocabulary = await self._vocabulary()
-        before, after = words(folded[: clause.start()]), words(folded[clause.end() :])
+        before, after = split
         return any(map(vocabulary.names_a_kind, before)) and any(map(vocabulary.names_a_kind, after))
 
     async def _several_things(self, reading: Reading) -> list[tuple[list[str], list[str]]]:
@@ -2387,6 +2385,15 @@ def _and_a_thing_unknown(text: str, reading: Reading, named: list[str], search: 
 
 _CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
 _PURPOSE = re.compile(r"\bfor\b")
+
+
+def _words_around(pattern: re.Pattern[str], said: str) -> tuple[list[str], list[str]] | None:
+    """The (folded) words of `said` before and after the first match of `pattern`; None without one."""
+    folded = fold(said)
+    found = pattern.search(folded)
+    return None if found is None else (words(folded[: found.start()]), words(folded[found.end() :]))
+
+
 _PURPOSE_WORDS = 3
 # Words that name someone a thing is for, their age, or what is theirs: "for my wife", "for myself", "for a 10 year
 # old", "for older dogs", "for my iphone" (the search reads those better without the "for")
