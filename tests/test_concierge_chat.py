@@ -92,6 +92,12 @@ class Turn:
         self.catalog = catalog
 
     @property
+    def detailed(self) -> list[str]:
+        """The names of the products this turn looked up, in order."""
+        by_id = {p.id: p.name for p in self.catalog.by_name.values()}
+        return [by_id[c["arguments"]["productId"]] for c in self.calls if c["name"] == DETAILS]
+
+    @property
     def search(self) -> dict:
         (call,) = [c["arguments"] for c in self.calls if c["name"] == SEARCH][-1:]
         return call
@@ -870,7 +876,45 @@ async def test_a_colour_no_product_shown_comes_in_is_said_so_and_which_one_asked
         shown = await shopper.say(said)
         assert shown.listed and not any("grey" in (shown.product(n).get("availableColors") or []) for n in shown.listed)
     turn = await shopper.say("the grey one you mentioned, what's it made of?")
-    assert not turn.calls and turn.answer == said_in("en", "no_such_colour", colour="grey"), turn.answer
+    # (the shop was asked for a grey one of the kind shown first, and has none)
+    assert not turn.detailed, turn.calls
+    assert turn.answer == said_in("en", "no_such_colour", colour="grey"), turn.answer
+
+
+async def test_a_colour_nothing_shown_comes_in_is_the_shops_one_of_that_kind(pets):
+    """ "das rote, hat das vorne auch einen Ring?" after a harness in black, blue and grey: the shop's red
+    harness, said so and asked of (was "I didn't show you anything in red", though the shop has one)."""
+    shopper = pets()
+    listed = await shopper.say("hallo, suche ein geschirr für meinen hund, der zieht total an der leine")
+    assert listed.listed and not any("red" in (listed.product(n).get("availableColors") or []) for n in listed.listed)
+    await shopper.say("er ist labrador, ca 30 kilo, welche grösse brauch ich")
+    turn = await shopper.say("das rote, hat das vorne auch einen ring zum einhaken")
+    y_harness = "Trailhound Adventure Padded Y-Harness"
+    assert turn.detailed == [y_harness], (turn.calls, turn.answer)
+    assert turn.answer.startswith(said_in("de", "in_colour_unshown", colour="red", name=y_harness)), turn.answer
+    assert "chest" in turn.answer, turn.answer
+
+
+async def test_a_colour_of_a_product_asked_about_by_name_is_that_one(electronics):
+    """ "the red one" after a headset was asked about by name (never listed) and a list with nothing in red:
+    the headset, which the shop makes in red, and whether it is to be had in red (was "I didn't show you
+    anything in red")."""
+    shopper = electronics()
+    await shopper.say("my nephew is 12 and loves gaming, something around 40 euro?")
+    asked = await shopper.say("what about the headset, is it ok for smaller heads")
+    assert asked.detailed[:1] == ["Nightjar H7 Gaming Headset"] and "H7" in asked.answer, asked.answer
+    listed = await shopper.say("any with a mic")
+    assert not any("red" in (listed.product(n).get("availableColors") or []) for n in listed.listed), listed.answer
+    turn = await shopper.say("the red one")
+    assert turn.detailed == ["Nightjar H7 Gaming Headset"], (turn.calls, turn.answer)
+    assert "red" in turn.answer, turn.answer
+
+
+async def test_a_thing_named_by_what_it_prevents_is_asked_for(pets):
+    """ "no pull harness for a big dog": a no-pull harness (was searched "big dog": "no pull harness" read as
+    what the shopper does not want)."""
+    turn = await pets().say("no pull harness for a big dog")
+    assert turn.listed[:1] == ["Trailhound Easy-Walk No-Pull Harness"], turn.answer
 
 
 async def test_il_taille_grand_asks_how_it_fits_not_for_size_l(clothing):

@@ -101,7 +101,7 @@ class Answerer:
             return store_answer(data, plan, r, self._contact, self._language)
         if responses[0].name == DETAILS_TOOL:
             found = [p.result.get("structuredContent") or {} for p in responses]
-            lead: list[str] = []  # (said before the answer)
+            lead: list[str] = [plan["lead"]] if plan.get("lead") else []  # (said before the answer)
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
                 # (with nothing shown, "is the tuyau d'arrosage 25 m?" asks of the best found, called so or not)
                 # ("how much is the stainless steel one?" after two kettles of it: those shown, not a rack so named)
@@ -165,6 +165,14 @@ class Answerer:
             return details_call(ids, question=plan["question"], asked=plan.get("asked"), also=plan.get("also"),
                                 described=plan["described_found"], otherwise=plan.get("otherwise"),
                                 told_elsewhere=plan.get("told_elsewhere") or plan["subject"])  # fmt: skip
+        if colour := plan.get("colour_found"):
+            # "das rote, hat das vorne einen Ring?" where nothing shown comes in red: the one of that kind that does
+            kind = stem(str(plan.get("subject", "")))
+            same = [p for p in fitting if (head := name_head(str(p.get("name", "")))) and stem(head) == kind]
+            if not same:
+                return say(r.no_such_colour.format(colour=colour), kept=True)
+            said = r.in_colour_unshown.format(colour=colour, name=same[0].get("name", ""))
+            return details_call([same[0]["productId"]], question=plan["question"], asked=plan.get("asked"), lead=said)
         if plan.get("ask_found") and plan.get("otherwise"):  # nothing found called so: of those shown
             return details_call(plan["otherwise"], question=plan["ask_found"], also=plan.get("also"))
         if "relaxed" in plan:  # this search is the one without the colour or size asked: its answer

@@ -44,6 +44,7 @@ class History:
     lists: list[Shown] = field(default_factory=list)  # every list shown, oldest first (the last is `shown`)
     talked: list[int] = field(default_factory=list)  # productIds of the details answers, latest first
     question: str = ""  # the last question asked of products shown ("is it waterproof?"), for "and the other one?"
+    looked_up: dict[int, dict[str, Any]] = field(default_factory=dict)  # the details of products looked up, by id
 
     def returned_to(
         self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]], hint: Set[str] = frozenset()
@@ -106,6 +107,10 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             elif isinstance(part, FunctionResponse) and part.name == SEARCH_TOOL and not part.result.get("isError"):
                 result = part.result.get("structuredContent") or {}
                 found.update((p.get("productId"), p) for p in result.get("products", []))
+            elif isinstance(part, FunctionResponse) and part.name == DETAILS_TOOL and not part.result.get("isError"):
+                details = part.result.get("structuredContent") or {}
+                if isinstance(details.get("productId"), int):
+                    history.looked_up[details["productId"]] = details
         plan = state_of(message).get("plan") or {} if message.role == "model" else {}
         if any(isinstance(part, FunctionCall) and part.name == DETAILS_TOOL for part in message.parts):
             history.question = str(plan.get("question") or "")  # (a product shown without a question: none)
@@ -193,6 +198,7 @@ def details_call(
     described_next: list[int] | None = None,
     described_search: str = "",
     told_elsewhere: str = "",
+    lead: str = "",
 ) -> ModelReply:
     """Looks the products up: to describe them, compare them, or answer `question` about them
     (`asked` holds the colours, sizes or stock the question named; `also` its words in the
@@ -204,9 +210,11 @@ def details_call(
     text has all these (stemmed) words, the first of them where one is, else about those of `described_next`
     whose text has them, looked up then, else about those the catalog's search for `described_search` finds
     whose text has them, else about `otherwise`; `told_elsewhere`: the thing so called, which no product shown
-    was, said before the answer from those found for it)."""
+    was, said before the answer from those found for it; `lead`: a line said before the answer)."""
     calls = [FunctionCall(name=DETAILS_TOOL, args={"productId": i}) for i in product_ids]
     plan: dict[str, Any] = {"compare": compare}
+    if lead:
+        plan["lead"] = lead
     if sized:
         plan["sized"] = sized
     if question:

@@ -389,7 +389,8 @@ def stopwords_of(message: str) -> frozenset[str]:
 
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
 # Not the words of a property said with a "no" ("sans fil": wireless, "sans céréales": grain free, "pas cher":
-# cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read.
+# cheap, "ohne Kabel": cordless), which the shop's and the built-in word lists read, nor a thing named by what it
+# prevents ("a no pull harness", "no show socks", "a no spill bowl", "no iron shirts", "no dig beds").
 # Said right before a colour, that colour is not wanted: "not grey", "he hates grey", "anything but black", "any
 # colour except red", "nicht in grau", "kein Schwarz", "pas en gris", "sauf le noir" (folded text, up to the colour)
 # "cheapest jacket you have", "your most expensive headphones", "der günstigste Rasenmäher": the kind asked for,
@@ -422,7 +423,8 @@ COLOUR_NOT_WANTED = re.compile(
 )
 NEGATED = re.compile(
     r"\b(?:not so|not too|not|without|no|nothing|nicht so|nicht zu|nicht|ohne|kein\w*|pas trop|pas si|pas|sans)"
-    r"\s+(?!(?:fil|cereales|gluten|bpa|kabel|cher|chere|chers|cheres)\b)((?:[^\W\d_]+[ -]?){1,2})"
+    r"\s+(?!(?:fil|cereales|gluten|bpa|kabel|cher|chere|chers|cheres|pull|show|spill|slip|iron|drip|dig|tangle)\b)"
+    r"((?:[^\W\d_]+[ -]?){1,2})"
 )
 # Measures that are no size of this shop ("springform 26 cm"): not words that describe the item.
 MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")

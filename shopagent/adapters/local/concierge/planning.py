@@ -77,6 +77,7 @@ from shopagent.domain.query_words import (
     WHOM_FOR,
     category_heads,
     name_head,
+    name_kind,
 )
 from shopagent.domain.search import MAX_LIMIT
 from shopagent.domain.text import words
@@ -447,7 +448,7 @@ class Planner:
         if reading.colour_ref and not reading.request and not _shown_in(reading.colour_ref, history):
             # "the grey one you mentioned, what's it made of?" where nothing shown comes in grey (nor is named so):
             # asked which (was the first product shown, dental sticks)
-            return say(r.no_such_colour.format(colour=reading.colour_ref))
+            return self._in_colour_unshown(text, reading, history)
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
             return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
         if (reading.buy or reading.compare or reading.question) and (
@@ -1417,6 +1418,26 @@ class Planner:
             return None
         written = re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)  # as written: "Logitech"
         return written.group(0) if written else word
+
+    def _in_colour_unshown(self, text: str, reading: Reading, history: History) -> ModelReply:
+        """ "the red one" where nothing listed comes in red: a product talked about that does ("the red one"
+        of a headset asked about by name), else the shop's product of the kind talked about (or listed first)
+        that does, searched ("das rote" after a harness in black, blue and grey: the shop's red harness), the
+        question answered of it; else asked which."""
+        colour = str(reading.colour_ref)
+        if reading.question:  # "the red one, does it have a handle?" asks that of it; "the red one" asks for it in red
+            reading.colors = [c for c in reading.colors if c != colour]
+        looked = [history.looked_up[i] for i in history.talked if i in history.looked_up]
+        if in_colour := [p for p in looked if colour in colours_of(p)]:
+            return details_call([int(in_colour[0]["productId"])], question=text, asked=_filters_of(reading))
+        about = looked[:1] or (history.shown.products[:1] if history.shown else [])
+        kind = name_kind(str(about[0].get("name", ""))) if about else None
+        head = name_head(kind) if kind else None
+        if kind is None or head is None:
+            return say(self._say_in.no_such_colour.format(colour=colour))
+        args = {"query": fold(kind), "limit": LIST_LENGTH, "filters": {"colors": [colour]}}
+        return search_call(args, {"subject": head, "colour_found": colour, "question": text,
+                                  "asked": _filters_of(reading)})  # fmt: skip
 
     async def _thing_not_carried(self, text: str, history: History) -> str | None:
         """The thing a question after a list asks of, by a word no product of the catalog uses, as the shopper

@@ -105,6 +105,7 @@ class Replies:
     no_such_thing: str  # "the hosta, how tall does it get?" where no product shown nor of the shop is one
     told_elsewhere: str  # "the rosemary you showed, …?" where none shown is called so, but a product's text tells of it
     no_such_colour: str  # "the grey one" where no product shown comes in grey
+    in_colour_unshown: str  # … and the shop's one of that kind that does, answered of
     cheapest_first: str  # said after the request: "jacket, cheapest first"
     dearest_first: str
     ip_no: str  # "is it waterproof?" of a product rated IP20
@@ -248,6 +249,7 @@ ENGLISH = Replies(
     "those I showed you, or for something else.",
     told_elsewhere='Nothing I showed you is called "{thing}"; this is where the catalog speaks of it:',
     no_such_colour='I didn\'t show you anything in {colour}. Which one do you mean? Say for example "the second one".',
+    in_colour_unshown="I hadn't shown you one in {colour}; the {name} comes in {colour}:",
     cheapest_first="cheapest first",
     dearest_first="most expensive first",
     ip_no="No, not water-resistant ({code})",
@@ -394,6 +396,7 @@ GERMAN = Replies(
     told_elsewhere="Nichts, was ich Ihnen gezeigt habe, heißt „{thing}“; hier spricht der Katalog davon:",
     no_such_colour='Ich habe Ihnen nichts in {colour} gezeigt. Welches meinen Sie? Sagen Sie zum Beispiel "das '
     'zweite".',
+    in_colour_unshown="Ich hatte Ihnen keins in {colour} gezeigt; {name} gibt es in {colour}:",
     cheapest_first="die günstigsten zuerst",
     dearest_first="die teuersten zuerst",
     ip_no="Nein, nicht wassergeschützt ({code})",
@@ -543,6 +546,7 @@ FRENCH = Replies(
     told_elsewhere="Rien de ce que je vous ai montré ne s'appelle « {thing} » ; voici où le catalogue en parle :",
     no_such_colour="Je ne vous ai rien montré en {colour}. Lequel voulez-vous dire ? Dites par exemple « le "
     "deuxième ».",
+    in_colour_unshown="Je ne vous en avais montré aucun en {colour} ; {name} existe en {colour} :",
     cheapest_first="les moins chers d'abord",
     dearest_first="les plus chers d'abord",
     ip_no="Non, pas résistant à l'eau ({code})",
