@@ -176,6 +176,12 @@ async def pets(pets_shop):
 
 
 @pytest.fixture
+async def toys(toys_shop):
+    async with chat_with(toys_shop) as shopper:
+        yield shopper
+
+
+@pytest.fixture
 async def coffee(coffee_shop):
     async with chat_with(coffee_shop) as shopper:
         yield shopper
@@ -4082,3 +4088,26 @@ async def test_what_a_thing_is_for_is_told_the_search_with_its_for(coffee):
     assert turn.listed and all("Grinder" in name for name in turn.listed), turn.answer
     turn = await coffee().say("looking for an espresso machine for home, not too complicated")
     assert "Espresso Machine" in turn.listed[0] and "close" not in turn.answer.split("\n")[0], turn.answer
+
+
+async def test_the_cheaper_thing_then_a_question_is_the_cheaper_one_shown(toys):
+    """ "ok I'll take the cheaper puzzle. is it in stock?" after puzzles: the cheapest puzzle shown, its stock
+    (was a search for puzzles cheaper than those shown: "the cheaper puzzle" read as "cheaper ones")."""
+    shopper = toys()
+    listed = await shopper.say("and maybe a puzzle too, nothing too hard")
+    assert len(listed.listed) >= 2, listed.answer
+    cheapest = min(listed.listed, key=listed.price)
+    turn = await shopper.say("ok I'll take the cheaper puzzle. is it in stock?")
+    assert turn.detailed == [cheapest] and all(c["name"] == DETAILS for c in turn.calls), (turn.calls, turn.answer)
+
+
+async def test_do_you_also_have_the_thing_asks_the_shop_for_it(toys):
+    """ "do you also have the big dinosaur that roars and walks?" after puzzles, one of them a dinosaur puzzle:
+    a thing asked of the shop, searched as said (was the last product's description, then "puzzle big
+    dinosaur ..." listed as a strong match); the shop has no such toy, so nothing is said to be one."""
+    shopper = toys()
+    await shopper.say("and maybe a puzzle too, nothing too hard")
+    turn = await shopper.say("do you also have the big dinosaur that roars and walks, the jurassic world one?")
+    assert turn.calls and "puzzle" not in turn.search["query"], turn.calls
+    products = {p["name"]: p for p in turn.responses[-1].result["structuredContent"]["products"]}
+    assert not any(products[n]["match"] == "strong" for n in turn.listed), turn.answer

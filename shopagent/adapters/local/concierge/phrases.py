@@ -138,8 +138,9 @@ PRICED_ONE = re.compile(
     r"(?:is|has|does|do|will|would|can|could|ist|hat|kann|est|a|fait|elle|il|der|die|das|please|pls|bitte|svp|"
     r"nehme?|nimm|s'il|costs?|weighs?|kostet|kosten|wiegt|coute|coutent|vaut|pese|mesure)\b)"
     # or a thing shown, then what is asked of it: "the cheaper knife what steel is it", "the cheaper coat, whats
-    # it made of", "whats the cheaper scratcher made of" (its noun in `kind`)
-    r"|\s+(?P<kind>[^\W\d_]{3,})(?=\s*(?:,|:|\s-\s)\s*\S|\s+(?:made (?:of|from)\b|" + ASKED_RIGHT_AFTER + r")))"
+    # it made of", "whats the cheaper scratcher made of", "I'll take the cheaper puzzle. is it in stock?" (its
+    # noun in `kind`)
+    r"|\s+(?P<kind>[^\W\d_]{3,})(?=\s*(?:[,:;.?!]|\s-\s)\s*\S|\s+(?:made (?:of|from)\b|" + ASKED_RIGHT_AFTER + r")))"
 )
 # What a thing is sold in: "a bigger bag?" asks a size of food sold by the bag
 CONTAINERS = frozenset(
@@ -321,7 +322,8 @@ COURTESY = re.compile(
 # -- words that say how, not what ----------------------------------------------------
 
 REQUEST_FILLERS = re.compile(
-    r"\b(?:i'?m looking for|i am looking for|looking for|do you (?:have|sell|carry|stock)|have you got|"
+    r"\b(?:i'?m looking for|i am looking for|looking for|"
+    r"do you (?:also |even |still |by any chance )?(?:have|sell|carry|stock)|have you (?:also )?got|"
     # not "i want to use them for meal prep", "i need to wash it": what they will do with it
     r"got any|show me|can you show me|(?:i want|i'?d like|i would like|i need)(?! to (?!buy|get|find|order|try|see))|"
     r"can you find|could you find|"

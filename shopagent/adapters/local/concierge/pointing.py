@@ -502,7 +502,10 @@ def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Ite
     # with no article, the thing's words right after the cue ("do you also have puppy training pads", "do you
     # sell live hamsters"; not "do you have it in grey", "do you have them in 42")
     first = words(found["rest"])[:1]
-    if not (_ANY_THING.search(found.string, 0, found.start("rest")) or (first and first[0] not in STOPWORDS)):
+    # ("do you also have the big dinosaur that roars?": "also", another thing, called as the shopper knows it)
+    also_the = " also " in found["shop"] and first in (["the"], ["die"], ["das"], ["den"], ["le"], ["la"], ["les"])
+    article = _ANY_THING.search(found.string, 0, found.start("rest"))
+    if not (article or (first and first[0] not in STOPWORDS) or also_the):
         return False
     # the first words naming something: "a rake" of "a rake for the moss", "plants" of "des plants ou des graines"
     rest = list(itertools.dropwhile(lambda w: w in STOPWORDS, words(found["rest"])))
@@ -515,7 +518,13 @@ def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Ite
     # what it is, or a word saying which thing of its kind, that no product shown has ("a gps tracker collar"
     # after collars; not "a bigger collar", nor "a red collar": words that are no thing are not `described`)
     seen = words_of(shown) | {stem(w) for w in _NOT_A_THING}
-    return any(w in set(described) and stem(w) not in seen for w in named if w not in _NOT_A_THING | AUDIENCE)
+    # the thing itself is seen only as what a product shown is ("a big dinosaur" after a "Dinosaur Valley Puzzle")
+    kinds = {stem(head) for p in shown if (head := name_head(str(p.get("name", ""))))} | {stem(w) for w in _NOT_A_THING}
+    return any(
+        w in set(described) and stem(w) not in (kinds if n == len(named) - 1 else seen)
+        for n, w in enumerate(named)
+        if w not in _NOT_A_THING | AUDIENCE
+    )
 
 
 # "what screen protectors do you have?", "what kind of litter do you sell?": a thing asked of the shop
