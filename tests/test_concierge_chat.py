@@ -4111,3 +4111,12 @@ async def test_do_you_also_have_the_thing_asks_the_shop_for_it(toys):
     assert turn.calls and "puzzle" not in turn.search["query"], turn.calls
     products = {p["name"]: p for p in turn.responses[-1].result["structuredContent"]["products"]}
     assert not any(products[n]["match"] == "strong" for n in turn.listed), turn.answer
+
+
+async def test_a_part_asked_in_german_is_the_catalogs_english_part(garden):
+    """ "haben die unten ein Loch?" after terracotta pots: their drainage hole, from the specs (was "the data
+    doesn't say exactly" above a sentence: "Loch" read as no word the catalog has)."""
+    shopper = garden()
+    await shopper.say("terracotta pots")
+    turn = await shopper.say("haben die unten ein Loch?")
+    assert "drainage hole: yes" in turn.answer, turn.answer

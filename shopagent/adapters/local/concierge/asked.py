@@ -52,6 +52,13 @@ SAID_AS = {
     "dosen": "tin can", "karton": "box pack", "schachtel": "box pack",
     # how it is ground ("do you have it ground?", "gibt es die gemahlen?", "vous l'avez moulu ?": its grinds)
     "ground": "grind", "gemahlen": "grind mahlgrad", "moulu": "grind mouture", "moulus": "grind mouture",
+    # German and French words of questions the built-in noun list does not hold ("haben die unten ein Loch?": its
+    # drainage hole; "was ist alles dabei?": what is included; "welche Marke?": its brand)
+    "loch": "hole", "trou": "hole", "trous": "holes hole", "abfluss": "drainage drain", "wiegt": "weight weighs",
+    "pese": "weight weighs", "laufzeit": "battery life runtime hours", "antiderapante": "non-slip",
+    "zutaten": "ingredients", "spieler": "players", "joueurs": "players", "dabei": "included comes with",
+    "inklusive": "included", "incluse": "included", "fournie": "included supplied", "ersatz": "replacement spare",
+    "marke": "brand", "marque": "brand",
 }  # fmt: skip
 # What a French word is only in these words ("ça sent quoi ?", not "il a été sent")
 _SAID_AS_PHRASES = {
