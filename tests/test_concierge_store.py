@@ -227,9 +227,13 @@ async def test_a_service_asked_for_goes_to_the_shops_pages_never_to_products(dem
         "do u repair cracked phone screens",
         "my kitchen tap is leaking, can you send someone",
         "kann ich einen Termin machen?",
+        # (engraving asked of the shop: was a list of wooden things)
+        "can you engrave my sons name on a wooden toy",
+        "könnt ihr den Namen gravieren?",
     ):
         _, calls, _ = await ask(demo_pages, question)
         assert calls and calls[0].name == STORE_INFO_TOOL, (question, calls)
         assert not any(c.name in (SEARCH_TOOL, DETAILS_TOOL) for c in calls), question
-    _, calls, _ = await ask(demo_pages, "puncture repair kit")
-    assert calls and calls[0].name == SEARCH_TOOL, calls
+    for thing in ("puncture repair kit", "engraved name bracelet"):
+        _, calls, _ = await ask(demo_pages, thing)
+        assert calls and calls[0].name == SEARCH_TOOL, (thing, calls)

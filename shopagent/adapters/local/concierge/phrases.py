@@ -756,7 +756,8 @@ STORE_QUESTION = re.compile(
     # services rather than things: appointments, repairs, alterations, installing, someone sent round
     r"(?:book|make|schedule) (?:an? |the )?(?:\w+ )?appointment|appointments?|alterations?|"
     r"repairs?(?!\s+(?:kit|kits|patch|patches|set|spray|tape|glue|stand))|repair (?:service|shop)|"
-    r"(?:you|u) (?:repair|fix|install|alter)|installation service|"
+    r"(?:you|u) (?:repair|fix|install|alter|engrave|personali[sz]e|customi[sz]e)|installation service|"
+    r"(?:engrave|personali[sz]e) (?:it|them|a|the|my|our|his|her)|gravieren|graver|"
     r"send (?:someone|somebody|an engineer|a technician|a plumber|an electrician)|quote for|"
     r"termin\w*|reparatur(?!set|kit)\w*|reparier\w*|(?:a|ae)ndern lassen|rendez-vous|reparation\w*|reparer|"
     # orders gone wrong, cancelled or changed
