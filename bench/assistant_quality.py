@@ -4,7 +4,7 @@
 
     python bench/assistant_quality.py [--split heldout] [--before DIR] [--quick]
 
-Each trade's catalog (the clothing sample, tests/data/kitchen, electronics, pets, garden and toys) is
+Each trade's catalog (the clothing sample, tests/data/kitchen, electronics, pets, garden, toys and bikes) is
 imported into an embedded PostgreSQL in a scratch folder and indexed with the local model.
 Then the offline assistant answers, through the agent loop and the in-process MCP tools:
 
@@ -55,7 +55,7 @@ TRADES = {
     "clothing": (SAMPLE / "catalog.json", None, SAMPLE / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics", "pets", "garden", "toys")
+        for trade in ("kitchen", "electronics", "pets", "garden", "toys", "bikes")
         if (DATA / trade / "queries.jsonl").is_file()
     },
 }
@@ -102,7 +102,7 @@ def conversations_of(trade: str, split: str) -> list[dict]:
     found = [{**c, "split": c.get("split", "tune")} for c in found]
     if trade == "electronics":
         found += load_conversations(ELECTRONICS_CONVERSATIONS)
-    if trade in ("pets", "garden", "toys") and (own := DATA / trade / "conversations.jsonl").is_file():
+    if trade in ("pets", "garden", "toys", "bikes") and (own := DATA / trade / "conversations.jsonl").is_file():
         found += load_conversations(own)
     # Questions about the products shown, for every trade (tests/data/questions, questions_2 and _3,
     # each written blind from the shop's menu and judged from the catalog).

@@ -3,7 +3,7 @@
 
     python bench/search_quality.py [--split heldout] [--model local|multilingual] [--before DIR] [--quick]
 
-Each trade's catalog (the clothing sample, tests/data/kitchen, electronics, pets, garden and toys) is
+Each trade's catalog (the clothing sample, tests/data/kitchen, electronics, pets, garden, toys and bikes) is
 imported into an embedded PostgreSQL in a scratch folder and indexed with the chosen embedding
 model (`local`, MiniLM, by default); the clothing shop is also asked the German and French
 shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`). Every
@@ -46,7 +46,7 @@ TRADES = {
     "clothing": (SAMPLE / "catalog.json", None, SAMPLE / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics", "pets", "garden", "toys")
+        for trade in ("kitchen", "electronics", "pets", "garden", "toys", "bikes")
         if (DATA / trade / "queries.jsonl").is_file()
     },
 }

@@ -65,7 +65,7 @@ TRADES = {
     "clothing": (SAMPLE_CATALOG, None, SAMPLE_CATALOG.parent / "eval_queries.jsonl"),
     **{
         trade: (DATA / trade / "catalog.json", DATA / trade / "config.toml", DATA / trade / "queries.jsonl")
-        for trade in ("kitchen", "electronics", "pets", "garden", "toys")
+        for trade in ("kitchen", "electronics", "pets", "garden", "toys", "bikes")
         if (DATA / trade / "queries.jsonl").is_file()
     },
 }

@@ -57,6 +57,7 @@ SHOP_LANGUAGE = {
     "pets": "en",
     "garden": "en",
     "toys": "en",
+    "bikes": "en",
 }
 ELECTRONICS_CONVERSATIONS = DATA / "electronics" / "conversations.jsonl"
 # An answer that says the shop does not have the thing asked for (in any of its languages).

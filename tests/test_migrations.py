@@ -245,7 +245,8 @@ async def test_products_indexed_before_their_kind_was_kept_are_queued_for_the_in
 def _sample_products() -> list[dict]:
     root = Path(__file__).parent
     files = [root.parent / "shopagent" / "sample_data" / "catalog.json"]
-    files += [root / "data" / trade / "catalog.json" for trade in ("kitchen", "electronics", "pets", "garden", "toys")]
+    trades = ("kitchen", "electronics", "pets", "garden", "toys", "bikes")
+    files += [root / "data" / trade / "catalog.json" for trade in trades]
     found = []
     for path in files:
         data = json.loads(path.read_text())
