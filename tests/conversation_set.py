@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from shopagent.application.evaluation import tool_facts
+from shopagent.application.evaluation import prices_in, tool_facts
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 
 try:
@@ -76,8 +76,6 @@ NOT_TOLD = re.compile(
 )
 SEARCH = "product-semantic-search"
 DETAILS = "get-product-full-details"
-# A price-like number; not one with a unit of weight, length or volume after it ("1.55 kg").
-_PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)(?!\s*(?:kg|g|cm|mm|m|l|ml|cl|%)\b)")
 _LANGUAGE_WORDS = {
     "en": set(
         [
@@ -258,13 +256,14 @@ def tool_parts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], lis
 
 
 def grounded(answer: str, user_text: str, responses: Sequence[FunctionResponse], catalog: Catalog) -> list[str]:
-    """Names and prices in the answer that no tool result of the turn (nor the customer) gave."""
+    """Names and prices in the answer that no tool result of the turn gave, nor the customer (`user_text`: what
+    they wrote so far, whose amounts an answer may say back)."""
     names, prices = tool_facts([ChatMessage(role="user", parts=list(responses))])
     prices |= worked_out(prices)  # ("costs €130.00 more than", "together they cost": from prices given)
     problems = [f"name not in tool results: {n}" for n in listed_names(answer, [], catalog) if n not in names]
-    said = set(_PRICE.findall(user_text.replace(",", ".")))
-    for price in _PRICE.findall(answer):
-        if price.replace(",", ".") not in prices and price not in said:
+    said = prices_in(user_text)
+    for price in sorted(prices_in(answer)):
+        if price not in prices and price not in said:
             problems.append(f"price not in tool results: {price}")
     return problems
 
@@ -339,6 +338,7 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
     previous: list[str] = []  # the names of the last list shown (a search that lists nothing keeps it)
     language = SHOP_LANGUAGE[conversation["shop"]]
     allowed = {language}
+    said_so_far: list[str] = []
     for number, turn in enumerate(conversation["turns"], start=1):
         conversation_id, answer, messages = await say(conversation_id, turn["say"])
         expect = turn["expect"]
@@ -348,7 +348,8 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
         allowed = answer_languages(turn["say"], language, allowed)
         if (answered_in := language_of(answer, catalog)) not in allowed:
             problems.append(f"answer not in {' or '.join(sorted(allowed))} but in {answered_in}")
-        ungrounded = grounded(answer, turn["say"], responses, catalog)
+        said_so_far.append(turn["say"])  # (an amount the shopper wrote may be said back, in any later turn)
+        ungrounded = grounded(answer, "\n".join(said_so_far), responses, catalog)
         problems += ungrounded
         facts_ok = _facts_stated(expect, answer, responses, catalog)
         if facts_ok is False:

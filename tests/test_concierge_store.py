@@ -15,6 +15,7 @@ from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL, STORE_INFO_TOOL
 from shopagent.wiring.assistant import vocabulary_source
 from shopagent.wiring.providers import build_concierge
+from tests.conversation_set import Catalog, grounded
 from tests.test_store_information import demo_pages  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.anyio
@@ -237,3 +238,23 @@ async def test_a_service_asked_for_goes_to_the_shops_pages_never_to_products(dem
     for thing in ("puncture repair kit", "engraved name bracelet"):
         _, calls, _ = await ask(demo_pages, thing)
         assert calls and calls[0].name == SEARCH_TOOL, (thing, calls)
+
+
+def test_prices_of_a_thousand_and_more_are_checked_as_written():
+    """ "€1,149.00" and "1.149,00 €" are the catalog's 1149.00 (they were never read as amounts, so an invented
+    one passed); a measure is no price ("weighs 1.55 kg")."""
+    products = {"products": [{"name": "Bike", "effectivePrice": "1149.00", "price": 1299}]}
+    messages = [ChatMessage(role="user", parts=[FunctionResponse(name="product-semantic-search", result=products)])]
+    assert ungrounded("Bike - €1,149.00 (was €1,299.00)", messages, ["Bike"]) == (set(), set())
+    assert ungrounded("Bike - 1.149,00 € (statt 1.299,00 €)", messages, ["Bike"]) == (set(), set())
+    assert ungrounded("Bike - €1,249.00, weighs 12.50 kg", messages, ["Bike"]) == (set(), {"1249.00"})
+
+
+def test_an_amount_the_shopper_wrote_may_be_said_back_as_written():
+    """The judged conversations' check: "0,75" the shopper wrote two turns before, quoted back in their words,
+    is theirs (was "price not in tool results: 0,75": their amounts were read with a point, the answer's not,
+    and only from the message of the turn)."""
+    said_so_far = "a pan for a camping hob, the ring is 0,75 across\ncheaper ones?"
+    answer = "I found no “pan for a camping hob, the ring is 0,75 across” cheaper than the ones I showed you."
+    assert grounded(answer, said_so_far, [], Catalog([])) == []
+    assert grounded("That one is €0.80.", said_so_far, [], Catalog([])) == ["price not in tool results: 0.80"]

@@ -13,6 +13,7 @@ that turn's tool results) and, for cases with no right product, whether it named
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -26,7 +27,16 @@ from shopagent.domain.chat import FunctionResponse
 from shopagent.domain.ranking import LEXICAL_ONLY, VECTOR_ONLY, FusionWeights
 from shopagent.domain.search import SearchRequest
 
-_PRICE = re.compile(r"(?<![\d.,])\d{1,7}[.,]\d{2}(?!\d)")
+# An amount with cents, as an answer or a page may write it: "12.95", "59,90", "1,149.00", "1.149,00"
+# (thousands grouped); not a measure ("1.55 kg", "12.50 cm")
+_AMOUNT = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:[.,\u00a0\u202f]\d{3})+|\d{1,7})[.,](\d{2})(?!\d)(?!\s*(?:kg|g|cm|mm|m|l|ml|cl|%)\b)"
+)
+
+
+def prices_in(text: str) -> set[str]:
+    """The amounts with cents a text states, as the catalog writes prices ("1,149.00" -> "1149.00")."""
+    return {f"{re.sub(r'[^0-9]', '', whole)}.{cents}" for whole, cents in _AMOUNT.findall(text)}
 
 
 @dataclass(frozen=True)
@@ -165,7 +175,7 @@ def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str
 
 def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
     """The catalog's product names and the prices (as "12.34") that `answer` mentions."""
-    return _names_in(answer, catalog_names), set(_PRICE.findall(answer.replace(",", ".")))
+    return _names_in(answer, catalog_names), prices_in(answer)
 
 
 def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
@@ -203,12 +213,14 @@ def _collect(value: Any, names: set[str], prices: set[str]) -> None:
                 names.add(item)
             elif key in ("price", "discountedPrice", "effectivePrice") and item is not None:
                 prices.add(str(item))
+                with contextlib.suppress(InvalidOperation):  # (as an answer writes it: 1149 -> "1149.00")
+                    prices.add(f"{Decimal(str(item)):.2f}")
             elif key == "passages" and isinstance(item, list):
                 # The shop's own pages (search-store-information): the amounts their text states.
                 for passage in item:
                     text = passage.get("text") if isinstance(passage, dict) else None
                     if isinstance(text, str):
-                        prices.update(_PRICE.findall(text.replace(",", ".")))
+                        prices.update(prices_in(text))
             else:
                 _collect(item, names, prices)
     elif isinstance(value, list):

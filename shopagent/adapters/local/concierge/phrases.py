@@ -276,6 +276,11 @@ POINTER_BEFORE = re.compile(r"\b(?:the|die|der|das|den|dem|le|la|les|l')\s*$")
 # "the first and the last please", "die letzte bitte": a courtesy word after it, not a noun it describes
 COURTESY_AFTER = re.compile(r"\s*(?:please|pls|plz|thanks|bitte|danke|svp|stp|s'il (?:vous|te) pla[iî]t|merci)\b")
 LEADING_ARTICLE = re.compile(r"\W*(?:(?:and|und|et|ok|okay)\W+)?(?:the|die|der|das|den|dem|le|la|les|l')\s*")
+# An amount right before "both" ("max 40 euro both", "30 for both", "unter 50 € für beide"): a budget for the two
+PRICED_FOR_BOTH = re.compile(
+    r"\d(?:[.,]\d+)?\s*(?:€|eur|euros?|\$|£|dollars?|pounds?|quid|bucks)?\s*(?:for|f(?:u|ü|ue)r|pour)?\s*(?:the\s*)?$",
+    re.IGNORECASE,
+)
 BOTH = re.compile(
     r"\b(?:(?:the )?(?:first|top) two|both(?: of them)?|the two|die ersten (?:beiden|zwei|2)|beide[n]?|"
     r"les deux(?: premier(?:e)?s)?)\b"
@@ -343,7 +348,8 @@ _STOPWORDS = """
     get give want need like would could can do does did have has had got is are was were be there what which
     how about else more other ok okay yes no not so then now here well also something anything stuff thing
     things item items product products kind sort type pair pairs please them those im id ill ive youre dont
-    u ur ya if possible actually whats thats theres somethin smth sth lol pls thx hes shes its theyre wanna
+    u ur ya if possible actually whats thats theres somethin smth sth lol oh ooh hmm um uh erm pls thx hes shes its
+    theyre wanna
     gonna gotta kinda sorta bit lot lots much many quite rather still again der die das den dem des ein eine
     einen einem einer eines und oder aber mit ohne für fuer von vom zu zum zur im in an auf bei es sie ihr
     ich du wir mir mich dir uns euch bitte auch noch nur mal gerne gern habt haben hast hat gibt gibts

@@ -118,7 +118,10 @@ _ASKS_FOR_OTHERS = re.compile(
 # word after it names one the catalog sells and no product shown ("is there a lid?" asks of the pan)
 _IS_THERE = rf"\b(?:{THERE_IS}|gibts){CUE_FILLER}"
 # "und dünger, was geht für kräuter?", "and a lid for it?": a message opening on another thing
-_AND_THEN = r"^\W*(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
+_AND_THEN = (
+    r"^\W*(?:(?:oh|ah|ok|okay|right|so|alright|hmm+)\W+)?(?:and|und|et)(?: (?:also|too|auch|aussi|noch))?"
+    r"(?: (?:an?|some|ein|eine|einen|etwas|un|une|des|du))?"
+)
 # "il faut un terreau spécial ?", "do I need a rake?": a question naming a kind of thing needed, after these
 _NEEDED = (
     r"\b(?:do i (?:also )?need(?: an?| some)?|should i (?:get|buy)(?: an?| some)?|brauche ich(?: auch)?(?: eine?n?)?|"
@@ -624,6 +627,8 @@ class Planner:
         if shown is not None and (reading.follow_up or reading.attribute) and not of_shop:
             earlier = set(words(str(shown.args.get("query", ""))))
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
+            # ("oh and an apron as well please, size M" after pans: an apron, a thing the catalog has no word for)
+            same_subject = same_subject and not _and_a_thing_unknown(text, reading, named, shown.args)
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
             # a detail of the products shown, not a new subject.
             of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
@@ -2344,9 +2349,13 @@ def _sized_of_kind(history: History, said: str) -> list[dict[str, Any]]:
 
 def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
     """The place (1-based) in the list of its cheapest or dearest product (of those of `among`'s
-    productIds, where the list has two or more of them); None without a list."""
+    productIds, where the list has two or more of them; else of its strong matches, where it has any);
+    None without a list."""
     places = [(n, p) for n, p in enumerate(shown, 1) if p.get("productId") in among]
-    places = places if len(places) >= 2 else list(enumerate(shown, 1))
+    # (of a list of matches and close ones below them, of the matches: "the cheapest one" after city bikes is no
+    # front light listed as close)
+    matches = [(n, p) for n, p in enumerate(shown, 1) if p.get("match") == "strong"]
+    places = places if len(places) >= 2 else matches or list(enumerate(shown, 1))
     prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in places]
     known = [(price, n) for price, n in prices if price is not None]
     if not known:

@@ -150,6 +150,9 @@ def _a_can(before: str, token: str, after: str) -> bool:
     return token.casefold() == "can" and _describes(before) and after.casefold() in _AFTER_A_CAN
 
 
+_LINKING = frozenset({"à", "a", "de", "du", "au", "aux"})
+
+
 def describing(tokens: list[str], stopwords: frozenset[str] = STOPWORDS) -> tuple[list[str], str]:
     """The folded words that describe the item, and the same tokens as the customer wrote them
     (`stopwords`: the message's small words, `phrases.stopwords_of`)."""
@@ -162,6 +165,9 @@ def describing(tokens: list[str], stopwords: frozenset[str] = STOPWORDS) -> tupl
         if _describes(t, stopwords)
         or (_letter(t) and after.isalpha() and _describes(after, stopwords))
         or _a_can(before, t, after)
+        # the small word inside a French name of a thing, said back and searched with it ("sac à dos",
+        # "sac de couchage", "pompe à vélo": the catalog's words for them are of the whole), not a word of its own
+        or (t.casefold() in _LINKING and _describes(before, stopwords) and _describes(after, stopwords))
     ]
     folded = [fold(w) for t, can in kept for w in WORD.findall(t) if can or _describes(w, stopwords)]
     return folded, " ".join(t for t, _ in kept)

@@ -172,6 +172,10 @@ class _Text:
             self.cut(*match.span())
         return found
 
+    def original_start(self, start: int) -> int:
+        """Where a position of what is left starts in the message as written."""
+        return self._origin[start] if start < len(self._origin) else len(self.original)
+
     def original_of(self, start: int, end: int) -> str:
         if start >= end:
             return ""
@@ -511,7 +515,10 @@ class Lexicon:
         one", "die zweite?", "number 3") rather than an ordinal that may describe ("my first flat")."""
         found: list[tuple[int, int]] = []
         pointer = False
-        for match in text.take(ph.BOTH):
+        for match in list(ph.BOTH.finditer(text.rest)):
+            text.cut(*match.span())
+            if ph.PRICED_FOR_BOTH.search(text.original[: text.original_start(match.start())]):
+                continue  # "max 40 euro both": the budget for the two, no pointer at the two shown
             found += [(match.start(), 1), (match.start() + 1, 2)]
             pointer = True
         for match in text.take(ph.NUMBERED):
