@@ -266,6 +266,15 @@ async def toys_shop(embedded_pg: EmbeddedPostgres, template_db: str):
 
 
 @pytest.fixture(scope="session")
+async def bikes_shop(embedded_pg: EmbeddedPostgres, template_db: str):
+    """A seventh trade (tests/data/bikes: 80 products of a bike and outdoor shop, written, asked and judged
+    blind like the toy shop), indexed with the real local model."""
+    shop = DATA / "bikes"
+    async for services in _indexed_shop(embedded_pg, template_db, shop / "catalog.json", shop / "config.toml"):
+        yield services
+
+
+@pytest.fixture(scope="session")
 async def coffee_shop(embedded_pg: EmbeddedPostgres, template_db: str):
     """The roastery sample (shopagent/sample_data/coffee: 47 products of coffee, tea and brewing gear, a trade
     no judged set was written for), indexed with the real local model."""

@@ -187,6 +187,34 @@ def test_a_lone_letter_before_a_word_stays_with_it(text, query):
     assert CLOTHING.read(text).query == query
 
 
+@pytest.mark.parametrize(
+    ("text", "query", "words"),
+    [
+        ("je pars en mai, il me faut un sac à dos", "pars mai sac à dos", ["pars", "mai", "sac", "dos"]),
+        ("un sac de couchage chaud", "sac de couchage chaud", ["sac", "couchage", "chaud"]),
+        ("de la laine", "laine", ["laine"]),
+    ],
+)
+def test_the_small_word_inside_a_french_name_of_a_thing_stays_in_the_query(text, query, words):
+    """ "sac à dos" among other words was searched "sac dos", which no word list reads as a backpack."""
+    reading = CLOTHING.read(text)
+    assert (reading.query, reading.words) == (query, words)
+
+
+@pytest.mark.parametrize(
+    ("text", "refs", "max_price"),
+    [
+        ("ok then cheap lights and lock, max 40 euro both", [], Decimal(40)),
+        ("unter 50 € für beide", [], Decimal(50)),
+        ("both of them please", [1, 2], None),
+    ],
+)
+def test_both_after_an_amount_is_what_the_budget_is_for(text, refs, max_price):
+    """ "max 40 euro both" is a budget for two things (it looked up the first two products shown)."""
+    reading = CLOTHING.read(text)
+    assert (reading.refs, reading.max_price) == (refs, max_price) and "both" not in reading.words
+
+
 def test_a_shop_adds_its_own_words_for_colours_and_sizes():
     catalog = CatalogSettings(
         colors=["black", "red", "copper"],

@@ -64,6 +64,7 @@ class Shopper:
         self.client, self.catalog, self.user = client, catalog, user
         self.conversation_id: str | None = None
         self.seen = 0
+        self.said: list[str] = []
 
     @property
     def headers(self) -> dict[str, str]:
@@ -79,7 +80,8 @@ class Shopper:
         messages = detail.json()["messages"][self.seen :]
         self.seen += len(messages)
         turn = Turn(text, reply.json()["response"], messages, self.catalog)
-        assert not grounded(turn.answer, text, turn.responses, self.catalog), turn.answer
+        self.said.append(text)  # (an amount the shopper wrote may be said back later)
+        assert not grounded(turn.answer, "\n".join(self.said), turn.responses, self.catalog), turn.answer
         return turn
 
 
@@ -178,6 +180,12 @@ async def pets(pets_shop):
 @pytest.fixture
 async def toys(toys_shop):
     async with chat_with(toys_shop) as shopper:
+        yield shopper
+
+
+@pytest.fixture
+async def bikes(bikes_shop):
+    async with chat_with(bikes_shop) as shopper:
         yield shopper
 
 
@@ -1037,7 +1045,7 @@ async def test_the_judged_conversation_set(sample_shop, kitchen_shop, kitchen_de
     assert all(o.grounded for o in report.outcomes)
     assert [o.residue for o in report.outcomes if o.residue] == []
     assert report.passed >= 60, report.table({c["id"]: c["shop"] for c in conversations})
-    assert set(shops) | {"electronics", "pets", "garden", "toys"} == set(SHOP_LANGUAGE)  # those: their own files
+    assert set(shops) | {"electronics", "pets", "garden", "toys", "bikes"} == set(SHOP_LANGUAGE)  # their own files
 
 
 def _message(view: dict) -> ChatMessage:
@@ -4120,3 +4128,25 @@ async def test_a_part_asked_in_german_is_the_catalogs_english_part(garden):
     await shopper.say("terracotta pots")
     turn = await shopper.say("haben die unten ein Loch?")
     assert "drainage hole: yes" in turn.answer, turn.answer
+
+
+async def test_the_cheapest_one_is_of_the_kind_asked_not_a_close_one_of_another(bikes):
+    """ "the cheapest one have lights included?" after city bikes, with a front light listed below them as
+    close: the cheapest bike (was the front light, the cheapest product of the list)."""
+    shopper = bikes()
+    listed = await shopper.say("a city bike")
+    products = {p["name"]: p for p in listed.responses[-1].result["structuredContent"]["products"]}
+    bikes_listed = [n for n in listed.listed if n.endswith("Bike")]
+    cheapest = min(listed.listed, key=listed.price)
+    assert bikes_listed and products[cheapest]["match"] != "strong" and cheapest not in bikes_listed, listed.answer
+    turn = await shopper.say("the cheapest one have lights included?")
+    assert turn.detailed == [min(bikes_listed, key=listed.price)], (turn.calls, turn.answer)
+
+
+async def test_oh_and_a_thing_the_catalog_has_no_word_for_is_a_new_request(kitchen):
+    """ "oh and an apron as well please, size M" after pans: aprons searched (was the pans again, in M, as if
+    "apron" said more about them)."""
+    shopper = kitchen()
+    await shopper.say("a pan for a little camping hob")
+    turn = await shopper.say("oh and an apron as well please, size M")
+    assert turn.calls and turn.search["query"] == "apron", turn.calls

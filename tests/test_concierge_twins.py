@@ -70,6 +70,7 @@ class Shopper:
     def __init__(self, services: TwinServices, tools, catalog: Catalog) -> None:
         self.services, self.tools, self.catalog = services, tools, catalog
         self.history: list[ChatMessage] = []
+        self.said: list[str] = []
         self.concierge = build_concierge(services.settings, services.search.vocabulary, services.embedder)
 
     async def say(self, text: str) -> Turn:
@@ -77,7 +78,8 @@ class Shopper:
         answer, new = await agent.run(self.history, text)
         self.history += [ChatMessage.user(text), *new]
         turn = Turn(text, answer, new, self.catalog)
-        assert not grounded(turn.answer, text, turn.responses, self.catalog), turn.answer
+        self.said.append(text)  # (an amount the shopper wrote may be said back later)
+        assert not grounded(turn.answer, "\n".join(self.said), turn.responses, self.catalog), turn.answer
         return turn
 
 

@@ -497,7 +497,10 @@ class Planner:
             folded = fold(text)
             of_those = not (_SUPERLATIVE.search(fold(reading.priced_said)) or _WHOLE_LIST.search(folded))
             compared = set(history.detailed) if of_those else set()
-            position = _priced_position(shown.products if shown else [], reading.priced_ref, compared)
+            # ("the cheapest one on the whole list": of all of it)
+            whole = _WHOLE_LIST.search(folded) is not None
+            kind_words = None if whole or not shown else {stem(w) for w in words(str(shown.args.get("query", "")))}
+            position = _priced_position(shown.products if shown else [], reading.priced_ref, compared, kind_words)
             if position is None:
                 reading.cheaper, reading.pricier = reading.priced_ref == "cheapest", reading.priced_ref == "dearest"
             else:
@@ -2347,15 +2350,21 @@ def _sized_of_kind(history: History, said: str) -> list[dict[str, Any]]:
     return []
 
 
-def _priced_position(shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset()) -> int | None:
+def _priced_position(
+    shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset(), asked: Set[str] | None = frozenset()
+) -> int | None:
     """The place (1-based) in the list of its cheapest or dearest product (of those of `among`'s
-    productIds, where the list has two or more of them; else of its strong matches, where it has any);
-    None without a list."""
+    productIds, where the list has two or more of them; else of its strong matches and those of the kind
+    asked for, named by the (stemmed) words `asked` of the list's search: "the cheapest one" after city bikes
+    is no front light listed below them as close; `asked` None: of the whole list); None without a list."""
     places = [(n, p) for n, p in enumerate(shown, 1) if p.get("productId") in among]
-    # (of a list of matches and close ones below them, of the matches: "the cheapest one" after city bikes is no
-    # front light listed as close)
-    matches = [(n, p) for n, p in enumerate(shown, 1) if p.get("match") == "strong"]
-    places = places if len(places) >= 2 else matches or list(enumerate(shown, 1))
+    every = list(enumerate(shown, 1))
+    if asked is None:
+        places = every
+    elif len(places) < 2:
+        matches = [(n, p) for n, p in every if p.get("match") == "strong"]
+        of_kind = [(n, p) for n, p in every if (head := name_head(str(p.get("name", "")))) and stem(head) in asked]
+        places = [x for x in every if x in matches or x in of_kind] or every
     prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in places]
     known = [(price, n) for price, n in prices if price is not None]
     if not known:
