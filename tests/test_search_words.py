@@ -240,6 +240,24 @@ def test_everyday_words_for_a_thing_are_read_as_the_shops_word(said, names, read
     assert vocabulary.terms(said).corrections == read
 
 
+@pytest.mark.parametrize(
+    ("said", "names", "read"),
+    [
+        ("Laufrad für meinen 2jährigen", {"balance": 2, "bike": 9}, {"laufrad": "balance bike"}),
+        ("Gepäckträgertaschen wasserdicht", {"pannier": 3, "waterproof": 4}, {
+            "gepacktragertaschen": "pannier", "wasserdicht": "waterproof"}),
+        ("une lampe avant pour la forêt", {"front": 3, "light": 6}, {"lampe avant": "front light"}),
+        ("un cadenas", {"lock": 5}, {"cadenas": "lock"}),
+    ],
+)  # fmt: skip
+def test_german_and_french_words_of_a_bike_shop_are_read_as_its_english_words(said, names, read):
+    """The bike and outdoor shop's shoppers (tests/data/bikes): "Laufrad", "Gepäckträgertaschen", "lampe avant"
+    were no words of the lists ("Gepäckträgertaschen" was read "rack bag"), and "forêt" (a forest) was a drill
+    bit, the French "foret" written with no accent."""
+    vocabulary = Vocabulary(dict(names), dict(names), frozenset(), Synonyms(builtin_synonyms("en")))
+    assert vocabulary.terms(said).corrections == read
+
+
 def test_a_german_compound_is_read_as_its_two_words_in_the_catalogs_words():
     titles = {"dog": 30, "treats": 5, "bed": 4, "cat": 20, "toy": 6, "shampoo": 2, "something": 1}
     vocabulary = Vocabulary(dict(titles), titles, frozenset(), Synonyms(builtin_synonyms("en")))

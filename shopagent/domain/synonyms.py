@@ -232,6 +232,9 @@ _GERMAN = {
     "campingstuhl": "camping chair", "kompass": "compass", "fahrradlicht": "bike light", "klingel": "bell",
     "pumpe": "pump", "schlauch": "hose|inner tube", "reifen": "tyre", "sattel": "saddle", "gepäckträger": "rack",
     "fahrradtasche": "pannier", "korb": "basket", "kindersitz": "child seat", "leicht": "lightweight",
+    "gepäckträgertasche": "pannier", "gepäckträgertaschen": "pannier", "laufrad": "balance bike|wheel",
+    "gaskocher": "gas stove|stove", "vorderlicht": "front light", "frontlicht": "front light",
+    "fahrradständer": "kickstand|bike stand", "anhänger": "trailer|pendant",
     "schwer": "heavy", "klein": "small", "gross": "large", "groß": "large", "kinderfahrrad": "kids bike",
     # Tierbedarf
     "hund": "dog", "hunde": "dog", "katze": "cat", "katzen": "cat", "welpe": "puppy", "welpen": "puppy",
@@ -270,6 +273,10 @@ _FRENCH = {
     "tente": "tent", "sac de couchage": "sleeping bag", "lampe frontale": "headlamp", "frontale": "headlamp",
     "lampe de poche": "flashlight", "vélo": "bicycle", "velo": "bicycle", "casque vélo": "bicycle helmet",
     "antivol": "lock", "gourde": "bottle", "réchaud": "stove", "randonnée": "hiking", "randonnee": "hiking",
+    "lampe avant": "front light", "chaussures de rando": "hiking boots", "porte-bagages": "rack",
+    "poche à eau": "hydration reservoir", "cadenas": "padlock|lock",
+    "multioutil": "multitool|multi tool", "multi-outil": "multitool|multi tool", "lubrifiant": "lube",
+    "sacoche de guidon": "handlebar bag", "sacoche de selle": "saddle bag", "casque de vélo": "bicycle helmet",
     # cuisine
     "poêle": "pan", "poele": "pan", "marmite": "pot", "cocotte": "dutch oven",
     "couteau": "knife", "couteaux": "knife", "planche à découper": "cutting board", "bol": "bowl",
