@@ -274,7 +274,7 @@ _FRENCH = {
     "lampe de poche": "flashlight", "vélo": "bicycle", "velo": "bicycle", "casque vélo": "bicycle helmet",
     "antivol": "lock", "gourde": "bottle", "réchaud": "stove", "randonnée": "hiking", "randonnee": "hiking",
     "lampe avant": "front light", "chaussures de rando": "hiking boots", "porte-bagages": "rack",
-    "poche à eau": "hydration reservoir", "cadenas": "padlock|lock",
+    "poche à eau": "hydration reservoir", "cadenas": "lock|padlock",
     "multioutil": "multitool|multi tool", "multi-outil": "multitool|multi tool", "lubrifiant": "lube",
     "sacoche de guidon": "handlebar bag", "sacoche de selle": "saddle bag", "casque de vélo": "bicycle helmet",
     # cuisine
