@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from shopagent.application.evaluation import prices_in, tool_facts
+from shopagent.application.evaluation import tool_facts
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 
 try:
@@ -44,6 +44,17 @@ except ImportError:  # an older tree measured beside this one (bench --before) w
 
     def worked_out(prices: set[str]) -> set[str]:
         return set()
+
+
+try:
+    from shopagent.application.evaluation import prices_in
+except ImportError:  # an older tree measured beside this one (bench --before): amounts read as this one does
+    _AMOUNT = re.compile(
+        r"(?<![\d.,])(\d{1,3}(?:[.,\u00a0\u202f]\d{3})+|\d{1,7})[.,](\d{2})(?!\d)(?!\s*(?:kg|g|cm|mm|m|l|ml|cl|%)\b)"
+    )
+
+    def prices_in(text: str) -> set[str]:
+        return {f"{re.sub(r'[^0-9]', '', whole)}.{cents}" for whole, cents in _AMOUNT.findall(text)}
 
 
 DATA = Path(__file__).parent / "data"
