@@ -88,10 +88,10 @@ def search_description(store: str, currency: str, rules: CatalogRules | None = N
         "this request: `strong` = likely what was asked for; `partial` = a close alternative (the kind of "
         "thing asked for with a detail that differs, or related in meaning), check it fits before "
         "recommending; `weak` = only loosely related, do not present it as a match. Measured on held-out "
-        "judged shopper queries of six shops: 69 % of strong, 17 % of partial and 6 % of weak hits were "
+        "judged shopper queries of seven shops: 67 % of strong, 17 % of partial and 5 % of weak hits were "
         "right answers. Strong first, then partial, then weak; within a grade, products that can be bought "
         "come before sold-out ones. `noStrongMatch: true` means nothing strong was found (on those queries it "
-        "was set for 32 % of the requests the shop could serve and 73 % of those it could not): say the shop "
+        "was set for 33 % of the requests the shop could serve and 73 % of those it could not): say the shop "
         "may not carry exactly that and offer partial matches as alternatives; do not say it has nothing "
         "of the kind. `corrections` lists misspellings corrected and synonyms applied (shopper's word -> "
         'searched word); `misspelt` says which of them were misspellings: ask "did you mean …?" for those '
