@@ -2351,20 +2351,23 @@ def _sized_of_kind(history: History, said: str) -> list[dict[str, Any]]:
 
 
 def _priced_position(
-    shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset(), asked: Set[str] | None = frozenset()
+    shown: list[dict[str, Any]], which: str, among: Set[int] = frozenset(), kind_words: Set[str] | None = frozenset()
 ) -> int | None:
     """The place (1-based) in the list of its cheapest or dearest product (of those of `among`'s
     productIds, where the list has two or more of them; else of its strong matches and those of the kind
-    asked for, named by the (stemmed) words `asked` of the list's search: "the cheapest one" after city bikes
-    is no front light listed below them as close; `asked` None: of the whole list); None without a list."""
-    places = [(n, p) for n, p in enumerate(shown, 1) if p.get("productId") in among]
+    asked for, named by the (stemmed) `kind_words` of the list's search: "the cheapest one" after city bikes
+    is no front light listed below them as close; `kind_words` None: of the whole list); None without a list."""
+
+    def fits(p: dict[str, Any]) -> bool:
+        head = name_head(str(p.get("name", "")))
+        return p.get("match") == "strong" or (head is not None and stem(head) in (kind_words or set()))
+
     every = list(enumerate(shown, 1))
-    if asked is None:
+    places = [(n, p) for n, p in every if p.get("productId") in among]
+    if kind_words is None:
         places = every
     elif len(places) < 2:
-        matches = [(n, p) for n, p in every if p.get("match") == "strong"]
-        of_kind = [(n, p) for n, p in every if (head := name_head(str(p.get("name", "")))) and stem(head) in asked]
-        places = [x for x in every if x in matches or x in of_kind] or every
+        places = [(n, p) for n, p in every if fits(p)] or every
     prices = [(decimal_or_none(p.get("effectivePrice")), n) for n, p in places]
     known = [(price, n) for price, n in prices if price is not None]
     if not known:

@@ -422,6 +422,7 @@ _OF_IT = frozenset({
 })  # fmt: skip
 # An indefinite article just before the words naming the thing, and words for an amount of it after one.
 _A_THING = re.compile(r"\b(?:an?|ein|eine|einen|un|une) $")
+_DEFINITE = frozenset({"the", "die", "das", "den", "le", "la", "les"})
 _ANY_THING = re.compile(r"\b(?:an?|any|some|ein|eine|einen|un|une|des|du) $")
 _WITH_IT = re.compile(r"\b(?:with|mit|avec) (?:it|them|this|that|ihm|ihr|dem|der)\b")
 _AMOUNTS = frozenset({"lot", "bit", "little", "few", "couple", "paar", "bisschen", "peu"})
@@ -503,7 +504,7 @@ def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Ite
     # sell live hamsters"; not "do you have it in grey", "do you have them in 42")
     first = words(found["rest"])[:1]
     # ("do you also have the big dinosaur that roars?": "also", another thing, called as the shopper knows it)
-    also_the = " also " in found["shop"] and first in (["the"], ["die"], ["das"], ["den"], ["le"], ["la"], ["les"])
+    also_the = " also " in found["shop"] and bool(first) and first[0] in _DEFINITE
     article = _ANY_THING.search(found.string, 0, found.start("rest"))
     if not (article or (first and first[0] not in STOPWORDS) or also_the):
         return False
