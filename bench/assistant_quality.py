@@ -354,14 +354,15 @@ def tables(results: list[dict]) -> None:
     if len(missed) > 1:
         print("why asked facts were not stated (info turns of the conversations):")
         grid(missed)
-    wrong = [("trade", "wrong earlier item", "one named by the shopper", "... answered with a list",
-              "a place beyond the list shown", "a place in the list")]  # fmt: skip
+    wrong = [("trade", "wrong earlier item", "one named by the shopper", "... listed earlier",
+              "... answered with a list", "a place beyond the list shown", "a place in the list")]  # fmt: skip
     for trade, items in groups.items():
         if misses := [t for r in items for t in r["turns"] if t["earlier_ok"] is False]:
             named = [t for t in misses if "did not look up one of" in " ".join(t["problems"])]
             listed = sum(bool(re.search(r"^\s*1\. ", t["answer"], re.MULTILINE)) for t in named)
+            before = sum("(listed earlier)" in " ".join(t["problems"]) for t in named)
             beyond = sum("though the last list has" in " ".join(t["problems"]) for t in misses)
-            wrong.append((trade, str(len(misses)), str(len(named)), str(listed), str(beyond),
+            wrong.append((trade, str(len(misses)), str(len(named)), str(before), str(listed), str(beyond),
                           str(len(misses) - len(named) - beyond)))  # fmt: skip
     if len(wrong) > 1:
         print("which earlier items were missed (info turns of the conversations):")

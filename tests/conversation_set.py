@@ -350,12 +350,14 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
     language = SHOP_LANGUAGE[conversation["shop"]]
     allowed = {language}
     said_so_far: list[str] = []
+    ever_listed: set[str] = set()  # every product any earlier answer listed
     for number, turn in enumerate(conversation["turns"], start=1):
         conversation_id, answer, messages = await say(conversation_id, turn["say"])
         expect = turn["expect"]
         calls, responses = tool_parts(messages)
         listed = listed_names(answer, messages, catalog)
         problems = judge(expect, answer, calls, responses, listed, previous, catalog)
+        problems = [_where_named(p, expect, ever_listed, catalog) for p in problems]
         allowed = answer_languages(turn["say"], language, allowed)
         if (answered_in := language_of(answer, catalog)) not in allowed:
             problems.append(f"answer not in {' or '.join(sorted(allowed))} but in {answered_in}")
@@ -376,7 +378,17 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
         outcomes.append(outcome)
         if listed and expect["reply"] not in ("details", "compare"):
             previous = listed
+        ever_listed.update(listed)
     return outcomes
+
+
+def _where_named(problem: str, expect: dict[str, Any], ever_listed: set[str], catalog: Catalog) -> str:
+    """A product the shopper named that was not looked up: whether any earlier answer had listed it (the
+    pointing missed it) or none had (an earlier search did not find it)."""
+    if not problem.startswith("did not look up one of"):
+        return problem
+    named = {catalog.by_slug[s].name for s in expect.get("products", []) if s in catalog.by_slug}
+    return problem + (" (listed earlier)" if named & ever_listed else " (never listed)")
 
 
 def _achievable(expect: dict[str, Any], previous: list[str], catalog: Catalog) -> set[str]:

@@ -4150,3 +4150,23 @@ async def test_oh_and_a_thing_the_catalog_has_no_word_for_is_a_new_request(kitch
     await shopper.say("a pan for a little camping hob")
     turn = await shopper.say("oh and an apron as well please, size M")
     assert turn.calls and turn.search["query"] == "apron", turn.calls
+
+
+async def test_materials_asked_with_aus_is_what_it_is_made_of(toys):
+    """ "Ist das aus Holz oder Plastik" after a dollhouse: its material (was "the data doesn't say exactly": "aus",
+    the word for "made of", counted as a word that was no material)."""
+    shopper = toys()
+    await shopper.say("Hallo, ich suche ein Puppenhaus für meine Enkelin")
+    turn = await shopper.say("Ist das aus Holz oder Plastik")
+    assert "MDF and birch plywood" in turn.answer, turn.answer
+
+
+async def test_is_there_a_thing_to_go_with_it_in_german_searches_for_it(toys):
+    """ "Gibt es auch Möbel dazu?" after a dollhouse: the shop's furniture for it, searched (was the dollhouse's
+    own details, "furniture included: no": furniture names no kind of thing sold, only a "Furniture Set"),
+    said as the shopper wrote it."""
+    shopper = toys()
+    await shopper.say("Hallo, ich suche ein Puppenhaus für meine Enkelin")
+    turn = await shopper.say("Gibt es auch Möbel dazu?")
+    assert turn.calls and turn.search and "Otterwood Dollhouse Furniture Set" in turn.listed, turn.answer
+    assert "Möbel" in turn.answer.split("\n")[0] and " for the " not in turn.answer, turn.answer

@@ -28,6 +28,7 @@ from shopagent.domain.query_words import (
     named_first,
     names_a_thing,
     only_a_part,
+    set_of_other_things,
     tells_a_situation,
 )
 from shopagent.domain.text import words
@@ -1061,3 +1062,62 @@ async def test_a_product_of_another_kind_than_the_category_asked_for_is_never_st
     assert found.get("colombia-decaf-sugarcane") not in (None, "strong"), found
     coffee = {p.slug: p.match for p in (await search.search(search.request("decaf coffee", 5))).products}
     assert coffee.get("colombia-decaf-sugarcane") == "strong", coffee
+
+
+SETS = [
+    ("canal-house", "Otterwood Wooden Dollhouse 'Canal House', 3 floors", "Dolls & dollhouses",
+     "A tall canal house with three floors and a staircase, open at the back for easy play."),
+    ("house-furniture", "Otterwood Dollhouse Furniture Set", "Dolls & dollhouses",
+     "Wooden 1:16 furniture for the canal house: a bed, a table, two chairs and a wardrobe."),
+    ("railway-set", "Otterwood Wooden Railway Starter Set, 42 pieces", "Wooden railway",
+     "An oval of wooden railway track with a bridge, a station and a little train."),
+    ("railway-bridge", "Otterwood Railway Bridge", "Wooden railway", "A wooden bridge for the railway track."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def set_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, SETS):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_a_set_of_things_for_the_thing_asked_comes_after_the_thing_and_is_not_strong(set_shop):
+    """ "dollhouse": the dollhouse first, the "Dollhouse Furniture Set" (furniture, for a dollhouse) not strong; a
+    set of the thing itself ("Railway Starter Set" for "wooden railway") is the thing."""
+    search = set_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request("dollhouse", 5))).products]
+    assert found[0] == ("canal-house", "strong") and dict(found).get("house-furniture") != "strong", found
+    found = [(p.slug, p.match) for p in (await search.search(search.request("wooden railway", 5))).products]
+    assert ("railway-set", "strong") in found, found
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "others", "answer"),
+    [
+        ("dollhouse", "Otterwood Dollhouse Furniture Set", ["Otterwood Wooden Dollhouse 'Canal House'"], True),
+        # no dollhouse sold: the set is the nearest thing there is
+        ("dollhouse", "Otterwood Dollhouse Furniture Set", ["Otterwood Wooden Doll Pram"], False),
+        ("railway", "Otterwood Wooden Railway Starter Set, 42 pieces", ["Otterwood Wooden Railway"], False),
+        ("dinner plate", "Keramo Dinner Plate Set", ["Keramo Dinner Plate"], False),
+        ("tent", "Kammweg Tent Repair Kit", ["Kammweg Solo 1 Tent"], True),
+    ],
+)
+def test_a_set_named_for_what_it_holds_is_not_the_thing_it_goes_with(query, name, others, answer):
+    terms = tuple(query.split())
+    heads = {h for n in [name, *others] if (h := name_head(n))}
+    assert set_of_other_things(terms, len(terms) - 1, name, heads) is answer
+
+
+@pytest.mark.parametrize(
+    ("terms", "head"),
+    [
+        (("dollhouse", "enkelin"), 0),  # "Puppenhaus für meine Enkelin", its small words left out
+        (("lego", "set", "nephew"), 1),
+        (("gift", "wife"), 0),
+        (("wife",), 0),  # nothing else named: the word there is
+        (("friendship", "bracelet"), 1),
+    ],
+)
+def test_whom_a_present_is_for_is_never_the_head(terms, head):
+    assert head_word(terms, list(range(len(terms)))) == head

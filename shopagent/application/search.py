@@ -410,7 +410,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing
-        for_another=(
+        for_another=query_words.set_of_other_things(query.terms, query.head, row.name, query.heads)
+        or (
             query_words.named_for_purpose(query.terms, query.head, row.name)
             and (not head_in_category or query_words.names_a_category(query_words.name_head(row.name) or "", heads))
         )

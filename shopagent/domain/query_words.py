@@ -128,6 +128,14 @@ DAUGHTER = frozenset({"daughter", "daughters", "tochter", "fille"})
 # things made for women only, whatever their names say of whom: "Chiffon Maxi Dress" is no outfit for "a man"
 FOR_WOMEN = frozenset({"dress", "dresses", "skirt", "skirts", "blouse", "blouses", "kleid", "kleider", "rock",
                        "bluse", "robe", "robes", "jupe", "jupes", "chemisier"})  # fmt: skip
+# Whom a present is for, never the thing asked for ("Puppenhaus Enkelin", "lego nephew 8"), where a word
+# naming a thing comes before them.
+RECIPIENTS = HIM | HER | SON | DAUGHTER | frozenset({
+    "grandson", "granddaughter", "grandchild", "grandchildren", "grandkids", "nephew", "niece", "godson",
+    "goddaughter", "godchild", "friend", "friends", "colleague", "boss", "teacher", "enkel", "enkelin", "enkelkind",
+    "enkelkinder", "neffe", "nichte", "patenkind", "freund", "freunde", "kollege", "kollegin", "lehrer", "lehrerin",
+    "neveu", "filleul", "filleule", "ami", "amie", "amis", "collegue",
+})  # fmt: skip
 AUDIENCES = (
     MEN | HIM | SON, WOMEN | HER | DAUGHTER, KIDS | SON | DAUGHTER | {"children", "childrens", "junior"},
     DOGS, CATS, BIRDS, SMALL_ANIMALS,
@@ -237,6 +245,8 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             break
         if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
             stand_in = n
+        elif n in wanted and term in RECIPIENTS and head is not None:  # "Puppenhaus Enkelin": a dollhouse
+            continue
         elif n in wanted:
             head = n
     # Only a word for any thing (or for size) before what it is for ("un truc pour couper"): that word.
@@ -311,6 +321,12 @@ def name_kind(name: str) -> str | None:
     comes with or is for, an amount, a model code or a quoted variety aside ("Stahlberg Classic
     Chef's Knife 20 cm" -> "Knife", "Inkleaf Paper 6 Waterproof E-reader" -> "E-reader", "Burrowly
     Hamster Home, 80 cm" -> "Home", "Seed Potatoes 'Charlotte'" -> "Potatoes")."""
+    own = _naming_words(name)
+    return own[-1] if own else None
+
+
+def _naming_words(name: str) -> list[str]:
+    """A product name's words up to the one naming its thing (`name_kind`), as written."""
     # (an aside in brackets is no end of the name: "Voltra 36V (2 x 18V) Cordless Lawn Mower" is a mower)
     own = _QUOTED.sub(" ", _NAME_END.split(_ASIDE.sub(" ", name), maxsplit=1)[0]).split()
     # an amount ("20 cm", "27-inch") or a model code ("WH-1000XM5", "AX-3000") is not the thing
@@ -320,7 +336,30 @@ def name_kind(name: str) -> str | None:
         or (len(own) > 1 and all(w in _AFTER_THE_THING | AUDIENCE for w in words(own[-1])))
     ):
         own.pop()
-    return own[-1] if own else None
+    return own
+
+
+def set_of_other_things(terms: Sequence[str], head: int | None, name: str, heads: Set[str]) -> bool:
+    """Whether a product is a set of things that go with the thing asked for, where another
+    candidate is that thing: "Dollhouse Furniture Set" beside a "Wooden Dollhouse" for
+    "dollhouse" (its name has the thing only before what the set holds). A set of the thing
+    itself ("Dinner Plate Set", "Wooden Railway Starter Set") is the thing."""
+    if head is None or not any(_same_word(terms[head], other) for other in heads):
+        return False
+    own = [w for w in _naming_words(name) if fold(w) not in _SET_QUALIFIERS]
+    if len(own) < 3 or fold(own[-1]) not in _PACKED:
+        return False
+    held = words(own[-2])  # what the set holds
+    return not any(_same_word(terms[head], w) for w in held) and any(
+        _same_word(terms[head], w) for part in own[:-2] for w in words(part)
+    )
+
+
+# Words a set is named with that say nothing of what it holds ("Railway Starter Set", "Gift Set").
+_SET_QUALIFIERS = frozenset({
+    "starter", "gift", "complete", "beginner", "beginners", "beginner's", "deluxe", "basic", "basics", "essential",
+    "essentials", "value", "mini", "travel", "family", "combo", "mixed", "assorted",
+})  # fmt: skip
 
 
 def name_head(name: str) -> str | None:

@@ -715,7 +715,8 @@ class FactFinder:
         ("Flugzeug" -> airline), stemmed; and its material, for materials alone ("wood or plastic?")."""
         said = {stem(x) for w in words(question) for x in [*self._noun(w).split(), *SAID_AS.get(fold(w), "").split()]}
         said |= {stem(x) for x in said_in_phrases(fold(question))}  # ("elle est en quoi ?": material)
-        asked = [w for w in words(fold(question)) if w not in STOPWORDS]
+        # ("aus Holz oder Plastik?": materials alone, with the word saying "made of")
+        asked = [w for w in words(fold(question)) if w not in STOPWORDS and w not in _MADE_OF]
         return said | ({stem("material")} if asked and all(materials_named(w) for w in asked) else set())
 
     def _noun(self, word: str) -> str:

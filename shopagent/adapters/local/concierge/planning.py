@@ -604,7 +604,12 @@ class Planner:
             and (another := another_thing(reading, text, shown.products, history.detailed))
             # "do i need a lot of it?" asks of it; "do you have a sharpener for it?" asks the shop for one,
             # whether or not the catalog calls anything a sharpener
-            and (another.of_shop or not await self._names_no_kind(another.words[-1:]))
+            and (
+                another.of_shop
+                or not await self._names_no_kind(another.words[-1:])
+                # "gibt es auch Möbel dazu?" after a dollhouse: "Dollhouse Furniture Set" (not a kind: sets)
+                or (another.there and await self._in_names(another.words[-1:]))
+            )
         ):
             return another.call(_filters_of(reading))
         if shown and (for_others := self._for_others(reading, shown, text)) is not None:
@@ -1400,6 +1405,14 @@ class Planner:
         if len(things) == 2 and len(first) == 1 and not pieces[1][1] and len(pieces[1][0]) >= 2:
             return []  # "salt and pepper grinder": one thing
         return [([*[w for w in dict.fromkeys(context) if w not in thing], *thing], thing) for thing in things]
+
+    async def _in_names(self, named: list[str]) -> bool:
+        """Whether one of the words is in a product's name, as written or in the catalog's words ("Möbel":
+        furniture)."""
+        if self._vocabulary is None:
+            return False
+        vocabulary = await self._vocabulary()
+        return any(vocabulary.in_names(r) for w in named for r in (w, *vocabulary.terms(w).terms))
 
     async def _names_no_kind(self, named: list[str]) -> bool:
         """Whether none of the words names a kind of thing of the catalog's (False when it cannot tell)."""

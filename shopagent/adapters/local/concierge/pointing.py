@@ -404,6 +404,9 @@ _FITS = re.compile(
     # "and a spreader to put it down with?", "and a brush to clean them with?"
     r"to \w+ (?:it|them)(?: \w+)? with)\b"
 )
+_FITS_IN_ENGLISH = re.compile(r"fit|fits|go(?:es)? with|works? with|compatible|match\w*|to go with|for \w+|to \w+ .*")
+
+
 # What ends the words naming the thing ("a sharpener that would work for it", "a case to fit it").
 _THING_ENDS = frozenset({
     "that", "which", "to", "for", "with", "so", "it", "too", "also", "fur", "mit", "zu", "zum", "dafur", "dazu",
@@ -450,6 +453,7 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     if found is None or (asked.get("there") and not _FITS.search(found["rest"])):
         return None
     joined = bool(asked.get("joined"))
+    there = bool(asked.get("there"))
     said = ""  # the thing as written ("gants en cuir"), where it is said before the words of fitting
     if joined and (fits := _FITS.search(found["rest"])) is not None:  # "et des gants en cuir pour aller avec ?"
         named = [w for w in words(found["rest"][: fits.start()]) if w not in STOPWORDS and w not in _THING_ENDS]
@@ -482,10 +486,22 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
     )
     if kind is None or joined:  # ("und eine Rosenschere dazu?": searched as said, "for" in no language of it)
         head = name_head(str(focus.get("name", ""))) if joined else None
-        return AnotherThing(named, thing, int(focus["productId"]), said or thing, of_shop, head or "")
+        return AnotherThing(named, thing, int(focus["productId"]), said or thing, of_shop, head or "", there)
     head = name_head(str(focus.get("name", ""))) or fold(kind)
+    if (fits := _FITS.search(found["rest"])) is not None and not _FITS_IN_ENGLISH.fullmatch(fits.group(0)):
+        # "gibt es auch Möbel dazu?": said as the shopper wrote it ("for the dollhouse" is English)
+        spans = [m.span() for m in re.finditer(r"[^\W_]+", folded) if m.group(0) in named]
+        written = text if len(text) == len(folded) else folded
+        subject = " ".join(written[spans[0][0] : spans[-1][1]].split()) if spans else thing
+        return AnotherThing(named, f"{thing} for {fold(kind)}", int(focus["productId"]), subject, of_shop, head, there)
     return AnotherThing(
-        named, f"{thing} for {fold(kind)}", int(focus["productId"]), f"{thing} for the {kind.lower()}", of_shop, head
+        named,
+        f"{thing} for {fold(kind)}",
+        int(focus["productId"]),
+        f"{thing} for the {kind.lower()}",
+        of_shop,
+        head,
+        there,
     )
 
 
@@ -544,6 +560,7 @@ class AnotherThing(NamedTuple):
     subject: str  # how the answer says it: "sharpener for the knife"
     of_shop: bool  # asked of the shop ("do you have …"), not of the shopper's needs ("do i need …")
     goes_with: str = ""  # what the product is ("knife"): others of it are no alternative to the thing
+    there: bool = False  # asked whether there is one ("is there a case that fits it?", "gibt es Möbel dazu?")
 
     def call(self, filters: dict[str, Any]) -> ModelReply:
         """The search for it within `filters`, said as asked ("socks for the boot"), the product itself not offered,
