@@ -4170,3 +4170,24 @@ async def test_is_there_a_thing_to_go_with_it_in_german_searches_for_it(toys):
     turn = await shopper.say("Gibt es auch Möbel dazu?")
     assert turn.calls and turn.search and "Otterwood Dollhouse Furniture Set" in turn.listed, turn.answer
     assert "Möbel" in turn.answer.split("\n")[0] and " for the " not in turn.answer, turn.answer
+
+
+async def test_a_question_and_what_the_shopper_tells_around_it_asks_of_the_product(bikes):
+    """ "et le poids ? on a une petite voiture" after a tent was described: its weight (was a search for "poids
+    petite voiture": the sentence telling why read as more words of the question); a thing named beside the
+    question ("do i need to feed it too? some fertiliser") is still asked for."""
+    shopper = bikes()
+    await shopper.say("une tente familiale")
+    described = await shopper.say("la première, elle est grande ?")
+    assert len(described.detailed) == 1, described.answer
+    turn = await shopper.say("et le poids ? on a une petite voiture")
+    assert turn.detailed == described.detailed and " kg" in turn.answer, (turn.calls, turn.answer)
+    turn = await shopper.say("on a une petite voiture. elle pèse combien ?")
+    assert turn.detailed == described.detailed and " kg" in turn.answer, (turn.calls, turn.answer)
+
+
+async def test_a_question_and_a_thing_named_after_it_asks_for_the_thing(garden):
+    shopper = garden()
+    await shopper.say("grass seed for bare patches")
+    turn = await shopper.say("do i need to feed it too? some fertiliser")
+    assert turn.search and "fertiliser" in turn.search["query"], turn.calls

@@ -78,10 +78,11 @@ from shopagent.domain.query_words import (
     category_heads,
     name_head,
     name_kind,
+    tells_a_situation,
 )
 from shopagent.domain.search import MAX_LIMIT
 from shopagent.domain.text import words
-from shopagent.domain.tools import SEARCH_TOOL
+from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.domain.vocabulary import Vocabulary, word_forms
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
@@ -380,6 +381,30 @@ _ASKS_OF_THE = re.compile(
 VocabularySource = Callable[[], Awaitable[Vocabulary]]
 
 
+# A message's sentences: what ends each (".", "!" or "?") kept with it.
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+def _question_and_telling(text: str) -> tuple[str, str] | None:
+    """A message of one question and what the shopper tells around it ("how heavy is it? we only have a small
+    car", "we only have a small car. how heavy is it?"): the question and the rest; None for other messages."""
+    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip() and any(ch.isalpha() for ch in s)]
+    asked = [s for s in sentences if s.endswith("?")]
+    if len(sentences) < 2 or len(asked) != 1:
+        return None
+    rest = " ".join(s for s in sentences if s is not asked[0])
+    return asked[0], rest
+
+
+def _searches(reply: ModelReply) -> bool:
+    return any(c.name == SEARCH_TOOL for c in reply.message.function_calls)
+
+
+def _only_details(reply: ModelReply) -> bool:
+    calls = reply.message.function_calls
+    return bool(calls) and all(c.name == DETAILS_TOOL for c in calls)
+
+
 class Planner:
     """Plans the reply to a customer's message against what the conversation has shown."""
 
@@ -405,6 +430,16 @@ class Planner:
         `tools` names the tools at hand (the shop's pages are searched only when one is)."""
         reading = self._lexicon.read(text)
         reply = await self._plan(text, reading, history, tools)
+        if (history.shown or history.detailed) and _searches(reply) and (asked := _question_and_telling(text)):
+            # "et le poids ? on a une petite voiture": the question of the product talked about, the rest of
+            # the message telling why (was searched whole, "poids petite voiture"); only a question of it
+            told = self._lexicon.read(asked[1])
+            # (what the shopper tells: "we only have a small car", not a thing asked for, "some fertiliser")
+            telling = tells_a_situation(words(fold(asked[1]))) or await self._names_no_kind(told.words)
+            if telling and not (told.request or told.question or told.has_filters or told.follow_up or told.buy):
+                alone = await self._plan(asked[0], self._lexicon.read(asked[0]), history, tools)
+                if _only_details(alone):
+                    return alone
         state = reply.message.provider_state or {}
         searches = [c for c in reply.message.function_calls if c.name == SEARCH_TOOL]
         if reading.price_order and "plan" in state and len(searches) == 1 and not state["plan"].get("refined"):
