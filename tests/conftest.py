@@ -179,6 +179,11 @@ async def _indexed_shop(
 
     async for dsn in _create_database(embedded_pg, template_db):
         settings = settings_for(dsn)
+        # (a shop searched one request at a time: a small pool, so the many shops a test module keeps open at
+        # once stay within the server's connections)
+        settings = msgspec.structs.replace(
+            settings, database=msgspec.structs.replace(settings.database, pool_min_size=1, pool_max_size=3)
+        )
         if config is not None:
             shop = load_settings(config, environ={})
             settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)

@@ -20,6 +20,7 @@ import msgspec
 import pytest
 
 from shopagent.actors.http import run_http
+from shopagent.adapters.local.concierge.phrases import BUILTIN_COLOR_WRITTEN
 from shopagent.adapters.local.concierge.replies import REPLIES
 from shopagent.adapters.mcp.gateway import open_in_process
 from shopagent.application.agent import AssistantAgent
@@ -1697,6 +1698,8 @@ async def test_which_colours_asked_of_one_shown_lists_its_colours(clothing):
         (looked,) = [r.result["structuredContent"] for r in turn.responses]
         assert looked["name"] == shown.listed[position], (text, turn.answer)
         colours = {v["color"] for v in looked["variations"] if v.get("color") and v.get("available", 1)}
+        if text.startswith("welche"):  # (in German: "schwarz" for black)
+            colours = {BUILTIN_COLOR_WRITTEN["de"].get(c, c) for c in colours}
         assert colours and all(c in turn.answer for c in colours), (text, turn.answer)
 
 
@@ -1840,7 +1843,8 @@ async def test_which_sizes_in_a_colour_in_german_or_french_is_the_stock_of_that_
     await shopper.say("chelsea boots")
     sizes = await shopper.say(question)
     left = said_in(language, "item", colour="black", size="", count="").split("(")[-1]  # " verfügbar)"
-    assert "black" in sizes.answer and left in sizes.answer, sizes.answer
+    black = {"de": "schwarz", "fr": "noir"}[language]  # (the catalog's colour in the shopper's words)
+    assert black in sizes.answer and left in sizes.answer, sizes.answer
 
 
 async def test_a_figure_asked_in_another_unit_of_the_same_measure_is_converted(pets, kitchen):
@@ -4191,3 +4195,22 @@ async def test_a_question_and_a_thing_named_after_it_asks_for_the_thing(garden):
     await shopper.say("grass seed for bare patches")
     turn = await shopper.say("do i need to feed it too? some fertiliser")
     assert turn.search and "fertiliser" in turn.search["query"], turn.calls
+
+
+async def test_colours_are_said_in_the_shoppers_language(electronics):
+    """ "gibt es den ersten auch in lila?" of a speaker of an English catalog: its colours in German ("nicht in
+    lila, nur in schwarz, blau, …"; was "nur in black, blue"); a French list says "noir", "bleu"."""
+    shopper = electronics()
+    await shopper.say("eine kleine Bluetooth-Box")
+    turn = await shopper.say("gibt es den ersten auch in lila?")
+    assert "schwarz" in turn.answer and "black" not in turn.answer, turn.answer
+    turn = await electronics().say("une enceinte bluetooth")
+    assert "noir" in turn.answer and "black" not in turn.answer, turn.answer
+
+
+async def test_a_costume_is_no_question_of_cost(toys):
+    """ "is the first costume machine washable?": whether it washes (was its price: "costume" read as "cost")."""
+    shopper = toys()
+    await shopper.say("a knight costume")
+    turn = await shopper.say("is the first costume machine washable?")
+    assert "wash" in turn.answer and "€" not in turn.answer, turn.answer

@@ -79,8 +79,10 @@ class Answerer:
         embedder: EmbeddingModel | None = None,
         contact: str = "",
         vectors: SentenceVectors | None = None,
+        said_in: str | None = None,
     ) -> None:
         self._say_in = replies
+        self._said_in = said_in or language  # the language its replies are in (`language`: the store's)
         self._store = store_name
         self._rules = rules
         self._lexicon = lexicon
@@ -655,7 +657,7 @@ class Answerer:
         return r.sized_line.format(name=d["name"], size=label, price=price, stock=stock)
 
     def _colour(self, colour: str) -> str:
-        return self._lexicon.color_name(colour, self._language, self._names)
+        return self._lexicon.color_name(colour, self._said_in, self._names)
 
     def _sizes_not_had(self, plan: dict[str, Any], listed: list[dict[str, Any]]) -> list[str]:
         """The line saying the shop has nothing in a size it does not sell ("sneakers in size 47"),

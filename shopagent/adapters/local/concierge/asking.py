@@ -26,13 +26,14 @@ SMALLER = re.compile(
     r"holds? (?:the )?(?:less|least)|fass(?:t|en) (?:am )?(?:weniger|wenigsten)|contien(?:t|nent) (?:le )?moins)\b"
 )
 LIGHTER = re.compile(r"\b(?:lighter|lightest|leichter\w*|leichteste\w*|plus leger\w*|moins lourd\w*)\b")
-# "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk.
+# "is it real silk for the price?" ("für den Preis", "pour le prix") asks about the silk. (Not "costume" nor
+# "cherche": other words.)
 PRICE = re.compile(
-    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost\w*|"
+    r"\b(?<!for the )(?<!fur den )(?<!pour le )(?:price|cost(?:s|ing|ly)?|"
     r"how much (?:is|are|was|were|for|do|does|will|would)\b(?![^?.!,]*\b(?:hold|holds|take|carry|weigh|weighs)\b)|"
     r"how much(?=\W*$)|"
     r"expensive|cheap\w*|"
-    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|billig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|cher\w*|"
+    r"preis\w*|kostet|kosten|teuer\w*|g(?:u|ue)nstig\w*|billig\w*|prix|co(?:u|û)t(?:e|es|ent|er|era|erait)|cher(?:e|es|s)?|"
     # ("elle mesure combien ?", "combien pèse-t-elle ?" ask its length, its weight)
     r"(?<!mesure )(?<!mesurent )(?<!pese )(?<!pesent )combien(?!\s+(?:d(?:e\b|')|mesure|pese)))\b"
 )

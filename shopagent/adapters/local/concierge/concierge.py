@@ -57,7 +57,9 @@ class OfflineConcierge:
         }
         vectors: SentenceVectors = OrderedDict()  # (one cache of sentence embeddings for all of them)
         self._answerers = {
-            lang: Answerer(r, store_name, rules, self._lexicon, language, known_names, embedder, contact, vectors)
+            lang: Answerer(
+                r, store_name, rules, self._lexicon, language, known_names, embedder, contact, vectors, said_in=lang
+            )
             for lang, r in said_in.items()
         }
 

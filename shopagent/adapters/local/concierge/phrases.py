@@ -475,6 +475,21 @@ BUILTIN_COLOR_NAMES = {
         "creme": "cream",
     },
 }  # fmt: skip
+# How the built-in colours are written in a reply in that language (the names above are folded for reading).
+BUILTIN_COLOR_WRITTEN = {
+    "de": {
+        "black": "schwarz", "white": "weiß", "grey": "grau", "navy": "marineblau", "blue": "blau", "red": "rot",
+        "burgundy": "bordeaux", "pink": "rosa", "green": "grün", "olive": "oliv", "beige": "beige", "brown": "braun",
+        "camel": "camel", "yellow": "gelb", "orange": "orange", "purple": "lila", "silver": "silber",
+        "copper": "kupfer", "gold": "gold", "cream": "creme",
+    },
+    "fr": {
+        "black": "noir", "white": "blanc", "grey": "gris", "navy": "bleu marine", "blue": "bleu", "red": "rouge",
+        "burgundy": "bordeaux", "pink": "rose", "green": "vert", "olive": "kaki", "beige": "beige", "brown": "marron",
+        "camel": "camel", "yellow": "jaune", "orange": "orange", "purple": "violet", "silver": "argent",
+        "copper": "cuivre", "gold": "doré", "cream": "crème",
+    },
+}  # fmt: skip
 BUILTIN_SIZE_NAMES = {
     "de": {
         "einheitsgrosse": "ONE SIZE", "einheitsgroesse": "ONE SIZE", "onesize": "ONE SIZE",

@@ -269,11 +269,17 @@ class Lexicon:
         return self._mine is None or not self._mine.search(said) or bool(self._foreign[written].search(said))
 
     def color_name(self, colour: str, language: str, names: Mapping[str, LanguageNames]) -> str:
-        """How to write a catalog colour in a language (the first word configured for it)."""
-        for word, target in names.get(language, LanguageNames()).colors.items():
-            if self.rules.color(target) == colour:
-                return word
-        return colour
+        """How to write a catalog colour in a language: the first word the shop configured for it, else the
+        built-in word for it as written ("weiß", "vert"), else as the catalog has it."""
+        builtin = ph.BUILTIN_COLOR_NAMES.get(language, {})
+        written = ph.BUILTIN_COLOR_WRITTEN.get(language, {})
+        found = [word for word, target in names.get(language, LanguageNames()).colors.items()
+                 if self.rules.color(target) == colour]  # fmt: skip
+        own = [word for word in found if word not in builtin]
+        if own:
+            return own[0]
+        canonical = next((fold(target) for word, target in builtin.items() if word in found), None)
+        return written.get(canonical or "", found[0] if found else colour)
 
     def read(self, message: str) -> Reading:
         text = _Text(message)
