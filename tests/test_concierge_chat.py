@@ -2569,10 +2569,11 @@ async def test_a_size_asked_alone_and_what_a_text_calls_a_thing_asked_are_answer
 async def test_a_price_in_dollars_or_pounds_leaves_no_word_behind(clothing):
     """ "sweater under 50 dollars" searches sweaters under 50 (was "sweater dollars")."""
     shopper = clothing()
-    sweaters = await shopper.say("sweater under 50 dollars")
-    assert "dollar" not in sweaters.search["query"] and sweaters.search["filters"]["maxPrice"] == 50.0, sweaters.search
-    pounds = await clothing().say("jeans under 40 pounds")
-    assert "pound" not in pounds.search["query"] and pounds.search["filters"]["maxPrice"] == 40.0, pounds.search
+    # (the first search; where nothing of the kind costs so little, a second one without the price follows)
+    sweaters = (await shopper.say("sweater under 50 dollars")).calls[0]["arguments"]
+    assert "dollar" not in sweaters["query"] and sweaters["filters"]["maxPrice"] == 50.0, sweaters
+    pounds = (await clothing().say("jeans under 40 pounds")).calls[0]["arguments"]
+    assert "pound" not in pounds["query"] and pounds["filters"]["maxPrice"] == 40.0, pounds
 
 
 async def test_what_the_shopper_does_not_want_narrows_the_list_shown(kitchen):
@@ -4214,3 +4215,22 @@ async def test_a_costume_is_no_question_of_cost(toys):
     await shopper.say("a knight costume")
     turn = await shopper.say("is the first costume machine washable?")
     assert "wash" in turn.answer and "€" not in turn.answer, turn.answer
+
+
+async def test_a_price_none_of_the_kind_meets_shows_the_kind_at_its_prices(clothing, electronics):
+    """ "chinos, max 50 euro" where the shop's chinos cost 65 and 69: that none costs so little, then the chinos
+    (was a tee and a rain poncho within the price, "close"); "the first one" is then the first of them."""
+    shopper = clothing()
+    turn = await shopper.say("chinos, max 50 euro")
+    first_line = turn.answer.split("\n")[0]
+    assert "chinos" in first_line and "€50" in first_line, turn.answer
+    assert turn.listed and all("Chino" in name for name in turn.listed), turn.answer
+    assert all(turn.price(name) > 50 for name in turn.listed), turn.answer
+    asked = await shopper.say("the first one, what is it made of?")
+    assert asked.detailed == turn.listed[:1], asked.answer
+    # in German too, and a kind the shop has none of at any price is answered as before
+    turn = await electronics().say("eine Soundbar bis 100 Euro")
+    assert turn.listed and all("Soundbar" in name for name in turn.listed), turn.answer
+    assert "zu einem höheren Preis" in turn.answer, turn.answer
+    turn = await electronics().say("a record player under 50")
+    assert not any("Record" in name for name in turn.listed), turn.answer

@@ -189,6 +189,22 @@ class Answerer:
                 retry = {**plan, "exclude": fallback["exclude"], "than_dearest": "maxPrice" in fallback}
                 retry.pop("fallback")
                 return search_call(wider, retry)
+        if plan.get("capped") and not self._showable(data, plan):
+            # "chinos, max 50 euro" where none costs so little: the chinos there are, at their prices (was other
+            # kinds of thing within the price, "close"); searched again without the price's ceiling
+            args = dict(plan.get("args", {}))
+            uncapped = {k: v for k, v in args.get("filters", {}).items() if k not in ("maxPrice", "minPrice")}
+            retry = {k: v for k, v in plan.items() if k != "capped"}
+            return search_call(
+                {**_with_filters(args, uncapped), "limit": LIST_LENGTH * 2},
+                {**retry, "over_cap": args, "capped_found": data},
+            )
+        if (capped := plan.get("over_cap")) is not None:
+            if (over := self._over_cap(data, plan, capped)) is not None:
+                return over
+            # none of the kind at any price: the search within the price is answered as it would have been
+            data = plan["capped_found"]
+            plan = {**{k: v for k, v in plan.items() if k not in ("over_cap", "capped_found")}, "args": capped}
         if plan.get("uncoloured") and not self._showable(data, plan):
             # Nothing in the colour asked: products sold in no colours at all may be of it (their
             # text says), searched without the colour and offered so labelled.
@@ -354,6 +370,23 @@ class Answerer:
         lines.append(self._footer(shown))
         # the list is of those, whatever their colour or size: "cheaper ones?" next asks among them
         return say("\n".join(lines), shown=shown, args=plan["args"], subject=subject, hide_price=hide_price)
+
+    def _over_cap(self, data: dict[str, Any], plan: dict[str, Any], capped: dict[str, Any]) -> ModelReply | None:
+        """The answer to a request under a price none of its kind meets ("chinos, max 50 euro"), from the search
+        without that price: that none costs so little, then those of the kind there are, best first; None where
+        none fits at any price."""
+        r = self._say_in
+        first = {k: v for k, v in plan.items() if k not in ("over_cap", "capped_found")}
+        fitting = [p for p in _offered(data, first) if p.get("match") == "strong"][:LIST_LENGTH]
+        if not fitting:
+            return None
+        subject = plan.get("subject") or capped.get("query", "")
+        lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(capped.get("filters", {})))]
+        lines.append(r.over_budget.format(subject=subject))
+        lines += [self._line(n, p, {}) for n, p in enumerate(fitting, start=1)]
+        lines.append(self._footer(fitting))
+        args = dict(plan.get("args", {}))
+        return say("\n".join(lines), shown=fitting, args=args, subject=subject)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
         """What of a search result is worth showing as a match, available first: the strong

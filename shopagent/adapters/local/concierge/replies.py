@@ -54,6 +54,7 @@ class Replies:
     another_size: str
     another_colour: str
     wider_price: str
+    over_budget: str
     sold_out_too: str
     not_carried: str
     rephrase: str
@@ -196,6 +197,7 @@ ENGLISH = Replies(
     another_size="another size",
     another_colour="another colour",
     wider_price="a wider price range",
+    over_budget="Here is what I have for {subject} at a higher price:",
     sold_out_too="including items that are sold out",
     not_carried="Sorry, {store} doesn't seem to carry {subject}.",
     rephrase="If you describe it in other words, I'll look again.",
@@ -339,6 +341,7 @@ GERMAN = Replies(
     another_size="einer anderen Größe",
     another_colour="einer anderen Farbe",
     wider_price="einer größeren Preisspanne",
+    over_budget="Das habe ich für {subject} zu einem höheren Preis:",
     sold_out_too="ausverkauften Artikeln",
     not_carried="Leider scheint {store} {subject} nicht im Sortiment zu haben.",
     rephrase="Wenn Sie es mit anderen Worten beschreiben, suche ich noch einmal.",
@@ -490,6 +493,7 @@ FRENCH = Replies(
     another_size="une autre taille",
     another_colour="une autre couleur",
     wider_price="une fourchette de prix plus large",
+    over_budget="Voici ce que j'ai pour {subject} à un prix plus élevé :",
     sold_out_too="en incluant les articles épuisés",
     not_carried="Désolé, {store} ne semble pas proposer {subject}.",
     rephrase="Si vous le décrivez autrement, je cherche à nouveau.",
