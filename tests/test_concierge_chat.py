@@ -4234,3 +4234,12 @@ async def test_a_price_none_of_the_kind_meets_shows_the_kind_at_its_prices(cloth
     assert "zu einem höheren Preis" in turn.answer, turn.answer
     turn = await electronics().say("a record player under 50")
     assert not any("Record" in name for name in turn.listed), turn.answer
+
+
+async def test_an_age_after_a_word_for_children_is_no_price(toys):
+    """ "board games for children between 6 and 9": searched with no price (was between €6 and €9, which found an
+    activity book); "a gift for a boy, max 30" keeps its price."""
+    turn = await toys().say("board games for children between 6 and 9")
+    assert turn.search and "maxPrice" not in turn.search.get("filters", {}), turn.calls
+    turn = await toys().say("a gift for a boy, max 30")
+    assert turn.calls[0]["arguments"]["filters"]["maxPrice"] == 30.0, turn.calls

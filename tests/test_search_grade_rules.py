@@ -1034,6 +1034,13 @@ async def test_a_price_the_query_allows_keeps_a_product_within_it_strong(priced_
         ("pan bis 28 cm", None),
         ("pink skirt xs not too pricey", None),
         ("more than 40", None),  # a floor
+        # an age, said after a word for a child with no currency, is no price
+        ("board games for children between 6 and 9", None),
+        ("toys for kids under 5", None),
+        ("Spiele für Kinder bis 8", None),
+        ("cadeau pour enfants de moins de 10", None),
+        ("toys for kids between 20 and 30 euro", "30"),  # (with a currency it is one)
+        ("a gift for a boy, max 30", "30"),
     ],
 )
 def test_the_price_a_query_allows_is_read_from_its_words(text, ceiling):

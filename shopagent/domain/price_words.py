@@ -90,6 +90,25 @@ MIN_PRICE = re.compile(
 )
 
 
+# Who a thing is for, said before an amount with no currency: an age, no price ("for children between 6 and 9",
+# "toys for kids under 5", "Spiele für Kinder ab 8", "un cadeau pour un garçon de plus de 10").
+_AGED = re.compile(
+    r"\b(?:children|childrens|child|kids?|toddlers?|boys?|girls?|babies|baby|ages?|aged|olds?|"
+    r"kinder|kindern|kind|jungen?|madchen|maedchen|alter|enfants?|garcons?|filles?|bebes?)"
+    r"\s+(?:(?:aged|ages?|from|of|im alter von|de)\s+)?$"
+)
+
+
+def prices_in(pattern: re.Pattern[str], folded: str) -> list[re.Match[str]]:
+    """The matches of a price pattern in (folded) words, without those that are an age: right after a word for
+    a child or an age, with no currency said ("for children between 6 and 9")."""
+    return [
+        found
+        for found in pattern.finditer(folded)
+        if re.search(_CURRENCY, found.group(0)) or not _AGED.search(folded, 0, found.start())
+    ]
+
+
 def money(raw: str | None) -> Decimal | None:
     """An amount as written ("24,90", "60") as a Decimal; None for none."""
     if raw is None:
@@ -105,15 +124,15 @@ def price_ceiling(text: str) -> Decimal | None:
     "moins de 15 €", "between 50 and 100": 100, "around 80": 80 and a fifth), or None where they
     state none. A number with a unit after it is no price ("under 2 kg", "set of 4")."""
     folded = fold(text.replace("\u2019", "'"))
-    if found := AROUND.search(folded):
+    if found := next(iter(prices_in(AROUND, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
         if amounts:
             slack = AROUND_TOLERANCE if amounts[0] == amounts[-1] else AROUND_RANGE_TOLERANCE
             return amounts[-1] * (1 + slack)
-    if found := BETWEEN.search(folded):
+    if found := next(iter(prices_in(BETWEEN, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
         if len(amounts) == 2:
             return amounts[-1]
-    if found := MAX_PRICE.search(folded):
+    if found := next(iter(prices_in(MAX_PRICE, folded)), None):
         return money(next(g for g in found.groups() if g))
     return None

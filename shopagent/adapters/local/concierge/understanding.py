@@ -165,6 +165,13 @@ class _Text:
             self._live[j] = " "
             self._kept[self._origin[j]] = False
 
+    def take_prices(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Every match of a price pattern in what is left that is no age ("for kids under 5"), cut out."""
+        found = pw.prices_in(pattern, self.rest)
+        for match in found:
+            self.cut(*match.span())
+        return found
+
     def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
         """Every match of the pattern in what is left, cut out."""
         found = list(pattern.finditer(self.rest))
@@ -426,7 +433,7 @@ class Lexicon:
         return reading
 
     def _prices(self, text: _Text, reading: Reading) -> None:
-        if found := text.take(pw.AROUND):
+        if found := text.take_prices(pw.AROUND):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
                 low, high = amounts[0], amounts[-1]
@@ -434,14 +441,14 @@ class Lexicon:
                 reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
                 return
-        if found := text.take(pw.BETWEEN):
+        if found := text.take_prices(pw.BETWEEN):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if len(amounts) == 2:
                 reading.min_price, reading.max_price = amounts
             return
-        if found := text.take(pw.MAX_PRICE):
+        if found := text.take_prices(pw.MAX_PRICE):
             reading.max_price = _money(next(g for g in found[0].groups() if g))
-        if found := text.take(pw.MIN_PRICE):
+        if found := text.take_prices(pw.MIN_PRICE):
             reading.min_price = _money(next(g for g in found[0].groups() if g))
         if reading.min_price is not None and reading.max_price is not None and reading.min_price > reading.max_price:
             reading.min_price, reading.max_price = reading.max_price, reading.min_price
