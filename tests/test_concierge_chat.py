@@ -4243,3 +4243,10 @@ async def test_an_age_after_a_word_for_children_is_no_price(toys):
     assert turn.search and "maxPrice" not in turn.search.get("filters", {}), turn.calls
     turn = await toys().say("a gift for a boy, max 30")
     assert turn.calls[0]["arguments"]["filters"]["maxPrice"] == 30.0, turn.calls
+
+
+async def test_a_list_says_no_sizes_of_a_product_made_in_one_size(electronics, pets):
+    """A speaker or a hamster cage made in one size is listed without "sizes ONE SIZE"."""
+    for shopper, said in ((electronics(), "a bluetooth speaker"), (pets(), "a hamster cage")):
+        turn = await shopper.say(said)
+        assert turn.listed and "ONE SIZE" not in turn.answer, turn.answer

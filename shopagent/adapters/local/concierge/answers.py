@@ -546,8 +546,9 @@ class Answerer:
         parts = [f"{number}. {p['name']} - {price}"]
         colours = [self._colour(c) for c in p.get("availableColors", [])]
         stock = r.colours.format(colours=", ".join(colours)) if colours else ""
-        if p.get("availableSizes"):
-            stock += r.sizes.format(sizes=", ".join(p["availableSizes"]))
+        # (a product made in one size says nothing by "sizes ONE SIZE")
+        if sizes := [s for s in p.get("availableSizes") or [] if str(s).upper() != "ONE SIZE"]:
+            stock += r.sizes.format(sizes=", ".join(sizes))
         for name, values in (p.get("availableOptions") or {}).items():
             stock += f"; {name} {', '.join(values)}"
         if stock:
