@@ -385,8 +385,7 @@ class Answerer:
         lines.append(r.over_budget.format(subject=subject))
         lines += [self._line(n, p, {}) for n, p in enumerate(fitting, start=1)]
         lines.append(self._footer(fitting))
-        args = dict(plan.get("args", {}))
-        return say("\n".join(lines), shown=fitting, args=args, subject=subject)
+        return say("\n".join(lines), shown=fitting, args=plan.get("args", {}), subject=subject)
 
     def _showable(self, data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
         """What of a search result is worth showing as a match, available first: the strong

@@ -488,21 +488,13 @@ def another_thing(reading: Reading, text: str, shown: list[dict[str, Any]], deta
         head = name_head(str(focus.get("name", ""))) if joined else None
         return AnotherThing(named, thing, int(focus["productId"]), said or thing, of_shop, head or "", there)
     head = name_head(str(focus.get("name", ""))) or fold(kind)
+    subject = f"{thing} for the {kind.lower()}"
     if (fits := _FITS.search(found["rest"])) is not None and not _FITS_IN_ENGLISH.fullmatch(fits.group(0)):
         # "gibt es auch Möbel dazu?": said as the shopper wrote it ("for the dollhouse" is English)
         spans = [m.span() for m in re.finditer(r"[^\W_]+", folded) if m.group(0) in named]
         written = text if len(text) == len(folded) else folded
         subject = " ".join(written[spans[0][0] : spans[-1][1]].split()) if spans else thing
-        return AnotherThing(named, f"{thing} for {fold(kind)}", int(focus["productId"]), subject, of_shop, head, there)
-    return AnotherThing(
-        named,
-        f"{thing} for {fold(kind)}",
-        int(focus["productId"]),
-        f"{thing} for the {kind.lower()}",
-        of_shop,
-        head,
-        there,
-    )
+    return AnotherThing(named, f"{thing} for {fold(kind)}", int(focus["productId"]), subject, of_shop, head, there)
 
 
 def asks_shop_for_a_thing(text: str, shown: list[dict[str, Any]], described: Iterable[str]) -> bool:
