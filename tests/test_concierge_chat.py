@@ -4250,3 +4250,15 @@ async def test_a_list_says_no_sizes_of_a_product_made_in_one_size(electronics, p
     for shopper, said in ((electronics(), "a bluetooth speaker"), (pets(), "a hamster cage")):
         turn = await shopper.say(said)
         assert turn.listed and "ONE SIZE" not in turn.answer, turn.answer
+
+
+async def test_whether_it_holds_a_heavy_animal_is_no_question_of_its_weight(pets):
+    """ "will the first one hold up to a big heavy tomcat?" of a scratching post: what its text says of it (was
+    "weighs 4.8 kg", the post's own weight); "is it heavy?" is still its weight."""
+    shopper = pets()
+    await shopper.say("a scratching post")
+    for asked in ("will the first one hold up to a big heavy tomcat?", "hält der auch schwere Kater aus?"):
+        turn = await shopper.say(asked)
+        assert turn.detailed and "4.8 kg" not in turn.answer and "sisal" in turn.answer, turn.answer
+    turn = await shopper.say("is it heavy?")
+    assert "4.8 kg" in turn.answer, turn.answer

@@ -20,7 +20,10 @@ _JOINED = re.compile(
 )
 _LOAD = re.compile(  # what a thing carries, not what it weighs: "how much weight does it take?"
     r"\b(?:how much weight|max(?:imum)? (?:weight|load)|weight (?:limit|capacity)|(?:take|hold|carry|support|bear)s? "
-    r"(?:up to )?\d+(?:[.,]\d+)? ?kg|belastbar\w*|tragkraft|traglast|charge max\w*|poids max\w*)"
+    r"(?:up to )?\d+(?:[.,]\d+)? ?kg|belastbar\w*|tragkraft|traglast|charge max\w*|poids max\w*"
+    # "will it hold a big heavy tomcat?", "strong enough for a heavy dog?", "hält der auch schwere Katzen?"
+    r"|(?:take|hold|carry|support|bear|strong enough|sturdy enough|stable enough|halt|haelt|tragt|traegt|"
+    r"stabil genug|supporte|tient|assez solide)\w*\b[^?.!]{0,30}\b(?:heavy|heavier|schwer\w*|lourd\w*))"
 )
 
 
