@@ -24,7 +24,8 @@ from tests.tiers import guard_unit, mark_tiers
 
 TEMPLATE = "shopagent_template"
 # Durability is irrelevant for throw-away test data; these make the suite faster.
-FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+# (a test module keeps each of its indexed shops open to its end, each with its pools: room for them all)
+FAST_OPTIONS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "300"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

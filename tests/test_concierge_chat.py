@@ -1822,6 +1822,15 @@ async def test_a_thing_named_in_a_clause_about_the_thing_asked_for_is_not_what_i
     assert toy.listed and "Squeaky" in " ".join(toy.listed), toy.answer
 
 
+async def test_what_follows_but_telling_of_the_shopper_asks_for_nothing(bikes):
+    """ "a pump, but I don't know which valve my bike has" asks for a pump: the bikes named after "but"
+    were listed first (the search's head word was "bike")."""
+    for said in ("looking for a pump but i dont know what valve my bike has", "need a pump but no idea which valve"):
+        pump = await bikes().say(said)
+        assert pump.listed and "Pump" in pump.listed[0], pump.answer
+        assert not any("Bike" in name for name in pump.listed), pump.answer
+
+
 @pytest.mark.parametrize("follow_up", ["any leads in these colours", "any puppy food in that brand"])
 async def test_any_thing_in_these_colours_asks_for_more_not_of_those_shown(pets, follow_up):
     """ "any grain in them" asks of the products shown; "any leads in these colours" and "any puppy

@@ -7,6 +7,8 @@ from decimal import Decimal
 
 import pytest
 
+from shopagent.domain.options import fold
+from shopagent.domain.price_words import price_ceiling
 from shopagent.settings import CatalogSettings, LanguageAliases, Settings
 from shopagent.wiring.providers import build_concierge
 
@@ -359,3 +361,32 @@ def test_a_need_asked_about_is_not_a_request(text, wants):
 def test_first_after_it_and_arriver_a_are_not_what_they_seem(text, ordinals, about_the_shop):
     reading = SHOP.read(text)
     assert (reading.ordinals, reading.store_question) == (ordinals, about_the_shop), text
+
+
+@pytest.mark.parametrize(
+    ("text", "measure"),
+    [
+        ("Bikepacking Zelt für 1 Person unter 1,5 kg", "1,5 kg"),
+        ("a tent under 1.5 kg", "1.5 kg"),
+        ("moins de 0,8 kg", "0,8 kg"),
+    ],
+)
+def test_a_measure_with_decimals_is_searched_as_one_number_and_is_no_price(text, measure):
+    """ "unter 1,5 kg" searched as "unter 1 5 kg" read "unter 1" as a price of €1."""
+    reading = SHOP.read(text)
+    assert measure in reading.query and reading.max_price is None, reading.query
+    assert price_ceiling(reading.query) is None, reading.query
+
+
+@pytest.mark.parametrize(
+    ("text", "colors"),
+    [
+        ("eine Pumpe, aber welches Ventil mein Rad hat, weiß ich nicht", []),  # German's "know"
+        ("ich weiss nicht welche Größe", []),
+        ("eine weiße Jacke", ["white"]),
+        ("Hemd in weiss", ["white"]),
+    ],
+)
+def test_weiss_of_knowing_is_no_colour(text, colors):
+    reading = SHOP.read(text)
+    assert reading.colors == colors and "weiss" not in fold(reading.query), (reading.colors, reading.query)

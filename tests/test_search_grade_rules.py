@@ -410,6 +410,25 @@ def test_a_product_named_for_what_the_asked_thing_goes_with(query, name, others,
     assert for_another(terms, wanted, wanted[-1], name, {name_head(n) for n in [name, *others]}) is answer
 
 
+@pytest.mark.parametrize(
+    ("query", "name", "category", "answer"),
+    [
+        ("trekking poles", "Kammweg Solo 1 Trekking Pole Tent", "Tents", True),
+        ("sleeping bag", "Glutnest Silk Sleeping Bag Liner", "Liners", True),
+        ("sleeping bag liner", "Glutnest Silk Sleeping Bag Liner", "Liners", False),
+        ("waterproof", "Fahrtwind Waterproof Rain Jacket", "Jackets", False),  # one word may be about the thing
+        ("budgie seed", "Featherly Budgie Seed Mix", "Birds", False),  # a mix of it may be it
+        ("puncture repair", "Glanzrad Puncture Repair Kit", "Kits", False),  # a kit of it is it
+    ],
+)
+def test_a_product_of_its_category_kind_named_with_the_thing_asked_only_before_it(query, name, category, answer):
+    """The words asked for, as the query says them, only qualifying the kind of thing its name and
+    category say it is, whatever other products are named ("Trekking Pole Tent" for "trekking poles")."""
+    terms = tuple(query.split())
+    wanted = list(range(len(terms)))
+    assert for_another(terms, wanted, wanted[-1], name, {name_head(name)}, category_heads(category)) is answer
+
+
 def test_a_name_ending_with_its_category_kind_is_that_kind():
     """ "Chino Trousers" in the category "Trousers" is a pair of chinos, beside "Slim Stretch Chinos"."""
     terms, name = ("slim", "chinos"), "Fenwick Classic Cotton Chino Trousers"
@@ -494,6 +513,21 @@ def test_a_product_named_only_by_what_the_asked_thing_is_for(query, head, name, 
 def test_a_word_for_size_is_never_the_head(terms, head):
     wanted = [n for n, term in enumerate(terms) if not term.isdigit() and term != "l"]
     assert head_word(terms, wanted) == head
+
+
+@pytest.mark.parametrize(
+    ("said", "head"),
+    [
+        ("need a pump but no idea what valve my bike has", "pump"),  # what follows "but" tells, it asks nothing
+        ("jacket but not too warm", "jacket"),
+        ("eine Pumpe aber welches Ventil hat mein Rad", "pumpe"),
+        ("une pompe mais je ne sais pas quelle valve", "pompe"),
+    ],
+)
+def test_the_thing_asked_for_is_before_but(said, head):
+    terms = tuple(words(said))
+    wanted = [n for n, term in enumerate(terms) if len(term) > 2]
+    assert terms[head_word(terms, wanted) or 0] == head
 
 
 @pytest.mark.parametrize(
@@ -1128,3 +1162,38 @@ def test_a_set_named_for_what_it_holds_is_not_the_thing_it_goes_with(query, name
 )
 def test_whom_a_present_is_for_is_never_the_head(terms, head):
     assert head_word(terms, list(range(len(terms)))) == head
+
+
+TRAIL = [
+    ("pole-tent", "Kammweg Solo 1 Trekking Pole Tent", "Tents",
+     "A one-person tent pitched with your own trekking poles instead of tent poles: 890 g."),
+    ("dome-tent", "Mooswald Trail 2 Backpacking Tent", "Tents", "A freestanding two-person dome tent with two doors."),
+    ("mini-pump", "Kurbel Mini Pump", "Tools & maintenance",
+     "A frame-mounted pump with a head for Presta and Schrader valves."),
+    ("gravel-bike", "Dreisam GR2 Gravel Bike", "Bikes", "A gravel bike with 40 mm tyres, tubeless-ready rims."),
+    ("city-bike", "Rappenfels City 7 Step-Through City Bike", "Bikes",
+     "A step-through city bike with a 7-speed hub and a rack for your bag."),
+    ("tube", "Pneumo Inner Tube 28in", "Tyres & tubes", "An inner tube for 700C wheels with a Presta valve."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def trail_shop(embedded_pg, template_db, tmp_path_factory):
+    async for services in in_black(embedded_pg, template_db, tmp_path_factory, TRAIL):
+        yield services
+
+
+@pytest.mark.anyio
+async def test_a_tent_named_for_the_poles_it_is_pitched_with_is_no_strong_match_for_poles(trail_shop):
+    search = trail_shop.search
+    result = await search.search(search.request("trekking poles", 5))
+    assert result.no_strong_match, [(p.slug, p.match) for p in result.products]
+    tents = await search.search(search.request("one person tent", 5))
+    assert (tents.products[0].slug, tents.products[0].match) == ("pole-tent", "strong")
+
+
+@pytest.mark.anyio
+async def test_the_thing_asked_for_before_but_comes_first(trail_shop):
+    search = trail_shop.search
+    result = await search.search(search.request("need a pump but no idea what valve my bike has", 5))
+    assert result.products[0].slug == "mini-pump", [(p.slug, p.match) for p in result.products]

@@ -14,8 +14,8 @@ from shopagent.domain.text import letter_compounds, words
 # eine Hochzeit", "veste pour l'hiver"): the head word is the last descriptive word before them.
 QUALIFIERS = frozenset({
     "for", "with", "to", "at", "in", "on", "under", "from", "that", "who", "which", "when", "because", "like",
-    "fur", "mit", "zum", "zur", "bei", "unter", "von", "als",
-    "pour", "avec", "sans", "sous", "chez", "qui", "que", "quand",
+    "but", "fur", "mit", "zum", "zur", "bei", "unter", "von", "als", "aber",
+    "pour", "avec", "sans", "sous", "chez", "qui", "que", "quand", "mais",
 })  # fmt: skip
 
 
@@ -432,6 +432,12 @@ def for_another(
         and any(_same_word(other, terms[head]) for other in heads)
     ):
         return True
+    if (
+        own not in _PACKED
+        and any(_same_word(own, kind) for kind in kinds)
+        and _qualifies_another(terms, wanted, head, name, own)
+    ):
+        return True
     if not any(_same_word(own, terms[n]) for n in wanted if n < head and terms[n] not in PRAISE | AUDIENCE):
         return False
     if terms[head] in SOLD_BY:  # "dinner plate set": the "Dinner Plates" are what is asked for, sold as a set
@@ -441,6 +447,20 @@ def for_another(
     # (a name ending the query, its word right before the head: not "gloves that match", "lights garden path")
     compound = head > 0 and head == max(wanted) and _same_word(own, terms[head - 1])
     return any(_same_word(other, terms[head]) for other in heads) or (named_in_another_text and compound)
+
+
+def _qualifies_another(terms: Sequence[str], wanted: Sequence[int], head: int, name: str, own: str) -> bool:
+    """Whether a product's name has the thing asked for, said in two or more words as the query says
+    it, only to qualify another thing the query never names (`own`, its name's head, which the caller
+    checks names its category's kind): a "Trekking Pole Tent" of "Tents" for "trekking poles", a
+    "Sleeping Bag Liner" of "Liners" for "sleeping bag" (not the "Waterproof Jacket" of "waterproof", a
+    word alone; not a "Budgie Seed Mix" of "Birds": a mix may be the thing; whatever other products are
+    named)."""
+    if head < 1 or head - 1 not in wanted or any(_same_word(own, t) for t in terms):
+        return False
+    named = [w for part in _naming_words(name) for w in words(part)]
+    last = max((n for n, w in enumerate(named) if _same_word(w, own)), default=-1)
+    return any(_same_word(named[n], terms[head - 1]) and _same_word(named[n + 1], terms[head]) for n in range(last - 1))
 
 
 def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool:

@@ -365,6 +365,7 @@ _STOPWORDS = """
     avez avoir ai as y s plait svp aussi encore seulement juste bien oui non ne n pas plus moins chose quelque quelques
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
     faut nehm nehme nehmen should shall him her his hers who whom whose into onto nothing yet been being
+    weiss weiß weisst weißt wissen
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
@@ -423,6 +424,8 @@ COLOUR_OF_A_MARK = re.compile(
     r"flecken|fleck|blatter|blattern|blatt|spitzen|schimmel|streifen)\b"
 )
 COLOUR_OF_A_MARK_BEFORE = re.compile(r"\b(?:taches?|feuilles?|bouts?|moisissures?|marques?) +$")
+# "weiß ich nicht", "ich weiß es nicht", "wer weiß": German's "know", written as its white
+KNOWN_NOT_WHITE = re.compile(r"(?:\b(?:ich|er|sie|man|wer|du|nicht)\s+)$|^\s+(?:ich|er|sie|man|nicht|es|das|du)\b")
 COLOUR_NOT_WANTED = re.compile(
     r"\b(?:(?:he|she|they|i|we|er|sie|il|elle|je) +)?(?:not|no|never|(?:anything|everything|any colou?rs?) but|except|"
     r"apart from|other than|rather than|"

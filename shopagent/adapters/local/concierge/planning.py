@@ -1343,6 +1343,8 @@ class Planner:
         """The words that describe the thing; as written, small words between included, where those
         make a phrase of the synonyms ("cafetière à piston": the search knows it, not "cafetière piston")."""
         known = set(reading.words)
+        if (before := await self._before_a_told_but(reading)) is not None:
+            return before
         split = [p for p in await self._catalog_synonyms(text) if " " in p and not set(p.split()) <= known]
         if reading.said_whole and (split or await self._kind_in_a_clause(reading.said)):
             return said_for(reading.said, reading.query)
@@ -1352,6 +1354,19 @@ class Planner:
         if reading.said_whole and await self._thing_for_a_purpose(reading.said):
             return said_for(reading.said, reading.query)
         return reading.query
+
+    async def _before_a_told_but(self, reading: Reading) -> str | None:
+        """The words of the thing asked for where what follows "but" tells of the shopper ("a pump but no idea
+        what valve my bike has", "eine Pumpe, aber ich weiß nicht welches Ventil", "une pompe mais je ne sais
+        pas"): those before it, where they name a kind of thing of the catalog's; None otherwise."""
+        folded = fold(reading.said)
+        found = _TOLD_BUT.search(folded)
+        if found is None or self._vocabulary is None:
+            return None
+        before = set(words(folded[: found.start()]))
+        kept = [w for w in reading.query.split() if fold(w) in before]
+        vocabulary = await self._vocabulary()
+        return " ".join(kept) if any(vocabulary.names_a_kind(fold(w)) for w in kept) else None
 
     async def _thing_for_a_purpose(self, said: str) -> bool:
         """Whether a request names a kind of thing of the catalog's, then what it is for in at most three
@@ -2475,8 +2490,13 @@ def _and_a_thing_unknown(text: str, reading: Reading, named: list[str], search: 
     return said in reading.words and said not in named and said not in words(str(search.get("query", "")))
 
 
-_CLAUSE = re.compile(r"\b(?:that|which|who|for)\b")
+_CLAUSE = re.compile(r"\b(?:that|which|who|for|but|aber|mais)\b")
 _PURPOSE = re.compile(r"\bfor\b")
+# "but" and a clause telling of the shopper: what follows asks for nothing
+_TOLD_BUT = re.compile(
+    r"\b(?:but|aber|mais)\s+(?:i|im|ive|we|my|our|no idea|not sure|dont know|don't know|"
+    r"ich|wir|mein\w*|unser\w*|keine ahnung|weiss ich|je|j|nous|mon|ma|mes|aucune idee)\b"
+)
 
 
 def _words_around(pattern: re.Pattern[str], said: str) -> tuple[list[str], list[str]] | None:

@@ -106,7 +106,8 @@ def without_name(question: str, name: set[str]) -> str:
     return " ".join(kept) if len([w for w in kept if w not in STOPWORDS]) >= 2 else question
 
 
-TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")  # a word of a message, "t-shirt" and "l'été" whole
+# a word of a message, "t-shirt" and "l'été" whole, and a number with its decimals ("1,5 kg")
+TOKEN = re.compile(r"\d+(?:[.,]\d+)+(?![\w.,])|[^\W_]+(?:[-'][^\W_]+)*")
 WORD = re.compile(r"[^\W_]+")  # a word within a token: "chef's" -> "chef", "s"
 
 

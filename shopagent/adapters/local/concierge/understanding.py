@@ -320,6 +320,11 @@ class Lexicon:
             written = _squeeze(match.group(1))
             if written in self._foreign and not self._foreign_colour(written, text.original.lower()):
                 continue
+            if written in ("weiss", "weiß") and (
+                ph.KNOWN_NOT_WHITE.search(text.rest[: match.start()])
+                or ph.KNOWN_NOT_WHITE.match(text.rest[match.end() :])
+            ):
+                continue  # "welches Ventil, weiß ich nicht": not a colour
             if ph.COLOUR_TURNED.search(text.rest[: match.start()]):
                 continue  # "the tank keeps going green", "leaves turning yellow": what happens, no colour asked for
             if ph.COLOUR_OF_A_MARK.match(text.rest[match.end() :]) or ph.COLOUR_OF_A_MARK_BEFORE.search(
