@@ -418,6 +418,7 @@ def test_a_product_named_for_what_the_asked_thing_goes_with(query, name, others,
         ("sleeping bag liner", "Glutnest Silk Sleeping Bag Liner", "Liners", False),
         ("waterproof", "Fahrtwind Waterproof Rain Jacket", "Jackets", False),  # one word may be about the thing
         ("budgie seed", "Featherly Budgie Seed Mix", "Birds", False),  # a mix of it may be it
+        ("saucepan lid stainless steel", "Stahlberg Tri-Ply Stainless Steel Saute Pan", "Pots & pans", False),
         ("puncture repair", "Glanzrad Puncture Repair Kit", "Kits", False),  # a kit of it is it
     ],
 )

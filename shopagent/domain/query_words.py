@@ -456,8 +456,8 @@ def _qualifies_another(terms: Sequence[str], wanted: Sequence[int], head: int, n
     "Sleeping Bag Liner" of "Liners" for "sleeping bag" (not the "Waterproof Jacket" of "waterproof", a
     word alone; not a "Budgie Seed Mix" of "Birds": a mix may be the thing; whatever other products are
     named)."""
-    if head < 1 or head - 1 not in wanted or any(_same_word(own, t) for t in terms):
-        return False
+    if head < 1 or head - 1 not in wanted or terms[head] in MATERIALS or any(_same_word(own, t) for t in terms):
+        return False  # (not what it is made of: "saucepan lid stainless steel" asks for no steel)
     named = [w for part in _naming_words(name) for w in words(part)]
     last = max((n for n, w in enumerate(named) if _same_word(w, own)), default=-1)
     return any(_same_word(named[n], terms[head - 1]) and _same_word(named[n + 1], terms[head]) for n in range(last - 1))
