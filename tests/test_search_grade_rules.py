@@ -18,6 +18,8 @@ import shopagent
 from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount
 from shopagent.domain.query_words import (
+    a_childs_age,
+    audiences_asked,
     category_heads,
     for_another,
     head_word,
@@ -1175,6 +1177,9 @@ TRAIL = [
     ("city-bike", "Rappenfels City 7 Step-Through City Bike", "Bikes",
      "A step-through city bike with a 7-speed hub and a rack for your bag."),
     ("tube", "Pneumo Inner Tube 28in", "Tyres & tubes", "An inner tube for 700C wheels with a Presta valve."),
+    ("road-helmet", "Kopfwerk Aero Road Helmet", "Helmets", "A light, vented road helmet with a dial fit, sizes S-L."),
+    ("mtb-helmet", "Kopfwerk Trail MTB Helmet", "Helmets", "A trail helmet with a visor and extended rear cover."),
+    ("kids-helmet", "Flitzling Kids' Helmet with LED", "Helmets", "A small helmet with a rear LED and a soft strap."),
 ]  # fmt: skip
 
 
@@ -1198,3 +1203,35 @@ async def test_the_thing_asked_for_before_but_comes_first(trail_shop):
     search = trail_shop.search
     result = await search.search(search.request("need a pump but no idea what valve my bike has", 5))
     assert result.products[0].slug == "mini-pump", [(p.slug, p.match) for p in result.products]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["helmet for my 7 year old", "bike helmet for a 6yo", "Helm für meinen 5-jährigen"])
+async def test_a_childs_age_lists_the_childrens_one_of_the_kind_first(trail_shop, query):
+    search = trail_shop.search
+    result = await search.search(search.request(query, 5))
+    assert result.products[0].slug == "kids-helmet", [(p.slug, p.match) for p in result.products]
+
+
+@pytest.mark.parametrize(
+    ("text", "child"),
+    [
+        ("helmet for my 7 year old", True),
+        ("a 7-year-old", True),
+        ("7yo", True),
+        ("für einen 5-jährigen", True),
+        ("er ist 7 jahre alt", True),
+        ("pour ma fille de 7 ans", True),
+        ("pour mon fils de 10", True),
+        ("2 years warranty", False),
+        ("garantie 2 ans", False),
+        ("for my dad, a 60 year old", False),
+    ],
+)
+def test_a_childs_age_is_read_from_the_shoppers_words(text, child):
+    assert a_childs_age(text) is child
+
+
+def test_an_animals_age_asks_for_no_child():
+    assert 2 not in audiences_asked("food for my 10 year old dog")
+    assert 2 in audiences_asked("toy for my 10 year old")

@@ -164,7 +164,7 @@ class CatalogSearch:
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
             materials=(materials := query_words.materials_named(terms.terms, said, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
-            audiences=query_words.audiences_named(terms.terms),
+            audiences=query_words.audiences_named(terms.terms) | query_words.audiences_asked(request.query),
             short_kind=len(said) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
             heads=heads,
@@ -397,6 +397,10 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             f"{row.name} {row.category} {query_words.opening(row.lead)}",  # ("Women's high-waisted jeans …")
             {query_words.name_head(row.name) or "", *query_words.category_heads(row.category)},
         ),
+        # (of the kind asked for: "casque vélo pour ma fille de 7 ans" lists the "Kids' Helmet" first)
+        asked_audience=query.head in row.name_terms
+        and query.terms[query.head] not in query_words.WHOM_FOR
+        and query_words.for_a_child_asked(query.audiences, f"{row.name} {row.category}"),
         situation=query.situation,
         opposite=query_words.says_the_opposite(query.terms, row.name),
         # (a product named for a thing the query names is of a kind asked for: the mower of "cordless lawn mower

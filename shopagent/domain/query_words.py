@@ -150,6 +150,37 @@ def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
     return frozenset(n for n, group in enumerate(AUDIENCES) if group & said)
 
 
+_KIDS_AT = 2  # AUDIENCES' place of children
+_CHILD_AGE = 14
+# A child's age: "my 7 year old", "a 7-year-old", "7yo", "7 jahre alt", "7-jährige", "ma fille de 7 ans" (not "2
+# years warranty", "garantie 2 ans")
+_AGE = re.compile(
+    r"\b(\d{1,2})(?:\s*-?\s*(?:years?|yrs?|y)\s*-?\s*old|\s*(?:yo|y/o|yr old)|\s*-?\s*jahre?n?\s+alt|"
+    r"\s*-?\s*jae?hrige[nrm]?)\b"
+    r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})(?:\s+(?:ans|mois))?\b"
+)
+
+
+def a_childs_age(text: str) -> bool:
+    """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo",
+    "für einen 5-jährigen", "pour ma fille de 7 ans"."""
+    return any(int(found.group(1) or found.group(2)) <= _CHILD_AGE for found in _AGE.finditer(fold(text)))
+
+
+def audiences_asked(text: str) -> frozenset[int]:
+    """Which of AUDIENCES a query's words name, a child's age naming children (not an animal's: "my 10 year
+    old dog")."""
+    named = audiences_named(words(text))
+    animals = any(n > _KIDS_AT for n in named)
+    return named | ({_KIDS_AT} if not animals and a_childs_age(text) else frozenset())
+
+
+def for_a_child_asked(asked: frozenset[int], title: str) -> bool:
+    """Whether children are asked for and a product's name and category (`title`) name them ("Kids' Helmet"
+    for "helmet for my 7 year old": an adult's helmet names no one, but is none for a child)."""
+    return _KIDS_AT in asked and _KIDS_AT in audiences_named(words(title))
+
+
 def for_others(asked: frozenset[int], title: str, kinds: Iterable[str] = ()) -> bool:
     """Whether a product's name and category (`title`) name only other audiences than the asked ones;
     `kinds`, the words naming what it is (its name's head word, its category's), say women where a dress,
