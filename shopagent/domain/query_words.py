@@ -224,9 +224,17 @@ def opening(text: str, most: int = 6) -> str:
 SIZE_MARKERS = frozenset({"size", "sizes", "taille", "tailles", "pointure", "grosse", "groesse", "gr", "talla"})
 
 
+# Letter sizes no word of the languages is written as: named without a word for size ("shorts in XXL")
+LETTER_SIZES = frozenset({"xxs", "xs", "xl", "xxl", "xxxl", "2xl", "3xl", "4xl"})
+
+
 def sizes_named(terms: Sequence[str], size: Callable[[str], str | None]) -> frozenset[str]:
-    """The catalog sizes (`size` reads a word as one) that the query names after a word for size."""
-    return frozenset(s for before, word in pairwise(terms) if before in SIZE_MARKERS and (s := size(word)) is not None)
+    """The catalog sizes (`size` reads a word as one) that the query names after a word for size, or as a
+    letter size no word is written as ("padded shorts in XXL")."""
+    after_a_marker = {word for before, word in pairwise(terms) if before in SIZE_MARKERS}
+    return frozenset(
+        s for word in terms if (word in after_a_marker or word in LETTER_SIZES) and (s := size(word)) is not None
+    )
 
 
 # Words that stand for any thing ("a kneeler pad thingy", "so ein Ding"): the thing asked for only when
