@@ -7,6 +7,7 @@ fits comes first."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from decimal import Decimal
 from functools import partial
@@ -21,6 +22,7 @@ from shopagent.domain.query_words import (
     a_childs_age,
     audiences_asked,
     category_heads,
+    features_asked,
     for_another,
     head_word,
     kind_head,
@@ -33,7 +35,9 @@ from shopagent.domain.query_words import (
     set_of_other_things,
     tells_a_situation,
 )
+from shopagent.domain.ranking import Evidence, rank
 from shopagent.domain.text import words
+from shopagent.wiring.policies import grades_for
 from tests.conftest import _indexed_shop
 
 
@@ -1180,7 +1184,10 @@ TRAIL = [
     ("dome-tent", "Mooswald Trail 2 Backpacking Tent", "Tents", "A freestanding two-person dome tent with two doors."),
     ("mini-pump", "Kurbel Mini Pump", "Tools & maintenance",
      "A frame-mounted pump with a head for Presta and Schrader valves."),
-    ("gravel-bike", "Dreisam GR2 Gravel Bike", "Bikes", "A gravel bike with 40 mm tyres, tubeless-ready rims."),
+    ("gravel-bike", "Dreisam GR2 Gravel Bike", "Bikes", "A gravel bike with 40 mm tyres and 11 gears."),
+    ("balance-bike", "Flitzling Alu Balance Bike 12in", "Bikes", "A light bike to learn to balance on, no pedals."),
+    ("first-bike", "Flitzling 16in Kids' Bike", "Kids' bikes", "A kids' bike for first rides, with a coaster brake."),
+    ("geared-bike", "Kleinwald 20in Junior Bike", "Kids' bikes", "Seven gears, hand brakes and a light alloy frame."),
     ("city-bike", "Rappenfels City 7 Step-Through City Bike", "Bikes",
      "A step-through city bike with a 7-speed hub and a rack for your bag."),
     ("tube", "Pneumo Inner Tube 28in", "Tyres & tubes", "An inner tube for 700C wheels with a Presta valve."),
@@ -1242,3 +1249,42 @@ def test_a_childs_age_is_read_from_the_shoppers_words(text, child):
 def test_an_animals_age_asks_for_no_child():
     assert 2 not in audiences_asked("food for my 10 year old dog")
     assert 2 in audiences_asked("toy for my 10 year old")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("query", ["kids bike with gears", "a kids' bike with gears for my 8 year old"])
+async def test_what_the_thing_is_asked_to_come_with_puts_those_with_it_first(trail_shop, query):
+    search = trail_shop.search
+    result = await search.search(search.request(query, 5))
+    assert result.products[0].slug == "geared-bike", [(p.slug, p.match) for p in result.products]
+
+
+def test_within_a_grade_a_product_with_what_was_asked_to_come_with_ranks_first():
+    """A product whose text lacks what the thing is asked to come with ("gears") ranks after one whose text has it,
+    of the same grade, however close in meaning."""
+    model = grades_for("local")
+    close = Evidence(
+        product_id=1, distance=0.30, title_coverage=1.0, available=5, head_in_text=True, head_in_title=True
+    )
+    evidence = {
+        1: dataclasses.replace(close, feature_missing=True),
+        2: dataclasses.replace(close, product_id=2, distance=0.33),
+    }
+    ranked = rank({1: 0.9, 2: 0.8}, evidence, model, 5)
+    assert ranked[0].match == ranked[1].match and [r.product_id for r in ranked] == [2, 1], ranked
+
+
+@pytest.mark.parametrize(
+    ("said", "features"),
+    [
+        ("bike with gears for a child", ["gears"]),
+        ("wool coat with a belt", ["belt"]),
+        ("bag for a laptop with a handle", []),  # with the laptop, not the bag
+        ("pan with a glass lid", ["lid"]),  # (what the lid is made of is no feature)
+    ],
+)
+def test_what_the_thing_is_asked_to_come_with(said, features):
+    terms = tuple(words(said))
+    wanted = [n for n, term in enumerate(terms) if len(term) > 2 and term not in {"with", "for", "the", "child"}]
+    head = head_word(terms, wanted)
+    assert sorted(terms[n] for n in features_asked(terms, wanted, head)) == features

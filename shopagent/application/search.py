@@ -161,6 +161,10 @@ class CatalogSearch:
             amounts=amounts(request.query),
             colors=frozenset() if request.filters.colors else self._colors_named(terms.terms),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
+            # (only words some text has: "with timmer" rules out nothing where no text says it)
+            features=frozenset(
+                n for n in query_words.features_asked(terms.terms, said, head) if vocabulary.uses(terms.terms[n])
+            ),
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
             materials=(materials := query_words.materials_named(terms.terms, said, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
@@ -289,6 +293,7 @@ class _QueryFacts:
     amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
     sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
+    features: frozenset[int] = frozenset()  # positions of what the thing is asked to come with ("bike with gears")
     head_named: bool = False  # some candidate has the head word in its name
     materials: frozenset[int] = frozenset()  # positions of the words naming what it is made of ("leather")
     material_words: frozenset[str] = frozenset()  # ... and those words
@@ -385,6 +390,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         last_missing=query.thing_not_sold is not None and query.thing_not_sold not in row.body_terms,
         head_missing=query.head is not None and not query.head_unknown and query.head not in row.body_terms,
         modifier_missing=_modifier_missing(of_kind, query.modifiers, query.terms, row.body_terms | row.category_terms),
+        feature_missing=bool(query.features) and not query.features & (row.body_terms | row.category_terms),
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,

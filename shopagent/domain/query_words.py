@@ -502,6 +502,20 @@ def _qualifies_another(terms: Sequence[str], wanted: Sequence[int], head: int, n
     return any(_same_word(named[n], terms[head - 1]) and _same_word(named[n + 1], terms[head]) for n in range(last - 1))
 
 
+def features_asked(terms: Sequence[str], wanted: Sequence[int], head: int | None) -> frozenset[int]:
+    """The positions of the words saying what the thing asked for is to come with: after "with" ("mit",
+    "avec") right after it, up to the next qualifier ("bicycle with gears for a 10 year old": gears; "wool
+    coat with a belt": belt); none where the head is not right before ("a bag for a laptop with a handle")."""
+    if head is None:
+        return frozenset()
+    kept = set(wanted)
+    after = next((n for n in range(head + 1, len(terms)) if n in kept or terms[n] in QUALIFIERS), None)
+    if after is None or terms[after] not in WITH:
+        return frozenset()
+    ends = next((n for n in range(after + 1, len(terms)) if terms[n] in QUALIFIERS), len(terms))
+    return frozenset(n for n in range(after + 1, ends) if n in kept and terms[n] not in MATERIALS)
+
+
 def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool:
     """Whether a product's name names what the thing asked for is for ("sharpener for knife" -> a
     "Chef's Knife"; "lead for harness" -> a "Y-Harness", whatever its category also names)."""

@@ -79,6 +79,7 @@ class Evidence:
     head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
     other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
+    feature_missing: bool = False  # its text has none of what the thing is asked to come with ("gears")
     asked_audience: bool = False  # its name or category names one the query names ("Kids'" for "my 7 year old")
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
     situation: bool = False  # the query tells of the shopper's situation: its head word is seldom the thing
@@ -237,6 +238,7 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
     # Within a grade, what the thing asked for goes with (a knife for "knife sharpener"), and what is for
     # others than those asked for (a "Cat Collar" for "dog collar"), come after the rest.
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
+                               evidence[r.product_id].feature_missing,
                                evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
                                evidence[r.product_id].over_budget, not evidence[r.product_id].asked_audience,
                                evidence[r.product_id].available == 0,
