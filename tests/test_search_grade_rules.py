@@ -306,6 +306,8 @@ LEADS = [
 async def lead_shop(embedded_pg, template_db, tmp_path_factory):
     # One category for all of them, as shops have it: the category's name says "harnesses".
     products = [product(slug, name, "Collars, leads & harnesses", about, {"black": 3}) for slug, name, about in LEADS]
+    for made in products:  # (in XS: "xs harness" names a size they come in)
+        made["variations"] = [{**variation, "size": "XS"} for variation in made["variations"]]
     async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
         yield services
 
