@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 import shopagent
+from shopagent.domain.options import fold
 from shopagent.domain.price_words import price_ceiling
-from shopagent.domain.quantities import amounts, other_amount
+from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import (
     a_childs_age,
     audiences_asked,
@@ -1201,8 +1202,24 @@ TRAIL = [
 
 @pytest.fixture(scope="module")
 async def trail_shop(embedded_pg, template_db, tmp_path_factory):
-    async for services in in_black(embedded_pg, template_db, tmp_path_factory, TRAIL):
+    products = [product(*item, colors={"black": 5}) for item in TRAIL]
+    weighs = {"pole-tent": 780, "dome-tent": 1850}
+    for made in products:
+        made["variations"] = [{**v, "weightGrams": weighs.get(made["slug"], 200)} for v in made["variations"]]
+    async for services in indexed(embedded_pg, template_db, tmp_path_factory, products):
         yield services
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "query", ["tent under 1.5 kg", "ein Zelt unter 1,5 kg", "tente de moins de 1 kg", "tent 1kg max"]
+)
+async def test_a_product_heavier_than_the_weight_asked_is_never_strong_and_comes_after(trail_shop, query):
+    search = trail_shop.search
+    found = [(p.slug, p.match) for p in (await search.search(search.request(query, 5))).products]
+    assert found[0][0] == "pole-tent" and dict(found).get("dome-tent") != "strong", found
+    light = [(p.slug, p.match) for p in (await search.search(search.request("tent under 2 kg", 5))).products]
+    assert dict(light).get("dome-tent") == "strong", light  # 1.85 kg: within it
 
 
 @pytest.mark.anyio
@@ -1290,3 +1307,21 @@ def test_what_the_thing_is_asked_to_come_with(said, features):
     wanted = [n for n, term in enumerate(terms) if len(term) > 2 and term not in {"with", "for", "the", "child"}]
     head = head_word(terms, wanted)
     assert sorted(terms[n] for n in features_asked(terms, wanted, head)) == features
+
+
+@pytest.mark.parametrize(
+    ("text", "grams"),
+    [
+        ("a tent under 1.5 kg", 1500),
+        ("Zelt unter 1,5 kg", 1500),
+        ("max 800 g", 800),
+        ("moins de 2 kilos", 2000),
+        ("1kg max", 1000),
+        ("lighter than 900g", 900),
+        ("a 2 kg bag of compost", None),  # an amount, no bound
+        ("for a 10kg dog, under 30", None),
+        ("tent 1.5kg", None),
+    ],
+)
+def test_the_weight_a_shopper_allows_at_most(text, grams):
+    assert weight_ceiling(fold(text)) == grams

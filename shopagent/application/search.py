@@ -24,7 +24,7 @@ from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.price_words import price_ceiling
-from shopagent.domain.quantities import amounts, other_amount
+from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
@@ -177,6 +177,7 @@ class CatalogSearch:
             head_in_texts=head is not None and any(head in row.body_terms for row in found.rows.values()),
             head_a_category=head is not None and any(head in row.category_terms for row in found.rows.values()),
             ceiling=price_ceiling(request.query) if request.filters.max_price is None else None,
+            heaviest=weight_ceiling(fold(request.query)),
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -293,6 +294,7 @@ class _QueryFacts:
     amounts: dict[str, frozenset[float]]  # the amounts with a unit the query asks for ("2tb"), by unit
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
     sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
+    heaviest: float | None = None  # the most it may weigh, in grams ("a tent under 1.5 kg")
     features: frozenset[int] = frozenset()  # positions of what the thing is asked to come with ("bike with gears")
     head_named: bool = False  # some candidate has the head word in its name
     materials: frozenset[int] = frozenset()  # positions of the words naming what it is made of ("leather")
@@ -415,6 +417,9 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and query.head is not None
         and query.head not in row.body_terms
         and not any(query_words.names_a_thing(term, {query_words.name_head(row.name) or ""}) for term in query.terms),
+        over_weight=query.heaviest is not None
+        and row.lightest_grams is not None
+        and row.lightest_grams > query.heaviest,
         over_budget=query.ceiling is not None
         and (row.discount_price if row.discount_price is not None else row.price) > query.ceiling,
         # its name names what the thing is for (a "Y-Harness" for "lead for harness", though its

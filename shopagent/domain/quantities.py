@@ -27,6 +27,32 @@ _AMOUNT = re.compile(
 _SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "2,0 l")
 
 
+# A weight a shopper allows at most ("a tent under 1.5 kg", "max 800 g", "unter 1,5 kg", "moins de 2 kilos",
+# "1kg max"), on folded text
+_LESS = (
+    r"under|below|less than|lighter than|no more than|not more than|at most|up to|max(?:imum)?|within|"
+    r"unter|weniger als|leichter als|hochstens|hoechstens|maximal|bis(?: zu)?|max\.?|"
+    r"moins de|plus leger que|au maximum|au max|maxi(?:mum)?|pas plus de|jusqu'a|sous"
+)
+_WEIGHT_UNITS = {"kg": 1000.0, "kilo": 1000.0, "kilos": 1000.0, "g": 1.0, "gram": 1.0, "grams": 1.0,
+                 "gramm": 1.0, "gramme": 1.0, "grammes": 1.0}  # fmt: skip
+_WEIGHT = r"(\d+(?:[.,]\d+)?)\s?(kg|kilos?|grams?|gramm|grammes?|g)(?!\w)"
+_WEIGHT_CEILING = re.compile(
+    rf"\b(?:{_LESS})\s+(?:(?:about|around|ca\.?|etwa|environ)\s+)?{_WEIGHT}"
+    rf"|(?<![\w.,]){_WEIGHT}\s*(?:max(?:imum)?|maxi|or less|at most|oder weniger|hochstens|au maximum|ou moins)\b"
+)
+
+
+def weight_ceiling(folded: str) -> float | None:
+    """The most a shopper's (folded) words allow a thing to weigh, in grams ("a tent under 1.5 kg": 1500),
+    or None where they state no such bound ("a 2 kg bag of compost" is a size, not a bound)."""
+    found = _WEIGHT_CEILING.search(folded)
+    if found is None:
+        return None
+    number, unit = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
+    return float(number.replace(",", ".")) * _WEIGHT_UNITS[unit]
+
+
 def amounts(text: str) -> dict[str, frozenset[float]]:
     """The amounts `text` states, by base unit."""
     found: dict[str, set[float]] = {}

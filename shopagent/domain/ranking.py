@@ -79,6 +79,7 @@ class Evidence:
     head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
     other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
+    over_weight: bool = False  # the query's words state a weight it may not pass ("under 1.5 kg") and it weighs more
     feature_missing: bool = False  # its text has none of what the thing is asked to come with ("gears")
     asked_audience: bool = False  # its name or category names one the query names ("Kids'" for "my 7 year old")
     for_another: bool = False  # its name names what the thing asked for goes with ("Watch" for "watch strap")
@@ -206,7 +207,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
-    if e.opposite or e.over_budget or e.other_kind:
+    if e.opposite or e.over_budget or e.over_weight or e.other_kind:
         return True
     if e.for_another or e.last_missing:
         return True
@@ -240,7 +241,8 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
                                evidence[r.product_id].feature_missing,
                                evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
-                               evidence[r.product_id].over_budget, not evidence[r.product_id].asked_audience,
+                               evidence[r.product_id].over_budget, evidence[r.product_id].over_weight,
+                               not evidence[r.product_id].asked_audience,
                                evidence[r.product_id].available == 0,
                                -r.score, r.product_id))  # fmt: skip
     return _keep_named_sold_out(ranked, evidence, limit)

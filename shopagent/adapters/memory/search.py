@@ -131,6 +131,7 @@ class MemorySearchIndex:
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),
             sized_in=frozenset(v.size for v in product.variations if v.size),
+            lightest_grams=min((v.weight_grams for v in product.variations if v.weight_grams), default=None),
             sizes=sorted({v.size for v in in_stock if v.size}),
             options=[v.options for v in sorted(in_stock, key=lambda v: v.key) if v.options],
             prices_vary=product.prices_vary, url=product.url, external_id=product.external_id,

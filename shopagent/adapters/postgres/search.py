@@ -281,6 +281,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         colors=list(row["colors"]),
         made_in=frozenset(row["made_in"]),
         sized_in=frozenset(row["sized_in"]),
+        lightest_grams=row["lightest"],
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
         material=row["material"],
         lead=row["lead"] or "",

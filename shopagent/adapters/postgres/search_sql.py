@@ -208,7 +208,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
        coalesce(v.sized_in, '{}') AS sized_in,
        coalesce(v.sizes, '{}') AS sizes,
-       coalesce(v.options, '{}') AS options
+       coalesce(v.options, '{}') AS options, v.lightest
 FROM product p
 LEFT JOIN product_index i ON i.product_id = p.id
 CROSS JOIN LATERAL (  -- once per product, not per word
@@ -224,7 +224,8 @@ CROSS JOIN LATERAL (
            array_agg(DISTINCT v.size ORDER BY v.size) FILTER (WHERE v.quantity > v.reserved AND v.size <> '')
                AS sizes,
            array_agg(v.options ORDER BY v.variant_key) FILTER (WHERE v.quantity > v.reserved AND v.options <> '{}')
-               AS options
+               AS options,
+           min(v.weight_grams) AS lightest
     FROM product_variation v WHERE v.product_id = p.id
 ) v
 LEFT JOIN LATERAL (  -- only where the variations' prices differ, from each other or from the product's own

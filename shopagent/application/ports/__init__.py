@@ -162,6 +162,7 @@ class CandidateRow:
     external_id: str | None = None
     made_in: frozenset[str] = frozenset()  # every colour it comes in, in stock or not
     sized_in: frozenset[str] = frozenset()  # every size it comes in, in stock or not
+    lightest_grams: int | None = None  # the weight of its lightest variation, where the catalog gives one
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
     material: str = ""  # what the catalog says it is made of
     lead: str = ""  # the opening of its description (what it says it is, and is not)
