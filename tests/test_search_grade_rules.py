@@ -21,7 +21,7 @@ from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import (
     a_childs_age,
-    audiences_asked,
+    audiences_named,
     category_heads,
     features_asked,
     for_another,
@@ -35,6 +35,7 @@ from shopagent.domain.query_words import (
     only_a_part,
     set_of_other_things,
     tells_a_situation,
+    with_a_childs_age,
 )
 from shopagent.domain.ranking import Evidence, rank
 from shopagent.domain.text import words
@@ -1266,8 +1267,11 @@ def test_a_childs_age_is_read_from_the_shoppers_words(text, child):
 
 
 def test_an_animals_age_asks_for_no_child():
-    assert 2 not in audiences_asked("food for my 10 year old dog")
-    assert 2 in audiences_asked("toy for my 10 year old")
+    def asked(text: str) -> frozenset[int]:
+        return with_a_childs_age(audiences_named(words(text)), text)
+
+    assert 2 not in asked("food for my 10 year old dog")
+    assert 2 in asked("toy for my 10 year old")
 
 
 @pytest.mark.anyio

@@ -168,7 +168,7 @@ class CatalogSearch:
             head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
             materials=(materials := query_words.materials_named(terms.terms, said, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
-            audiences=query_words.audiences_named(terms.terms) | query_words.audiences_asked(request.query),
+            audiences=query_words.with_a_childs_age(query_words.audiences_named(terms.terms), request.query),
             short_kind=len(said) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
             heads=heads,

@@ -31,7 +31,7 @@ _SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "
 # "1kg max"), on folded text
 _LESS = (
     r"under|below|less than|lighter than|no more than|not more than|at most|up to|max(?:imum)?|within|"
-    r"unter|weniger als|leichter als|hochstens|hoechstens|maximal|bis(?: zu)?|max\.?|"
+    r"unter|weniger als|leichter als|hochstens|hoechstens|maximal|bis(?: zu)?|"
     r"moins de|plus leger que|au maximum|au max|maxi(?:mum)?|pas plus de|jusqu'a|sous"
 )
 _WEIGHT_UNITS = {"kg": 1000.0, "kilo": 1000.0, "kilos": 1000.0, "g": 1.0, "gram": 1.0, "grams": 1.0,

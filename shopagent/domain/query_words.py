@@ -167,10 +167,9 @@ def a_childs_age(text: str) -> bool:
     return any(int(found.group(1) or found.group(2)) <= _CHILD_AGE for found in _AGE.finditer(fold(text)))
 
 
-def audiences_asked(text: str) -> frozenset[int]:
-    """Which of AUDIENCES a query's words name, a child's age naming children (not an animal's: "my 10 year
-    old dog")."""
-    named = audiences_named(words(text))
+def with_a_childs_age(named: frozenset[int], text: str) -> frozenset[int]:
+    """The audiences a query's words name (`named`, of AUDIENCES), and children where its text tells a child's
+    age (not an animal's: "my 10 year old dog")."""
     animals = any(n > _KIDS_AT for n in named)
     return named | ({_KIDS_AT} if not animals and a_childs_age(text) else frozenset())
 
