@@ -20,6 +20,7 @@ from shopagent.domain.options import fold
 from shopagent.domain.price_words import price_ceiling
 from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import (
+    FUNCTION_WORDS,
     a_childs_age,
     audiences_named,
     category_heads,
@@ -38,7 +39,7 @@ from shopagent.domain.query_words import (
     with_a_childs_age,
 )
 from shopagent.domain.ranking import Evidence, rank
-from shopagent.domain.text import words
+from shopagent.domain.text import descriptive, words
 from shopagent.wiring.policies import grades_for
 from tests.conftest import _indexed_shop
 
@@ -1329,3 +1330,18 @@ def test_what_the_thing_is_asked_to_come_with(said, features):
 )
 def test_the_weight_a_shopper_allows_at_most(text, grams):
     assert weight_ceiling(fold(text)) == grams
+
+
+@pytest.mark.parametrize(
+    ("said", "head"),
+    [
+        ("arrosoir pas trop cher", "arrosoir"),  # how dear, not what
+        ("cage pour hamster pas trop chère", "cage"),
+        ("Gießkanne nicht zu teuer", "giesskanne"),
+        ("watering can, not too expensive", "can"),
+    ],
+)
+def test_how_dear_a_thing_may_be_is_not_the_thing(said, head):
+    terms = tuple(words(said))
+    wanted = [n for n, term in enumerate(terms) if descriptive(term, FUNCTION_WORDS) and term not in {"not", "too"}]
+    assert terms[head_word(terms, wanted) or 0] == head

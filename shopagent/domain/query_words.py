@@ -78,6 +78,9 @@ FUNCTION_WORDS = frozenset({
     "mit", "fur", "fuer", "von", "vom", "zu", "zum", "zur", "im", "am",
     "le", "la", "les", "l", "un", "une", "du", "de", "d", "et", "ou", "en", "au", "aux", "pour", "avec",
     "sans", "dans", "sur",
+    # how much and how dear, not what ("arrosoir pas trop cher", "nicht zu teuer", "not too expensive")
+    "pas", "trop", "tres", "nicht", "sehr", "cher", "chere", "chers", "cheres", "teuer", "teure", "teures",
+    "expensive", "pricey",
 })  # fmt: skip
 
 
