@@ -1345,18 +1345,3 @@ def test_how_dear_a_thing_may_be_is_not_the_thing(said, head):
     terms = tuple(words(said))
     wanted = [n for n, term in enumerate(terms) if descriptive(term, FUNCTION_WORDS) and term not in {"not", "too"}]
     assert terms[head_word(terms, wanted) or 0] == head
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("ich brauche schuhe bitte", ["schuhe"]),  # "brauche" is no kind of shoe
-        ("je cherche un sac", ["sac"]),
-        ("i need a pump please", ["pump"]),
-    ],
-)
-def test_who_asks_and_that_they_ask_is_not_the_thing(said, kept):
-    terms = tuple(words(said))
-    wanted = [n for n, term in enumerate(terms) if descriptive(term, FUNCTION_WORDS)]
-    assert [terms[n] for n in wanted] == kept
-    assert not modifiers(terms, wanted)

@@ -81,9 +81,6 @@ FUNCTION_WORDS = frozenset({
     # how much and how dear, not what ("arrosoir pas trop cher", "nicht zu teuer", "not too expensive")
     "pas", "trop", "tres", "nicht", "sehr", "cher", "chere", "chers", "cheres", "teuer", "teure", "teures",
     "expensive", "pricey",
-    # who asks and that they ask ("ich brauche schuhe", "je cherche un sac", "i need a pump")
-    "i", "need", "want", "looking", "please", "pls", "ich", "brauche", "suche", "bitte", "mochte", "moechte",
-    "gerne", "gern", "je", "cherche", "recherche", "voudrais", "veux", "besoin", "faut", "svp", "stp",
 })  # fmt: skip
 
 
