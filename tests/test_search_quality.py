@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
+from shopagent.domain.query_words import modifiers
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
 
@@ -144,3 +145,13 @@ async def test_filters_narrow_results_to_matching_in_stock_variations(sample_sho
         details = await sample_shop.search.details(hit.product_id)
         assert any(v.color == "red" and v.size == "39" and v.available > 0 for v in details.variations)
         assert hit.in_stock and hit.available_quantity > 0
+
+
+async def test_a_possessive_says_which_kind_of_the_thing(kitchen_shop):
+    """ "chef's knife": "chef" says which knife, over the possessive's "s", so the bread knife is at most partial."""
+    search = kitchen_shop.search
+    found = {p.slug: p.match for p in (await search.search(search.request("chef's knife", 5))).products}
+    assert found["stahlberg-classic-chefs-knife-20"] == "strong", found
+    assert found["kochwerk-serrated-bread-knife-23"] != "strong", found
+    assert modifiers(("chef", "s", "knife"), [0, 2]) == {2: 0}
+    assert modifiers(("kids", "s", "bike"), [0, 2]) == {}  # whom it is for, as without the "s"

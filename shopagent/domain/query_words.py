@@ -334,7 +334,13 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for)."""
     kept = set(wanted)
     for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND
-    return {n: n - 1 for n in wanted if n - 1 in kept and terms[n - 1] not in for_whom}
+    found = {}
+    for n in wanted:
+        # (over a possessive's "s": "chef" in "chef's knife" says which knife)
+        before = n - 2 if n >= 2 and terms[n - 1] == "s" and n - 1 not in kept else n - 1
+        if before in kept and terms[before] not in for_whom:
+            found[n] = before
+    return found
 
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
