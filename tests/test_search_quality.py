@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
-from shopagent.domain.query_words import modifiers
+from shopagent.domain.query_words import head_word, modifiers
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
 
@@ -155,3 +155,23 @@ async def test_a_possessive_says_which_kind_of_the_thing(kitchen_shop):
     assert found["kochwerk-serrated-bread-knife-23"] != "strong", found
     assert modifiers(("chef", "s", "knife"), [0, 2]) == {2: 0}
     assert modifiers(("kids", "s", "bike"), [0, 2]) == {}  # whom it is for, as without the "s"
+
+
+async def test_the_thing_asked_for_is_what_follows_the_words_asking_for_it(bikes_shop):
+    """A trip told first, then the thing: the thing after "need a" is what is asked for (not "camino", the word
+    before the first "for"); "3 weeks" says how long, not which kind of backpack; and a "Backpacking Tent" is
+    a tent, named for the activity, where backpacks are sold."""
+    search = bikes_shop.search
+    found = (await search.search(search.request("backpack", 10))).products
+    backpacks = {p.slug for p in found if p.category == found[0].category and "Tent" not in p.name}
+    result = await search.search(search.request("walking the camino for 3 weeks in may, need a backpack", 5))
+    assert result.products[0].slug in backpacks and not result.no_strong_match, result.products
+    result = await search.search(search.request("pars chemin de Compostelle mai environ 3 semaines sac à dos", 5))
+    assert result.products[0].slug in backpacks, result.products
+    tents = [p for p in result.products if "Tent" in p.name]
+    assert all(p.match != "strong" for p in tents), tents
+    terms = ("walking", "the", "camino", "for", "3", "weeks", "need", "a", "backpack")
+    assert head_word(terms, [0, 2, 4, 5, 8]) == 8
+    assert head_word(("camino", "for", "3", "weeks"), [0, 2, 3]) == 0  # no words asking: as before
+    assert modifiers(("3", "weeks", "backpack"), [0, 1, 2]) == {1: 0}  # "3 weeks": no kind of backpack
+    assert modifiers(("weekend", "bag"), [0, 1]) == {1: 0}  # a weekend bag is one

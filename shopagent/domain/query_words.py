@@ -276,12 +276,23 @@ def names_a_thing(word: str, heads: Set[str]) -> bool:
     return any(_same_word(word, head) for head in heads)
 
 
+# Words a shopper asks for a thing with, the thing after them: "need a", "brauche ein", "il me faut un".
+REQUEST_CUES = frozenset({
+    "need", "needs", "want", "wants", "looking", "searching", "brauche", "brauchen", "suche", "suchen", "cherche",
+    "cherchons", "faut", "besoin", "voudrais", "veux",
+})  # fmt: skip
+
+
 def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     """The query's head word: the last descriptive word before the first qualifier after one."""
     if not wanted:
         return None
+    # "walking the camino for 3 weeks, need a backpack": the thing is what comes after the words asking for it
+    start = next((c + 1 for c, term in enumerate(terms) if term in REQUEST_CUES and any(n > c for n in wanted)), 0)
     head = stand_in = None
     for n, term in enumerate(terms):
+        if n < start:
+            continue
         if term in QUALIFIERS and (head is not None or stand_in is not None):
             break
         if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
@@ -338,9 +349,27 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     for n in wanted:
         # (over a possessive's "s": "chef" in "chef's knife" says which knife)
         before = n - 2 if n >= 2 and terms[n - 1] == "s" and n - 1 not in kept else n - 1
-        if before in kept and terms[before] not in for_whom:
+        if before in kept and terms[before] not in for_whom and not _a_time_span(terms, before):
             found[n] = before
     return found
+
+
+# How long for: "3 weeks", "zwei Wochen", "trois jours" say nothing of which kind the next thing is.
+_TIME_UNITS = frozenset({
+    "day", "days", "week", "weeks", "month", "months", "year", "years", "night", "nights", "hour", "hours",
+    "tag", "tage", "tagen", "woche", "wochen", "monat", "monate", "monaten", "jahr", "jahre", "jahren", "nacht",
+    "nachte", "stunde", "stunden", "jour", "jours", "semaine", "semaines", "mois", "an", "ans", "annee", "annees",
+    "nuit", "nuits", "heure", "heures",
+})  # fmt: skip
+_COUNTS = frozenset({
+    "a", "one", "two", "three", "four", "five", "six", "few", "couple", "several", "ein", "eine", "zwei", "drei",
+    "vier", "funf", "paar", "einige", "un", "une", "deux", "trois", "quatre", "cinq", "quelques",
+})  # fmt: skip
+
+
+def _a_time_span(terms: Sequence[str], n: int) -> bool:
+    """Whether `terms[n]` is the unit of a span of time counted before it ("3 weeks", "ein paar Tage")."""
+    return terms[n] in _TIME_UNITS and n > 0 and (terms[n - 1].isdigit() or terms[n - 1] in _COUNTS)
 
 
 # Where a product name's own words end and what it comes with, is for or holds begins: "Dental
@@ -472,7 +501,8 @@ def for_another(
     # "gaming mouse" -> a "Gaming Mouse Mat" beside a "Gaming Mouse": the thing asked for names what it
     # is for, and what it is (not its category's kind: "Chino Trousers"; not a "Set") the query never says
     if (
-        any(_same_word(terms[head], w) for w in named)
+        # ("backpack" -> a "Backpacking Tent" beside backpacks: named for the activity)
+        any(_same_word(terms[head], w) or w == f"{terms[head]}ing" for w in named)
         and not any(_same_word(own, t) for t in terms)
         and own not in _PACKED | kinds
         and terms[head] not in MATERIALS  # "… aus Glas": what it is made of, not a thing
