@@ -619,6 +619,8 @@ def test_a_word_products_are_named_with_names_a_thing():
     heads = {"feeder", "knife", "boot"}
     assert names_a_thing("feeder", heads) and names_a_thing("knives", heads) and names_a_thing("boots", heads)
     assert not names_a_thing("waterproof", heads)
+    assert names_a_thing("batteries", {"battery"}) and names_a_thing("puppy", {"puppies"})
+    assert not names_a_thing("bies", {"by"}) and not names_a_thing("toys", {"ties"})
 
 
 FEEDERS = [

@@ -451,11 +451,15 @@ def said_again(terms: Sequence[str], wanted: Iterable[int], positions: Set[int])
 
 
 def _same_word(a: str, b: str) -> bool:
-    """One word, maybe one in the plural ("watch", "watches"; "knife", "knives")."""
+    """One word, maybe one in the plural ("watch", "watches"; "knife", "knives"; "puppy", "puppies")."""
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    return long in (short + "s", short + "es") or (short.endswith("fe") and long == short[:-2] + "ves")
+    return (
+        long in (short + "s", short + "es")
+        or (short.endswith("fe") and long == short[:-2] + "ves")
+        or (len(short) > 2 and short.endswith("y") and long == short[:-1] + "ies")
+    )
 
 
 def for_another(
