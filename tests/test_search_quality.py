@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
-from shopagent.domain.query_words import head_word, modifiers
+from shopagent.domain.query_words import audiences_named, for_others, head_word, modifiers
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
 
@@ -175,3 +175,15 @@ async def test_the_thing_asked_for_is_what_follows_the_words_asking_for_it(bikes
     assert head_word(("camino", "for", "3", "weeks"), [0, 2, 3]) == 0  # no words asking: as before
     assert modifiers(("3", "weeks", "backpack"), [0, 1, 2]) == {1: 0}  # "3 weeks": no kind of backpack
     assert modifiers(("weekend", "bag"), [0, 1]) == {1: 0}  # a weekend bag is one
+
+
+async def test_a_thing_for_the_shopper_is_none_made_for_animals(pets_shop):
+    """ "a shampoo for myself": the pet shop's dog shampoo is not it (the words after "for myself" are no thing
+    asked for either); "a jacket for myself" still asks for anyone's jacket, the men's ones too."""
+    search = pets_shop.search
+    result = await search.search(search.request("looking for a shampoo for myself, anti dandruff", 5))
+    assert result.no_strong_match, result.products
+    assert "Shampoo" in result.products[0].name, result.products
+    myself = audiences_named(["myself"])
+    assert for_others(myself, "Oatmeal Dog Shampoo") and not for_others(myself, "Men's Down Jacket")
+    assert not for_others(audiences_named(["dog"]), "Two-Person Tent for people and their dogs")

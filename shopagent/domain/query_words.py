@@ -139,11 +139,15 @@ RECIPIENTS = HIM | HER | SON | DAUGHTER | frozenset({
     "enkelkinder", "neffe", "nichte", "patenkind", "freund", "freunde", "kollege", "kollegin", "lehrer", "lehrerin",
     "neveu", "filleul", "filleule", "ami", "amie", "amis", "collegue",
 })  # fmt: skip
+# A person, of whatever age: "shampoo for myself" in a pet shop asks for none of the dog shampoos.
+PEOPLE = frozenset({"myself", "yourself", "himself", "herself", "human", "humans", "people", "mensch", "menschen",
+                    "humain", "humains"})  # fmt: skip
 AUDIENCES = (
     MEN | HIM | SON, WOMEN | HER | DAUGHTER, KIDS | SON | DAUGHTER | {"children", "childrens", "junior"},
-    DOGS, CATS, BIRDS, SMALL_ANIMALS,
+    DOGS, CATS, BIRDS, SMALL_ANIMALS, PEOPLE,
 )  # fmt: skip
 _WOMEN_AT = 1  # AUDIENCES' place of women
+_PEOPLE_AT = 7  # of any person: men, women and children (0-2)
 WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 
 
@@ -173,7 +177,7 @@ def a_childs_age(text: str) -> bool:
 def with_a_childs_age(named: frozenset[int], text: str) -> frozenset[int]:
     """The audiences a query's words name (`named`, of AUDIENCES), and children where its text tells a child's
     age (not an animal's: "my 10 year old dog")."""
-    animals = any(n > _KIDS_AT for n in named)
+    animals = any(_KIDS_AT < n < _PEOPLE_AT for n in named)
     return named | ({_KIDS_AT} if not animals and a_childs_age(text) else frozenset())
 
 
@@ -192,6 +196,9 @@ def for_others(asked: frozenset[int], title: str, kinds: Iterable[str] = ()) -> 
     named = audiences_named(words(title))
     if FOR_WOMEN & {fold(k) for k in kinds}:
         named |= {_WOMEN_AT}
+    people = {0, _WOMEN_AT, _KIDS_AT, _PEOPLE_AT}  # (a person: a "Men's Jacket" for "a jacket for myself" too)
+    asked = asked | people if _PEOPLE_AT in asked else asked
+    named = named | people if _PEOPLE_AT in named else named
     return bool(named) and not named & asked
 
 
@@ -293,7 +300,7 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     for n, term in enumerate(terms):
         if n < start:
             continue
-        if term in QUALIFIERS and (head is not None or stand_in is not None):
+        if term in QUALIFIERS | PEOPLE and (head is not None or stand_in is not None):  # ("shampoo for myself, …")
             break
         if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
             stand_in = n
