@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
+from shopagent.domain.price_words import price_phrase_words
 from shopagent.domain.query_words import audiences_named, for_others, head_word, modifiers
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
@@ -187,3 +188,15 @@ async def test_a_thing_for_the_shopper_is_none_made_for_animals(pets_shop):
     myself = audiences_named(["myself"])
     assert for_others(myself, "Oatmeal Dog Shampoo") and not for_others(myself, "Men's Down Jacket")
     assert not for_others(audiences_named(["dog"]), "Two-Person Tent for people and their dogs")
+
+
+async def test_the_words_saying_a_price_are_no_thing_asked_for(sample_shop):
+    """ "navy blazer L max 200€": "max" was taken for the thing asked for, so the blazer lacked it and a running
+    shoe came first; the price is read as a ceiling all the same."""
+    search = sample_shop.search
+    result = await search.search(search.request("navy blazer L max 200€", 5))
+    assert result.products[0].slug == "marlowe-linen-summer-blazer" and result.products[0].match == "strong", result
+    assert price_phrase_words("navy blazer L max 200€") == {"max", "200"}
+    assert price_phrase_words("Jacke unter 80 Euro, wasserdicht") == {"unter", "80", "euro"}
+    assert price_phrase_words("zwischen 50 und 100 €") == {"zwischen", "50", "und", "100"}
+    assert price_phrase_words("lampe pour enfants de 5 ans") == frozenset()

@@ -23,7 +23,7 @@ from shopagent.domain.errors import NotFound
 from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.options import StoreLinks, fold, spec_label
-from shopagent.domain.price_words import price_ceiling
+from shopagent.domain.price_words import price_ceiling, price_phrase_words
 from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
@@ -139,7 +139,13 @@ class CatalogSearch:
             match_terms=vocabulary.match_on(terms.terms, self.policy.lexical_match_products),
         )
         # The words that describe the item: not numbers, colours, sizes nor small words.
-        wanted = sorted(n for n in found.content_terms if descriptive(terms.terms[n], self._not_descriptive))
+        # (nor the words saying a price: "max" of "navy blazer L max 200€" is no thing asked for)
+        priced = price_phrase_words(request.query)
+        wanted = sorted(
+            n
+            for n in found.content_terms
+            if descriptive(terms.terms[n], self._not_descriptive) and terms.terms[n] not in priced
+        )
         found = _by_rarity(found, {n: vocabulary.rarity(terms.terms[n]) for n in wanted})
         # The thing asked for, what qualifies it and of what it is made are read from the shopper's words, not
         # from those added for a trouble told ("deshedding undercoat" for "my dog sheds"): those rank and grade

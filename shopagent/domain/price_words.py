@@ -136,3 +136,12 @@ def price_ceiling(text: str) -> Decimal | None:
     if found := next(iter(prices_in(MAX_PRICE, folded)), None):
         return money(next(g for g in found.groups() if g))
     return None
+
+
+def price_phrase_words(text: str) -> frozenset[str]:
+    """The words of the phrases saying a price ("max", "200" and "eur" of "navy blazer L max 200 eur"; "unter"
+    of "unter 30 €"): none of them says what the thing is."""
+    folded = fold(text.replace("\u2019", "'"))
+    patterns = (AROUND, BETWEEN, MAX_PRICE, MIN_PRICE)
+    spans = [found.group(0) for pattern in patterns for found in prices_in(pattern, folded)]
+    return frozenset(w for span in spans for w in re.findall(r"\w+", span))
