@@ -200,3 +200,15 @@ async def test_the_words_saying_a_price_are_no_thing_asked_for(sample_shop):
     assert price_phrase_words("Jacke unter 80 Euro, wasserdicht") == {"unter", "80", "euro"}
     assert price_phrase_words("zwischen 50 und 100 €") == {"zwischen", "50", "und", "100"}
     assert price_phrase_words("lampe pour enfants de 5 ans") == frozenset()
+
+
+async def test_a_word_of_shape_or_size_after_the_thing_is_not_the_thing(kitchen_shop):
+    """ "Kuchenform rund zum backen" (a cake tin, round, for baking): "round" after the tin is no thing asked
+    for, so the springform cake tin is the strong match it is; "need" says no kind of the thing either."""
+    search = kitchen_shop.search
+    result = await search.search(search.request("Kuchenform rund zum backen", 5))
+    assert result.products[0].slug == "brotzeit-leakproof-springform-cake-tin", result.products
+    assert result.products[0].match == "strong", result.products
+    assert head_word(("cake", "tin", "round", "zum", "backen"), [0, 1, 2, 4]) == 1
+    assert head_word(("rucksack", "leicht"), [0, 1]) == 0 and head_word(("round",), [0]) == 0
+    assert modifiers(("need", "wellies"), [0, 1]) == {}

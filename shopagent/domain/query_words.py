@@ -283,6 +283,20 @@ def names_a_thing(word: str, heads: Set[str]) -> bool:
     return any(_same_word(word, head) for head in heads)
 
 
+# Words of shape, size, weight or feel, never a thing: "Kuchenform rund", "sac à main noir pas trop grand",
+# "Rucksack leicht" ask for a tin, a bag and a backpack (the word after the thing in German and French).
+SHAPES = frozenset({
+    "round", "rund", "runde", "runden", "rond", "ronde", "ronds", "rondes", "square", "eckig", "eckige", "carre",
+    "carree", "oval", "ovale", "grand", "grande", "grands", "grandes", "petit", "petite", "petits", "petites",
+    "gros", "big", "little", "tiny", "huge", "klein", "kleine", "kleinen", "kleiner", "kleines", "gross",
+    "grosse", "grossen", "grosser", "grosses", "leger", "legere", "legers", "legeres", "leicht", "leichte",
+    "leichten", "leichter", "lightweight", "lang", "lange", "langen", "langer", "longue", "longues", "kurz",
+    "kurze", "kurzen", "court", "courte", "courts", "courtes", "breit", "breite", "wide", "schmal", "schmale",
+    "narrow", "etroit", "etroite", "tall", "hoch", "hohe", "hohen", "haut", "haute", "niedrig", "niedrige",
+    "schwer", "schwere", "lourd", "lourde", "heavy", "weich", "weiche", "doux", "douce", "soft", "thick", "dick",
+    "dicke", "epais", "epaisse", "thin", "dunn", "dunne", "duenn", "duenne", "mince",
+})  # fmt: skip
+
 # Words a shopper asks for a thing with, the thing after them: "need a", "brauche ein", "il me faut un".
 REQUEST_CUES = frozenset({
     "need", "needs", "want", "wants", "looking", "searching", "brauche", "brauchen", "suche", "suchen", "cherche",
@@ -302,7 +316,7 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
             continue
         if term in QUALIFIERS | PEOPLE and (head is not None or stand_in is not None):  # ("shampoo for myself, …")
             break
-        if n in wanted and term in SIZE_MARKERS | FILLERS:  # "navy blazer size L" asks for a blazer
+        if n in wanted and term in SIZE_MARKERS | FILLERS | SHAPES:  # "navy blazer size L" asks for a blazer
             stand_in = n
         elif n in wanted and term in RECIPIENTS and head is not None:  # "Puppenhaus Enkelin": a dollhouse
             continue
@@ -351,7 +365,7 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
     sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for)."""
     kept = set(wanted)
-    for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND
+    for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND | REQUEST_CUES  # (nor "need" of "need wellies")
     found = {}
     for n in wanted:
         # (over a possessive's "s": "chef" in "chef's knife" says which knife)
