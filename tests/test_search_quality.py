@@ -212,32 +212,3 @@ async def test_a_word_of_shape_or_size_after_the_thing_is_not_the_thing(kitchen_
     assert head_word(("cake", "tin", "round", "zum", "backen"), [0, 1, 2, 4]) == 1
     assert head_word(("rucksack", "leicht"), [0, 1]) == 0 and head_word(("round",), [0]) == 0
     assert modifiers(("need", "wellies"), [0, 1]) == {}
-
-
-@pytest.mark.parametrize(
-    ("trade", "query", "first"),
-    [
-        (
-            "electronics",
-            "camera de surveillance exterieure avec vision de nuit",
-            "hearthlink-solar-outdoor-security-camera",
-        ),
-        ("bikes", "lampe avant puissante pour rouler la nuit en forêt", "nachtfalter-city-70-usb-front-light"),
-    ],
-)
-async def test_an_adjective_of_another_language_after_the_thing_is_not_the_thing(
-    trade, query, first, electronics_shop, bikes_shop
-):
-    """French puts the adjective after the noun: "caméra … extérieure" asks for a camera ("security camera" as the
-    shop's words read it), "lampe avant puissante" for a front light; "extérieure" and "puissante", words of no
-    product and of no English, are not the thing asked for."""
-    search = {"electronics": electronics_shop, "bikes": bikes_shop}[trade].search
-    result = await search.search(search.request(query, 5))
-    assert (result.products[0].slug, result.products[0].match) == (first, "strong"), result.products
-
-
-async def test_a_word_after_a_preposition_is_not_the_thing_an_adjective_follows(garden_shop):
-    """ "bulbes de tulipes à planter cet automne": "planter" after "à" says what the bulbs are for (no planter)."""
-    search = garden_shop.search
-    result = await search.search(search.request("bulbes de tulipes a planter automne", 5))
-    assert result.products[0].slug == "bollenveld-tulip-ballerina-bulbs", result.products

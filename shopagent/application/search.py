@@ -40,9 +40,6 @@ from shopagent.domain.text import QueryTerms, descriptive, words
 from shopagent.domain.tools import SEARCH_TOOL
 from shopagent.domain.vocabulary import NO_SYNONYMS, Synonyms, Vocabulary
 
-# French and German words joining a noun to the one before it, besides QUALIFIERS: "à planter", "de nuit".
-_OF_TO = frozenset({"a", "au", "aux", "de", "du", "des", "d", "zu", "vom", "der"})
-
 
 @dataclass(frozen=True)
 class SearchPolicy:
@@ -51,7 +48,6 @@ class SearchPolicy:
     depth: int = 10  # candidates taken from each leg (at least the limit)
     vocabulary_refresh_seconds: float = 60.0  # how stale the typo-correction vocabulary may get
     real_words: Container[str] = frozenset()  # words of the shop's languages: never "corrected"
-    catalog_words: Container[str] | None = None  # the words of the catalog's language (None: not known)
     synonyms: Synonyms = NO_SYNONYMS  # shoppers' words -> the catalog's
     needs: Needs = NO_NEEDS  # shoppers' troubles -> the words of what answers them
     lexical_match_products: int = 2_000  # the full-text leg matches on the rarest words up to this many products
@@ -159,8 +155,6 @@ class CatalogSearch:
         head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, said), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
-        if head is not None and self._said_after_the_thing(terms.terms, said, head, heads, vocabulary):
-            head -= 1  # "lampe avant puissante": the light ("front light", as read), not "puissante"
         kinds = modifiers(terms.terms, said)
         query = _QueryFacts(
             wanted=frozenset(wanted),
@@ -196,24 +190,6 @@ class CatalogSearch:
 
     def _colors_named(self, words: tuple[str, ...]) -> frozenset[str]:
         return frozenset(color for word in words if (color := self.rules.color(word)) is not None)
-
-    def _said_after_the_thing(
-        self, terms: tuple[str, ...], said: list[int], head: int, heads: frozenset[str], vocabulary: Vocabulary
-    ) -> bool:
-        """Whether the head word is one of another language than the catalog's, which no product uses, right
-        after a word products are named with: an adjective after its noun, as German and French put it
-        ("lampe puissante", "caméra extérieure"); not an English word after it ("worktop installation", where
-        no installation is sold)."""
-        known = self.policy.catalog_words
-        return (
-            known is not None
-            and head - 1 in said
-            and not vocabulary.uses(terms[head])
-            and terms[head] not in known
-            and query_words.names_a_thing(terms[head - 1], heads)
-            # (not a word after "à", "de", "for": "bulbes de tulipes à planter cet automne" asks for no planter)
-            and not (head >= 2 and terms[head - 2] in query_words.QUALIFIERS | _OF_TO)
-        )
 
     async def _category_closeness(self, vector: np.ndarray | None, categories: set[str]) -> dict[str, float]:
         """Each category's cosine to the query, minus the best one's (0 for the closest)."""

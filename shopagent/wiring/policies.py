@@ -6,7 +6,7 @@ import functools
 from typing import Literal
 
 from shopagent.actors.serving import Listening, McpServing
-from shopagent.adapters.local.wordlists import known_words, word_list
+from shopagent.adapters.local.wordlists import known_words
 from shopagent.adapters.postgres.search import SearchTuning
 from shopagent.application.conversations import ChatPolicy
 from shopagent.application.indexing import IndexingPolicy
@@ -118,7 +118,6 @@ def search_policy(settings: Settings, model_id: str | None = None) -> SearchPoli
         lexical_match_products=s.lexical_match_products,
         vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
         real_words=known_words(settings.store.language),
-        catalog_words=word_list(settings.store.language),
         synonyms=shop_synonyms(settings),
         needs=Needs(builtin_needs(settings.store.language)) | Needs(settings.search.needs),
     )
