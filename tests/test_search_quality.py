@@ -24,6 +24,7 @@ figures, before and after); the search before this model measured below some of 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,14 @@ async def test_a_word_of_shape_or_size_after_the_thing_is_not_the_thing(kitchen_
     assert head_word(("cake", "tin", "round", "zum", "backen"), [0, 1, 2, 4]) == 1
     assert head_word(("rucksack", "leicht"), [0, 1]) == 0 and head_word(("round",), [0]) == 0
     assert modifiers(("need", "wellies"), [0, 1]) == {}
+
+
+async def test_filters_that_leave_no_thing_of_the_kind_asked_make_no_other_kind_strong(pets_shop):
+    """ "harness dog" in size M under €30: the filters let no harness through, only leads and collars of the
+    harnesses' category; the catalog names harnesses, so a lead is no strong match for one (without the filters,
+    the harnesses among the hits said so)."""
+    search = pets_shop.search
+    result = await search.search(search.request("harness dog", 10, sizes=["M"], max_price=Decimal("30")))
+    strong = [p.name for p in result.products if p.match == "strong"]
+    assert all("Harness" in name or "Collar" in name for name in strong), strong
+    assert not any("Lead" in name for name in strong), strong

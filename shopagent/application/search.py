@@ -171,7 +171,13 @@ class CatalogSearch:
             features=frozenset(
                 n for n in query_words.features_asked(terms.terms, said, head) if vocabulary.uses(terms.terms[n])
             ),
-            head_named=head is not None and any(head in row.name_terms for row in found.rows.values()),
+            # (with filters, of the catalog's kinds: "harness dog" in size M under €30, where no harness is, lets
+            # only leads and collars through, and a lead is no harness however close its category)
+            head_named=head is not None
+            and (
+                any(head in row.name_terms for row in found.rows.values())
+                or (request.filters.any and vocabulary.names_a_kind(terms.terms[head]))
+            ),
             materials=(materials := query_words.materials_named(terms.terms, said, vocabulary.uses)),
             material_words=frozenset(terms.terms[n] for n in materials),
             audiences=query_words.with_a_childs_age(query_words.audiences_named(terms.terms), request.query),
