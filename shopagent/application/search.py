@@ -408,7 +408,9 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_amount=bool(query.amounts) and _other_amount(query.amounts, row),
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
-        head_named_elsewhere=query.head_named and query.head not in row.name_terms,
+        head_named_elsewhere=query.head_named
+        and query.head not in row.name_terms
+        and not _compound_of(query.terms[query.head], row.name),
         other_material=bool(query.materials and row.material.strip())
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),
@@ -457,6 +459,12 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
             )
         ),
     )
+
+
+def _compound_of(head: str, name: str) -> bool:
+    """Whether a word of a name ends with the head word, as a compound names its kind last ("Schälmesser" a
+    "Messer", "Raincoat" a "coat")."""
+    return len(head) >= 4 and any(w != head and w.endswith(head) for w in words(fold(name)))
 
 
 def _modifier_missing(
