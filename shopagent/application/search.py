@@ -409,6 +409,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_color=bool(query.colors and row.made_in) and not query.colors & row.made_in,
         other_size=bool(query.sizes and row.sized_in) and not query.sizes & row.sized_in,
         head_named_elsewhere=query.head_named
+        and query.head is not None
         and query.head not in row.name_terms
         and not _compound_of(query.terms[query.head], row.name),
         other_material=bool(query.materials and row.material.strip())
