@@ -146,7 +146,7 @@ AUDIENCES = (
     MEN | HIM | SON, WOMEN | HER | DAUGHTER, KIDS | SON | DAUGHTER | {"children", "childrens", "junior"},
     DOGS, CATS, BIRDS, SMALL_ANIMALS, PEOPLE,
 )  # fmt: skip
-_WOMEN_AT = 1  # AUDIENCES' place of women
+_MEN_AT, _WOMEN_AT = 0, 1  # AUDIENCES' places of men and of women
 _PEOPLE_AT = 7  # of any person: men, women and children (0-2)
 WHOM_FOR = AUDIENCE | DOGS | CATS  # words saying whom a thing is for ("mens", "dog"), not what it is
 
@@ -196,7 +196,7 @@ def for_others(asked: frozenset[int], title: str, kinds: Iterable[str] = ()) -> 
     named = audiences_named(words(title))
     if FOR_WOMEN & {fold(k) for k in kinds}:
         named |= {_WOMEN_AT}
-    people = {0, _WOMEN_AT, _KIDS_AT, _PEOPLE_AT}  # (a person: a "Men's Jacket" for "a jacket for myself" too)
+    people = {_MEN_AT, _WOMEN_AT, _KIDS_AT, _PEOPLE_AT}  # (a person: a "Men's Jacket" for "a jacket for myself" too)
     asked = asked | people if _PEOPLE_AT in asked else asked
     named = named | people if _PEOPLE_AT in named else named
     return bool(named) and not named & asked
