@@ -31,7 +31,7 @@ import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
 from shopagent.domain.price_words import price_phrase_words
-from shopagent.domain.query_words import audiences_named, for_others, head_word, modifiers
+from shopagent.domain.query_words import audiences_named, for_a_gift, for_others, head_word, modifiers
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
 
@@ -224,3 +224,32 @@ async def test_filters_that_leave_no_thing_of_the_kind_asked_make_no_other_kind_
     strong = [p.name for p in result.products if p.match == "strong"]
     assert all("Harness" in name or "Collar" in name for name in strong), strong
     assert not any("Lead" in name for name in strong), strong
+
+
+async def test_a_goal_told_names_no_thing_and_the_thing_to_do_it_is_strong(electronics_shop, bikes_shop):
+    """ "want to see who is at the front door when im at work" asks for no door: the video doorbell is a strong
+    match. "need to carry 2 bikes" after "roof racks for the car" asks for roof racks, which the bike shop does not
+    sell, so no bike is strong (the words after "need" had been taken for the thing)."""
+    search = electronics_shop.search
+    result = await search.search(search.request("want to see who is at the front door when im at work", 5))
+    assert "Doorbell" in result.products[0].name and result.products[0].match == "strong", result.products
+    search = bikes_shop.search
+    result = await search.search(
+        search.request("do you have roof racks for the car? need to carry 2 bikes to the alps", 5)
+    )
+    assert result.no_strong_match, result.products
+    terms = ("do", "you", "have", "roof", "racks", "for", "the", "car", "need", "to", "carry", "2", "bikes")
+    assert head_word(terms, [3, 4, 7, 10, 12]) == 4
+    assert head_word(("need", "to", "buy", "a", "tent"), [2, 4]) == 4
+
+
+async def test_gift_wrapping_is_no_gift(toys_shop):
+    """ "un cadeau pour ma petite fille de 4 ans qui adore les licornes": the shop has no unicorns, and its "Gift
+    Wrapping with Card" is for a gift, not one, so nothing is strong (the wrapping was, and listed as found)."""
+    search = toys_shop.search
+    query = "bonjour je cherche un cadeau pour ma petite fille de 4 ans qui adore les licornes"
+    result = await search.search(search.request(query, 5))
+    assert result.no_strong_match, result.products
+    assert for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Little Otter Gift Wrapping with Card")
+    assert not for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Gift Card")  # a card named as a gift is one
+    assert not for_a_gift(("gift", "wrapping"), 1, "Gift Wrapping with Card")  # wrapping asked for

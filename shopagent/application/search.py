@@ -441,6 +441,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         # category "Collars, leads & harnesses" names leads too: harnesses are one of its kinds);
         # other reasons only where its category does not name the thing
         for_another=query_words.set_of_other_things(query.terms, query.head, row.name, query.heads)
+        or query_words.for_a_gift(query.terms, query.head, row.name)
         or (
             query_words.named_for_purpose(query.terms, query.head, row.name)
             and (not head_in_category or query_words.names_a_category(query_words.name_head(row.name) or "", heads))

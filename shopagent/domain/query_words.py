@@ -266,12 +266,33 @@ _WHOSE = frozenset({
 _WHOM_FOR = frozenset({"for", "fur", "pour", "to", "a", "an", "zu"})
 
 
+# Words for any thing, a gift or an idea: "gift for my dad who is always cold", "anything that helps a 9 year
+# old get into music" name no thing; what follows tells what it is for.
+GIFTS = frozenset({"gift", "gifts", "present", "presents", "geschenk", "geschenke", "cadeau", "cadeaux"})
+_ANY_THING = GIFTS | FILLERS | frozenset({
+    "something", "anything", "idea", "ideas", "etwas", "geschenkidee", "chose", "idee", "idees",
+})  # fmt: skip
+# After the words asking for a thing, "to" and a verb tell what the shopper wants to do, not the thing:
+# "want to attract more bees", "need to carry 2 bikes to the alps" (but "need to buy a tent" asks for a tent).
+_GOAL_AFTER = frozenset({"to"})
+_GOAL_FIRST = 3  # "want to …", "I want to …", "we just need to …"
+_BUYING = frozenset({"buy", "get", "find", "order", "purchase", "replace", "pick"})
+
+
+def tells_a_goal(said: Sequence[str], n: int) -> bool:
+    """Whether the word at `n` asks for a thing with "to" and a verb of doing ("want to see who is at the
+    door"), not of buying ("need to buy a tent")."""
+    return said[n] in REQUEST_CUES and n + 2 < len(said) and said[n + 1] in _GOAL_AFTER and said[n + 2] not in _BUYING
+
+
 def tells_a_situation(said: Sequence[str]) -> bool:
-    """Whether the shopper's words (`text.words`, as written) tell of their own situation rather
-    than name a thing: a sentence like "slugs ate all my lettuce again", whose last noun is seldom
-    what would help ("night"), against "snuffle mat for my beagle"."""
+    """Whether the shopper's words (`text.words`, as written) tell of their own situation or goal
+    rather than name a thing: a sentence like "slugs ate all my lettuce again", whose last noun is
+    seldom what would help ("night"), "want to attract more bees" or "a gift for my dad who is always
+    cold", against "snuffle mat for my beagle"."""
     for n, word in enumerate(said):
-        if word in _SPEAKERS:
+        # (a goal told first: "need to carry 2 bikes" after "do you have roof racks for the car?" is no situation)
+        if word in _SPEAKERS or word in _ANY_THING or (n < _GOAL_FIRST and tells_a_goal(said, n)):
             return True
         if word in _WHOSE and not (n > 0 and said[n - 1] in _WHOM_FOR):
             return True
@@ -309,7 +330,15 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     if not wanted:
         return None
     # "walking the camino for 3 weeks, need a backpack": the thing is what comes after the words asking for it
-    start = next((c + 1 for c, term in enumerate(terms) if term in REQUEST_CUES and any(n > c for n in wanted)), 0)
+    # (not "need to carry 2 bikes", which wants to do something; "need to buy a tent" asks for a tent)
+    start = next(
+        (
+            c + (3 if c + 2 < len(terms) and terms[c + 1] in _GOAL_AFTER else 1)
+            for c, term in enumerate(terms)
+            if term in REQUEST_CUES and not tells_a_goal(terms, c) and any(n > c for n in wanted)
+        ),
+        0,
+    )
     head = stand_in = None
     for n, term in enumerate(terms):
         if n < start:
@@ -549,6 +578,24 @@ def for_another(
     # (a name ending the query, its word right before the head: not "gloves that match", "lights garden path")
     compound = head > 0 and head == max(wanted) and _same_word(own, terms[head - 1])
     return any(_same_word(other, terms[head]) for other in heads) or (named_in_another_text and compound)
+
+
+def for_a_gift(terms: Sequence[str], head: int | None, name: str) -> bool:
+    """Whether the thing asked for is a gift and the product's name has the word only for what it is for: "Gift
+    Wrapping with Card" or a "Gift Box" is no gift for "un cadeau pour ma petite fille"."""
+    if head is None or terms[head] not in GIFTS:
+        return False
+    own = name_head(name)
+    return (
+        own is not None
+        and not _same_word(own, terms[head])
+        and fold(own) not in _GIFTS_THEMSELVES
+        and any(_same_word(w, terms[head]) for w in words(fold(name)))
+    )
+
+
+# A gift card or voucher is a gift, named so.
+_GIFTS_THEMSELVES = frozenset({"card", "cards", "voucher", "vouchers", "certificate", "gutschein", "carte", "bon"})
 
 
 def _qualifies_another(terms: Sequence[str], wanted: Sequence[int], head: int, name: str, own: str) -> bool:
