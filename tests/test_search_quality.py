@@ -31,7 +31,17 @@ import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
 from shopagent.domain.price_words import price_phrase_words
-from shopagent.domain.query_words import audiences_named, for_a_gift, for_others, head_word, modifiers
+from shopagent.domain.quantities import amounts
+from shopagent.domain.query_words import (
+    age_range,
+    audiences_named,
+    childs_ages,
+    for_a_gift,
+    for_other_ages,
+    for_others,
+    head_word,
+    modifiers,
+)
 from shopagent.entrypoints.eval_files import read_eval_file
 from shopagent.sample_data import __file__ as sample_data
 
@@ -253,3 +263,35 @@ async def test_gift_wrapping_is_no_gift(toys_shop):
     assert for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Little Otter Gift Wrapping with Card")
     assert not for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Gift Card")  # a card named as a gift is one
     assert not for_a_gift(("gift", "wrapping"), 1, "Gift Wrapping with Card")  # wrapping asked for
+
+
+async def test_a_childs_age_rules_out_toys_for_other_ages(toys_shop):
+    """ "puzzle 100 pieces for a 5 year old": the world map puzzle comes in 100 pieces but is for 6 years and up,
+    the peg puzzle is 8 pieces and the floor puzzle 48 (its name says so), so none is strong; "bicycle with gears
+    for a 10 year old" finds no balance bike for 2-5 year olds strong either."""
+    search = toys_shop.search
+    result = await search.search(search.request("puzzle 100 pieces for a 5 year old, animals if possible", 10))
+    assert result.no_strong_match, [(p.name, p.match) for p in result.products]
+    result = await search.search(search.request("bicycle with gears for a 10 year old", 10))
+    assert result.no_strong_match, [(p.name, p.match) for p in result.products]
+    result = await search.search(search.request("jigsaw puzzle for a 6 year old", 5))
+    assert result.products[0].match == "strong", result.products  # of its ages: strong as before
+    assert childs_ages("my 3 and 5 year olds") == {3.0, 5.0} and childs_ages("mon bébé de 6 mois") == {0.5}
+    assert childs_ages("my 10 year old dog", audiences_named(["my", "10", "year", "old", "dog"])) == frozenset()
+    assert childs_ages("2 years warranty") == frozenset()
+    units = {"age_min_years": "years"}
+    assert age_range({"age_min_years": 6, "length_cm": 49}, units) == (6, None)
+    assert age_range({"age_max_months": 36}, {}) == (None, 3.0)
+    assert for_other_ages(frozenset({5.0}), {"age_min_years": 6}, units)
+    assert not for_other_ages(frozenset({5.0, 7.0}), {"age_min_years": 6}, units)  # for one of them
+    assert not for_other_ages(frozenset({5.0}), {"length_cm": 49}, units)  # no age given: not held to it
+    assert amounts("Floor Puzzle, 48 pieces") == {"pcs": frozenset({48.0})}
+    assert amounts("1000-piece jigsaw") == amounts("Puzzle 1000 Teile") == {"pcs": frozenset({1000.0})}
+
+
+async def test_a_synonyms_words_before_the_shoppers_one_word_say_no_kind(garden_shop):
+    """ "need wellies for the garden": the shop's synonym searches "rain boots", but "rain" is the synonym's
+    word, not a kind the shopper named, so the garden's rubber boots are a strong match."""
+    search = garden_shop.search
+    result = await search.search(search.request("need wellies for the garden", 5))
+    assert "Boots" in result.products[0].name and result.products[0].match == "strong", result.products

@@ -155,7 +155,10 @@ class CatalogSearch:
         head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, said), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
-        kinds = modifiers(terms.terms, said)
+        # (not a word a synonym put before the shopper's one word: "wellies" searched as "rain boots" asks for no
+        # rain boot over the shop's garden boots)
+        glossed = _glossed(terms)
+        kinds = {n: m for n, m in modifiers(terms.terms, said).items() if m not in glossed}
         query = _QueryFacts(
             wanted=frozenset(wanted),
             head=head,
@@ -190,6 +193,8 @@ class CatalogSearch:
             head_a_category=head is not None and any(head in row.category_terms for row in found.rows.values()),
             ceiling=price_ceiling(request.query) if request.filters.max_price is None else None,
             heaviest=weight_ceiling(fold(request.query)),
+            ages=query_words.childs_ages(request.query, query_words.audiences_named(terms.terms)),
+            spec_units=self.rules.spec_units,
         )
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
@@ -307,6 +312,8 @@ class _QueryFacts:
     colors: frozenset[str]  # the catalog's colours its words name ("red harness"), when no colour filter does
     sizes: frozenset[str] = frozenset()  # the catalog's sizes its words name ("size 38"), when no size filter does
     heaviest: float | None = None  # the most it may weigh, in grams ("a tent under 1.5 kg")
+    ages: frozenset[float] = frozenset()  # the children's ages the query tells ("for my 5 year old"), in years
+    spec_units: Mapping[str, str] = field(default_factory=dict)  # the shop's units of its specs
     features: frozenset[int] = frozenset()  # positions of what the thing is asked to come with ("bike with gears")
     head_named: bool = False  # some candidate has the head word in its name
     materials: frozenset[int] = frozenset()  # positions of the words naming what it is made of ("leather")
@@ -432,6 +439,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and query.head is not None
         and query.head not in row.body_terms
         and not any(query_words.names_a_thing(term, {query_words.name_head(row.name) or ""}) for term in query.terms),
+        other_age=query_words.for_other_ages(query.ages, row.specs, query.spec_units),
         over_weight=query.heaviest is not None
         and row.lightest_grams is not None
         and row.lightest_grams > query.heaviest,
@@ -467,6 +475,21 @@ def _compound_of(head: str, name: str) -> bool:
     """Whether a word of a name ends with the head word, as a compound names its kind last ("Schälmesser" a
     "Messer", "Raincoat" a "coat")."""
     return len(head) >= 4 and any(w != head and w.endswith(head) for w in words(fold(name)))
+
+
+def _glossed(terms: QueryTerms) -> frozenset[int]:
+    """The positions of the words a synonym of one word put before its last ("rain" of "wellies" -> "rain
+    boots"): the shop's own words for the thing, not a kind the shopper named, unless the shopper's word has
+    it ("winterjacke" -> "winter jacket")."""
+    out: set[int] = set()
+    for said, searched in terms.corrections.items():
+        gloss = searched.split()
+        if said in terms.typo_fixes or len(said.split()) != 1 or len(gloss) < 2:
+            continue
+        for n in range(len(terms.terms) - len(gloss) + 1):
+            if list(terms.terms[n : n + len(gloss)]) == gloss:  # (not "winter" of "winterjacke": the shopper's)
+                out.update(m for m in range(n, n + len(gloss) - 1) if terms.terms[m] not in said)
+    return frozenset(out)
 
 
 def _modifier_missing(

@@ -19,9 +19,14 @@ _UNITS: Mapping[str, tuple[str, float]] = {
     "cl": ("ml", 10.0), "l": ("ml", 1000.0), "litre": ("ml", 1000.0), "litres": ("ml", 1000.0),
     "liter": ("ml", 1000.0), "liters": ("ml", 1000.0), "g": ("g", 1.0), "kg": ("g", 1000.0),
     "inch": ("in", 1.0), "inches": ("in", 1.0), '"': ("in", 1.0), "hz": ("hz", 1.0), "lm": ("lm", 1.0),
+    # how many pieces: a puzzle of "48 pieces" is none of "100 pieces", a "1000-piece" one none of "500 Teile"
+    "pieces": ("pcs", 1.0), "piece": ("pcs", 1.0), "pcs": ("pcs", 1.0), "stück": ("pcs", 1.0),
+    "pièces": ("pcs", 1.0), "pièce": ("pcs", 1.0), "teile": ("pcs", 1.0), "teilig": ("pcs", 1.0),
 }  # fmt: skip
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(" + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True)) + r")(?!\w)",
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)[\s-]?("
+    + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
+    + r")(?!\w)",
     re.IGNORECASE,
 )
 _SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "2,0 l")

@@ -162,9 +162,9 @@ _CHILD_AGE = 14
 # A child's age: "my 7 year old", "a 7-year-old", "7yo", "7 jahre alt", "7-jährige", "ma fille de 7 ans" (not "2
 # years warranty", "garantie 2 ans")
 _AGE = re.compile(
-    r"\b(\d{1,2})(?:\s*-?\s*(?:years?|yrs?|y)\s*-?\s*old|\s*(?:yo|y/o|yr old)|\s*-?\s*jahre?n?\s+alt|"
+    r"\b(\d{1,2})(?:\s*-?\s*(?:years?|yrs?|y)\s*-?\s*olds?|\s*(?:yo|y/o|yr old)|\s*-?\s*jahre?n?\s+alt|"
     r"\s*-?\s*jae?hrige[nrm]?)\b"
-    r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})(?:\s+(?:ans|mois))?\b"
+    r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})(?:\s+(ans|mois))?\b"
 )
 
 
@@ -172,6 +172,59 @@ def a_childs_age(text: str) -> bool:
     """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo",
     "für einen 5-jährigen", "pour ma fille de 7 ans"."""
     return any(int(found.group(1) or found.group(2)) <= _CHILD_AGE for found in _AGE.finditer(fold(text)))
+
+
+# The first of two ages told together: "my 3 and 5 year olds", "for 6-8 year olds", "ses 4 et 6 ans"
+_AGES_BEFORE = re.compile(
+    r"\b(\d{1,2})\s*(?:and|&|,|or|-|to|und|oder|bis|et|ou|a)\s*(?=\d{1,2}\s*(?:-?\s*(?:years?|yrs?|y)\b|yo\b|-?\s*jahr|-?\s*jae?hrig|ans\b))"
+)
+
+
+def childs_ages(text: str, named: frozenset[int] = frozenset()) -> frozenset[float]:
+    """The children's ages, in years, a shopper's words tell ("for my 7 year old" -> 7, "my 3 and 5 year olds"
+    -> 3 and 5, "mon bébé de 6 mois" -> 0.5); none where they tell none, or where they name an animal
+    (`named`, the AUDIENCES they name: "my 10 year old dog")."""
+    if any(_KIDS_AT < n < _PEOPLE_AT for n in named):
+        return frozenset()
+    folded = fold(text)
+    found = [(int(m.group(1) or m.group(2)), m.group(3) == "mois") for m in _AGE.finditer(folded)]
+    if found:  # (the first of two told together, where the second is a child's age)
+        found += [(int(m.group(1)), False) for m in _AGES_BEFORE.finditer(folded)]
+    return frozenset(age / 12 if months else float(age) for age, months in found if months or age <= _CHILD_AGE)
+
+
+# The specs giving the ages a product is for: a name of "age" and "min" or "max", in years or months
+# ("age_min_years", "age_max_months", "Alter ab (Jahre)" as a shop names it: [catalog] spec_units).
+_AGE_SPEC = re.compile(r"\b(?:age|ages|alter)\b")
+_YEARS = frozenset({"years", "year", "yrs", "y", "jahre", "ans"})
+_MONTHS = frozenset({"months", "month", "monate", "mois"})
+
+
+def age_range(specs: Mapping[str, object], units: Mapping[str, str]) -> tuple[float | None, float | None]:
+    """The youngest and oldest ages, in years, a product's specs say it is for (None where they do not)."""
+    low = high = None
+    for name, value in specs.items():
+        key = fold(name).replace("_", " ")
+        if not _AGE_SPEC.search(key) or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        unit = fold(units.get(name, "")) or key.split()[-1]
+        years = value if unit in _YEARS else value / 12 if unit in _MONTHS else None
+        if years is None:
+            continue
+        if "min" in key.split() or "from" in key.split() or "ab" in key.split():
+            low = years if low is None else min(low, years)
+        elif "max" in key.split() or "to" in key.split() or "bis" in key.split():
+            high = years if high is None else max(high, years)
+    return low, high
+
+
+def for_other_ages(ages: frozenset[float], specs: Mapping[str, object], units: Mapping[str, str]) -> bool:
+    """Whether a product's specs say it is for none of the children's `ages` ("from 6 years" for "my 5 year
+    old", "up to 5 years" for a 10 year old); one whose specs say nothing is not."""
+    if not ages:
+        return False
+    low, high = age_range(specs, units)
+    return all((low is not None and age < low) or (high is not None and age > high) for age in ages)
 
 
 def with_a_childs_age(named: frozenset[int], text: str) -> frozenset[int]:

@@ -87,6 +87,7 @@ class Evidence:
     opposite: bool = False  # its name has the opposite of a query word ("Short-Sleeve" for "long sleeve")
     other_kind: bool = False  # its text lacks the thing asked for, which other candidates' category is ("Tea")
     over_budget: bool = False  # the query's words state a price ceiling ("under 60") and it costs more
+    other_age: bool = False  # the query tells a child's age and its specs say it is for none ("from 6 years" for 5)
 
 
 def features(e: Evidence) -> tuple[float, ...]:
@@ -156,7 +157,7 @@ def fuse(vector_ranked: Sequence[int], lexical_ranked: Sequence[int], weights: F
 
 
 def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
-    """Strong and partial by the fitted relevance, with fourteen rules the data must never
+    """Strong and partial by the fitted relevance, with fifteen rules the data must never
     overrule. At most partial is a product
     - of the kind asked for (by its category, or by its name in a short request) whose text
       lacks the word that qualifies that kind in the query (a bicycle helmet for "motorbike
@@ -194,7 +195,9 @@ def grade(relevance: float, evidence: Evidence, model: GradeModel) -> Match:
       beside a "Pet Carrier" and a "Y-Harness"), unless it is very close in meaning;
     - whose name names what the thing asked for goes with, while other candidates' names name
       the thing ("Dress Shirt" for "shirt dress", a tablet for "tablet case"), unless its
-      category names the thing asked for.
+      category names the thing asked for;
+    - whose specs say it is for other ages than the children's the query tells ("from 6 years" for
+      "a puzzle for a 5 year old").
     A product not yet embedded is never strong."""
     if relevance >= model.strong_at and evidence.distance is not None and not _capped(evidence, model, relevance):
         return Match.STRONG
@@ -207,7 +210,7 @@ def _capped(e: Evidence, model: GradeModel, relevance: float) -> bool:
     distance = e.distance if e.distance is not None else 2.0
     if e.modifier_missing or e.other_amount or e.other_color or e.other_size or e.other_material or e.other_audience:
         return True
-    if e.opposite or e.over_budget or e.over_weight or e.other_kind:
+    if e.opposite or e.over_budget or e.over_weight or e.other_kind or e.other_age:
         return True
     if e.for_another or e.last_missing:
         return True
@@ -230,7 +233,8 @@ class Ranked:
 def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeModel, limit: int) -> list[Ranked]:
     """The best `limit` products: by grade, then (within one) those not named for what the thing
     asked for goes with, then those not named for others nor with the opposite of a query word, then
-    those within a price the query's words allow, then available first, then relevance."""
+    those within a price the query's words allow, then those for the children's ages asked, then
+    available first, then relevance."""
     ranked = []
     for pid in scores:
         if pid in evidence:
@@ -242,6 +246,7 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
                                evidence[r.product_id].feature_missing,
                                evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
                                evidence[r.product_id].over_budget, evidence[r.product_id].over_weight,
+                               evidence[r.product_id].other_age,
                                not evidence[r.product_id].asked_audience,
                                evidence[r.product_id].available == 0,
                                -r.score, r.product_id))  # fmt: skip

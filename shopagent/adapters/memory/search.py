@@ -126,7 +126,7 @@ class MemorySearchIndex:
             category_terms=positions(category if indexed else None),
             name_terms=positions(words_of(with_compounds(product.name)).title if indexed else None),
             material=product.material,
-            lead=product.description[:LEAD_CHARS],
+            lead=product.description[:LEAD_CHARS], specs=dict(product.specs),
             available=sum(v.quantity - v.reserved for v in asked),
             colors=sorted({v.color for v in in_stock if v.color}),
             made_in=frozenset(v.color for v in product.variations if v.color),

@@ -285,6 +285,7 @@ def _row(row: asyncpg.Record) -> CandidateRow:
         name_terms=frozenset(n - 1 for n in row["name_terms"]),
         material=row["material"],
         lead=row["lead"] or "",
+        specs=row["specs"] or {},
         sizes=list(row["sizes"]),
         options=list(row["options"]),
         prices_vary=row["prices_vary"],

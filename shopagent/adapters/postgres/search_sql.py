@@ -203,7 +203,7 @@ SELECT p.id, p.name, p.slug, p.category, p.currency, p.rating, p.main_image, p.u
        array(SELECT t.n FROM term t WHERE i.document @@ t.q) AS body_terms,
        array(SELECT t.n FROM term t WHERE c.words @@ t.q) AS category_terms,
        array(SELECT t.n FROM term t WHERE c.name_words @@ t.q) AS name_terms,
-       p.material, left(p.description, {LEAD_CHARS}) AS lead,
+       p.material, left(p.description, {LEAD_CHARS}) AS lead, p.specs,
        array(SELECT t.n FROM term t) AS content_terms,
        v.available, coalesce(v.colors, '{}') AS colors, coalesce(v.made_in, '{}') AS made_in,
        coalesce(v.sized_in, '{}') AS sized_in,

@@ -11,7 +11,7 @@ as PostgreSQL.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -166,6 +166,7 @@ class CandidateRow:
     name_terms: frozenset[int] = frozenset()  # positions of the query terms its name contains
     material: str = ""  # what the catalog says it is made of
     lead: str = ""  # the opening of its description (what it says it is, and is not)
+    specs: Mapping[str, object] = field(default_factory=dict)  # the product's own specs (not its variations')
 
 
 @dataclass(frozen=True)
