@@ -288,10 +288,3 @@ async def test_a_childs_age_rules_out_toys_for_other_ages(toys_shop):
     assert amounts("Floor Puzzle, 48 pieces") == {"pcs": frozenset({48.0})}
     assert amounts("1000-piece jigsaw") == amounts("Puzzle 1000 Teile") == {"pcs": frozenset({1000.0})}
 
-
-async def test_a_synonyms_words_before_the_shoppers_one_word_say_no_kind(garden_shop):
-    """ "need wellies for the garden": the shop's synonym searches "rain boots", but "rain" is the synonym's
-    word, not a kind the shopper named, so the garden's rubber boots are a strong match."""
-    search = garden_shop.search
-    result = await search.search(search.request("need wellies for the garden", 5))
-    assert "Boots" in result.products[0].name and result.products[0].match == "strong", result.products

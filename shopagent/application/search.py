@@ -155,10 +155,7 @@ class CatalogSearch:
         head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, said), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
-        # (not a word a synonym put before the shopper's one word: "wellies" searched as "rain boots" asks for no
-        # rain boot over the shop's garden boots)
-        glossed = _glossed(terms)
-        kinds = {n: m for n, m in modifiers(terms.terms, said).items() if m not in glossed}
+        kinds = modifiers(terms.terms, said)
         query = _QueryFacts(
             wanted=frozenset(wanted),
             head=head,
@@ -475,21 +472,6 @@ def _compound_of(head: str, name: str) -> bool:
     """Whether a word of a name ends with the head word, as a compound names its kind last ("Schälmesser" a
     "Messer", "Raincoat" a "coat")."""
     return len(head) >= 4 and any(w != head and w.endswith(head) for w in words(fold(name)))
-
-
-def _glossed(terms: QueryTerms) -> frozenset[int]:
-    """The positions of the words a synonym of one word put before its last ("rain" of "wellies" -> "rain
-    boots"): the shop's own words for the thing, not a kind the shopper named, unless the shopper's word has
-    it ("winterjacke" -> "winter jacket")."""
-    out: set[int] = set()
-    for said, searched in terms.corrections.items():
-        gloss = searched.split()
-        if said in terms.typo_fixes or len(said.split()) != 1 or len(gloss) < 2:
-            continue
-        for n in range(len(terms.terms) - len(gloss) + 1):
-            if list(terms.terms[n : n + len(gloss)]) == gloss:  # (not "winter" of "winterjacke": the shopper's)
-                out.update(m for m in range(n, n + len(gloss) - 1) if terms.terms[m] not in said)
-    return frozenset(out)
 
 
 def _modifier_missing(
