@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
+from shopagent.domain.colour_words import builtin_colour
 from shopagent.domain.price_words import price_phrase_words
 from shopagent.domain.quantities import amounts
 from shopagent.domain.query_words import (
@@ -288,3 +289,21 @@ async def test_a_childs_age_rules_out_toys_for_other_ages(toys_shop):
     assert amounts("Floor Puzzle, 48 pieces") == {"pcs": frozenset({48.0})}
     assert amounts("1000-piece jigsaw") == amounts("Puzzle 1000 Teile") == {"pcs": frozenset({1000.0})}
 
+
+async def test_a_colour_said_in_german_or_french_is_a_colour(sample_shop, garden_shop):
+    """ "sac à main noir", "schwarze Regenjacke": "noir" and "schwarze" name black, where the catalog speaks
+    English; they were taken for the thing asked for (or a kind of it), so the black crossbody bag was no strong
+    match, and rain jackets in no black were. A word the catalog's texts use ("rose" of roses in a garden shop)
+    stays a word."""
+    search = sample_shop.search
+    result = await search.search(search.request("sac à main noir", 5))
+    assert result.products[0].slug == "pelle-rossa-leather-crossbody-bag", result.products
+    assert result.products[0].match == "strong", result.products
+    found = {p.slug: p.match for p in (await search.search(search.request("schwarze regenjacke", 10))).products}
+    assert found["brightwater-packable-rain-jacket"] == "strong", found
+    assert found["fjellstad-lightweight-hiking-rain-jacket"] != "strong", found  # made in no black
+    assert builtin_colour("schwarzen") == "black" and builtin_colour("noires") == "black"
+    assert builtin_colour("grüne") == "green" and builtin_colour("hallo") is None
+    search = garden_shop.search
+    result = await search.search(search.request("rose feed", 5))
+    assert result.products[0].match == "strong" and "Rose" in result.products[0].name, result.products

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from shopagent.domain.colour_words import BUILTIN_COLOR_NAMES as BUILTIN_COLOR_NAMES
+from shopagent.domain.colour_words import BUILTIN_COLOR_WRITTEN as BUILTIN_COLOR_WRITTEN
+
 # -- stock, sizes -----------------------------------------------------------------------
 
 # A shade asked for rather than a colour ("in a lighter colour", "gern was Helles", "une couleur
@@ -454,45 +457,8 @@ DESCRIBES = re.compile(
 )
 ATTRIBUTE_LEAD = re.compile(r"^\s*(?:and\s+|und\s+|et\s+)?(?:in|aus|en|with|mit|avec|made of|for|fur|pour)\b")
 
-# Colour words of German and French for common colour names; a shop adds or overrides them in
-# [catalog.language_aliases.<lang>]. Only those whose colour the catalog has are used.
-# German and French adjectives inflect ("rote", "schwarzen", "noire", "blanches"): each
-# word here also matches with the usual endings.
-BUILTIN_COLOR_NAMES = {
-    "de": {
-        "schwarz": "black", "weiss": "white", "grau": "grey", "dunkelblau": "navy", "marineblau": "navy",
-        "marine": "navy", "blau": "blue", "hellblau": "blue", "rot": "red", "weinrot": "burgundy",
-        "bordeaux": "burgundy", "bordeauxrot": "burgundy", "rosa": "pink", "pink": "pink", "grun": "green",
-        "gruen": "green", "oliv": "olive", "olivgrun": "olive", "olivgruen": "olive", "beige": "beige",
-        "braun": "brown", "camel": "camel", "kamel": "camel", "gelb": "yellow", "orange": "orange",
-        "lila": "purple", "violett": "purple", "silber": "silver", "silbern": "silver", "kupfer": "copper",
-        "kupfern": "copper", "gold": "gold", "golden": "gold", "creme": "cream", "cremeweiss": "cream",
-    },
-    "fr": {
-        "noir": "black", "blanc": "white", "blanche": "white", "gris": "grey", "grise": "grey",
-        "bleu marine": "navy", "marine": "navy", "bleu fonce": "navy", "bleu": "blue", "bleu clair": "blue",
-        "rouge": "red", "bordeaux": "burgundy", "rose": "pink", "vert": "green", "kaki": "olive",
-        "olive": "olive", "beige": "beige", "marron": "brown", "brun": "brown", "camel": "camel",
-        "jaune": "yellow", "orange": "orange", "violet": "purple", "violette": "purple", "mauve": "purple",
-        "argent": "silver", "argente": "silver", "cuivre": "copper", "dore": "gold",
-        "creme": "cream",
-    },
-}  # fmt: skip
-# How the built-in colours are written in a reply in that language (the names above are folded for reading).
-BUILTIN_COLOR_WRITTEN = {
-    "de": {
-        "black": "schwarz", "white": "weiß", "grey": "grau", "navy": "marineblau", "blue": "blau", "red": "rot",
-        "burgundy": "bordeaux", "pink": "rosa", "green": "grün", "olive": "oliv", "beige": "beige", "brown": "braun",
-        "camel": "camel", "yellow": "gelb", "orange": "orange", "purple": "lila", "silver": "silber",
-        "copper": "kupfer", "gold": "gold", "cream": "creme",
-    },
-    "fr": {
-        "black": "noir", "white": "blanc", "grey": "gris", "navy": "bleu marine", "blue": "bleu", "red": "rouge",
-        "burgundy": "bordeaux", "pink": "rose", "green": "vert", "olive": "kaki", "beige": "beige", "brown": "marron",
-        "camel": "camel", "yellow": "jaune", "orange": "orange", "purple": "violet", "silver": "argent",
-        "copper": "cuivre", "gold": "doré", "cream": "crème",
-    },
-}  # fmt: skip
+# The built-in German and French colour words (with their inflected forms matched by the reading) and how each
+# colour is written in a reply: shopagent.domain.colour_words (BUILTIN_COLOR_NAMES, BUILTIN_COLOR_WRITTEN).
 BUILTIN_SIZE_NAMES = {
     "de": {
         "einheitsgrosse": "ONE SIZE", "einheitsgroesse": "ONE SIZE", "onesize": "ONE SIZE",
