@@ -70,6 +70,10 @@ CROSS_LANGUAGE = {
     # (in neither half: `--split validation` measures them alone).
     "kitchen": {"kitchen-goes-with": DATA / "kitchen" / "queries_goes_with.jsonl"},
     "electronics": {"electronics-goes-with": DATA / "electronics" / "queries_goes_with.jsonl"},
+    # German and French shoppers' messages, written blind and judged after (README_writer_de_fr.md), in halves
+    **{
+        trade: {f"{trade}-de-fr": DATA / trade / "queries_de_fr.jsonl"} for trade in ("garden", "pets", "toys", "bikes")
+    },
 }
 
 

@@ -25,7 +25,7 @@ from shopagent.domain.grade_model import GRADE_MODEL
 from shopagent.domain.needs import NO_NEEDS, Needs
 from shopagent.domain.options import StoreLinks, fold, spec_label
 from shopagent.domain.price_words import price_ceiling, price_phrase_words
-from shopagent.domain.quantities import amounts, other_amount, weight_ceiling
+from shopagent.domain.quantities import a_unit, amounts, other_amount, weight_ceiling
 from shopagent.domain.query_words import head_word, modifiers, sizes_named
 from shopagent.domain.ranking import Evidence, FusionWeights, GradeModel, Match, fuse, rank
 from shopagent.domain.search import (
@@ -156,7 +156,9 @@ class CatalogSearch:
         said = [n for n in wanted if terms.terms[n] not in terms.added]
         categories = {n for row in found.rows.values() for n in row.category_terms}
         heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
-        head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, said), heads)
+        # (the unit of an amount is not the thing: "Puzzle 1000 Teile" asks for a puzzle)
+        unmeasured = [n for n in said if not (n > 0 and terms.terms[n - 1].isdigit() and a_unit(terms.terms[n]))]
+        head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, unmeasured), heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
         kinds = modifiers(terms.terms, said)

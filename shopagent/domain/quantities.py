@@ -29,6 +29,13 @@ _AMOUNT = re.compile(
     + r")(?!\w)",
     re.IGNORECASE,
 )
+
+
+def a_unit(word: str) -> bool:
+    """Whether a word is a unit an amount is stated in ("cm", "pieces", "Teile")."""
+    return word.casefold() in _UNITS
+
+
 _SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "2,0 l")
 
 

@@ -78,6 +78,12 @@ FUNCTION_WORDS = frozenset({
     "mit", "fur", "fuer", "von", "vom", "zu", "zum", "zur", "im", "am",
     "le", "la", "les", "l", "un", "une", "du", "de", "d", "et", "ou", "en", "au", "aux", "pour", "avec",
     "sans", "dans", "sur",
+    # who asks whom, and the verbs of asking ("vous faites la réparation de vélo ?", "habt ihr Rasenmäher?"); not
+    # "hat", "son" nor "ai", words of an English shop
+    "ich", "er", "sie", "es", "wir", "ihr", "habe", "hab", "habt", "haben", "gibt", "ist", "sind", "mein",
+    "meine", "meinen", "meinem", "meiner", "unser", "unsere", "unseren", "unserem", "euer", "eure", "ihre",
+    "je", "j", "tu", "il", "elle", "ils", "elles", "nous", "vous", "avez", "avons", "faites", "faire", "fait",
+    "est", "sont", "mon", "ma", "mes", "sa", "ses", "notre", "nos", "votre", "vos", "qui", "que", "quoi",
     # how much and how dear, not what ("arrosoir pas trop cher", "nicht zu teuer", "not too expensive")
     "pas", "trop", "tres", "nicht", "sehr", "cher", "chere", "chers", "cheres", "teuer", "teure", "teures",
     "expensive", "pricey",
@@ -393,10 +399,15 @@ def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
         0,
     )
     head = stand_in = None
+    first = next((n for n in wanted if n >= start), None)
     for n, term in enumerate(terms):
         if n < start:
             continue
         if term in QUALIFIERS | PEOPLE and (head is not None or stand_in is not None):  # ("shampoo for myself, …")
+            break
+        # French names the thing first, what kind after "de": "bulbes de tulipes", "casque de vélo pour ma fille"
+        # (the message's first word of a thing; not "pars chemin de Compostelle … sac à dos")
+        if term in _OF and head is not None and head == first:
             break
         if n in wanted and term in SIZE_MARKERS | FILLERS | SHAPES:  # "navy blazer size L" asks for a blazer
             stand_in = n
@@ -445,7 +456,8 @@ def kind_head(
 def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     """Each descriptive word's position -> the descriptive word just before it, where that word
     may say which kind the thing is ("motorbike" in "motorbike helmet"; not "comfy" in "comfy
-    sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for)."""
+    sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for), or the one
+    after a French "de" ("pirate" of "déguisement de pirate")."""
     kept = set(wanted)
     for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND | REQUEST_CUES  # (nor "need" of "need wellies")
     found = {}
@@ -454,7 +466,21 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
         before = n - 2 if n >= 2 and terms[n - 1] == "s" and n - 1 not in kept else n - 1
         if before in kept and terms[before] not in for_whom and not _a_time_span(terms, before):
             found[n] = before
+        # French names the kind after "de": "déguisement de pirate" is a pirate costume, "bulbes de tulipes" tulip
+        # bulbs (where no word before says it)
+        after = n + 2
+        if (
+            n not in found
+            and after in kept
+            and terms[n + 1] in _OF
+            and not terms[after].isdigit()
+            and terms[after] not in for_whom
+        ):
+            found[n] = after
     return found
+
+
+_OF = frozenset({"de", "du", "des", "d"})
 
 
 # How long for: "3 weeks", "zwei Wochen", "trois jours" say nothing of which kind the next thing is.

@@ -442,7 +442,16 @@ class Synonyms:
                 return onward
         if replacement is not None and use(replacement):
             return replacement
-        return self._most_used(phrase, use) or replacement
+        return self._most_used(phrase, use) or self._word_by_word(replacement, use) or replacement
+
+    def _word_by_word(self, replacement: str | None, use: Callable[[str], int]) -> str | None:
+        """A replacement of several words, each in the catalog's word of its group where the names do not use it as
+        it is ("Fahrradschloss" -> "bicycle lock" -> "bike lock" in a shop of "Bike"s); None unless then every word
+        is one the names use."""
+        if replacement is None or " " not in replacement:
+            return None
+        said = [w if use(w) else self._most_used(w, use) for w in replacement.split()]
+        return " ".join(w for w in said if w is not None) if all(said) else None
 
     def _most_used(self, phrase: str, use: Callable[[str], int]) -> str | None:
         """The word of the phrase's group (itself aside) most of the catalog's names use, if any."""
