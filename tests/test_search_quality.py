@@ -34,7 +34,7 @@ import pytest
 
 from shopagent.application.evaluation import SEARCH_MODES, evaluate_search, product_names
 from shopagent.domain.colour_words import builtin_colour
-from shopagent.domain.price_words import price_phrase_words
+from shopagent.domain.price_words import price_ceiling, price_phrase_words
 from shopagent.domain.quantities import amounts
 from shopagent.domain.query_words import (
     age_range,
@@ -323,6 +323,8 @@ async def test_german_and_french_names_of_things_are_read_as_written(bikes_shop,
     assert "Lock" in result.products[0].name and result.products[0].match == "strong", result.products
     result = await search.search(search.request("vous faites la reparation de velo ?", 5))
     assert result.no_strong_match, result.products
+    result = await search.search(search.request("wir wollen mit den Kindern zum ersten Mal zelten gehen", 5))
+    assert "wollen" not in result.corrections, result.corrections  # "want", no plural of "Wolle" (wool)
     search = toys_shop.search
     result = await search.search(search.request("déguisement de pirate", 5))
     assert result.no_strong_match, result.products
@@ -343,3 +345,10 @@ def test_the_german_and_french_sets_name_products_of_their_shop(trade):
     assert len(lines) == 24 and {line["split"] for line in lines} == {"tune", "heldout"}
     assert {line["kind"] for line in lines} <= {"german", "french"}
     assert all(set(line["acceptable"]) <= slugs for line in lines), trade
+
+
+def test_a_size_before_max_and_a_price_is_no_price():
+    """ "chaussures de rando homme 44 max 120€": "44" is the size and "max 120€" the price (it was read as at most
+    €44, so the €99 hiking shoe was over budget); "1kg max" and "120 max" are as before."""
+    assert price_ceiling("chaussures de rando homme 44 max 120€") == Decimal("120")
+    assert price_ceiling("size 44, 120 max") == Decimal("120") and price_ceiling("1kg max") is None

@@ -81,7 +81,9 @@ AROUND_TOLERANCE = Decimal("0.2")
 AROUND_RANGE_TOLERANCE = Decimal("0.1")
 _TOO_MUCH = r"\s+(?:is|'s|would be|seems)\s+(?:too much|too expensive|too pricey|too dear|a lot)"
 MAX_PRICE = re.compile(
-    rf"(?<!nothing )\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b|<\s*{AMOUNT}"
+    # (not "44 max 120€": the size, then the price "max 120€")
+    rf"(?<!nothing )\b(?:{_MAX_WORDS})\s+{AMOUNT}|{AMOUNT}\s*(?:max(?:imum)?|maxi|tops|hochstens)\b(?!\s*[€$£]?\s*\d)"
+    rf"|<\s*{AMOUNT}"
     rf"|\b(?:over|above|more than)\s+{AMOUNT}(?={_TOO_MUCH})"  # "over 50 is too much"
 )
 MIN_PRICE = re.compile(

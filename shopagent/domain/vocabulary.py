@@ -470,7 +470,7 @@ def _names_phrase(phrase: list[str], catalog_uses: Callable[[str], bool], named:
 def _singular(phrase: str, listed: Container[str]) -> str | None:
     """The listed word a plural is of ("gamelles" -> "gamelle", "Leinen" -> "leine"), if any;
     a word of five letters at least, so that "bus" or "les" never is one."""
-    if " " in phrase or len(phrase) < 5:
+    if " " in phrase or len(phrase) < 5 or phrase in _NO_PLURALS:
         return None
     return next(
         (phrase[: -len(end)] for end in _PLURALS if phrase.endswith(end) and phrase[: -len(end)] in listed), None
@@ -499,6 +499,9 @@ NO_SYNONYMS = Synonyms({})
 
 
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")
+# Words of another kind whose ending looks like a plural's: German "wollen" (to want) is no "Wolle" (wool), "langen"
+# (long) no "Länge" (length).
+_NO_PLURALS = frozenset({"wollen", "langen", "langer", "langes", "langem"})
 
 
 def word_forms(word: str) -> set[str]:
