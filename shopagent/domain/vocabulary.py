@@ -499,9 +499,8 @@ NO_SYNONYMS = Synonyms({})
 
 
 _PLURALS = ("s", "es", "e", "en", "n", "er", "x")
-# Words of another kind whose ending looks like a plural's: German "wollen" (to want) is no "Wolle" (wool), "langen"
-# (long) no "Länge" (length).
-_NO_PLURALS = frozenset({"wollen", "langen", "langer", "langes", "langem"})
+# Words of another kind whose ending looks like a plural's: German "wollen" (to want) is no "Wolle" (wool).
+_NO_PLURALS = frozenset({"wollen"})
 
 
 def word_forms(word: str) -> set[str]:
