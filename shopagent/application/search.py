@@ -142,13 +142,13 @@ class CatalogSearch:
         # The words that describe the item: not numbers, colours, sizes nor small words.
         # (nor the words saying a price: "max" of "navy blazer L max 200€" is no thing asked for)
         priced = price_phrase_words(request.query)
-        # (nor a colour said in German or French, "rote Mütze", "sac à main noir", where no product's text has the
-        # word: a colour the query names, like "red")
-        foreign = {n: c for n in found.content_terms if (c := self._foreign_colour(terms.terms[n], vocabulary))}
+        # (nor a colour, also one said in German or French, "rote Mütze", "sac à main noir", where no product's text
+        # has the word: a colour the query names, like "red")
+        coloured = {n: c for n in found.content_terms if (c := self._colour_of(terms.terms[n], vocabulary))}
         wanted = sorted(
             n
             for n in found.content_terms
-            if descriptive(terms.terms[n], self._not_descriptive) and terms.terms[n] not in priced and n not in foreign
+            if descriptive(terms.terms[n], self._not_descriptive) and terms.terms[n] not in priced and n not in coloured
         )
         found = _by_rarity(found, {n: vocabulary.rarity(terms.terms[n]) for n in wanted})
         # The thing asked for, what qualifies it and of what it is made are read from the shopper's words, not
@@ -171,7 +171,7 @@ class CatalogSearch:
             lexical_ranks={pid: n for n, pid in enumerate(found.lexical, start=1)},
             closeness=await self._category_closeness(vector, {row.category for row in found.rows.values()}),
             amounts=amounts(request.query),
-            colors=frozenset() if request.filters.colors else self._colors_named(terms.terms) | set(foreign.values()),
+            colors=frozenset() if request.filters.colors else self._colors_named(terms.terms) | set(coloured.values()),
             sizes=frozenset() if request.filters.sizes else sizes_named(terms.terms, self.rules.size),
             # (only words some text has: "with timmer" rules out nothing where no text says it)
             features=frozenset(
@@ -202,7 +202,7 @@ class CatalogSearch:
         best = min((row.distance for row in found.rows.values() if row.distance is not None), default=None)
         return found, terms, {pid: _evidence(row, query, best) for pid, row in found.rows.items()}
 
-    def _foreign_colour(self, word: str, vocabulary: Vocabulary) -> str | None:
+    def _colour_of(self, word: str, vocabulary: Vocabulary) -> str | None:
         """The catalog's colour a word names: one of its colours or their aliases; else, where no product's text
         uses the word ("rose" in a garden shop is a rose), a word of another language for one of them, the
         shop's or a built-in German or French one ("schwarze" -> black)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from shopagent.domain.options import fold
+
 # unit as written -> (base unit, factor)
 _UNITS: Mapping[str, tuple[str, float]] = {
     "tb": ("gb", 1000.0), "gb": ("gb", 1.0), "mah": ("mah", 1.0), "wh": ("wh", 1.0), "w": ("w", 1.0),
@@ -32,10 +34,11 @@ _AMOUNT = re.compile(
 
 
 def a_unit(word: str) -> bool:
-    """Whether a word is a unit an amount is stated in ("cm", "pieces", "Teile")."""
-    return word.casefold() in _UNITS
+    """Whether a (folded) word is a unit an amount is stated in ("cm", "pieces", "teile", "stuck")."""
+    return word in _FOLDED_UNITS
 
 
+_FOLDED_UNITS = frozenset(fold(unit) for unit in _UNITS)
 _SAME = 0.03  # amounts within 3 % are the same ("1TB" and "1000GB", "2 l" and "2,0 l")
 
 
