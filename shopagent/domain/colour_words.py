@@ -46,19 +46,17 @@ BUILTIN_COLOR_WRITTEN = {
     },
 }  # fmt: skip
 
-# The usual endings of an inflected colour adjective: "rote", "schwarzen", "grünes", "noire", "blanches".
-_ENDINGS = ("en", "er", "es", "em", "e", "s")
+# The usual endings of an inflected colour adjective, by language: "rote", "schwarzen", "grünes", "noire", "blanches".
+COLOUR_ENDINGS = {"de": ("", "e", "en", "er", "es", "em"), "fr": ("", "e", "s", "es")}
 
 
 def builtin_colour(word: str) -> str | None:
     """The catalog-language colour name a German or French colour word says, inflected or not ("schwarze" ->
     "black", "noires" -> "black", "grün" -> "green"); None for any other word."""
     folded = fold(word)
-    for language in ("de", "fr"):
-        names = BUILTIN_COLOR_NAMES[language]
-        if folded in names:
-            return names[folded]
-        for ending in _ENDINGS:
-            if folded.endswith(ending) and (base := folded[: -len(ending)]) in names and len(base) >= 3:
+    for language, names in BUILTIN_COLOR_NAMES.items():
+        for ending in COLOUR_ENDINGS[language]:
+            base = folded[: len(folded) - len(ending)]
+            if folded.endswith(ending) and base in names and (base == folded or len(base) >= 3):
                 return names[base]
     return None

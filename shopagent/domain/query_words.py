@@ -204,6 +204,8 @@ def childs_ages(text: str, named: frozenset[int] = frozenset()) -> frozenset[flo
 _AGE_SPEC = re.compile(r"\b(?:age|ages|alter)\b")
 _YEARS = frozenset({"years", "year", "yrs", "y", "jahre", "ans"})
 _MONTHS = frozenset({"months", "month", "monate", "mois"})
+_FROM = frozenset({"min", "from", "ab"})
+_UP_TO = frozenset({"max", "to", "bis"})
 
 
 def age_range(specs: Mapping[str, object], units: Mapping[str, str]) -> tuple[float | None, float | None]:
@@ -213,13 +215,14 @@ def age_range(specs: Mapping[str, object], units: Mapping[str, str]) -> tuple[fl
         key = fold(name).replace("_", " ")
         if not _AGE_SPEC.search(key) or not isinstance(value, int | float) or isinstance(value, bool):
             continue
+        parts = set(key.split())
         unit = fold(units.get(name, "")) or key.split()[-1]
         years = value if unit in _YEARS else value / 12 if unit in _MONTHS else None
         if years is None:
             continue
-        if "min" in key.split() or "from" in key.split() or "ab" in key.split():
+        if parts & _FROM:
             low = years if low is None else min(low, years)
-        elif "max" in key.split() or "to" in key.split() or "bis" in key.split():
+        elif parts & _UP_TO:
             high = years if high is None else max(high, years)
     return low, high
 

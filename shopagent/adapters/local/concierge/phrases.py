@@ -470,7 +470,6 @@ BUILTIN_SIZE_NAMES = {
         **{f"lot de {n}": f"SET OF {n}" for n in range(2, 13)}, **{f"set de {n}": f"SET OF {n}" for n in range(2, 13)},
     },
 }  # fmt: skip
-COLOR_ENDINGS = {"de": r"(?:e|en|er|es|em)?", "fr": r"(?:e|s|es)?"}
 # Words only a message in that language has (articles, pronouns, common verbs and prepositions),
 # matched in lower case with accents kept.
 LANGUAGE_CUES = {

@@ -18,6 +18,7 @@ from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, spa
 from shopagent.adapters.local.wordlists import word_list
 from shopagent.domain import price_words as pw
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
+from shopagent.domain.colour_words import COLOUR_ENDINGS
 from shopagent.domain.options import fold
 
 _CENT = Decimal("0.01")
@@ -207,7 +208,7 @@ class Lexicon:
         self._mine = ph.LANGUAGE_CUES.get(language)
         self._foreign: dict[str, re.Pattern[str]] = {}
         for language_of, words in names.items():
-            endings = _ENDINGS.get(language_of, ("",))
+            endings = COLOUR_ENDINGS.get(language_of, ("",))
             for word, target in words.colors.items():
                 if (colour := rules.color(target)) is not None:
                     for ending in endings:
@@ -560,9 +561,6 @@ class Lexicon:
                 pointer = pointer or pointing
                 text.cut(*match.span())
         return list(dict.fromkeys(index for _, index in sorted(found))), pointer
-
-
-_ENDINGS = {"de": ("", "e", "en", "er", "es", "em"), "fr": ("", "e", "s", "es")}
 
 
 def _restore_refs(message: str, reading: Reading) -> tuple[list[str], str]:
