@@ -75,6 +75,8 @@ CROSS_LANGUAGE = {
         trade: {f"{trade}-de-fr": DATA / trade / "queries_de_fr.jsonl"} for trade in ("garden", "pets", "toys", "bikes")
     },
 }
+for _trade in ("kitchen", "electronics"):
+    CROSS_LANGUAGE[_trade][f"{_trade}-de-fr"] = DATA / _trade / "queries_de_fr.jsonl"
 
 
 def load_embedder(model: str):

@@ -15,7 +15,8 @@ the search tuned, on the `tune` half only (scripts/fit_grades.py).
   first with the search of the session it was written in, before and after that session's changes;
 - a bike and outdoor shop made the same way: tests/data/bikes (87 queries, none with explicit filters),
   measured first before any change was made for it;
-- German and French shoppers of the garden, pet, toy and bike shops: tests/data/<shop>/queries_de_fr.jsonl
+- German and French shoppers of the garden, pet, toy, bike, kitchen and electronics shops:
+  tests/data/<shop>/queries_de_fr.jsonl
   (24 each, written blind from the shops' briefs and judged after; alternate lines in the tune and held-out
   halves), measured by bench/search_quality.py.
 
@@ -334,7 +335,7 @@ async def test_german_and_french_names_of_things_are_read_as_written(bikes_shop,
     assert modifiers(("fille", "de", "7", "ans"), [0, 2, 3]) == {3: 2}  # an age, no kind of anything
 
 
-@pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes"])
+@pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes", "kitchen", "electronics"])
 def test_the_german_and_french_sets_name_products_of_their_shop(trade):
     """Every judged line of a German and French set is in a half and names only products of its catalog."""
     import json
