@@ -353,3 +353,38 @@ def test_a_size_before_max_and_a_price_is_no_price():
     €44, so the €99 hiking shoe was over budget); "1kg max" and "120 max" are as before."""
     assert price_ceiling("chaussures de rando homme 44 max 120€") == Decimal("120")
     assert price_ceiling("size 44, 120 max") == Decimal("120") and price_ceiling("1kg max") is None
+
+
+async def test_what_a_thing_is_made_of_said_after_it_is_no_thing(kitchen_shop, sample_shop):
+    """ "Schneidebrett Holz", "boîtes de conservation en verre", "pull chaud en laine": German and French shoppers
+    name the thing and then its material. The material was taken for the thing asked for, so a beech rolling pin
+    was a strong match for a wooden chopping board the shop does not sell and the glass spice jars came before the
+    glass meal-prep containers. A material products are named by stays the thing ("wine glass"), and "clean suede"
+    asks for nothing called clean."""
+    search = kitchen_shop.search
+    result = await search.search(search.request("schneidebrett holz", 5))
+    assert result.no_strong_match, result.products
+    result = await search.search(search.request("boites de conservation en verre pour le frigo", 5))
+    assert result.products[0].slug == "glasklar-glass-meal-prep-containers", result.products
+    assert result.products[0].match == "strong", result.products
+    result = await search.search(search.request("wine glass", 5))
+    assert result.products[0].slug == "glasklar-crystal-wine-glasses" and result.products[0].match == "strong"
+    search = sample_shop.search
+    result = await search.search(search.request("clean suede", 5))
+    assert result.no_strong_match, result.products
+    result = await search.search(search.request("pull chaud en laine", 5))
+    assert result.products[0].match == "strong" and "Sweater" in result.products[0].name, result.products
+
+
+async def test_courtesies_are_no_thing_and_a_singular_is_the_catalogs_plural(electronics_shop, kitchen_shop):
+    """ "une batterie externe pas trop lourde svp": "svp" (please) was the last word, so the thing asked for,
+    and no power bank was a strong match. "container" is a word of a catalog whose texts only say "containers"."""
+    search = electronics_shop.search
+    result = await search.search(
+        search.request(
+            "je pars en voyage et j'ai peur de plus avoir de batterie, une batterie externe pas trop lourde svp", 5
+        )
+    )
+    assert "Power Bank" in result.products[0].name and result.products[0].match == "strong", result.products
+    vocabulary = await kitchen_shop.search.vocabulary()
+    assert vocabulary.uses("container") and vocabulary.uses("containers") and not vocabulary.uses("containe")

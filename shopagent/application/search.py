@@ -158,7 +158,12 @@ class CatalogSearch:
         heads = frozenset(h for row in found.rows.values() if (h := query_words.name_head(row.name)))
         # (the unit of an amount is not the thing: "Puzzle 1000 Teile" asks for a puzzle)
         unmeasured = [n for n in said if not (n > 0 and terms.terms[n - 1].isdigit() and a_unit(terms.terms[n]))]
-        head = last = query_words.named_first(terms.terms, said, head_word(terms.terms, unmeasured), heads)
+        # (the words searched for the shopper's own in another language: "holz" -> "wood")
+        translated = {
+            w for said_as, to in terms.corrections.items() if said_as not in terms.typo_fixes for w in words(to)
+        }
+        head = query_words.before_its_material(terms.terms, said, head_word(terms.terms, unmeasured), heads, translated)
+        head = last = query_words.named_first(terms.terms, said, head, heads)
         if head is None or not query_words.names_a_thing(terms.terms[head], heads):  # "bird feeder": a feeder
             head = query_words.kind_head(terms.terms, said, head, categories, vocabulary.uses)
         kinds = modifiers(terms.terms, said)

@@ -23,7 +23,8 @@ _UNITS: Mapping[str, tuple[str, float]] = {
     "inch": ("in", 1.0), "inches": ("in", 1.0), '"': ("in", 1.0), "hz": ("hz", 1.0), "lm": ("lm", 1.0),
     # how many pieces: a puzzle of "48 pieces" is none of "100 pieces", a "1000-piece" one none of "500 Teile"
     "pieces": ("pcs", 1.0), "piece": ("pcs", 1.0), "pcs": ("pcs", 1.0), "stück": ("pcs", 1.0),
-    "pièces": ("pcs", 1.0), "pièce": ("pcs", 1.0), "teile": ("pcs", 1.0), "teilig": ("pcs", 1.0),
+    "stueck": ("pcs", 1.0), "stk": ("pcs", 1.0), "pièces": ("pcs", 1.0), "pièce": ("pcs", 1.0),
+    "teile": ("pcs", 1.0), "teilig": ("pcs", 1.0),
 }  # fmt: skip
 _AMOUNT = re.compile(
     r"(?<![\w.,])(\d+(?:[.,]\d+)?)[\s-]?("

@@ -87,6 +87,8 @@ FUNCTION_WORDS = frozenset({
     # how much and how dear, not what ("arrosoir pas trop cher", "nicht zu teuer", "not too expensive")
     "pas", "trop", "tres", "nicht", "sehr", "cher", "chere", "chers", "cheres", "teuer", "teure", "teures",
     "expensive", "pricey",
+    # the courtesies around a request ("une batterie externe pas trop lourde svp", "Schneidebrett bitte")
+    "please", "pls", "plz", "plse", "thanks", "thx", "bitte", "danke", "merci", "svp", "stp", "gern", "gerne",
 })  # fmt: skip
 
 
@@ -142,8 +144,8 @@ FOR_WOMEN = frozenset({"dress", "dresses", "skirt", "skirts", "blouse", "blouses
 RECIPIENTS = HIM | HER | SON | DAUGHTER | frozenset({
     "grandson", "granddaughter", "grandchild", "grandchildren", "grandkids", "nephew", "niece", "godson",
     "goddaughter", "godchild", "friend", "friends", "colleague", "boss", "teacher", "enkel", "enkelin", "enkelkind",
-    "enkelkinder", "neffe", "nichte", "patenkind", "freund", "freunde", "kollege", "kollegin", "lehrer", "lehrerin",
-    "neveu", "filleul", "filleule", "ami", "amie", "amis", "collegue",
+    "enkelkinder", "neffe", "neffen", "nichte", "nichten", "patenkind", "freund", "freunde", "kollege", "kollegin",
+    "lehrer", "lehrerin", "neveu", "filleul", "filleule", "ami", "amie", "amis", "collegue",
 })  # fmt: skip
 # A person, of whatever age: "shampoo for myself" in a pet shop asks for none of the dog shampoos.
 PEOPLE = frozenset({"myself", "yourself", "himself", "herself", "human", "humans", "people", "mensch", "menschen",
@@ -359,6 +361,35 @@ def tells_a_situation(said: Sequence[str]) -> bool:
         if word in _WHOSE and not (n > 0 and said[n - 1] in _WHOM_FOR):
             return True
     return False
+
+
+def before_its_material(
+    terms: Sequence[str], wanted: Sequence[int], head: int | None, heads: Set[str], translated: Set[str]
+) -> int | None:
+    """The head word where a German or French message names the thing and then what it is made of
+    ("Schneidebrett Holz", "poêle inox", "pull chaud en laine": a board, a pan and a sweater, not wood, steel
+    and wool): the material said in another language (`translated`, the words searched for the shopper's own),
+    after "en" or "aus", or after a word products are named by. A material products are named by stays the
+    thing ("honing steel"), unless said to be what it is made of ("boîtes en verre", where glasses are sold
+    too); "clean suede" asks for nothing called clean."""
+    if head is None or terms[head] not in MATERIALS:
+        return head
+    made_of = head > 0 and terms[head - 1] in _MADE_OF
+    if names_a_thing(terms[head], heads) and not made_of:
+        return head
+    before = [n for n in wanted if n < head]
+    while before and terms[before[-1]] in MATERIALS | _OF_A_MATERIAL:  # ("pan stainless steel")
+        before.pop()
+    # (of the words before, the last that names products: "pull chaud en laine" asks for a sweater, not "warm")
+    named = next((n for n in reversed(before) if names_a_thing(terms[n], heads)), None)
+    if named is not None:
+        return named
+    return before[-1] if before and (made_of or terms[head] in translated) else head
+
+
+_MADE_OF = frozenset({"en", "aus"})
+# Words that say which material ("stainless steel", "cast iron", "real leather"), no thing of their own.
+_OF_A_MATERIAL = frozenset({"stainless", "cast", "carbon", "solid", "real", "genuine", "faux", "recycled"})
 
 
 def names_a_thing(word: str, heads: Set[str]) -> bool:

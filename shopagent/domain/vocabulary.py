@@ -296,8 +296,11 @@ class Vocabulary:
         return math.log(1.0 + (total - used + 0.5) / (used + 0.5))
 
     def uses(self, word: str) -> bool:
-        """Whether any product's text uses a (folded) word, maybe in the plural."""
-        return word in self.known or _plural_of(word, self.known)
+        """Whether any product's text uses a (folded) word, maybe in the plural, or in the English plural
+        only ("container" where the texts say "containers")."""
+        return (
+            word in self.known or _plural_of(word, self.known) or any(word + end in self.known for end in ("s", "es"))
+        )
 
     def _names(self, word: str) -> int:
         """How many products' names, categories, brands or materials use a (folded) word, or
