@@ -4112,6 +4112,14 @@ async def test_what_a_thing_is_for_is_told_the_search_with_its_for(coffee):
     assert "Espresso Machine" in turn.listed[0] and "close" not in turn.answer.split("\n")[0], turn.answer
 
 
+async def test_what_a_thing_is_for_is_told_the_search_when_the_thing_is_said_in_the_shoppers_word(clothing):
+    """ "gilet for walking the dog": the shop calls a gilet a vest, and walking the dog names nobody it is for; it
+    was searched "gilet walking dog" (the dog the thing asked for), which listed a walking boot first."""
+    turn = await clothing().say("gilet for walking the dog")
+    assert turn.search["query"] == "gilet for walking the dog", turn.search
+    assert turn.listed[0] == "Ridgeback Quilted Down Vest" and "close" not in turn.answer.split("\n")[0], turn.answer
+
+
 async def test_the_cheaper_thing_then_a_question_is_the_cheaper_one_shown(toys):
     """ "ok I'll take the cheaper puzzle. is it in stock?" after puzzles: the cheapest puzzle shown, its stock
     (was a search for puzzles cheaper than those shown: "the cheaper puzzle" read as "cheaper ones")."""

@@ -139,6 +139,9 @@ KITCHEN_WORDS = [
     ("gaufrier", "Lumio Belgian Waffle Maker"), ("Brotkasten", "Hjem Bamboo Roll-Top Bread Bin"),
     ("boîte à pain", "Hjem Bamboo Roll-Top Bread Bin"), ("Stabmixer", "Lumio 3-in-1 Hand Blender Set"),
     ("mixeur plongeant", "Lumio 3-in-1 Hand Blender Set"),
+    # what a thing is and what it keeps, in the shopper's words ("Mehl" flour, "luftdicht" airtight)
+    ("Dose für Mehl und Zucker luftdicht", "Nordlys Airtight Pantry Canister"),
+    ("boîte hermétique pour la farine et le sucre", "Nordlys Airtight Pantry Canister"),
 ]  # fmt: skip
 
 

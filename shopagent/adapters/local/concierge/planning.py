@@ -1379,10 +1379,16 @@ class Planner:
         if split is None or self._vocabulary is None:
             return False
         before, after = split
-        if not after or len(after) > _PURPOSE_WORDS or any(w in _SOMEONE or w.isdigit() for w in after):
+        if not after or len(after) > _PURPOSE_WORDS:
+            return False
+        # (what is done with it names no one it is for: "a gilet for walking the dog")
+        if not after[0].endswith("ing") and any(w in _SOMEONE or w.isdigit() for w in after):
             return False
         vocabulary = await self._vocabulary()
-        return any(map(vocabulary.names_a_kind, before))
+        # (in the catalog's words, "gilet" a vest; or a thing the catalog never names: "pee pads for training"
+        # asks for no training lead)
+        searched = vocabulary.terms(" ".join(before)).terms
+        return any(map(vocabulary.names_a_kind, searched)) or bool(before and not vocabulary.uses(before[-1]))
 
     async def _kind_in_a_clause(self, said: str) -> bool:
         """Whether a request names a kind of thing of the catalog's, then another in a clause about
