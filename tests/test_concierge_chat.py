@@ -4279,3 +4279,12 @@ async def test_whether_it_holds_a_heavy_animal_is_no_question_of_its_weight(pets
         assert turn.detailed and "4.8 kg" not in turn.answer and "sisal" in turn.answer, turn.answer
     turn = await shopper.say("is it heavy?")
     assert "4.8 kg" in turn.answer, turn.answer
+
+
+async def test_a_childs_age_in_french_goes_to_the_search(bikes):
+    """ "casque vélo pour ma fille de 7 ans, tour de tête environ 52 cm": "ans" was dropped as the German small
+    word "ans" (an das), so the search read no child's age (and took "environ" for the thing asked for), and an
+    adult's MTB helmet came first; the kids' helmet is first now."""
+    turn = await bikes().say("casque vélo pour ma fille de 7 ans, tour de tête environ 52 cm")
+    assert "7 ans" in turn.search["query"], turn.search
+    assert turn.listed[0] == "Flitzling Kids' Helmet with LED", turn.answer

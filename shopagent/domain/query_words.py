@@ -89,6 +89,8 @@ FUNCTION_WORDS = frozenset({
     "expensive", "pricey",
     # the courtesies around a request ("une batterie externe pas trop lourde svp", "Schneidebrett bitte")
     "please", "pls", "plz", "plse", "thanks", "thx", "bitte", "danke", "merci", "svp", "stp", "gern", "gerne",
+    # how near a figure is ("tour de tête environ 52 cm", "etwa 40 cm")
+    "environ", "etwa", "ungefahr", "ungefaehr", "circa", "approx", "approximately", "roughly",
 })  # fmt: skip
 
 

@@ -396,7 +396,12 @@ def stopwords_of(message: str) -> frozenset[str]:
         things.add("non")
     if _POUR_OVER.search(said):  # "pour over coffee", "a pour-over dripper": a way of making coffee
         things.add("pour")
+    if _YEARS_OLD.search(said):  # "ma fille de 7 ans": a child's age (German "ans" is "an das")
+        things.add("ans")
     return STOPWORDS - things
+
+
+_YEARS_OLD = re.compile(r"\d\s*ans\b")
 
 
 # Words after these are what the customer does NOT want ("not so chunky", "ohne Absatz").
