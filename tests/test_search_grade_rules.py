@@ -723,8 +723,8 @@ async def test_a_word_saying_for_whom_a_category_is_does_not_make_its_products_t
     # "dog" is in the category "Dog food", but it says for whom the food is; "food" names the kind
     category_matched = partial(_category_matched, dog_shop.search)
 
-    assert await category_matched("something to keep my dog busy while at work") == set()
     foods = {"adult-food", "small-food", "wet-food", "sensitive-food"}
+    assert not await category_matched("something to keep my dog busy while at work") & foods
     assert await category_matched("dog food for a small breed") == foods
     assert await category_matched("toys for a puppy") == {"treat-ball", "launcher"}
 

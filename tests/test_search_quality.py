@@ -388,3 +388,20 @@ async def test_courtesies_are_no_thing_and_a_singular_is_the_catalogs_plural(ele
     assert "Power Bank" in result.products[0].name and result.products[0].match == "strong", result.products
     vocabulary = await kitchen_shop.search.vocabulary()
     assert vocabulary.uses("container") and vocabulary.uses("containers") and not vocabulary.uses("containe")
+
+
+async def test_a_trouble_told_finds_what_answers_it_and_a_thing_named_is_searched_as_named(
+    electronics_shop, sample_shop
+):
+    """ "something so i can turn the lights off from bed without getting up" found an e-reader first: nothing of
+    the sentence names a smart bulb. The shipped list of troubles (words/needs_en.tsv) adds "smart bulb plug
+    remote". A request naming the thing ("regenjacke wasserdicht zum wandern") gets nothing added: hiking boots
+    would come before the rain jacket asked for."""
+    search = electronics_shop.search
+    result = await search.search(
+        search.request("something so i can turn the lights off from bed without getting up", 5)
+    )
+    assert "Smart Bulb" in result.products[0].name and result.products[0].match == "strong", result.products
+    search = sample_shop.search
+    result = await search.search(search.request("regenjacke wasserdicht zum wandern", 5))
+    assert "Rain Jacket" in result.products[0].name, result.products

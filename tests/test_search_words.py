@@ -11,9 +11,9 @@ import json
 import msgspec
 import pytest
 
-from shopagent.domain.needs import Needs, builtin_needs
+from shopagent.domain.needs import Needs, builtin_needs, builtin_situations
 from shopagent.domain.synonyms import builtin_synonyms
-from shopagent.domain.text import descriptive
+from shopagent.domain.text import descriptive, words
 from shopagent.domain.vocabulary import Synonyms, Vocabulary
 from shopagent.settings import SearchSettings
 from tests.conftest import _indexed_shop
@@ -329,6 +329,29 @@ def test_a_german_or_french_catalog_has_its_own_troubles_and_another_language_no
     french = Vocabulary({"couteau": 9, "aiguiser": 1, "pierre": 2}, {}, frozenset(), needs=Needs(builtin_needs("fr")))
     assert french.terms("couteaux coupent", troubles=True).added == ("aiguiser", "pierre")
     assert builtin_needs("it") == {}
+
+
+def test_the_shipped_list_of_troubles_is_well_formed_and_one_of_them_is_answered_in_each_language():
+    """words/needs_en.tsv: every line a trouble and its answer, in the folded words a query is matched in (a key
+    that is not would never fire), each once; "keep busy" (and the German and French "beschäftigung", "reste seul")
+    add what keeps a dog busy, where the shopper names no thing the catalog sells."""
+    from importlib import resources
+
+    text = (resources.files("shopagent.domain") / "words" / "needs_en.tsv").read_text(encoding="utf-8")
+    pairs = [line.split("\t") for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(pairs) > 500 and all(len(pair) == 2 for pair in pairs)
+    keys = [key for key, _ in pairs]
+    assert len(keys) == len(set(keys))
+    assert all(" ".join(words(key)) == key and words(answer) for key, answer in pairs), [
+        key for key, answer in pairs if " ".join(words(key)) != key or not words(answer)
+    ]
+    needs = Needs(builtin_needs("en"), builtin_situations("en"))
+    pets = {"dog": 20, "enrichment": 1, "puzzle": 2, "toy": 5}
+    shop = Vocabulary(pets, pets, frozenset(), needs=needs)
+    for said in ("something to keep my dog busy", "beschäftigung für meinen hund", "mon chien reste seul"):
+        assert "enrichment" in shop.terms(said, troubles=True).added, said
+        assert shop.terms(said, troubles=True, thing_named=True).added == (), said
+    assert builtin_situations("de") == {}
 
 
 def test_needs_in_settings_are_checked():

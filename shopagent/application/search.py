@@ -124,7 +124,12 @@ class CatalogSearch:
         and grades; scripts/fit_grades.py fits the grades on it)."""
         use_vector, use_lexical = weights.legs
         vocabulary = await self.vocabulary()
-        terms = vocabulary.terms(request.query, troubles=True)
+        # What answers a trouble told ("my dog sheds everywhere") is searched too; what answers a situation only
+        # where no thing is asked for by its name ("regenjacke wasserdicht zum wandern" asks for no hiking boots)
+        named = not query_words.tells_a_situation(words(request.query)) and any(
+            vocabulary.names_a_kind(term) for term in vocabulary.terms(request.query).terms
+        )
+        terms = vocabulary.terms(request.query, troubles=True, thing_named=named)
         vector = None
         if use_vector:
             vector = await self._embedder.embed_query(terms.corrected_text(request.query))

@@ -24,6 +24,7 @@ own `[search.needs]` goes over the list. Catalogs in other languages start with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
 
 from shopagent.domain.text import words
 
@@ -163,37 +164,62 @@ _FRENCH_NEEDS = {
     "pluie": "imperméable pluie", "froid": "chaud doublé thermique",
 }  # fmt: skip
 
+
+def _listed(name: str) -> dict[str, str]:
+    """The longer list shipped beside this module (words/<name>.tsv: a trouble, a tab, the words answering it)."""
+    text = (resources.files(__package__) / "words" / f"{name}.tsv").read_text(encoding="utf-8")
+    pairs = (line.split("\t") for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return {trouble.strip(): answer.strip() for trouble, answer in pairs}
+
+
 _BUILT_IN = {"en": _ENGLISH_NEEDS, "de": _GERMAN_NEEDS, "fr": _FRENCH_NEEDS}
+# Situations, occasions and goals of each trade ("keep my dog busy", "going hiking", "first date"), with German and
+# French keys, for an English catalog (words/needs_en.tsv): what answers them is added only where the shopper names
+# no thing the catalog sells ("regenjacke wasserdicht zum wandern" asks for a rain jacket, not hiking boots).
+_SITUATIONS = {"en": _listed("needs_en")}
 
 
 class Needs:
-    """Troubles (folded words, all of which a query must have) -> the words that answer them."""
+    """Troubles (folded words, all of which a query must have) -> the words that answer them; and situations,
+    whose answers count only where the query names no thing."""
 
-    def __init__(self, pairs: Mapping[str, str]) -> None:
-        self._pairs = {tuple(words(k)): tuple(words(v)) for k, v in pairs.items() if words(k) and words(v)}
+    def __init__(self, pairs: Mapping[str, str], situations: Mapping[str, str] | None = None) -> None:
+        self._pairs = _read(pairs)
+        self._situations = {k: v for k, v in _read(situations or {}).items() if k not in self._pairs}
 
     def __len__(self) -> int:
-        return len(self._pairs)
+        return len(self._pairs) + len(self._situations)
 
     def __or__(self, other: Needs) -> Needs:
         """These troubles with `other`'s over them (the shop's own list over the built-in one)."""
         joined = Needs({})
         joined._pairs = {**self._pairs, **other._pairs}
+        joined._situations = {
+            k: v for k, v in {**self._situations, **other._situations}.items() if k not in joined._pairs
+        }
         return joined
 
-    def answers(self, query: Sequence[str], catalog_uses: Callable[[str], bool]) -> list[str]:
+    def answers(
+        self, query: Sequence[str], catalog_uses: Callable[[str], bool], *, thing_named: bool = False
+    ) -> list[str]:
         """The words answering the troubles `query` (its folded words) tells of, those the catalog
-        uses and the query does not have, each once, in the list's order."""
+        uses and the query does not have, each once, in the list's order (of the situations too, unless
+        `thing_named`)."""
         said = set(query)
         # (a word in the plural says it too: "a mess of cables" tells of a "cable mess")
         forms = said | {
             w[: -len(end)] for w in said for end in ("s", "es") if w.endswith(end) and len(w) > len(end) + 2
         }
         added: list[str] = []
-        for trouble, answer in self._pairs.items():
+        pairs = self._pairs if thing_named else {**self._situations, **self._pairs}
+        for trouble, answer in pairs.items():
             if all(w in forms for w in trouble):
                 added += [w for w in answer if w not in said and w not in added and catalog_uses(w)]
         return added
+
+
+def _read(pairs: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    return {tuple(words(k)): tuple(words(v)) for k, v in pairs.items() if words(k) and words(v)}
 
 
 NO_NEEDS = Needs({})
@@ -203,3 +229,8 @@ def builtin_needs(language: str) -> Mapping[str, str]:
     """The built-in starter list for a catalog in `language` (a BCP 47 tag): English, German or French;
     none for another language."""
     return _BUILT_IN.get(language.split("-")[0].casefold(), {})
+
+
+def builtin_situations(language: str) -> Mapping[str, str]:
+    """The built-in list of situations for a catalog in `language`: English; none for another language."""
+    return _SITUATIONS.get(language.split("-")[0].casefold(), {})

@@ -138,9 +138,10 @@ class Vocabulary:
         found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
         return {found, *self.terms(word).terms}
 
-    def terms(self, text: str, troubles: bool = False) -> QueryTerms:
+    def terms(self, text: str, troubles: bool = False, *, thing_named: bool = False) -> QueryTerms:
         """The words to search for `text`: synonyms applied, misspellings corrected; with `troubles`, the words
-        of what answers a trouble it tells of added (a search's; not what a word means)."""
+        of what answers a trouble it tells of added (a search's; not what a word means), of a situation too
+        unless `thing_named` (the text names a thing the catalog sells)."""
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
@@ -165,7 +166,7 @@ class Vocabulary:
                 new = [phrase]
             rewritten.extend(new)
         # "my dog sheds everywhere": the words of what answers it too ("deshedding undercoat"), those the catalog uses
-        added = self._needs.answers([*query, *rewritten], self.uses) if troubles else []
+        added = self._needs.answers([*query, *rewritten], self.uses, thing_named=thing_named) if troubles else []
         rewritten.extend(added)
         # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
         found = list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS]

@@ -14,7 +14,7 @@ from shopagent.application.ports import VectorIndexSpec
 from shopagent.application.search import SearchPolicy
 from shopagent.domain import grade_model, grade_model_multilingual
 from shopagent.domain.catalog import CatalogRules
-from shopagent.domain.needs import Needs, builtin_needs
+from shopagent.domain.needs import Needs, builtin_needs, builtin_situations
 from shopagent.domain.options import StoreLinks
 from shopagent.domain.prices import store_locale
 from shopagent.domain.ranking import FusionWeights, GradeModel
@@ -119,7 +119,8 @@ def search_policy(settings: Settings, model_id: str | None = None) -> SearchPoli
         vocabulary_refresh_seconds=s.vocabulary_refresh_seconds,
         real_words=known_words(settings.store.language),
         synonyms=shop_synonyms(settings),
-        needs=Needs(builtin_needs(settings.store.language)) | Needs(settings.search.needs),
+        needs=Needs(builtin_needs(settings.store.language), builtin_situations(settings.store.language))
+        | Needs(settings.search.needs),
     )
 
 
