@@ -4288,3 +4288,12 @@ async def test_a_childs_age_in_french_goes_to_the_search(bikes):
     turn = await bikes().say("casque vélo pour ma fille de 7 ans, tour de tête environ 52 cm")
     assert "7 ans" in turn.search["query"], turn.search
     assert turn.listed[0] == "Flitzling Kids' Helmet with LED", turn.answer
+
+
+async def test_a_gift_under_a_price_is_answered_within_the_price(kitchen):
+    """ "gift for a friend who loves baking, max 50": a gift names no kind of thing to show at its own prices, so
+    "I couldn't find … Here is what I have … at a higher price" with a €349 stand mixer was no answer; the baking
+    things within €50 are."""
+    turn = await kitchen().say("gift for a friend who loves baking, max 50")
+    assert turn.listed and all(turn.price(name) <= 50 for name in turn.listed), turn.answer
+    assert "higher price" not in turn.answer, turn.answer

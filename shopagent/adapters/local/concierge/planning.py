@@ -733,7 +733,13 @@ class Planner:
                 # "a decent chef's knife, budget around 100": when nothing fits between 80 and 120,
                 # the best one below (64.90) is what they would want; "around" sets no floor.
                 plan["fallback"] = {"maxPrice": float(reading.max_price), "exclude": []}
-            elif reading.max_price is not None and not (reading.price_order or reading.broad or plan.get("refined")):
+            elif (
+                reading.max_price is not None
+                and not (reading.price_order or reading.broad or plan.get("refined"))
+                # (not a gift or a situation: "gift for a friend who loves baking, max 50" names no kind to show
+                # at its prices; what comes close within the price is the answer)
+                and not tells_a_situation(words(fold(text)))
+            ):
                 plan["capped"] = True  # "chinos, max 50 euro" where none costs so little: the chinos there are
             if not_had:
                 plan["unknown_sizes"] = not_had
