@@ -405,3 +405,11 @@ async def test_a_trouble_told_finds_what_answers_it_and_a_thing_named_is_searche
     search = sample_shop.search
     result = await search.search(search.request("regenjacke wasserdicht zum wandern", 5))
     assert "Rain Jacket" in result.products[0].name, result.products
+
+
+async def test_any_thing_may_be_a_gift_whatever_category_is_called_gifts(toys_shop):
+    """ "looking for a gift for a newborn": the toy shop's category "Party & small gifts" made "gift" a kind of
+    thing, so the rattle the baby situation finds first (its text says no "gift") was no strong match."""
+    search = toys_shop.search
+    result = await search.search(search.request("looking for a gift for a newborn, nothing too big please", 5))
+    assert result.products[0].match == "strong" and "Rattle" in result.products[0].name, result.products

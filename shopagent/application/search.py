@@ -462,6 +462,8 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         other_kind=query.head_a_category
         and query.head is not None
         and query.head not in row.body_terms
+        # (any thing may be a gift: "a gift for a newborn" asks for no product of "Party & small gifts" only)
+        and query.terms[query.head] not in query_words.GIFTS
         and not any(query_words.names_a_thing(term, {query_words.name_head(row.name) or ""}) for term in query.terms),
         other_age=query_words.for_other_ages(query.ages, row.specs, query.spec_units),
         over_weight=query.heaviest is not None
