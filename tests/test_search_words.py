@@ -142,6 +142,7 @@ KITCHEN_WORDS = [
     # what a thing is and what it keeps, in the shopper's words ("Mehl" flour, "luftdicht" airtight)
     ("Dose für Mehl und Zucker luftdicht", "Nordlys Airtight Pantry Canister"),
     ("boîte hermétique pour la farine et le sucre", "Nordlys Airtight Pantry Canister"),
+    ("Messerleiste", "Hjem Oak Magnetic Knife Block"),
 ]  # fmt: skip
 
 
