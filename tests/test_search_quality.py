@@ -413,3 +413,12 @@ async def test_any_thing_may_be_a_gift_whatever_category_is_called_gifts(toys_sh
     search = toys_shop.search
     result = await search.search(search.request("looking for a gift for a newborn, nothing too big please", 5))
     assert result.products[0].match == "strong" and "Rattle" in result.products[0].name, result.products
+
+
+async def test_what_a_thing_is_for_is_read_from_the_shoppers_words_not_those_added_for_a_trouble(electronics_shop):
+    """ "need something for the laptop, my neck hurts": the trouble adds "stand monitor arm ergonomic", and those
+    were read as part of what the thing is for, so the laptop stand (a "stand", said for) was taken for the thing
+    the asked one goes with and was no strong match."""
+    search = electronics_shop.search
+    result = await search.search(search.request("need something for the laptop, my neck hurts", 5))
+    assert "Laptop Stand" in result.products[0].name and result.products[0].match == "strong", result.products

@@ -199,6 +199,7 @@ class CatalogSearch:
             audiences=query_words.with_a_childs_age(query_words.audiences_named(terms.terms), request.query),
             short_kind=len(said) <= _SHORT_REQUEST and head in kinds,
             terms=terms.terms,
+            said=terms.said,
             heads=heads,
             situation=query_words.tells_a_situation(words(request.query)),
             thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
@@ -345,6 +346,7 @@ class _QueryFacts:
     audiences: frozenset[int] = frozenset()  # for whom (men, women, children: query_words.AUDIENCES)
     short_kind: bool = False  # a short request whose head word is qualified by a kind, not an audience
     terms: tuple[str, ...] = ()  # the query's words
+    said: int | None = None  # how many of `terms` the shopper said (the rest answer a trouble told)
     heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
     thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
@@ -477,7 +479,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         for_another=query_words.set_of_other_things(query.terms, query.head, row.name, query.heads)
         or query_words.for_a_gift(query.terms, query.head, row.name)
         or (
-            query_words.named_for_purpose(query.terms, query.head, row.name)
+            query_words.named_for_purpose(query.terms, query.head, row.name, query.said)
             and (not head_in_category or query_words.names_a_category(query_words.name_head(row.name) or "", heads))
         )
         or (
@@ -492,6 +494,7 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
                 # ("knife sharpener": a knife, beside a whetstone whose text says "sharpening", where no text
                 # says "sharpener" as written)
                 named_in_another_text=query.head_unknown and query.head_in_texts and query.head not in row.body_terms,
+                said=query.said,
             )
         ),
     )

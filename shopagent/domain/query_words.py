@@ -636,6 +636,7 @@ def for_another(
     kinds: Set[str] = frozenset(),
     *,
     named_in_another_text: bool = False,
+    said: int | None = None,
 ) -> bool:
     """Whether a product is the thing the asked one goes with, not the asked one: its name names
     what the query's head is for ("case for e-reader" -> the E-reader, "sharpener for knife" -> a
@@ -653,13 +654,13 @@ def for_another(
     own = name_head(name)
     if own is None or _same_word(own, terms[head]):
         return False
-    if named_for_purpose(terms, head, name):
+    if named_for_purpose(terms, head, name, said):
         return True
     named = words(name)
     # "wall holder for hose" -> a "Hose Connector Set": named by nothing but what the thing is
     # for, where that names a kind of thing sold (hoses; not "Hamster Home" for "cage for hamster")
     # (only a name ending in a word for a set of things: a "Hose Hanger" may be the holder asked for)
-    if own in _PACKED and (purpose := _purpose(terms, head)) is not None:
+    if own in _PACKED and (purpose := _purpose(terms[:said], head)) is not None:
         titled = [n for n in wanted if any(_same_word(terms[n], w) for w in named)]
         if (
             titled
@@ -741,13 +742,15 @@ def features_asked(terms: Sequence[str], wanted: Sequence[int], head: int | None
     return frozenset(n for n in range(after + 1, ends) if n in kept and terms[n] not in MATERIALS)
 
 
-def named_for_purpose(terms: Sequence[str], head: int | None, name: str) -> bool:
+def named_for_purpose(terms: Sequence[str], head: int | None, name: str, said: int | None = None) -> bool:
     """Whether a product's name names what the thing asked for is for ("sharpener for knife" -> a
-    "Chef's Knife"; "lead for harness" -> a "Y-Harness", whatever its category also names)."""
+    "Chef's Knife"; "lead for harness" -> a "Y-Harness", whatever its category also names). `said`: how many
+    of `terms` the shopper said (not the words added for a trouble told: "need something for the laptop, my
+    neck hurts" asks for a laptop stand, whose "stand" is added, not said)."""
     own = name_head(name)
     if head is None or own is None or _same_word(own, terms[head]):
         return False
-    purpose = _purpose(terms, head)
+    purpose = _purpose(terms[:said], head)
     return purpose is not None and any(_same_word(own, terms[n]) for n in purpose)
 
 

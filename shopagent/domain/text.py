@@ -110,6 +110,7 @@ class QueryTerms:
     rewritten: tuple[str, ...] = ()  # the query's words as searched (what the vector leg embeds)
     typo_fixes: Mapping[str, str] = field(default_factory=dict)  # the corrections that were misspellings
     added: tuple[str, ...] = ()  # words of what answers a trouble the query tells of (domain.needs), at the end
+    said: int | None = None  # how many of `terms` are the shopper's, before those added (None: all)
 
     def corrected_text(self, text: str) -> str:
         """`text` with each corrected word and synonym replaced, and the words added for a trouble

@@ -167,9 +167,10 @@ class Vocabulary:
             rewritten.extend(new)
         # "my dog sheds everywhere": the words of what answers it too ("deshedding undercoat"), those the catalog uses
         added = self._needs.answers([*query, *rewritten], self.uses, thing_named=thing_named) if troubles else []
-        rewritten.extend(added)
         # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
-        found = list(dict.fromkeys(self._letter_compounds(rewritten)))[:MAX_QUERY_TERMS]
+        own = list(dict.fromkeys(self._letter_compounds(rewritten)))
+        rewritten.extend(added)
+        found = list(dict.fromkeys([*own, *added]))[:MAX_QUERY_TERMS]
 
         def said(fixes: dict[str, str]) -> dict[str, str]:  # as the shopper wrote it ("groesse", not "grosse")
             return {" ".join(as_written.get(w, w) for w in k.split()): v for k, v in fixes.items()}
@@ -180,6 +181,7 @@ class Vocabulary:
             rewritten=tuple(rewritten),
             typo_fixes=said(typo_fixes),
             added=tuple(w for w in added if w in found),
+            said=min(len(own), len(found)),
         )
 
     def _letter_compounds(self, terms: list[str]) -> list[str]:
