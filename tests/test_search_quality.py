@@ -405,6 +405,10 @@ async def test_a_trouble_told_finds_what_answers_it_and_a_thing_named_is_searche
     search = sample_shop.search
     result = await search.search(search.request("regenjacke wasserdicht zum wandern", 5))
     assert "Rain Jacket" in result.products[0].name, result.products
+    # the feet told of: boots or socks, not gloves for "freezing" (nor insoles for "on" and "feet" apart)
+    for said in ("my feet are always freezing on my walk to work", "feet always freezing walk work"):
+        result = await search.search(search.request(said, 5))
+        assert any(word in result.products[0].name for word in ("Boot", "Socks")), (said, result.products)
 
 
 async def test_any_thing_may_be_a_gift_whatever_category_is_called_gifts(toys_shop):
