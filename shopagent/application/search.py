@@ -126,10 +126,12 @@ class CatalogSearch:
         vocabulary = await self.vocabulary()
         # What answers a trouble told ("my dog sheds everywhere") is searched too; what answers a situation only
         # where no thing is asked for by its name ("regenjacke wasserdicht zum wandern" asks for no hiking boots)
-        named = not query_words.tells_a_situation(words(request.query)) and any(
-            vocabulary.names_a_kind(term) for term in vocabulary.terms(request.query).terms
+        situation = query_words.tells_a_situation(words(request.query))
+        terms = vocabulary.terms(
+            request.query,
+            troubles=True,
+            thing_named=lambda found: not situation and any(map(vocabulary.names_a_kind, found)),
         )
-        terms = vocabulary.terms(request.query, troubles=True, thing_named=named)
         vector = None
         if use_vector:
             vector = await self._embedder.embed_query(terms.corrected_text(request.query))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from itertools import combinations
 
 from rapidfuzz import process
@@ -138,10 +138,12 @@ class Vocabulary:
         found = word if word in self.known or _plural_of(word, self.known) else (self.correct(word) or word)
         return {found, *self.terms(word).terms}
 
-    def terms(self, text: str, troubles: bool = False, *, thing_named: bool = False) -> QueryTerms:
+    def terms(
+        self, text: str, troubles: bool = False, *, thing_named: Callable[[Sequence[str]], bool] | None = None
+    ) -> QueryTerms:
         """The words to search for `text`: synonyms applied, misspellings corrected; with `troubles`, the words
         of what answers a trouble it tells of added (a search's; not what a word means), of a situation too
-        unless `thing_named` (the text names a thing the catalog sells)."""
+        unless `thing_named` says the words found name a thing the catalog sells."""
         corrections: dict[str, str] = {}
         typo_fixes: dict[str, str] = {}
         rewritten: list[str] = []
@@ -166,9 +168,10 @@ class Vocabulary:
                 new = [phrase]
             rewritten.extend(new)
         # "my dog sheds everywhere": the words of what answers it too ("deshedding undercoat"), those the catalog uses
-        added = self._needs.answers([*query, *rewritten], self.uses, thing_named=thing_named) if troubles else []
         # Each word once, in the query's order, a lone letter joined to its word ("t shirt" -> "tshirt").
         own = list(dict.fromkeys(self._letter_compounds(rewritten)))
+        named = thing_named is not None and thing_named(own[:MAX_QUERY_TERMS])
+        added = self._needs.answers([*query, *rewritten], self.uses, thing_named=named) if troubles else []
         rewritten.extend(added)
         found = list(dict.fromkeys([*own, *added]))[:MAX_QUERY_TERMS]
 
