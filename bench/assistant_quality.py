@@ -18,6 +18,10 @@ Then the offline assistant answers, through the agent loop and the in-process MC
   turns about a shown product that looked up the right one, and answers with a product name
   or price that no tool result of the turn gave (must be 0).
 
+A second batch of messages and conversations, written blind later (tests/data/<trade>/queries_2.jsonl and
+conversations_2.jsonl), is measured the same way and reported in tables of its own, so that the first batch's
+figures stay comparable with earlier runs.
+
 Turn times are wall-clock per message (search or details lookups included), one at a time.
 `--before DIR` measures another source tree first (e.g. a `git worktree` of an older commit),
 so before and after come from one run on one machine; the judged data always come from this
@@ -104,6 +108,8 @@ def conversations_of(trade: str, split: str) -> list[dict]:
         found += load_conversations(ELECTRONICS_CONVERSATIONS)
     if trade in ("pets", "garden", "toys", "bikes") and (own := DATA / trade / "conversations.jsonl").is_file():
         found += load_conversations(own)
+    if (second := DATA / trade / "conversations_2.jsonl").is_file():  # the second batch, reported on its own
+        found += [{**c, "batch": 2} for c in load_conversations(second)]
     # Questions about the products shown, for every trade (tests/data/questions, questions_2 and _3,
     # each written blind from the shop's menu and judged from the catalog).
     for batch in ("questions", "questions_2", "questions_3", "questions_4"):
@@ -161,6 +167,8 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
         settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
     await prepare_schema(dsn, settings)
     lines = [json.loads(t) for t in queries.read_text().splitlines() if t.strip()]
+    if (second := DATA / trade / "queries_2.jsonl").is_file():  # the second batch, reported on its own
+        lines += [{**json.loads(t), "batch": 2} for t in second.read_text().splitlines() if t.strip()]
     lines = [line for line in lines if split == "all" or line.get("split") == split][: 6 if quick else None]
     conversations = conversations_of(trade, split)[: 2 if quick else None]
     rows: list[dict] = []
@@ -212,9 +220,13 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
                     "not_carried": bool(NOT_CARRIED.search(answer)),
                     "residue": j.residue(answer, line["query"]) if hasattr(j, "residue") else [],
                     "honest": not any(n in strong for n in listed), "query": line["query"], "answer": answer,
+                    "batch": line.get("batch", 1),
                 })  # fmt: skip
+            batches: list[int] = []
             for conversation in conversations:
-                outcomes += await run_conversation(conversation, say, catalog)
+                got = await run_conversation(conversation, say, catalog)
+                outcomes += got
+                batches += [conversation.get("batch", 1)] * len(got)
             store_turns = [
                 store_turn(o.say, o.answer, f"{t['expect'].get('answer', '')} {t['expect'].get('why', '')}", titles)
                 for c in conversations
@@ -228,8 +240,8 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
          "wrong_not_carried": o.wrong_not_carried, "residue": getattr(o, "residue", []), "say": o.say,
          "reply": o.reply, "problems": o.problems,
-         "answer": o.answer}
-        for o in outcomes
+         "answer": o.answer, "batch": batch}
+        for o, batch in zip(outcomes, batches, strict=True)
     ]  # fmt: skip
     return {
         "trade": trade,
@@ -292,6 +304,26 @@ async def ask_store(say, question: dict, tool_parts) -> dict:
 
 def share(items: list, test) -> str:
     return f"{sum(map(test, items))}/{len(items)} = {sum(map(test, items)) / len(items):.2f}" if items else "-"
+
+
+def batch_of(results: list[dict], batch: int) -> list[dict]:
+    """The results of one batch of judged sets: the first (queries.jsonl, conversations.jsonl and the question
+    batches), or the second (queries_2.jsonl, conversations_2.jsonl: written blind later, reported apart so that
+    the first batch's figures stay comparable with earlier runs)."""
+    return [
+        {**r, "queries": [q for q in r["queries"] if q.get("batch", 1) == batch],
+         "turns": [t for t in r["turns"] if t.get("batch", 1) == batch],
+         **({} if batch == 1 else {"asked": [], "store": [], "store_turns": [], "times": []})}
+        for r in results
+    ]  # fmt: skip
+
+
+def all_tables(results: list[dict]) -> None:
+    tables(batch_of(results, 1))
+    second = batch_of(results, 2)
+    if any(r["queries"] or r["turns"] for r in second):
+        print("second batch (tests/data/<trade>/queries_2.jsonl, conversations_2.jsonl):")
+        tables([r for r in second if r["queries"] or r["turns"]])
 
 
 def tables(results: list[dict]) -> None:
@@ -425,10 +457,10 @@ def main() -> None:
 
             before = on_other_tree(__file__, args.before, ["--split", args.split, *(["--quick"] * args.quick)])
             print(f"before ({args.before}), {args.split}:")
-            tables(before)
+            all_tables(before)
         results = asyncio.run(run(args.split, args.quick, folder))
     print(f"this tree, {args.split}:")
-    tables(results)
+    all_tables(results)
     if args.show:
         for result in results:
             for q in result["queries"]:

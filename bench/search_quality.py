@@ -6,7 +6,9 @@
 Each trade's catalog (the clothing sample, tests/data/kitchen, electronics, pets, garden, toys and bikes) is
 imported into an embedded PostgreSQL in a scratch folder and indexed with the chosen embedding
 model (`local`, MiniLM, by default); the clothing shop is also asked the German and French
-shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`). Every
+shoppers' queries of eval_queries_de/fr.jsonl (rows `clothing-de`, `clothing-fr`), the other trades their
+German and French sets (`<trade>-de-fr`) and, where there is one, a second batch of English messages
+written blind later (tests/data/<trade>/queries_2.jsonl, rows `<trade>-2`). Every
 judged query of the split is searched (limit 10, the line's filters) through the
 public search use case. Printed per trade and kind: hit@1 and hit@5 over the answerable
 queries, false alarms (answerable, yet `noStrongMatch`), honesty (not answerable and
@@ -63,8 +65,9 @@ def chosen_trades(quick: bool = False) -> list[str]:
     return wanted or (["kitchen"] if quick else list(TRADES))
 
 
-# Queries in another language than the trade's catalog, reported as their own rows.
-CROSS_LANGUAGE = {
+# More sets of a trade, reported as their own rows: queries in another language than the trade's catalog,
+# and later batches.
+MORE_SETS = {
     "clothing": {"clothing-de": SAMPLE / "eval_queries_de.jsonl", "clothing-fr": SAMPLE / "eval_queries_fr.jsonl"},
     # Written blind and judged after the grade rule for what a thing goes with was made, to check it
     # (in neither half: `--split validation` measures them alone).
@@ -76,7 +79,10 @@ CROSS_LANGUAGE = {
     },
 }
 for _trade in ("kitchen", "electronics"):
-    CROSS_LANGUAGE[_trade][f"{_trade}-de-fr"] = DATA / _trade / "queries_de_fr.jsonl"
+    MORE_SETS[_trade][f"{_trade}-de-fr"] = DATA / _trade / "queries_de_fr.jsonl"
+# A second batch of English messages, written blind later (messages_raw_2.md) and judged after, in halves
+for _trade in ("garden", "pets", "toys", "bikes"):
+    MORE_SETS[_trade][f"{_trade}-2"] = DATA / _trade / "queries_2.jsonl"
 
 
 def load_embedder(model: str):
@@ -110,7 +116,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool, model: str 
         settings = msgspec.structs.replace(settings, catalog=shop.catalog, store=shop.store)
     await prepare_schema(dsn, settings)
     lines = []
-    for label, path in {trade: queries, **CROSS_LANGUAGE.get(trade, {})}.items():
+    for label, path in {trade: queries, **MORE_SETS.get(trade, {})}.items():
         if not path.is_file():
             continue  # an older checkout's query sets
         chosen = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
