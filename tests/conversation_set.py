@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from shopagent.application.evaluation import tool_facts
+from shopagent.application.evaluation import tool_facts, tool_passages
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 
 try:
@@ -269,9 +269,15 @@ def tool_parts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], lis
 def grounded(answer: str, user_text: str, responses: Sequence[FunctionResponse], catalog: Catalog) -> list[str]:
     """Names and prices in the answer that no tool result of the turn gave, nor the customer (`user_text`: what
     they wrote so far, whose amounts an answer may say back)."""
-    names, prices = tool_facts([ChatMessage(role="user", parts=list(responses))])
+    turn = [ChatMessage(role="user", parts=list(responses))]
+    names, prices = tool_facts(turn)
     prices |= worked_out(prices)  # ("costs €130.00 more than", "together they cost": from prices given)
-    problems = [f"name not in tool results: {n}" for n in listed_names(answer, [], catalog) if n not in names]
+    pages = [text.casefold() for text in tool_passages(turn)]  # (a store page naming a product)
+    problems = [
+        f"name not in tool results: {n}"
+        for n in listed_names(answer, [], catalog)
+        if n not in names and not any(n.casefold() in page for page in pages)
+    ]
     said = prices_in(user_text)
     for price in sorted(prices_in(answer)):
         if price not in prices and price not in said:
@@ -465,6 +471,9 @@ def judge(
     reply = expect["reply"]
     if reply == "store":
         searched = [c for c in calls if c.name in (SEARCH, DETAILS)]
+        # (a product the quoted page names, as a page on gift wrapping names the wrapping sold, is no list)
+        pages = [text.casefold() for text in tool_passages([ChatMessage(role="user", parts=list(responses))])]
+        listed = [n for n in listed if not any(n.casefold() in page for page in pages)]
         return (["searched the catalog for a store question"] if searched else []) + (
             [f"listed {listed}"] if listed else []
         )

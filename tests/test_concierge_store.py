@@ -156,6 +156,17 @@ def test_amounts_a_store_page_states_are_grounded_and_others_are_not():
     assert ungrounded(answer, messages, []) == (set(), {"19.95"})
 
 
+def test_a_product_a_store_page_names_is_grounded_where_the_page_is_quoted_and_another_name_is_not():
+    """A page on gift wrapping names the wrapping the shop sells ("Add “Gift Wrapping with Card” to your basket"):
+    an answer quoting it says a catalog name that no product result gave, and that is no invention."""
+    text = 'Can you wrap my order? Yes. Add "Gift Wrapping with Card" to your basket (2.95 each).'
+    passages = {"passages": [{"page": "gift-wrapping", "text": text, "grade": "strong"}]}
+    messages = [ChatMessage(role="user", parts=[FunctionResponse(name=STORE_INFO_TOOL, result=passages)])]
+    names = ["Gift Wrapping with Card", "Party Bags"]
+    assert ungrounded(f"From our page: {text}", messages, names) == (set(), set())
+    assert ungrounded("Try our Party Bags.", messages, names) == ({"Party Bags"}, set())
+
+
 def test_the_difference_and_the_sum_of_prices_given_are_grounded_and_another_amount_is_not():
     products = {"products": [{"name": "A", "effectivePrice": "99.00"}, {"name": "B", "effectivePrice": "229.00"}]}
     messages = [ChatMessage(role="user", parts=[FunctionResponse(name="product-semantic-search", result=products)])]

@@ -348,6 +348,28 @@ def test_the_german_and_french_sets_name_products_of_their_shop(trade):
     assert all(set(line["acceptable"]) <= slugs for line in lines), trade
 
 
+@pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes"])
+def test_the_second_batch_names_products_of_its_shop(trade):
+    """Every judged line of the second blind batch (queries_2.jsonl, and the conversations of conversations_2.jsonl
+    where the shop has them) is in a half and names only products of its catalog."""
+    import json
+
+    catalog = json.loads((DATA / trade / "catalog.json").read_text())
+    slugs = {p["slug"] for p in (catalog["products"] if isinstance(catalog, dict) else catalog)}
+    lines = [json.loads(t) for t in (DATA / trade / "queries_2.jsonl").read_text().splitlines() if t.strip()]
+    raw = (DATA / trade / "messages_raw_2.md").read_text().splitlines()
+    assert [line["query"] for line in lines] == [t for t in raw if t.strip()]
+    assert [line["split"] for line in lines] == ["tune", "heldout"] * (len(lines) // 2)
+    assert all(set(line["acceptable"]) <= slugs for line in lines), trade
+    assert all(line["kind"] == "nomatch" for line in lines if not line["acceptable"])
+    if (path := DATA / trade / "conversations_2.jsonl").is_file():
+        conversations = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+        assert [c["split"] for c in conversations] == ["tune", "heldout"] * (len(conversations) // 2)
+        for turn in [t for c in conversations for t in c["turns"]]:
+            named = set(turn["expect"].get("acceptable", [])) | set(turn["expect"].get("products", []))
+            assert named | set(turn["expect"].get("facts") or {}) <= slugs, turn["say"]
+
+
 def test_a_size_before_max_and_a_price_is_no_price():
     """ "chaussures de rando homme 44 max 120€": "44" is the size and "max 120€" the price (it was read as at most
     €44, so the €99 hiking shoe was over budget); "1kg max" and "120 max" are as before."""

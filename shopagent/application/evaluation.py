@@ -168,9 +168,12 @@ async def evaluate_assistant(
 def ungrounded(answer: str, messages: Iterable[Any], catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
     """The catalog's product names and the prices in `answer` that the turn's tool results
     (`messages`) do not hold: (names, prices). Both empty: the answer is grounded."""
+    messages = list(messages)
     tool_names, tool_prices = tool_facts(messages)
     named, prices = quoted(answer, catalog_names)
-    return named - tool_names, prices - tool_prices - worked_out(tool_prices)
+    pages = [text.casefold() for text in tool_passages(messages)]
+    named = {n for n in named - tool_names if not any(n.casefold() in page for page in pages)}
+    return named, prices - tool_prices - worked_out(tool_prices)
 
 
 def quoted(answer: str, catalog_names: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -188,6 +191,27 @@ def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
             if isinstance(part, FunctionResponse):
                 _collect(part.result, names, prices)
     return names, prices
+
+
+def tool_passages(messages: Iterable[Any]) -> list[str]:
+    """The text of the shop's pages in a turn's tool results: a product name their text states (a page on gift
+    wrapping naming the gift-wrapping product) is one an answer quoting the page may say."""
+    return [
+        passage["text"]
+        for message in messages
+        for part in message.parts
+        if isinstance(part, FunctionResponse) and isinstance(part.result, dict)
+        for passage in _passages(part.result)
+    ]
+
+
+def _passages(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, dict):
+        found = [p for p in value.get("passages") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        return found + [p for key, item in value.items() if key != "passages" for p in _passages(item)]
+    if isinstance(value, list):
+        return [p for item in value for p in _passages(item)]
+    return []
 
 
 def worked_out(prices: set[str]) -> set[str]:
