@@ -28,6 +28,7 @@ from shopagent.bootstrap import build_public_app
 from shopagent.domain.catalog import ProductPatch
 from shopagent.domain.chat import ChatMessage, FunctionCall, FunctionResponse, TextPart
 from shopagent.domain.tokens import issue_token
+from shopagent.domain.tools import STORE_INFO_TOOL
 from shopagent.entrypoints.repl import run_repl
 from shopagent.settings import HttpSettings
 from shopagent.wiring.assistant import vocabulary_source
@@ -3583,19 +3584,34 @@ async def test_what_it_is_made_of_in_french_stop_words_and_a_german_plural_ask_o
         ("kitchen", "i only drink pour over coffee, what should i get", "Pour-Over"),  # "pour": no French "for"
         ("electronics", "my phone always dies by lunchtime when im out", "Power Bank"),
         ("electronics", "working from home, my wrists hurt", "Ergonomic"),
+        # ("my" was left out of the search's words, so the search heard a request for a bike)
+        ("bikes", "My bike got stolen last week from outside the train station, never again", "Lock"),
+        ("pets", "its really hot this summer and my husky is struggling", "Elevated"),
     ],
 )
 async def test_a_trouble_told_lists_what_answers_it_first(
-    pets, kitchen, kitchen_de, kitchen_fr, electronics, garden, trade, message, called
+    pets, kitchen, kitchen_de, kitchen_fr, electronics, garden, bikes, trade, message, called
 ):
     """A trouble told rather than a thing named lists first what answers it (were dog foods for "my dog sheds
     everywhere" and "mon chien a mauvaise haleine", a new knife for "my knives are all blunt", a smartwatch for
     "my phone always dies": the trouble's words are in no product's text, the answer's are; a cold brew jug for
     "i only drink pour over coffee": "pour" dropped as the French "for")."""
     shops = {"pets": pets, "kitchen": kitchen, "kitchen_de": kitchen_de, "kitchen_fr": kitchen_fr}
-    shopper = {**shops, "electronics": electronics, "garden": garden}[trade]()
+    shopper = {**shops, "electronics": electronics, "garden": garden, "bikes": bikes}[trade]()
     told = await shopper.say(message)
     assert told.listed and called in told.listed[0], told.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Can you service my e-bike? The Bosch motor is making a grinding noise", "do you do servicing?",
+     "great thanks, and if she already has it can it be returned?"],
+)  # fmt: skip
+async def test_a_service_or_a_return_asked_is_answered_from_the_shop_pages(bikes, message):
+    """Asking for a service ("can you service my e-bike?") or whether a thing can be returned is a question for
+    the shop's pages (the e-bike was listed as a product to buy; "returned" was no word of returns)."""
+    told = await bikes().say(message)
+    assert [c["name"] for c in told.calls] == [STORE_INFO_TOOL] and not told.listed, told.answer
 
 
 async def test_a_side_by_side_says_the_specs_that_tell_the_two_apart(garden):

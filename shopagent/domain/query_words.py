@@ -330,6 +330,12 @@ _WHOSE = frozenset({
     "mich", "unser", "unsere", "unseren", "unserem", "unserer", "uns", "mon", "ma", "mes", "moi", "notre", "nos",
 })  # fmt: skip
 _WHOM_FOR = frozenset({"for", "fur", "pour", "to", "a", "an", "zu"})
+# The shopper's own ("my bike got stolen", "unser Rasen", "mes rosiers"): of the words for whose it is, those
+# that seldom only say whom a thing is for where no "for" comes before them ("her old one broke": a gift's story)
+MINE = frozenset({
+    "my", "our", "mein", "meine", "meinen", "meinem", "meiner", "meines", "unser", "unsere", "unseren", "unserem",
+    "unserer", "mon", "ma", "mes", "notre", "nos",
+})  # fmt: skip
 
 
 # Words for any thing, a gift or an idea: "gift for my dad who is always cold", "anything that helps a 9 year
@@ -356,13 +362,19 @@ def tells_a_situation(said: Sequence[str]) -> bool:
     rather than name a thing: a sentence like "slugs ate all my lettuce again", whose last noun is
     seldom what would help ("night"), "want to attract more bees" or "a gift for my dad who is always
     cold", against "snuffle mat for my beagle"."""
+    return situation_told_by(said) is not None
+
+
+def situation_told_by(said: Sequence[str]) -> str | None:
+    """The word by which the shopper's words tell of their situation or goal (`tells_a_situation`): "my" of "my
+    bike got stolen", "want" of "want to attract more bees"; None where they tell none."""
     for n, word in enumerate(said):
         # (a goal told first: "need to carry 2 bikes" after "do you have roof racks for the car?" is no situation)
         if word in _SPEAKERS or word in _ANY_THING or (n < _GOAL_FIRST and tells_a_goal(said, n)):
-            return True
+            return " ".join(said[n : n + 2]) if tells_a_goal(said, n) else word
         if word in _WHOSE and not (n > 0 and said[n - 1] in _WHOM_FOR):
-            return True
-    return False
+            return word
+    return None
 
 
 def before_its_material(

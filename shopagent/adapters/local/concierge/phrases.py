@@ -718,7 +718,7 @@ ASKS_ABOUT = re.compile(
 # the shop, answered from its store pages, never searched as a product.
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
-    r"send (?:it|them) to|returns?|returning|refunds?|exchange|exchanges|"
+    r"send (?:it|them) to|returns?|returning|(?:be|been|get|gets) returned|refunds?|exchange|exchanges|"
     # not "a spade, I don't want to pay more than 40", "happy to pay up to 30": a budget
     r"(?:pay|paying)(?!\s+(?:(?:more than|less than|no more than|at most|up to|under|over|around|about|"
     r"max(?:imum)?)\s+)?[€$£]?\s*\d)|"
@@ -750,7 +750,8 @@ STORE_QUESTION = re.compile(
     # services rather than things: appointments, repairs, alterations, installing, someone sent round
     r"(?:book|make|schedule) (?:an? |the )?(?:\w+ )?appointment|appointments?|alterations?|"
     r"repairs?(?!\s+(?:kit|kits|patch|patches|set|spray|tape|glue|stand))|repair (?:service|shop)|"
-    r"(?:you|u) (?:repair|fix|install|alter|engrave|personali[sz]e|customi[sz]e)|installation service|"
+    r"(?:you|u) (?:repair|fix|service|install|alter|engrave|personali[sz]e|customi[sz]e)|installation service|"
+    r"(?:a |the |bike |annual )?servicing|"
     r"(?:engrave|personali[sz]e) (?:it|them|a|the|my|our|his|her)|gravieren|graver|"
     r"send (?:someone|somebody|an engineer|a technician|a plumber|an electrician)|quote for|"
     r"termin\w*|reparatur(?!set|kit)\w*|reparier\w*|(?:a|ae)ndern lassen|rendez-vous|reparation\w*|reparer|"

@@ -1346,6 +1346,15 @@ class Planner:
         return {"subject": self._say_in.quoted.format(text=said), "quoted": True}
 
     async def _search_words(self, reading: Reading, text: str) -> str:
+        """`_describing_words`, told as the shopper's situation where the message tells one: "my bike got stolen
+        last week" is searched as "my bike stolen last week", not "bike stolen last week", so that the search
+        hears a situation (and what answers it: a lock), not a request for a bike."""
+        found = await self._describing_words(reading, text)
+        if reading.told_by is None or tells_a_situation(words(found)):
+            return found
+        return f"{reading.told_by} {found}"
+
+    async def _describing_words(self, reading: Reading, text: str) -> str:
         """The words that describe the thing; as written, small words between included, where those
         make a phrase of the synonyms ("cafetière à piston": the search knows it, not "cafetière piston")."""
         known = set(reading.words)

@@ -20,6 +20,8 @@ from shopagent.domain import price_words as pw
 from shopagent.domain.catalog import MAX_PRICE, CatalogRules
 from shopagent.domain.colour_words import COLOUR_ENDINGS
 from shopagent.domain.options import fold
+from shopagent.domain.query_words import MINE, situation_told_by
+from shopagent.domain.text import words as words_of
 
 _CENT = Decimal("0.01")
 
@@ -104,6 +106,9 @@ class Reading:
     query: str = ""  # the same words as the customer wrote them
     said: str = ""  # the customer's words from the first describing word to the last, as written
     said_whole: bool = False  # ... and nothing between was read out (a colour, a price, a negation)
+    # the word telling the shopper's own situation beside the request, where it says whose ("my" of "my bike got
+    # stolen"; not "je" of "je cherche une cafetière", a request), for the search to hear it too
+    told_by: str | None = None
     said_kept: str = ""  # ... with what was read out left out ("compost for sowing seeds" of "what compost do you
     # have for sowing seeds")
     negated: list[str] = field(default_factory=list)  # the folded words said not to be wanted ("no capsules")
@@ -406,6 +411,8 @@ class Lexicon:
             reading.question = pointing or stock or (reading.asks_about and not reading.has_filters)
             reading.stock_asked = stock and not (pointing or reading.asks_about)
         rest = text.remaining_original()
+        told_by = situation_told_by(words_of(rest))
+        reading.told_by = told_by if told_by in MINE else None
         stopwords = ph.stopwords_of(text.original)
         reading.words, reading.query = describing(TOKEN.findall(rest), stopwords)
         reading.said = span_of(rest, reading.query, text.original)
