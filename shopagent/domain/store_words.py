@@ -104,6 +104,37 @@ _COUNTRIES = {
     "europa": "europe",
 }  # fmt: skip
 
+# Towns shoppers name where the pages name the country ("when does it arrive in Basel?", "can you post it to
+# Galway?"): read as the town and its country. Towns whose name is also a word a shopper uses otherwise ("Nice",
+# "Cork", "Bath", "Split", "Tours", "Essen", "Bâle" a bale) are left out.
+_TOWNS = {
+    "austria": "wien vienna vienne graz linz salzburg innsbruck klagenfurt",
+    "switzerland": "zurich basel bern berne geneva geneve genf lausanne luzern lucerne lugano winterthur",
+    "germany": "berlin hamburg munchen munich koln cologne frankfurt stuttgart dusseldorf dortmund leipzig bremen "
+    "dresden hannover hanover nurnberg nuremberg freiburg heidelberg bonn mannheim karlsruhe augsburg aachen kiel "
+    "rostock potsdam munster wiesbaden mainz",
+    "france": "paris lyon marseille toulouse nantes strasbourg montpellier bordeaux lille rennes reims grenoble "
+    "dijon metz",
+    "belgium": "brussels bruxelles brussel antwerp antwerpen anvers ghent gent gand bruges brugge liege luik namur "
+    "leuven louvain charleroi mechelen",
+    "netherlands": "amsterdam rotterdam utrecht eindhoven groningen haarlem leiden maastricht nijmegen arnhem delft "
+    "tilburg breda",
+    "ireland": "dublin galway limerick waterford kilkenny sligo",
+    "united kingdom": "london manchester birmingham edinburgh glasgow liverpool leeds bristol belfast cardiff",
+    "italy": "rome roma milan milano mailand naples napoli turin torino florence firenze venice venezia bologna verona",
+    "spain": "madrid barcelona valencia seville sevilla malaga bilbao",
+    "portugal": "lisbon lisboa lissabon",  # (not Porto: German for postage)
+    "denmark": "copenhagen kobenhavn kopenhagen aarhus",
+    "sweden": "stockholm gothenburg goteborg malmo",
+    "norway": "oslo bergen",
+    "finland": "helsinki",
+    "poland": "warsaw warszawa warschau krakow cracow gdansk wroclaw",
+    "czechia": "prague praha prag brno",
+    "hungary": "budapest",
+    "greece": "athens athen athenes",
+}
+_TOWN_COUNTRIES = {town: f"{town} {country}" for country, towns in _TOWNS.items() for town in towns.split()}
+
 # The small words of a German or French question: they say nothing of its topic.
 _QUESTION_WORDS = frozenset({
     "wie", "was", "wann", "wo", "wohin", "welche", "welcher", "welches", "warum", "kann", "konnen", "konnte",
@@ -126,7 +157,7 @@ _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 # English words shoppers use where shop pages use another ("it arrived broken": damaged).
 _ENGLISH = {"broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged"}
 
-_READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES}}
+_READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES, **_TOWN_COUNTRIES}}
 # English phrases for what pages say in one word: "can I send back shoes that don't fit?" (return),
 # "can I pick up my order?" (collect), "do you have a physical store?" (shop).
 _PHRASES = (
