@@ -4313,3 +4313,15 @@ async def test_a_gift_under_a_price_is_answered_within_the_price(kitchen):
     turn = await kitchen().say("gift for a friend who loves baking, max 50")
     assert turn.listed and all(turn.price(name) <= 50 for name in turn.listed), turn.answer
     assert "higher price" not in turn.answer, turn.answer
+
+
+async def test_the_one_called_by_a_word_of_its_text_is_the_one_answered_and_that_word_is_not_what_is_asked(toys):
+    """ "what's in the box for the bead one?" after a bracelet kit (its text: "letter beads") and a sewing kit asks
+    of the bracelet kit alone, what its box holds (both were looked up and answered, the bracelet kit by its
+    material: "bead" was weighed as the thing asked)."""
+    shopper = toys()
+    kits = await shopper.say("craft kit for a 9 year old girl, she likes making jewellery and stuff")
+    assert "Kleurrijk Friendship Bracelet Kit" in kits.listed and len(kits.listed) > 1, kits.answer
+    box = await shopper.say("What's in the box for the bead one?")
+    assert box.answer.startswith("Kleurrijk Friendship Bracelet Kit") and "30 skeins" in box.answer, box.answer
+    assert not any(name in box.answer for name in kits.listed if "Bracelet" not in name), box.answer

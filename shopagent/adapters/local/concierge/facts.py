@@ -97,7 +97,8 @@ _WITH = re.compile(
     r"\b(?:livr|fourni)\w* avec\b|\b(?:kommt|geliefert) mit\b"
 )
 _INCLUDED = {
-    stem(w) for w in ("included", "includes", "including", "supplied", "comes", "fittings", "sold", "separately")
+    stem(w)
+    for w in ("included", "includes", "including", "supplied", "comes", "fittings", "sold", "separately", "everything")
 }
 QUOTED_CHARS = 260
 # A figure asked for in a unit ("how many litres", "in litres", "wie viele Liter", "combien de watts"),

@@ -47,6 +47,7 @@ from shopagent.adapters.local.concierge.pointing import (
     at_position,
     called_by,
     called_not_shown,
+    called_one,
     called_that,
     called_the,
     calls,
@@ -57,6 +58,7 @@ from shopagent.adapters.local.concierge.pointing import (
     of_kind_asked,
     of_kind_at,
     ordinal_kind,
+    without_called_one,
     words_of,
 )
 from shopagent.adapters.local.concierge.product_data import names_a_variation
@@ -910,8 +912,10 @@ class Planner:
             # (the one talked about alone first: "how many days does the battery last" asks of it, where its
             # text tells of a battery)
             at_first, rest = (ids[:1], ids[1:]) if history.detailed else (ids, [])
+            # ("what's in the box for the bead one?": what the box holds is asked, the beads only call it)
+            asked_of_it = without_called_one(text) if set(called_as) <= set(called_one(fold(text))) else text
             return details_call(
-                at_first, question=text, asked=_filters_of(reading), also=synonyms, described=described,
+                at_first, question=asked_of_it, asked=_filters_of(reading), also=synonyms, described=described,
                 otherwise=history.detailed[:1], described_next=rest,
                 # (searched for where none listed tells of it, when it is called shown before: "is the strap
                 # swappable" of the watch talked about is of its band; "the pellets, are they organic" after copper
@@ -2042,6 +2046,7 @@ class Planner:
         called = words(opening.group(1) or opening.group(2)) if opening else []
         if not called and (first := _CALLED_FIRST.match(text) or _called_shown_at_opening(text)):
             called = words(first.group(1))  # "the rosemary you showed, is it hardy?"
+        called = called or called_one(text)  # "what's in the box for the bead one?" of a kit with beads
         phrase = list(itertools.takewhile(lambda w: w not in STOPWORDS, called))  # ("the basil an annual": basil)
         for said in phrase:
             if said in PARTS | SAYS_WHICH | _SIZE_WORDS | colours or stem(said) in ORDINAL_WORDS:

@@ -186,6 +186,22 @@ _THE_X_ONE = re.compile(
 )
 
 
+def called_one(folded: str) -> list[str]:
+    """The words by which a (folded) message calls a product "the … one" anywhere in it ("what's in the box for the
+    bead one?": bead); none where it calls none so."""
+    found = _THE_X_ONE.search(folded)
+    return words(found.group(1) or found.group(2)) if found else []
+
+
+_THE_ONE_WRITTEN = re.compile(r"\bthe\s+(?:[^\W\d_]+\s+){0,2}?[^\W\d_]+\s+ones?\b", re.IGNORECASE)
+
+
+def without_called_one(text: str) -> str:
+    """The message with "the … one" said as "it": the words that call the product are not what is asked of it
+    ("what's in the box for the bead one?" asks what the box holds, not about beads)."""
+    return _THE_ONE_WRITTEN.sub("it", text)
+
+
 def called_by(text: str, product: dict[str, Any]) -> bool:
     """Whether the message names this product by more than what it is made of, or calls it so: "the strap,
     is it adjustable on the crossbody?" asks of the crossbody bag shown, "the leather ones or the canvas
