@@ -206,6 +206,32 @@ async def test_a_thing_for_the_shopper_is_none_made_for_animals(pets_shop):
     assert not for_others(audiences_named(["dog"]), "Two-Person Tent for people and their dogs")
 
 
+async def test_a_verb_told_before_the_thing_does_not_say_which_kind_it_is(pets_shop):
+    """ "my cat keeps scratching the sofa": "keeps" is no kind of scratching post, so the scratchers are not capped
+    for lacking it (all of them were partial, "nothing fits"); "motorbike helmet" still asks for a kind."""
+    search = pets_shop.search
+    result = await search.search(search.request("my cat keeps scratching the sofa and it's driving me crazy", 5))
+    assert "Scratch" in result.products[0].name and result.products[0].match == "strong", result.products
+    assert 2 not in modifiers(("cat", "keeps", "scratching", "sofa"), [0, 1, 2, 3])
+    assert modifiers(("motorbike", "helmet"), [0, 1]) == {1: 0}
+
+
+@pytest.mark.parametrize(
+    ("shop", "message", "first"),
+    [
+        ("pets", "Birthday present for my dog, he turns 5 on sunday", ("Treat", "Chew", "Toy", "Ball", "Stick")),
+        ("pets", "we're driving from utrecht to the south of france with our cat in july, 11 hours", ("Roamr",)),
+        ("garden", "Gift for my dad who just retired and wants to start gardening", ("Beginner",)),
+    ],
+)
+async def test_a_situation_told_finds_what_answers_it(pets_shop, garden_shop, shop, message, first):
+    """A present for a dog is a toy or a treat (dog foods came first), a long drive with a cat asks for travel
+    things (cat foods came first), a beginner gardener a beginner's set (gloves, a bench and lawn seed)."""
+    search = {"pets": pets_shop, "garden": garden_shop}[shop].search
+    result = await search.search(search.request(message, 5))
+    assert any(word in result.products[0].name for word in first), result.products
+
+
 async def test_the_words_saying_a_price_are_no_thing_asked_for(sample_shop):
     """ "navy blazer L max 200€": "max" was taken for the thing asked for, so the blazer lacked it and a running
     shoe came first; the price is read as a ceiling all the same."""

@@ -507,7 +507,8 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
     sandals", nor "mens" in "mens jacket", nor "dog" in "dog collar": whom it is for), or the one
     after a French "de" ("pirate" of "déguisement de pirate")."""
     kept = set(wanted)
-    for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND | REQUEST_CUES  # (nor "need" of "need wellies")
+    # (nor "need" of "need wellies", nor "keeps" of "my cat keeps scratching the sofa")
+    for_whom = PRAISE | AUDIENCE | DOGS | CATS | NO_KIND | REQUEST_CUES | _DOING
     found = {}
     for n in wanted:
         # (over a possessive's "s": "chef" in "chef's knife" says which knife)
@@ -529,6 +530,15 @@ def modifiers(terms: Sequence[str], wanted: Sequence[int]) -> dict[int, int]:
 
 
 _OF = frozenset({"de", "du", "des", "d"})
+# Verbs a shopper tells a situation with, which say nothing of which kind the next word's thing is ("keeps
+# scratching", "loves roses", "hates baths", "liebt Dinosaurier", "adore les chevaux"); not "play" ("play
+# kitchen") nor "used" ("used bikes"), which may.
+_DOING = frozenset({
+    "keep", "keeps", "kept", "keeping", "love", "loves", "loved", "loving", "adore", "adores", "like", "likes",
+    "liked", "hate", "hates", "hated", "get", "gets", "got", "getting", "want", "wants", "wanted", "start", "starts",
+    "started", "stop", "stops", "stopped", "try", "tries", "tried", "liebt", "lieben", "mag", "mogen", "hasst",
+    "aime", "aiment", "adorent", "deteste",
+})  # fmt: skip
 
 
 # How long for: "3 weeks", "zwei Wochen", "trois jours" say nothing of which kind the next thing is.
