@@ -4325,3 +4325,16 @@ async def test_the_one_called_by_a_word_of_its_text_is_the_one_answered_and_that
     box = await shopper.say("What's in the box for the bead one?")
     assert box.answer.startswith("Kleurrijk Friendship Bracelet Kit") and "30 skeins" in box.answer, box.answer
     assert not any(name in box.answer for name in kits.listed if "Bracelet" not in name), box.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["she's outgrown the balance bike, what next?",
+     "looking for a first proper bike for my son, he's 6 and about 118cm, done with the balance bike"],
+)  # fmt: skip
+async def test_what_a_child_has_outgrown_is_not_listed_but_its_kind_is_asked_for(bikes, message):
+    """ "she's outgrown the balance bike" asks for a bike, not a balance bike (only balance bikes were listed; with
+    the whole phrase taken as not wanted, nothing was left to search)."""
+    told = await bikes().say(message)
+    assert told.listed and "Bike" in told.listed[0], told.answer
+    assert not any("Balance" in name for name in told.listed), told.answer

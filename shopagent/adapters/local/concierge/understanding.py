@@ -395,6 +395,10 @@ class Lexicon:
         reading.request = bool(text.take(ph.REQUEST_FILLERS)) and not ph.HOW_MUCH.search(whole)
         text.take(ph.BROAD_NEED)  # "what do I need", "first time": the situation, not the thing
         text.take(ph.GOES_WITH_IT)  # "to go with it": what it is for
+        for past in [p for p in ph.OUTGROWN.finditer(text.rest) if p.group("said") != p.group("last")]:
+            reading.negated += [w for w in re.findall(r"[^\W\d_]+", past.group("said"))[:-1] if w not in ph.STOPWORDS]
+            reading.negated_said = reading.negated_said or text.original_of(*past.span())
+            text.cut(past.start(), past.start("last"))  # (the kind stays asked for)
         for negation in text.take(ph.NEGATED):
             reading.negated += [w for w in re.findall(r"[^\W\d_]+", negation.group(1)) if w not in ph.STOPWORDS]
             reading.negated_said = reading.negated_said or text.original_of(*negation.span())
