@@ -222,12 +222,19 @@ async def test_a_verb_told_before_the_thing_does_not_say_which_kind_it_is(pets_s
         ("pets", "Birthday present for my dog, he turns 5 on sunday", ("Treat", "Chew", "Toy", "Ball", "Stick")),
         ("pets", "we're driving from utrecht to the south of france with our cat in july, 11 hours", ("Roamr",)),
         ("garden", "Gift for my dad who just retired and wants to start gardening", ("Beginner",)),
+        ("garden", "We just moved into a house with a north facing garden that is mostly shade. What will actually "
+         "grow there?", ("Geranium",)),
+        ("pets", "puppy 10 weeks chewing everything incl the chair legs help", ("Tug", "Ball")),
+        ("toys", "My granddaughter has just started crawling and puts everything in her mouth. What would be safe "
+         "for her?", ("Teether", "Rattle")),
     ],
-)
-async def test_a_situation_told_finds_what_answers_it(pets_shop, garden_shop, shop, message, first):
+)  # fmt: skip
+async def test_a_situation_told_finds_what_answers_it(pets_shop, garden_shop, toys_shop, shop, message, first):
     """A present for a dog is a toy or a treat (dog foods came first), a long drive with a cat asks for travel
-    things (cat foods came first), a beginner gardener a beginner's set (gloves, a bench and lawn seed)."""
-    search = {"pets": pets_shop, "garden": garden_shop}[shop].search
+    things (cat foods came first), a beginner gardener a beginner's set (gloves, a bench and lawn seed), a shady
+    garden a plant for shade (a bench and a grow light), a puppy chewing everything a toy to chew (a horn chew,
+    not for puppies), a baby putting everything in her mouth a teether or a rattle (an activity book)."""
+    search = {"pets": pets_shop, "garden": garden_shop, "toys": toys_shop}[shop].search
     result = await search.search(search.request(message, 5))
     assert any(word in result.products[0].name for word in first), result.products
 
