@@ -913,9 +913,9 @@ class Planner:
             # text tells of a battery)
             at_first, rest = (ids[:1], ids[1:]) if history.detailed else (ids, [])
             # ("what's in the box for the bead one?": what the box holds is asked, the beads only call it)
-            asked_of_it = without_called_one(text) if set(called_as) <= set(called_one(fold(text))) else text
+            asked_only = without_called_one(text) if set(called_as) <= set(called_one(fold(text))) else text
             return details_call(
-                at_first, question=asked_of_it, asked=_filters_of(reading), also=synonyms, described=described,
+                at_first, question=asked_only, asked=_filters_of(reading), also=synonyms, described=described,
                 otherwise=history.detailed[:1], described_next=rest,
                 # (searched for where none listed tells of it, when it is called shown before: "is the strap
                 # swappable" of the watch talked about is of its band; "the pellets, are they organic" after copper
