@@ -196,22 +196,12 @@ def tool_facts(messages: Iterable[Any]) -> tuple[set[str], set[str]]:
 def tool_passages(messages: Iterable[Any]) -> list[str]:
     """The text of the shop's pages in a turn's tool results: a product name their text states (a page on gift
     wrapping naming the gift-wrapping product) is one an answer quoting the page may say."""
-    return [
-        passage["text"]
-        for message in messages
-        for part in message.parts
-        if isinstance(part, FunctionResponse) and isinstance(part.result, dict)
-        for passage in _passages(part.result)
-    ]
-
-
-def _passages(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, dict):
-        found = [p for p in value.get("passages") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
-        return found + [p for key, item in value.items() if key != "passages" for p in _passages(item)]
-    if isinstance(value, list):
-        return [p for item in value for p in _passages(item)]
-    return []
+    texts: list[str] = []
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, FunctionResponse):
+                _collect(part.result, set(), set(), texts)
+    return texts
 
 
 def worked_out(prices: set[str]) -> set[str]:
@@ -230,7 +220,7 @@ def worked_out(prices: set[str]) -> set[str]:
     return {f"{amount:.2f}" for amount in found}
 
 
-def _collect(value: Any, names: set[str], prices: set[str]) -> None:
+def _collect(value: Any, names: set[str], prices: set[str], texts: list[str] | None = None) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if key == "name" and isinstance(item, str):
@@ -245,11 +235,13 @@ def _collect(value: Any, names: set[str], prices: set[str]) -> None:
                     text = passage.get("text") if isinstance(passage, dict) else None
                     if isinstance(text, str):
                         prices.update(prices_in(text))
+                        if texts is not None:
+                            texts.append(text)
             else:
-                _collect(item, names, prices)
+                _collect(item, names, prices, texts)
     elif isinstance(value, list):
         for item in value:
-            _collect(item, names, prices)
+            _collect(item, names, prices, texts)
 
 
 def _names_in(text: str, catalog_names: Sequence[str]) -> set[str]:

@@ -371,7 +371,7 @@ def situation_told_by(said: Sequence[str]) -> str | None:
     for n, word in enumerate(said):
         # (a goal told first: "need to carry 2 bikes" after "do you have roof racks for the car?" is no situation)
         if word in _SPEAKERS or word in _ANY_THING or (n < _GOAL_FIRST and tells_a_goal(said, n)):
-            return " ".join(said[n : n + 2]) if tells_a_goal(said, n) else word
+            return word
         if word in _WHOSE and not (n > 0 and said[n - 1] in _WHOM_FOR):
             return word
     return None
