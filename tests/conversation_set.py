@@ -274,17 +274,23 @@ def tool_parts(messages: Sequence[ChatMessage]) -> tuple[list[FunctionCall], lis
     return calls, responses
 
 
+def named_by_a_page(name: str, responses: Sequence[FunctionResponse]) -> bool:
+    """Whether a store page quoted in the turn's tool results states this product name (a page on gift wrapping
+    naming the wrapping sold)."""
+    pages = tool_passages([ChatMessage(role="user", parts=list(responses))])
+    return any(name.casefold() in page.casefold() for page in pages)
+
+
 def grounded(answer: str, user_text: str, responses: Sequence[FunctionResponse], catalog: Catalog) -> list[str]:
     """Names and prices in the answer that no tool result of the turn gave, nor the customer (`user_text`: what
     they wrote so far, whose amounts an answer may say back)."""
     turn = [ChatMessage(role="user", parts=list(responses))]
     names, prices = tool_facts(turn)
     prices |= worked_out(prices)  # ("costs €130.00 more than", "together they cost": from prices given)
-    pages = [text.casefold() for text in tool_passages(turn)]  # (a store page naming a product)
     problems = [
         f"name not in tool results: {n}"
         for n in listed_names(answer, [], catalog)
-        if n not in names and not any(n.casefold() in page for page in pages)
+        if n not in names and not named_by_a_page(n, responses)
     ]
     said = prices_in(user_text)
     for price in sorted(prices_in(answer)):
@@ -480,8 +486,7 @@ def judge(
     if reply == "store":
         searched = [c for c in calls if c.name in (SEARCH, DETAILS)]
         # (a product the quoted page names, as a page on gift wrapping names the wrapping sold, is no list)
-        pages = [text.casefold() for text in tool_passages([ChatMessage(role="user", parts=list(responses))])]
-        listed = [n for n in listed if not any(n.casefold() in page for page in pages)]
+        listed = [n for n in listed if not named_by_a_page(n, responses)]
         return (["searched the catalog for a store question"] if searched else []) + (
             [f"listed {listed}"] if listed else []
         )
