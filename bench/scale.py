@@ -186,14 +186,26 @@ async def explain_lexical(searching, text: str, filters: dict, plan: Plan) -> st
     request = search.request(text, 10, **filters)
     vocabulary = await search.vocabulary()
     terms = vocabulary.terms(request.query).terms
-    matching = vocabulary.match_on(terms, search.policy.lexical_match_products)
+    budget = search.policy.lexical_match_products
+    matching = vocabulary.match_on(terms, budget)
     depth = max(search.policy.depth, request.limit)
     config = index._config  # the configuration the search uses
     if request.filters.any:
         sql = lexical_sql(request.filters, filter_first=plan is Plan.EXACT)
-        args = (config, list(terms), depth, *filter_args(request.filters), list(matching))
+        args = (
+            config,
+            list(terms),
+            depth,
+            *filter_args(request.filters),
+            list(matching),
+            vocabulary.match_first(terms, budget),
+            budget,
+        )
     else:
-        sql, args = LEXICAL_ANY, (config, list(terms), depth, list(matching))
+        sql, args = (
+            LEXICAL_ANY,
+            (config, list(terms), depth, list(matching), vocabulary.match_first(terms, budget), budget),
+        )
     async with searching.pool.acquire() as conn, conn.transaction(readonly=True):
         await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
         lines = await conn.fetch("EXPLAIN (ANALYZE, BUFFERS) " + sql, *args)
@@ -252,7 +264,8 @@ async def searches(
                                       ("groups", vocabulary.match_on(terms, budget))):  # fmt: skip
                     began = time.perf_counter()
                     await index.candidates(None, embedder.model_id, embedder.dimension, terms, request.filters,
-                                           search.policy.depth, match_terms=matching)  # fmt: skip
+                                           search.policy.depth, match_terms=matching, match_limit=budget,
+                                           match_first=vocabulary.match_first(terms, budget))  # fmt: skip
                     statement_ms[way].append((time.perf_counter() - began) * 1000)
             v50, f50 = percentile(vector_ms, 50), percentile(fused_ms, 50)
             if explain:

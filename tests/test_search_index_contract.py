@@ -92,6 +92,25 @@ async def weighs_a_word_of_the_title_above_one_of_the_description(backend) -> No
     assert found.rows[sandal.id].body_terms == {0}
 
 
+async def ranks_the_products_having_every_word_of_match_first_alone_where_there_are_enough(backend) -> None:
+    """(a million products: the products having all the query's narrowing words, before the groups')"""
+    boot, sandal = await stocked(backend)
+
+    async def lexical(depth, filters=NO_FILTERS, **matching) -> list[int]:
+        found = await backend.search.candidates(None, MODEL, 384, ["winter", "sea"], filters, depth, **matching)
+        return found.lexical
+
+    # "winter" in the boot's name outranks "sea" in the sandal's description...
+    assert await lexical(1) == [boot.id]
+    # ...unless the sandal has every word matched first, and that is as many as the leg returns.
+    assert await lexical(1, match_first="sea") == [sandal.id]
+    assert await lexical(2, match_first="sea") == [boot.id, sandal.id]  # too few: the others too
+    assert await lexical(2, match_first="sea", match_limit=1) == [sandal.id]  # at most one ranked, it first
+    # Only those passing the filters count: a sandal under 100 is enough; none over 100 is not.
+    assert await lexical(1, SearchFilters(max_price=Decimal("100")), match_first="sea") == [sandal.id]
+    assert await lexical(1, SearchFilters(min_price=Decimal("100")), match_first="sea") == [boot.id]
+
+
 async def judges_colour_size_and_stock_on_one_variation_in_both_legs(backend) -> None:
     boot, _ = await stocked(backend)
     vector, terms = closest_to(boot), ["boot"]
@@ -182,6 +201,7 @@ CONTRACT = [
     ranks_the_vector_leg_by_each_product_s_closest_chunk_of_the_model,
     matches_the_lexical_leg_on_the_products_words_and_grades_where_they_are,
     weighs_a_word_of_the_title_above_one_of_the_description,
+    ranks_the_products_having_every_word_of_match_first_alone_where_there_are_enough,
     judges_colour_size_and_stock_on_one_variation_in_both_legs,
     keeps_the_price_bounds_in_both_legs,
     prices_a_sale_set_on_the_variations_alone,

@@ -458,24 +458,29 @@ def test_the_rarest_words_are_chosen_up_to_the_budget_in_query_order():
     assert vocabulary.rarest(("warm", "unheard"), 10) == ("unheard",)  # a word no product uses costs nothing
 
 
-def test_where_even_the_rarest_word_is_too_common_products_must_have_two_of_the_words():
+def test_where_even_the_rarest_word_is_too_common_products_must_have_it_and_another_word():
     # A million products: each word of "oversized sun hat for yoga" is in 15,000-17,000 of them,
-    # "for" in most. Two of the four narrowing words: ~1,500 products (estimated), under the budget.
+    # "for" in most. The rarest, "sun", with one of the three other narrowing words: ~720 products
+    # (estimated), under the budget; every group holds "sun", so the index walks its products only.
     counts = {"oversized": 16_000, "sun": 15_000, "hat": 16_000, "yoga": 17_000, "for": 900_000}
     vocabulary = Vocabulary(counts, {}, products=1_000_000)
     terms = ("oversized", "sun", "hat", "for", "yoga")
-    assert vocabulary.match_on(terms, 2000) == (
-        "oversized sun", "oversized hat", "oversized yoga", "sun hat", "sun yoga", "hat yoga",
+    assert vocabulary.match_on(terms, 2000) == ("oversized sun", "sun hat", "sun yoga")
+    # (and the products having all four are ranked first)
+    assert vocabulary.match_first(terms, 2000) == "oversized sun hat yoga"
+    assert vocabulary.match_on(terms, 100) == (  # two others: ~11 products
+        "oversized sun hat", "oversized sun yoga", "sun hat yoga",
     )  # fmt: skip
-    assert vocabulary.match_on(terms, 100) == (  # three of them: ~16 products
-        "oversized sun hat", "oversized sun yoga", "oversized hat yoga", "sun hat yoga",
-    )  # fmt: skip
-    assert vocabulary.match_on(("sun", "hat"), 1) == ("sun hat",)  # all of them, the narrowest there is
+    assert vocabulary.match_on(terms, 1) == ("oversized sun hat yoga",)  # all of them, the narrowest there is
+    assert vocabulary.match_on(("sun", "hat"), 1) == ("sun hat",)
     assert vocabulary.match_on(("sun", "for"), 2000) == ("sun",)  # a common word joins no group
+    assert vocabulary.match_first(("sun", "for"), 2000) is None
     # Where the rarest word is within the budget, nothing changes: a small catalog matches on every word.
     assert vocabulary.match_on(terms, 20_000) == vocabulary.rarest(terms, 20_000) == ("sun",)
+    assert vocabulary.match_first(terms, 20_000) is None
     small = Vocabulary({"sun": 12, "hat": 9}, {}, products=90)
     assert small.match_on(("sun", "hat"), 2000) == ("sun", "hat")
+    assert small.match_first(("sun", "hat"), 2000) is None
 
 
 def test_a_misspelt_word_of_a_synonym_phrase_still_makes_the_phrase():

@@ -135,16 +135,19 @@ class CatalogSearch:
         vector = None
         if use_vector:
             vector = await self._embedder.embed_query(terms.corrected_text(request.query))
+        depth, budget = max(self.policy.depth, request.limit), self.policy.lexical_match_products
         found = await self._index.candidates(
             vector,
             self._embedder.model_id,
             self._embedder.dimension,
             terms.terms,
             request.filters,
-            max(self.policy.depth, request.limit),
+            depth,
             request.limit,
             lexical=use_lexical,
-            match_terms=vocabulary.match_on(terms.terms, self.policy.lexical_match_products),
+            match_terms=vocabulary.match_on(terms.terms, budget),
+            match_first=vocabulary.match_first(terms.terms, budget),
+            match_limit=max(budget, depth),  # (fewer than the leg returns would rank too few)
         )
         # The words that describe the item: not numbers, colours, sizes nor small words.
         # (nor the words saying a price: "max" of "navy blazer L max 200€" is no thing asked for)

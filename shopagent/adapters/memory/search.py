@@ -48,6 +48,8 @@ class MemorySearchIndex:
         *,
         lexical: bool = True,
         match_terms: Sequence[str] | None = None,
+        match_first: str | None = None,
+        match_limit: int | None = None,
     ) -> SearchCandidates:
         stems = [term_stem(t) for t in terms]
         groups = [
@@ -62,7 +64,13 @@ class MemorySearchIndex:
             nearest = sorted(distances, key=lambda i: (distances[i], i))[:depth]
         matches: list[int] = []
         if terms and lexical and matching:
-            scores = {p.id: _score(stored[p.id], stems) for p in passing if _has(stored.get(p.id), matching)}
+            # (those having all of `match_first` first, alone where they are `depth`; at most `match_limit`)
+            every = [{term_stem(w) for w in words(match_first)} - {None}] if match_first else []
+            first = [p for p in passing if every and every[0] and _has(stored.get(p.id), every)]
+            taken = {p.id for p in first}
+            others = [p for p in passing if p.id not in taken and _has(stored.get(p.id), matching)]
+            found = first if len(first) >= depth else first + others
+            scores = {p.id: _score(stored[p.id], stems) for p in found[:match_limit]}
             matches = sorted(scores, key=lambda i: (-scores[i], i))[:depth]
         ids = list(dict.fromkeys([*nearest, *matches]))
         rows = {i: self._row(self._catalog.products[i], stored, vector, model, stems, filters) for i in ids}

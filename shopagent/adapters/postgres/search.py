@@ -92,12 +92,15 @@ class PostgresSearchIndex:
         *,
         lexical: bool = True,
         match_terms: Sequence[str] | None = None,
+        match_first: str | None = None,
+        match_limit: int | None = None,
     ) -> SearchCandidates:
         """Each leg's best `depth` products (a leg with no input is skipped) and their evidence.
 
         The HNSW plan looks further only while the vector leg has fewer than `need` products.
-        The lexical leg matches products on `match_terms` (all `terms` when None) and ranks
-        them on all `terms`."""
+        The lexical leg matches products on `match_terms` (all `terms` when None), at most
+        `match_limit` of them, those having all of `match_first` first (and alone where they are
+        at least `depth`), and ranks them on all `terms`."""
         if not MODEL_ID.match(model):
             raise ValueError(f"unsupported model id {model!r}")
         args = filter_args(filters)
@@ -120,9 +123,9 @@ class PostgresSearchIndex:
                     # as the vector leg's exact plan does.
                     few = self._plan(await self._statistics.current(conn), filters, depth) is Plan.EXACT
                     sql = lexical_sql(filters, filter_first=few)
-                    rows = await conn.fetch(sql, self._config, terms, depth, *args, matching)
+                    rows = await conn.fetch(sql, self._config, terms, depth, *args, matching, match_first, match_limit)
                 else:
-                    rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth, matching)
+                    rows = await conn.fetch(LEXICAL_ANY, self._config, terms, depth, matching, match_first, match_limit)
             legs["lexical"] = [r["product_id"] for r in rows]
 
         # The legs run at once, each on a connection of its own: the search takes about as

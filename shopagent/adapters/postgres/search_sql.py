@@ -262,36 +262,61 @@ EVIDENCE = (
 # catalog, and ranking every match cost 40 ms where the vector leg takes 10. Where even the
 # rarest word is in more products than that (a million products), an entry of {match} is a group
 # of words ("sun hat"), which plainto_tsquery joins with AND: a product must have all of one.
+# Where {first} is given (all the narrowing words, where {match} groups them), the products having
+# all of them are taken first, and where at least the limit of them pass the filters ({gate}),
+# alone: at a million products the index finds the 69 products having all of "quick drying wool
+# coat yoga" in 6 ms, the 3,300 of its groups in 17 more. At most {most} matches are ranked: words
+# that go together more often than chance ("sun" and "hat") match more products than the groups
+# were chosen for, and each match is a heap page read (55,000 for one query at a million
+# products, 370 ms).
 LEXICAL = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
-           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest({match}::text[]) AS w) AS qm
+           (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest({match}::text[]) AS w) AS qm,
+           plainto_tsquery($1::regconfig, {first}::text) AS qf
+),
+first AS MATERIALIZED (
+    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.qf LIMIT {most}
 ),
 matched AS MATERIALIZED (
-    SELECT i.product_id, i.document FROM q, product_index i WHERE i.document @@ q.qm
+    SELECT f.product_id, f.document FROM first f
+    UNION ALL (
+        SELECT i.product_id, i.document FROM q, product_index i
+        WHERE i.document @@ q.qm AND coalesce(NOT i.document @@ q.qf, true) AND {gate}
+        LIMIT {most}
+    )
+    LIMIT {most}
 )
 SELECT m.product_id
 FROM {source}
 LIMIT $3
 """
 RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', m.document, (SELECT q FROM q))"
-LEXICAL_ANY = LEXICAL.format(match="$4", source=f"matched m ORDER BY {RANK} DESC, m.product_id")
-# Price filters let most matches through: rank them all, then check the filters best first
-# until the limit is reached. Colours, sizes and stock let few through: check them first,
-# then rank only the matches that passed.
+LEXICAL_ANY = LEXICAL.format(
+    match="$4",
+    first="$5",
+    most="$6",
+    gate="(SELECT count(*) FROM first) < $3",
+    source=f"matched m ORDER BY {RANK} DESC, m.product_id",
+)
+# With filters, the matches are ranked, then checked against the filters best first until the limit
+# is reached: price filters let most matches through, and where a colour lets one in ten through,
+# ~100 checks find ten (checking every match first cost 25 ms for 2,000 matches at a million products).
 LEXICAL_RANK_FIRST = LEXICAL.format(
     match="$12",
+    first="$13",
+    most="$14",
+    gate=f"""(SELECT count(*) FROM (SELECT FROM first f WHERE (SELECT true FROM product p WHERE p.id = f.product_id AND
+    {filters_clause(4)}) LIMIT $3) f) < $3""",
     source=f"(SELECT m.product_id, {RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
     f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {filters_clause(4)})",
 )
 
 
-# With filters, the words' matches are collected first (the GIN index) and each is checked
-# against the filters, unless the vector leg chose its exact plan for these filters (they are
-# estimated to let few products through; search_plan): then the statement starts from those
-# products and checks only their documents. At 50,000 products the matches-first form takes
-# 6 ms for red (10 %) against 11 filters-first, and 6 ms for red M in stock (1 %) against 3
-# (the same results on every query of bench/search.py's set).
+# Unless the vector leg chose its exact plan for these filters (they are estimated to let few
+# products through; search_plan): then the statement starts from those products and checks only
+# their documents. At 50,000 products the matches-first form takes 6 ms for red M in stock (1 %)
+# against 3 (the same results on every query of bench/search.py's set).
 LEXICAL_FILTERED = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
@@ -299,7 +324,7 @@ WITH q AS MATERIALIZED (
 )
 SELECT m.product_id FROM (
     SELECT i.product_id, i.document FROM {source}
-    WHERE i.document @@ q.qm{also}
+    WHERE i.document @@ q.qm AND ($13::text IS NULL OR true) AND ($14::int IS NULL OR true)
 ) m
 ORDER BY {rank} DESC, m.product_id
 LIMIT $3
@@ -307,18 +332,16 @@ LIMIT $3
 
 
 def lexical_sql(filters: SearchFilters, *, filter_first: bool = False) -> str:
-    """The lexical leg under `filters` (their parameters from $4, the matching words $12)."""
+    """The lexical leg under `filters` (their parameters from $4, the matching words $12, the words
+    matched first $13, the most matches ranked $14)."""
     if filter_first:
         if product_free(filters):
             chosen = f"(SELECT DISTINCT u.product_id AS id FROM {variation_products(4, filters)} u) f"
         else:
             chosen = f"(SELECT p.id FROM product p WHERE {filters_clause(4, filters)} OFFSET 0) f"
         source = f"{chosen} JOIN product_index i ON i.product_id = f.id, q"
-        return LEXICAL_FILTERED.format(source=source, also="", rank=RANK)
-    if not filters.on_variation:
-        return LEXICAL_RANK_FIRST
-    also = f" AND i.product_id IN (SELECT p.id FROM product p WHERE {filters_clause(4, filters)})"
-    return LEXICAL_FILTERED.format(source="q, product_index i", also=also, rank=RANK)
+        return LEXICAL_FILTERED.format(source=source, rank=RANK)
+    return LEXICAL_RANK_FIRST
 
 
 # Which phrases a name or category has word after word ($3: "memory:A <-> stick:A"; the GIN index of

@@ -192,13 +192,17 @@ class SearchIndex(Protocol):
         *,
         lexical: bool = True,
         match_terms: Sequence[str] | None = None,
+        match_first: str | None = None,
+        match_limit: int | None = None,
     ) -> SearchCandidates:
         """The `depth` products nearest `vector` among the model's chunks (none when it is
         None), the `depth` best full-text matches of `terms` (none when empty or `lexical` is
         False; the terms still grade the evidence), and the
         evidence of each. The vector leg may stop short of `depth` once it has `need`. The
         lexical leg matches on `match_terms` (all `terms` when None: any of them) and ranks on
-        `terms`; an entry of several words matches a product that has all of them."""
+        `terms`; an entry of several words matches a product that has all of them. Products
+        having every word of `match_first` are ranked before any other, and alone where they are at
+        least `depth`; with `match_limit`, at most that many matches are ranked."""
         ...
 
     async def vocabulary(self, phrases: Sequence[str] = ()) -> CatalogWords:
