@@ -4338,3 +4338,22 @@ async def test_what_a_child_has_outgrown_is_not_listed_but_its_kind_is_asked_for
     told = await bikes().say(message)
     assert told.listed and "Bike" in told.listed[0], told.answer
     assert not any("Balance" in name for name in told.listed), told.answer
+
+
+async def test_a_colour_or_size_alone_after_products_were_talked_about_asks_it_of_those(clothing):
+    """ "in black?" right after the second coat was talked about: does that coat come in black (not the
+    list's search again in black, which answers of others); right after the list, the list narrowed."""
+    shopper = clothing()
+    coats = await shopper.say("warm winter coat")
+    second = coats.listed[1]
+    await shopper.say("tell me about the second one")
+    black = await shopper.say("in black?")
+    assert black.detailed == [second] and SEARCH not in [c["name"] for c in black.calls], black.calls
+    assert black.answer.startswith(second) and " in black" in black.answer, black.answer
+    size = await shopper.say("and in M?")
+    assert size.detailed == [second] and " in size M" in size.answer, size.answer
+
+    shopper = clothing()
+    await shopper.say("warm winter coat")
+    narrowed = await shopper.say("in black?")
+    assert narrowed.search["filters"]["colors"] == ["black"], narrowed.calls

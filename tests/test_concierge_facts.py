@@ -875,7 +875,7 @@ async def test_a_colour_it_is_not_made_in_is_said_so_not_sold_out_for_now():
         "Party Speaker doesn't come in blue: only in black, red."
     ]
     lines = await finder.answer("is it in stock in red?", [speaker], {"colors": ["red"]}, str, say_filters)
-    assert lines[0].startswith("Party Speaker is not available in red at the moment."), lines
+    assert lines[0].startswith("Party Speaker is sold out in red at the moment."), lines
 
 
 async def test_what_about_the_second_one_with_a_question_answers_the_question(sample_shop):
@@ -1348,7 +1348,7 @@ async def test_the_colours_of_one_sold_out_are_the_colours_it_is_made_in():
     }
     lines = await FactFinder(ENGLISH).answer("what colours does it come in?", [sweater], {}, str, lambda _: "")
     answer = " ".join(lines)
-    assert "white" in answer and "yellow" in answer and "not available" in answer, answer
+    assert "white" in answer and "yellow" in answer and "sold out" in answer, answer
 
 
 async def test_a_2_in_1_name_states_no_measure():

@@ -669,6 +669,10 @@ class Planner:
             asks_shop_for_a_thing(text, shown.products, reading.words)
             or await self._adds_a_thing(text, reading, shown.products)
         )
+        if shown is not None and history.detailed and _only_a_variation(reading):
+            # "in black?" right after the two wide-leg ones were talked about: do those come in black (not the
+            # list's search again in black, which would answer of others)
+            return details_call(history.detailed[:LIST_LENGTH], question=text, asked=_filters_of(reading))
         if shown is not None and (reading.follow_up or reading.attribute) and not of_shop:
             earlier = set(words(str(shown.args.get("query", ""))))
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
@@ -2322,6 +2326,18 @@ def _comes_in(shown: Shown, container: list[str]) -> bool:
     )
     have = {stem(w) for w in words(fold(said))}
     return all(stem(w) in have for w in container)
+
+
+def _only_a_variation(reading: Reading) -> bool:
+    """Whether a message says a colour or size (and maybe "in stock") and nothing else: no describing word,
+    no place in the list, no price, nothing more, other or unwanted."""
+    return (
+        bool(reading.colors or reading.sizes)
+        and not (reading.words or reading.refs or reading.negated or reading.colors_not or reading.unknown_sizes)
+        and not (reading.cheaper or reading.pricier or reading.more or reading.similar)
+        and reading.max_price is None
+        and reading.min_price is None
+    )
 
 
 def _talked_about(history: History) -> int | None:
