@@ -255,11 +255,12 @@ class CatalogSearch:
         `CatalogVocabulary`), not only when they get old."""
         self._vocabulary.changed()
 
-    async def refresh(self) -> None:
+    async def refresh(self, *, paced: bool = False) -> None:
         """Re-read what searches keep between them (the typo vocabulary, the index's plan
-        statistics), so that no search has to when they get old."""
-        await self._vocabulary.refresh()
-        await self._index.refresh()
+        statistics), so that no search has to when they get old; `paced`: each only when old enough
+        for the pace of its reads (domain.pacing)."""
+        await self._vocabulary.refresh(paced=paced)
+        await self._index.refresh(paced=paced)
 
     @property
     def index(self) -> SearchIndex:
@@ -575,14 +576,16 @@ async def keep_search_fresh(
 ) -> None:
     """Refresh `search` every `every` seconds (half its refresh interval by default), for ever:
     at 50,000 products a re-read takes about a second under load, which one search a minute
-    would otherwise wait for. A failed refresh is reported and tried again next time; the
-    searches meanwhile use what they have, or re-read it themselves once it is too old."""
+    would otherwise wait for. Each kept copy is re-read no sooner than twenty times as long as its
+    last read took (domain.pacing: at a million products, every two minutes or so). A failed
+    refresh is reported and tried again next time; the searches meanwhile use what they have, or
+    re-read it themselves once it is too old."""
     every = search.refresh_seconds / 2 if every is None else every
     if every <= 0:  # re-read by every search: nothing to keep fresh
         return
     while True:
         await anyio.sleep(every)
         try:
-            await search.refresh()
+            await search.refresh(paced=True)
         except Exception as exc:
             on_failure(exc)

@@ -7,6 +7,7 @@ from collections.abc import Container
 
 from shopagent.application.ports import SearchIndex
 from shopagent.domain.needs import NO_NEEDS, Needs
+from shopagent.domain.pacing import ReadPace
 from shopagent.domain.text import CatalogWords
 from shopagent.domain.vocabulary import EMPTY_VOCABULARY, NO_SYNONYMS, Synonyms, Vocabulary
 
@@ -15,8 +16,9 @@ _LEAST_GAP = 0.5  # seconds
 
 class CatalogVocabulary:
     """The catalog's words (`Vocabulary`), read from the index and re-read when older than
-    `refresh_seconds`; a failed read leaves the old copy and is tried again next time.
-    `keep_search_fresh` re-reads it in the background before then, so no search waits for it.
+    `refresh_seconds` (or than forty times as long as its last read took: `ReadPace`); a failed read
+    leaves the old copy and is tried again next time. `keep_search_fresh` re-reads it in the background
+    before then, so no search waits for it.
     Products indexed in this process (`changed`) make it re-read sooner: by the next search at
     least ten times as long after the last read as that read took (half a second at least), so a
     catalog just imported is searched with its own words, and a busy large one (a read of about a
@@ -32,7 +34,7 @@ class CatalogVocabulary:
     ) -> None:
         self._index = index
         self._needs = needs
-        self._refresh = refresh_seconds
+        self._pace = ReadPace(refresh_seconds)
         self._real_words = real_words
         self._synonyms = synonyms
         self._vocabulary = EMPTY_VOCABULARY
@@ -47,7 +49,7 @@ class CatalogVocabulary:
     async def __call__(self) -> Vocabulary:
         now = time.monotonic()
         age = None if self._read_at is None else now - self._read_at
-        if age is None or age >= self._refresh or (self._changed and age >= self._gap):
+        if age is None or self._pace.stale(age) or (self._changed and age >= self._gap):
             previous, self._read_at = self._read_at, now  # others meanwhile use the copy they have
             changed, self._changed = self._changed, False
             try:
@@ -56,16 +58,23 @@ class CatalogVocabulary:
                 self._read_at, self._changed = previous, changed or self._changed
                 raise
             self._vocabulary = self._of(words)
-            self._gap = max(_LEAST_GAP, 10 * (time.monotonic() - now))
+            self._read(time.monotonic() - now)
         return self._vocabulary
 
-    async def refresh(self) -> None:
-        """Read the words again now."""
-        self._changed = False
+    async def refresh(self, *, paced: bool = False) -> None:
+        """Read the words again now; `paced`: only if the last read is old enough for its pace (the
+        background refresh's way, `ReadPace.due`)."""
         started = time.monotonic()
+        if paced and self._read_at is not None and not self._pace.due(started - self._read_at):
+            return
+        self._changed = False
         self._vocabulary = self._of(await self._index.vocabulary(self._synonyms.phrases()))
         self._read_at = time.monotonic()
-        self._gap = max(_LEAST_GAP, 10 * (self._read_at - started))
+        self._read(self._read_at - started)
+
+    def _read(self, took: float) -> None:
+        self._pace.took = took
+        self._gap = max(_LEAST_GAP, 10 * took)
 
     def _of(self, words: CatalogWords) -> Vocabulary:
         return Vocabulary(

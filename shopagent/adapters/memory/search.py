@@ -101,7 +101,7 @@ class MemorySearchIndex:
         count = len(self._chunks.stored())
         return CatalogWords(dict(known), dict(titles), count, frozenset(named), kinds, category_words)
 
-    async def refresh(self) -> None:
+    async def refresh(self, *, paced: bool = False) -> None:
         """Nothing is kept between searches."""
 
     def _row(

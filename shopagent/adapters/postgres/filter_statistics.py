@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from shopagent.adapters.postgres.pool import Connection
+from shopagent.domain.pacing import ReadPace
 from shopagent.domain.search import SearchFilters
 
 _STEPS = 100
@@ -106,25 +107,32 @@ async def read_filter_statistics(conn: Connection) -> FilterStatistics:
 
 
 class CatalogStatistics:
-    """The latest `FilterStatistics`, re-read when older than `refresh_seconds`; while one
-    search re-reads them, the others use the copy they have. `refresh` re-reads them at once
-    (the search's background refresh calls it before they get that old)."""
+    """The latest `FilterStatistics`, re-read when older than `refresh_seconds` (or than forty times
+    as long as the last read took: `ReadPace`); while one search re-reads them, the others use the
+    copy they have. `refresh` re-reads them at once (the search's background refresh calls it before
+    they get that old)."""
 
     def __init__(self, refresh_seconds: float = 60.0) -> None:
-        self._refresh = refresh_seconds
+        self._pace = ReadPace(refresh_seconds)
         self._statistics: FilterStatistics | None = None
         self._read_at: float | None = None
 
     async def current(self, conn: Connection) -> FilterStatistics:
         now = time.monotonic()
-        if self._statistics is None or self._read_at is None or now - self._read_at >= self._refresh:
+        if self._statistics is None or self._read_at is None or self._pace.stale(now - self._read_at):
             previous, self._read_at = self._read_at, now
             try:
                 self._statistics = await read_filter_statistics(conn)
             except BaseException:
                 self._read_at = previous
                 raise
+            self._pace.took = time.monotonic() - now
         return self._statistics
 
-    async def refresh(self, conn: Connection) -> None:
+    async def refresh(self, conn: Connection, *, paced: bool = False) -> None:
+        """Re-read them now; `paced`: only if the last read is old enough for its pace (`ReadPace.due`)."""
+        started = time.monotonic()
+        if paced and self._read_at is not None and not self._pace.due(started - self._read_at):
+            return
         self._statistics, self._read_at = await read_filter_statistics(conn), time.monotonic()
+        self._pace.took = self._read_at - started

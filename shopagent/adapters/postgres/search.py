@@ -177,9 +177,9 @@ class PostgresSearchIndex:
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             return await self._exact(conn, vector, model, filter_args(filters), filters, limit)
 
-    async def refresh(self) -> None:
+    async def refresh(self, *, paced: bool = False) -> None:
         async with self._pool.acquire() as conn:
-            await self._statistics.refresh(conn)
+            await self._statistics.refresh(conn, paced=paced)
 
     async def estimated_matching(self, filters: SearchFilters) -> float:
         """How many products `filters` lets through, as the plan choice estimates it."""

@@ -212,8 +212,9 @@ class SearchIndex(Protocol):
         (with the index's stemming: "flip flops" for a "Flip-Flop")."""
         ...
 
-    async def refresh(self) -> None:
-        """Re-read now what the index keeps between searches (its plan statistics)."""
+    async def refresh(self, *, paced: bool = False) -> None:
+        """Re-read now what the index keeps between searches (its plan statistics); `paced`: only
+        what is old enough for the pace of its reads (domain.pacing: a read of seconds, not every time)."""
         ...
 
 
