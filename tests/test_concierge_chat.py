@@ -4357,3 +4357,16 @@ async def test_a_colour_or_size_alone_after_products_were_talked_about_asks_it_o
     await shopper.say("warm winter coat")
     narrowed = await shopper.say("in black?")
     assert narrowed.search["filters"]["colors"] == ["black"], narrowed.calls
+
+
+async def test_a_thing_called_by_its_colour_and_kind_that_no_list_showed_is_found_and_asked(garden):
+    """ "the terracotta pot, how many liters it have?" after tomato seeds, no pot shown: the shop's terracotta
+    pot, found and asked (was asked of the seeds: "terracotta" is one of the shop's colours, and "pot" a word
+    too short to count as naming another thing)."""
+    shopper = garden()
+    seeds = await shopper.say("tomato seeds")
+    assert seeds.listed and not any("Pot" in n for n in seeds.listed), seeds.answer
+    asked = await shopper.say("the terracotta pot, how many liters it have?")
+    assert "terracotta pot" in asked.search["query"], asked.calls
+    assert asked.detailed and "Terracotta Pot" in asked.detailed[0], asked.detailed
+    assert asked.answer.startswith(asked.detailed[0]), asked.answer

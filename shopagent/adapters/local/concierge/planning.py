@@ -819,7 +819,9 @@ class Planner:
         synonyms = await self._catalog_synonyms(text)  # its words in the catalog's language, looked up once
         if (
             (called_so := _CALLED_FIRST.match(fold(text)) or _called_shown_at_opening(fold(text))) is not None
-            and not (refs or reading.compare or reading.colors or reading.sizes)
+            and not (refs or reading.compare or reading.sizes)
+            # (a colour calling it too: "the terracotta pot, how many litres?" after seeds and feed, no pot shown)
+            and not (reading.colors and not _says_a_colour(called_so.group(1), reading.colors))
             and not _ONES_CALLED.search(called_so.group(0))  # ("the chicken ones": chicken treats, below)
             and (not_listed := await self._named_not_shown(called_so.group(1), history))
         ):
@@ -2002,7 +2004,9 @@ class Planner:
         seen = words_of([{"name": p.get("name", "")} for shown in history.lists for p in shown.products])
 
         def names_another(w: str) -> bool:
-            if len(w) < 4 or w in SAYS_WHICH | PARTS | MADE_OF | _ONE_WORDS | _NOT_A_NAME or w in self._lexicon.colors:
+            # (a word of three letters only where the catalog calls a kind of thing so, "pot", "mug"; not "box")
+            short = len(w) < 3 or (len(w) == 3 and (not vocabulary.names_a_kind(w) or w in ph.CONTAINERS))
+            if short or w in SAYS_WHICH | PARTS | MADE_OF | _ONE_WORDS | _NOT_A_NAME or w in self._lexicon.colors:
                 return False
             if stem(w) in ORDINAL_WORDS or self._lexicon.rules.size(w) is not None or properties_named({stem(w)}):
                 return False
@@ -2029,7 +2033,8 @@ class Planner:
         marker = _SHOWN_BEFORE.search(called) or re.search(r"\b(?:que|qu'|den|die|das)\b", called)
         whole = words(called[: marker.start()]) if marker else said
         searched = whole if said and whole[: len(said)] == said else said
-        return next((int(p["productId"]) for p in below if forms & words_of([{"name": p.get("name", "")}])), searched)
+        # (one named for what it is: "the terracotta pot" is no "Drip Irrigation Kit for 20 Pots")
+        return next((int(p["productId"]) for p in below if forms & {stem(f) for f in _what_it_is(p)}), searched)
 
     async def _described(
         self, text: str, reading: Reading, history: History, synonyms: dict[str, str]
@@ -2326,6 +2331,12 @@ def _comes_in(shown: Shown, container: list[str]) -> bool:
     )
     have = {stem(w) for w in words(fold(said))}
     return all(stem(w) in have for w in container)
+
+
+def _says_a_colour(said: str, colours: list[str]) -> bool:
+    """Whether the words `said` name each of those colours (the catalog's colour words, folded)."""
+    named = set(words(said))
+    return all(set(words(c)) <= named for c in colours)
 
 
 def _only_a_variation(reading: Reading) -> bool:
