@@ -3605,11 +3605,12 @@ async def test_a_trouble_told_lists_what_answers_it_first(
 @pytest.mark.parametrize(
     "message",
     ["Can you service my e-bike? The Bosch motor is making a grinding noise", "do you do servicing?",
-     "great thanks, and if she already has it can it be returned?"],
+     "great thanks, and if she already has it can it be returned?", "you send to Poland? how many days it take?"],
 )  # fmt: skip
 async def test_a_service_or_a_return_asked_is_answered_from_the_shop_pages(bikes, message):
-    """Asking for a service ("can you service my e-bike?") or whether a thing can be returned is a question for
-    the shop's pages (the e-bike was listed as a product to buy; "returned" was no word of returns)."""
+    """Asking for a service ("can you service my e-bike?"), whether a thing can be returned or, without "do",
+    whether the shop sends to a country is a question for the shop's pages (the e-bike was listed as a product
+    to buy; "returned" was no word of returns; "you send to Poland?" was asked of the product shown)."""
     told = await bikes().say(message)
     assert [c["name"] for c in told.calls] == [STORE_INFO_TOOL] and not told.listed, told.answer
 

@@ -727,7 +727,8 @@ ASKS_ABOUT = re.compile(
 # the shop, answered from its store pages, never searched as a product.
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
-    r"send (?:it|them) to|returns?|returning|(?:be|been|get|gets) returned|refunds?|exchange|exchanges|"
+    r"send (?:it|them) to|(?:you|u) send (?:orders? |parcels? |packages? )?to|"
+    r"returns?|returning|(?:be|been|get|gets) returned|refunds?|exchange|exchanges|"
     # not "a spade, I don't want to pay more than 40", "happy to pay up to 30": a budget
     r"(?:pay|paying)(?!\s+(?:(?:more than|less than|no more than|at most|up to|under|over|around|about|"
     r"max(?:imum)?)\s+)?[€$£]?\s*\d)|"
