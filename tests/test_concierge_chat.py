@@ -4371,3 +4371,9 @@ async def test_a_thing_called_by_its_colour_and_kind_that_no_list_showed_is_foun
     assert "terracotta pot" in asked.search["query"], asked.calls
     assert asked.detailed and "Terracotta Pot" in asked.detailed[0], asked.detailed
     assert asked.answer.startswith(asked.detailed[0]), asked.answer
+    # "the plastic one" next is a plastic pot, not plastic of the seeds listed; "outside in winter" asks its frost
+    plastic = await shopper.say("and the plastic one, it can stay outside in winter or it break?")
+    assert plastic.search["query"] == "plastic pot", plastic.calls
+    assert plastic.answer.startswith("Terre de Lys Recycled Plastic Flowerpot") and "frost" in plastic.answer, (
+        plastic.answer
+    )

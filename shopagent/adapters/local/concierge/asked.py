@@ -36,6 +36,8 @@ SAID_AS = {
     # what a text calls the thing asked with ("does it work with a mac?": "Works with Windows and macOS")
     "mac": "macos macbook", "macbook": "macos mac", "iphone": "ios", "stove": "hob hobs", "cooktop": "hob hobs",
     "mic": "microphone", "microphone": "mic", "mount": "vesa mounting",
+    # ("can it stay outside in winter or it break?" of a flowerpot: "Frost-proof and unbreakable")
+    "winter": "frost hardy", "freeze": "frost", "freezes": "frost", "freezing": "frost",
     # ("bio?" asks whether it is organic; searched, "un produit bio" is no organic thing of any kind)
     "bio": "organic",
     # ("does it need assembly?": "Screws together in a few minutes; tools included")

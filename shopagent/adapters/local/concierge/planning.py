@@ -1003,7 +1003,11 @@ class Planner:
                 return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text, parts)
             otherwise = otherwise if isinstance(otherwise, list) else []
-            return find_called(called, shown, text, synonyms, otherwise, await self._names_no_kind(called))
+            # ("and the plastic one?" right after the terracotta pot was found beside a list of seeds: a plastic pot)
+            talked = [history.looked_up[i] for i in history.talked if i in history.looked_up]
+            on_list = {p["productId"] for p in shown}
+            kind_from = [talked[0], *shown] if talked and talked[0]["productId"] not in on_list else shown
+            return find_called(called, kind_from, text, synonyms, otherwise, await self._names_no_kind(called))
         if len(refs) == 1 and (kind := await self._kind_not_shown(text, history)) is not None:
             # "is the first cage big enough?" where no list had a cage: the shop's cage, found, then asked
             return find_called([kind], [], text, synonyms, [], or_first=True)
