@@ -302,21 +302,22 @@ LEXICAL_ANY = LEXICAL.format(
 # With filters, the matches are ranked, then checked against the filters best first until the limit
 # is reached: price filters let most matches through, and where a colour lets one in ten through,
 # ~100 checks find ten (checking every match first cost 25 ms for 2,000 matches at a million products).
+_PASSES = f"(SELECT true FROM product p WHERE p.id = @id AND {filters_clause(4)})"  # a match, checked by its key
 LEXICAL_RANK_FIRST = LEXICAL.format(
     match="$12",
     first="$13",
     most="$14",
-    gate=f"""(SELECT count(*) FROM (SELECT FROM first f WHERE (SELECT true FROM product p WHERE p.id = f.product_id AND
-    {filters_clause(4)}) LIMIT $3) f) < $3""",
+    gate=f"(SELECT count(*) FROM (SELECT FROM first f WHERE {_PASSES.replace('@id', 'f.product_id')} LIMIT $3) f) < $3",
     source=f"(SELECT m.product_id, {RANK} AS score FROM matched m ORDER BY score DESC, m.product_id OFFSET 0) m"
-    f" WHERE (SELECT true FROM product p WHERE p.id = m.product_id AND {filters_clause(4)})",
+    f" WHERE {_PASSES.replace('@id', 'm.product_id')}",
 )
 
 
 # Unless the vector leg chose its exact plan for these filters (they are estimated to let few
 # products through; search_plan): then the statement starts from those products and checks only
-# their documents. At 50,000 products the matches-first form takes 6 ms for red M in stock (1 %)
-# against 3 (the same results on every query of bench/search.py's set).
+# their documents (few: neither the words matched first, $13, nor the most ranked, $14, are
+# needed). At 50,000 products the matches-first form takes 6 ms for red M in stock (1 %) against 3
+# (the same results on every query of bench/search.py's set).
 LEXICAL_FILTERED = """
 WITH q AS MATERIALIZED (
     SELECT (SELECT shopagent_tsquery_any(plainto_tsquery($1::regconfig, w)) FROM unnest($2::text[]) AS w) AS q,
