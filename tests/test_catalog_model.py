@@ -408,6 +408,8 @@ async def test_the_offline_assistant_quotes_a_variations_price_a_spec_and_a_link
         ("series_number", 3, {}, "series number 3"),
         ("dishwasher_safe", True, {}, "dishwasher safe: yes"),
         ("ratio", 1.5, {}, "ratio 1.5"),
+        ("age_min_years", 1.5, {}, "age min 1.5 years (18 months)"),  # a part of a year, in months too
+        ("age_min_years", 3, {}, "age min 3 years"),
     ],
 )
 def test_a_spec_reads_as_a_shopper_would_say_it(name, value, units, read):

@@ -313,6 +313,31 @@ async def test_comparing_two_where_one_was_shown_says_only_one_was_shown(electro
     assert compared.answer.startswith("I showed you only one product"), compared.answer
 
 
+async def test_a_question_of_the_second_after_a_list_of_one_answers_of_that_one_said_to_be_the_only_one(pets):
+    """ "the second shampoo, how big is the bottle" after one shampoo was listed: the bottle sizes of that one,
+    said to be the only one shown (was "I showed you only one product; do you mean that one?", nothing answered)."""
+    shopper = pets()
+    first = await shopper.say("shampoo as well, something gentle, no perfume")
+    assert len(first.listed) == 1 and "Shampoo" in first.listed[0], first.answer
+    second = await shopper.say("the second shampoo, how big is the bottle")
+    assert second.detailed == [first.listed[0]], second.calls
+    assert second.answer.startswith("I showed you only one:") and "250 ml" in second.answer, second.answer
+
+
+async def test_the_second_one_after_a_list_of_one_is_the_second_of_the_list_before(pets):
+    """ "is the second one grain free?" after three cat foods, then one shampoo: the second cat food, said to be
+    of the list before (was "I showed you only one product")."""
+    shopper = pets()
+    foods = await shopper.say("dry food for an adult cat")
+    assert len(foods.listed) >= 2, foods.answer
+    shampoo = await shopper.say("a gentle dog shampoo")
+    assert len(shampoo.listed) == 1, shampoo.answer
+    second = await shopper.say("is the second one grain free?")
+    assert second.detailed == [foods.listed[1]], second.calls
+    assert second.answer.startswith("From the list I showed you before:"), second.answer
+    assert foods.listed[1] in second.answer, second.answer
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

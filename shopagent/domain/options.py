@@ -164,6 +164,9 @@ def spec_label(name: str, value: SpecValue, units: Mapping[str, str]) -> str:
     shown = f"{value:g}" if isinstance(value, float) else str(value)
     if isinstance(value, int) and not unit and _plural(words[0]):
         return f"{shown} {' '.join(words)}"  # a count: "6 plants", "28 sticks per pack", "800 lumens"
+    if unit == "years" and isinstance(value, float) and not value.is_integer():
+        # ("age min 1.5 years (18 months)": how a part of a year is said of a child's age)
+        return f"{' '.join(words)} {shown} years ({value * 12:g} months)"
     return f"{' '.join(words)} {shown}{f' {unit}' if unit else ''}"
 
 

@@ -1108,7 +1108,7 @@ class Planner:
             if not shown:
                 return say(self._say_in.no_list)
             if any(p is None for p in picked):
-                return self._out_of_range(shown)
+                return self._beyond_list(reading, refs, history, shown, text, asked=True)
             return [p["productId"] for p in picked if p is not None]
         # ("which ones are waterproof?", "are they waterproof?" ask it of all of them, not of the "Waterproof
         # Snow Boot", as one named while pointing at all is above; nor "does it come with a cable?" of the
@@ -1189,6 +1189,38 @@ class Planner:
         r = self._say_in
         return say(r.only_one if len(shown) == 1 else r.out_of_range.format(count=len(shown)))
 
+    def _beyond_list(
+        self,
+        reading: Reading,
+        refs: list[int],
+        history: History,
+        shown: list[dict[str, Any]],
+        text: str,
+        *,
+        asked: bool,
+    ) -> ModelReply:
+        """Places past the end of the list shown ("is the second one 4k?" after a list of one): the products at those
+        places of the latest list before it that has them (of the kind named, where one is: "the second shampoo"),
+        said to be from there: the shopper goes back to it; else, something `asked` of a list of one (of that
+        kind), that one, said to be the only one; else which one is meant, asked back."""
+        r = self._say_in
+        kind = ordinal_kind(text) if len(refs) == 1 else None
+
+        def of_kind(p: dict[str, Any]) -> bool:
+            return kind is None or stem(kind) in words_of([p])
+
+        if all(n > 0 for n in refs):
+            for earlier in list(reversed(history.lists[:-1]))[:_LISTS_BACK]:
+                picked = [at_position(earlier.products, n) for n in refs[:LIST_LENGTH]]
+                if all(p is not None and of_kind(p) for p in picked):
+                    ids = [int(p["productId"]) for p in picked if p is not None]
+                    return details_call(ids, question=text, asked=_filters_of(reading), lead=r.from_list_before)
+        if asked and len(shown) == 1 and of_kind(shown[0]):
+            # ("the second shampoo, how big is the bottle?" after one shampoo: that one, said to be the only one)
+            return details_call([int(shown[0]["productId"])], question=text, asked=_filters_of(reading),
+                                lead=r.only_one_shown)  # fmt: skip
+        return self._out_of_range(shown)
+
     def _pointed_at(self, reading: Reading, history: History) -> ModelReply | None:
         """Details or a comparison of shown products, or None when the message is not about them."""
         r = self._say_in
@@ -1213,7 +1245,7 @@ class Planner:
                 return say(r.no_list)
             product = at_position(shown, reading.refs[0])
             if product is None:
-                return self._out_of_range(shown)
+                return self._beyond_list(reading, reading.refs[:1], history, shown, "", asked=False)
             return details_call([product["productId"]])
         if reading.similar and reading.refs:
             return None  # a search for similar products (planned by _refine)
@@ -2304,6 +2336,7 @@ def _plainly_other(product: dict[str, Any], of_kind: list[dict[str, Any]]) -> bo
     return not head or not any(w.endswith(head) for p in of_kind for w in words(fold(str(p.get("name", "")))))
 
 
+_LISTS_BACK = 2  # how many lists before the one shown a place past its end may be of ("the second one" after one)
 _COMPOUND_HEAD = 4  # the shortest word ending a compound that names its kind ("whetstone": stone; not "pan")
 
 

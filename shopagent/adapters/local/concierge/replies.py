@@ -90,6 +90,8 @@ class Replies:
     unit_not_told: str
     quote: str
     only_one_says: str
+    only_one_shown: str  # before an answer about the one product shown, asked of as "the second one"
+    from_list_before: str  # before an answer about "the second one" of the list before the one of one product
     yes: str
     no: str
     weighs: str
@@ -233,6 +235,8 @@ ENGLISH = Replies(
     unit_not_told="The product information doesn't say it in {unit}.",
     quote="{name}: {text}",
     only_one_says="Of these, only the description of the {name} speaks to that:",
+    only_one_shown="I showed you only one:",
+    from_list_before="From the list I showed you before:",
     yes="Yes.",
     no="No.",
     weighs="{name} weighs {weight}.",
@@ -380,6 +384,8 @@ GERMAN = Replies(
     # (the catalog's sentences and specs stay in its language; the words around them say the reply's)
     quote="{name} — laut Produktangaben: {text}",
     only_one_says="Davon spricht nur die Beschreibung von {name} darüber:",
+    only_one_shown="Ich habe Ihnen nur eines gezeigt:",
+    from_list_before="Aus der Liste davor:",
     yes="Ja.",
     no="Nein.",
     weighs="{name} wiegt {weight}.",
@@ -531,6 +537,8 @@ FRENCH = Replies(
     unit_not_told="Les informations du produit ne le précisent pas en {unit}.",
     quote="{name} — d'après ses informations : {text}",
     only_one_says="Parmi eux, seule la description de {name} en parle :",
+    only_one_shown="Je ne vous en ai montré qu'un seul :",
+    from_list_before="Dans la liste d'avant :",
     yes="Oui.",
     no="Non.",
     weighs="{name} pèse {weight}.",
