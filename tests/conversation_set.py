@@ -504,7 +504,11 @@ def judge(
         wanted = [_position(previous, p) for p in positions]
         looked_up = _detailed_names(responses)
         if any(w is None for w in wanted):
-            return [f"looked up {looked_up} though the last list has {len(previous)}"] if looked_up else []
+            # A place past the end of the list: nothing to look up, unless the judged answer tells of the one looked
+            # up ("Not determinable: there is only one shampoo. It comes in 250 ml and 500 ml.")
+            covered = {catalog.by_slug[s].name for s in expect.get("facts") or {} if s in catalog.by_slug}
+            beyond = [n for n in looked_up if n not in covered]
+            return [f"looked up {beyond} though the last list has {len(previous)}"] if beyond else []
         problems = [f"did not look up {w}" for w in wanted if w not in looked_up]
         problems += [f"did not name {w}" for w in wanted if w and w not in answer]
         return problems

@@ -338,6 +338,19 @@ async def test_the_second_one_after_a_list_of_one_is_the_second_of_the_list_befo
     assert foods.listed[1] in second.answer, second.answer
 
 
+async def test_a_size_named_in_a_question_of_more_than_its_stock_answers_the_question(bikes):
+    """ "will it fit a medium frame, 54cm" of a frame bag made in S and M, gone back to: its text on which frame
+    each size fits (was its stock in M, the question unanswered); "is it in stock in M?" still its stock in M."""
+    shopper = bikes()
+    first = await shopper.say("frame bag for bikepacking")
+    bag = next(n for n in first.listed if "Frame Bag" in n)
+    await shopper.say("and a rear light")
+    fit = await shopper.say("going back to the frame bag, will it fit a medium frame, 54cm")
+    assert fit.detailed == [bag] and "inner top tube" in fit.answer and "left)" not in fit.answer, fit.answer
+    stock = await shopper.say("is the frame bag in stock in M?")
+    assert stock.detailed == [bag] and "M (6 left)" in stock.answer, stock.answer
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from shopagent.adapters.local.concierge.clauses import by_kind
 from shopagent.adapters.local.concierge.facts import FactFinder, SentenceVectors
 from shopagent.adapters.local.concierge.memory import (
     LIST_LENGTH,
@@ -142,7 +143,7 @@ class Answerer:
                 lines, ids = self._sized(found, plan["sized"])
                 return say("\n".join(lines), detailed=ids)
             if plan.get("question"):
-                asked = plan.get("asked") or {}
+                asked = _asked_so(plan.get("asked") or {}, found, plan["question"])
                 lines = await self._facts.answer(plan["question"], found, asked, self._colour, self._variation_lead,
                                                  also=plan.get("also") or {})  # fmt: skip
                 return say("\n".join([*lead, *lines]), detailed=[d.get("productId") for d in found])
@@ -755,6 +756,35 @@ class Answerer:
         if filters.get("inStock"):
             hints.append(r.sold_out_too)
         return f" {r.alternative} ".join(hints)
+
+
+def _asked_so(asked: Mapping[str, Any], found: list[dict[str, Any]], question: str) -> dict[str, Any]:
+    """The filters a question of products named, with "property" set where it names a colour or size and asks
+    more than whether that is in stock: another word, none of the products' names, categories or options
+    ("will it fit a medium frame, 54cm?" of a frame bag made in M asks its fit, not its stock in M; "the
+    leather ones in 43?" asks the stock)."""
+    said = asked.get("said") or []
+    kept = {k: v for k, v in asked.items() if k != "said"}
+    if not said or kept.get("property") or not (kept.get("colors") or kept.get("sizes")):
+        return kept
+    if set(by_kind(question)) != {"text"}:
+        return kept  # ("any left in 43?", "is it in stock in M?": stock asked)
+    own = {stem(w) for d in found for w in words(fold(" ".join([
+        str(d.get("name", "")), str(d.get("category", "")), *map(str, d.get("options") or [])])))}  # fmt: skip
+    more = {stem(w) for w in said if w.isalpha() and len(w) > 2 and w not in STOPWORDS} - own - _ASKING_NOTHING
+    if more:
+        kept["property"] = True
+    return kept
+
+
+# Words of a question of a colour or size that ask nothing of the product ("going back to it, do you have it in M
+# too?", "can I still get the other one in black?")
+_ASKING_NOTHING_SAID = (
+    "going go back will would come one ones have get still also too left available there pair size sizes "
+    "colour color colours colors version please want like need take order buy instead again same other another "
+    "noch auch gibt haben hast habt bitte nochmal wieder aussi encore avez avoir existe disponible"
+)
+_ASKING_NOTHING = {stem(w) for w in _ASKING_NOTHING_SAID.split()}
 
 
 def _misspelt(data: dict[str, Any]) -> list[str]:

@@ -490,7 +490,7 @@ class Planner:
             # asked which (was the first product shown, dental sticks)
             return self._in_colour_unshown(text, reading, history)
         if reading.buy and _BOTH.search(fold(text)) and (both := _both(history)):
-            return details_call(both, question=text, asked=_filters_of(reading))  # "add both", "beides bitte"
+            return details_call(both, question=text, asked=_asked_of(reading))  # "add both", "beides bitte"
         if (reading.buy or reading.compare or reading.question) and (
             named_each := await self._each_named(text, history)
         ):
@@ -500,7 +500,7 @@ class Planner:
             if reading.buy or not set(named_each) <= current:
                 if reading.compare and not (reading.buy or reading.question or "?" in text) and len(named_each) == 2:
                     return details_call(named_each, compare=True)
-                return details_call(named_each, question=text, asked=_filters_of(reading))
+                return details_call(named_each, question=text, asked=_asked_of(reading))
         if (again := await self._shown_again(reading, text, history)) is not None:
             return again
         if (of_earlier := await self._of_an_earlier_list(reading, text, history)) is not None:
@@ -516,7 +516,7 @@ class Planner:
         ):
             # "the cheaper knife, what steel is it?": the cheapest of the knives of the latest list with any
             question = text.replace(reading.priced_said, " ") if reading.priced_said else text
-            return details_call([priced], question=question, asked=_filters_of(reading))
+            return details_call([priced], question=question, asked=_asked_of(reading))
         if (
             reading.priced_ref is None
             and (inside := _PRICED_INSIDE.search(fold(text))) is not None
@@ -525,7 +525,7 @@ class Planner:
             # "is the cheaper boot waterproof" after boots, then rain jackets: the cheapest boot, and whether it is
             # (was the first boot of that list)
             question = " ".join(fold(text)[: inside.start()].split() + fold(text)[inside.end() :].split())
-            return details_call([priced], question=question, asked=_filters_of(reading))
+            return details_call([priced], question=question, asked=_asked_of(reading))
         if reading.priced_ref is not None:
             # "the cheaper one, does it have hdmi?": the cheapest (dearest) of the list, by position;
             # with no list, a request for cheaper (dearer) ones, as the words say.
@@ -552,7 +552,7 @@ class Planner:
             ids = [int(p["productId"]) for p in shown.products]
             just_compared = [i for i in history.detailed if i in ids]
             asked_of = just_compared if len(just_compared) >= 2 and not _WHOLE_LIST.search(fold(text)) else ids
-            return details_call(asked_of, question=text, asked=_filters_of(reading))
+            return details_call(asked_of, question=text, asked=_asked_of(reading))
         asks_other = reading.cheaper or reading.pricier or reading.similar or reading.more or reading.request
         narrows = reading.sizes or reading.max_price is not None or reading.min_price is not None
         if reading.colour_ref is not None and shown and not (reading.refs or asks_other or narrows):
@@ -573,7 +573,7 @@ class Planner:
                 ):
                     # "the red one, is it in stock?" after hand blenders in black and white, since a stand
                     # mixer in red: that one
-                    return details_call([in_colour], question=text, asked=_filters_of(reading))
+                    return details_call([in_colour], question=text, asked=_asked_of(reading))
             elif len(coloured) == 1 or (reading.question and "?" in text and len(coloured) <= _ASKED_ABOUT_UNPOINTED):
                 # ("is the blue one lined?" of two dresses that come in blue: asked of both)
                 reading.refs = coloured
@@ -672,7 +672,7 @@ class Planner:
         if shown is not None and history.detailed and _only_a_variation(reading):
             # "in black?" right after the two wide-leg ones were talked about: do those come in black (not the
             # list's search again in black, which would answer of others)
-            return details_call(history.detailed[:LIST_LENGTH], question=text, asked=_filters_of(reading))
+            return details_call(history.detailed[:LIST_LENGTH], question=text, asked=_asked_of(reading))
         if shown is not None and (reading.follow_up or reading.attribute) and not of_shop:
             earlier = set(words(str(shown.args.get("query", ""))))
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
@@ -788,7 +788,7 @@ class Planner:
             # "do I need tools to assemble it?", "do I need tools?", "muss man den aufbauen?": of it
             refs = reading.refs or ([o for o in reading.ordinals if o != -1] if shown else [])
             ids = self._asked_ids(reading, refs, history, shown, [], text)
-            return ids if isinstance(ids, ModelReply) else details_call(ids, question=text, asked=_filters_of(reading))
+            return ids if isinstance(ids, ModelReply) else details_call(ids, question=text, asked=_asked_of(reading))
         if not pointed and (
             asks_shop_for_a_thing(text, shown, reading.words) or await self._adds_a_thing(text, reading, shown)
         ):
@@ -829,14 +829,14 @@ class Planner:
             # then asked (was the tulips, by "bulbs"); "the cat tree with hammock you showed" after cat beds (was
             # the cat cave)
             if isinstance(not_listed, int):
-                return details_call([not_listed], question=text, asked=_filters_of(reading), also=synonyms)
+                return details_call([not_listed], question=text, asked=_asked_of(reading), also=synonyms)
             return find_called(not_listed, [], text, synonyms, [], or_first=True)
         if of_kind := _which_of_an_earlier_kind(text, history, synonyms):
             # "which bed is washable" after cat beds, then scratching posts: of the beds
-            return details_call(of_kind, question=text, asked=_filters_of(reading), also=synonyms)
+            return details_call(of_kind, question=text, asked=_asked_of(reading), also=synonyms)
         if (earlier := self._earlier_of_kind(reading, history, shown, named, synonyms, text)) is not None:
             # "ok I'll take the jacket" after gloves were shown since the jacket: the jacket
-            return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
+            return details_call([earlier], question=text, asked=_asked_of(reading), also=synonyms)
         if reading.about and not of_them:  # ("et l'arrosoir, il est en quoi ?" of the can shown before: above)
             return None
         # "in black?" after two jeans asks of them, not of the "Black Skinny Jeans" shown beside them
@@ -888,7 +888,7 @@ class Planner:
         if asked_first and opening is not None and not (by_name or refs):
             # "die Dosen, sind die luftdicht?" after "Vorratsdosen" were asked for and a scale since: those jars
             asked_rest = " ".join(text.split()[len(opening.group(0).split()) :]) or text
-            return details_call(asked_first, question=asked_rest, asked=_filters_of(reading), also=synonyms)
+            return details_call(asked_first, question=asked_rest, asked=_asked_of(reading), also=synonyms)
         unshown = history.shown.unshown if history.shown else []
         kind_word = (await self._vocabulary()).names_a_kind if self._vocabulary is not None else None
         found = (
@@ -899,7 +899,7 @@ class Planner:
         if found is not None:
             # "the gauntlets, are they thorn proof?" after two gloves were listed: the gauntlets the search found
             # below them, called so (was the glove talked about, or a new search)
-            return details_call([found], question=text, asked=_filters_of(reading), also=synonyms)
+            return details_call([found], question=text, asked=_asked_of(reading), also=synonyms)
         if not (by_name or refs or reading.compare) and (
             described_as := await self._described(naming_text, reading, history, synonyms)
         ):
@@ -908,7 +908,7 @@ class Planner:
             if asked_first := _asked_for_first(" ".join(described), history):
                 # "what is the leggings material" after "leggings for running" found joggers, a shoe of the list
                 # before talked about since: the joggers (was the shoe, whose text has no leggings either)
-                return details_call(asked_first, question=text, asked=_filters_of(reading), also=synonyms)
+                return details_call(asked_first, question=text, asked=_asked_of(reading), also=synonyms)
             # "is the basil an annual?" after herb seeds and pots were listed, a pot talked about since: the
             # product whose text tells of basil, the one talked about if its does (else the rest, latest list first)
             listed = [
@@ -921,7 +921,7 @@ class Planner:
             # ("what's in the box for the bead one?": what the box holds is asked, the beads only call it)
             asked_only = without_called_one(text) if set(called_as) <= set(called_one(fold(text))) else text
             return details_call(
-                at_first, question=asked_only, asked=_filters_of(reading), also=synonyms, described=described,
+                at_first, question=asked_only, asked=_asked_of(reading), also=synonyms, described=described,
                 otherwise=history.detailed[:1], described_next=rest,
                 # (searched for where none listed tells of it, when it is called shown before: "is the strap
                 # swappable" of the watch talked about is of its band; "the pellets, are they organic" after copper
@@ -1000,7 +1000,7 @@ class Planner:
             stems = {stem(w) for w in words(" ".join(synonyms.get(w, w) for w in called))}
             earlier = history.returned_to(stems, None, lambda name: {stem(w) for w in words(name)})
             if earlier is not None and not reading.request:
-                return details_call([earlier], question=text, asked=_filters_of(reading), also=synonyms)
+                return details_call([earlier], question=text, asked=_asked_of(reading), also=synonyms)
             otherwise = self._asked_ids(reading, refs, history, shown, by_name, text, parts)
             otherwise = otherwise if isinstance(otherwise, list) else []
             # ("and the plastic one?" right after the terracotta pot was found beside a list of seeds: a plastic pot)
@@ -1214,10 +1214,10 @@ class Planner:
                 picked = [at_position(earlier.products, n) for n in refs[:LIST_LENGTH]]
                 if all(p is not None and of_kind(p) for p in picked):
                     ids = [int(p["productId"]) for p in picked if p is not None]
-                    return details_call(ids, question=text, asked=_filters_of(reading), lead=r.from_list_before)
-        if asked and len(shown) == 1 and of_kind(shown[0]):
+                    return details_call(ids, question=text, asked=_asked_of(reading), lead=r.from_list_before)
+        if asked and len(refs) == 1 and len(shown) == 1 and of_kind(shown[0]):
             # ("the second shampoo, how big is the bottle?" after one shampoo: that one, said to be the only one)
-            return details_call([int(shown[0]["productId"])], question=text, asked=_filters_of(reading),
+            return details_call([int(shown[0]["productId"])], question=text, asked=_asked_of(reading),
                                 lead=r.only_one_shown)  # fmt: skip
         return self._out_of_range(shown)
 
@@ -1569,7 +1569,7 @@ class Planner:
             reading.colors = [c for c in reading.colors if c != colour]
         looked = [history.looked_up[i] for i in history.talked if i in history.looked_up]
         if in_colour := [p for p in looked if colour in colours_of(p)]:
-            return details_call([int(in_colour[0]["productId"])], question=text, asked=_filters_of(reading))
+            return details_call([int(in_colour[0]["productId"])], question=text, asked=_asked_of(reading))
         about = looked[:1] or (history.shown.products[:1] if history.shown else [])
         kind = name_kind(str(about[0].get("name", ""))) if about else None
         head = name_head(kind) if kind else None
@@ -1577,7 +1577,7 @@ class Planner:
             return say(self._say_in.no_such_colour.format(colour=colour))
         args = {"query": fold(kind), "limit": LIST_LENGTH, "filters": {"colors": [colour]}}
         return search_call(args, {"subject": head, "colour_found": colour, "question": text,
-                                  "asked": _filters_of(reading)})  # fmt: skip
+                                  "asked": _asked_of(reading)})  # fmt: skip
 
     async def _thing_not_carried(self, text: str, history: History) -> str | None:
         """The thing a question after a list asks of, by a word no product of the catalog uses, as the shopper
@@ -1752,7 +1752,7 @@ class Planner:
         # (asked of that one already, "et la deuxième ?" shows it)
         again = bare and history.question and product.get("productId") not in history.detailed
         question = history.question if again else "" if bare else text
-        asked = _filters_of(reading)
+        asked = _asked_of(reading)
         return details_call([int(product["productId"])], question=question, asked=asked) if question else (
             details_call([int(product["productId"])]))  # fmt: skip
 
@@ -1920,7 +1920,7 @@ class Planner:
             return details_call(ids[:2], compare=True)
         asked = reading.question or reading.buy or reading.asks_about or "?" in text or reading.sizes or reading.colors
         if asked or by_price:
-            return details_call(ids, question=text, asked=_filters_of(reading), also=synonyms)
+            return details_call(ids, question=text, asked=_asked_of(reading), also=synonyms)
         return details_call(ids)
 
     async def _called_earlier(self, text: str, history: History) -> tuple[list[dict[str, Any]], Shown] | None:
@@ -1980,7 +1980,7 @@ class Planner:
         product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)}, hint)
         if product is None:
             return None
-        return details_call([product], question=question, asked=_filters_of(reading)) if question else (
+        return details_call([product], question=question, asked=_asked_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
     async def _kind_not_shown(self, text: str, history: History, said: str | None = None) -> str | None:
@@ -2623,6 +2623,15 @@ def _filters_of(reading: Reading) -> dict[str, Any]:
     if reading.in_stock:
         filters["inStock"] = True
     return filters
+
+
+def _asked_of(reading: Reading) -> dict[str, Any]:
+    """The colours, sizes, prices and stock a question of products names, and with colours or sizes its other
+    describing words ("said": "will it fit a medium frame?" asks more of it than whether M is in stock)."""
+    asked = _filters_of(reading)
+    if reading.colors or reading.sizes:
+        asked["said"] = list(reading.words)
+    return asked
 
 
 def _filter_words(reading: Reading) -> list[str]:
