@@ -351,6 +351,18 @@ async def test_a_size_named_in_a_question_of_more_than_its_stock_answers_the_que
     assert stock.detailed == [bag] and "M (6 left)" in stock.answer, stock.answer
 
 
+async def test_which_of_the_things_called_by_the_lists_kind_asks_of_all_of_them(toys):
+    """ "which of the games works for the most players at once" after three games: all three looked up, the one
+    for most players first (was the first game alone, "the games" read as calling one of them)."""
+    shopper = toys()
+    first = await shopper.say("games for wet play at school, about 28 kids")
+    games = [n for n in first.listed if "Game" in n or "game" in n]
+    assert len(games) == len(first.listed) >= 2, first.answer
+    which = await shopper.say("which of the games works for the most players at once")
+    assert sorted(which.detailed) == sorted(games), which.calls
+    assert "12 players max" in which.answer.splitlines()[0], which.answer
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

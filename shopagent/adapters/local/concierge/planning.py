@@ -878,7 +878,9 @@ class Planner:
             if called_the_list:  # (and in the catalog's words: "die Powerbank" of a "Power Bank")
                 called_stems |= {stem(w) for w in words(fold(synonyms.get(called_the_list, "")))}
             all_named = [p for p in shown if calls(called_stems, str(p.get("name", "")))]
-            if len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
+            if len(all_named) == len(shown) >= 2 and (reading.points_at_all or _WHICH_OF.search(fold(text))):
+                by_name, naming = all_named, 1  # "which of the games works for the most players?": of them all
+            elif len(all_named) == len(shown) >= 2 and not talked_about & {p["productId"] for p in all_named}:
                 # (the first that is the thing called: "how long is the hose?" of a "Hose Connector & Spray Gun
                 # Set" and an "Anti-Kink Garden Hose" is the hose's length)
                 forms = {f for w in called_stems for f in word_forms(w)}
