@@ -363,6 +363,18 @@ async def test_which_of_the_things_called_by_the_lists_kind_asks_of_all_of_them(
     assert "12 players max" in which.answer.splitlines()[0], which.answer
 
 
+async def test_those_in_other_variations_list_first_the_ones_sold_in_more_of_what_was_asked(clothing):
+    """ "black ones size 38" of wellies, none in stock so: the ones sold in black and in 38 (not together) before
+    those sold in 38 only (was the search's order, a wellie in no black first)."""
+    shopper = clothing()
+    await shopper.say("ok what about wellies then")
+    black = await shopper.say("black ones size 38")
+    assert "in other colours or sizes" in black.answer, black.answer
+    first = black.product(black.listed[0])
+    assert "black" in first["availableColors"] and "38" in first["availableSizes"], black.answer
+    assert any("black" not in black.product(n)["availableColors"] for n in black.listed[1:]), black.answer
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

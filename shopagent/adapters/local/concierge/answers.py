@@ -354,8 +354,10 @@ class Answerer:
         # summer dresses)
         close = [p for p in close if p.get("category") in {s.get("category") for s in strong}]
         closed = {p.get("productId") for p in close}
+        # (available first, then those in more of what was asked: "black wellies in 38", none made so in stock:
+        # the ones sold in black and in 38 before those in 38 only)
         shown = sorted([p for p in strong if p.get("productId") not in closed][: LIST_LENGTH - len(close)],
-                       key=lambda p: not p.get("inStock", True))  # fmt: skip
+                       key=lambda p: (not p.get("inStock", True), -_asked_it_comes_in(p, filters)))  # fmt: skip
         searched = plan.get("args", {}).get("filters", {})  # what this search kept of the filters asked
         dropped = (bool(filters.get("colors")) and not searched.get("colors"),
                    bool(filters.get("sizes")) and not searched.get("sizes"))  # fmt: skip
@@ -837,6 +839,15 @@ def _comes_in(p: dict[str, Any], filters: dict[str, Any]) -> bool:
     sizes = {s.casefold() for s in p.get("availableSizes") or []}
     return (not filters.get("colors") or any(c.casefold() in colours for c in filters["colors"])) and (
         not filters.get("sizes") or any(s.casefold() in sizes for s in filters["sizes"])
+    )
+
+
+def _asked_it_comes_in(p: dict[str, Any], filters: dict[str, Any]) -> int:
+    """How many of the colour and the size asked for a product is sold in (either, by its available ones)."""
+    colours = {c.casefold() for c in p.get("availableColors") or []}
+    sizes = {s.casefold() for s in p.get("availableSizes") or []}
+    return int(any(c.casefold() in colours for c in filters.get("colors") or [])) + int(
+        any(s.casefold() in sizes for s in filters.get("sizes") or [])
     )
 
 
