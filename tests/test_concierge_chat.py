@@ -375,6 +375,18 @@ async def test_those_in_other_variations_list_first_the_ones_sold_in_more_of_wha
     assert any("black" not in black.product(n)["availableColors"] for n in black.listed[1:]), black.answer
 
 
+async def test_gibt_es_die_als_set_asks_how_those_shown_are_sold(kitchen):
+    """ "gibt es die als Set?" after storage jars: a question of the jars shown, answered from their text (was a
+    search for "Set" that listed a cutlery set and a hand blender, and the jars' list was lost)."""
+    shopper = kitchen()
+    first = await shopper.say("glass storage jars for flour")
+    assert first.listed, first.answer
+    asked = await shopper.say("gibt es die als Set?")
+    assert [c["name"] for c in asked.calls] == [DETAILS], asked.calls
+    assert asked.detailed[0] == first.listed[0] and "set" in asked.answer.casefold(), asked.answer
+    assert "ausverkauft" not in asked.answer, asked.answer  # (how it is sold is asked, not whether it is in stock)
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

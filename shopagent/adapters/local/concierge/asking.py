@@ -143,7 +143,8 @@ STOCK = re.compile(
     r"\b(?:in[ -]stock|available|availability|auf lager|lieferbar|verf(?:u|ue)gbar\w*|vorr(?:a|ae)tig\w*|"
     r"en stock|disponibles?|dispo|existe\w*|encore|noch da|still have|still got)\b"
     r"|\b(?:any|how many|many|some|still|only|none|\d+)(?: \w+)? left\b(?![ -]hand)|\bleft in stock\b"
-    r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b"
+    # (not "gibt es die als Set?": how it is sold)
+    r"|\b(?:come|comes|coming) in\b|\bgibt(?: es|s) (?:den|die|das|ihn|es)\b(?! (?:auch )?(?:als|einzeln)\b)"
     # "which colours?", "which colour is closest to the scarf?", "welche Farben gibt es?", "quelles couleurs ?":
     # "what colours for the first one?": its colours (not "what colour is the lining?" nor "what colours
     # would go with black jeans?")

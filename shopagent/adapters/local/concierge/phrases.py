@@ -329,6 +329,8 @@ COURTESY = re.compile(
 
 # -- words that say how, not what ----------------------------------------------------
 
+# "die … als", "den … in", "das … mit": a pronoun for what was shown, then how it is sold
+_OF_THOSE = r"(?! (?:die|den|das|sie|es|ihn)(?: (?:auch|denn|noch|eigentlich))? (?:als|in|im|mit|ohne|aus|einzeln)\b)"
 REQUEST_FILLERS = re.compile(
     r"\b(?:i'?m looking for|i am looking for|looking for|"
     r"do you (?:also |even |still |by any chance )?(?:have|sell|carry|stock)|have you (?:also )?got|"
@@ -338,8 +340,9 @@ REQUEST_FILLERS = re.compile(
     r"find me|can i get|search for|i'?m after|any chance of|what do you have|"
     r"if possible|if you can|wenn m(?:o|oe)glich|si possible|"
     r"vous vendez|vendez-vous|verkauft ihr|verkaufen sie|do you do|"
-    r"ich suche|suche|ich brauche|brauche|ich h(?:a|ae)tte gerne?|ich m(?:o|oe)chte|habt ihr|haben sie|"
-    r"gibt es|zeig mir|zeigen sie mir|ich will|hast du|"
+    r"ich suche|suche|ich brauche|brauche|ich h(?:a|ae)tte gerne?|ich m(?:o|oe)chte|"
+    # (not "gibt es die als Set?", "habt ihr die als Pflanzen?": of those shown, how they are sold)
+    rf"habt ihr{_OF_THOSE}|haben sie{_OF_THOSE}|gibt es{_OF_THOSE}|zeig mir|zeigen sie mir|ich will|hast du{_OF_THOSE}|"
     r"je cherche|je recherche|je voudrais|je veux|avez-vous|avez vous|vous avez|il me faut|"
     r"montrez-moi|montre-moi|auriez-vous|est-ce que vous avez|j'aimerais|j'ai besoin d(?:e|')?)"
 )
