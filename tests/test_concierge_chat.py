@@ -387,6 +387,21 @@ async def test_gibt_es_die_als_set_asks_how_those_shown_are_sold(kitchen):
     assert "ausverkauft" not in asked.answer, asked.answer  # (how it is sold is asked, not whether it is in stock)
 
 
+async def test_a_version_named_by_its_option_value_says_whether_it_is_to_be_had(garden):
+    """ "is the second one available for left handed people?", "die zweite, ist die auch für Linkshänder?" of
+    secateurs whose left-handed version is sold out: that it is (was "available: Right-handed (38 left)", and a
+    sentence about the left-handed version, its stock unsaid)."""
+    shopper = garden()
+    first = await shopper.say("secateurs for roses")
+    bypass = next(n for n in first.listed if "Bypass" in n)
+    second = first.listed.index(bypass) + 1
+    word = {1: "first", 2: "second", 3: "third"}[second]
+    english = await shopper.say(f"is the {word} one available for left handed people?")
+    assert english.detailed == [bypass] and "sold out (Left-handed)" in english.answer, english.answer
+    german = await shopper.say(f"die {'erste' if second == 1 else 'zweite'}, ist die auch für Linkshänder?")
+    assert german.detailed == [bypass] and "Left-handed (derzeit ausverkauft)" in german.answer, german.answer
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

@@ -1062,6 +1062,25 @@ def test_an_option_is_said_when_the_question_asks_which_of_it_not_in_passing():
     assert options_asked("what type of soil is it for", trowel, sizes_asked=False) == []
     assert options_asked("which hand is it for", secateurs, sizes_asked=False) == ["hand Right-handed, Left-handed"]
     assert options_asked("what size", {"variations": None}, sizes_asked=True) == []
+    # a value named, every word of it (apart, together or in the catalog's words): that option, sold out said
+    secateurs["variations"][1]["available"] = 0
+    said = ["hand Right-handed, Left-handed (sold out)"]
+    kept = {"sold_out": "sold out", "sizes_asked": False}
+    assert options_asked("is it available for left handed people", secateurs, **kept) == said
+    assert options_asked("do you have it left-handed", secateurs, **kept) == said
+    assert options_asked("ist die auch fur linkshander", secateurs, **kept, also={"left", "hand"}) == said
+    assert options_asked("is the left pocket zipped", secateurs, **kept) == []  # (not every word of it)
+    named = {"name": "Transplanter Trowel", **trowel}
+    assert options_asked("is the trowel sharp", named, sizes_asked=False) == []  # (a word of its name)
+
+
+def test_a_value_with_a_hyphen_is_said_apart_or_together():
+    from shopagent.adapters.local.concierge.product_data import says_value
+
+    assert says_value("do you have it left-handed", "left-handed")
+    assert says_value("do you have it left handed", "left-handed")
+    assert says_value("do you have it lefthanded", "left-handed")
+    assert not says_value("the left one, is it handed down", "left-handed")
 
 
 POWER_BANK = {

@@ -56,6 +56,9 @@ SAID_AS = {
     "ground": "grind", "gemahlen": "grind mahlgrad", "moulu": "grind mouture", "moulus": "grind mouture",
     # German and French words of questions the built-in noun list does not hold ("haben die unten ein Loch?": its
     # drainage hole; "was ist alles dabei?": what is included; "welche Marke?": its brand)
+    # ("ist die auch für Linkshänder?", "pour gaucher ?": its left-handed version)
+    "linkshander": "left handed", "rechtshander": "right handed", "gaucher": "left handed", "gauchers": "left handed",
+    "gauchere": "left handed", "droitier": "right handed", "droitiers": "right handed",
     "loch": "hole", "trou": "hole", "trous": "holes hole", "abfluss": "drainage drain", "wiegt": "weight weighs",
     "pese": "weight weighs", "laufzeit": "battery life runtime hours", "antiderapante": "non-slip",
     "zutaten": "ingredients", "spieler": "players", "joueurs": "players", "dabei": "included comes with",

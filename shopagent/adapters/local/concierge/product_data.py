@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from shopagent.adapters.local.concierge.replies import Replies
-from shopagent.adapters.local.concierge.text import clean_sentences
+from shopagent.adapters.local.concierge.text import clean_sentences, stem
 from shopagent.domain.options import fold
 from shopagent.domain.prices import price_text
 
@@ -155,10 +155,17 @@ def options_asked(
         asked |= set(re.findall(r"[a-z]+", question)) & _COUNTED_IN
     found = []
     bare = set(re.findall(r"[a-z0-9]+", question))
+    # (or by one of its values, every word of it: "available for left handed people?", "für Linkshänder?" of
+    # secateurs sold by "Hand: Right-handed, Left-handed"; not by a word of the product's name)
+    stems_said = {stem(w) for w in bare} | also
+    in_name = {stem(w) for w in re.findall(r"[a-z0-9]+", fold(str(d.get("name", ""))))}
     for name, said in values.items():
         own = set(re.findall(r"[a-z0-9]+", fold(name)))
         # (or asked by its name alone: "bag size?" of food sold by "Bag size", not its "breed size" spec)
         named = bool(own & asked) or (len(own) > 1 and own == bare)
+        for value in said:
+            value_stems = {stem(w) for w in re.findall(r"[^\W\d_]{3,}", fold(value))}
+            named = named or (bool(value_stems) and value_stems <= stems_said and not value_stems <= in_name)
         amounts = sizes_asked and all(_AMOUNT.search(x) for x in said)
         measured = any(in_measure(list(said), m) for m in measures)
         measured = measured or ("area" in measures and all(_AREA.search(x) for x in said))
@@ -306,8 +313,11 @@ def says_value(question: str, value: str) -> bool:
         return False
     pattern = re.escape(pieces[0])
     for before, piece in itertools.pairwise(pieces):
+        if piece == "-" and before[-1].isalpha():  # ("left-handed" said "left handed" or "lefthanded" too)
+            pattern += r"[\s-]*"
+            continue
         words_apart = before[-1].isalpha() and piece[0].isalpha()  # "presta valve"; "1kg", "a-b" may touch
-        glue = r"\s+" if words_apart else r"\s*"
+        glue = "" if before == "-" else r"\s+" if words_apart else r"\s*"
         pattern += glue + re.escape(piece)
     return re.search(rf"(?<!\w){pattern}(?!\w)", question) is not None
 
