@@ -402,6 +402,19 @@ async def test_a_version_named_by_its_option_value_says_whether_it_is_to_be_had(
     assert german.detailed == [bypass] and "Left-handed (derzeit ausverkauft)" in german.answer, german.answer
 
 
+async def test_a_product_called_by_a_word_and_a_colour_is_the_one_shown_made_in_that_colour(clothing):
+    """ "le long en gris, il est en laine ?" after four coats, one made in grey: that one (was three looked up, "long"
+    naming a parka, the grey one third), and "il a une capuche ?" next is still of it."""
+    shopper = clothing()
+    first = await shopper.say("bonjour, je cherche un manteau chaud pour l'hiver, femme, taille M")
+    grey = [n for n in first.listed if "grey" in first.product(n)["availableColors"]]
+    assert len(grey) == 1 < len(first.listed), first.answer
+    wool = await shopper.say("le long en gris, il est en laine ?")
+    assert wool.detailed == grey, wool.calls
+    hood = await shopper.say("il a une capuche ?")
+    assert hood.detailed == grey, hood.calls
+
+
 async def test_the_bigger_one_is_the_larger_size_of_the_one_talked_about_with_its_price_and_stock(kitchen):
     """ "the bigger one" after a French press sold in 0.5 L and 1 L: its 1 L, priced and in stock, from
     its details (not a search for "bigger", which the shop "doesn't seem to carry")."""

@@ -863,6 +863,12 @@ class Planner:
         called_first = (opening := _CALLED_FIRST.match(fold(text))) is not None and bool(
             by_name and named_products(opening.group(1), shown, also=also)[0]
         )
+        # "le long en gris, il est en laine ?": called by a colour too, the ones shown made in it (where some are)
+        called_in = {self._lexicon.colors[w] for w in words(opening.group(0)) if w in self._lexicon.colors} if (
+            opening is not None) else set()  # fmt: skip
+        coloured = [p for p in shown if called_in & set(p.get("availableColors") or [])]
+        if coloured and len(coloured) < len(shown) and (by_name or called_first):
+            by_name = [p for p in by_name if p in coloured] or coloured
         # ("does the camera need a subscription?" after three cameras were listed since the smart plug talked
         # about: the first of them)
         called_the_list = (
