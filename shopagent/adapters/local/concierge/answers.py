@@ -31,7 +31,7 @@ from shopagent.adapters.local.concierge.memory import (
     store_call,
 )
 from shopagent.adapters.local.concierge.phrases import STOPWORDS
-from shopagent.adapters.local.concierge.pointing import having, mainly
+from shopagent.adapters.local.concierge.pointing import having, mainly, words_of
 from shopagent.adapters.local.concierge.product_data import (
     by_largest_amount,
     by_named_measure,
@@ -771,9 +771,8 @@ def _asked_so(asked: Mapping[str, Any], found: list[dict[str, Any]], question: s
         return kept
     if set(by_kind(question)) != {"text"}:
         return kept  # ("any left in 43?", "is it in stock in M?": stock asked)
-    own = {stem(w) for d in found for w in words(fold(" ".join([
-        str(d.get("name", "")), str(d.get("category", "")), *map(str, d.get("options") or [])])))}  # fmt: skip
-    more = {stem(w) for w in said if w.isalpha() and len(w) > 2 and w not in STOPWORDS} - own - _ASKING_NOTHING
+    more = {stem(w) for w in said if w.isalpha() and len(w) > 2 and w not in STOPWORDS} - words_of(found)
+    more -= _ASKING_NOTHING
     if more:
         kept["property"] = True
     return kept
@@ -835,15 +834,12 @@ def _close(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]:
 def _comes_in(p: dict[str, Any], filters: dict[str, Any]) -> bool:
     """Whether a search result comes in one of the colours and one of the sizes of `filters`, as its
     available colours and sizes say."""
-    colours = {c.casefold() for c in p.get("availableColors") or []}
-    sizes = {s.casefold() for s in p.get("availableSizes") or []}
-    return (not filters.get("colors") or any(c.casefold() in colours for c in filters["colors"])) and (
-        not filters.get("sizes") or any(s.casefold() in sizes for s in filters["sizes"])
-    )
+    return _asked_it_comes_in(p, filters) == bool(filters.get("colors")) + bool(filters.get("sizes"))
 
 
 def _asked_it_comes_in(p: dict[str, Any], filters: dict[str, Any]) -> int:
-    """How many of the colour and the size asked for a product is sold in (either, by its available ones)."""
+    """Of the colours and the sizes of `filters`, how many a search result comes in one of (0, 1 or 2), as its
+    available colours and sizes say."""
     colours = {c.casefold() for c in p.get("availableColors") or []}
     sizes = {s.casefold() for s in p.get("availableSizes") or []}
     return int(any(c.casefold() in colours for c in filters.get("colors") or [])) + int(

@@ -391,8 +391,11 @@ def words_of(products: list[dict[str, Any]]) -> set[str]:
     return {
         stem(w)
         for p in products
-        for w in words(" ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {})]))
-    }
+        for w in words(
+            " ".join([p.get("name", ""), p.get("category", ""), *(p.get("availableOptions") or {}),
+                      *(p.get("options") or [])])  # (a search result's options, or a product's details')
+        )
+    }  # fmt: skip
 
 
 # "do you have a sharpener that would work for it?", "is there a case that fits the first one?",
