@@ -38,6 +38,7 @@ from shopagent.domain.colour_words import builtin_colour
 from shopagent.domain.price_words import price_ceiling, price_phrase_words
 from shopagent.domain.quantities import amounts
 from shopagent.domain.query_words import (
+    a_childs_age,
     age_range,
     audiences_named,
     childs_ages,
@@ -301,6 +302,51 @@ async def test_gift_wrapping_is_no_gift(toys_shop):
     assert for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Little Otter Gift Wrapping with Card")
     assert not for_a_gift(("a", "gift", "for", "my", "niece"), 1, "Gift Card")  # a card named as a gift is one
     assert not for_a_gift(("gift", "wrapping"), 1, "Gift Wrapping with Card")  # wrapping asked for
+
+
+@pytest.mark.parametrize(
+    ("text", "ages"),
+    [
+        ("looking for a first proper bike for my son, he's 6 and about 118cm", {6.0}),
+        ("my daughter is 7, she loves drawing", {7.0}),
+        ("my grandson turns 2 next month", {2.0}),
+        ("hes 5 and loves trains", {5.0}),
+        ("toys for 18 month old", {1.5}),
+        ("a present for my 9-month-old niece", {0.75}),
+        ("mein Sohn ist 6", {6.0}),
+        ("meine Tochter wird 5", {5.0}),
+        ("mein 18 Monate alter Sohn", {1.5}),
+        ("il a 6 ans", {6.0}),
+        ("elle va avoir 3 ans", {3.0}),
+        ("he's 6 foot tall", set()),
+        ("she is 35", set()),
+        ("my daughter is 5.5 kg", set()),
+        ("er ist 1,80 m", set()),
+        ("he is 12 stone", set()),
+        ("the bike is 6 kg", set()),
+        ("kids 6 pack", set()),
+    ],
+)
+def test_a_childs_age_told_of_the_child_is_read(text, ages):
+    """ "my son, he's 6", "she turns 2", "er ist 6", "il a 6 ans", "my 18 month old": a child's age told of the
+    child, or in months, was no age (only "6 year old" and "fille de 6 ans" were), so a bike for 3½-5 year olds
+    came first for a 6 year old; a height, a weight or a number of a product is none."""
+    assert childs_ages(text) == ages
+    assert a_childs_age(text) is bool(ages)
+
+
+async def test_a_child_told_of_finds_the_bike_of_its_age_first(bikes_shop):
+    """ "he's 6": the 14-inch bike for 3½ to 5 year olds was first and strong; a bike for 6 year olds (the 16-inch
+    for 4 to 6, the 20-inch trail bike for 6 to 9) comes first."""
+    search = bikes_shop.search
+    result = await search.search(
+        search.request(
+            "looking for a first proper bike for my son, he's 6 and about 118cm, done with the balance bike", 5
+        )
+    )
+    fits = ("kleinwald-16-kids-bike", "kleinwald-trail-kids-mountain-bike")
+    assert result.products[0].slug in fits, [(p.slug, p.match) for p in result.products]
+    assert all(p.match != "strong" for p in result.products if "14" in p.name), result.products
 
 
 async def test_a_childs_age_rules_out_toys_for_other_ages(toys_shop):

@@ -169,19 +169,40 @@ def audiences_named(words_said: Sequence[str] | set[str]) -> frozenset[int]:
 
 _KIDS_AT = 2  # AUDIENCES' place of children
 _CHILD_AGE = 14
-# A child's age: "my 7 year old", "a 7-year-old", "7yo", "7 jahre alt", "7-jährige", "ma fille de 7 ans" (not "2
-# years warranty", "garantie 2 ans")
+# A child's age: "my 7 year old", "a 7-year-old", "7yo", "my 18 month old", "7 jahre alt", "7-jährige", "ma fille
+# de 7 ans" (not "2 years warranty", "garantie 2 ans"); group 1 or 2 the number, 3 a unit of months
 _AGE = re.compile(
     r"\b(\d{1,2})(?:\s*-?\s*(?:years?|yrs?|y)\s*-?\s*olds?|\s*(?:yo|y/o|yr old)|\s*-?\s*jahre?n?\s+alt|"
-    r"\s*-?\s*jae?hrige[nrm]?)\b"
-    r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})(?:\s+(ans|mois))?\b"
+    r"\s*-?\s*jae?hrige[nrm]?|\s*-?\s*(months?)\s*-?\s*olds?|\s+(monate)\s+alte[nrm]?)\b"
+    r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})"
+    r"(?:\s+(ans|mois))?\b"
+)
+# A child's age told of the child: "he's 6", "my son is 6", "she turns 2 next month", "er ist 6", "meine Tochter
+# wird 5", "il a 6 ans", "elle va avoir 3 ans" (not "he's 6 foot", "she is 35": no unit after it, at most 14)
+_CHILD_SAID = (
+    r"(?:he|she|son|daughter|boy|girl|kid|child|baby|toddler|grandson|granddaughter|nephew|niece|godson|goddaughter"
+    r"|er|sohn|tochter|enkel|enkelin|kind|junge|maedchen|madchen|neffe|nichte"
+    r"|il|elle|fils|fille|petit-fils|petite-fille|neveu|niece)"
+)
+_AGE_TOLD = re.compile(
+    rf"\b(?:hes|shes|{_CHILD_SAID}\s*(?:'s|is|turns|turned|is turning|will be|just turned|ist|wird|a|va avoir|aura))"
+    r"\s+(?:now\s+|only\s+|just\s+|almost\s+|nearly\s+|about\s+|gerade\s+|fast\s+|bald\s+|presque\s+|bientot\s+)?"
+    r"(\d{1,2})(?:\s*(months?|monate|mois)|\s*(?:years?|jahre|ans))?\b(?!\s*(?:[.,/]\d|cm|mm|m\b|kg|g\b|ft|foot|feet"
+    r"|inch|in\b|\"|'|€|eur|euro|lbs?|pounds?|st\b|stone|%|x\b|percent|prozent))"
 )
 
 
+def _ages_told(folded: str) -> list[tuple[int, bool]]:
+    """The children's ages a folded text tells, each with whether it is in months."""
+    found = [(int(m.group(1) or m.group(4)), bool(m.group(2) or m.group(3) or m.group(5) == "mois"))
+             for m in _AGE.finditer(folded)]  # fmt: skip
+    return found + [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD.finditer(folded)]
+
+
 def a_childs_age(text: str) -> bool:
-    """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo",
+    """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo", "he's 6",
     "für einen 5-jährigen", "pour ma fille de 7 ans"."""
-    return any(int(found.group(1) or found.group(2)) <= _CHILD_AGE for found in _AGE.finditer(fold(text)))
+    return any(months or age <= _CHILD_AGE for age, months in _ages_told(fold(text)))
 
 
 # The first of two ages told together: "my 3 and 5 year olds", "for 6-8 year olds", "ses 4 et 6 ans"
@@ -192,12 +213,12 @@ _AGES_BEFORE = re.compile(
 
 def childs_ages(text: str, named: frozenset[int] = frozenset()) -> frozenset[float]:
     """The children's ages, in years, a shopper's words tell ("for my 7 year old" -> 7, "my 3 and 5 year olds"
-    -> 3 and 5, "mon bébé de 6 mois" -> 0.5); none where they tell none, or where they name an animal
-    (`named`, the AUDIENCES they name: "my 10 year old dog")."""
+    -> 3 and 5, "mon bébé de 6 mois" -> 0.5, "my son, he's 6" -> 6); none where they tell none, or where they
+    name an animal (`named`, the AUDIENCES they name: "my 10 year old dog")."""
     if any(_KIDS_AT < n < _PEOPLE_AT for n in named):
         return frozenset()
     folded = fold(text)
-    found = [(int(m.group(1) or m.group(2)), m.group(3) == "mois") for m in _AGE.finditer(folded)]
+    found = _ages_told(folded)
     if found:  # (the first of two told together, where the second is a child's age)
         found += [(int(m.group(1)), False) for m in _AGES_BEFORE.finditer(folded)]
     return frozenset(age / 12 if months else float(age) for age, months in found if months or age <= _CHILD_AGE)
