@@ -4479,3 +4479,64 @@ async def test_a_thing_called_by_its_colour_and_kind_that_no_list_showed_is_foun
     assert plastic.answer.startswith("Terre de Lys Recycled Plastic Flowerpot") and "frost" in plastic.answer, (
         plastic.answer
     )
+
+
+async def test_a_thing_asked_for_with_which_size_to_take_is_searched(bikes):
+    """ "J'ai besoin d'un sac a dos, je sais pas trop quelle taille prendre": a backpack asked for, and which size;
+    it was read as a question for the shop's size guide only ("Je n'ai pas cette information"), and the budget said
+    next had nothing to narrow. "Quelle taille dois-je prendre ?" alone is still asked of the shop's pages."""
+    shopper = bikes()
+    bags = await shopper.say(
+        "Bonjour, je pars faire une rando de 4 jours dans les Vosges fin septembre avec des amis, on dort en refuge "
+        "et parfois en tente. J'ai besoin d'un sac a dos, je sais pas trop quelle taille prendre"
+    )
+    assert bags.listed and all("pack" in name.lower() for name in bags.listed[:2]), bags.answer
+    budget = await shopper.say("mon budget c'est entre 80 et 120 euros max. je fais 1m63 si ca aide")
+    assert budget.listed and all(80 <= budget.price(name) <= 120 for name in budget.listed), budget.answer
+    assert all("pack" in name.lower() for name in budget.listed), budget.answer
+    guide = await bikes().say("quelle taille dois-je prendre ?")
+    assert [c["name"] for c in guide.calls] == ["search-store-information"], guide.calls
+
+
+async def test_a_thing_asked_for_as_well_is_searched_alone(bikes):
+    """ "We also need two folding chairs, do you sell these?" after cook sets: chairs, searched alone (the cook sets'
+    search was made again with "two folding chairs" added, and a cook set listed as what was asked); "do you also
+    have these in black?" after them still asks of those shown."""
+    shopper = bikes()
+    await shopper.say("a cook set for two people")
+    chairs = await shopper.say("We also need two folding chairs, do you sell these?")
+    assert chairs.search["query"] == "two folding chairs", chairs.calls
+    assert not any("Cook" in name for name in chairs.listed), chairs.answer
+    black = await shopper.say("do you also have these in black?")
+    assert black.detailed and SEARCH not in [c["name"] for c in black.calls], black.calls
+
+
+async def test_any_of_those_in_a_colour_asks_of_those_shown(bikes):
+    """ "she wants purple lol any of those in that colour" after kids' bikes: whether those come in purple (was the
+    list's search again with a purple filter: "I couldn't find … in purple", and other products)."""
+    shopper = bikes()
+    kids = await shopper.say("kids bike for a 5 year old")
+    asked = await shopper.say("she wants purple lol any of those in that colour")
+    assert SEARCH not in [c["name"] for c in asked.calls], asked.calls
+    assert set(asked.detailed) == set(kids.listed), (asked.detailed, kids.listed)
+    assert "doesn't come in purple" in asked.answer, asked.answer
+
+
+async def test_the_first_or_the_other_one_of_two_asks_of_both(pets):
+    """ "Which one is better for him, the first or the other one?" of two carriers shown: both looked up (was the
+    first alone)."""
+    shopper = pets()
+    two = await shopper.say(
+        "Good morning, I will fly with my dog from Amsterdam to Roma next month, the airline say the bag must be max "
+        "40 x 30 x 20 cm. Do you have a carrier bag in this size?"
+    )
+    assert len(two.listed) == 2, two.answer
+    both = await shopper.say("Which one is better for him, the first or the other one, for a travel of 3 hours?")
+    assert set(both.detailed) == set(two.listed), both.calls
+
+
+async def test_can_you_send_to_a_country_is_asked_of_the_shipping_page(pets):
+    """ "You can send to Italy? I am in Roma in two weeks": a shipping question (was searched as products: a cat bed
+    and a dog bed "come close")."""
+    turn = await pets().say("You can send to Italy? I am in Roma in two weeks, maybe better I receive there")
+    assert [c["name"] for c in turn.calls] == ["search-store-information"], turn.calls

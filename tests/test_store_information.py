@@ -87,6 +87,8 @@ async def test_the_demo_pages_answer_store_questions_strongly_from_the_right_pag
         # "send back" is a return, in English pages' words; what is sent back stays
         ("can I send back shoes that don't fit?", "can i return shoes that don t fit"),
         ("I'd like to send the boots back", "i d like to return the boots"),
+        # sending to a place is shipping there, as the pages say
+        ("can you send it to Graz?", "can you ship it to graz austria"),
         # and picking up is collecting, a store is the shop
         ("can I pick up my order?", "can i collect my order"),
         ("do you have a physical store?", "do you have a physical shop"),

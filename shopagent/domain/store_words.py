@@ -155,7 +155,11 @@ _QUESTION_WORDS = frozenset({
 _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 
 # English words shoppers use where shop pages use another ("it arrived broken": damaged).
-_ENGLISH = {"broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged"}
+# ("can you send to Italy?": shipped, as the pages say; "send it back" is a return, read above)
+_ENGLISH = {
+    "broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged", "send": "ship",
+    "sending": "shipping",
+}  # fmt: skip
 
 _READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES, **_TOWN_COUNTRIES}}
 # English phrases for what pages say in one word: "can I send back shoes that don't fit?" (return),

@@ -30,7 +30,7 @@ from shopagent.adapters.local.concierge.memory import (
     search_call,
     store_call,
 )
-from shopagent.adapters.local.concierge.phrases import STOPWORDS
+from shopagent.adapters.local.concierge.phrases import ASKING_NOTHING_SAID, STOPWORDS
 from shopagent.adapters.local.concierge.pointing import having, mainly, words_of
 from shopagent.adapters.local.concierge.product_data import (
     by_largest_amount,
@@ -778,14 +778,7 @@ def _asked_so(asked: Mapping[str, Any], found: list[dict[str, Any]], question: s
     return kept
 
 
-# Words of a question of a colour or size that ask nothing of the product ("going back to it, do you have it in M
-# too?", "can I still get the other one in black?")
-_ASKING_NOTHING_SAID = (
-    "going go back will would come one ones have get still also too left available there pair size sizes "
-    "colour color colours colors version please want like need take order buy instead again same other another "
-    "noch auch gibt haben hast habt bitte nochmal wieder aussi encore avez avoir existe disponible"
-)
-_ASKING_NOTHING = {stem(w) for w in _ASKING_NOTHING_SAID.split()}
+_ASKING_NOTHING = {stem(w) for w in ASKING_NOTHING_SAID.split()}
 
 
 def _misspelt(data: dict[str, Any]) -> list[str]:

@@ -640,12 +640,12 @@ QUESTION = re.compile(
     # "the copper tape how long is the roll", "the sharpener is it electric", "die Dosen sind die luftdicht":
     # a question opening on what it asks of, without a pause
     r"|^\W*(?:(?:ok(?:ay)?|and|so|also|und|et|alors)\s+)*(?:the|that|those|these|this|die|der|das|den|le|la|les|l')\s*"
-    r"(?:[^\W\d_]+\s+){1,4}?"
-    + ASKED_RIGHT_AFTER
-    +
+    r"(?:[^\W\d_]+\s+){1,4}?" + ASKED_RIGHT_AFTER +
     # "any grain in them", "any plastic in it?": asked of them, not a request for more ("any leads in
     # these colours?", "any puppy food in that brand" ask for more)
     r"|\bany\s+\w+(?:\s+\w+)?\s+in\s+(?:it|them)\b(?!\s*\w)"
+    # "any of those in that colour", "any of them in XL": asked of those shown, without a question mark
+    r"|\bany of (?:those|them|these)\s+(?:in|come in|available in)\b"
 )
 # The shopper wants to buy what was shown: a link to the basket answers it.
 BUY = re.compile(
@@ -728,9 +728,15 @@ ASKS_ABOUT = re.compile(
 
 # Shipping, delivery, returns, payment, opening hours, contact, size guides: a question about
 # the shop, answered from its store pages, never searched as a product.
+# Which size to order: a question for the shop's size guide, unless the message asks for a thing too ("J'ai
+# besoin d'un sac à dos, je sais pas quelle taille prendre": a backpack)
+SIZE_CHOICE = re.compile(
+    r"\b(?:(?:which|what) size should (?:i|we) (?:order|get|buy)|welche gr(?:o|oe)sse soll|"
+    r"quelle taille (?:dois|prendre))"
+)
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
-    r"send (?:it|them) to|(?:you|u) send (?:orders? |parcels? |packages? )?to|"
+    r"send (?:it|them) to|(?:you|u) (?:can |could |also |still )?send (?:orders? |parcels? |packages? )?to|"
     r"returns?|returning|(?:be|been|get|gets) returned|refunds?|exchange|exchanges|"
     # not "a spade, I don't want to pay more than 40", "happy to pay up to 30": a budget
     r"(?:pay|paying)(?!\s+(?:(?:more than|less than|no more than|at most|up to|under|over|around|about|"
@@ -741,9 +747,9 @@ STORE_QUESTION = re.compile(
     r"arrived (?:damaged|broken|late|open|wet)|(?:hasn'?t|has not|haven'?t|never|not yet|still not) arrived|"
     r"(?:my|our) order(?! (?:of|for|some|a|an|the|more)\b)|order number|tracking|dispatch\w*|"
     r"send (?:\w+ )?back|sent back|take (?:it|them) back|"
-    r"(?:which|what) size should (?:i|we) (?:order|get|buy)|sizes? runs?|"
+    r"sizes? runs?|"
     r"(?:sizing|sizes) (?:run|fit)|fits? (?:small|large|true to size)|"
-    r"welche gr(?:o|oe)sse soll|quelle taille (?:dois|prendre)|zur(?:u|ue)ck(?:schick|send|geb)\w*|paket|"
+    r"zur(?:u|ue)ck(?:schick|send|geb)\w*|paket|"
     r"contact|phone number|email address|your address|size guide|size chart|click and collect|pick up in store|"
     r"versand\w*|versende\w*|verschick\w*|liefer(?:ung|zeit|kosten|t ihr|n sie)\w*|zustellung|porto|"
     r"r(?:u|ue)cksend\w*|r(?:u|ue)ckgabe\w*|umtausch\w*|umtauschen|erstatt\w*|bezahl\w*|zahlung\w*|"
@@ -806,4 +812,15 @@ BROAD_NEED = re.compile(
     r"what else (?:do|would|should) (?:i|we) need|"
     r"was brauch(?:e|t|en) (?:ich|man|wir|sie|er)|womit fange ich an|zum ersten mal|"
     r"de quoi (?:ai-je|j'ai|a-t-(?:il|elle)) besoin|par quoi commencer|premiere fois|je debute)\b"
+)
+
+
+# Words of a question of a colour or size that ask nothing of the product ("going back to it, do you have it in M
+# too?", "can I still get the other one in black?")
+ASKING_NOTHING_SAID = (
+    "going go back will would come one ones have get still also too left available there pair size sizes "
+    "colour color colours colors version please want like need take order buy instead again same other another "
+    "noch auch gibt haben hast habt bitte nochmal wieder aussi encore avez avoir existe disponible "
+    # (what the shopper says of whom it is for: "she wants purple lol any of those in that colour")
+    "lol haha pls plz she he wants wanted likes loves prefers"
 )

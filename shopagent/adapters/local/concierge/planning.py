@@ -34,7 +34,7 @@ from shopagent.adapters.local.concierge.memory import (
     search_calls,
     store_call,
 )
-from shopagent.adapters.local.concierge.phrases import CONTACT_ASKED, STOPWORDS
+from shopagent.adapters.local.concierge.phrases import ASKING_NOTHING_SAID, CONTACT_ASKED, STOPWORDS
 from shopagent.adapters.local.concierge.pointing import (
     CUE_FILLER,
     MADE_OF,
@@ -278,7 +278,12 @@ _OF_THEM = re.compile(
 )
 _LEADING_CUE = re.compile(r"^\W*(?:(?:and|und|et|any|some|also|auch|aussi|ok|so|what about|how about)\W+)*", re.I)
 _ONE_WORDS = frozenset({"one", "ones", "thing", "eins", "celui", "celle"})
+_ASKING_NOTHING = {stem(w) for w in ASKING_NOTHING_SAID.split()}
 _ALSO = re.compile(r"\b(?:as well|also|too|auch|aussi|egalement)\b")
+# "do you sell these?" after naming a thing: "these" are the things named, not those shown
+_SELL_THESE = re.compile(
+    r"\b(?:sell|have|carry|stock|got|verkauft ihr|habt ihr|vendez-vous) (?:these|those|them|die|ca)\b"
+)
 _ONES = re.compile(r"\b(?:ones?|welche|ceux|celles)\b")
 # "the bedding you showed", "die Töpfe aus Terrakotta", "la souple": a product called by its kind (a word after
 # "the", maybe one more before it)
@@ -509,6 +514,9 @@ class Planner:
             return back
         if (other := self._the_other_one(reading, text, history)) is not None:
             return other
+        if shown and len(shown.products) == 2 and len(reading.refs) == 1 and ph.OTHER_ONE.search(fold(text)):
+            # "which one is better, the first or the other one?" of two shown: both
+            reading.refs = [1, 2]
         if (
             reading.priced_ref is not None
             and reading.priced_kind
@@ -678,12 +686,20 @@ class Planner:
             same_subject = not named or set(named) <= earlier  # "cheaper ones pls", "the knives in black?"
             # ("oh and an apron as well please, size M" after pans: an apron, a thing the catalog has no word for)
             same_subject = same_subject and not _and_a_thing_unknown(text, reading, named, shown.args)
+            # ("We also need two folding chairs, do you sell these?" after stoves: a thing asked for as well, not a
+            # detail of those shown; not "do you also have grain free ones?")
+            folded = fold(text)
+            pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
+            also_asked = (
+                reading.request and _ALSO.search(folded) and not (pointing or _ONES.search(folded)) and named
+                and not set(named) <= earlier
+            )  # fmt: skip
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
             # a detail of the products shown, not a new subject.
             of_shown = bool(named) and {stem(w) for w in named} <= words_of(shown.products)
             # ("also need a dog bed, he's about 25kg" after dog food: a bed, a new request, told of whom it is for)
             new_kind = not (same_subject or of_shown) and await self._names_another_kind(named, shown, earlier)
-            if (reading.attribute and not new_kind) or same_subject or of_shown:
+            if not also_asked and ((reading.attribute and not new_kind) or same_subject or of_shown):
                 # ("for thick branches", "für dicke Äste" after secateurs: what they are for, though it names no kind)
                 said_for = named or (reading.words if _OPENS_ON_FOR.match(fold(text)) else [])
                 detail = (reading.attribute or of_shown) and not set(said_for) <= earlier
@@ -1068,7 +1084,8 @@ class Planner:
             return ids
         asked = _filters_of(reading)
         # "is the sundress see-through in white?" asks more of it than whether white is in stock.
-        if (reading.colors or reading.sizes) and {stem(w) for w in reading.words if not w.isdigit()} - words_of(shown):
+        more = {stem(w) for w in reading.words if not w.isdigit()} - words_of(shown) - _ASKING_NOTHING
+        if (reading.colors or reading.sizes) and more:
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("filters", {}).get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
@@ -1699,7 +1716,8 @@ class Planner:
         if reading.broad or reading.refs or self._vocabulary is None:
             return False
         folded = fold(text)
-        pointing = reading.points_at_one or reading.points_at_all or _ONES.search(folded) or _ANY_THING.search(folded)
+        pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
+        pointing = pointing or _ONES.search(folded) or _ANY_THING.search(folded)
         if reading.request and _ALSO.search(folded) and not pointing:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         if _THING_TO.search(folded):

@@ -303,7 +303,9 @@ class Lexicon:
         reading.asks_about = bool(ph.ASKS_ABOUT.search(whole))
         reading.question = bool(ph.QUESTION.search(whole))
         reading.buy = bool(ph.BUY.search(whole))
-        reading.store_question = bool(ph.STORE_QUESTION.search(whole))
+        reading.store_question = bool(ph.STORE_QUESTION.search(whole)) or bool(
+            ph.SIZE_CHOICE.search(whole) and not ph.REQUEST_FILLERS.search(whole)
+        )
         reading.broad = bool(ph.BROAD_NEED.search(whole))
         reading.describes = bool(ph.DESCRIBES.search(whole))
         # "whats the difference between 1 and 3", "2 vs 4?": two positions compared (no price range)
