@@ -20,7 +20,7 @@ Then the offline assistant answers, through the agent loop and the in-process MC
 
 A second batch of messages and conversations, written blind later (tests/data/<trade>/queries_2.jsonl and
 conversations_2.jsonl), is measured the same way and reported in tables of its own, so that the first batch's
-figures stay comparable with earlier runs.
+figures stay comparable with earlier runs; so is a third batch of conversations (conversations_3.jsonl).
 
 Turn times are wall-clock per message (search or details lookups included), one at a time.
 `--before DIR` measures another source tree first (e.g. a `git worktree` of an older commit),
@@ -110,6 +110,8 @@ def conversations_of(trade: str, split: str) -> list[dict]:
         found += load_conversations(own)
     if (second := DATA / trade / "conversations_2.jsonl").is_file():  # the second batch, reported on its own
         found += [{**c, "batch": 2} for c in load_conversations(second)]
+    if (third := DATA / trade / "conversations_3.jsonl").is_file():  # the third, the same
+        found += [{**c, "batch": 3} for c in load_conversations(third)]
     # Questions about the products shown, for every trade (tests/data/questions, questions_2 and _3,
     # each written blind from the shop's menu and judged from the catalog).
     for batch in ("questions", "questions_2", "questions_3", "questions_4"):
@@ -308,8 +310,8 @@ def share(items: list, test) -> str:
 
 def batch_of(results: list[dict], batch: int) -> list[dict]:
     """The results of one batch of judged sets: the first (queries.jsonl, conversations.jsonl and the question
-    batches), or the second (queries_2.jsonl, conversations_2.jsonl: written blind later, reported apart so that
-    the first batch's figures stay comparable with earlier runs)."""
+    batches), or a later one (queries_2.jsonl, conversations_2.jsonl, conversations_3.jsonl: written blind later,
+    reported apart so that the first batch's figures stay comparable with earlier runs)."""
     return [
         {**r, "queries": [q for q in r["queries"] if q.get("batch", 1) == batch],
          "turns": [t for t in r["turns"] if t.get("batch", 1) == batch],
@@ -320,10 +322,11 @@ def batch_of(results: list[dict], batch: int) -> list[dict]:
 
 def all_tables(results: list[dict]) -> None:
     tables(batch_of(results, 1))
-    second = batch_of(results, 2)
-    if any(r["queries"] or r["turns"] for r in second):
-        print("second batch (tests/data/<trade>/queries_2.jsonl, conversations_2.jsonl):")
-        tables([r for r in second if r["queries"] or r["turns"]])
+    for batch, files in ((2, "queries_2.jsonl, conversations_2.jsonl"), (3, "conversations_3.jsonl")):
+        later = batch_of(results, batch)
+        if any(r["queries"] or r["turns"] for r in later):
+            print(f"{('second', 'third')[batch - 2]} batch (tests/data/<trade>/{files}):")
+            tables([r for r in later if r["queries"] or r["turns"]])
 
 
 def tables(results: list[dict]) -> None:

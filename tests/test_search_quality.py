@@ -449,6 +449,24 @@ def test_the_second_batch_names_products_of_its_shop(trade):
             assert named | set(turn["expect"].get("facts") or {}) <= slugs, turn["say"]
 
 
+@pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes"])
+def test_the_third_batch_is_as_written_and_names_products_of_its_shop(trade):
+    """The third blind batch of conversations (conversations_3.jsonl): every shopper turn as the raw file has it, in
+    a half by position, naming only products of its catalog."""
+    import json
+
+    catalog = json.loads((DATA / trade / "catalog.json").read_text())
+    slugs = {p["slug"] for p in (catalog["products"] if isinstance(catalog, dict) else catalog)}
+    raw = (DATA / trade / "conversations_raw_3.md").read_text().splitlines()
+    said = [line.split(". ", 1)[1] for line in raw if line[:1].isdigit()]
+    conversations = [json.loads(t) for t in (DATA / trade / "conversations_3.jsonl").read_text().splitlines() if t]
+    assert [t["say"] for c in conversations for t in c["turns"]] == said
+    assert [c["split"] for c in conversations] == ["tune", "heldout"] * 4
+    for turn in [t for c in conversations for t in c["turns"]]:
+        named = set(turn["expect"].get("acceptable", [])) | set(turn["expect"].get("products", []))
+        assert named | set(turn["expect"].get("facts") or {}) <= slugs, turn["say"]
+
+
 def test_a_size_before_max_and_a_price_is_no_price():
     """ "chaussures de rando homme 44 max 120€": "44" is the size and "max 120€" the price (it was read as at most
     €44, so the €99 hiking shoe was over budget); "1kg max" and "120 max" are as before."""
