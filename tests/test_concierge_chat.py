@@ -4540,3 +4540,43 @@ async def test_can_you_send_to_a_country_is_asked_of_the_shipping_page(pets):
     and a dog bed "come close")."""
     turn = await pets().say("You can send to Italy? I am in Roma in two weeks, maybe better I receive there")
     assert [c["name"] for c in turn.calls] == ["search-store-information"], turn.calls
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you do any discount for bulk orders?",
+        "Davon bräuchten wir 3 Stück. Gibt es einen Mengenrabatt für Einrichtungen?",
+    ],
+)
+async def test_a_discount_for_many_is_asked_of_the_shop(toys, question):
+    """ "Do you do any discount for bulk orders?", "Gibt es einen Mengenrabatt für Einrichtungen?": asked of the
+    shop's pages (was a search: "Otterwood Doctor's Kit … is not discounted at the moment")."""
+    turn = await toys().say(question)
+    assert [c["name"] for c in turn.calls] == ["search-store-information"], turn.calls
+
+
+async def test_do_u_have_a_thing_after_a_question_of_those_shown_is_a_search(pets):
+    """ "also do u have chew toys for teething" right after both beds were asked about: chew toys, searched (was
+    asked of the beds: "doesn't say"; "do u have" was no request)."""
+    shopper = pets()
+    await shopper.say("ok and he needs a bed too, something he can't destroy lol. max 40 euro")
+    await shopper.say("what size should i take if he's gonna be big, or do i buy small now and big later")
+    toys = await shopper.say("also do u have chew toys for teething")
+    assert toys.search["query"] == "chew toys for teething", toys.calls
+    assert not any("Bed" in name for name in toys.listed), toys.answer
+
+
+async def test_a_price_said_after_a_list_keeps_the_close_ones_close(bikes):
+    """ "max 250 euro" after kids' bikes: those shown as only close are still only close within the price (the
+    trailer bike, close at first, was listed as what was asked)."""
+    shopper = bikes()
+    first = await shopper.say(
+        "hi my daughter turns 5 next month, about 110cm tall, she has a balance bike now. what bike size would she need"
+    )
+    close_at = first.answer.index("Also close")
+    close = [name for name in first.listed if first.answer.index(name) > close_at]
+    capped = await shopper.say("max 250 euro")
+    again = [name for name in close if name in capped.listed]
+    assert again, (first.answer, capped.answer)
+    assert all(capped.answer.index(name) > capped.answer.index("close") for name in again), capped.answer

@@ -1101,6 +1101,9 @@ async def test_a_price_the_query_allows_keeps_a_product_within_it_strong(priced_
         ("cadeau pour enfants de moins de 10", None),
         ("toys for kids between 20 and 30 euro", "30"),  # (with a currency it is one)
         ("a gift for a boy, max 30", "30"),
+        # kin with an age in brackets: the age; kin with a budget: the budget
+        ("any small toys? a couple of the guests have younger siblings (around 2)", None),
+        ("gift for my sister around 50", "60.0"),
     ],
 )
 def test_the_price_a_query_allows_is_read_from_its_words(text, ceiling):

@@ -545,3 +545,11 @@ async def test_what_a_thing_is_for_is_read_from_the_shoppers_words_not_those_add
     search = electronics_shop.search
     result = await search.search(search.request("need something for the laptop, my neck hurts", 5))
     assert "Laptop Stand" in result.products[0].name and result.products[0].match == "strong", result.products
+
+
+async def test_rasensaat_is_the_lawn_seed_a_garden_shop_sells(garden_shop):
+    """ "Rasensaat Schatten": lawn seed, as the garden shop calls it (read as grass seed, which its names never say,
+    the wildflower mix came first)."""
+    search = garden_shop.search
+    result = await search.search(search.request("Rasensaat Schatten", 5))
+    assert result.products[0].slug == "kiemkracht-hard-wearing-family-lawn-seed", result.products

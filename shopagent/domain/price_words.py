@@ -93,11 +93,14 @@ MIN_PRICE = re.compile(
 
 
 # Who a thing is for, said before an amount with no currency: an age, no price ("for children between 6 and 9",
-# "toys for kids under 5", "Spiele für Kinder ab 8", "un cadeau pour un garçon de plus de 10").
+# "toys for kids under 5", "Spiele für Kinder ab 8", "un cadeau pour un garçon de plus de 10", "younger siblings
+# (around 2)").
 _AGED = re.compile(
-    r"\b(?:children|childrens|child|kids?|toddlers?|boys?|girls?|babies|baby|ages?|aged|olds?|"
-    r"kinder|kindern|kind|jungen?|madchen|maedchen|alter|enfants?|garcons?|filles?|bebes?)"
-    r"\s+(?:(?:aged|ages?|from|of|im alter von|de)\s+)?$"
+    r"(?:\b(?:children|childrens|child|kids?|toddlers?|boys?|girls?|babies|baby|ages?|aged|olds?|"
+    r"kinder|kindern|kind|jungen?|madchen|maedchen|alter|enfants?|garcons?|filles?|bebes?)(?:\s+|\s*\()"
+    # (kin in brackets: "younger siblings (around 2)"; not "a gift for my sister around 50", a budget)
+    r"|\b(?:siblings?|brothers?|sisters?|grandchildren|grandkids|nieces?|nephews?|geschwister|freres?|soeurs?)\s*\()"
+    r"(?:(?:aged|ages?|from|of|im alter von|de)\s+)?$"
 )
 
 

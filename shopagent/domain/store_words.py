@@ -155,10 +155,11 @@ _QUESTION_WORDS = frozenset({
 _NETHERLANDS = re.compile(r"\bpays[\s-]+bas\b")  # two words for one country
 
 # English words shoppers use where shop pages use another ("it arrived broken": damaged).
-# ("can you send to Italy?": shipped, as the pages say; "send it back" is a return, read above)
+# ("can you send to Italy?": shipped, as the pages say; "send it back" is a return, read above; "when would it
+# arrive?": delivery)
 _ENGLISH = {
     "broken": "damaged", "smashed": "damaged", "cracked": "damaged", "busted": "damaged", "send": "ship",
-    "sending": "shipping",
+    "sending": "shipping", "arrive": "delivery", "arrives": "delivery",
 }  # fmt: skip
 
 _READINGS: Mapping[str, Mapping[str, str]] = {"en": {**_ENGLISH, **_GERMAN, **_FRENCH, **_COUNTRIES, **_TOWN_COUNTRIES}}

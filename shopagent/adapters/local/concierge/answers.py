@@ -405,7 +405,11 @@ class Answerer:
         # "gibt es eine günstigere?" after secateurs shown as coming close: cheaper ones of that kind, also close
         close_kinds = set(plan.get("close_kinds") or [])
 
+        close_before = set(plan.get("close_before") or [])
+
         def fits(p: dict[str, Any]) -> bool:
+            if p.get("productId") in close_before:
+                return False  # (shown as only close before, and still)
             if p.get("match") == "strong":
                 return True
             if close_kinds and p.get("match") == "partial":
@@ -431,6 +435,13 @@ class Answerer:
 
     def _results(self, data: dict[str, Any], plan: dict[str, Any]) -> ModelReply:
         r = self._say_in
+        if close_before := set(plan.get("close_before") or []):
+            # "max 250 euro" after kids' bikes, the trailer bike shown as only coming close: still only close, though
+            # the search within the price grades it strong beside no better one
+            data = {**data, "products": [
+                {**p, "match": "partial"} if p.get("productId") in close_before and p.get("match") == "strong" else p
+                for p in data.get("products", [])
+            ]}  # fmt: skip
         call = plan.get("args", {})
         filters = call.get("filters", {})
         subject = plan.get("subject") or call.get("query", "")

@@ -333,7 +333,7 @@ COURTESY = re.compile(
 _OF_THOSE = r"(?! (?:die|den|das|sie|es|ihn)(?: (?:auch|denn|noch|eigentlich))? (?:als|in|im|mit|ohne|aus|einzeln)\b)"
 REQUEST_FILLERS = re.compile(
     r"\b(?:i'?m looking for|i am looking for|looking for|"
-    r"do you (?:also |even |still |by any chance )?(?:have|sell|carry|stock)|have you (?:also )?got|"
+    r"do (?:you|u|ya) (?:also |even |still |by any chance )?(?:have|sell|carry|stock)|have (?:you|u) (?:also )?got|"
     # not "i want to use them for meal prep", "i need to wash it": what they will do with it
     r"got any|show me|can you show me|(?:i want|i'?d like|i would like|i need)(?! to (?!buy|get|find|order|try|see))|"
     r"can you find|could you find|"
@@ -756,6 +756,11 @@ STORE_QUESTION = re.compile(
     r"rechnung|(?:o|oe)ffnungszeiten|ge(?:o|oe)ffnet|kontakt\w*|gr(?:o|oe)ssentabelle|"
     r"livr(?!(?:e|é)e?s? avec)\w*|exp(?:e|é)di\w*|envoi|envoyez|retour\w*|rembours\w*|(?:e|é)change\w*|paiement|payer|"
     r"horaires|ouvert\w*|contacter|guide des tailles|"
+    # prices for many: "do you do any discount for bulk orders?", "Mengenrabatt für Einrichtungen?"
+    r"(?:bulk|quantity|volume|wholesale|trade) (?:orders?|discounts?|prices?|pricing|rates?)|wholesale|"
+    r"discounts? (?:for|on) (?:bulk|large|big|schools?|nurseries|groups?|orders? of)|"
+    r"mengenrabatt\w*|gro(?:ss|ß)bestellung\w*|rabatt f(?:u|ue)r (?:einrichtungen|schulen|kitas?|vereine)|"
+    r"remises? (?:sur|pour) (?:la )?(?:quantite|quantité|commandes? group)\w*|prix de gros|"
     # the shop itself: where it is, visiting and collecting, reaching a person
     r"physical (?:store|shop)|(?:visit|come to) (?:your|the) (?:shop|store)|where are you (?:based|located)|"
     r"where (?:is|are) your (?:warehouse|shop|store|office|premises)|"

@@ -1340,6 +1340,9 @@ class Planner:
         if reading.min_price is not None:
             filters["minPrice"] = float(reading.min_price)
         shown_ids = [p["productId"] for p in shown.products]
+        if (reading.max_price is not None or reading.min_price is not None) and not reading.cheaper:
+            # (a price said of those shown: what came only close stays only close)
+            plan["close_before"] = [p["productId"] for p in shown.products if p.get("match") != "strong"]
         if reading.cheaper and reading.max_price is not None and prices and reading.max_price < max(prices):
             # "any cheaper? don't want to go over 150": what the customer said is the bound, and the ones
             # shown under it stay in the list (over all of them, it says nothing: cheaper than those shown)

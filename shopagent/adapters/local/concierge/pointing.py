@@ -404,8 +404,9 @@ THERE_IS = r"is there|are there|gibt es|gibts|gibt's|il y a|y a-t-il"  # "is the
 # the words between such a cue and the thing: "also", and an article ("is there also a …", "eine")
 CUE_FILLER = r"(?: (?:also|too|auch|aussi))?(?: (?:an?|any|some|ein|eine|einen|un|une|des|du))?"
 _ASKS_FOR = re.compile(
-    rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do you (?:also |still )?(?:have|sell|do|carry|stock)|have you got|"
-    r"you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|est-ce que vous avez)|"
+    rf"\b(?:(?P<there>{THERE_IS})|(?P<shop>do (?:you|u) (?:also |still )?(?:have|sell|do|carry|stock)|"
+    r"have (?:you|u) got|you got|can i get|habt ihr|haben sie|hast du|avez-vous|avez vous|vous avez|"
+    r"est-ce que vous avez)|"
     r"(?P<need>do i (?:also )?need(?: to (?:get|buy))?|should i (?:also )?(?:get|buy)|brauche ich))"
     rf"{CUE_FILLER} (?P<rest>[^?!.;]*)"
 )
