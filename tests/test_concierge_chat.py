@@ -4580,3 +4580,26 @@ async def test_a_price_said_after_a_list_keeps_the_close_ones_close(bikes):
     again = [name for name in close if name in capped.listed]
     assert again, (first.answer, capped.answer)
     assert all(capped.answer.index(name) > capped.answer.index("close") for name in again), capped.answer
+
+
+async def test_which_is_more_compact_is_how_small_it_packs(bikes):
+    """ "which of the two is more compact?" of two sleeping bags: their packed sizes (was "doesn't say": no text
+    says "compact"; they "pack to about 36 x 23 cm", packed length and diameter)."""
+    shopper = bikes()
+    bags = await shopper.say("sleeping bag for 5 degrees")
+    assert len([n for n in bags.listed if "Sleeping Bag" in n]) >= 2, bags.answer
+    compact = await shopper.say("which of the two is more compact?")
+    assert "packed length" in compact.answer and "doesn't say" not in compact.answer, compact.answer
+
+
+async def test_et_il_pese_combien_asks_the_weight_of_the_one_talked_about(bikes):
+    """ "et il pese combien ? je veux pas un truc trop lourd" after the cheaper backpack was asked about: its weight
+    (was a search for "pese combien", then for "pese combien veux trop lourd": "je veux pas" is no request)."""
+    shopper = bikes()
+    await shopper.say("sac a dos pour rando")
+    cheaper = await shopper.say("le moins cher, il a une housse de pluie incluse ?")
+    assert len(cheaper.detailed) == 1, cheaper.calls
+    for question in ("et il pese combien ?", "et il pese combien ? je veux pas un truc trop lourd"):
+        weight = await shopper.say(question)
+        assert weight.detailed == cheaper.detailed and SEARCH not in [c["name"] for c in weight.calls], weight.calls
+        assert " pèse " in weight.answer, weight.answer

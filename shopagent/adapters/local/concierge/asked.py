@@ -40,6 +40,9 @@ SAID_AS = {
     "winter": "frost hardy", "freeze": "frost", "freezes": "frost", "freezing": "frost",
     # ("bio?" asks whether it is organic; searched, "un produit bio" is no organic thing of any kind)
     "bio": "organic",
+    # ("which is more compact?", "le plus compact": how small it packs; "packed length 32 cm", "packs to 36 x 23 cm")
+    "compact": "packed packs", "kompakt": "compact packed packs", "kompakter": "compact packed packs",
+    "packmass": "packed packs", "compacte": "compact packed packs", "encombrant": "packed packs",
     # ("does it need assembly?": "Screws together in a few minutes; tools included")
     "assembly": "assemble assembled screws together tools", "assemble": "assembly assembled screws together tools",
     "aufbau": "assembly assemble screws tools", "aufbauen": "assembly assemble screws tools",

@@ -343,7 +343,7 @@ REQUEST_FILLERS = re.compile(
     r"ich suche|suche|ich brauche|brauche|ich h(?:a|ae)tte gerne?|ich m(?:o|oe)chte|"
     # (not "gibt es die als Set?", "habt ihr die als Pflanzen?": of those shown, how they are sold)
     rf"habt ihr{_OF_THOSE}|haben sie{_OF_THOSE}|gibt es{_OF_THOSE}|zeig mir|zeigen sie mir|ich will|hast du{_OF_THOSE}|"
-    r"je cherche|je recherche|je voudrais|je veux|avez-vous|avez vous|vous avez|il me faut|"
+    r"je cherche|je recherche|je voudrais|je veux(?! pas)|avez-vous|avez vous|vous avez|il me faut|"
     r"montrez-moi|montre-moi|auriez-vous|est-ce que vous avez|j'aimerais|j'ai besoin d(?:e|')?)"
 )
 HOW_MUCH = re.compile(r"^\W*(?:how (?:much|many|long|often)|wie (?:viele?|lange|oft)|combien)\b")  # not a request
@@ -709,7 +709,8 @@ ASKS_ABOUT = re.compile(
     r"light|lighter|lightest|fold\w*|include\w*|in the box|come with|comes with|work with|works with|"
     r"compatible|fit|fits|warranty|material|made of|wash\w*|size|big|wide|tall|noise|connect\w*|"
     r"akku|laufzeit|wasserdicht|gewicht|schwer|leicht\w*|steuern|passt|kompatibel|"
-    r"batterie|autonomie|etanche|poids|lourd|leger\w*|compatible|marche avec|fonctionne avec|"
+    r"batterie|autonomie|etanche|poids|pese|pesent|lourd|leger\w*|compatible|marche avec|fonctionne avec|"
+    r"wiegt|wiegen|"
     # properties and parts of the thing shown, never things sold on their own ("ein Ladekabel dazu?",
     # "un chargeur ?", "Lautsprecher?" are requests)
     r"made of|dimensions|measurements|loud|louder|noisy|quiet|dusty|slippery|non-slip|capacity|"

@@ -823,6 +823,8 @@ class Planner:
             and await self._names_a_property(reading.words, text)
         )
         of_them = of_them or bool((refs or the_thing) and reading.words)
+        # ("et il pèse combien ?", "und wiegt er viel?": what it has, asked of it by a pronoun)
+        of_them = of_them or bool(reading.about and reading.points_at_one and reading.question and reading.asks_about)
         if reading.more or reading.similar:
             return None
         # "which is louder, first or second?", "P27Q vs G24 for office work?": answered from their
