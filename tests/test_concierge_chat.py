@@ -4603,3 +4603,16 @@ async def test_et_il_pese_combien_asks_the_weight_of_the_one_talked_about(bikes)
         weight = await shopper.say(question)
         assert weight.detailed == cheaper.detailed and SEARCH not in [c["name"] for c in weight.calls], weight.calls
         assert " pèse " in weight.answer, weight.answer
+
+
+async def test_several_things_asked_in_one_sentence_of_a_longer_message(bikes):
+    """ "… My wife and I travel with a small camper van … We are looking for a gas stove, preferably with two burners,
+    and some cookware. Could you advise us?": the stove and the cookware, each searched (was one search of every
+    word, two cook sets and no stove: the "and" of "my wife and I" was taken for the list, "preferably with two
+    burners" for a third thing, and "advise" for a word of the last)."""
+    turn = await bikes().say(
+        "Good afternoon. My wife and I travel with a small camper van and we would like to cook outside more often. "
+        "We are looking for a gas stove, preferably with two burners, and some cookware. Could you advise us?"
+    )
+    assert [c["arguments"]["query"] for c in turn.calls if c["name"] == SEARCH] == ["gas stove", "cookware"], turn.calls
+    assert "Topfgucker Gas Canister Stove" in turn.listed, turn.answer

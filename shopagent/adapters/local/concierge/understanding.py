@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import pairwise
 
 from shopagent.adapters.local.concierge import phrases as ph
 from shopagent.adapters.local.concierge.text import TOKEN, WORD, describing, span_of
@@ -135,6 +136,12 @@ class Reading:
 # What joins the things of a request for several ("a knife and a board", "Mütze und Schal"), and
 # what begins one of them ("and a sleeping bag", "und einen Schal", "et des gants").
 _JOINED = re.compile(r"\s*(?:\band\b|\bund\b|\bet\b|\bas well as\b|&|\+)\s*")
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
+# A part of a list that only says more of the thing before it ("a gas stove, preferably with two burners, and …")
+_QUALIFIES = re.compile(
+    r"\s*(?:preferably|ideally|if possible|maybe with|with|without|not too|around|about|under|max|"
+    r"vorzugsweise|am liebsten|idealerweise|mit|ohne|nicht zu|de pr(?:e|é)f(?:e|é)rence|id(?:e|é)alement|avec|sans)\b"
+)
 _AN_ITEM = re.compile(
     r"\s*(?:(?:also|maybe|perhaps|then|need|want|get|buy|auch|noch|vielleicht|brauche|aussi|peut-etre|"
     r"peut-être)\s+)*"
@@ -425,8 +432,24 @@ class Lexicon:
         reading.said_kept = span_of(rest, reading.query, rest)
         reading.said_whole = reading.said == reading.said_kept
         if joined := _JOINED.search(rest.lower()):
-            # the parts of a list before its "and" too ("a hat, gloves and a scarf")
-            parts = [*rest.lower()[: joined.start()].split(","), *_JOINED.split(rest.lower()[joined.end() :])]
+            # the parts of a list before its "and" too ("a hat, gloves and a scarf"), of its sentence ("… and some
+            # cookware. Could you advise us?": the question after it names no thing), the one asking for things
+            # where one does ("My wife and I travel … We are looking for a gas stove and some cookware.")
+            low = rest.lower()
+            ends = [0, *(m.end() for m in _SENTENCE_END.finditer(low)), len(low)]
+            sentences = [(a, b) for a, b in pairwise(ends) if b > a]
+            asking = [
+                (a, b)
+                for a, b in sentences
+                if _JOINED.search(low[a:b]) and ph.REQUEST_FILLERS.search(whole[a:b].lower())
+            ]  # (the words asking are cut from `rest`: read in the message whole)
+            start, end = asking[0] if asking else next((a, b) for a, b in sentences if a <= joined.start() < b)
+            joined = _JOINED.search(low, start, end) or joined
+            parts = [
+                part  # (a part saying more of the thing before it, "preferably with two burners", is no thing)
+                for part in [*low[start : joined.start()].split(","), *_JOINED.split(low[joined.end() : end])]
+                if part.strip() and not _QUALIFIES.match(part)
+            ]
             reading.pieces = [
                 (describing(TOKEN.findall(part), stopwords)[0], bool(_AN_ITEM.match(part)), fold(part))
                 for part in parts
