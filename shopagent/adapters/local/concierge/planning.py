@@ -1722,7 +1722,7 @@ class Planner:
             return False
         folded = fold(text)
         pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
-        pointing = pointing or _ONES.search(folded) or _ANY_THING.search(folded)
+        pointing = pointing or bool(_ONES.search(folded) or _ANY_THING.search(folded))
         if reading.request and _ALSO.search(folded) and not pointing:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         if _THING_TO.search(folded):
