@@ -177,26 +177,33 @@ _AGE = re.compile(
     r"|\b(?:fille|fils|enfant|garcon|petite?|neveu|niece|filleule?|petite-fille|petit-fils|bebe)\s+de\s+(\d{1,2})"
     r"(?:\s+(ans|mois))?\b"
 )
-# A child's age told of the child: "he's 6", "my son is 6", "she turns 2 next month", "er ist 6", "meine Tochter
-# wird 5", "il a 6 ans", "elle va avoir 3 ans" (not "he's 6 foot", "she is 35": no unit after it, at most 14)
-_CHILD_SAID = (
-    r"(?:he|she|son|daughter|boy|girl|kid|child|baby|toddler|grandson|granddaughter|nephew|niece|godson|goddaughter"
-    r"|er|sohn|tochter|enkel|enkelin|kind|junge|maedchen|madchen|neffe|nichte"
-    r"|il|elle|fils|fille|petit-fils|petite-fille|neveu|niece)"
+# A child's age told of the child: "my son is 6", "she turns 2 next month", "meine Tochter wird 5", "il a 6 ans",
+# "elle va avoir 3 ans"; by "he" or "she" only where the words name a child ("for my son, he's 6": not "my old
+# Labrador, he's 11"); not "he's 6 foot", "she is 35": no unit after it, at most 14
+_CHILD_NOUN = (
+    r"son|daughter|boy|girl|kid|kids|child|children|baby|toddler|grandson|granddaughter|grandchild|nephew|niece|godson|"
+    r"goddaughter|sohn|tochter|enkel|enkelin|enkelkind|kind|kinder|junge|maedchen|madchen|neffe|nichte|"
+    r"fils|fille|petit-fils|petite-fille|enfant|neveu|niece|bebe"
 )
-_AGE_TOLD = re.compile(
-    rf"\b(?:hes|shes|{_CHILD_SAID}\s*(?:'s|is|turns|turned|is turning|will be|just turned|ist|wird|a|va avoir|aura))"
+_CHILD_NAMED = re.compile(rf"\b(?:{_CHILD_NOUN})\b")
+_AGE_AFTER = (
     r"\s+(?:now\s+|only\s+|just\s+|almost\s+|nearly\s+|about\s+|gerade\s+|fast\s+|bald\s+|presque\s+|bientot\s+)?"
     r"(\d{1,2})(?:\s*(months?|monate|mois)|\s*(?:years?|jahre|ans))?\b(?!\s*(?:[.,/]\d|cm|mm|m\b|kg|g\b|ft|foot|feet"
     r"|inch|in\b|\"|'|€|eur|euro|lbs?|pounds?|st\b|stone|%|x\b|percent|prozent))"
 )
+_VERB = r"(?:'s|is|turns|turned|is turning|will be|just turned|ist|wird|a|va avoir|aura)"
+_AGE_TOLD = re.compile(rf"\b(?:{_CHILD_NOUN})\s*{_VERB}{_AGE_AFTER}")
+_AGE_TOLD_BY_PRONOUN = re.compile(rf"\b(?:hes|shes|(?:he|she|er|il|elle)\s*{_VERB}){_AGE_AFTER}")
 
 
 def _ages_told(folded: str) -> list[tuple[int, bool]]:
     """The children's ages a folded text tells, each with whether it is in months."""
     found = [(int(m.group(1) or m.group(4)), bool(m.group(2) or m.group(3) or m.group(5) == "mois"))
              for m in _AGE.finditer(folded)]  # fmt: skip
-    return found + [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD.finditer(folded)]
+    found += [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD.finditer(folded)]
+    if _CHILD_NAMED.search(folded):
+        found += [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD_BY_PRONOUN.finditer(folded)]
+    return found
 
 
 def a_childs_age(text: str) -> bool:

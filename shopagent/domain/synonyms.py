@@ -165,7 +165,7 @@ _ENGLISH_MORE = {
     "nesting box": "nest box", "grow bag": "growbag", "raised garden bed": "raised bed", "window box": "planter",
     "kneeler": "kneeling pad", "kneeling mat": "kneeling pad", "garden kneeler": "kneeling pad",
     "gardening gloves": "garden gloves", "bbq": "barbecue", "barbeque": "barbecue", "firepit": "fire pit",
-    "dibble": "dibber", "grass seed": "lawn seed", "grass seeds": "lawn seed",
+    "dibble": "dibber",
     # outdoor and cycling
     "bike helmet": "bicycle helmet", "cycle helmet": "bicycle helmet", "cycling helmet": "bicycle helmet",
     "tire": "tyre", "tires": "tyre", "multitool": "multi tool", "bidon": "bottle", "airbed": "air mattress",
