@@ -183,7 +183,7 @@ _AGE = re.compile(
 _CHILD_NOUN = (
     r"son|daughter|boy|girl|kid|kids|child|children|baby|toddler|grandson|granddaughter|grandchild|nephew|niece|godson|"
     r"goddaughter|sohn|tochter|enkel|enkelin|enkelkind|kind|kinder|junge|maedchen|madchen|neffe|nichte|"
-    r"fils|fille|petit-fils|petite-fille|enfant|neveu|niece|bebe"
+    r"fils|fille|petit-fils|petite-fille|enfant|neveu|bebe"
 )
 _CHILD_NAMED = re.compile(rf"\b(?:{_CHILD_NOUN})\b")
 _AGE_AFTER = (

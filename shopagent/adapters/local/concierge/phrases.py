@@ -727,14 +727,14 @@ ASKS_ABOUT = re.compile(
 
 # -- questions about the shop, and broad needs ---------------------------------------------
 
-# Shipping, delivery, returns, payment, opening hours, contact, size guides: a question about
-# the shop, answered from its store pages, never searched as a product.
 # Which size to order: a question for the shop's size guide, unless the message asks for a thing too ("J'ai
 # besoin d'un sac à dos, je sais pas quelle taille prendre": a backpack)
 SIZE_CHOICE = re.compile(
     r"\b(?:(?:which|what) size should (?:i|we) (?:order|get|buy)|welche gr(?:o|oe)sse soll|"
     r"quelle taille (?:dois|prendre))"
 )
+# Shipping, delivery, returns, payment, opening hours, contact, size guides: a question about
+# the shop, answered from its store pages, never searched as a product.
 STORE_QUESTION = re.compile(
     r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|post (?:it|them|to)|"
     r"send (?:it|them) to|(?:you|u) (?:can |could |also |still )?send (?:orders? |parcels? |packages? )?to|"

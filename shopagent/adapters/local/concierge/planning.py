@@ -689,9 +689,8 @@ class Planner:
             # ("We also need two folding chairs, do you sell these?" after stoves: a thing asked for as well, not a
             # detail of those shown; not "do you also have grain free ones?")
             folded = fold(text)
-            pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
             also_asked = (
-                reading.request and _ALSO.search(folded) and not (pointing or _ONES.search(folded)) and named
+                reading.request and _ALSO.search(folded) and not _points_at_shown(reading, folded) and named
                 and not set(named) <= earlier
             )  # fmt: skip
             # "something grain free, between 15 and 25" after dog foods, some of them grain-free:
@@ -1721,8 +1720,7 @@ class Planner:
         if reading.broad or reading.refs or self._vocabulary is None:
             return False
         folded = fold(text)
-        pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
-        pointing = pointing or bool(_ONES.search(folded) or _ANY_THING.search(folded))
+        pointing = _points_at_shown(reading, folded) or _ANY_THING.search(folded)
         if reading.request and _ALSO.search(folded) and not pointing:
             return False  # "do you sell socks as well?" after sneakers; not "do you also have grain free ones?"
         if _THING_TO.search(folded):
@@ -2405,6 +2403,13 @@ def _says_a_colour(said: str, colours: list[str]) -> bool:
     """Whether the words `said` name each of those colours (the catalog's colour words, folded)."""
     named = set(words(said))
     return all(set(words(c)) <= named for c in colours)
+
+
+def _points_at_shown(reading: Reading, folded: str) -> bool:
+    """Whether a message points at products shown ("it", "those", "the grain free ones"), not at a thing it names
+    ("We also need two folding chairs, do you sell these?")."""
+    pointing = (reading.points_at_one or reading.points_at_all) and not _SELL_THESE.search(folded)
+    return pointing or _ONES.search(folded) is not None
 
 
 def _only_a_variation(reading: Reading) -> bool:
