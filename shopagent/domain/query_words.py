@@ -207,7 +207,7 @@ def _ages_told(folded: str) -> list[tuple[int, bool]]:
 
 
 def a_childs_age(text: str) -> bool:
-    """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo", "he's 6",
+    """Whether a shopper's words tell a child's age (at most 14): "for my 7 year old", "7yo", "my son, he's 6",
     "für einen 5-jährigen", "pour ma fille de 7 ans"."""
     return any(months or age <= _CHILD_AGE for age, months in _ages_told(fold(text)))
 
