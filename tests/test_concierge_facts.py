@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from shopagent.adapters.local.concierge.facts import FactFinder
-from shopagent.adapters.local.concierge.replies import ENGLISH
+from shopagent.adapters.local.concierge.product_data import spec_said
+from shopagent.adapters.local.concierge.replies import ENGLISH, REPLIES
 from tests.test_concierge_numbers import SHOP
 
 pytestmark = pytest.mark.anyio
@@ -1424,3 +1425,26 @@ async def test_a_thing_asked_to_come_with_it_that_its_name_has_and_what_it_measu
     assert NOT_TOLD in " ".join(lines), lines
     lines = await asked("how do i measure my wrist for it", *tracker)
     assert "130-210 mm" in " ".join(lines) and NOT_TOLD not in " ".join(lines), lines
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "language", "said"),
+    [
+        ("tubeless_ready", False, "en", "no, not tubeless ready"),
+        ("tubeless_ready", True, "en", "yes, tubeless ready"),
+        ("grain_free", True, "en", "yes, grain free"),
+        ("foldable", False, "en", "no, not foldable"),
+        ("insulated", True, "en", "yes, insulated"),
+        ("organic", True, "en", "yes, organic"),
+        ("stabilisers_included", False, "en", "no, stabilisers not included"),
+        ("batteries_included", True, "en", "yes, batteries included"),
+        ("tools_needed", False, "en", "no, tools not needed"),
+        ("whistle", True, "en", "whistle: yes"),  # a thing it has, not a property
+        ("drainage_hole", False, "en", "drainage hole: no"),
+        ("tubeless_ready", False, "de", "tubeless ready: nein"),
+        ("drainage_hole", True, "de", "drainage hole: ja"),
+        ("stabilisers_included", False, "fr", "stabilisers included : non"),
+    ],
+)
+def test_a_yes_or_no_spec_is_said_in_words_of_the_answers_language(name, value, language, said):
+    assert spec_said(name, value, REPLIES[language]) == said

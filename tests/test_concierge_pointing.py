@@ -159,7 +159,7 @@ async def test_a_question_mark_naming_a_product_shown_asks_about_it_unless_it_as
         # a position with a kind counts among the products of that kind: the second pot, not the compost
         (["terre-de-lys-glazed-stoneware-egg-pot", "terravita-peat-free-multi-purpose-compost",
           "terre-de-lys-frost-resistant-terracotta-pot"],
-         "is the second pot frost proof?", "terre-de-lys-frost-resistant-terracotta-pot", "frost resistant: yes"),
+         "is the second pot frost proof?", "terre-de-lys-frost-resistant-terracotta-pot", "yes, frost resistant"),
         # a colour of a product shown is that product, not another thing ("the blue one")
         (["terre-de-lys-glazed-stoneware-egg-pot", "terre-de-lys-recycled-plastic-flowerpot"],
          "the blue one, is it frost proof?", "terre-de-lys-glazed-stoneware-egg-pot", "Terre de Lys Glazed"),

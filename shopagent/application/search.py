@@ -207,6 +207,14 @@ class CatalogSearch:
             said=terms.said,
             heads=heads,
             situation=query_words.tells_a_situation(words(request.query)),
+            # (the thing a situation ends on, where products are that thing, and not whom it is for: "… Geschirr?"
+            # is a harness; "the cat hates the car" names no thing, "my bike got stolen … never again" a bike had)
+            kind_told=head is not None
+            and head == said[-1]
+            and query_words.tells_a_situation(words(request.query))
+            and terms.terms[head] not in query_words.WHOM_FOR
+            and query_words.names_a_thing(terms.terms[head], heads)
+            and any(head in row.name_terms for row in found.rows.values()),
             thing_not_sold=_thing_not_sold(terms.terms, said, head, last, found.rows.values()),
             head_in_texts=head is not None and any(head in row.body_terms for row in found.rows.values()),
             head_a_category=head is not None and any(head in row.category_terms for row in found.rows.values()),
@@ -356,6 +364,7 @@ class _QueryFacts:
     heads: frozenset[str] = frozenset()  # the words the candidates' names name their things with
     situation: bool = False  # the query tells of the shopper's situation ("my dog pulls on the lead")
     thing_not_sold: int | None = None  # the last word of a bare name no product of the kind it names has
+    kind_told: bool = False  # a situation told ends on its head word, a thing some candidates are by their names
     head_in_texts: bool = False  # some candidate has the head word in its text (by its stem: "sharpening")
     head_a_category: bool = False  # some candidate's category names the head word ("tea" of the category "Tea")
     ceiling: Decimal | None = None  # the highest price the query's words allow ("under 60"), when no filter says one
@@ -451,6 +460,9 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and query.head is not None
         and query.head not in row.name_terms
         and not _compound_of(query.terms[query.head], row.name),
+        kind_named_elsewhere=query.kind_told
+        and query.head not in row.name_terms
+        and not _compound_of(query.terms[query.head or 0], row.name),
         other_material=bool(query.materials and row.material.strip())
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),

@@ -77,6 +77,9 @@ class Evidence:
     other_color: bool = False  # the query's words name colours and it comes in none of them
     other_size: bool = False  # the query's words name sizes ("size 38") and it comes in none of them
     head_named_elsewhere: bool = False  # the query's head word is not in its name, but in another candidate's
+    # ... where the query tells of a situation and that word is what other candidates are ("zieht an der Leine …
+    # Geschirr?": a harness, though leads come closer to the story)
+    kind_named_elsewhere: bool = False
     other_material: bool = False  # the query names what it is made of, and its material, name and category do not
     other_audience: bool = False  # its name or category is for others than the query names ("Women's" for "mens")
     over_weight: bool = False  # the query's words state a weight it may not pass ("under 1.5 kg") and it weighs more
@@ -232,7 +235,8 @@ class Ranked:
 
 def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeModel, limit: int) -> list[Ranked]:
     """The best `limit` products: by grade, then (within one) those not named for what the thing
-    asked for goes with, then those not named for others nor with the opposite of a query word, then
+    asked for goes with, then, of a situation told, those that are the thing it names, then those
+    not named for others nor with the opposite of a query word, then
     those within a price the query's words allow, then those for the children's ages asked, then
     available first, then relevance."""
     ranked = []
@@ -243,6 +247,7 @@ def rank(scores: dict[int, float], evidence: dict[int, Evidence], model: GradeMo
     # Within a grade, what the thing asked for goes with (a knife for "knife sharpener"), and what is for
     # others than those asked for (a "Cat Collar" for "dog collar"), come after the rest.
     ranked.sort(key=lambda r: (_GRADE_ORDER[r.match], evidence[r.product_id].for_another,
+                               evidence[r.product_id].kind_named_elsewhere,
                                evidence[r.product_id].feature_missing,
                                evidence[r.product_id].other_audience, evidence[r.product_id].opposite,
                                evidence[r.product_id].over_budget, evidence[r.product_id].over_weight,

@@ -40,6 +40,7 @@ from shopagent.adapters.local.concierge.product_data import (
     size_steps,
     sizes_of,
     variant_text,
+    with_specs_said,
 )
 from shopagent.adapters.local.concierge.replies import Replies
 from shopagent.adapters.local.concierge.store_text import store_answer
@@ -103,7 +104,7 @@ class Answerer:
             data = responses[0].result.get("structuredContent") or {}
             return store_answer(data, plan, r, self._contact, self._language)
         if responses[0].name == DETAILS_TOOL:
-            found = [p.result.get("structuredContent") or {} for p in responses]
+            found = [with_specs_said(p.result.get("structuredContent") or {}, r) for p in responses]
             lead: list[str] = [plan["lead"]] if plan.get("lead") else []  # (said before the answer)
             if plan.get("ask_words"):  # "the leather ones": of those found, the one that is
                 # (with nothing shown, "is the tuyau d'arrosage 25 m?" asks of the best found, called so or not)
@@ -296,7 +297,11 @@ class Answerer:
         """The answer to a request for something to go with the product talked about ("a bracket
         to put it on the wall"), led by that product's own sentence naming the thing, when it has
         one ("HDMI cable, optical cable and wall bracket included."), quoted as written."""
-        looked_up = [p.result.get("structuredContent") or {} for p in responses if p.name == DETAILS_TOOL]
+        looked_up = [
+            with_specs_said(p.result.get("structuredContent") or {}, self._say_in)
+            for p in responses
+            if p.name == DETAILS_TOOL
+        ]
         if plan.get("said_of") is None or not looked_up or responses[0].result.get("isError"):
             return reply
         product = looked_up[0]

@@ -427,3 +427,40 @@ def by_named_measure(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(set(amounts)) < len(amounts):
         return []
     return [d for _, d in sorted(zip(amounts, found, strict=True), key=lambda x: x[0])]
+
+
+def with_specs_said(d: dict[str, Any], r: Replies) -> dict[str, Any]:
+    """The details with their yes-or-no specs said in the answer's language, as a person says them:
+    "no, not tubeless ready", "yes, foldable", "no, stabilisers not included", "whistle: yes" (a thing
+    it has), not "tubeless ready: no"; the other specs as the catalog tool reads them."""
+    specs = d.get("specs") or {}
+    texts = list(d.get("specText") or [])
+    if len(texts) != len(specs) or not any(isinstance(v, bool) for v in specs.values()):
+        return d
+    said = [spec_said(name, value, r) if isinstance(value, bool) else text
+            for (name, value), text in zip(specs.items(), texts, strict=True)]  # fmt: skip
+    return {**d, "specText": said}
+
+
+def spec_said(name: str, value: bool, r: Replies) -> str:
+    """A yes-or-no spec as said: of a property by the property ("no, not tubeless ready"), of a thing it
+    comes with or needs by that ("no, batteries not included"), of a thing it has by yes or no ("whistle: yes")."""
+    named = [w for w in name.split("_") if w]
+    what = " ".join(named)
+    if len(named) > 1 and named[-1] in _COMES_WITH:  # "batteries included", "tools needed"
+        return (
+            r.spec_is.format(what=what) if value else r.spec_not_last.format(rest=" ".join(named[:-1]), last=named[-1])
+        )
+    if _PROPERTY_END.search(named[-1] if named else ""):
+        return (r.spec_is if value else r.spec_is_not).format(what=what)
+    return (r.spec_has if value else r.spec_has_not).format(what=what)
+
+
+# The last words of a yes-or-no spec naming what comes with the product or what it needs
+_COMES_WITH = frozenset({"included", "required", "needed", "supplied"})
+# ... and the endings of words naming a property of it ("foldable", "grain free", "tubeless ready",
+# "insulated", "reflective", "organic"), not a thing it has ("whistle", "thermostat", "app")
+_PROPERTY_END = re.compile(
+    r"(?:able|ible|proof|free|ready|safe|resistant|friendly|compatible|approved|certified|compliant|ed|ive|ic|"
+    r"less|hardy|tight|ing|al|ous|ant|ent)$"
+)

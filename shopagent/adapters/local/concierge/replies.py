@@ -145,6 +145,13 @@ class Replies:
     from_price: str
     spec_list: str
     spec: str
+    # A yes-or-no spec: of a property ("tubeless_ready": "not tubeless ready"), else of a thing it has or
+    # comes with ("whistle": "whistle: yes"); in English, "X included" is "X not included" when it is not.
+    spec_is: str
+    spec_is_not: str
+    spec_has: str
+    spec_has_not: str
+    spec_not_last: str
     costs_each: str
     buy_here: str
     see_here: str
@@ -292,6 +299,11 @@ ENGLISH = Replies(
     from_price="from {price}",
     spec_list="Specs: {facts}.",
     spec="{name}: {facts}.",
+    spec_is="yes, {what}",
+    spec_is_not="no, not {what}",
+    spec_has="{what}: yes",
+    spec_has_not="{what}: no",
+    spec_not_last="no, {rest} not {last}",
     costs_each="{name}: {prices}.",
     buy_here="You can add {name}{what} to your basket here: {url}",
     see_here="Here is {name} in the shop: {url}",
@@ -442,6 +454,11 @@ GERMAN = Replies(
     from_price="ab {price}",
     spec_list="Daten: {facts}.",
     spec="{name} — Angaben: {facts}.",
+    spec_is="{what}: ja",
+    spec_is_not="{what}: nein",
+    spec_has="{what}: ja",
+    spec_has_not="{what}: nein",
+    spec_not_last="{rest} {last}: nein",
     costs_each="{name}: {prices}.",
     buy_here="Hier können Sie {name}{what} in den Warenkorb legen: {url}",
     see_here="Hier finden Sie {name} im Shop: {url}",
@@ -596,6 +613,11 @@ FRENCH = Replies(
     from_price="à partir de {price}",
     spec_list="Caractéristiques : {facts}.",
     spec="{name} — caractéristiques : {facts}.",
+    spec_is="{what} : oui",
+    spec_is_not="{what} : non",
+    spec_has="{what} : oui",
+    spec_has_not="{what} : non",
+    spec_not_last="{rest} {last} : non",
     costs_each="{name} : {prices}.",
     buy_here="Vous pouvez ajouter {name}{what} à votre panier ici : {url}",
     see_here="Voici {name} dans la boutique : {url}",
