@@ -4433,14 +4433,19 @@ async def test_the_one_called_by_a_word_of_its_text_is_the_one_answered_and_that
 @pytest.mark.parametrize(
     "message",
     ["she's outgrown the balance bike, what next?",
-     "looking for a first proper bike for my son, he's 6 and about 118cm, done with the balance bike"],
+     "looking for a first proper bike for my son, he's 6 and about 118cm, done with the balance bike",
+     "hi my daughter turns 5 next month, about 110cm tall, she has a balance bike now. what bike size would she need"],
 )  # fmt: skip
 async def test_what_a_child_has_outgrown_is_not_listed_but_its_kind_is_asked_for(bikes, message):
     """ "she's outgrown the balance bike" asks for a bike, not a balance bike (only balance bikes were listed; with
-    the whole phrase taken as not wanted, nothing was left to search)."""
-    told = await bikes().say(message)
+    the whole phrase taken as not wanted, nothing was left to search); "she has a balance bike now" too (was
+    searched with it). A price said next keeps them out ("max 250 euro" listed the two balance bikes under it)."""
+    shopper = bikes()
+    told = await shopper.say(message)
     assert told.listed and "Bike" in told.listed[0], told.answer
     assert not any("Balance" in name for name in told.listed), told.answer
+    capped = await shopper.say("max 250 euro")
+    assert not any("Balance" in name for name in capped.listed), capped.answer
 
 
 async def test_a_colour_or_size_alone_after_products_were_talked_about_asks_it_of_those(clothing):
@@ -4571,9 +4576,7 @@ async def test_a_price_said_after_a_list_keeps_the_close_ones_close(bikes):
     """ "max 250 euro" after kids' bikes: those shown as only close are still only close within the price (the
     trailer bike, close at first, was listed as what was asked)."""
     shopper = bikes()
-    first = await shopper.say(
-        "hi my daughter turns 5 next month, about 110cm tall, she has a balance bike now. what bike size would she need"
-    )
+    first = await shopper.say("hi my daughter turns 5 next month, about 110cm tall, what bike size would she need")
     close_at = first.answer.index("Also close")
     close = [name for name in first.listed if first.answer.index(name) > close_at]
     capped = await shopper.say("max 250 euro")

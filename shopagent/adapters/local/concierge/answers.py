@@ -508,7 +508,8 @@ class Answerer:
                 lines += [self._line(n, p, filters) for n, p in enumerate(close, start=len(shown) + 1)]
             listed = [*shown, *close]
             lines.append(self._footer(listed))
-            return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price)
+            return say("\n".join(lines), shown=listed, args=call, subject=subject, hide_price=hide_price,
+                       without=plan.get("without") or [])  # fmt: skip
         if refinement in ("cheaper", "pricier", "more", "similar"):
             template = {"cheaper": r.none_cheaper, "pricier": r.none_pricier}.get(refinement, r.none_more)
             if refinement == "cheaper" and plan.get("than_it"):
@@ -543,7 +544,8 @@ class Answerer:
         if close:
             lines += [self._line(n, p, filters) for n, p in enumerate(close, start=1)]
             lines.append(self._footer(close))
-            return say("\n".join(lines), shown=close, args=call, subject=subject, hide_price=hide_price)
+            return say("\n".join(lines), shown=close, args=call, subject=subject, hide_price=hide_price,
+                       without=plan.get("without") or [])  # fmt: skip
         if refinement is None and not _narrowing(filters):
             lines.append(r.rephrase)
         # Nothing to show: the list the customer saw before stays the one "the second one" means.
@@ -885,12 +887,12 @@ def _offered(data: dict[str, Any], plan: dict[str, Any]) -> list[dict[str, Any]]
         }  # fmt: skip
 
     goes_with = set(plan.get("goes_with") or [])
-    # "no capsules": none whose name or category says so ("Capsule Coffee Machine")
+    # "no capsules": none whose name says so ("Capsule Coffee Machine"); not by a category of more ("Kids' bikes &
+    # balance bikes" holds the kids' bikes "she has a balance bike now" asks for)
     without = {form for w in plan.get("without") or [] for form in word_forms(w)}
     if without:
         exclude |= {
-            p.get("productId") for p in data.get("products", [])
-            if without & set(words(fold(f"{p.get('name', '')} {p.get('category', '')}")))
+            p.get("productId") for p in data.get("products", []) if without & set(words(fold(str(p.get("name", "")))))
         }  # fmt: skip
 
     def of_kind(p: dict[str, Any]) -> bool:  # "cheaper" hoses are hoses, not the hose connector set

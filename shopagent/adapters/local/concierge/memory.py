@@ -34,6 +34,9 @@ class Shown:
     before: list[int] = field(default_factory=list)  # productIds shown in the lists before it for the same words
     # what its searches found and it did not show (ranked lower, or graded weak), in the order found
     unshown: list[dict[str, Any]] = field(default_factory=list)
+    # the words of what the shopper did not want, which no product listed is named by ("no capsules", "she has a
+    # balance bike now": balance), kept for the searches that narrow or widen it ("max 250 euro")
+    without: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -129,7 +132,8 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
             same = before is not None and before.args.get("query") == shown_args.get("query")
             seen = [*before.before, *(int(p["productId"]) for p in before.products)] if before and same else []
             unshown = [p for i, p in by_id.items() if i not in state["shown"]]
-            history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen, unshown)
+            without = [str(w) for w in state.get("without") or []]
+            history.shown = Shown(shown_args, subject, products, bool(state.get("hide_price")), seen, unshown, without)
             history.lists.append(history.shown)
             history.detailed = []
             history.question = ""  # (asked of an earlier list)

@@ -448,14 +448,18 @@ NEGATED = re.compile(
     r"\s+(?!(?:fil|cereales|gluten|bpa|kabel|cher|chere|chers|cheres|pull|show|spill|slip|iron|drip|dig|tangle)\b)"
     r"((?:[^\W\d_]+[ -]?){1,2})"
 )
-# What the shopper is past ("done with the balance bike", "she's outgrown her balance bike"): the words before the
-# last say what is not wanted; the last, the kind, is still asked for (a bike). One word alone ("outgrown her
-# scooter") is left as it is: the kind asked for, bigger.
+# What the shopper is past ("done with the balance bike", "she's outgrown her balance bike") or has already ("she has a
+# balance bike now"): the words before the last say what is not wanted; the last, the kind, is still asked for (a
+# bike). One word alone ("outgrown her scooter") is left as it is: the kind asked for, bigger.
 OUTGROWN = re.compile(
     r"\b(?:(?:done|finished) with|outgrown|outgrew|(?:grown|grew) out of|(?:moving|moved) on from|"
-    r"too (?:big|old) for)"
-    r"(?:\s+(?:the|his|her|their|its|my|our|a|an))?"
+    r"too (?:big|old) for|"
+    # what they have already: "she has a balance bike now", "he already has a kids bike"
+    r"(?:already|currently) (?:has|have|owns?|rides?|uses?|got)|"
+    r"(?P<now>has|have|owns?|rides?|has got|have got))"
+    r"(?:\s+(?:the|his|her|their|its|my|our|a|an|ein|eine|einen|un|une))?"
     r"\s+(?P<said>(?:[^\W\d_]+[ -])?(?P<last>[^\W\d_]+))"
+    r"(?(now)(?=\s+(?:now|already|at the moment)\b))"
 )
 # Measures that are no size of this shop ("springform 26 cm"): not words that describe the item.
 MEASURE = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:cm|mm|ml|cl|l|liter|litre|liters|litres|zoll|inch(?:es)?)\b")

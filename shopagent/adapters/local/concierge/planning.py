@@ -767,6 +767,8 @@ class Planner:
             if reading.colors and not plan.get("fallback"):
                 # "that black weed sheet": a product sold in no colours may be black all the same
                 plan["uncoloured"] = True
+            if reading.negated:  # "coffee machine, no capsules", "she has a balance bike now": none named so
+                plan["without"] = reading.negated
             if (focus := _in_focus(reading, history, named)) is not None:
                 plan.update(said_of=focus, said_words=named)
             return search_call(args, plan, also_details=focus)
@@ -1375,8 +1377,11 @@ class Planner:
             plan.update(refinement="more", exclude=[*shown.before, *(p["productId"] for p in shown.products)])
             args["limit"] = LIST_LENGTH * 2
         if reading.negated and not reading.words:  # "no capsules pls": none named so, said back as said
-            plan["without"] = reading.negated
             plan["subject"] = ", ".join(filter(None, (shown.subject, reading.negated_said)))
+        # (what was not wanted of the list stays so: "max 250 euro" after "she has a balance bike now")
+        without = [*shown.without, *(reading.negated if not reading.words else [])]
+        if without:
+            plan["without"] = list(dict.fromkeys(without))
         if attribute:
             args["query"] = f"{args['query']} {reading.query}"
             if qualifies:
