@@ -4646,3 +4646,16 @@ async def test_the_thing_a_situation_names_comes_before_what_the_story_is_closer
     moving = pets()
     car = await moving.say("we're moving house next month and the cat hates the car, anything that helps?")
     assert car.listed and "Carrier" in car.listed[0], car.answer
+
+
+async def test_a_request_for_the_child_told_of_before_is_searched_for_their_age(bikes):
+    """ "and a helmet for her too, head is around 50cm" after "my daughter turns 5": a helmet for a 5 year old, the
+    kids' helmet first (was the youth helmet, for 8 years and up: the age was told only in the first message); "a
+    helmet for me" is searched as said."""
+    shopper = bikes()
+    await shopper.say("hi my daughter turns 5 next month, about 110cm tall, what bike size would she need")
+    helmet = await shopper.say("and a helmet for her too, head is around 50cm")
+    assert "5 year old" in helmet.search["query"], helmet.calls
+    assert helmet.listed and "Kids'" in helmet.listed[0], helmet.answer
+    mine = await shopper.say("and a helmet for me, something for commuting")
+    assert "year old" not in mine.search["query"], mine.calls

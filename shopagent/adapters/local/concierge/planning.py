@@ -78,6 +78,7 @@ from shopagent.domain.query_words import (
     SON,
     WHOM_FOR,
     category_heads,
+    childs_ages,
     name_head,
     name_kind,
     tells_a_situation,
@@ -728,6 +729,8 @@ class Planner:
                 reading = dataclasses.replace(reading, words=found, query=query, said=said, said_whole=whole)
             filters = _filters_of(reading)
             args: dict[str, Any] = {"query": await self._search_words(reading, text), "limit": LIST_LENGTH}
+            if told := _age_told_before(text, history):  # "and a helmet for her too" after "my daughter turns 5"
+                args["query"] = f"{args['query']} {told}"
             if filters:
                 args["filters"] = filters
             plan = self._subject(reading, named, text)
@@ -2649,6 +2652,27 @@ _SOMEONE = WHOM_FOR | HIM | HER | SON | DAUGHTER | {
 def _side_by_side(first: str, second: str, text: str) -> bool:
     """Whether two (folded) words stand side by side in a (folded) text, a space or hyphen between."""
     return re.search(rf"(?<![^\W_]){re.escape(first)}[\s'-]+{re.escape(second)}(?![^\W_])", text) is not None
+
+
+# Words pointing at a person told of before: "for her", "he", "für sie", "pour lui", "the kids"
+_PERSON_POINTED = re.compile(
+    r"\b(?:her|him|she|he|them|they|hers|his|sie|ihn|ihm|ihr|er|elle|lui|il|the (?:kid|kids|child|children|boy|girl|"
+    r"little one|little ones))\b"
+)
+
+
+def _age_told_before(text: str, history: History) -> str:
+    """The child's age a request pointing at someone told of before ("and a helmet for her too, head is around 50cm"
+    after "my daughter turns 5 next month") is searched with, as the search reads one ("for a 5 year old"): the
+    age the latest search that told one told; "" where the message tells its own, points at no one, or none was
+    told."""
+    if childs_ages(text) or not _PERSON_POINTED.search(fold(text)):
+        return ""
+    for args in reversed(history.searches):
+        if ages := childs_ages(str(args.get("query", ""))):
+            age = min(ages)
+            return f"for a {age:g} year old" if age >= 1 else f"for a {age * 12:g} month old"
+    return ""
 
 
 def _filters_of(reading: Reading) -> dict[str, Any]:
