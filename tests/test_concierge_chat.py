@@ -4659,3 +4659,15 @@ async def test_a_request_for_the_child_told_of_before_is_searched_for_their_age(
     assert helmet.listed and "Kids'" in helmet.listed[0], helmet.answer
     mine = await shopper.say("and a helmet for me, something for commuting")
     assert "year old" not in mine.search["query"], mine.calls
+
+
+async def test_which_is_better_for_something_no_text_speaks_to_says_what_each_is(pets):
+    """ "which one is better for a travel of 3 hours, the first or the second?" of a transport box and a cabin
+    carrier, neither of whose texts speaks of hours: what each one's text says, to weigh them (was "the product
+    information doesn't say." twice)."""
+    shopper = pets()
+    boxes = await shopper.say("transport box or carrier for my cat, we travel by car")
+    assert len(boxes.listed) >= 2, boxes.answer
+    better = await shopper.say("which one is better for a travel of 3 hours, the first or the second?")
+    lines = [line for line in better.answer.splitlines() if line.startswith(tuple(boxes.listed[:2]))]
+    assert len(lines) == 2 and all("What it says: " in line for line in lines), better.answer

@@ -181,6 +181,7 @@ _FIGURES_ASKED = [
     ),
 ]
 # "which is better for a beginner?", "which one should I get?", "welche ist besser für …", "lequel est le mieux"
+_WEIGHED_AT_MOST = 3  # products whose texts are said, none answering which is better: more is too long to read
 _BETTER = re.compile(
     r"\b(?:which|what)(?: one| of (?:them|these|those|the two))? (?:is|would be|'s|will be) (?:the )?"
     r"(?:better|best|more suitable|most suitable|ideal)|\bwhich(?: one)? (?:should|would|could) (?:i|we|you) "
@@ -492,8 +493,11 @@ class FactFinder:
                 untold.append((len(lines), d, nearest))
             lines.append(" ".join(told) if told else self._not_told(d, nearest if len(found) == 1 else None))
         # Set beside one whose text answers ("which is better for a dog that pulls?"), one whose text
-        # does not is said with what it does say, so the two can be weighed; when none answers, briefly.
-        if len(untold) < len(found):
+        # does not is said with what it does say, so the two can be weighed; so too where none answers which
+        # is better for something ("which one is better for him, for a travel of 3 hours?": what each is for);
+        # else, when none answers, briefly.
+        weighed = len(found) <= _WEIGHED_AT_MOST and bool(_BETTER.search(folded) or ask.PICK.search(folded))
+        if len(untold) < len(found) or weighed:
             for at, d, nearest in untold:
                 lines[at] = self._not_told(d, nearest)
         # "which is better for running?" where one product's text speaks to it and the others' do not: that
