@@ -22,7 +22,8 @@ SHOP = build_concierge(
     )
 )
 
-# (message, minimum price, maximum price); "around" widens a price by 20 % (a range by 10 %).
+# (message, minimum price, maximum price); "around" widens a price by 20 % (a range by 10 %); a budget for
+# everything together sets no minimum.
 PRICES = [
     ("budget 2000-2500", 2000, 2500),
     ("road bike, budget 2000 - 2500", 2000, 2500),
@@ -92,6 +93,11 @@ PRICES = [
     ("i run more than 10 km a week", None, None),
     ("for over 20°C", None, None),
     ("under 12.50", None, Decimal("12.50")),
+    # a budget for everything together: no floor under one thing of it
+    ("Budget insgesamt ca. 200 €", None, 240),
+    ("about 150 in total for the lot", None, 180),
+    ("between 100 and 150 euros for everything", None, 150),
+    ("environ 100 € au total", None, 120),
 ]
 
 

@@ -327,6 +327,11 @@ async def test_gift_wrapping_is_no_gift(toys_shop):
         ("he is 12 stone", set()),
         ("the bike is 6 kg", set()),
         ("kids 6 pack", set()),
+        # the ages of children told as a range after them, both ends
+        ("Spielzeug für unsere Krippengruppe (Kinder von 1 bis 3 Jahren)", {1.0, 3.0}),
+        ("toys for kids from 2 to 4 years", {2.0, 4.0}),
+        ("something for children aged 3-5 years", {3.0, 5.0}),
+        ("warranty 2 to 3 years", set()),
     ],
 )
 def test_a_childs_age_told_of_the_child_is_read(text, ages):

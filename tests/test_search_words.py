@@ -739,3 +739,16 @@ def test_brand_names_shoppers_use_for_a_kind_of_toy_are_read_as_that_kind():
     # A brand's own product is not a kind: "barbie dreamhouse" asks for what a toy shop may not sell, not any doll.
     dolls = Vocabulary({"doll": 4, "dolls": 4}, {"doll": 4, "dolls": 4}, frozenset(), synonyms)
     assert dolls.terms("barbie dreamhouse").corrections == {}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["robust und leicht zu reinigen", "robust leicht reinigen", "einfach zu reinigen", "facile à nettoyer"],
+)
+def test_easy_to_clean_in_german_or_french_is_easy_to_clean_not_lightweight(query):
+    # "leicht zu reinigen" read word by word was "lightweight clean": "leicht" alone is light, "leicht zu" easy to
+    synonyms = Synonyms(builtin_synonyms("en"))
+    words_of_it = {"easy": 4, "clean": 4, "lightweight": 4, "robust": 2}
+    shop = Vocabulary(dict(words_of_it), dict(words_of_it), frozenset(), synonyms)
+    read = shop.terms(query)
+    assert "easy to clean" in read.corrections.values() and "lightweight" not in read.terms, read

@@ -77,6 +77,12 @@ AROUND = re.compile(
     r"environ|autour de|a peu pres|aux alentours de)\s*"
     rf"{AMOUNT}(?:{_DASH}{AMOUNT})?"
 )
+# A budget for everything together ("Budget insgesamt ca. 200 €", "about 150 in total", "max 50 euro for everything",
+# "environ 100 € au total"): one thing of it may cost anything up to it, none has to cost near it.
+TOTAL = re.compile(
+    r"\b(?:in total|total budget|altogether|all together|all in|for everything|for all of it|for the lot|"
+    r"insgesamt|alles zusammen|zusammen|fur alles|gesamtbudget|au total|en tout|pour le tout|pour tout)\b"
+)
 AROUND_TOLERANCE = Decimal("0.2")
 AROUND_RANGE_TOLERANCE = Decimal("0.1")
 _TOO_MUCH = r"\s+(?:is|'s|would be|seems)\s+(?:too much|too expensive|too pricey|too dear|a lot)"

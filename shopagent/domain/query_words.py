@@ -194,6 +194,12 @@ _AGE_AFTER = (
 _VERB = r"(?:'s|is|turns|turned|is turning|will be|just turned|ist|wird|a|va avoir|aura)"
 _AGE_TOLD = re.compile(rf"\b(?:{_CHILD_NOUN})\s*{_VERB}{_AGE_AFTER}")
 _AGE_TOLD_BY_PRONOUN = re.compile(rf"\b(?:hes|shes|(?:he|she|er|il|elle)\s*{_VERB}){_AGE_AFTER}")
+# The ages of children told as a range after them: "Kinder von 1 bis 3 Jahren", "kids from 2 to 4 years", "children
+# aged 3-5", "enfants de 2 à 4 ans" (both ends told)
+_AGE_RANGE = re.compile(
+    rf"\b(?:{_CHILD_NOUN})\s+(?:von|from|between|aged|ages|im alter von|de|entre|agees? de|ages? de)?\s*"
+    r"(\d{1,2})\s*(?:bis|to|and|-|\u2013|a|et|und)\s*(\d{1,2})\s*(?:jahren|jahre|years?|yrs|ans)\b"
+)
 
 
 def _ages_told(folded: str) -> list[tuple[int, bool]]:
@@ -203,6 +209,7 @@ def _ages_told(folded: str) -> list[tuple[int, bool]]:
     found += [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD.finditer(folded)]
     if _CHILD_NAMED.search(folded):
         found += [(int(m.group(1)), bool(m.group(2))) for m in _AGE_TOLD_BY_PRONOUN.finditer(folded)]
+    found += [(int(age), False) for m in _AGE_RANGE.finditer(folded) for age in m.groups()]
     return found
 
 

@@ -372,6 +372,7 @@ _STOPWORDS = """
     choses truc trucs modèle modèles article articles alors voilà bcp stp euro euros eur également egalement
     faut nehm nehme nehmen should shall him her his hers who whom whose into onto nothing yet been being
     weiss weiß weisst weißt wissen
+    budget insgesamt gesamtbudget
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Small words of German or French that are English things: "hat" (German "has"), "plus" (French "more").
