@@ -396,3 +396,9 @@ def test_a_measure_with_decimals_is_searched_as_one_number_and_is_no_price(text,
 def test_weiss_of_knowing_is_no_colour(text, colors):
     reading = SHOP.read(text)
     assert reading.colors == colors and "weiss" not in fold(reading.query), (reading.colors, reading.query)
+
+
+@pytest.mark.parametrize("text", ["wooden toys, budget insgesamt ca. 200 €", "wooden toys, my budget is about 200"])
+def test_the_words_of_a_budget_are_not_searched(text):
+    # (were: "wooden toys budget insgesamt", whose last word the search took for the thing asked for)
+    assert SHOP.read(text).words == ["wooden", "toys"], SHOP.read(text).words
