@@ -4671,3 +4671,33 @@ async def test_which_is_better_for_something_no_text_speaks_to_says_what_each_is
     better = await shopper.say("which one is better for a travel of 3 hours, the first or the second?")
     lines = [line for line in better.answer.splitlines() if line.startswith(tuple(boxes.listed[:2]))]
     assert len(lines) == 2 and all("What it says: " in line for line in lines), better.answer
+
+
+async def test_going_back_to_a_thing_by_the_shoppers_own_word_is_the_one_of_the_list_asked_with_it(pets):
+    """ "ok going back to the first tank, is that one in stock?" where no product is named "tank" (the "Aquarium
+    Starter Set" was listed first for "a small fish tank"): that one, from the list asked for with the word (was
+    the water conditioner talked about since)."""
+    shopper = pets()
+    tanks = await shopper.say(
+        "yo so i wanna get a small fish tank for my room, never had fish before. whats a good starter setup"
+    )
+    assert tanks.listed and "Aquarium" in tanks.listed[0], tanks.answer
+    await shopper.say("like max 50 euro for everything if thats even posible")
+    await shopper.say("ok and do i need that water conditioner stuff or is tap water fine")
+    back = await shopper.say("ok going back to the first tank, is that one in stock? might just get that one then")
+    assert back.answer.startswith(tanks.listed[0]), back.answer
+
+
+async def test_plants_left_thirsty_and_tomatoes_to_grow_are_needs_the_shop_answers(garden):
+    """ "fahr im juli 2 wochen weg und meine tomaten + gurken verdursten sonst": the drip irrigation kit (was a raised
+    bed); "I would like to try growing tomatoes … What would you suggest I start with?": tomato seeds among what
+    is listed (was a grow light and tomato feed)."""
+    away = await garden().say(
+        "hi, fahr im juli 2 wochen weg und meine tomaten + gurken im kleingarten verdursten sonst. was gibts da?"
+    )
+    assert away.listed and "Irrigation" in away.listed[0], away.answer
+    tomatoes = await garden().say(
+        "My wife and I have finally put up a small greenhouse and I would like to try growing tomatoes in it for the "
+        "first time. What would you suggest I start with?"
+    )
+    assert any("Tomato" in name and "Seeds" in name for name in tomatoes.listed), tomatoes.answer

@@ -90,6 +90,8 @@ _ENGLISH_NEEDS = {
     "holiday plants": "self watering drip timer automatic", "holiday tomatoes": "self watering drip timer automatic",
     "holiday pots": "self watering drip timer automatic", "vacation plants": "self watering drip timer automatic",
     "watering holiday": "self watering drip timer automatic", "water away": "self watering drip timer automatic",
+    "grow tomatoes": "seeds", "growing tomatoes": "seeds", "grow vegetables": "seeds", "growing vegetables": "seeds",
+    "from seed": "seeds",
     "back hurts": "kneeler long handle upright", "bad back": "kneeler long handle upright",
     "bending": "kneeler long handle upright", "knees hurt": "kneeler kneeling pad",
     # clothing and outdoor
@@ -116,6 +118,9 @@ _ENGLISH_NEEDS = {
     "griffe canape": "scratching post scratcher", "emousse": "sharpener whetstone sharpening honing",
     "emousses": "sharpener whetstone sharpening honing", "ne coupent plus": "sharpener whetstone sharpening honing",
     "poignet": "ergonomic vertical wrist", "batterie vide": "power bank portable charger",
+    "verdursten": "self watering drip timer automatic", "vertrocknen": "self watering drip timer automatic",
+    "urlaub giessen": "self watering drip timer automatic", "urlaub pflanzen": "self watering drip timer automatic",
+    "vacances plantes": "self watering drip timer automatic", "vacances arroser": "self watering drip timer automatic",
 }  # fmt: skip
 
 

@@ -2015,6 +2015,16 @@ class Planner:
         question = (folded[: found.start()] + " " + folded[found.end() :]).strip(" ,.;:-")
         hint = {stem(w) for w in words(question) if w not in STOPWORDS}
         product = history.returned_to(called, colour, lambda name: {stem(w) for w in words(name)}, hint)
+        if product is None and called and colour is None:
+            # "ok going back to the first tank" where no product is named so ("Aquarium Starter Set"): of the first
+            # list asked for with the word ("a small fish tank for my room"), the one at the place said, else its first
+            asked_with = [
+                s.products for s in history.lists
+                if s.products and called <= {stem(w) for w in words(fold(f"{s.subject} {s.args.get('query', '')}"))}
+            ]  # fmt: skip
+            at = [n for n in reading.ordinals if n > 0][:1] or [1]
+            there = at_position(asked_with[0], at[0]) if asked_with else None
+            product = int(there["productId"]) if there is not None else None
         if product is None:
             return None
         return details_call([product], question=question, asked=_asked_of(reading)) if question else (
