@@ -4701,3 +4701,29 @@ async def test_plants_left_thirsty_and_tomatoes_to_grow_are_needs_the_shop_answe
         "first time. What would you suggest I start with?"
     )
     assert any("Tomato" in name and "Seeds" in name for name in tomatoes.listed), tomatoes.answer
+
+
+async def test_what_to_do_it_with_asks_for_a_thing_not_of_the_one_talked_about(garden):
+    """ "And what should I sow them into? I have a bag of ordinary garden compost …" after tomato seeds and a grow
+    light were talked about: compost, searched (was answered of the grow light: "doesn't say exactly")."""
+    shopper = garden()
+    await shopper.say("tomato seeds for my greenhouse")
+    await shopper.say("how many seeds are in a packet of the first one?")
+    sow = await shopper.say(
+        "And what should I sow them into? I have a bag of ordinary garden compost from the DIY shop but my "
+        "neighbour says that is no good for seeds."
+    )
+    assert SEARCH in [c["name"] for c in sow.calls] and any("Compost" in n for n in sow.listed), sow.answer
+
+
+async def test_sentences_said_after_a_list_are_not_said_back_inside_its_subject(garden):
+    """ "Very good. Lastly, once they are bigger, do they need feeding with something special? I would prefer
+    something organic if possible." read as more said of the composts listed: the list's header names the composts
+    only (was "… for compost for my raised bed, good. Lastly, once they are bigger, do they need feeding …:")."""
+    shopper = garden()
+    await shopper.say("compost for my raised bed")
+    more = await shopper.say(
+        "Very good. Lastly, once they are bigger, do they need feeding with something special? I would prefer "
+        "something organic if possible."
+    )
+    assert "Lastly" not in more.answer and "?" not in more.answer.splitlines()[0], more.answer

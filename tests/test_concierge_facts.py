@@ -617,6 +617,7 @@ def test_a_question_worded_without_a_question_word_first_is_read_as_one(text):
         ("muss man die gießen", True),
         ("hält der auch im winter", True),
         ("braucht man dafür eine app", True),
+        ("und brauch ich noch nen adapter für den hahn oder ist alles dabei", True),  # "brauch ich": as said
         # a verb first with no one after it asks for a thing ("[ich] brauche was …")
         ("brauche was schickes fürs vorstellungsgespräch", False),
         ("brauche die schwarzen stiefel in 43", False),  # "[ich] brauche die …": a request

@@ -631,7 +631,7 @@ QUESTION = re.compile(
     r"marche|fonctionne|va|ca|c'est|gibts)\b"
     # a German question puts its verb first, then who or what it asks of: "brauchen die eine Bridge",
     # "gehen die direkt übers WLAN", "braucht man", "muss ich" (not "brauche was Schickes": a request)
-    r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
+    r"|(?:^|[,;:.!?]|\b(?:oder|und)\b)\W*(?:brauche?(?=\s+ich\b)|brauch(?:en|t)|geh(?:en|t)|funktionier(?:en|t)|halt(?:en)?|h(?:a|ae)lt|"
     r"taug(?:en|t)|muss|m(?:u|ue)ssen|soll(?:en)?|komm(?:en|t)|l(?:a|ae)sst|lassen|l(?:a|ae)uft|laufen|wird|werden|"
     r"darf|d(?:u|ue)rfen|reicht|reichen|kostet|kosten|unterst(?:u|ue)tz(?:en|t)|biete[nt]?|schaff(?:en|t)|"
     r"eigne[nt]|besitz(?:en|t)|verf(?:u|ue)g(?:en|t)|l(?:a|ae)d(?:en|t)|brauch(?:en|t))"

@@ -136,6 +136,13 @@ _WHAT_NEEDED = re.compile(
     r"\b(?:what (?:else )?(?:do|would|will|should) (?:i|we) (?:also )?need|was brauch(?:e|t) (?:ich|man)|"
     r"de quoi (?:ai-je|j'ai|aurais-je) besoin|qu'est-ce qu'il (?:me )?faut)\b"
 )
+# "what should I sow them into?", "what do I put it in?", "womit soll ich sie düngen?", "dans quoi je les sème ?": a
+# thing to do something with, asked for (not a question of the one talked about)
+_WHAT_TO_USE = re.compile(
+    r"\bwhat (?:should|shall|do|can|would|could) (?:i|we) \w+(?: (?:them|it|these|those|this|that))? "
+    r"(?:in|into|with|on)\b\s*(?:[?.!,]|$)|"
+    r"\b(?:womit|worin|wo ?rein) (?:soll|sollte|kann) (?:ich|man)\b|\b(?:dans|avec) quoi (?:je|on|dois-je)\b"
+)
 # ... and "which/what <kind>" where the message chooses one for a use ("should I use", "nehm ich", "am besten");
 # else it is as often a question of those shown ("which battery does it take?")
 _WHICH = r"\b(?:which|what|welche[rsnm]?|was fur|quel(?:le)?s?)"
@@ -1012,6 +1019,8 @@ class Planner:
             return None  # "what's the weather like in Berlin?" is not about the product shown
         if (reading.cheaper or reading.pricier) and not refs:  # "is the third one any cheaper": a question
             return None
+        if not (refs or by_name) and _WHAT_TO_USE.search(fold(text)):
+            return None  # "what should I sow them into?" after seeds and a grow light: what to sow into, searched
         if not (refs or by_name or history.detailed) and _WHAT_NEEDED.search(fold(text)):
             # "what do i need to dig it over?" after a list: the things for a job, searched ("it" is the
             # ground); after one product was talked about, "what do I need to use it?" asks of that one
@@ -1389,7 +1398,11 @@ class Planner:
             args["query"] = f"{args['query']} {reading.query}"
             if qualifies:
                 plan["qualifier"] = reading.query
-            plan["subject"] = ", ".join(filter(None, (shown.subject, said_for(reading.said, reading.query))))
+            # ("in leather", "for thick branches" said after it; not sentences of their own: "good. Lastly, once they
+            # are bigger, do they need feeding …?" would be said back inside the quoted request)
+            added = said_for(reading.said, reading.query)
+            added = "" if len(added.split()) > _PLAIN_SPAN_WORDS or re.search(r"[.?!]", added) else added
+            plan["subject"] = ", ".join(filter(None, (shown.subject, added)))
         if plan.get("refinement"):
             # Cheaper (dearer, more, similar) of the same kind of thing: the categories of what was
             # shown as a match, not whatever else is cheaper ("cheaper litter" is not cat food).
