@@ -4727,3 +4727,13 @@ async def test_sentences_said_after_a_list_are_not_said_back_inside_its_subject(
         "something organic if possible."
     )
     assert "Lastly" not in more.answer and "?" not in more.answer.splitlines()[0], more.answer
+
+
+async def test_the_cheaper_of_a_kind_no_list_had_is_the_shops_cheapest_of_it(garden):
+    """ "Is the cheaper of the two propagators big enough for a dozen small pots?" after seeds, where no list had a
+    propagator: the shop's propagator, found, asked of (was the seeds talked about)."""
+    shopper = garden()
+    await shopper.say("tomato seeds for my greenhouse")
+    turn = await shopper.say("Is the cheaper of the two propagators big enough for, say, a dozen small pots?")
+    assert SEARCH in [c["name"] for c in turn.calls] and turn.detailed, turn.calls
+    assert "Propagator" in turn.answer.split(":")[0] and "half trays" in turn.answer, turn.answer

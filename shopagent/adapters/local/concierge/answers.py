@@ -159,6 +159,10 @@ class Answerer:
             # "is the manure one smelly?": the question, asked of the one found that is called so
             among = plan.get("among") or []  # the products shown, looked up too: they may be what is called so
             ids = list(dict.fromkeys([*(p["productId"] for p in fitting[:_CALLED_LOOKED_UP]), *among]))
+            if (priced := plan.get("priced")) and (called_so := having(fitting, plan["ask_words"])):
+                # "the cheaper of the two propagators": of those found called so, the one by its price
+                by_price = sorted(called_so, key=_price_of, reverse=priced == "dearest")
+                ids = [by_price[0]["productId"]]
             return details_call(ids, question=plan["ask_found"], also=plan.get("also"), called=plan["ask_words"],
                                 otherwise=plan.get("otherwise"), or_first=bool(plan.get("or_first")),
                                 among=among)  # fmt: skip

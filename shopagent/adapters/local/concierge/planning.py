@@ -342,7 +342,9 @@ _PRICED_INSIDE = re.compile(
     r"^\W*(?:(?:and|so|ok|und|et)\W+)?(?:is|are|does|do|can|will|would|has|have|ist|sind|hat|haben|kann|passt|"
     r"est-ce que)\s+(?:the|die|der|das|den|le|la|l')\s*(?:(?P<cheap>cheaper|cheapest|less expensive|"
     r"g(?:u|ue)nstiger\w*|g(?:u|ue)nstigst\w*|billiger\w*|billigst\w*)|(?P<dear>dearer|dearest|pricier|priciest|"
-    r"more expensive|most expensive|teurer\w*|teuerst\w*))\s+(?P<kind>[^\W\d_]{3,})\b"
+    r"more expensive|most expensive|teurer\w*|teuerst\w*))\s+"
+    # ("is the cheaper of the two propagators big enough?")
+    r"(?:(?:of|von|des)\s+(?:the\s+|den\s+)?(?:two\s+|both\s+|beiden\s+|zwei\s+|deux\s+)?)?(?P<kind>[^\W\d_]{3,})\b"
 )
 # "the cat tree with hammock you showed, is it in stock?": a longer opening calling a thing, up to its comma
 _CALLED_AT_OPENING = re.compile(
@@ -498,6 +500,16 @@ class Planner:
             # "the hosta how tall does it get?" after perennials, none a hosta, nor any product of the shop: said so
             # (was answered of the first perennial shown); "the cheaper nozzle" points at one shown, by its price
             return say(r.no_such_thing.format(thing=thing))
+        if (
+            (inside := _PRICED_INSIDE.search(fold(text))) is not None
+            and _priced_of_kind(history, inside.group("kind"), "cheapest") is None
+            and (kind := await self._kind_not_named(inside.group("kind"), history)) is not None
+        ):
+            # "Is the cheaper of the two propagators big enough?" where no list had a propagator: the shop's
+            # propagators, found, the cheaper (dearer) of them asked of (was the grow light talked about)
+            synonyms = await self._catalog_synonyms(text)
+            return find_called([kind], [], text, synonyms, [], or_first=True,
+                               priced="cheapest" if inside.group("cheap") else "dearest")  # fmt: skip
         if reading.colour_ref and not reading.request and not _shown_in(reading.colour_ref, history):
             # "the grey one you mentioned, what's it made of?" where nothing shown comes in grey (nor is named so):
             # asked which (was the first product shown, dental sticks)
@@ -2042,6 +2054,19 @@ class Planner:
             return None
         return details_call([product], question=question, asked=_asked_of(reading)) if question else (
             details_call([product]))  # fmt: skip
+
+    async def _kind_not_named(self, said: str, history: History) -> str | None:
+        """The kind of thing a word names (in the catalog's words: "Anzuchtkästen" -> propagator), where no product
+        of a list shown is named so (one in a category of it may be: a grow light in "Greenhouse & propagation" is
+        no propagator); None otherwise."""
+        if self._vocabulary is None:
+            return None
+        vocabulary = await self._vocabulary()
+        meant = (await self._catalog_synonyms(said)).get(said, said)
+        if not words(meant) or not vocabulary.names_a_kind(words(meant)[-1]) or meant in ph.CONTAINERS | _PAIRS:
+            return None
+        kind = [word_forms(w) for w in words(meant)]
+        return None if any(_of_kind(shown.products, kind) for shown in history.lists) else meant
 
     async def _kind_not_shown(self, text: str, history: History, said: str | None = None) -> str | None:
         """The kind of thing a place is said of ("the first cage"), or `said` of, where no list shown had one

@@ -255,18 +255,20 @@ def find_called(
     otherwise: list[int],
     no_kind: bool = False,
     or_first: bool = False,
+    priced: str = "",
 ) -> ModelReply:
     """The search for the product called so (`called_not_shown`), whose details then answer the
     question: "the manure one" is searched as "manure"; a material, "the leather ones" after
     gloves, or a word naming no kind of the catalog's, "the chicken ones" after training treats, as
     a thing of the list's kind ("leather gloves", "chicken treats"; `no_kind`). `otherwise`: the
     products the question is about when none found is called so ("the waterproof one" is a shown
-    jacket; `or_first`: the first found, when none is called so)."""
+    jacket; `or_first`: the first found, when none is called so; `priced`: "cheapest" or "dearest", the one
+    of those found called so, by its price: "the cheaper of the two propagators")."""
     # "the chicken ones" after treats: chicken treats; "the manure one" after composts: manure
     kind = name_kind(str(shown[0].get("name", ""))) if shown and (set(called) <= MADE_OF or no_kind) else None
     query = " ".join([*called, *([fold(kind)] if kind else [])])
     plan = {"subject": " ".join(called), "ask_found": question, "ask_words": called, "also": also,
-            "otherwise": otherwise, "or_first": or_first,
+            "otherwise": otherwise, "or_first": or_first, **({"priced": priced} if priced else {}),
             # ("the stainless steel one": of those shown made of it, if any is; "the chicken ones" is searched)
             "among": [p["productId"] for p in shown[:LIST_LENGTH]] if set(called) <= MADE_OF else []}  # fmt: skip
     return search_call({"query": query, "limit": LIST_LENGTH}, plan)
