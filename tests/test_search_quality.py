@@ -331,6 +331,7 @@ async def test_gift_wrapping_is_no_gift(toys_shop):
         ("Spielzeug für unsere Krippengruppe (Kinder von 1 bis 3 Jahren)", {1.0, 3.0}),
         ("toys for kids from 2 to 4 years", {2.0, 4.0}),
         ("something for children aged 3-5 years", {3.0, 5.0}),
+        ("des jeux pour enfants de 2 à 4 ans", {2.0, 4.0}),
         ("warranty 2 to 3 years", set()),
     ],
 )

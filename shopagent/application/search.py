@@ -461,8 +461,9 @@ def _evidence(row: CandidateRow, query: _QueryFacts, best: float | None) -> Evid
         and query.head not in row.name_terms
         and not _compound_of(query.terms[query.head], row.name),
         kind_named_elsewhere=query.kind_told
+        and query.head is not None
         and query.head not in row.name_terms
-        and not _compound_of(query.terms[query.head or 0], row.name),
+        and not _compound_of(query.terms[query.head], row.name),
         other_material=bool(query.materials and row.material.strip())
         and not query.materials & (row.name_terms | row.category_terms)
         and not query_words.made_of(query.material_words, row.material),

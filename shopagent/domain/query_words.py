@@ -197,7 +197,7 @@ _AGE_TOLD_BY_PRONOUN = re.compile(rf"\b(?:hes|shes|(?:he|she|er|il|elle)\s*{_VER
 # The ages of children told as a range after them: "Kinder von 1 bis 3 Jahren", "kids from 2 to 4 years", "children
 # aged 3-5", "enfants de 2 à 4 ans" (both ends told)
 _AGE_RANGE = re.compile(
-    rf"\b(?:{_CHILD_NOUN})\s+(?:von|from|between|aged|ages|im alter von|de|entre|agees? de|ages? de)?\s*"
+    rf"\b(?:{_CHILD_NOUN})s?\s+(?:von|from|between|aged|ages|im alter von|de|entre|agees? de|ages? de)?\s*"
     r"(\d{1,2})\s*(?:bis|to|and|-|\u2013|a|et|und)\s*(\d{1,2})\s*(?:jahren|jahre|years?|yrs|ans)\b"
 )
 

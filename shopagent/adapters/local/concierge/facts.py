@@ -180,8 +180,8 @@ _FIGURES_ASKED = [
         re.compile(_NUMBER + r"(?:hours?|hrs?|h|days?|minutes?|mins?|stunden|tage|heures|jours|mah|wh)(?![^\W\d_])"),
     ),
 ]
-# "which is better for a beginner?", "which one should I get?", "welche ist besser für …", "lequel est le mieux"
 _WEIGHED_AT_MOST = 3  # products whose texts are said, none answering which is better: more is too long to read
+# "which is better for a beginner?", "which one should I get?", "welche ist besser für …", "lequel est le mieux"
 _BETTER = re.compile(
     r"\b(?:which|what)(?: one| of (?:them|these|those|the two))? (?:is|would be|'s|will be) (?:the )?"
     r"(?:better|best|more suitable|most suitable|ideal)|\bwhich(?: one)? (?:should|would|could) (?:i|we|you) "

@@ -503,7 +503,7 @@ class Planner:
         if (
             (inside := _PRICED_INSIDE.search(fold(text))) is not None
             and _priced_of_kind(history, inside.group("kind"), "cheapest") is None
-            and (kind := await self._kind_not_named(inside.group("kind"), history)) is not None
+            and (kind := await self._kind_not_shown(text, history, inside.group("kind"), by_name=True)) is not None
         ):
             # "Is the cheaper of the two propagators big enough?" where no list had a propagator: the shop's
             # propagators, found, the cheaper (dearer) of them asked of (was the grow light talked about)
@@ -2055,22 +2055,12 @@ class Planner:
         return details_call([product], question=question, asked=_asked_of(reading)) if question else (
             details_call([product]))  # fmt: skip
 
-    async def _kind_not_named(self, said: str, history: History) -> str | None:
-        """The kind of thing a word names (in the catalog's words: "Anzuchtkästen" -> propagator), where no product
-        of a list shown is named so (one in a category of it may be: a grow light in "Greenhouse & propagation" is
-        no propagator); None otherwise."""
-        if self._vocabulary is None:
-            return None
-        vocabulary = await self._vocabulary()
-        meant = (await self._catalog_synonyms(said)).get(said, said)
-        if not words(meant) or not vocabulary.names_a_kind(words(meant)[-1]) or meant in ph.CONTAINERS | _PAIRS:
-            return None
-        kind = [word_forms(w) for w in words(meant)]
-        return None if any(_of_kind(shown.products, kind) for shown in history.lists) else meant
-
-    async def _kind_not_shown(self, text: str, history: History, said: str | None = None) -> str | None:
+    async def _kind_not_shown(
+        self, text: str, history: History, said: str | None = None, *, by_name: bool = False
+    ) -> str | None:
         """The kind of thing a place is said of ("the first cage"), or `said` of, where no list shown had one
-        of that kind (by name or category); None otherwise."""
+        of that kind (by name or category; `by_name`, by name only: a grow light in "Greenhouse & propagation"
+        is no propagator); None otherwise."""
         said = said or ordinal_kind(text)
         if said is None or self._vocabulary is None:
             return None
@@ -2081,8 +2071,13 @@ class Planner:
         if not vocabulary.names_a_kind(words(meant)[-1] if words(meant) else meant) or meant in ph.CONTAINERS | _PAIRS:
             return None
         kind = [word_forms(w) for w in words(meant)]
-        if any(_of_kind(shown.products, kind) or _of_kind(shown.products, kind, True) for shown in history.lists):
+        if any(
+            _of_kind(shown.products, kind) or (not by_name and _of_kind(shown.products, kind, True))
+            for shown in history.lists
+        ):
             return None
+        if by_name:
+            return meant
         # ("the first bag" of foods sold by the bag: a word of the products shown, their options')
         return None if any(stem(meant) in words_of(shown.products) for shown in history.lists) else meant
 

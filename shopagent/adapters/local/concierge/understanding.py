@@ -475,6 +475,7 @@ class Lexicon:
         return reading
 
     def _prices(self, text: _Text, reading: Reading) -> None:
+        total = pw.TOTAL.search(fold(text.original)) is not None  # a budget for everything together: no floor
         if found := text.take_prices(pw.AROUND):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
@@ -482,14 +483,14 @@ class Lexicon:
                 slack = pw.AROUND_TOLERANCE if low == high else pw.AROUND_RANGE_TOLERANCE
                 reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
-                if pw.TOTAL.search(fold(text.original)):  # "Budget insgesamt ca. 200 €": up to it, no floor
+                if total:  # "Budget insgesamt ca. 200 €": up to it
                     reading.min_price, reading.soft_floor = None, False
                 return
         if found := text.take_prices(pw.BETWEEN):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if len(amounts) == 2:
                 reading.min_price, reading.max_price = amounts
-                if pw.TOTAL.search(fold(text.original)):  # "between 100 and 150 for everything": up to it
+                if total:  # "between 100 and 150 for everything": up to it
                     reading.min_price = None
             return
         if found := text.take_prices(pw.MAX_PRICE):
