@@ -476,6 +476,11 @@ class Lexicon:
 
     def _prices(self, text: _Text, reading: Reading) -> None:
         total = pw.TOTAL.search(fold(text.original)) is not None  # a budget for everything together: no floor
+        self._price_bounds(text, reading, total)
+        if total and (reading.max_price is not None or reading.min_price is not None):
+            text.take(pw.TOTAL)  # ("in total", "insgesamt": words of the budget, not of the thing)
+
+    def _price_bounds(self, text: _Text, reading: Reading, total: bool) -> None:
         if found := text.take_prices(pw.AROUND):
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
