@@ -74,12 +74,25 @@ def stem(word: str) -> str:
         if len(word) > len(ending) + 4 and word.endswith(ending):
             word = word[: -len(ending)]
             break
+    # a short word's "-ing" too, where a vowel is left: "hiking" ~ "hike", "boxing" ~ "box" (not "string")
+    if len(word) == 6 and word.endswith("ing") and _VOWEL.search(word[:3]):
+        return word[:3] + "e" if _SILENT_E_BEFORE.fullmatch(word[:3]) else word[:3]
+    # a short plural: "dogs" ~ "dog", "toys" ~ "toy" (not "glas", "plus", "does")
+    if len(word) == 4 and word.endswith("s") and word[-2] not in "aeiousx" and word not in _NO_PLURALS:
+        return word[:-1]
     for ending in ("able", "ible", "ies", "ing", "ed", "es", "en", "er", "s", "e", "n", "x", "y"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
             word = word[: -len(ending)]
             # "replaceable" -> "replace" -> "replac", as "replace" itself
-            return word[:-1] if ending in ("able", "ible") and len(word) > 4 and word.endswith("e") else word
+            if ending in ("able", "ible") and len(word) > 4 and word.endswith("e"):
+                return word[:-1]
+            return word[:-1] if word.endswith("ss") else word  # "dresses" ~ "dressed" ~ "dress", "glasses" ~ "glas"
     return word
+
+
+_VOWEL = re.compile(r"[aeiouy]")
+_NO_PLURALS = frozenset({"hers", "dans", "sans", "aufs", "lots", "news", "lens", "thus", "this"})
+_SILENT_E_BEFORE = re.compile(r"[^aeiou][aeiou][b-df-hj-np-tvz]")  # "hik(e)", "rid(e)", "cod(e)"; not "box"
 
 
 def instruction(text: str) -> bool:
