@@ -1218,6 +1218,20 @@ async def test_what_is_asked_in_other_words_is_answered_by_what_says_it(question
     assert said in answer and unsaid not in answer, answer
 
 
+@pytest.mark.parametrize(
+    ("question", "product", "said"),
+    [
+        # a short word's "-ing" and its other forms are one word: "biking" ~ "bike", "riding" ~ "ride"
+        ("ok for biking?", _described("Rain Poncho", "Packs small. Long enough to cover you on a bike."), "on a bike"),
+        ("good for riding?", _described("Overshoes", "Neoprene. Keeps shoes dry on a wet ride."), "wet ride"),
+        ("ok for coding?", _described("Desk Lamp", "Warm white light. For long hours of code."), "of code"),
+    ],
+)  # fmt: skip
+async def test_a_word_in_another_of_its_forms_finds_the_sentence_that_says_it(question, product, said):
+    answer = " ".join(await FactFinder(ENGLISH).answer(question, [product], {}, str, lambda _: ""))
+    assert said in answer and "doesn't say" not in answer, answer
+
+
 FOOD_BAGS = {
     "name": "Adult Dog Food",
     "description": "A dry food for adult dogs.",

@@ -59,6 +59,20 @@ CASES = [
         False,
         ["Stahlberg Combination Whetstone", "Stahlberg Chef's Knife 20 cm"],
     ),
+    # a short plural's word and a short word's "-ing" name it: "the dog one" of "… for Dogs", "the hike socks"
+    ("is the dog one washable?", _shown("Rope Tug for Dogs", "Feather Wand for Cats"), False, ["Rope Tug for Dogs"]),
+    (
+        "the cat one, how long is it",
+        _shown("Rope Tug for Dogs", "Feather Wand for Cats"),
+        False,
+        ["Feather Wand for Cats"],
+    ),
+    (
+        "the hike socks, are they warm?",
+        _shown("Merino Hiking Socks", "Cotton Everyday Socks"),
+        False,
+        ["Merino Hiking Socks"],
+    ),
 ]
 
 

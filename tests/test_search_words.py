@@ -11,6 +11,7 @@ import json
 import msgspec
 import pytest
 
+from shopagent.adapters.local.wordlists import known_words
 from shopagent.domain.needs import Needs, builtin_needs, builtin_situations
 from shopagent.domain.synonyms import builtin_synonyms
 from shopagent.domain.text import descriptive, words
@@ -92,6 +93,14 @@ async def test_no_real_word_is_corrected_in_any_of_the_three_shops(sample_shop, 
         vocabulary = await shop.search.vocabulary()
         corrected = {w: vocabulary.terms(w).typo_fixes for w in ALL_REAL_WORDS if vocabulary.terms(w).typo_fixes}
         assert corrected == {}
+
+
+def test_a_french_masculine_adjective_the_list_lacks_is_a_word_and_a_misspelling_is_not():
+    # pyspellchecker's French list has "canine" and not "canin": "royal canin indoor cat" was "corrected" to cabin
+    known = known_words("en")
+    assert [w for w in ["canin", "felin", "canine", "chemise"] if w not in known] == []
+    # (an English word misspelt by a letter less stays one to correct, even where French has it and an "e")
+    assert [w for w in ["sleev", "jaket", "sho", "glovs", "hoodi", "snekers"] if w in known] == []
 
 
 async def test_misspellings_of_catalog_words_are_still_corrected(sample_shop):

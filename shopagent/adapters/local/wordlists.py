@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 # The shop's customers may write in any of these whatever the store language (the offline
 # assistant reads English, German and French).
 CUSTOMER_LANGUAGES = ("en", "de", "fr")
+_FEMININE_FROM = 5  # letters: "canin" ~ "canine"; not "sho", which "shoe" would make a word
 
 
 class WordList:
@@ -50,13 +51,24 @@ class WordList:
 
 
 class KnownWords:
-    """The words of several languages at once."""
+    """The words of several languages at once. French's list has feminine adjectives its masculine ones
+    lack ("canine", not "canin"): with French among them, a word of five letters or more whose feminine
+    (the word and an "e") French has is a word too, so "royal canin" is never "corrected" to "cabin"."""
 
-    def __init__(self, lists: Iterable[WordList]) -> None:
+    def __init__(self, lists: Iterable[WordList], *, french: WordList | None = None) -> None:
         self._lists = tuple(lists)
+        self._french = french
 
     def __contains__(self, word: object) -> bool:
-        return any(word in words for words in self._lists)
+        if any(word in words for words in self._lists):
+            return True
+        return (
+            self._french is not None
+            and isinstance(word, str)
+            and len(word) >= _FEMININE_FROM
+            and not word.endswith("e")
+            and f"{word}e" in self._french
+        )
 
     def __len__(self) -> int:
         return sum(len(words) for words in self._lists)
@@ -84,4 +96,4 @@ def known_words(store_language: str) -> KnownWords:
             log.info("no word list for the store language %r: typo correction knows only en, de and fr words", language)
         else:
             lists.append(found)
-    return KnownWords(lists)
+    return KnownWords(lists, french=word_list("fr"))
