@@ -241,6 +241,7 @@ async def measure_trade(server, trade: str, split: str, quick: bool) -> dict:
     turns = [
         {"passed": o.passed, "facts_ok": o.facts_ok, "earlier_ok": o.earlier_ok, "grounded": o.grounded,
          "wrong_not_carried": o.wrong_not_carried, "residue": getattr(o, "residue", []), "say": o.say,
+         "judged_looked_up": getattr(o, "judged_looked_up", None),
          "reply": o.reply, "problems": o.problems,
          "answer": o.answer, "batch": batch}
         for o, batch in zip(outcomes, batches, strict=True)
@@ -376,15 +377,18 @@ def tables(results: list[dict]) -> None:
     grid(out)
     print("conversations:")
     grid(conv)
-    missed = [("trade", "facts not stated", "another product (or none) looked up", "said the data doesn't tell",
-               "told something else")]  # fmt: skip
+    # (a turn's facts are judged on the products a shop might show at that point: none of them looked up means the
+    # answer was about another product, the list shown or the pointing having differed from the judge's)
+    missed = [("trade", "facts not stated", "no judged product looked up", "of them, a wrong earlier item",
+               "said the data doesn't tell", "told something else")]  # fmt: skip
     for trade, items in groups.items():
         unstated = [t for r in items for t in r["turns"] if t["facts_ok"] is False]
         if unstated:
-            elsewhere = [t for t in unstated if t["earlier_ok"] is False]
-            rest = [t for t in unstated if t["earlier_ok"] is not False]
+            elsewhere = [t for t in unstated if t.get("judged_looked_up") is False or t["earlier_ok"] is False]
+            flagged = [t for t in elsewhere if t["earlier_ok"] is False]
+            rest = [t for t in unstated if t not in elsewhere]
             untold = [t for t in rest if _NOT_TOLD.search(t["answer"])]
-            missed.append((trade, str(len(unstated)), str(len(elsewhere)), str(len(untold)),
+            missed.append((trade, str(len(unstated)), str(len(elsewhere)), str(len(flagged)), str(len(untold)),
                            str(len(rest) - len(untold))))  # fmt: skip
     if len(missed) > 1:
         print("why asked facts were not stated (info turns of the conversations):")

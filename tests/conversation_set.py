@@ -186,6 +186,8 @@ class TurnOutcome:
     earlier_ok: bool | None = None  # a turn about a shown product: was the right one looked up?
     wrong_not_carried: bool = False  # said "we don't carry it" though an acceptable product fits
     residue: list[str] = field(default_factory=list)  # the shopper's words said back with words between dropped
+    # an info turn with judged facts: was any product its facts are judged on looked up (None: no facts judged)?
+    judged_looked_up: bool | None = None
 
 
 @dataclass
@@ -394,7 +396,8 @@ async def run_conversation(conversation: dict[str, Any], say: Say, catalog: Cata
         if broken:
             problems.append(f"said the request back as residue: {broken}")
         outcome = TurnOutcome(conversation["id"], number, turn["say"], expect["reply"], not problems, problems, answer,
-                              not ungrounded, facts_ok, _earlier_ok(expect, problems), wrong, broken)  # fmt: skip
+                              not ungrounded, facts_ok, _earlier_ok(expect, problems), wrong, broken,
+                              _judged_looked_up(expect, responses, catalog))  # fmt: skip
         outcomes.append(outcome)
         if listed and expect["reply"] not in ("details", "compare"):
             previous = listed
@@ -456,6 +459,16 @@ _SAID_ALSO = [
     (re.compile(r"^yes$"), ["ja", "oui"]),
     (re.compile(r"^no$"), ["nein", "non"]),
 ]  # fmt: skip
+
+
+def _judged_looked_up(expect: dict[str, Any], responses: list[FunctionResponse], catalog: Catalog) -> bool | None:
+    """For an info turn with judged facts: whether any product they are judged on was looked up (where none was,
+    the answer was about another product: the list shown or the pointing differed from the judge's)."""
+    facts = expect.get("facts")
+    if expect["reply"] not in ("details", "compare") or not facts:
+        return None
+    looked_up = {catalog.by_name[n].slug for n in _detailed_names(responses) if n in catalog.by_name}
+    return bool(looked_up & set(facts))
 
 
 def _in_any_language(wanted: Sequence[str]) -> list[str]:
