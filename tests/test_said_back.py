@@ -28,6 +28,11 @@ RULES = catalog_rules(Settings())  # the sample shop's colours and sizes
         # a phrase read out between the words (a negation here) is said back with them
         ("smart but not too formal for fridays at the office", "smart but not too formal for fridays at the office"),
         ("dress in red for a wedding", "dress in red for a wedding"),
+        # without a word only adding it to what was asked before ("too", "as well", "auch")
+        ("fish food too, for tropical fish", "fish food, for tropical fish"),
+        ("a bed as well for my cat", "bed for my cat"),
+        ("ein Halsband auch für den Hund", "Halsband für den Hund"),
+        ("a jacket thats not too warm for spring", "jacket thats not too warm for spring"),
     ],
 )
 def test_a_request_is_said_back_as_the_shopper_wrote_it(message: str, said: str) -> None:

@@ -138,7 +138,18 @@ def span_of(rest: str, query: str, original: str) -> str:
             wanted.pop(0)
     if wanted or start is None or end is None:
         return query
-    return " ".join(original[start:end].split())
+    # (without a word adding it to what came before, said between its words: "fish food too, for tropical fish" is
+    # said back "fish food, for tropical fish", "a bed as well for my cat" "bed for my cat")
+    searched = set(query.split())
+    return " ".join(_ADDING.sub(lambda m: "" if m.group(1).casefold() not in searched else m.group(0),
+                                original[start:end]).split())  # fmt: skip
+
+
+# (ending a phrase: not "not too formal")
+_ADDING = re.compile(
+    r"(?i)\s+(too|as well|aussi|auch|également|egalement)\b"
+    r"(?=\s*(?:[,.;:!?]|$)|\s+(?:for|pour|für|fur|with|avec|mit)\b)"
+)
 
 
 def said_for(said: str, query: str) -> str:
