@@ -33,6 +33,9 @@ RULES = catalog_rules(Settings())  # the sample shop's colours and sizes
         ("a bed as well for my cat", "bed for my cat"),
         ("ein Halsband auch für den Hund", "Halsband für den Hund"),
         ("a jacket thats not too warm for spring", "jacket thats not too warm for spring"),
+        # with a word standing for the thing after its last word
+        ("do you sell socks as well, the invisible kind", "socks, the invisible kind"),
+        ("a lamp, the clip-on type please", "lamp, the clip-on type"),
     ],
 )
 def test_a_request_is_said_back_as_the_shopper_wrote_it(message: str, said: str) -> None:
