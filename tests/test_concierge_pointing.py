@@ -73,6 +73,9 @@ CASES = [
         False,
         ["Merino Hiking Socks"],
     ),
+    # a word ending in a double "s" is its plural's: "the dress one" of "… for Dresses", "the mosses" of "… Moss …"
+    ("the dress one, how tall?", _shown("Rail for Dresses", "Shoe Rack"), False, ["Rail for Dresses"]),
+    ("are the mosses hardy?", _shown("Moss Mix for Shade", "Lawn Seed"), False, ["Moss Mix for Shade"]),
 ]
 
 

@@ -77,6 +77,8 @@ def stem(word: str) -> str:
     # a short word's "-ing" too, where a vowel is left: "hiking" ~ "hike", "boxing" ~ "box" (not "string")
     if len(word) == 6 and word.endswith("ing") and _VOWEL.search(word[:3]):
         return word[:3] + "e" if _SILENT_E_BEFORE.fullmatch(word[:3]) else word[:3]
+    if len(word) == 4 and word.endswith("ss"):  # "moss" ~ "mosses", as "dress" ~ "dresses" below
+        return word[:-1]
     # a short plural: "dogs" ~ "dog", "toys" ~ "toy" (not "glas", "plus", "does")
     if len(word) == 4 and word.endswith("s") and word[-2] not in "aeiousx" and word not in _NO_PLURALS:
         return word[:-1]
