@@ -384,9 +384,10 @@ def tables(results: list[dict]) -> None:
     for trade, items in groups.items():
         unstated = [t for r in items for t in r["turns"] if t["facts_ok"] is False]
         if unstated:
-            elsewhere = [t for t in unstated if t.get("judged_looked_up") is False or t["earlier_ok"] is False]
+            about_another = [t.get("judged_looked_up") is False or t["earlier_ok"] is False for t in unstated]
+            elsewhere = [t for t, other in zip(unstated, about_another, strict=True) if other]
             flagged = [t for t in elsewhere if t["earlier_ok"] is False]
-            rest = [t for t in unstated if t not in elsewhere]
+            rest = [t for t, other in zip(unstated, about_another, strict=True) if not other]
             untold = [t for t in rest if _NOT_TOLD.search(t["answer"])]
             missed.append((trade, str(len(unstated)), str(len(elsewhere)), str(len(flagged)), str(len(untold)),
                            str(len(rest) - len(untold))))  # fmt: skip

@@ -433,7 +433,7 @@ def _facts_stated(
     facts = expect.get("facts")
     if expect["reply"] not in ("details", "compare") or not facts:
         return None
-    looked_up = [catalog.by_name[n].slug for n in _detailed_names(responses) if n in catalog.by_name]
+    looked_up = _looked_up(responses, catalog)
     judged = [slug for slug in looked_up if slug in facts]
     if not judged:
         return False if looked_up or any(facts.values()) else None
@@ -467,8 +467,12 @@ def _judged_looked_up(expect: dict[str, Any], responses: list[FunctionResponse],
     facts = expect.get("facts")
     if expect["reply"] not in ("details", "compare") or not facts:
         return None
-    looked_up = {catalog.by_name[n].slug for n in _detailed_names(responses) if n in catalog.by_name}
-    return bool(looked_up & set(facts))
+    return bool(set(_looked_up(responses, catalog)) & set(facts))
+
+
+def _looked_up(responses: list[FunctionResponse], catalog: Catalog) -> list[str]:
+    """The slugs of the products a turn's details calls looked up, in their order."""
+    return [catalog.by_name[n].slug for n in _detailed_names(responses) if n in catalog.by_name]
 
 
 def _in_any_language(wanted: Sequence[str]) -> list[str]:
