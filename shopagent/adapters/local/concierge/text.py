@@ -93,7 +93,7 @@ def stem(word: str) -> str:
 
 
 _VOWEL = re.compile(r"[aeiouy]")
-_NO_PLURALS = frozenset({"hers", "dans", "sans", "aufs", "lots", "news", "lens", "thus", "this"})
+_NO_PLURALS = frozenset({"hers", "dans", "sans", "aufs", "lots", "news", "lens"})
 _SILENT_E_BEFORE = re.compile(r"[^aeiou][aeiou][b-df-hj-np-tvz]")  # "hik(e)", "rid(e)", "cod(e)"; not "box"
 
 
