@@ -20,7 +20,8 @@ Then the offline assistant answers, through the agent loop and the in-process MC
 
 A second batch of messages and conversations, written blind later (tests/data/<trade>/queries_2.jsonl and
 conversations_2.jsonl), is measured the same way and reported in tables of its own, so that the first batch's
-figures stay comparable with earlier runs; so is a third batch of conversations (conversations_3.jsonl).
+figures stay comparable with earlier runs; so are a third and a fourth batch of conversations
+(conversations_3.jsonl, conversations_4.jsonl).
 
 Turn times are wall-clock per message (search or details lookups included), one at a time.
 `--before DIR` measures another source tree first (e.g. a `git worktree` of an older commit),
@@ -110,8 +111,9 @@ def conversations_of(trade: str, split: str) -> list[dict]:
         found += load_conversations(own)
     if (second := DATA / trade / "conversations_2.jsonl").is_file():  # the second batch, reported on its own
         found += [{**c, "batch": 2} for c in load_conversations(second)]
-    if (third := DATA / trade / "conversations_3.jsonl").is_file():  # the third, the same
-        found += [{**c, "batch": 3} for c in load_conversations(third)]
+    for batch in (3, 4):  # the third and fourth, the same
+        if (later := DATA / trade / f"conversations_{batch}.jsonl").is_file():
+            found += [{**c, "batch": batch} for c in load_conversations(later)]
     # Questions about the products shown, for every trade (tests/data/questions, questions_2 and _3,
     # each written blind from the shop's menu and judged from the catalog).
     for batch in ("questions", "questions_2", "questions_3", "questions_4"):
@@ -311,7 +313,7 @@ def share(items: list, test) -> str:
 
 def batch_of(results: list[dict], batch: int) -> list[dict]:
     """The results of one batch of judged sets: the first (queries.jsonl, conversations.jsonl and the question
-    batches), or a later one (queries_2.jsonl, conversations_2.jsonl, conversations_3.jsonl: written blind later,
+    batches), or a later one (queries_2.jsonl, conversations_2.jsonl, conversations_3.jsonl and _4: written blind later,
     reported apart so that the first batch's figures stay comparable with earlier runs)."""
     return [
         {**r, "queries": [q for q in r["queries"] if q.get("batch", 1) == batch],
@@ -323,11 +325,12 @@ def batch_of(results: list[dict], batch: int) -> list[dict]:
 
 def all_tables(results: list[dict]) -> None:
     tables(batch_of(results, 1))
-    for batch, files in ((2, "queries_2.jsonl, conversations_2.jsonl"), (3, "conversations_3.jsonl")):
-        later = batch_of(results, batch)
-        if any(r["queries"] or r["turns"] for r in later):
-            print(f"{('second', 'third')[batch - 2]} batch (tests/data/<trade>/{files}):")
-            tables([r for r in later if r["queries"] or r["turns"]])
+    later = ((2, "queries_2.jsonl, conversations_2.jsonl"), (3, "conversations_3.jsonl"), (4, "conversations_4.jsonl"))
+    for batch, files in later:
+        of_batch = batch_of(results, batch)
+        if any(r["queries"] or r["turns"] for r in of_batch):
+            print(f"{('second', 'third', 'fourth')[batch - 2]} batch (tests/data/<trade>/{files}):")
+            tables([r for r in of_batch if r["queries"] or r["turns"]])
 
 
 def tables(results: list[dict]) -> None:

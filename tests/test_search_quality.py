@@ -457,17 +457,19 @@ def test_the_second_batch_names_products_of_its_shop(trade):
             assert named | set(turn["expect"].get("facts") or {}) <= slugs, turn["say"]
 
 
+@pytest.mark.parametrize("batch", [3, 4])
 @pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes"])
-def test_the_third_batch_is_as_written_and_names_products_of_its_shop(trade):
-    """The third blind batch of conversations (conversations_3.jsonl): every shopper turn as the raw file has it, in
-    a half by position, naming only products of its catalog."""
+def test_the_later_conversation_batches_are_as_written_and_name_products_of_their_shop(trade, batch):
+    """The third and fourth blind batches of conversations (conversations_3.jsonl, conversations_4.jsonl): every
+    shopper turn as the raw file has it, in a half by position, naming only products of its catalog."""
     import json
 
     catalog = json.loads((DATA / trade / "catalog.json").read_text())
     slugs = {p["slug"] for p in (catalog["products"] if isinstance(catalog, dict) else catalog)}
-    raw = (DATA / trade / "conversations_raw_3.md").read_text().splitlines()
+    raw = (DATA / trade / f"conversations_raw_{batch}.md").read_text().splitlines()
     said = [line.split(". ", 1)[1] for line in raw if line[:1].isdigit()]
-    conversations = [json.loads(t) for t in (DATA / trade / "conversations_3.jsonl").read_text().splitlines() if t]
+    path = DATA / trade / f"conversations_{batch}.jsonl"
+    conversations = [json.loads(t) for t in path.read_text().splitlines() if t]
     assert [t["say"] for c in conversations for t in c["turns"]] == said
     assert [c["split"] for c in conversations] == ["tune", "heldout"] * 4
     for turn in [t for c in conversations for t in c["turns"]]:
