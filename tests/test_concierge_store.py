@@ -269,3 +269,43 @@ def test_an_amount_the_shopper_wrote_may_be_said_back_as_written():
     answer = "I found no “pan for a camping hob, the ring is 0,75 across” cheaper than the ones I showed you."
     assert grounded(answer, said_so_far, [], Catalog([])) == []
     assert grounded("That one is €0.80.", said_so_far, [], Catalog([])) == ["price not in tool results: 0.80"]
+
+
+@pytest.fixture
+async def bikes_pages(settings):
+    """The bike shop's store pages alone, indexed with the real local model."""
+    from pathlib import Path
+
+    from shopagent.adapters.local.minilm import MiniLMEmbedder
+    from shopagent.application.store_pages import import_pages
+    from shopagent.entrypoints.store_page_files import read_store_pages
+    from shopagent.wiring.services import open_services
+    from shopagent.wiring.startup import INDEXER_ACTORS
+
+    pages = Path(__file__).parent / "data" / "bikes" / "store_pages"
+    async with open_services(settings, INDEXER_ACTORS | {"mcp"}, embedder=MiniLMEmbedder()) as services:
+        assert (await import_pages(services.store_pages, read_store_pages(pages))).rejected == []
+        while events := await services.outbox.claim(64, 60, 5, "test"):
+            await services.index_product.index(events)
+        yield services
+
+
+async def test_a_question_of_the_shop_naming_no_topic_is_read_with_the_one_before(bikes_pages):
+    """ "do you have a workshop?", then "whats the wait time usually": the second names no topic of the pages and
+    is asked with the first, so the workshop page answers it (alone it found nothing: "I don't have that
+    information"); a question naming its own topic ("do you ship to Austria?") is asked alone."""
+    concierge = build_concierge(bikes_pages.settings, vocabulary_source(bikes_pages), bikes_pages.embedder)
+    history: list[ChatMessage] = []
+    answers = []
+    async with open_in_process(bikes_pages.mcp_server) as tools:
+        agent = AssistantAgent(concierge, tools, "system")
+        for text in ("do you have a workshop?", "whats the wait time usually", "and do you ship to austria?"):
+            answer, messages = await agent.run(history, text)
+            history += [ChatMessage.user(text), *messages]
+            calls = [p for m in messages for p in m.parts if isinstance(p, FunctionCall)]
+            assert [c.name for c in calls] == [STORE_INFO_TOOL], (text, answer)
+            answers.append((calls[0].args["query"], answer))
+    (_, workshop), (waited, wait), (shipped, ship) = answers
+    assert "Workshop" in workshop and "Workshop" in wait and "waiting time" in wait, wait
+    assert waited == "do you have a workshop? whats the wait time usually" and shipped == "and do you ship to austria?"
+    assert "Shipping" in ship, ship

@@ -83,6 +83,20 @@ TOTAL = re.compile(
     r"\b(?:in total|total budget|altogether|all together|all in|for everything|for all of it|for the lot|"
     r"insgesamt|alles zusammen|zusammen|fur alles|gesamtbudget|au total|en tout|pour le tout|pour tout)\b"
 )
+# A ceiling word before "around …" ("bis etwa 150 Euro", "up to about 80", "jusqu'à environ 100"): the amount is
+# the most, give or take AROUND_RANGE_TOLERANCE, and sets no floor.
+_CEILING_BEFORE = re.compile(
+    r"\b(?:up to|under|below|less than|no more than|not more than|max(?:imum)?|at most|"
+    r"bis(?: zu)?|unter|maximal|hochstens|hoechstens|weniger als|nicht mehr als|"
+    r"jusqu'a|moins de|au maximum|au max|pas plus de|en dessous de|a moins de)\s+$"
+)
+
+
+def ceiling_before(folded: str, found: re.Match[str]) -> bool:
+    """Whether an "around …" price match is said as a most ("bis etwa 150"), not as a price to be near."""
+    return _CEILING_BEFORE.search(folded, 0, found.start()) is not None
+
+
 AROUND_TOLERANCE = Decimal("0.2")
 AROUND_RANGE_TOLERANCE = Decimal("0.1")
 _TOO_MUCH = r"\s+(?:is|'s|would be|seems)\s+(?:too much|too expensive|too pricey|too dear|a lot)"
@@ -138,8 +152,8 @@ def price_ceiling(text: str) -> Decimal | None:
     if found := next(iter(prices_in(AROUND, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
         if amounts:
-            slack = AROUND_TOLERANCE if amounts[0] == amounts[-1] else AROUND_RANGE_TOLERANCE
-            return amounts[-1] * (1 + slack)
+            slack = AROUND_TOLERANCE if amounts[0] == amounts[-1] and not ceiling_before(folded, found) else None
+            return amounts[-1] * (1 + (slack or AROUND_RANGE_TOLERANCE))
     if found := next(iter(prices_in(BETWEEN, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
         if len(amounts) == 2:

@@ -48,7 +48,7 @@ TOPICS: dict[str, frozenset[str]] = {
     "sizes": frozenset({"size", "sizes", "sizing", "measure", "measuring", "measurements"}),
     "contact": frozenset({"contact", "contacting"}),
     "privacy": frozenset({"privacy", "cookies", "gdpr"}),
-    "warranty": frozenset({"warranty", "guarantee", "repair", "repairs"}),
+    "warranty": frozenset({"warranty", "guarantee", "repair", "repairs", "workshop", "servicing"}),
 }  # fmt: skip
 
 

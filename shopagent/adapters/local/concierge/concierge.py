@@ -52,7 +52,7 @@ class OfflineConcierge:
         # (the store's own templates in its language; the others' for shoppers writing in them)
         said_in = {**REPLIES, language: replies}
         self._planners = {
-            lang: Planner(r, store_name, self._lexicon, vocabulary, contact, lang == language)
+            lang: Planner(r, store_name, self._lexicon, vocabulary, contact, lang == language, language)
             for lang, r in said_in.items()
         }
         vectors: SentenceVectors = OrderedDict()  # (one cache of sentence embeddings for all of them)

@@ -48,6 +48,7 @@ class History:
     talked: list[int] = field(default_factory=list)  # productIds of the details answers, latest first
     question: str = ""  # the last question asked of products shown ("is it waterproof?"), for "and the other one?"
     looked_up: dict[int, dict[str, Any]] = field(default_factory=dict)  # the details of products looked up, by id
+    store_asked: str = ""  # the question of the shop the last answer was to ("do you have a workshop?"), or none
 
     def returned_to(
         self, called: set[str], colour: str | None, stemmed: Callable[[str], set[str]], hint: Set[str] = frozenset()
@@ -120,6 +121,7 @@ def history_of(messages: Sequence[ChatMessage]) -> History:
         if message.role != "model" or not message.text:
             continue
         state = state_of(message)
+        history.store_asked = str(state.get("store_asked") or "")
         # a list may show products of an earlier search of its turn ("red shoes in 42": the red sneakers found
         # in 42 beside the shoes found in other colours)
         by_id, found = found, {}

@@ -202,8 +202,34 @@ PRICIER = re.compile(
     r"versions?|range|quality)|better quality|fancier|"
     r"teurer\w*|hochwertiger\w*|plus cher(?:e|s|es)?|haut de gamme|de meilleure qualite)\b"
 )
+# ("more like this one?"; not "in some shops it is like this", "I'd like this one in red": a liking or a state)
+_NOT_SIMILAR_BEFORE = "".join(
+    rf"(?<!\b{w} )"
+    for w in (
+        "is",
+        "was",
+        "are",
+        "were",
+        "it's",
+        "that's",
+        "i'd",
+        "we'd",
+        "would",
+        "i",
+        "we",
+        "they",
+        "you",
+        "really",
+        "do",
+        "looks",
+        "look",
+        "seems",
+        "sounds",
+        "feels",
+    )
+)
 SIMILAR = re.compile(
-    r"\b(?:similar|something like (?:that|this|it)|like (?:that|this)(?: one)?|alike|"
+    rf"\b(?:similar|something like (?:that|this|it)|{_NOT_SIMILAR_BEFORE}like (?:that|this)(?: one)?|alike|"
     r"(?:a|ae)hnlich\w*|vergleichbar\w*|so (?:etwas|was) wie|"
     r"similaires?|du meme genre|dans le meme style|pareil\w*|comme (?:celui|celle)(?:-ci|-la)?)\b"
 )
@@ -238,7 +264,12 @@ SHOWN_SAID = re.compile(
     r"\b(?:que|qu')\s*(?:vous|tu)\s+(?:m'\s*|me\s+)?(?:avez|as)\s+(?:montr|propos|conseill|present)\w*|"
     r"\b(?:den|die|das|welche[nsr]?)\s+(?:sie|du|ihr)\s+(?:mir\s+)?(?:gezeigt|empfohlen|vorgeschlagen)\s+(?:haben|hast|habt)\b"
 )
-ABOUT = re.compile(r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b|^\s*et\b")
+# ("et la verte ?" asks about the green one; "et est-ce qu'elle tient sous la pluie ?", "et il pèse combien ?" ask
+# something of it, as "and is it …?" does)
+ABOUT = re.compile(
+    r"\b(?:what about|how about|and what about|und was ist mit|et (?:pour|avec))\b"
+    r"|^\s*et\b(?!\s+(?:est-ce|est|il|elle|ils|elles|c'est|ca|on|vous|tu|je|j'|qu'))"
+)
 COMPARE = re.compile(
     r"\b(?:compare|comparison|difference between|differences?|dif+e?r[ae]nces?|which (?:one )?is better|which should i|"
     r"vs\.?|versus|vergleich\w*|unterschied\w*|welche[rs]? (?:ist|davon ist) besser|was ist besser|"
@@ -765,6 +796,9 @@ STORE_QUESTION = re.compile(
     # prices for many: "do you do any discount for bulk orders?", "Mengenrabatt für Einrichtungen?"
     r"(?:bulk|quantity|volume|wholesale|trade) (?:orders?|discounts?|prices?|pricing|rates?)|wholesale|"
     r"discounts? (?:for|on) (?:bulk|large|big|schools?|nurseries|groups?|orders? of)|"
+    # "any discount if I order that much?", "a discount when we order more", "Rabatt, wenn wir 4 kaufen?"
+    r"(?:discounts?|rabatt|preisnachlass|reductions?|remises?)\W+(?:\w+\W+){0,2}?(?:if|when|wenn|si|quand)\W+"
+    r"(?:\w+\W+){0,3}?(?:order|buy|bestell|kauf|command|achet)\w*|"
     r"mengenrabatt\w*|gro(?:ss|ß)bestellung\w*|rabatt f(?:u|ue)r (?:einrichtungen|schulen|kitas?|vereine)|"
     r"remises? (?:sur|pour) (?:la )?(?:quantite|quantité|commandes? group)\w*|prix de gros|"
     # the shop itself: where it is, visiting and collecting, reaching a person
@@ -782,6 +816,10 @@ STORE_QUESTION = re.compile(
     r"repairs?(?!\s+(?:kit|kits|patch|patches|set|spray|tape|glue|stand))|repair (?:service|shop)|"
     r"(?:you|u) (?:repair|fix|service|install|alter|engrave|personali[sz]e|customi[sz]e)|installation service|"
     r"(?:a |the |bike |annual )?servicing|"
+    # "do you have a workshop?", "how long is the wait for your workshop?", "what's the wait time usually"
+    r"(?:you|u) (?:have|run|got|do) an? (?:workshop|repair shop|service (?:department|centre|center))|"
+    r"your workshop|(?:wait|waiting) times?|how long (?:is|would be) the wait|wartezeit|delai d'attente|"
+    r"werkstatt|atelier de reparation|"
     r"(?:engrave|personali[sz]e) (?:it|them|a|the|my|our|his|her)|gravieren|graver|"
     r"send (?:someone|somebody|an engineer|a technician|a plumber|an electrician)|quote for|"
     r"termin\w*|reparatur(?!set|kit)\w*|reparier\w*|(?:a|ae)ndern lassen|rendez-vous|reparation\w*|reparer|"

@@ -52,6 +52,7 @@ from shopagent.adapters.local.concierge.pointing import (
     called_the,
     calls,
     find_called,
+    named_by_option,
     named_by_words,
     named_in_passing,
     named_products,
@@ -84,6 +85,8 @@ from shopagent.domain.query_words import (
     tells_a_situation,
 )
 from shopagent.domain.search import MAX_LIMIT
+from shopagent.domain.store_information import topics_named
+from shopagent.domain.store_words import read_store_question
 from shopagent.domain.text import words
 from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.domain.vocabulary import Vocabulary, word_forms
@@ -220,6 +223,7 @@ _FOR_WHOM = re.compile(
 # "any that isn't chicken", "ohne Huhn", "sans poulet": words said of what it is not
 _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
+_STORE_FOLLOW_UP_WORDS = 8  # a question of the shop of at most so many words, naming no topic, follows the last one
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 # "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
 # Words pointing at the list shown rather than at the one product talked about last ("which of them",
@@ -433,9 +437,11 @@ class Planner:
         vocabulary: VocabularySource | None,
         contact: str = "",
         store_language: bool = True,
+        pages_language: str = "en",
     ) -> None:
         self._say_in = replies
         self._store_language = store_language  # whether the shopper's language is the catalog's
+        self._pages_language = pages_language  # the language of the shop's catalog and pages
         self._catalog_stems: tuple[Vocabulary | None, frozenset[str]] = (None, frozenset())
         self._contact = contact
         self._store = store_name
@@ -481,6 +487,13 @@ class Planner:
         if reading.store_question:
             if STORE_TOOL in tools:
                 query = " ".join(text.split())
+                if (
+                    history.store_asked
+                    and len(words(text)) <= _STORE_FOLLOW_UP_WORDS
+                    and not topics_named(words(read_store_question(text, self._pages_language)))
+                ):
+                    # "whats the wait time usually" right after "do you have a workshop?": asked of that
+                    query = f"{history.store_asked} {query}"
                 if not self._contact and CONTACT_ASKED.search(fold(text)):
                     # "what's your phone number?" with no contact set: the page on reaching the shop
                     query = f"{query} (contact customer service)"
@@ -1109,10 +1122,12 @@ class Planner:
         )
         if isinstance(ids, ModelReply):
             return ids
-        asked = _filters_of(reading)
+        asked = _asked_of(reading)
+        asked.pop("said", None)
         # "is the sundress see-through in white?" asks more of it than whether white is in stock.
-        more = {stem(w) for w in reading.words if not w.isdigit()} - words_of(shown) - _ASKING_NOTHING
-        if (reading.colors or reading.sizes) and more:
+        said = [w for w in reading.words if not w.isdigit() and w.upper() not in reading.unknown_sizes]
+        more = {stem(w) for w in said if w not in _SIZE_WORDS} - words_of(shown) - _ASKING_NOTHING
+        if (reading.colors or reading.sizes or reading.unknown_sizes) and more:
             asked["property"] = True
         if history.shown and (sizes := history.shown.args.get("filters", {}).get("sizes")):
             asked["listSizes"] = sizes  # the size the list was for: its weight, when weights differ by size
@@ -1168,6 +1183,8 @@ class Planner:
         naming = [w for w in reading.words if w not in parts]
         if not reading.points_at_all and (product := named_by_words(naming, shown)) is not None:
             return [product["productId"]]
+        if not reading.points_at_all and (having := named_by_option(naming, shown)):
+            return [p["productId"] for p in having[:_ASKED_ABOUT_UNPOINTED]]  # "is the battery included?"
         # "how do they fit?" right after one pair of boots was talked about: those boots ("are those
         # waterproof?" too); "which of them", "both", "all of them" still mean the list (_THE_LIST)
         # (but "which is lighter?", "welche ist leichter?" choose among the list, after one was talked about too)
@@ -2737,7 +2754,9 @@ def _asked_of(reading: Reading) -> dict[str, Any]:
     """The colours, sizes, prices and stock a question of products names, and with colours or sizes its other
     describing words ("said": "will it fit a medium frame?" asks more of it than whether M is in stock)."""
     asked = _filters_of(reading)
-    if reading.colors or reading.sizes:
+    if reading.unknown_sizes:  # "do you have it in size 58?", "auch in XXL?" where the shop has none: none made so
+        asked["sizes"] = list(dict.fromkeys([*asked.get("sizes", []), *reading.unknown_sizes]))
+    if reading.colors or reading.sizes or reading.unknown_sizes:
         asked["said"] = list(reading.words)
     return asked
 

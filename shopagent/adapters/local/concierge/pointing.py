@@ -97,6 +97,23 @@ def named_by_words(words: list[str], shown: list[dict[str, Any]]) -> dict[str, A
     return leaders[0]
 
 
+def named_by_option(words: list[str], shown: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The shown products an option of which the words name, where only some of them have it: "is the battery
+    included in the price?" after hand shears and a hedge trimmer sold "bare tool" or "with battery" (the
+    trimmer), when no name says "battery"."""
+    wanted = {stem(w) for w in words}
+    named = [p for p in shown if wanted & {stem(w) for w in re.findall(r"[^\W\d_]+", fold(p.get("name", "")))}]
+    if not wanted or named:
+        return []
+
+    def options(product: dict[str, Any]) -> set[str]:
+        said = " ".join(f"{k} {' '.join(map(str, v))}" for k, v in (product.get("availableOptions") or {}).items())
+        return {stem(w) for w in re.findall(r"[^\W\d_]+", fold(said))}
+
+    having = [p for p in shown if wanted & options(p)]
+    return having if 0 < len(having) < len(shown) else []
+
+
 # "is the manure one smelly?", "the leather ones, can you wash them": a product called by what it is.
 # A thing of any such kind, or what it is for: "is a cable included?", "ist ein Kabel dabei?", "ok for small
 # breeds?", "stable enough for a big cat?" (up to the next word that asks or joins, or two words on)

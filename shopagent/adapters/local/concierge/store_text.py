@@ -70,7 +70,8 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
     reach = r.store_contact.format(contact=contact) if contact else ""
     contact_asked = bool(CONTACT_ASKED.search(fold(question))) and not plan.get("fallback")
     if reach and contact_asked:
-        return say(reach, kept=True)  # "what's your phone number?", "is there a number I can call?": that
+        # "what's your phone number?", "is there a number I can call?": that
+        return say(reach, kept=True, store_asked=question)
     if contact_asked:  # with no contact set, the pages' passage that gives one ("Write to …@… or call …")
         reached = _PHONE if _BY_PHONE.search(fold(question)) else _EMAIL if "mail" in fold(question) else _REACH
         found = [p for p in data.get("passages", []) if reached.search(str(p.get("text", "")))]
@@ -90,7 +91,7 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
             return ModelReply(message=message)
         if plan.get("fallback"):
             return say(plan["fallback"], kept=True)
-        return say(f"{r.store_unknown} {reach}".strip(), kept=True)
+        return say(f"{r.store_unknown} {reach}".strip(), kept=True, store_asked=question)
     if len(text) > STORE_CHARS:
         text = text[:STORE_CHARS].rsplit(" ", 1)[0].rstrip(",;:-") + "…"
     lines = [(r.store_topic if hedged else r.store_from).format(title=passages[0].get("title", ""), text=text)]
@@ -98,7 +99,7 @@ def store_answer(data: dict[str, Any], plan: dict[str, Any], r: Replies, contact
         lines.append(r.store_link.format(url=url))
     if hedged and reach:
         lines.append(reach)
-    return say("\n".join(lines), kept=True)
+    return say("\n".join(lines), kept=True, store_asked=question)
 
 
 def _on_topic(data: dict[str, Any], question: str, language: str) -> dict[str, Any] | None:

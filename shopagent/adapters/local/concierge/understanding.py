@@ -485,10 +485,11 @@ class Lexicon:
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
                 low, high = amounts[0], amounts[-1]
-                slack = pw.AROUND_TOLERANCE if low == high else pw.AROUND_RANGE_TOLERANCE
+                at_most = pw.ceiling_before(text.rest, found[0])  # "bis etwa 150": a most, give or take
+                slack = pw.AROUND_TOLERANCE if low == high and not at_most else pw.AROUND_RANGE_TOLERANCE
                 reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
-                if total:  # "Budget insgesamt ca. 200 €": up to it
+                if total or at_most:  # "Budget insgesamt ca. 200 €", "up to about 80": up to it
                     reading.min_price, reading.soft_floor = None, False
                 return
         if found := text.take_prices(pw.BETWEEN):
@@ -573,6 +574,12 @@ class Lexicon:
             if not any(fold(known).upper().startswith(size) for size in sizes for known in self.rules.sizes):
                 reading.unknown_sizes += [size for size in sizes if size not in reading.unknown_sizes]
                 spans.append(match.span())
+        # "gibt es die gelbe auch in XXL?" where the shop has no XXL: a letter size, with no word for size before it
+        known = {fold(size).upper() for size in self.rules.sizes}
+        for match in _LETTER_SIZE.finditer(text.rest):
+            if (size := match.group(1).upper()) not in known and size not in reading.unknown_sizes:
+                reading.unknown_sizes.append(size)
+                spans.append(match.span(1))
         return spans
 
     def _refs(self, text: _Text) -> tuple[list[int], bool]:
@@ -657,6 +664,10 @@ def _squeeze(raw: str) -> str:
 def _rounded(value: Decimal) -> Decimal:
     """A bound to the cent, without trailing zeros: 54, 49.5."""
     return value.quantize(_CENT)
+
+
+# A clothing size of letters said after "in" ("in XXL", "en 3XL", "auch in XS"), whatever sizes the shop has
+_LETTER_SIZE = re.compile(r"\b(?:in|en|auf)\s+((?:x{1,4}|[2-5]x)[sl])\b(?![\w-])")
 
 
 def _money(raw: str | None) -> Decimal | None:
