@@ -422,6 +422,22 @@ async def test_german_and_french_names_of_things_are_read_as_written(bikes_shop,
     assert modifiers(("fille", "de", "7", "ans"), [0, 2, 3]) == {3: 2}  # an age, no kind of anything
 
 
+async def test_a_foreign_word_is_read_as_its_replacement_would_be_and_a_word_of_two_meanings_as_the_shops(
+    bikes_shop, toys_shop
+):
+    """ "ferngesteuertes Auto" is the toy shop's "rc car", as "remote control car" written in English is (it stayed
+    "remote control car", words a category "Vehicles & remote control" has, so the die-cast cars were as strong as
+    the RC car and came first); "matelas" is a sleeping mat in a shop that sells no mattress."""
+    search = toys_shop.search
+    result = await search.search(search.request("ferngesteuertes Auto", 5))
+    assert result.corrections == {"ferngesteuertes auto": "rc car"}, result.corrections
+    assert "RC" in result.products[0].name and result.products[0].match == "strong", result.products
+    assert all(p.match != "strong" for p in result.products if "Die-Cast" in p.name), result.products
+    search = bikes_shop.search
+    result = await search.search(search.request("il nous faut aussi des matelas", 5))
+    assert "Mat" in result.products[0].name and result.products[0].match == "strong", result.products
+
+
 @pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes", "kitchen", "electronics"])
 def test_the_german_and_french_sets_name_products_of_their_shop(trade):
     """Every judged line of a German and French set is in a half and names only products of its catalog."""

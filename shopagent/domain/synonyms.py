@@ -306,7 +306,7 @@ _FRENCH = {
     "station de charge": "charging station", "bracelet": "strap", "tablette": "tablet", "étui": "case",
     "etui": "case", "housse": "case|cover", "film protecteur": "screen protector", "verre trempé": "screen protector",
     "réduction de bruit": "noise cancelling", "étanche": "waterproof", "etanche": "waterproof",
-    "sous vêtement thermique": "thermal base layer", "matelas": "mattress",
+    "sous vêtement thermique": "thermal base layer", "matelas": "mattress|sleeping mat",
     "chaise de camping": "camping chair", "boussole": "compass", "éclairage vélo": "bike light",
     "sonnette": "bell", "pompe": "pump", "chambre à air": "inner tube", "pneu": "tyre", "selle": "saddle",
     "porte bagages": "rack", "sacoche": "pannier", "panier": "basket", "siège enfant": "child seat",

@@ -466,6 +466,11 @@ class Synonyms:
             narrower = onward is not None and set(onward.split()) < set(replacement.split())  # "chew toy" -> "chew"
             if onward is not None and not narrower and (named(onward) if " " in onward else use(onward)):
                 return onward
+            # read as the catalog's language's shopper who wrote the replacement would be: "ferngesteuertes Auto" ->
+            # "remote control car" -> "rc car" in a shop of "RC" cars, as "remote control car" itself is read (it stayed
+            # so, its words being those of a category "Vehicles & remote control", and die-cast cars had them)
+            if onward is None and (own := self._most_used(replacement, use)) is not None and own != phrase:
+                return own
         if replacement is not None and use(replacement):
             return replacement
         return self._most_used(phrase, use) or self._word_by_word(replacement, use) or replacement
