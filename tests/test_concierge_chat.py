@@ -4793,3 +4793,20 @@ async def test_a_size_the_shop_does_not_sell_asked_of_a_product_is_said_to_be_no
         assert turn.detailed == first.listed[:1], turn.answer
         said = said_in("en", "not_made_in", name=first.listed[0], what=f" in size {size}", options="")
         assert said.split(":")[0] in turn.answer, turn.answer
+
+
+async def test_a_thing_asked_for_by_name_after_a_story_is_what_is_listed(bikes, garden):
+    """ "my bike got stolen … outside the station, I need a lock that actually works. not some cable thing …": the
+    words asking for it stay before the lock in the search, so the commuter's panniers and lights the station
+    tells of are not added (a pannier was listed second); "do i really need a different one" asks for no thing
+    called different, and its search is as before."""
+    stolen = await bikes().say(
+        "my bike got stolen for the second time this year outside the station, I need a lock that actually works. "
+        "not some cable thing that you cut in 5 seconds"
+    )
+    assert "need lock" in stolen.search["query"], stolen.search
+    assert stolen.listed and all("Lock" in n and "Cable" not in n for n in stolen.listed), stolen.answer
+    shopper = garden()
+    await shopper.say("we just bought a small greenhouse and want to start everything from seed this spring")
+    compost = await shopper.say("what about seed compost, do i really need a different one")
+    assert compost.search["query"] == "seed compost different", compost.search

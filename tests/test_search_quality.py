@@ -40,6 +40,7 @@ from shopagent.domain.quantities import amounts
 from shopagent.domain.query_words import (
     a_childs_age,
     age_range,
+    asked_after_a_cue,
     audiences_named,
     childs_ages,
     for_a_gift,
@@ -436,6 +437,22 @@ async def test_a_foreign_word_is_read_as_its_replacement_would_be_and_a_word_of_
     search = bikes_shop.search
     result = await search.search(search.request("il nous faut aussi des matelas", 5))
     assert "Mat" in result.products[0].name and result.products[0].match == "strong", result.products
+
+
+async def test_a_thing_asked_for_after_a_situation_adds_nothing_the_situation_would(bikes_shop):
+    """ "my bike got stolen … outside the station, I need a lock that actually works": a lock, asked for by name after
+    the words asking for it; what a commute past the station would want (panniers, lights, mudguards) is not
+    searched too (a pannier came second). "looking for a gift for a newborn" asks for no thing by "gift"."""
+    search = bikes_shop.search
+    result = await search.search(
+        search.request(
+            "my bike got stolen for the second time this year outside the station, I need a lock that actually works", 5
+        )
+    )
+    assert all("Lock" in p.name for p in result.products[:4]), result.products
+    assert asked_after_a_cue(("i", "need", "a", "new", "lock")) == [("need", "lock")]
+    assert asked_after_a_cue(("looking", "for", "a", "gift", "for", "a", "newborn")) == []
+    assert asked_after_a_cue(("need", "to", "carry", "2", "bikes")) == []
 
 
 @pytest.mark.parametrize("trade", ["garden", "pets", "toys", "bikes", "kitchen", "electronics"])

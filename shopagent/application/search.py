@@ -126,11 +126,15 @@ class CatalogSearch:
         vocabulary = await self.vocabulary()
         # What answers a trouble told ("my dog sheds everywhere") is searched too; what answers a situation only
         # where no thing is asked for by its name ("regenjacke wasserdicht zum wandern" asks for no hiking boots)
-        situation = query_words.tells_a_situation(words(request.query))
+        # ("my bike got stolen outside the station, I need a lock that actually works" asks for a lock by its name:
+        # not the station commuter's panniers and lights)
+        said = words(request.query)
+        situation = query_words.tells_a_situation(said)
+        asked = any(vocabulary.names_a_kind(thing) for _, thing in query_words.asked_after_a_cue(said))
         terms = vocabulary.terms(
             request.query,
             troubles=True,
-            thing_named=lambda found: not situation and any(map(vocabulary.names_a_kind, found)),
+            thing_named=lambda found: (asked or not situation) and any(map(vocabulary.names_a_kind, found)),
         )
         vector = None
         if use_vector:

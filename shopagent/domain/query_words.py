@@ -467,6 +467,28 @@ REQUEST_CUES = frozenset({
 })  # fmt: skip
 
 
+# Words between those asking and the thing asked for ("need a new lock", "suche einen Fahrradhelm")
+_BEFORE_THE_THING = frozenset({
+    "a", "an", "some", "new", "another", "good", "proper", "decent", "for", "un", "une", "des", "de", "d", "ein",
+    "eine", "einen", "neue", "neuen", "neues", "nouveau", "nouvelle",
+})  # fmt: skip
+
+
+def asked_after_a_cue(said: Sequence[str]) -> list[tuple[str, str]]:
+    """The words asking for a thing and the word right after them ("I need a lock that actually works": "need",
+    "lock"; "looking for a new helmet": "looking", "helmet"), one of each asking; none after a goal ("need to carry
+    2 bikes")."""
+    found = []
+    for n, word in enumerate(said):
+        if word in REQUEST_CUES and not tells_a_goal(said, n):
+            after = n + 1
+            while after < len(said) and said[after] in _BEFORE_THE_THING:
+                after += 1
+            if after < len(said) and said[after] not in _ANY_THING:  # ("looking for a gift for a newborn": no thing)
+                found.append((word, said[after]))
+    return found
+
+
 def head_word(terms: tuple[str, ...], wanted: list[int]) -> int | None:
     """The query's head word: the last descriptive word before the first qualifier after one."""
     if not wanted:

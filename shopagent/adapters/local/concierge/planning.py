@@ -78,6 +78,7 @@ from shopagent.domain.query_words import (
     MATERIALS,
     SON,
     WHOM_FOR,
+    asked_after_a_cue,
     category_heads,
     childs_ages,
     name_head,
@@ -1475,6 +1476,17 @@ class Planner:
         last week" is searched as "my bike stolen last week", not "bike stolen last week", so that the search
         hears a situation (and what answers it: a lock), not a request for a bike."""
         found = await self._describing_words(reading, text)
+        said = words(fold(text))
+        if (reading.told_by is not None or tells_a_situation(said)) and (asked := asked_after_a_cue(said)):
+            # "…outside the station, I need a lock that actually works": the words asking for it kept before the
+            # thing, so that the search hears a thing asked for by its name after the situation
+            query = words(found)
+            cued = next(((cue, w) for cue, w in asked if w in query[1:] and cue not in query), None)
+            # (after words of the situation: "need two folding chairs" stays as it was; and a kind of thing the
+            # shop sells: "do i really need a different one" asks for none)
+            if cued is not None and not await self._names_no_kind([cued[1]]):
+                at = query.index(cued[1])
+                found = " ".join([*query[:at], cued[0], *query[at:]])
         if reading.told_by is None or tells_a_situation(words(found)):
             return found
         return f"{reading.told_by} {found}"
