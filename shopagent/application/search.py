@@ -128,9 +128,9 @@ class CatalogSearch:
         # where no thing is asked for by its name ("regenjacke wasserdicht zum wandern" asks for no hiking boots)
         # ("my bike got stolen outside the station, I need a lock that actually works" asks for a lock by its name:
         # not the station commuter's panniers and lights)
-        said = words(request.query)
-        situation = query_words.tells_a_situation(said)
-        asked = any(vocabulary.names_a_kind(thing) for _, thing in query_words.asked_after_a_cue(said))
+        written = words(request.query)
+        situation = query_words.tells_a_situation(written)
+        asked = any(vocabulary.names_a_kind(thing) for _, thing in query_words.asked_after_a_cue(written))
         terms = vocabulary.terms(
             request.query,
             troubles=True,
