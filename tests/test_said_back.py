@@ -36,6 +36,8 @@ RULES = catalog_rules(Settings())  # the sample shop's colours and sizes
         # with a word standing for the thing after its last word
         ("do you sell socks as well, the invisible kind", "socks, the invisible kind"),
         ("a lamp, the clip-on type please", "lamp, the clip-on type"),
+        ("I need a lock, a strong one", "lock, a strong one"),
+        ("a cable too, a long one", "cable, a long one"),
     ],
 )
 def test_a_request_is_said_back_as_the_shopper_wrote_it(message: str, said: str) -> None:

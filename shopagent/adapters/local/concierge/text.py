@@ -140,7 +140,8 @@ def span_of(rest: str, query: str, original: str) -> str:
             wanted.pop(0)
     if wanted or start is None or end is None:
         return query
-    # (with a word standing for the thing after its last one: "socks, the invisible kind", not "… the invisible")
+    # (with a word standing for the thing after its last one: "socks, the invisible kind", not "… the invisible";
+    # "lock, a strong one")
     if (after := _STANDS_FOR_IT.match(rest, end)) is not None:
         end = after.end()
     # (without a word adding it to what came before, said between its words: "fish food too, for tropical fish" is
@@ -150,7 +151,8 @@ def span_of(rest: str, query: str, original: str) -> str:
                                 original[start:end]).split())  # fmt: skip
 
 
-_STANDS_FOR_IT = re.compile(r"(?i)\s+(?:kind|kinds|type|types|sort|sorts|style)\b")
+# ("I need a lock, a strong one" is said back "lock, a strong one", not "lock, a strong")
+_STANDS_FOR_IT = re.compile(r"(?i)\s+(?:kind|kinds|type|types|sort|sorts|style|one|ones)\b")
 # (ending a phrase: not "not too formal")
 _ADDING = re.compile(
     r"(?i)\s+(too|as well|aussi|auch|également|egalement)\b"
