@@ -4810,3 +4810,17 @@ async def test_a_thing_asked_for_by_name_after_a_story_is_what_is_listed(bikes, 
     await shopper.say("we just bought a small greenhouse and want to start everything from seed this spring")
     compost = await shopper.say("what about seed compost, do i really need a different one")
     assert compost.search["query"] == "seed compost different", compost.search
+
+
+async def test_two_products_compared_by_their_names_are_those_two(bikes):
+    """ "compare the u-lock and the chain lock" after five locks: those two, not the first two shown; "the u-lock",
+    a lone letter joined to its word, names the "U-Lock 16" ("u" alone named nothing, every lock shares "lock")."""
+    shopper = bikes()
+    locks = await shopper.say("I need a lock, a strong one")
+    u_lock, chain = (next(n for n in locks.listed if said in n) for said in ("U-Lock", "Chain Lock"))
+    assert locks.listed.index(chain) >= 2, locks.answer  # (so that the first two are not these two)
+    compared = await shopper.say("compare the u-lock and the chain lock")
+    assert sorted(compared.detailed) == sorted([u_lock, chain]), compared.answer
+    which = await shopper.say("what's the difference between the u-lock and the folding one? which is harder to break")
+    folding = next(n for n in locks.listed if "Folding" in n)
+    assert sorted(which.detailed) == sorted([u_lock, folding]), which.answer

@@ -700,7 +700,7 @@ class Planner:
             catalog_words, synonyms = called
             return find_called(catalog_words, [], text, synonyms, [], or_first=True)
         if reading.compare or reading.refs or reading.details or reading.about:
-            pointed = self._pointed_at(reading, history)
+            pointed = self._pointed_at(reading, history, text)
             if pointed is not None:
                 return pointed
         if reading.off_topic and not named:
@@ -1291,7 +1291,7 @@ class Planner:
                                 lead=r.only_one_shown)  # fmt: skip
         return self._out_of_range(shown)
 
-    def _pointed_at(self, reading: Reading, history: History) -> ModelReply | None:
+    def _pointed_at(self, reading: Reading, history: History, text: str = "") -> ModelReply | None:
         """Details or a comparison of shown products, or None when the message is not about them."""
         r = self._say_in
         shown = history.shown.products if history.shown else []
@@ -1303,6 +1303,9 @@ class Planner:
             positions = reading.refs or [1, 2]
             if not shown:
                 return say(r.no_list)  # (one shown: "I showed you only one product", past its end)
+            named_two = [] if reading.refs or not text else named_products(text, shown, several=True)[0]
+            if len(named_two) == 2:  # "compare the u-lock and the chain lock" of five locks: those two
+                return details_call([p["productId"] for p in named_two], compare=True)
             picked = [at_position(shown, p) for p in positions[:2]]
             if any(p is None for p in picked):
                 return self._out_of_range(shown)

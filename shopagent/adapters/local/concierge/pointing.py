@@ -40,9 +40,15 @@ def _counts(word: str) -> bool:
 
 def _stems(text: str) -> set[str]:
     """The words that may name a product; a number counts with its unit ("the 20cm knife", "the 20 cm one")."""
-    tokens = [part for token in _TOKEN.findall(fold(text)) for part in _parted(token)]
+    folded = fold(text)
+    tokens = [part for token in _TOKEN.findall(folded) for part in _parted(token)]
     measured = {t for t, after in itertools.pairwise(tokens) if t.isdigit() and after in _UNITS}
-    return {stem(w) for w in tokens if _counts(w) or w in measured}
+    # ("the u-lock", "U-Lock 16": a lone letter joined to its word names it, as "ulock")
+    lettered = {f"{m[1] or m[2]}{m[3]}" for m in _LETTER_JOINED.finditer(folded)}
+    return {stem(w) for w in tokens if _counts(w) or w in measured} | lettered
+
+
+_LETTER_JOINED = re.compile(r"(?<!['\w])(?:([^\W\d_])-|((?![ai]\b)[^\W\d_]) )([^\W\d_]{2,})\b")
 
 
 def _parted(token: str) -> tuple[str, ...]:
