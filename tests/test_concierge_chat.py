@@ -4766,6 +4766,11 @@ async def test_a_question_naming_an_option_is_asked_of_the_product_that_has_it(g
     )
     assert SEARCH not in [c["name"] for c in battery.calls], battery.answer
     assert battery.detailed == [trimmer] and "battery" in battery.answer, battery.answer
+    # "the hedge", said as a place, is the shopper's (it called the "Hedge Shears", the first of two hedge tools)
+    cordless = await shopper.say(
+        "I prefer not electric with cable, the socket is far from the hedge. Battery is possible?"
+    )
+    assert cordless.detailed == [trimmer], cordless.answer
 
 
 async def test_a_workshop_a_discount_for_ordering_more_and_a_question_after_them_are_for_the_shops_pages(bikes, toys):

@@ -224,6 +224,8 @@ _FOR_WHOM = re.compile(
 # "any that isn't chicken", "ohne Huhn", "sans poulet": words said of what it is not
 _NEGATION = re.compile(r"\b(?:not|isn'?t|aren'?t|no|without|ohne|kein\w*|nicht|sans|pas)\b")
 _QUALIFYING_WORDS = 3  # a message of more catalog words after a list is a request of its own
+# Words saying where, before "the" and a thing of the shopper's ("far from the hedge", "next to the shed")
+_PLACE_BEFORE = r"from|to|near|at|around|behind|along|beside|next to|over|under|into|onto|by"
 _STORE_FOLLOW_UP_WORDS = 8  # a question of the shop of at most so many words, naming no topic, follows the last one
 _WITH = re.compile(r"\b(?:with|without|mit|ohne|avec|sans)\b")
 # "do you sell socks as well?", "verkauft ihr auch Regenschirme?": the shop asked for one more thing
@@ -946,7 +948,13 @@ class Planner:
                 # Set" and an "Anti-Kink Garden Hose" is the hose's length)
                 forms = {f for w in called_stems for f in word_forms(w)}
                 being = [p for p in all_named if _what_it_is(p) & forms]
-                by_name, naming, called_first = (being or all_named)[:1], 1, True
+                # (none of them being the thing called, and it said as a place, it is the shopper's: "the socket is
+                # far from the hedge" after hedge shears and a hedge trimmer calls neither)
+                theirs = not being and re.search(
+                    rf"\b(?:{_PLACE_BEFORE}) the {re.escape(called_the_list)}\b", fold(text)
+                ) is not None
+                if not theirs:
+                    by_name, naming, called_first = (being or all_named)[:1], 1, True
         asked_first = _asked_for_first(opening.group(1), history) if opening is not None else []
         if asked_first and opening is not None and not (by_name or refs):
             # "die Dosen, sind die luftdicht?" after "Vorratsdosen" were asked for and a scale since: those jars

@@ -107,9 +107,10 @@ def named_by_option(words: list[str], shown: list[dict[str, Any]]) -> list[dict[
     """The shown products an option of which the words name, where only some of them have it: "is the battery
     included in the price?" after hand shears and a hedge trimmer sold "bare tool" or "with battery" (the
     trimmer), when no name says "battery"."""
-    wanted = {stem(w) for w in words}
-    named = [p for p in shown if wanted & {stem(w) for w in re.findall(r"[^\W\d_]+", fold(p.get("name", "")))}]
-    if not wanted or named:
+    # (the words no name shown has: "hedge" of "the socket is far from the hedge" names both hedge tools)
+    in_names = {stem(w) for p in shown for w in re.findall(r"[^\W\d_]+", fold(p.get("name", "")))}
+    wanted = {stem(w) for w in words} - in_names
+    if not wanted:
         return []
 
     def options(product: dict[str, Any]) -> set[str]:
