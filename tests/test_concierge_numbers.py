@@ -76,10 +76,11 @@ PRICES = [
     ("I don't usually spend more than 40", None, 40),
     ("we don't ever spend over 60", None, 60),
     ("secateurs, happy to pay up to 30", None, 30),
-    # a most said with "about" is a most, give or take a tenth (it was read as between 120 and 180)
-    ("Preis bis etwa 150 Euro für das Paar", None, 165),
-    ("up to about 80", None, 88),
-    ("jusqu'à environ 100 €", None, 110),
+    # a most said with "about" is that most (it was read as between 120 and 180)
+    ("Preis bis etwa 150 Euro für das Paar", None, 150),
+    ("up to about 80", None, 80),
+    ("jusqu'à environ 100 €", None, 100),
+    ("bis etwa 25", None, 25),
     # A number with a unit after it is no price: a time, a weight, a length, an age, a count.
     ("chews that last more than 2 minutes", None, None),
     ("over 10 years old", None, None),

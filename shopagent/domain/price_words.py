@@ -84,7 +84,8 @@ TOTAL = re.compile(
     r"insgesamt|alles zusammen|zusammen|fur alles|gesamtbudget|au total|en tout|pour le tout|pour tout)\b"
 )
 # A ceiling word before "around …" ("bis etwa 150 Euro", "up to about 80", "jusqu'à environ 100"): the amount is
-# the most, give or take AROUND_RANGE_TOLERANCE, and sets no floor.
+# the most, as said (an amount worked out from it, "under €27.50" for "bis etwa 25", would be said back as the
+# shopper's), and sets no floor.
 _CEILING_BEFORE = re.compile(
     r"\b(?:up to|under|below|less than|no more than|not more than|max(?:imum)?|at most|"
     r"bis(?: zu)?|unter|maximal|hochstens|hoechstens|weniger als|nicht mehr als|"
@@ -151,9 +152,11 @@ def price_ceiling(text: str) -> Decimal | None:
     folded = fold(text.replace("\u2019", "'"))
     if found := next(iter(prices_in(AROUND, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
+        if amounts and ceiling_before(folded, found):  # "bis etwa 150": a most, as said
+            return amounts[-1]
         if amounts:
-            slack = AROUND_TOLERANCE if amounts[0] == amounts[-1] and not ceiling_before(folded, found) else None
-            return amounts[-1] * (1 + (slack or AROUND_RANGE_TOLERANCE))
+            slack = AROUND_TOLERANCE if amounts[0] == amounts[-1] else AROUND_RANGE_TOLERANCE
+            return amounts[-1] * (1 + slack)
     if found := next(iter(prices_in(BETWEEN, folded)), None):
         amounts = sorted(a for a in (money(g) for g in found.groups() if g) if a is not None)
         if len(amounts) == 2:

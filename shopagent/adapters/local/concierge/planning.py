@@ -950,9 +950,10 @@ class Planner:
                 being = [p for p in all_named if _what_it_is(p) & forms]
                 # (none of them being the thing called, and it said as a place, it is the shopper's: "the socket is
                 # far from the hedge" after hedge shears and a hedge trimmer calls neither)
-                theirs = not being and re.search(
-                    rf"\b(?:{_PLACE_BEFORE}) the {re.escape(called_the_list)}\b", fold(text)
-                ) is not None
+                theirs = (
+                    not being
+                    and re.search(rf"\b(?:{_PLACE_BEFORE}) the {re.escape(called_the_list)}\b", fold(text)) is not None
+                )
                 if not theirs:
                     by_name, naming, called_first = (being or all_named)[:1], 1, True
         asked_first = _asked_for_first(opening.group(1), history) if opening is not None else []

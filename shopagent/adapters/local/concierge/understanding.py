@@ -485,11 +485,12 @@ class Lexicon:
             amounts = sorted(a for a in (_money(g) for g in found[0].groups() if g) if a is not None)
             if amounts:
                 low, high = amounts[0], amounts[-1]
-                at_most = pw.ceiling_before(text.rest, found[0])  # "bis etwa 150": a most, give or take
-                slack = pw.AROUND_TOLERANCE if low == high and not at_most else pw.AROUND_RANGE_TOLERANCE
+                slack = pw.AROUND_TOLERANCE if low == high else pw.AROUND_RANGE_TOLERANCE
                 reading.min_price, reading.soft_floor = _rounded(low * (1 - slack)), True
                 reading.max_price = min(_rounded(high * (1 + slack)), MAX_PRICE - _CENT)
-                if total or at_most:  # "Budget insgesamt ca. 200 €", "up to about 80": up to it
+                if pw.ceiling_before(text.rest, found[0]):  # "bis etwa 150", "up to about 80": a most, as said
+                    reading.min_price, reading.soft_floor, reading.max_price = None, False, min(high, MAX_PRICE - _CENT)
+                if total:  # "Budget insgesamt ca. 200 €": up to it
                     reading.min_price, reading.soft_floor = None, False
                 return
         if found := text.take_prices(pw.BETWEEN):
