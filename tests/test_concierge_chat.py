@@ -4829,3 +4829,18 @@ async def test_two_products_compared_by_their_names_are_those_two(bikes):
     which = await shopper.say("what's the difference between the u-lock and the folding one? which is harder to break")
     folding = next(n for n in locks.listed if "Folding" in n)
     assert sorted(which.detailed) == sorted([u_lock, folding]), which.answer
+
+
+async def test_the_thing_asked_for_over_the_price_said_comes_before_other_things_within_it(bikes):
+    """ "une tente 2 places … budget max 250€" where every tent costs more and none is a strong match: the two
+    closest tents at their higher prices, said to be over it (a daypack and boots within the price were listed,
+    and "la première" was the daypack)."""
+    shopper = bikes()
+    tents = await shopper.say(
+        "bonjour, on cherche une tente 2 places pour une rando de 4 jours dans les vosges en juin, pas trop lourde, "
+        "budget max 250€"
+    )
+    assert 1 <= len(tents.listed) <= 2 and all("Tent" in n for n in tents.listed), tents.answer
+    assert all(tents.price(n) > 250 for n in tents.listed) and "250" in tents.answer.splitlines()[0], tents.answer
+    first = await shopper.say("elle pese combien la premiere ?")
+    assert first.detailed == tents.listed[:1] and "kg" in first.answer, first.answer

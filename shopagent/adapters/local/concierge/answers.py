@@ -391,6 +391,14 @@ class Answerer:
         first = {k: v for k, v in plan.items() if k not in ("over_cap", "capped_found")}
         fitting = [p for p in _offered(data, first) if p.get("match") == "strong"][:LIST_LENGTH]
         if not fitting:
+            # none strong: those whose name says the thing asked for, in the catalog's words ("une tente 2 places
+            # pour une rando de 4 jours, budget max 250€": the tents, dearer, not a daypack and boots within it)
+            said = f"{capped.get('query', '')} {' '.join(map(str, (data.get('corrections') or {}).values()))}"
+            asked = {stem(w) for w in words(fold(said)) if w not in STOPWORDS and not w.isdigit()}
+            # (the closest two, as partial matches always are)
+            thing = [p for p in _offered(data, first) if stem(fold(name_head(str(p.get("name", ""))) or "")) in asked]
+            fitting = [p for p in thing if p.get("match") == "partial"][:CLOSEST]
+        if not fitting:
             return None
         subject = plan.get("subject") or capped.get("query", "")
         lines = [r.none_filtered.format(subject=subject, filters=self._filters_text(capped.get("filters", {})))]
