@@ -4844,3 +4844,13 @@ async def test_the_thing_asked_for_over_the_price_said_comes_before_other_things
     assert all(tents.price(n) > 250 for n in tents.listed) and "250" in tents.answer.splitlines()[0], tents.answer
     first = await shopper.say("elle pese combien la premiere ?")
     assert first.detailed == tents.listed[:1] and "kg" in first.answer, first.answer
+
+
+async def test_how_many_in_the_box_is_answered_with_the_packs_it_comes_in(pets):
+    """ "how many tins are in the box?" of cat food pouches sold in packs of 12 and 24: the packs (a sentence on the
+    mixed box's flavours was the answer)."""
+    shopper = pets()
+    pouches = await shopper.say("wet cat food pouches")
+    assert pouches.listed and "Pouches" in pouches.listed[0], pouches.answer
+    box = await shopper.say("how many tins are in the box? I cannot carry heavy parcels up the stairs")
+    assert box.answer.startswith(pouches.listed[0]) and "12 x 85 g, 24 x 85 g" in box.answer, box.answer

@@ -55,6 +55,8 @@ SAID_AS = {
     "paquet": "pack", "paquets": "pack", "boite": "box tin pack", "boites": "box tin pack", "sachet": "pouch pack",
     "sachets": "pouch pouches pack", "packung": "pack", "packungen": "pack", "beutel": "bag pack", "dose": "tin can",
     "dosen": "tin can", "karton": "box pack", "schachtel": "box pack",
+    # ("how many tins are in the box?": the packs it comes in)
+    "box": "pack", "boxes": "pack", "carton": "pack", "cartons": "pack",
     # how it is ground ("do you have it ground?", "gibt es die gemahlen?", "vous l'avez moulu ?": its grinds)
     "ground": "grind", "gemahlen": "grind mahlgrad", "moulu": "grind mouture", "moulus": "grind mouture",
     # German and French words of questions the built-in noun list does not hold ("haben die unten ein Loch?": its
