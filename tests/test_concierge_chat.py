@@ -4854,3 +4854,15 @@ async def test_how_many_in_the_box_is_answered_with_the_packs_it_comes_in(pets):
     assert pouches.listed and "Pouches" in pouches.listed[0], pouches.answer
     box = await shopper.say("how many tins are in the box? I cannot carry heavy parcels up the stairs")
     assert box.answer.startswith(pouches.listed[0]) and "12 x 85 g, 24 x 85 g" in box.answer, box.answer
+
+
+async def test_a_bigger_set_of_the_same_is_the_bigger_one_of_the_product_talked_about(toys):
+    """ "Is there also a bigger set of the same?" right after the building blocks' pieces were asked: their bigger
+    version (100 pieces), not a search for "set same" (a railway set and a furniture set were listed)."""
+    shopper = toys()
+    blocks = await shopper.say("wooden building blocks")
+    name = next(n for n in blocks.listed if "Building Blocks" in n)
+    await shopper.say("The building blocks, how many are in the box?")
+    bigger = await shopper.say("Is there also a bigger set of the same?")
+    assert SEARCH not in [c["name"] for c in bigger.calls], bigger.answer
+    assert bigger.answer.startswith(name) and "100 pieces" in bigger.answer, bigger.answer

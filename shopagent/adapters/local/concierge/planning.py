@@ -93,6 +93,7 @@ from shopagent.domain.tools import DETAILS_TOOL, SEARCH_TOOL
 from shopagent.domain.vocabulary import Vocabulary, word_forms
 
 _SIZE_WORDS = {"size", "sizes", "groesse", "grosse", "taille", "version", "model", "modell", "pair", "format"}
+_SAME = frozenset({"same", "gleiche", "gleichen", "gleichem", "meme", "memes"})
 # what a thing has, comes with or includes, as said of it: the part, not a product ("does it come with a
 # cable?", "has it got a hood?", "hat sie eine Kapuze?", "est-ce qu'elle a une capuche ?")
 _HAS_A_PART = re.compile(
@@ -1229,6 +1230,8 @@ class Planner:
             return None
         # "a bigger bag?" of cat food sold by "Bag size": the bag it comes in; of a plant, a bag is a thing asked for
         container = [w for w in reading.words if w not in _SIZE_WORDS and not ask.PRICE.search(w)]  # ("was kostet")
+        if _SAME & set(container) and set(container) - _SAME <= ph.CONTAINERS:
+            container = []  # "is there a bigger set of the same?": of the one talked about, whatever it comes in
         sold_in = set(container) <= ph.CONTAINERS and history.shown and _comes_in(history.shown, container)
         # "how much is the longer cable?", "was kostet das längere Kabel?": of the cables of the latest list with any
         of_kind = _sized_of_kind(history, also.get(container[0], container[0])) if len(container) == 1 else []
