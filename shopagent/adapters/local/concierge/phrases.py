@@ -203,31 +203,10 @@ PRICIER = re.compile(
     r"teurer\w*|hochwertiger\w*|plus cher(?:e|s|es)?|haut de gamme|de meilleure qualite)\b"
 )
 # ("more like this one?"; not "in some shops it is like this", "I'd like this one in red": a liking or a state)
-_NOT_SIMILAR_BEFORE = "".join(
-    rf"(?<!\b{w} )"
-    for w in (
-        "is",
-        "was",
-        "are",
-        "were",
-        "it's",
-        "that's",
-        "i'd",
-        "we'd",
-        "would",
-        "i",
-        "we",
-        "they",
-        "you",
-        "really",
-        "do",
-        "looks",
-        "look",
-        "seems",
-        "sounds",
-        "feels",
-    )
-)
+_NOT_SIMILAR_BEFORE = "".join(rf"(?<!\b{w} )" for w in (
+    "is", "was", "are", "were", "it's", "that's", "i'd", "we'd", "would", "i", "we", "they", "you", "really", "do",
+    "looks", "look", "seems", "sounds", "feels",
+))  # fmt: skip
 SIMILAR = re.compile(
     rf"\b(?:similar|something like (?:that|this|it)|{_NOT_SIMILAR_BEFORE}like (?:that|this)(?: one)?|alike|"
     r"(?:a|ae)hnlich\w*|vergleichbar\w*|so (?:etwas|was) wie|"

@@ -1133,8 +1133,7 @@ class Planner:
         )
         if isinstance(ids, ModelReply):
             return ids
-        asked = _asked_of(reading)
-        asked.pop("said", None)
+        asked = _filters_asked(reading)
         # "is the sundress see-through in white?" asks more of it than whether white is in stock.
         said = [w for w in reading.words if not w.isdigit() and w.upper() not in reading.unknown_sizes]
         more = {stem(w) for w in said if w not in _SIZE_WORDS} - words_of(shown) - _ASKING_NOTHING
@@ -2780,11 +2779,18 @@ def _filters_of(reading: Reading) -> dict[str, Any]:
 def _asked_of(reading: Reading) -> dict[str, Any]:
     """The colours, sizes, prices and stock a question of products names, and with colours or sizes its other
     describing words ("said": "will it fit a medium frame?" asks more of it than whether M is in stock)."""
-    asked = _filters_of(reading)
-    if reading.unknown_sizes:  # "do you have it in size 58?", "auch in XXL?" where the shop has none: none made so
-        asked["sizes"] = list(dict.fromkeys([*asked.get("sizes", []), *reading.unknown_sizes]))
+    asked = _filters_asked(reading)
     if reading.colors or reading.sizes or reading.unknown_sizes:
         asked["said"] = list(reading.words)
+    return asked
+
+
+def _filters_asked(reading: Reading) -> dict[str, Any]:
+    """The colours, sizes, prices and stock a question of products names, with the sizes the shop does not sell
+    ("do you have it in size 58?", "auch in XXL?": none made so)."""
+    asked = _filters_of(reading)
+    if reading.unknown_sizes:
+        asked["sizes"] = list(dict.fromkeys([*asked.get("sizes", []), *reading.unknown_sizes]))
     return asked
 
 
